@@ -1,0 +1,25 @@
+// Root test configuration: one vitest run covers every workspace as a named project,
+// and a small reporter prints the plain "N passed, N failed" closing line CI reads.
+import { defineConfig } from 'vitest/config';
+
+const project = (name: string, root: string, extra: Record<string, unknown> = {}) => ({
+  test: { name, root, include: ['**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], ...extra },
+});
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './tools/src/closing-line-reporter.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      project('specs', 'specs'),
+      project('rate-limit', 'packages/rate-limit'),
+      project('auth', 'packages/auth'),
+      project('client-kit', 'packages/client-kit'),
+      project('collection-client', 'packages/collection-client'),
+      project('mock-server', 'packages/mock-server'),
+      project('contract-tests', 'packages/contract-tests'),
+      project('docs', 'docs'),
+    ],
+  },
+});
