@@ -1,0 +1,60 @@
+// Renders the landing page (docs/dist/index.html) from the table of APIs in docs/src/apis.json.
+// Markup only; the build script decides where it goes.
+
+const escape = (text) =>
+  String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+/** The page shell every hand-made page of the site shares. */
+export function pageShell({ title, body, depth = 0 }) {
+  const up = depth === 0 ? '' : '../'.repeat(depth);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<link rel="stylesheet" href="${up}assets/site.css">
+</head>
+<body>
+<header class="site"><a class="brand" href="${up}index.html">mall-api</a><nav aria-label="Site"><a href="${up}index.html">APIs</a></nav></header>
+<main>
+${body}
+</main>
+<footer>mall-api — contract-first specs, clients and mocks for the mall platform's APIs.</footer>
+</body>
+</html>
+`;
+}
+
+function apiCard(api) {
+  const badge = api.status === 'Beta' ? '<span class="badge beta">Beta</span>' : `<span class="badge">${escape(api.status)}</span>`;
+  return `<section class="card" aria-labelledby="api-${api.name}">
+  <h2 id="api-${api.name}">${escape(api.title)}</h2>
+  ${badge}
+  <p>${escape(api.summary)}</p>
+  <dl class="facts">
+    <dt>Version</dt><dd>${escape(api.version)}</dd>
+    <dt>Base address</dt><dd><code>${escape(api.baseUrl)}</code></dd>
+    <dt>Local mock</dt><dd><code>${escape(api.mockUrl)}</code></dd>
+    <dt>Authentication</dt><dd>${escape(api.auth)}</dd>
+    <dt>Rate limit</dt><dd>${escape(api.rateLimit)}</dd>
+    <dt>Client</dt><dd><code>${escape(api.client)}</code></dd>
+  </dl>
+  <p><a href="${api.name}/index.html">API reference</a> · Spec:
+    <a href="specs/${api.name}.openapi.yaml" download>YAML</a> /
+    <a href="specs/${api.name}.openapi.json" download>JSON</a></p>
+</section>`;
+}
+
+/** Renders the landing page for the given APIs. */
+export function renderLanding(apis) {
+  return pageShell({
+    title: 'mall-api — API documentation',
+    body: `<h1>mall-api documentation</h1>
+<p>The mall platform's APIs, described by hand-written OpenAPI documents. Each reference below is
+generated from the same document that drives our typed clients, mock servers and contract tests.</p>
+<div class="cards">
+${apis.map(apiCard).join('\n')}
+</div>`,
+  });
+}

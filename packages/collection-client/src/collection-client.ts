@@ -1,0 +1,127 @@
+// `createCollectionClient`: openapi-fetch on the generated `paths` of the curated collection API,
+// with Basic auth, comma-list query serialization and the collection rate limit (40 calls per
+// minute) preset, plus `paginate` over the list endpoints up to the 5000 offset cap.
+import { basicAuthorization } from '@mall-api/auth';
+import { commaListQuery, type OffsetPagingOptions, paginateOffset } from '@mall-api/client-kit';
+import { createRateLimitMiddleware, type RateLimitMiddlewareOptions } from '@mall-api/rate-limit';
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from './generated/collection.js';
+
+/** Production base address of the collection API. */
+export const collectionBaseUrl = 'https://collection-api.cafe24.com';
+
+/** Largest `offset` the collection API accepts. */
+export const collectionMaxOffset = 5000;
+
+/** Options of {@link createCollectionClient}. */
+export interface CollectionClientOptions {
+  /** Your client ID (the Basic user name). */
+  clientId: string;
+  /** Your client secret (the Basic password). */
+  clientSecret: string;
+  /** Defaults to {@link collectionBaseUrl}; the local mock is `http://127.0.0.1:4010`. */
+  baseUrl?: string;
+  /** A fetch implementation (tests, proxies); defaults to the global one. */
+  fetch?: typeof globalThis.fetch;
+  /**
+   * Client-side scheduling under the 40-calls-per-minute limit (on by default), with its
+   * options, or `false` to turn it off (for example behind your own limiter).
+   */
+  rateLimit?: Omit<RateLimitMiddlewareOptions, 'api'> | false;
+}
+
+/** The list endpoints and the key that holds their records. */
+export interface CollectionListKeys {
+  '/api/shops': 'shops';
+  '/api/products': 'products';
+  '/api/products/standardtags': 'standardtags';
+  '/api/storeproducts': 'store_products';
+}
+type ListPath = keyof CollectionListKeys;
+type ListQuery<P extends ListPath> = Omit<NonNullable<paths[P]['get']['parameters']['query']>, 'offset'>;
+type ListBody<P extends ListPath> = paths[P]['get']['responses'][200]['content']['application/json'];
+type ListItem<P extends ListPath> = ListBody<P>[CollectionListKeys[P]] extends readonly (infer T)[] ? T : never;
+
+const listKeys: CollectionListKeys = {
+  '/api/shops': 'shops',
+  '/api/products': 'products',
+  '/api/products/standardtags': 'standardtags',
+  '/api/storeproducts': 'store_products',
+};
+
+/** A typed client of the collection API. */
+export interface CollectionClient extends Client<paths> {
+  /**
+   * Iterates every record of a list endpoint, requesting `limit` records per call (default 100)
+   * and stopping at offset 5000, where it throws `OffsetCapReachedError` unless told to stop quietly.
+   */
+  paginate<P extends ListPath>(
+    path: P,
+    query: ListQuery<P>,
+    options?: Pick<OffsetPagingOptions, 'onCapReached' | 'startOffset'>,
+  ): AsyncGenerator<ListItem<P>>;
+}
+
+/** Thrown by `paginate` when a page request fails; carries the API's error envelope. */
+export class CollectionRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`collection API answered ${status}`);
+    this.name = 'CollectionRequestError';
+  }
+}
+
+function basicAuthMiddleware(clientId: string, clientSecret: string): Middleware {
+  const header = basicAuthorization(clientId, clientSecret);
+  return {
+    onRequest({ request }) {
+      request.headers.set('Authorization', header);
+      return request;
+    },
+  };
+}
+
+/** Creates a client of the curated collection retrieval API. */
+export function createCollectionClient(options: CollectionClientOptions): CollectionClient {
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl ?? collectionBaseUrl,
+    querySerializer: commaListQuery,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  client.use(basicAuthMiddleware(options.clientId, options.clientSecret));
+  if (options.rateLimit !== false) {
+    client.use(
+      createRateLimitMiddleware({
+        api: 'collection',
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.rateLimit ?? {}),
+      }),
+    );
+  }
+  const getList = client.GET as unknown as (
+    path: ListPath,
+    init: { params: { query: Record<string, unknown> } },
+  ) => Promise<{ data?: Record<string, unknown>; error?: unknown; response: Response }>;
+
+  return Object.assign(client, {
+    paginate<P extends ListPath>(
+      path: P,
+      query: ListQuery<P>,
+      pagingOptions: Pick<OffsetPagingOptions, 'onCapReached' | 'startOffset'> = {},
+    ): AsyncGenerator<ListItem<P>> {
+      const base = query as Record<string, unknown>;
+      const pageSize = typeof base.limit === 'number' ? base.limit : 100;
+      return paginateOffset<ListItem<P>>(
+        async ({ offset, limit }) => {
+          const { data, error, response } = await getList(path, { params: { query: { ...base, limit, offset } } });
+          if (!data) throw new CollectionRequestError(response.status, error);
+          const records = data[listKeys[path]];
+          return Array.isArray(records) ? (records as ListItem<P>[]) : [];
+        },
+        { pageSize, maxOffset: collectionMaxOffset, ...pagingOptions },
+      );
+    },
+  });
+}

@@ -1,0 +1,12 @@
+// Public entry of @mall-api/collection-client.
+export {
+  type CollectionClient,
+  type CollectionClientOptions,
+  type CollectionListKeys,
+  CollectionRequestError,
+  collectionBaseUrl,
+  collectionMaxOffset,
+  createCollectionClient,
+} from './collection-client.js';
+export { OffsetCapReachedError } from '@mall-api/client-kit';
+export type { components, operations, paths } from './generated/collection.js';

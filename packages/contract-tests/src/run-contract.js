@@ -1,0 +1,51 @@
+// Runs Dredd for one API against a base URL with our spec-driven hooks, and reports the outcome.
+// Library part of the contract runner: the CLI (bin/contract.js) and the tests call it.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dreddBin = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');
+
+/**
+ * Runs the contract tests of `api` against `baseUrl`.
+ * @param {{ api: string, baseUrl: string, authorization: string, targetIsMock: boolean, output?: (chunk: string) => void }} options
+ * @returns {Promise<{ exitCode: number, passed: number, failed: number, skipped: number, output: string }>}
+ */
+export async function runContract({ api, baseUrl, authorization, targetIsMock, output }) {
+  const specFile = require.resolve(`@mall-api/specs/${api}.openapi.yaml`);
+  const settings = {
+    specFile: require.resolve(`@mall-api/specs/${api}.openapi.json`),
+    baseUrl,
+    authorization,
+    targetIsMock,
+  };
+  const args = [
+    dreddBin,
+    specFile,
+    baseUrl,
+    '--hookfiles',
+    join(packageRoot, 'hooks', 'contract-hooks.cjs'),
+    '--loglevel',
+    'error',
+    '--color',
+    'false',
+  ];
+  const child = spawn(process.execPath, ['--no-deprecation', ...args], {
+    env: { ...process.env, CONTRACT_SETTINGS: JSON.stringify(settings) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const collect = (chunk) => {
+    const piece = chunk.toString();
+    text += piece;
+    output?.(piece);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exitCode = await new Promise((done) => child.on('close', (code) => done(code ?? 1)));
+  const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(text)?.[1] ?? 0);
+  return { exitCode, passed: count('passing'), failed: count('failing') + count('errors'), skipped: count('skipped'), output: text };
+}

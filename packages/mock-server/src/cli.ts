@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `mall-api-mock`: serves the mock APIs from the command line.
+//   mall-api-mock                      every API on its default port
+//   mall-api-mock collection --port 0  one API on a chosen port
+// Prints each URL and the demo credentials, logs one line per request (never credentials) unless
+// --quiet, and stops cleanly on SIGINT/SIGTERM.
+import { parseArgs } from 'node:util';
+import { type ApiName, apiProfiles } from './api-profiles.js';
+import { demoCollectionCredentials } from './demo-credentials.js';
+import { type RunningMock, startMockServer } from './mock-server.js';
+
+const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet]
+APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const known = Object.keys(apiProfiles);
+  const unknown = positionals.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown API: ${unknown.join(', ')}\n${usage}`);
+  const apis = (positionals.length > 0 ? positionals : known) as ApiName[];
+  if (values.port !== undefined && apis.length !== 1) throw new Error('--port needs exactly one API');
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
+    throw new Error(`--port must be a TCP port number, got ${values.port}`);
+  }
+  const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
+  const running: RunningMock[] = [];
+  for (const api of apis) {
+    running.push(await startMockServer({ api, host: values.host, ...(port !== undefined ? { port } : {}), ...(log ? { log } : {}) }));
+  }
+  for (const mock of running) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
+  if (apis.includes('collection')) {
+    const demo = demoCollectionCredentials[0];
+    if (demo) process.stdout.write(`collection demo credentials: ${demo.clientId}:${demo.clientSecret}\n`);
+  }
+  const stop = async () => {
+    await Promise.all(running.map((mock) => mock.close()));
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`mall-api-mock: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

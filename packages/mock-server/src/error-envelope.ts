@@ -1,0 +1,38 @@
+// The platform's error envelope, `{"error":{"code","message","more_info"}}`, and the codes we use
+// for each HTTP status. Every error the mock servers send is built here; nothing else formats errors.
+
+/** One violated rule of a rejected request (`more_info.violations[]`). */
+export interface Violation {
+  location: 'query' | 'path' | 'header' | 'body';
+  name: string;
+  message: string;
+}
+
+/** The error envelope body. */
+export interface ErrorEnvelope {
+  error: { code: string; message: string; more_info: Record<string, unknown> };
+}
+
+const codeByStatus: Record<number, string> = {
+  207: 'multi_status',
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  422: 'invalid_parameter',
+  429: 'too_many_requests',
+  500: 'internal_error',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+/** Builds an envelope for `status` with a message and optional details. */
+export function errorEnvelope(status: number, message: string, moreInfo: Record<string, unknown> = {}): ErrorEnvelope {
+  return { error: { code: codeByStatus[status] ?? 'internal_error', message, more_info: moreInfo } };
+}
+
+/** Builds the 422 envelope for a list of violations; the message names every offending parameter. */
+export function invalidParameterEnvelope(violations: readonly Violation[]): ErrorEnvelope {
+  const message = violations.map((v) => `${v.name} ${v.message}`).join('; ');
+  return errorEnvelope(422, message || 'The request is not valid.', { violations });
+}

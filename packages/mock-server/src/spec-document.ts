@@ -1,0 +1,127 @@
+// Loads a bundled OpenAPI document from `@mall-api/specs` and indexes its operations: the method
+// and path template, operationId, required scope and resolved parameters. Routing, scope checks
+// and the extra validation rules read this index; it never changes the document.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+/** A JSON value of the OpenAPI document. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** A resolved parameter of an operation. */
+export interface OperationParameter {
+  readonly name: string;
+  readonly in: 'query' | 'path' | 'header' | 'cookie';
+  readonly required: boolean;
+  readonly schema: JsonObject;
+  readonly extensions: JsonObject;
+}
+
+/** One operation of the document, as the front layer needs it. */
+export interface OperationEntry {
+  readonly operationId: string;
+  readonly method: string;
+  readonly pathTemplate: string;
+  readonly requiredScope: string | undefined;
+  readonly parameters: readonly OperationParameter[];
+  readonly mutuallyExclusive: readonly (readonly [string, string])[];
+  readonly responseCodes: readonly string[];
+  readonly matches: (path: string) => boolean;
+}
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Follows local `#/…` references until a non-reference object is reached. */
+export function resolveRef(document: JsonObject, value: Json | undefined): JsonObject {
+  let current = value;
+  for (let depth = 0; depth < 32 && isObject(current) && typeof current.$ref === 'string'; depth++) {
+    const pointer = current.$ref.replace(/^#\//, '').split('/');
+    current = pointer.reduce<Json | undefined>(
+      (node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+      document,
+    );
+  }
+  if (!isObject(current)) throw new Error(`unresolvable reference in the bundled spec: ${JSON.stringify(value)}`);
+  return current;
+}
+
+function templateMatcher(template: string): (path: string) => boolean {
+  const pattern = template
+    .split('/')
+    .map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  const regex = new RegExp(`^${pattern}/?$`);
+  return (path) => regex.test(path);
+}
+
+function extensionsOf(node: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(node).filter(([key]) => key.startsWith('x-')));
+}
+
+/** Builds the operation index of a bundled document. */
+export function indexOperations(document: JsonObject): OperationEntry[] {
+  const entries: OperationEntry[] = [];
+  const paths = isObject(document.paths) ? document.paths : {};
+  for (const [pathTemplate, pathItemRef] of Object.entries(paths)) {
+    const pathItem = resolveRef(document, pathItemRef);
+    for (const method of ['get', 'post', 'put', 'delete', 'patch']) {
+      const operation = pathItem[method];
+      if (!isObject(operation)) continue;
+      const rawParameters = [
+        ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+      ];
+      const parameters = rawParameters.map((raw): OperationParameter => {
+        const parameter = resolveRef(document, raw);
+        return {
+          name: String(parameter.name),
+          in: String(parameter.in) as OperationParameter['in'],
+          required: parameter.required === true,
+          schema: isObject(parameter.schema) ? resolveRef(document, parameter.schema) : {},
+          extensions: extensionsOf(parameter),
+        };
+      });
+      const exclusive = Array.isArray(operation['x-mutually-exclusive']) ? operation['x-mutually-exclusive'] : [];
+      entries.push({
+        operationId: String(operation.operationId),
+        method,
+        pathTemplate,
+        requiredScope: typeof operation['x-required-scope'] === 'string' ? operation['x-required-scope'] : undefined,
+        parameters,
+        mutuallyExclusive: exclusive.flatMap((pair) =>
+          Array.isArray(pair) && pair.length === 2 ? [[String(pair[0]), String(pair[1])] as const] : [],
+        ),
+        responseCodes: isObject(operation.responses) ? Object.keys(operation.responses) : [],
+        matches: templateMatcher(pathTemplate),
+      });
+    }
+  }
+  return entries;
+}
+
+/** Finds the operation for a method and concrete path, if any. */
+export function findOperation(
+  entries: readonly OperationEntry[],
+  method: string,
+  path: string,
+): OperationEntry | undefined {
+  const lower = method.toLowerCase();
+  return entries.find((entry) => entry.method === lower && entry.matches(path));
+}
+
+/** True when some operation serves this path with any method (to tell 404 from 405-like misses). */
+export function pathIsKnown(entries: readonly OperationEntry[], path: string): boolean {
+  return entries.some((entry) => entry.matches(path));
+}
+
+/** Reads a bundled spec (`<api>.openapi.json`) shipped by `@mall-api/specs`. */
+export async function loadBundledSpec(specFile: string): Promise<JsonObject> {
+  const require = createRequire(import.meta.url);
+  const file = require.resolve(`@mall-api/specs/${specFile}`);
+  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${file} is not an OpenAPI document`);
+  }
+  return parsed as JsonObject;
+}

@@ -1,0 +1,28 @@
+// Test support: validates values against schemas of a bundled OpenAPI 3.1 document with Ajv's
+// JSON Schema 2020-12 dialect, resolving `#/components/...` references inside the document.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+};
+
+/** Loads `specs/dist/<api>.openapi.json`. */
+export function loadBundle(api: string): OpenApiDocument {
+  return JSON.parse(readFileSync(join(import.meta.dirname, '..', 'dist', `${api}.openapi.json`), 'utf8'));
+}
+
+/** Returns `validate(schemaPointer, value)` → list of error strings (empty when valid). */
+export function schemaValidator(document: OpenApiDocument) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ ...document, $id: 'openapi' });
+  return (pointer: string, value: unknown): string[] => {
+    const validate = ajv.getSchema(`openapi#${pointer}`);
+    if (!validate) throw new Error(`no schema at ${pointer}`);
+    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  };
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `npm start` after the build: serves docs/dist on 127.0.0.1:8080 and every mock API on its own
+// port, prints the addresses and the demo credentials, and stops everything on Ctrl-C.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiProfiles, demoCollectionCredentials, startMockServer } from '@mall-api/mock-server';
+import { startDocsServer } from '../../docs/build/serve.mjs';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const quiet = process.argv.includes('--quiet');
+const log = quiet ? undefined : (line) => process.stdout.write(`${line}\n`);
+
+const docs = await startDocsServer({ root: join(repoRoot, 'docs', 'dist'), port: 8080 });
+const mocks = [];
+for (const api of Object.keys(apiProfiles)) mocks.push(await startMockServer({ api, ...(log ? { log } : {}) }));
+
+const demo = demoCollectionCredentials[0];
+process.stdout.write(
+  [
+    '',
+    `docs site            ${docs.url}/`,
+    ...mocks.map((mock) => `${`${mock.api} mock`.padEnd(21)}${mock.url}`),
+    '',
+    `collection demo credentials: ${demo.clientId} / ${demo.clientSecret}`,
+    `try: curl -u ${demo.clientId}:${demo.clientSecret} '${mocks[0].url}/api/products?collection_product_category=C100210'`,
+    '',
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n'),
+);
+
+const stop = async () => {
+  await Promise.all([docs.close(), ...mocks.map((mock) => mock.close())]);
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
