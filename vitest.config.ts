@@ -3,6 +3,7 @@
 import { defineConfig } from 'vitest/config';
 
 const project = (name: string, root: string, extra: Record<string, unknown> = {}) => ({
+  extends: true,
   test: { name, root, include: ['**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], ...extra },
 });
 
@@ -16,7 +17,9 @@ export default defineConfig({
       project('rate-limit', 'packages/rate-limit'),
       project('auth', 'packages/auth'),
       project('client-kit', 'packages/client-kit'),
-      project('collection-client', 'packages/collection-client'),
+      project('collection-client', 'packages/collection-client', {
+        typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
+      }),
       project('mock-server', 'packages/mock-server'),
       project('contract-tests', 'packages/contract-tests'),
       project('docs', 'docs'),

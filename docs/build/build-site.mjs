@@ -29,7 +29,10 @@ async function buildReference(api) {
       '--inlineBundle',
       '--openapi.hideDownloadButtons=false',
     ],
-    { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    {
+      cwd: repoRoot,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
   );
   for (const ext of ['yaml', 'json']) {
     const file = `${api.name}.openapi.${ext}`;
@@ -40,7 +43,9 @@ async function buildReference(api) {
 const started = performance.now();
 const apis = await Promise.all(
   JSON.parse(await readFile(join(docsRoot, 'src', 'apis.json'), 'utf8')).map(async (api) => {
-    const spec = JSON.parse(await readFile(join(repoRoot, 'specs', 'dist', `${api.name}.openapi.json`), 'utf8'));
+    const spec = JSON.parse(
+      await readFile(join(repoRoot, 'specs', 'dist', `${api.name}.openapi.json`), 'utf8'),
+    );
     return { ...api, version: spec.info.version };
   }),
 );

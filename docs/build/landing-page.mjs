@@ -1,8 +1,11 @@
 // Renders the landing page (docs/dist/index.html) from the table of APIs in docs/src/apis.json.
 // Markup only; the build script decides where it goes.
 
-const escape = (text) =>
-  String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const escapeHtml = (text) =>
+  String(text).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
 
 /** The page shell every hand-made page of the site shares. */
 export function pageShell({ title, body, depth = 0 }) {
@@ -12,7 +15,7 @@ export function pageShell({ title, body, depth = 0 }) {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${up}assets/site.css">
 </head>
 <body>
@@ -27,18 +30,21 @@ ${body}
 }
 
 function apiCard(api) {
-  const badge = api.status === 'Beta' ? '<span class="badge beta">Beta</span>' : `<span class="badge">${escape(api.status)}</span>`;
+  const badge =
+    api.status === 'Beta'
+      ? '<span class="badge beta">Beta</span>'
+      : `<span class="badge">${escapeHtml(api.status)}</span>`;
   return `<section class="card" aria-labelledby="api-${api.name}">
-  <h2 id="api-${api.name}">${escape(api.title)}</h2>
+  <h2 id="api-${api.name}">${escapeHtml(api.title)}</h2>
   ${badge}
-  <p>${escape(api.summary)}</p>
+  <p>${escapeHtml(api.summary)}</p>
   <dl class="facts">
-    <dt>Version</dt><dd>${escape(api.version)}</dd>
-    <dt>Base address</dt><dd><code>${escape(api.baseUrl)}</code></dd>
-    <dt>Local mock</dt><dd><code>${escape(api.mockUrl)}</code></dd>
-    <dt>Authentication</dt><dd>${escape(api.auth)}</dd>
-    <dt>Rate limit</dt><dd>${escape(api.rateLimit)}</dd>
-    <dt>Client</dt><dd><code>${escape(api.client)}</code></dd>
+    <dt>Version</dt><dd>${escapeHtml(api.version)}</dd>
+    <dt>Base address</dt><dd><code>${escapeHtml(api.baseUrl)}</code></dd>
+    <dt>Local mock</dt><dd><code>${escapeHtml(api.mockUrl)}</code></dd>
+    <dt>Authentication</dt><dd>${escapeHtml(api.auth)}</dd>
+    <dt>Rate limit</dt><dd>${escapeHtml(api.rateLimit)}</dd>
+    <dt>Client</dt><dd><code>${escapeHtml(api.client)}</code></dd>
   </dl>
   <p><a href="${api.name}/index.html">API reference</a> · Spec:
     <a href="specs/${api.name}.openapi.yaml" download>YAML</a> /

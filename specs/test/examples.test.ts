@@ -19,12 +19,18 @@ const resolve = <T>(node: T & { $ref?: string }): T => {
 
 const cases: [string, string, unknown][] = [];
 for (const [path, item] of Object.entries(document.paths)) {
-  for (const [method, operation] of Object.entries(item as Record<string, { responses: Record<string, Response> }>)) {
+  for (const [method, operation] of Object.entries(
+    item as Record<string, { responses: Record<string, Response> }>,
+  )) {
     for (const [status, responseRef] of Object.entries(operation.responses)) {
       const media = resolve(responseRef).content?.['application/json'];
       for (const [name, exampleRef] of Object.entries(media?.examples ?? {})) {
         const schemaPointer = media?.schema?.$ref?.slice(1) ?? '';
-        cases.push([`${method.toUpperCase()} ${path} ${status} ${name}`, schemaPointer, resolve(exampleRef).value]);
+        cases.push([
+          `${method.toUpperCase()} ${path} ${status} ${name}`,
+          schemaPointer,
+          resolve(exampleRef).value,
+        ]);
       }
     }
   }

@@ -7,12 +7,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle, schemaValidator } from './schema-validator.js';
 
-const examplesDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'reference', 'examples', 'collection');
+const examplesDir = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'shared',
+  'reference',
+  'examples',
+  'collection',
+);
 const validate = schemaValidator(loadBundle('collection'));
 
 /** Applies the seeds' naming: the program name inside identifiers becomes `collection`. */
 const renameProgram = (text: string) => text.replace(/dcollection/g, 'collection');
-const load = (file: string): unknown => JSON.parse(renameProgram(readFileSync(join(examplesDir, file), 'utf8')));
+const load = (file: string): unknown =>
+  JSON.parse(renameProgram(readFileSync(join(examplesDir, file), 'utf8')));
 
 /** Deliberate differences: `error path` → why our schema does not accept the published value. */
 const deliberateDifferences: Record<string, Record<string, string>> = {
@@ -38,7 +48,9 @@ const cases: [string, string][] = [
 
 describe('published collection examples against our schemas', () => {
   it.each(cases)('%s validates except for its listed differences', (file, pointer) => {
-    const errors = validate(pointer, load(file)).filter((e) => !(file === 'error-1.json' && e.includes('/error/code')));
+    const errors = validate(pointer, load(file)).filter(
+      (e) => !(file === 'error-1.json' && e.includes('/error/code')),
+    );
     expect(errors.sort()).toEqual(Object.keys(deliberateDifferences[file] ?? {}).sort());
   });
 
@@ -55,6 +67,8 @@ describe('published collection examples against our schemas', () => {
 
   it('the renaming is needed: the raw payloads use the program name', () => {
     const raw = JSON.parse(readFileSync(join(examplesDir, 'products-1.json'), 'utf8'));
-    expect(validate('/components/schemas/ProductList', raw).join('\n')).toContain('collection_product_category');
+    expect(validate('/components/schemas/ProductList', raw).join('\n')).toContain(
+      'collection_product_category',
+    );
   });
 });

@@ -31,7 +31,16 @@ mkdirSync(distDir, { recursive: true });
 const bundles = [];
 for (const api of listApis()) {
   const yamlFile = join(distDir, `${api}.openapi.yaml`);
-  run(['bundle', api, '--config', config, '--component-renaming-conflicts-severity', 'error', '-o', yamlFile]);
+  run([
+    'bundle',
+    api,
+    '--config',
+    config,
+    '--component-renaming-conflicts-severity',
+    'error',
+    '-o',
+    yamlFile,
+  ]);
   const document = YAML.parse(readFileSync(yamlFile, 'utf8'));
   writeFileSync(join(distDir, `${api}.openapi.json`), `${JSON.stringify(document, null, 2)}\n`);
   bundles.push(yamlFile);

@@ -12,7 +12,8 @@ const log = quiet ? undefined : (line) => process.stdout.write(`${line}\n`);
 
 const docs = await startDocsServer({ root: join(repoRoot, 'docs', 'dist'), port: 8080 });
 const mocks = [];
-for (const api of Object.keys(apiProfiles)) mocks.push(await startMockServer({ api, ...(log ? { log } : {}) }));
+for (const api of Object.keys(apiProfiles))
+  mocks.push(await startMockServer({ api, ...(log ? { log } : {}) }));
 
 const demo = demoCollectionCredentials[0];
 process.stdout.write(

@@ -1,3 +1,8 @@
 // Public entry of @mall-api/client-kit: what the three generated clients share.
-export { OffsetCapReachedError, type OffsetPagingOptions, type PageFetcher, paginateOffset } from './offset-pager.js';
+export {
+  OffsetCapReachedError,
+  type OffsetPagingOptions,
+  type PageFetcher,
+  paginateOffset,
+} from './offset-pager.js';
 export { commaListQuery } from './query-serializer.js';

@@ -5,7 +5,10 @@ const source = (total: number) => {
   const requests: { offset: number; limit: number }[] = [];
   const fetchPage = async (page: { offset: number; limit: number }) => {
     requests.push(page);
-    return Array.from({ length: Math.max(0, Math.min(page.limit, total - page.offset)) }, (_, i) => page.offset + i);
+    return Array.from(
+      { length: Math.max(0, Math.min(page.limit, total - page.offset)) },
+      (_, i) => page.offset + i,
+    );
   };
   return { requests, fetchPage };
 };
@@ -33,7 +36,8 @@ describe('paginateOffset', () => {
     const items: number[] = [];
     const error = await (async () => {
       try {
-        for await (const item of paginateOffset(fetchPage, { pageSize: 100, maxOffset: 5000 })) items.push(item);
+        for await (const item of paginateOffset(fetchPage, { pageSize: 100, maxOffset: 5000 }))
+          items.push(item);
       } catch (caught) {
         return caught;
       }
@@ -47,7 +51,9 @@ describe('paginateOffset', () => {
 
   it('ends quietly at the cap when asked to', async () => {
     const { fetchPage } = source(10_000);
-    const items = await collect(paginateOffset(fetchPage, { pageSize: 1000, maxOffset: 2000, onCapReached: 'stop' }));
+    const items = await collect(
+      paginateOffset(fetchPage, { pageSize: 1000, maxOffset: 2000, onCapReached: 'stop' }),
+    );
     expect(items).toHaveLength(3000);
   });
 
@@ -58,6 +64,8 @@ describe('paginateOffset', () => {
 
   it('rejects a page size that is not a positive integer', async () => {
     const { fetchPage } = source(10);
-    await expect(collect(paginateOffset(fetchPage, { pageSize: 0, maxOffset: 10 }))).rejects.toThrow(RangeError);
+    await expect(collect(paginateOffset(fetchPage, { pageSize: 0, maxOffset: 10 }))).rejects.toThrow(
+      RangeError,
+    );
   });
 });

@@ -37,9 +37,13 @@ export class OffsetCapReachedError extends Error {
 }
 
 /** Yields every item of a limit/offset list, page by page, up to the API's offset cap. */
-export async function* paginateOffset<T>(fetchPage: PageFetcher<T>, options: OffsetPagingOptions): AsyncGenerator<T> {
+export async function* paginateOffset<T>(
+  fetchPage: PageFetcher<T>,
+  options: OffsetPagingOptions,
+): AsyncGenerator<T> {
   const { pageSize, maxOffset, startOffset = 0, onCapReached = 'throw' } = options;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError('pageSize must be a positive integer');
   let offset = startOffset;
   let itemsRead = 0;
   while (offset <= maxOffset) {

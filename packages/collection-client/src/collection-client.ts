@@ -3,7 +3,7 @@
 // minute) preset, plus `paginate` over the list endpoints up to the 5000 offset cap.
 import { basicAuthorization } from '@mall-api/auth';
 import { commaListQuery, type OffsetPagingOptions, paginateOffset } from '@mall-api/client-kit';
-import { createRateLimitMiddleware, type RateLimitMiddlewareOptions } from '@mall-api/rate-limit';
+import { createRateLimitMiddleware, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/collection.js';
 
@@ -27,7 +27,7 @@ export interface CollectionClientOptions {
    * Client-side scheduling under the 40-calls-per-minute limit (on by default), with its
    * options, or `false` to turn it off (for example behind your own limiter).
    */
-  rateLimit?: Omit<RateLimitMiddlewareOptions, 'api'> | false;
+  rateLimit?: RateLimitMiddlewareCommonOptions | false;
 }
 
 /** The list endpoints and the key that holds their records. */
@@ -40,7 +40,8 @@ export interface CollectionListKeys {
 type ListPath = keyof CollectionListKeys;
 type ListQuery<P extends ListPath> = Omit<NonNullable<paths[P]['get']['parameters']['query']>, 'offset'>;
 type ListBody<P extends ListPath> = paths[P]['get']['responses'][200]['content']['application/json'];
-type ListItem<P extends ListPath> = ListBody<P>[CollectionListKeys[P]] extends readonly (infer T)[] ? T : never;
+type ListItem<P extends ListPath> =
+  ListBody<P> extends { [K in CollectionListKeys[P]]: readonly (infer T)[] } ? T : never;
 
 const listKeys: CollectionListKeys = {
   '/api/shops': 'shops',
@@ -115,7 +116,9 @@ export function createCollectionClient(options: CollectionClientOptions): Collec
       const pageSize = typeof base.limit === 'number' ? base.limit : 100;
       return paginateOffset<ListItem<P>>(
         async ({ offset, limit }) => {
-          const { data, error, response } = await getList(path, { params: { query: { ...base, limit, offset } } });
+          const { data, error, response } = await getList(path, {
+            params: { query: { ...base, limit, offset } },
+          });
           if (!data) throw new CollectionRequestError(response.status, error);
           const records = data[listKeys[path]];
           return Array.isArray(records) ? (records as ListItem<P>[]) : [];

@@ -1,4 +1,6 @@
 // Public entry of @mall-api/collection-client.
+
+export { OffsetCapReachedError } from '@mall-api/client-kit';
 export {
   type CollectionClient,
   type CollectionClientOptions,
@@ -8,5 +10,4 @@ export {
   collectionMaxOffset,
   createCollectionClient,
 } from './collection-client.js';
-export { OffsetCapReachedError } from '@mall-api/client-kit';
 export type { components, operations, paths } from './generated/collection.js';

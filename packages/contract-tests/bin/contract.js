@@ -10,7 +10,8 @@ import { runContract } from '../src/run-contract.js';
 const apis = (process.env.CONTRACT_API ?? Object.keys(apiProfiles).join(',')).split(',').filter(Boolean);
 let failed = false;
 for (const api of apis) {
-  if (!(api in apiProfiles)) throw new Error(`unknown API ${api}; known: ${Object.keys(apiProfiles).join(', ')}`);
+  if (!(api in apiProfiles))
+    throw new Error(`unknown API ${api}; known: ${Object.keys(apiProfiles).join(', ')}`);
   const external = process.env.CONTRACT_BASE_URL;
   const mock = external ? undefined : await startMockServer({ api, port: 0 });
   const demo = demoCollectionCredentials[0];
@@ -26,7 +27,9 @@ for (const api of apis) {
       targetIsMock: !external,
       output: (chunk) => process.stdout.write(chunk),
     });
-    process.stdout.write(`${api}: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`);
+    process.stdout.write(
+      `${api}: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`,
+    );
     failed ||= result.exitCode !== 0;
   } finally {
     await mock?.close();

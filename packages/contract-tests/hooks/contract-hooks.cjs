@@ -72,10 +72,14 @@ const breakConstraint = (operation, params) => {
 const send = (url, headers) =>
   new Promise((done, fail) => {
     const target = new URL(url);
-    const call = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { headers }, (response) => {
-      response.resume();
-      response.on('end', () => done(response));
-    });
+    const call = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+      target,
+      { headers },
+      (response) => {
+        response.resume();
+        response.on('end', () => done(response));
+      },
+    );
     call.on('error', fail);
     call.end();
   });
@@ -120,15 +124,21 @@ hooks.beforeEach((transaction, done) => {
       }
     }
   };
-  run().then(() => done(), (error) => {
-    transaction.fail = String(error);
-    done();
-  });
+  run().then(
+    () => done(),
+    (error) => {
+      transaction.fail = String(error);
+      done();
+    },
+  );
 });
 
 hooks.afterEach((transaction, done) => {
   const retryAfter = Number(transaction.real?.headers?.['retry-after']);
-  if (transaction.real?.statusCode === 429 && transaction.request.headers['X-Forwarded-For'] === `contract-${runId}`) {
+  if (
+    transaction.real?.statusCode === 429 &&
+    transaction.request.headers['X-Forwarded-For'] === `contract-${runId}`
+  ) {
     waitBeforeNextMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : 60_000;
   }
   done();

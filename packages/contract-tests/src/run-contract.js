@@ -29,7 +29,8 @@ export async function runContract({ api, baseUrl, authorization, targetIsMock, o
     '--hookfiles',
     join(packageRoot, 'hooks', 'contract-hooks.cjs'),
     '--loglevel',
-    'error',
+    process.env.DREDD_LOGLEVEL ?? 'error',
+    '--inline-errors',
     '--color',
     'false',
   ];
@@ -47,5 +48,11 @@ export async function runContract({ api, baseUrl, authorization, targetIsMock, o
   child.stderr.on('data', collect);
   const exitCode = await new Promise((done) => child.on('close', (code) => done(code ?? 1)));
   const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(text)?.[1] ?? 0);
-  return { exitCode, passed: count('passing'), failed: count('failing') + count('errors'), skipped: count('skipped'), output: text };
+  return {
+    exitCode,
+    passed: count('passing'),
+    failed: count('failing') + count('errors'),
+    skipped: count('skipped'),
+    output: text,
+  };
 }

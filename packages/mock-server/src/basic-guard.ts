@@ -24,5 +24,7 @@ export function authenticateBasic(
     );
     if (same && matched === undefined) matched = client;
   }
-  return matched ? { ok: true, clientId: matched.clientId, scopes: matched.scopes } : { ok: false, reason: 'invalid' };
+  return matched
+    ? { ok: true, clientId: matched.clientId, scopes: matched.scopes }
+    : { ok: false, reason: 'invalid' };
 }

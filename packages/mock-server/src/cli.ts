@@ -38,7 +38,14 @@ async function main(): Promise<void> {
   const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
   const running: RunningMock[] = [];
   for (const api of apis) {
-    running.push(await startMockServer({ api, host: values.host, ...(port !== undefined ? { port } : {}), ...(log ? { log } : {}) }));
+    running.push(
+      await startMockServer({
+        api,
+        host: values.host,
+        ...(port !== undefined ? { port } : {}),
+        ...(log ? { log } : {}),
+      }),
+    );
   }
   for (const mock of running) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
   if (apis.includes('collection')) {

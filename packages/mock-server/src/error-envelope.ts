@@ -27,7 +27,11 @@ const codeByStatus: Record<number, string> = {
 };
 
 /** Builds an envelope for `status` with a message and optional details. */
-export function errorEnvelope(status: number, message: string, moreInfo: Record<string, unknown> = {}): ErrorEnvelope {
+export function errorEnvelope(
+  status: number,
+  message: string,
+  moreInfo: Record<string, unknown> = {},
+): ErrorEnvelope {
   return { error: { code: codeByStatus[status] ?? 'internal_error', message, more_info: moreInfo } };
 }
 

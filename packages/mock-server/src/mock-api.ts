@@ -4,14 +4,14 @@
 // rate-limit headers and every error the API's envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
-import { type ApiProfile, apiProfiles, type ApiName } from './api-profiles.js';
+import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import { authenticateBasic } from './basic-guard.js';
 import { clientAddress } from './client-address.js';
 import { crossParameterViolations } from './cross-parameter-rules.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { type ErrorEnvelope, errorEnvelope, invalidParameterEnvelope } from './error-envelope.js';
-import { createPrismEngine, type PrismEngine } from './prism-engine.js';
 import { readPreference } from './preferences.js';
+import { createPrismEngine, type PrismEngine } from './prism-engine.js';
 import { findOperation, indexOperations, loadBundledSpec, type OperationEntry } from './spec-document.js';
 
 /** Options for one mock API. */
@@ -37,7 +37,11 @@ interface Reply {
   body: unknown;
 }
 
-const errorReply = (status: number, envelope: ErrorEnvelope, headers: Record<string, string> = {}): Reply => ({
+const errorReply = (
+  status: number,
+  envelope: ErrorEnvelope,
+  headers: Record<string, string> = {},
+): Reply => ({
   status,
   headers,
   body: envelope,
@@ -67,7 +71,12 @@ const unauthorizedMessages = {
 } as const;
 
 async function decide(
-  api: { profile: ApiProfile; operations: readonly OperationEntry[]; engine: PrismEngine; credentials: readonly ClientCredential[] },
+  api: {
+    profile: ApiProfile;
+    operations: readonly OperationEntry[];
+    engine: PrismEngine;
+    credentials: readonly ClientCredential[];
+  },
   request: IncomingMessage,
   url: URL,
 ): Promise<Reply> {
@@ -77,7 +86,10 @@ async function decide(
   const method = request.method ?? 'GET';
   const operation = findOperation(api.operations, method, url.pathname);
   if (!operation) {
-    return errorReply(404, errorEnvelope(404, `No API exists at ${method} ${url.pathname}. Check the endpoint URL.`));
+    return errorReply(
+      404,
+      errorEnvelope(404, `No API exists at ${method} ${url.pathname}. Check the endpoint URL.`),
+    );
   }
   if (operation.requiredScope && !auth.scopes.includes(operation.requiredScope)) {
     const status = api.profile.missingScopeStatus;
@@ -89,14 +101,18 @@ async function decide(
     );
   }
 
-  const preference = readPreference(request.headers.prefer, url.searchParams);
+  const prefer = request.headers.prefer;
+  const preference = readPreference(Array.isArray(prefer) ? prefer.join(', ') : prefer, url.searchParams);
   const query = queryRecord(url.searchParams);
   const result = await api.engine.handle(
     { method, path: url.pathname, query, headers: flattenHeaders(request) },
     preference,
   );
   if (result.kind === 'no-route') {
-    return errorReply(404, errorEnvelope(404, `No API exists at ${method} ${url.pathname}. Check the endpoint URL.`));
+    return errorReply(
+      404,
+      errorEnvelope(404, `No API exists at ${method} ${url.pathname}. Check the endpoint URL.`),
+    );
   }
   const crossViolations = crossParameterViolations(operation, query);
   const violations = result.kind === 'invalid' ? [...result.violations, ...crossViolations] : crossViolations;
@@ -115,7 +131,7 @@ function send(response: ServerResponse, reply: Reply, limitHeaders: Record<strin
   response.writeHead(reply.status, {
     ...headers,
     ...limitHeaders,
-    'content-type': 'application/json; charset=utf-8',
+    'content-type': 'application/json',
     'content-length': Buffer.byteLength(payload),
   });
   response.end(payload);

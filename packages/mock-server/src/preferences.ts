@@ -16,7 +16,8 @@ export function readPreference(preferHeader: string | undefined, query: URLSearc
   const pairs = new Map<string, string>();
   for (const part of (preferHeader ?? '').split(/[,;]/)) {
     const [key, ...rest] = part.trim().split('=');
-    if (key && rest.length > 0) pairs.set(key.trim().toLowerCase(), rest.join('=').trim().replace(/^"|"$/g, ''));
+    if (key && rest.length > 0)
+      pairs.set(key.trim().toLowerCase(), rest.join('=').trim().replace(/^"|"$/g, ''));
   }
   const code = pairs.get('code') ?? query.get('__code') ?? undefined;
   const example = pairs.get('example') ?? query.get('__example') ?? undefined;

@@ -93,7 +93,12 @@ export async function createPrismEngine(document: object): Promise<PrismEngine> 
       if (errors.length > 0 && !(preference.code !== undefined && preference.code >= 400)) {
         return { kind: 'invalid', violations: errors.map(toViolation) };
       }
-      return { kind: 'response', status: output.statusCode, headers: output.headers ?? {}, body: output.body };
+      return {
+        kind: 'response',
+        status: output.statusCode,
+        headers: output.headers ?? {},
+        body: output.body,
+      };
     },
   };
 }

@@ -42,7 +42,8 @@ export function resolveRef(document: JsonObject, value: Json | undefined): JsonO
       document,
     );
   }
-  if (!isObject(current)) throw new Error(`unresolvable reference in the bundled spec: ${JSON.stringify(value)}`);
+  if (!isObject(current))
+    throw new Error(`unresolvable reference in the bundled spec: ${JSON.stringify(value)}`);
   return current;
 }
 
@@ -82,12 +83,15 @@ export function indexOperations(document: JsonObject): OperationEntry[] {
           extensions: extensionsOf(parameter),
         };
       });
-      const exclusive = Array.isArray(operation['x-mutually-exclusive']) ? operation['x-mutually-exclusive'] : [];
+      const exclusive = Array.isArray(operation['x-mutually-exclusive'])
+        ? operation['x-mutually-exclusive']
+        : [];
       entries.push({
         operationId: String(operation.operationId),
         method,
         pathTemplate,
-        requiredScope: typeof operation['x-required-scope'] === 'string' ? operation['x-required-scope'] : undefined,
+        requiredScope:
+          typeof operation['x-required-scope'] === 'string' ? operation['x-required-scope'] : undefined,
         parameters,
         mutuallyExclusive: exclusive.flatMap((pair) =>
           Array.isArray(pair) && pair.length === 2 ? [[String(pair[0]), String(pair[1])] as const] : [],

@@ -1,0 +1,255 @@
+// Specification of the file token store: the TokenStore contract across handles on one directory,
+// file and directory permissions, atomic replacement (temp file + rename), what survives a crash
+// mid-write, and the lock file's stale-lock takeover.
+import { mkdtemp, readdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createFileTokenStore } from './file-token-store.js';
+import { createFakeAuthority } from './testing/fake-authority.js';
+import { describeTokenStoreContract, sampleTokenSet } from './testing/token-store-contract.js';
+import { createTokenManager } from './token-manager.js';
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return { ...actual, rename: vi.fn(actual.rename) };
+});
+
+const directories: string[] = [];
+async function freshDirectory(): Promise<string> {
+  const base = await mkdtemp(join(tmpdir(), 'mall-api-auth-'));
+  directories.push(base);
+  return join(base, 'tokens', 'nested');
+}
+
+afterAll(async () => {
+  const { rm } = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeTokenStoreContract('file token store', () => {
+  const directory = freshDirectory();
+  return { open: async () => createFileTokenStore({ directory: await directory }) };
+});
+
+describe('file token store files', () => {
+  it('creates the directory with mode 0700 and each token file with mode 0600', async () => {
+    const directory = await freshDirectory();
+    await createFileTokenStore({ directory }).set('yourmall', sampleTokenSet());
+    expect((await stat(directory)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(directory, 'yourmall.json'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps one JSON file per mall and nothing else once writes are done', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    await store.set('mall-a', sampleTokenSet());
+    await store.set('mall-b', sampleTokenSet());
+    await store.set('mall-a', sampleTokenSet({ accessToken: 'newer' }));
+    expect((await readdir(directory)).sort()).toEqual(['mall-a.json', 'mall-b.json']);
+  });
+
+  it('replaces a token file by renaming a complete, fsynced 0600 temp file over it', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    const target = join(directory, 'yourmall.json');
+    await store.set('yourmall', sampleTokenSet({ accessToken: 'old' }));
+    const before = await readFile(target, 'utf8');
+    const seen: Array<{
+      from: string;
+      to: string;
+      tempComplete: boolean;
+      tempMode: number;
+      targetUnchanged: boolean;
+    }> = [];
+    const actual = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+    vi.mocked(rename).mockImplementationOnce(async (from, to) => {
+      const temp = await actual.readFile(from, 'utf8');
+      seen.push({
+        from: String(from),
+        to: String(to),
+        tempComplete: JSON.parse(temp).accessToken === 'new',
+        tempMode: (await actual.stat(from)).mode & 0o777,
+        targetUnchanged: (await actual.readFile(target, 'utf8')) === before,
+      });
+      return actual.rename(from, to);
+    });
+    await store.set('yourmall', sampleTokenSet({ accessToken: 'new' }));
+    expect(seen).toEqual([
+      {
+        from: expect.stringMatching(/\.tmp$/),
+        to: target,
+        tempComplete: true,
+        tempMode: 0o600,
+        targetUnchanged: true,
+      },
+    ]);
+    expect((await store.get('yourmall'))?.accessToken).toBe('new');
+  });
+
+  it('never lets a concurrent reader see a partial record', async () => {
+    const directory = await freshDirectory();
+    const writer = createFileTokenStore({ directory });
+    const reader = createFileTokenStore({ directory });
+    await writer.set('yourmall', sampleTokenSet());
+    let writing = true;
+    let reads = 0;
+    const readLoop = (async () => {
+      while (writing) {
+        const tokens = await reader.get('yourmall');
+        expect(tokens?.scopes).toEqual(['mall.read_product', 'mall.write_product']);
+        reads += 1;
+      }
+    })();
+    for (let n = 0; n < 100; n += 1) {
+      await writer.set('yourmall', sampleTokenSet({ accessToken: `access-${n}`.padEnd(2000, 'x') }));
+    }
+    writing = false;
+    await readLoop;
+    expect(reads).toBeGreaterThan(0);
+  });
+});
+
+describe('file token store after a crash', () => {
+  it('keeps the previous record intact when a write dies before the rename, and leaves no temp file', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    const old = sampleTokenSet({ refreshToken: 'refresh-old' });
+    await store.set('yourmall', old);
+    vi.mocked(rename).mockRejectedValueOnce(
+      Object.assign(new Error('EIO: simulated crash'), { code: 'EIO' }),
+    );
+    await expect(
+      store.set('yourmall', sampleTokenSet({ refreshToken: 'refresh-new' })),
+    ).rejects.toMatchObject({
+      code: 'store_failed',
+      context: { mallId: 'yourmall', operation: 'write' },
+    });
+    expect(await createFileTokenStore({ directory }).get('yourmall')).toEqual(old);
+    expect(await readdir(directory)).toEqual(['yourmall.json']);
+  });
+
+  it('ignores a half-written temp file left by a killed process', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    const old = sampleTokenSet();
+    await store.set('yourmall', old);
+    await writeFile(join(directory, '.yourmall.deadbeef.tmp'), '{"version":1,"accessToken":"ha');
+    expect(await createFileTokenStore({ directory }).get('yourmall')).toEqual(old);
+  });
+
+  it('loses no tokens when a refresh succeeds but saving it crashes: the old set stays stored, and the rotated set is saved on the next call without a second refresh', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    const authority = createFakeAuthority();
+    const stale = authority.issue({ accessTtlMs: -1000 });
+    await store.set('yourmall', stale);
+    const manager = createTokenManager({
+      mallId: 'yourmall',
+      store,
+      refresh: (token) => authority.refresh(token),
+    });
+
+    vi.mocked(rename).mockRejectedValueOnce(
+      Object.assign(new Error('EIO: simulated crash'), { code: 'EIO' }),
+    );
+    await expect(manager.getAccessToken()).rejects.toMatchObject({ code: 'store_failed' });
+    expect(authority.refreshCount).toBe(1);
+    expect(await createFileTokenStore({ directory }).get('yourmall')).toEqual(stale);
+
+    const token = await manager.getAccessToken();
+    expect(token).toBe(authority.current?.accessToken);
+    expect(authority.refreshAttempts).toBe(1);
+    expect((await createFileTokenStore({ directory }).get('yourmall'))?.refreshToken).toBe(
+      authority.validRefreshToken,
+    );
+  });
+
+  it('reports a corrupt token file as corrupt_token_record without quoting it', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    await store.set('yourmall', sampleTokenSet());
+    await writeFile(
+      join(directory, 'yourmall.json'),
+      '{"version":1,"accessToken":"SECRET-ACCESS","refreshToken":"SECRET-RE',
+    );
+    const error = await store.get('yourmall').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'corrupt_token_record', context: { mallId: 'yourmall' } });
+    expect(`${String(error)} ${JSON.stringify(error)}`).not.toMatch(/SECRET/);
+  });
+});
+
+describe('file token store lock', () => {
+  const lockRecord = (expiresAt: number) => JSON.stringify({ owner: 'dead-process', pid: 999999, expiresAt });
+
+  it('takes over a lock whose lease has expired (its holder died)', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    await store.set('yourmall', sampleTokenSet());
+    await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() - 1));
+    const started = Date.now();
+    expect(await store.withLock('yourmall', async () => 'mine', { waitMs: 2000 })).toBe('mine');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await readdir(directory)).toEqual(['yourmall.json']);
+  });
+
+  it('takes over an unreadable lock file once it is older than the lease', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    await store.set('yourmall', sampleTokenSet());
+    const lock = join(directory, 'yourmall.lock');
+    await writeFile(lock, '');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    expect(await store.withLock('yourmall', async () => 'mine', { waitMs: 2000, ttlMs: 30_000 })).toBe(
+      'mine',
+    );
+  });
+
+  it('respects a lock whose lease is still running', async () => {
+    const directory = await freshDirectory();
+    const store = createFileTokenStore({ directory });
+    await store.set('yourmall', sampleTokenSet());
+    await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() + 60_000));
+    await expect(store.withLock('yourmall', async () => 'never', { waitMs: 80 })).rejects.toMatchObject({
+      code: 'lock_timeout',
+    });
+  });
+
+  it('lets exactly one of several waiters take over the same expired lock', async () => {
+    const directory = await freshDirectory();
+    await createFileTokenStore({ directory }).set('yourmall', sampleTokenSet());
+    await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() - 1));
+    const handles = Array.from({ length: 6 }, () => createFileTokenStore({ directory }));
+    let holders = 0;
+    let maxHolders = 0;
+    await Promise.all(
+      handles.map((handle) =>
+        handle.withLock(
+          'yourmall',
+          async () => {
+            holders += 1;
+            maxHolders = Math.max(maxHolders, holders);
+            await sleep(10);
+            holders -= 1;
+          },
+          { waitMs: 5000 },
+        ),
+      ),
+    );
+    expect(maxHolders).toBe(1);
+  });
+
+  it('reports lock_lost when the locked work overran its lease and someone else took the lock', async () => {
+    const directory = await freshDirectory();
+    const [slow, other] = [createFileTokenStore({ directory }), createFileTokenStore({ directory })];
+    await slow.set('yourmall', sampleTokenSet());
+    const overrun = slow.withLock('yourmall', () => sleep(150), { ttlMs: 40 });
+    await sleep(20);
+    const taken = other.withLock('yourmall', () => sleep(200), { waitMs: 2000, ttlMs: 10_000 });
+    await expect(overrun).rejects.toMatchObject({ code: 'lock_lost' });
+    await taken;
+  });
+});

@@ -1,0 +1,73 @@
+// The one interface every token store implements (memory, file, Redis), its lock options, and the
+// small rules all stores share: which mall ids are acceptable and the default lock timings. The
+// lock is what makes a refresh single-flight across processes; see token-manager for how it is
+// used. Not an implementation of any store.
+import { TokenStoreError } from './errors.js';
+import type { TokenSet } from './token-set.js';
+
+/** How a store's per-mall lock is taken. */
+export interface LockOptions {
+  /**
+   * Lease of the lock: after this long a holder that died (or hung) is considered gone and the lock
+   * may be taken over. Keep it well above the longest token refresh. Default 30 000 ms.
+   */
+  readonly ttlMs?: number;
+  /** How long to wait for the lock before failing with `lock_timeout`. Default 10 000 ms. */
+  readonly waitMs?: number;
+  /** Pause between attempts while waiting. Default 20 ms (with jitter). */
+  readonly retryDelayMs?: number;
+}
+
+/** Persistent home of each mall's {@link TokenSet}, with a per-mall mutual-exclusion lock. */
+export interface TokenStore {
+  /** The stored token set, or `undefined` when none is stored. */
+  get(mallId: string): Promise<TokenSet | undefined>;
+  /** Stores (replaces) the token set. Resolves only once it is durable for this kind of store. */
+  set(mallId: string, tokens: TokenSet): Promise<void>;
+  /** Removes the token set; removing a missing one is not an error. */
+  delete(mallId: string): Promise<void>;
+  /**
+   * Runs `fn` while holding the mall's lock, shared by everyone using the same backing store.
+   *
+   * @throws {TokenStoreError} `lock_timeout` when the lock cannot be taken within `waitMs`;
+   *   `lock_lost` when `fn` finished after its lease had been taken over by someone else.
+   */
+  withLock<T>(mallId: string, fn: () => Promise<T>, options?: LockOptions): Promise<T>;
+}
+
+/** Lock timings with every default filled in. */
+export interface ResolvedLockOptions {
+  readonly ttlMs: number;
+  readonly waitMs: number;
+  readonly retryDelayMs: number;
+}
+
+/** Fills in the default lock timings. */
+export function resolveLockOptions(options: LockOptions = {}): ResolvedLockOptions {
+  return {
+    ttlMs: options.ttlMs ?? 30_000,
+    waitMs: options.waitMs ?? 10_000,
+    retryDelayMs: options.retryDelayMs ?? 20,
+  };
+}
+
+const MALL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Rejects mall ids that could escape a file name or key namespace (letters, digits, `_`, `-`;
+ * 1–64 characters, not starting with `_` or `-`).
+ *
+ * @throws {TokenStoreError} code `invalid_mall_id`.
+ */
+export function assertMallId(mallId: string): void {
+  if (!MALL_ID.test(mallId)) {
+    throw new TokenStoreError('invalid_mall_id', 'mall id must be 1-64 letters, digits, "_" or "-"', {
+      context: { mallId: mallId.slice(0, 80) },
+    });
+  }
+}
+
+/** Waits `ms` milliseconds plus up to 50 % jitter, so waiting processes do not retry in lockstep. */
+export function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms + Math.random() * ms * 0.5));
+}

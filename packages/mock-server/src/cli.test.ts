@@ -1,0 +1,52 @@
+// The `mall-api-mock` command: it serves, prints its address and demo credentials, rejects bad
+// arguments, and stops cleanly on SIGINT and SIGTERM.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
+
+function start(args: string[]): { child: ChildProcess; ready: Promise<string> } {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('demo credentials')) resolve(output);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, ready };
+}
+
+const exitCode = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe('mall-api-mock', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('serves the collection API and exits 0 on %s', async (signal) => {
+    const { child, ready } = start(['collection', '--port', '0', '--quiet']);
+    const output = await ready;
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    expect(url).toBeDefined();
+    expect(output).toContain('demo-partner:demo-partner-secret');
+    const response = await fetch(`${url}/api/shops`, {
+      headers: {
+        authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+      },
+    });
+    expect(response.status).toBe(200);
+    const exited = exitCode(child);
+    child.kill(signal);
+    expect(await exited).toBe(0);
+  });
+
+  it('rejects an unknown API with a message and exit code 1', async () => {
+    const child = spawn(process.execPath, [cli, 'nonsense'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exitCode(child)).toBe(1);
+    expect(stderr).toContain('unknown API: nonsense');
+  });
+});

@@ -1,0 +1,165 @@
+// Waiting for a slot instead of failing: a first-in-first-out queue per key of calls waiting to be
+// admitted under a policy. Only the head of a queue talks to the store; when refused it sleeps
+// exactly `retryAfterMs` and asks again, so nothing is consumed until a call is sent. A call whose
+// signal aborts leaves the queue at once (rejecting with the abort reason) and its place goes to
+// the next; `pause` holds a key back (a server said Retry-After). Not for HTTP: the client
+// middleware puts requests through it.
+import type { Clock, Sleep } from './clock.js';
+import type { Decision, LimitPolicy } from './policy.js';
+import type { RateLimitStore } from './store.js';
+
+/** What an {@link AdmissionQueue} needs. */
+export interface AdmissionQueueOptions {
+  readonly store: RateLimitStore;
+  readonly policy: LimitPolicy;
+  /** Local time, for pauses. */
+  readonly clock: Clock;
+  /** Time passed to the store; `undefined` lets the store use its own (Redis `TIME`). */
+  readonly storeTime: () => number | undefined;
+  readonly sleep: Sleep;
+}
+
+/** Options of one {@link AdmissionQueue.admit} call. */
+export interface AdmitOptions {
+  /** Aborting it takes the call out of the queue and rejects with `signal.reason`. */
+  readonly signal?: AbortSignal | undefined;
+  /** Units the call costs (default 1). */
+  readonly cost?: number;
+  /** Queue at the front (a retry that already waited its turn). */
+  readonly first?: boolean;
+}
+
+/** Per-key FIFO admission under one policy. */
+export interface AdmissionQueue {
+  /** Resolves with the store's decision once the call is admitted (its units consumed). */
+  admit(key: string, options?: AdmitOptions): Promise<Decision>;
+  /** Admits nothing for `key` before `untilMs` (local clock). */
+  pause(key: string, untilMs: number): void;
+  /** Ms until a call for `key` would be admitted, pause included, without consuming. */
+  timeUntilAdmitted(key: string, cost?: number): Promise<number>;
+  /** Calls waiting for `key`. */
+  waiting(key: string): number;
+}
+
+interface Waiter {
+  readonly cost: number;
+  readonly signal: AbortSignal | undefined;
+  readonly resolve: (decision: Decision) => void;
+  readonly reject: (reason: unknown) => void;
+  readonly onAbort: () => void;
+}
+
+interface Lane {
+  readonly waiters: Waiter[];
+  pumping: boolean;
+  /** Aborted to cut the head's sleep short when the head leaves. */
+  wake: AbortController | undefined;
+}
+
+/** Creates an {@link AdmissionQueue}. */
+export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQueue {
+  const { store, policy, clock, storeTime, sleep } = options;
+  const lanes = new Map<string, Lane>();
+  const pausedUntil = new Map<string, number>();
+
+  const leave = (lane: Lane, waiter: Waiter): void => {
+    const index = lane.waiters.indexOf(waiter);
+    if (index >= 0) lane.waiters.splice(index, 1);
+    waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    if (index === 0) lane.wake?.abort();
+  };
+
+  const pauseLeft = (key: string): number => {
+    const until = pausedUntil.get(key);
+    if (until === undefined) return 0;
+    const left = until - clock();
+    if (left <= 0) pausedUntil.delete(key);
+    return Math.max(0, left);
+  };
+
+  const nap = async (lane: Lane, ms: number): Promise<void> => {
+    const wake = new AbortController();
+    lane.wake = wake;
+    try {
+      await sleep(Math.max(1, Math.ceil(ms)), wake.signal);
+    } catch {
+      // A sleep may reject when woken early; either way the loop looks again.
+    } finally {
+      lane.wake = undefined;
+    }
+  };
+
+  const pump = async (key: string, lane: Lane): Promise<void> => {
+    if (lane.pumping) return;
+    lane.pumping = true;
+    try {
+      for (let head = lane.waiters[0]; head !== undefined; head = lane.waiters[0]) {
+        const pause = pauseLeft(key);
+        if (pause > 0) {
+          await nap(lane, pause);
+          continue;
+        }
+        let decision: Decision;
+        try {
+          decision = await store.decide(key, policy, storeTime(), head.cost);
+        } catch (error) {
+          leave(lane, head);
+          head.reject(error);
+          continue;
+        }
+        if (!decision.allowed) {
+          await nap(lane, decision.retryAfterMs);
+          continue;
+        }
+        // The head may have aborted while the store answered: its slot goes to the next in line.
+        const taker = lane.waiters[0];
+        if (taker !== undefined && taker.cost === head.cost) {
+          leave(lane, taker);
+          taker.resolve(decision);
+        }
+      }
+    } finally {
+      lane.pumping = false;
+      if (lane.waiters.length === 0) lanes.delete(key);
+    }
+  };
+
+  return {
+    admit(key, admitOptions = {}) {
+      const { signal, cost = 1, first = false } = admitOptions;
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      return new Promise<Decision>((resolve, reject) => {
+        let lane = lanes.get(key);
+        if (lane === undefined) {
+          lane = { waiters: [], pumping: false, wake: undefined };
+          lanes.set(key, lane);
+        }
+        const current = lane;
+        const waiter: Waiter = {
+          cost,
+          signal,
+          resolve,
+          reject,
+          onAbort: () => {
+            leave(current, waiter);
+            reject(signal?.reason);
+          },
+        };
+        signal?.addEventListener('abort', waiter.onAbort, { once: true });
+        if (first) current.waiters.unshift(waiter);
+        else current.waiters.push(waiter);
+        void pump(key, current);
+      });
+    },
+    pause(key, untilMs) {
+      pausedUntil.set(key, Math.max(untilMs, pausedUntil.get(key) ?? untilMs));
+    },
+    async timeUntilAdmitted(key, cost = 1) {
+      const decision = await store.peek(key, policy, storeTime(), cost);
+      return Math.max(pauseLeft(key), decision.retryAfterMs);
+    },
+    waiting(key) {
+      return lanes.get(key)?.waiters.length ?? 0;
+    },
+  };
+}

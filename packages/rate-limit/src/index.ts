@@ -1,0 +1,52 @@
+// Public entry of @mall-api/rate-limit: algorithms, the memory store, server limiter, client
+// middleware and the API limit table. The Redis store is deliberately not here; import it from
+// `@mall-api/rate-limit/redis` so clients that do not use Redis never load ioredis.
+export { type AdmissionQueue, type AdmitOptions, createAdmissionQueue } from './admission-queue.js';
+export { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
+export { drainMsPerUnit, type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
+export { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
+export { type ApiLimit, type ApiLimits, type ApiName, apiLimits, resolveApiLimit } from './api-limits.js';
+export {
+  type ApiMiddlewareOptions,
+  createRateLimitMiddleware,
+  type FetchLike,
+  type PolicyMiddlewareOptions,
+  type RateLimitMiddleware,
+  type RateLimitMiddlewareCommonOptions,
+  type RateLimitMiddlewareOptions,
+  type RequestHookParams,
+  type ResponseHookParams,
+} from './client-scheduler.js';
+export { type Clock, type ManualClock, manualClock, type Sleep, systemClock, systemSleep } from './clock.js';
+export { RateLimitError, type RateLimitErrorCode, type RateLimitErrorContext } from './errors.js';
+export { decideLimit, type LimitState, observeLimit, peekLimit, timeUntilAdmitted } from './limit-state.js';
+export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export {
+  assertCost,
+  checkPolicy,
+  type Decision,
+  type FixedWindowPolicy,
+  type LeakyBucketPolicy,
+  type LimitAlgorithm,
+  type LimitPolicy,
+  type Outcome,
+  policyLimit,
+  refillPerSecond,
+  type TokenBucketPolicy,
+} from './policy.js';
+export {
+  formatRateLimitHeaders,
+  type HeaderField,
+  type HeaderSource,
+  type HeaderTable,
+  readRemaining,
+} from './rate-limit-headers.js';
+export { type BackoffOptions, parseRetryAfter, retryDelayMs } from './retry-backoff.js';
+export {
+  createServerLimiter,
+  type LimitResult,
+  type ServerLimiter,
+  type ServerLimiterOptions,
+} from './server-limiter.js';
+export type { RateLimitStore } from './store.js';
+export { retryAfterSeconds, type TooManyRequestsBody, tooManyRequestsBody } from './too-many-requests.js';

@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
+import { apiLimits } from './api-limits.js';
+import type { Decision, LeakyBucketPolicy } from './policy.js';
+
+/**
+ * Obviously correct: the bucket level in thousandths of a call, drained by `leakPerSecond`
+ * thousandths every millisecond (that is `leakPerSecond` calls per second), stepped one ms at a time.
+ */
+function referenceLeakyBucket(policy: LeakyBucketPolicy, calls: readonly { at: number; cost: number }[]) {
+  let level = 0;
+  let clock = calls[0]?.at ?? 0;
+  const full = policy.capacity * 1000;
+  return calls.map(({ at, cost }) => {
+    for (; clock < at; clock++) level = Math.max(0, level - policy.leakPerSecond);
+    const allowed = level + cost * 1000 <= full;
+    const overflow = level + cost * 1000 - full;
+    if (allowed) level += cost * 1000;
+    const used = Math.ceil(level / 1000);
+    return {
+      allowed,
+      used,
+      remaining: policy.capacity - used,
+      retryAfterMs: allowed ? 0 : overflow / policy.leakPerSecond,
+      resetMs: level / policy.leakPerSecond,
+    };
+  });
+}
+
+// Drain rates with a whole number of ms per call, so the reference's integer steps are exact.
+const policyArb = fc.record({
+  kind: fc.constant('leaky-bucket' as const),
+  capacity: fc.integer({ min: 1, max: 8 }),
+  leakPerSecond: fc.constantFrom(1, 2, 4, 5, 8, 10, 20, 25, 40, 50),
+});
+
+const callsArb = fc.array(
+  fc.record({ gap: fc.integer({ min: 0, max: 1_500 }), cost: fc.integer({ min: 1, max: 8 }) }),
+  { minLength: 1, maxLength: 50 },
+);
+
+const admin = apiLimits.admin.policy;
+const start = 1_750_000_000_000;
+
+function hammer(state: LeakyBucketState | undefined, from: number, to: number, stepMs: number) {
+  let current = state;
+  const admittedAt: number[] = [];
+  for (let at = from; at < to; at += stepMs) {
+    const outcome = leakyBucket.decide(current, at, admin);
+    current = outcome.state;
+    if (outcome.decision.allowed) admittedAt.push(at);
+  }
+  return { state: current, admittedAt };
+}
+
+describe('leakyBucket', () => {
+  it('agrees with a reference bucket drained one millisecond at a time, for random call times and costs', () => {
+    fc.assert(
+      fc.property(policyArb, fc.integer({ min: 1.6e12, max: 1.8e12 }), callsArb, (policy, origin, raw) => {
+        let at = origin;
+        const calls = raw.map(({ gap, cost }) => {
+          at += gap;
+          return { at, cost: 1 + ((cost - 1) % policy.capacity) };
+        });
+        let state: LeakyBucketState | undefined;
+        const actual = calls.map((call) => {
+          const outcome = leakyBucket.decide(state, call.at, policy, call.cost);
+          state = outcome.state;
+          const { allowed, used, remaining, retryAfterMs, resetMs } = outcome.decision;
+          return { allowed, used, remaining, retryAfterMs, resetMs };
+        });
+        expect(actual).toEqual(referenceLeakyBucket(policy, calls));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('admits a burst of 40 and refuses the 41st until the first call has drained (500 ms)', () => {
+    const { state, admittedAt } = hammer(undefined, start, start + 41, 1);
+    expect(admittedAt).toHaveLength(40);
+    const refused: Decision = leakyBucket.decide(state, start + 41, admin).decision;
+    expect(refused).toMatchObject({ allowed: false, used: 40, remaining: 0, retryAfterMs: 500 - 41 });
+  });
+
+  it('after the burst admits 2 calls per second, one every 500 ms', () => {
+    const burst = hammer(undefined, start, start + 40, 1);
+    const steady = hammer(burst.state, start + 40, start + 10_040, 10);
+    expect(steady.admittedAt).toHaveLength(20);
+    expect(steady.admittedAt.slice(0, 3)).toEqual([start + 500, start + 1_000, start + 1_500]);
+  });
+
+  it('reports the level after the call, rounded up, as used', () => {
+    let state: LeakyBucketState | undefined;
+    for (let i = 0; i < 10; i++) state = leakyBucket.decide(state, start, admin).state;
+    // 1.25 s later 2.5 calls have drained: level 7.5, plus this call 8.5 -> 9.
+    expect(leakyBucket.decide(state, start + 1_250, admin).decision).toMatchObject({
+      used: 9,
+      remaining: 31,
+    });
+  });
+});

@@ -1,0 +1,75 @@
+// Runs the right algorithm for any policy: the union of the three algorithm states, and `decide`,
+// `peek`, `observe` and `timeUntilAdmitted` that pick the algorithm by `policy.kind`. Stores use
+// these so they never branch on the algorithm themselves. A saved state of another kind than the
+// policy (the policy of a key changed) counts as absent. Not for storage or time keeping.
+import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
+import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
+import { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
+import type { Decision, LimitPolicy, Outcome } from './policy.js';
+
+/** The saved state of any of the three algorithms; `kind` matches the policy's. */
+export type LimitState = FixedWindowState | LeakyBucketState | TokenBucketState;
+
+/** Admits or refuses a call of `cost` under `policy`; see {@link LimitAlgorithm.decide}. */
+export function decideLimit(
+  state: LimitState | undefined,
+  nowMs: number,
+  policy: LimitPolicy,
+  cost = 1,
+): Outcome<LimitState> {
+  switch (policy.kind) {
+    case 'fixed-window':
+      return fixedWindow.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'leaky-bucket':
+      return leakyBucket.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'token-bucket':
+      return tokenBucket.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+  }
+}
+
+/** Answers without consuming whether a call of `cost` would be admitted now; see {@link LimitAlgorithm.peek}. */
+export function peekLimit(
+  state: LimitState | undefined,
+  nowMs: number,
+  policy: LimitPolicy,
+  cost = 1,
+): Decision {
+  switch (policy.kind) {
+    case 'fixed-window':
+      return fixedWindow.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'leaky-bucket':
+      return leakyBucket.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'token-bucket':
+      return tokenBucket.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+  }
+}
+
+/** Raises usage so that at most `remaining` units remain; see {@link LimitAlgorithm.observe}. */
+export function observeLimit(
+  state: LimitState | undefined,
+  nowMs: number,
+  policy: LimitPolicy,
+  remaining: number,
+): LimitState {
+  switch (policy.kind) {
+    case 'fixed-window':
+      return fixedWindow.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
+    case 'leaky-bucket':
+      return leakyBucket.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
+    case 'token-bucket':
+      return tokenBucket.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
+  }
+}
+
+/**
+ * How long (ms) a caller must wait before a call of `cost` would be admitted, without consuming
+ * anything: 0 when it would be admitted now. Clients use it to schedule.
+ */
+export function timeUntilAdmitted(
+  state: LimitState | undefined,
+  nowMs: number,
+  policy: LimitPolicy,
+  cost = 1,
+): number {
+  return peekLimit(state, nowMs, policy, cost).retryAfterMs;
+}

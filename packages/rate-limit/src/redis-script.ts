@@ -1,0 +1,70 @@
+// The Lua script the Redis store runs, one call per decision, so read-modify-write of a limiter
+// state is atomic in Redis. It mirrors the pure algorithms in `algorithms/` operation for
+// operation (same formulas, same tolerance) so both stores answer identically; a property test
+// holds them to that. Text and argument layout only; no Redis client lives here.
+
+/**
+ * The limiter script. KEYS[1] is a hash with `at` (window start, or the instant the bucket is
+ * empty/full) and `n` (count in the window). ARGV: 1 operation (`decide` | `peek` | `observe`),
+ * 2 model (`fixed-window` | `bucket`), 3 limit or capacity, 4 window ms or ms per unit, 5 cost,
+ * 6 remaining reported by a server (`''` when not observing), 7 now in ms (`''` = Redis `TIME`).
+ * Returns `{ allowed (0|1), used, remaining, retryAfterMs, resetMs }`, numbers as exact strings.
+ * Leaky and token buckets are the same model here: "ms of backlog" is ms until empty (leaky) or
+ * ms of refill missing (token); the used count is that divided by the ms per unit, rounded up.
+ */
+export const LIMITER_SCRIPT = `
+if redis.replicate_commands then redis.replicate_commands() end
+local op, model = ARGV[1], ARGV[2]
+local limit, span = tonumber(ARGV[3]), tonumber(ARGV[4])
+local cost, reported = tonumber(ARGV[5]), tonumber(ARGV[6])
+local now = tonumber(ARGV[7])
+if now == nil then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local EPSILON = 1e-9
+local saved = redis.call('HMGET', KEYS[1], 'at', 'n')
+local at, count = tonumber(saved[1]), tonumber(saved[2])
+local changed = false
+local allowed, retry, used, reset
+
+if model == 'fixed-window' then
+  local start = now - (now % span)
+  if at ~= nil and at >= start then start = at else count = 0 end
+  count = count or 0
+  if reported ~= nil then
+    local reportedUse = math.min(limit, math.max(0, limit - reported))
+    if reportedUse > count then count = reportedUse; changed = true end
+  end
+  allowed = count + cost <= limit
+  if allowed and op == 'decide' then count = count + cost; changed = true end
+  if allowed then retry = 0 else retry = start + span - now end
+  used = math.min(count, limit)
+  reset = start + span - now
+  at = start
+else
+  local backlog = 0
+  if at ~= nil and at > now then backlog = at - now end
+  if reported ~= nil then
+    local reportedBacklog = math.min(limit, math.max(0, limit - reported)) * span
+    if reportedBacklog > backlog then backlog = (now + reportedBacklog) - now; changed = true end
+  end
+  local overflow = backlog + cost * span - limit * span
+  allowed = overflow <= EPSILON
+  if allowed and op == 'decide' then backlog = backlog + cost * span; changed = true end
+  if allowed then retry = 0 else retry = overflow end
+  used = math.min(limit, math.ceil(backlog / span - EPSILON))
+  reset = backlog
+  at = now + backlog
+  count = 0
+end
+
+local function exact(x) return string.format('%.17g', x) end
+if changed then
+  redis.call('HSET', KEYS[1], 'at', exact(at), 'n', exact(count))
+  redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(reset)))
+end
+local admitted = 0
+if allowed then admitted = 1 end
+return { admitted, exact(used), exact(limit - used), exact(retry), exact(reset) }
+`;
