@@ -1,33 +1,6 @@
 // Renders the landing page (docs/dist/index.html) from the table of APIs in docs/src/apis.json.
 // Markup only; the build script decides where it goes.
-
-const escapeHtml = (text) =>
-  String(text).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
-  );
-
-/** The page shell every hand-made page of the site shares. */
-export function pageShell({ title, body, depth = 0 }) {
-  const up = depth === 0 ? '' : '../'.repeat(depth);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${up}assets/site.css">
-</head>
-<body>
-<header class="site"><a class="brand" href="${up}index.html">mall-api</a><nav aria-label="Site"><a href="${up}index.html">APIs</a></nav></header>
-<main>
-${body}
-</main>
-<footer>mall-api — contract-first specs, clients and mocks for the mall platform's APIs.</footer>
-</body>
-</html>
-`;
-}
+import { escapeHtml, pageShell } from './page-shell.mjs';
 
 function apiCard(api) {
   const badge =
