@@ -3,7 +3,7 @@
 // port, prints the addresses and the demo credentials, and stops everything on Ctrl-C.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiProfiles, demoCollectionCredentials, startMockServer } from '@mall-api/mock-server';
+import { demoCollectionCredentials, demoOAuthApp, startMockServers } from '@mall-api/mock-server';
 import { startDocsServer } from '../../docs/build/serve.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -11,9 +11,8 @@ const quiet = process.argv.includes('--quiet');
 const log = quiet ? undefined : (line) => process.stdout.write(`${line}\n`);
 
 const docs = await startDocsServer({ root: join(repoRoot, 'docs', 'dist'), port: 8080 });
-const mocks = [];
-for (const api of Object.keys(apiProfiles))
-  mocks.push(await startMockServer({ api, ...(log ? { log } : {}) }));
+const served = await startMockServers(log ? { log } : {});
+const mocks = served.mocks;
 
 const demo = demoCollectionCredentials[0];
 process.stdout.write(
@@ -24,6 +23,11 @@ process.stdout.write(
     '',
     `collection demo credentials: ${demo.clientId} / ${demo.clientSecret}`,
     `try: curl -u ${demo.clientId}:${demo.clientSecret} '${mocks[0].url}/api/products?collection_product_category=C100210'`,
+    ...(mocks.length > 1
+      ? [
+          `OAuth demo app (admin, analytics): client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}`,
+        ]
+      : []),
     '',
     'Press Ctrl-C to stop.',
     '',
@@ -31,7 +35,7 @@ process.stdout.write(
 );
 
 const stop = async () => {
-  await Promise.all([docs.close(), ...mocks.map((mock) => mock.close())]);
+  await Promise.all([docs.close(), served.close()]);
   process.exit(0);
 };
 process.once('SIGINT', stop);

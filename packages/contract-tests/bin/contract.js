@@ -1,38 +1,30 @@
 #!/usr/bin/env node
 // `mall-api-contract`: contract-tests servers against the specs with Dredd.
-// With no CONTRACT_BASE_URL it starts our mock on a free port and tests that; otherwise it tests
-// the server at CONTRACT_BASE_URL with CONTRACT_CLIENT_ID / CONTRACT_CLIENT_SECRET.
-//   CONTRACT_API=collection CONTRACT_BASE_URL=https://… CONTRACT_CLIENT_ID=… CONTRACT_CLIENT_SECRET=… mall-api-contract
-import { basicAuthorization } from '@mall-api/auth';
-import { apiProfiles, demoCollectionCredentials, startMockServer } from '@mall-api/mock-server';
+// With no CONTRACT_BASE_URL it starts our mock of each API on a free port and tests that.
+// Otherwise it tests the server at CONTRACT_BASE_URL (one API: set CONTRACT_API) with
+//   collection: CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET
+//   admin, analytics: CONTRACT_ACCESS_TOKEN, and optionally CONTRACT_FORBIDDEN_ACCESS_TOKEN (a
+//   token lacking the API's scopes, for the 403 transactions; without it they are skipped).
+import { apiProfiles } from '@mall-api/mock-server';
 import { runContract } from '../src/run-contract.js';
+import { prepareTarget } from '../src/targets.js';
 
 const apis = (process.env.CONTRACT_API ?? Object.keys(apiProfiles).join(',')).split(',').filter(Boolean);
+if (process.env.CONTRACT_BASE_URL && apis.length !== 1) {
+  throw new Error('with CONTRACT_BASE_URL, name the API in CONTRACT_API');
+}
 let failed = false;
 for (const api of apis) {
-  if (!(api in apiProfiles))
-    throw new Error(`unknown API ${api}; known: ${Object.keys(apiProfiles).join(', ')}`);
-  const external = process.env.CONTRACT_BASE_URL;
-  const mock = external ? undefined : await startMockServer({ api, port: 0 });
-  const demo = demoCollectionCredentials[0];
-  const clientId = process.env.CONTRACT_CLIENT_ID ?? demo.clientId;
-  const clientSecret = process.env.CONTRACT_CLIENT_SECRET ?? demo.clientSecret;
-  const baseUrl = external ?? mock.url;
-  process.stdout.write(`contract tests of the ${api} API against ${baseUrl}\n`);
+  const target = await prepareTarget(api);
+  process.stdout.write(`contract tests of the ${api} API against ${target.baseUrl}\n`);
   try {
-    const result = await runContract({
-      api,
-      baseUrl,
-      authorization: basicAuthorization(clientId, clientSecret),
-      targetIsMock: !external,
-      output: (chunk) => process.stdout.write(chunk),
-    });
+    const result = await runContract({ api, target, output: (chunk) => process.stdout.write(chunk) });
     process.stdout.write(
       `${api}: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`,
     );
     failed ||= result.exitCode !== 0;
   } finally {
-    await mock?.close();
+    await target.close();
   }
 }
 process.exit(failed ? 1 : 0);

@@ -1,7 +1,7 @@
 // Dredd hooks shared by every API, driven by the bundled spec rather than by hand-written cases:
 // they set credentials, and for each documented status they make the request that provokes it
-// (no credentials for 401, an unknown path for 404, a broken constraint for 422, an exhausted
-// budget for 429). 5xx answers cannot be provoked on a real server: against our mock they are
+// (no credentials for 401, a token without the scope for 403, an unknown path for 404, a broken
+// constraint for 422, an exhausted budget for 429). 5xx answers cannot be provoked on a real server: against our mock they are
 // requested with `Prefer: code=…`; against any other server they are skipped, and say so.
 // Dredd loads hook files with require(), hence CommonJS.
 const hooks = require('hooks');
@@ -14,6 +14,8 @@ const settings = JSON.parse(process.env.CONTRACT_SETTINGS ?? '{}');
 const spec = JSON.parse(readFileSync(settings.specFile, 'utf8'));
 const runId = randomUUID().slice(0, 8);
 let waitBeforeNextMs = 0;
+let transactionCount = 0;
+const nextAuthorization = () => settings.authorizations[transactionCount++ % settings.authorizations.length];
 
 const resolve = (node) => {
   let current = node;
@@ -104,9 +106,18 @@ hooks.beforeEach((transaction, done) => {
     const status = Number(transaction.expected.statusCode);
     const { path, params } = splitUri(transaction.request.uri);
     dropExclusive(operation, params);
-    transaction.request.headers.Authorization = settings.authorization;
-    transaction.request.headers['X-Forwarded-For'] = `contract-${runId}`;
+    transaction.request.headers.Authorization = nextAuthorization();
+    transaction.request.headers['X-Forwarded-For'] = `contract-${runId}-${transactionCount}`;
     if (status === 401) delete transaction.request.headers.Authorization;
+    if (status === 403) {
+      const forbidden = settings.forbiddenAuthorizations ?? [];
+      if (forbidden.length > 0)
+        transaction.request.headers.Authorization = forbidden[transactionCount % forbidden.length];
+      else {
+        transaction.skip = true;
+        transaction.skipReason = '403 needs CONTRACT_FORBIDDEN_ACCESS_TOKEN';
+      }
+    }
     if (status === 404) setUri(transaction, `${path}/__no_such_resource__`, params);
     else if (status === 422) {
       breakConstraint(operation, params);

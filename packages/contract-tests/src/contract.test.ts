@@ -1,46 +1,43 @@
-// Dredd against our collection mock: every operation × every documented status passes; and the
-// same run against a server that breaks the contract fails, so the check is real.
+// Dredd against our mocks: every operation × every documented status passes; and the same run
+// against a server that breaks the contract fails, so the check is real.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basicAuthorization } from '@mall-api/auth';
-import { startMockServer } from '@mall-api/mock-server';
 import { describe, expect, it } from 'vitest';
 import { runContract } from './run-contract.js';
+import { prepareTarget } from './targets.js';
 
-const authorization = basicAuthorization('demo-partner', 'demo-partner-secret');
-
-describe('collection contract', () => {
-  it('passes every transaction (5 operations × 8 statuses) against the mock', async () => {
-    const mock = await startMockServer({ api: 'collection', port: 0 });
+describe.each([
+  ['collection', 5 * 8],
+  ['analytics', 24 * 9],
+])('%s contract', (api, transactions) => {
+  it(`passes all ${transactions} transactions against the mock`, async () => {
+    const target = await prepareTarget(api, {});
     try {
-      const result = await runContract({
-        api: 'collection',
-        baseUrl: mock.url,
-        authorization,
-        targetIsMock: true,
-      });
-      expect(result.output).not.toMatch(/fail:/);
+      const result = await runContract({ api, target });
+      expect(result.output).not.toMatch(/^fail:/m);
       expect(result.exitCode).toBe(0);
-      expect(result.passed).toBe(40);
+      expect(result.passed).toBe(transactions);
       expect(result.failed).toBe(0);
     } finally {
-      await mock.close();
+      await target.close();
     }
-  }, 120_000);
+  }, 300_000);
+});
 
-  it('fails against a server that answers every request with 200 and an empty object', async () => {
+describe('a server that breaks the contract', () => {
+  it('fails the collection contract when it answers every request with 200 and an empty object', async () => {
     const liar = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
     await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
     const { port } = liar.address() as AddressInfo;
     try {
-      const result = await runContract({
-        api: 'collection',
-        baseUrl: `http://127.0.0.1:${port}`,
-        authorization,
-        targetIsMock: false,
+      const target = await prepareTarget('collection', {
+        CONTRACT_BASE_URL: `http://127.0.0.1:${port}`,
+        CONTRACT_CLIENT_ID: 'demo-partner',
+        CONTRACT_CLIENT_SECRET: 'demo-partner-secret',
       });
+      const result = await runContract({ api: 'collection', target });
       expect(result.exitCode).not.toBe(0);
       expect(result.failed).toBeGreaterThan(0);
     } finally {

@@ -1,5 +1,5 @@
-// Runs Dredd for one API against a base URL with our spec-driven hooks, and reports the outcome.
-// Library part of the contract runner: the CLI (bin/contract.js) and the tests call it.
+// Runs Dredd for one API against a prepared target with our spec-driven hooks, and reports the
+// outcome. Library part of the contract runner: the CLI (bin/contract.js) and the tests call it.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -10,22 +10,22 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dreddBin = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');
 
 /**
- * Runs the contract tests of `api` against `baseUrl`.
- * @param {{ api: string, baseUrl: string, authorization: string, targetIsMock: boolean, output?: (chunk: string) => void }} options
+ * Runs the contract tests of `api` against `target` (see targets.js).
+ * @param {{ api: string, target: { baseUrl: string, targetIsMock: boolean, authorizations: string[], forbiddenAuthorizations: string[] }, output?: (chunk: string) => void }} options
  * @returns {Promise<{ exitCode: number, passed: number, failed: number, skipped: number, output: string }>}
  */
-export async function runContract({ api, baseUrl, authorization, targetIsMock, output }) {
-  const specFile = require.resolve(`@mall-api/specs/${api}.openapi.yaml`);
+export async function runContract({ api, target, output }) {
   const settings = {
     specFile: require.resolve(`@mall-api/specs/${api}.openapi.json`),
-    baseUrl,
-    authorization,
-    targetIsMock,
+    baseUrl: target.baseUrl,
+    targetIsMock: target.targetIsMock,
+    authorizations: target.authorizations,
+    forbiddenAuthorizations: target.forbiddenAuthorizations,
   };
   const args = [
     dreddBin,
-    specFile,
-    baseUrl,
+    require.resolve(`@mall-api/specs/${api}.openapi.yaml`),
+    target.baseUrl,
     '--hookfiles',
     join(packageRoot, 'hooks', 'contract-hooks.cjs'),
     '--loglevel',

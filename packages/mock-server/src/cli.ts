@@ -6,8 +6,8 @@
 // --quiet, and stops cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import { type ApiName, apiProfiles } from './api-profiles.js';
-import { demoCollectionCredentials } from './demo-credentials.js';
-import { type RunningMock, startMockServer } from './mock-server.js';
+import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
+import { startMockServers } from './mock-server.js';
 
 const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet]
 APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
@@ -36,24 +36,20 @@ async function main(): Promise<void> {
     throw new Error(`--port must be a TCP port number, got ${values.port}`);
   }
   const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
-  const running: RunningMock[] = [];
-  for (const api of apis) {
-    running.push(
-      await startMockServer({
-        api,
-        host: values.host,
-        ...(port !== undefined ? { port } : {}),
-        ...(log ? { log } : {}),
-      }),
-    );
-  }
-  for (const mock of running) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
+  const ports = port !== undefined && apis[0] ? { [apis[0]]: port } : {};
+  const served = await startMockServers({ apis, host: values.host, ports, ...(log ? { log } : {}) });
+  for (const mock of served.mocks) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
   if (apis.includes('collection')) {
     const demo = demoCollectionCredentials[0];
     if (demo) process.stdout.write(`collection demo credentials: ${demo.clientId}:${demo.clientSecret}\n`);
   }
+  if (apis.some((api) => apiProfiles[api].auth === 'bearer')) {
+    process.stdout.write(
+      `OAuth demo app: client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}\n`,
+    );
+  }
   const stop = async () => {
-    await Promise.all(running.map((mock) => mock.close()));
+    await served.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -1,7 +1,8 @@
 // Rules a JSON Schema cannot express about one parameter alone, read from the spec so each API
 // states them once: `x-mutually-exclusive` pairs on the operation, `*_min`/`*_max` and
-// `*_start_date`/`*_end_date` pairs that must not cross, and `x-max-values-per-key` on a
-// `key:value` comma list. Each broken rule becomes a violation naming the parameter.
+// `*_start_date`/`*_end_date` pairs that must not cross, `x-not-before: <other>` on a date
+// parameter, and `x-max-values-per-key` on a `key:value` comma list. Each broken rule becomes a
+// violation naming the parameter.
 import type { Violation } from './error-envelope.js';
 import type { OperationEntry } from './spec-document.js';
 
@@ -39,6 +40,21 @@ function rangeViolations(operation: OperationEntry, query: Query): Violation[] {
   return violations;
 }
 
+function notBeforeViolations(operation: OperationEntry, query: Query): Violation[] {
+  const violations: Violation[] = [];
+  for (const parameter of operation.parameters) {
+    const other = parameter.extensions['x-not-before'];
+    const value = first(query[parameter.name]);
+    const earlier = typeof other === 'string' ? first(query[other]) : undefined;
+    if (typeof other !== 'string' || value === undefined || earlier === undefined) continue;
+    const [v, e] = [Date.parse(value), Date.parse(earlier)];
+    if (Number.isFinite(v) && Number.isFinite(e) && v < e) {
+      violations.push({ location: 'query', name: parameter.name, message: `must not be less than ${other}` });
+    }
+  }
+  return violations;
+}
+
 function perKeyViolations(operation: OperationEntry, query: Query): Violation[] {
   const violations: Violation[] = [];
   for (const parameter of operation.parameters) {
@@ -68,6 +84,7 @@ export function crossParameterViolations(operation: OperationEntry, query: Query
   return [
     ...exclusionViolations(operation, query),
     ...rangeViolations(operation, query),
+    ...notBeforeViolations(operation, query),
     ...perKeyViolations(operation, query),
   ];
 }

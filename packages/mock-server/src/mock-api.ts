@@ -1,26 +1,34 @@
-// The front layer of one mock API, composed in one visible place: rate limit → authentication →
-// routing → scope → validation (Prism plus cross-parameter rules) → documented response. Each
-// stage is a small function that either answers or passes on; every answer carries the API's
-// rate-limit headers and every error the API's envelope.
+// The front layer of one mock API, composed in one visible place: OAuth endpoints (admin) →
+// authentication → rate limit → HTTPS rule → 401 → routing → scope → body → validation (Prism
+// plus cross-parameter rules) → documented response. Each stage is a small function that either
+// answers or passes on; every answer carries the API's rate-limit headers and every error the
+// API's envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
-import { authenticateBasic } from './basic-guard.js';
+import { authenticate, type CredentialSources, type Principal } from './authentication.js';
 import { clientAddress } from './client-address.js';
 import { crossParameterViolations } from './cross-parameter-rules.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { type ErrorEnvelope, errorEnvelope, invalidParameterEnvelope } from './error-envelope.js';
+import { mallFromHost } from './mall-from-host.js';
+import type { OAuthAuthority } from './oauth/oauth-authority.js';
+import { handleOAuthRequest } from './oauth/oauth-routes.js';
+import { grantsScope } from './oauth/scope-names.js';
 import { readPreference } from './preferences.js';
 import { createPrismEngine, type PrismEngine } from './prism-engine.js';
+import { readJsonBody } from './request-body.js';
 import { findOperation, indexOperations, loadBundledSpec, type OperationEntry } from './spec-document.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {
   /** Basic credentials accepted (collection API). Defaults to the demo credentials. */
   credentials?: readonly ClientCredential[];
+  /** The OAuth authority whose tokens the admin and analytics APIs accept (and which admin serves). */
+  authority?: OAuthAuthority;
   /** Rate limiter; defaults to the API's own limit on an in-memory store. */
   limiter?: ServerLimiter;
-  /** Called once per request with a log line that never contains credentials. */
+  /** Called once per request with a log line that never contains credentials or tokens. */
   log?: (line: string) => void;
 }
 
@@ -37,15 +45,19 @@ interface Reply {
   body: unknown;
 }
 
-const errorReply = (
-  status: number,
-  envelope: ErrorEnvelope,
-  headers: Record<string, string> = {},
-): Reply => ({
+interface Context {
+  readonly profile: ApiProfile;
+  readonly operations: readonly OperationEntry[];
+  readonly engine: PrismEngine;
+}
+
+const errorReply = (status: number, envelope: ErrorEnvelope): Reply => ({
   status,
-  headers,
+  headers: {},
   body: envelope,
 });
+const notFound = (method: string, path: string) =>
+  errorReply(404, errorEnvelope(404, `No API exists at ${method} ${path}. Check the endpoint URL.`));
 
 function flattenHeaders(request: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -64,59 +76,50 @@ function queryRecord(search: URLSearchParams): Record<string, string | string[]>
   return query;
 }
 
-const unauthorizedMessages = {
-  missing: 'Authentication is required: send Basic credentials (client ID and client secret).',
-  malformed: 'The Authorization header is not valid Basic credentials.',
-  invalid: 'The client ID or client secret is invalid.',
-} as const;
-
-async function decide(
-  api: {
-    profile: ApiProfile;
-    operations: readonly OperationEntry[];
-    engine: PrismEngine;
-    credentials: readonly ClientCredential[];
-  },
+/** Routing, scope, body and validation for an authenticated caller. */
+async function answerOperation(
+  context: Context,
+  principal: Principal,
   request: IncomingMessage,
   url: URL,
 ): Promise<Reply> {
-  const auth = authenticateBasic(request.headers.authorization, api.credentials);
-  if (!auth.ok) return errorReply(401, errorEnvelope(401, unauthorizedMessages[auth.reason]));
-
   const method = request.method ?? 'GET';
-  const operation = findOperation(api.operations, method, url.pathname);
-  if (!operation) {
-    return errorReply(
-      404,
-      errorEnvelope(404, `No API exists at ${method} ${url.pathname}. Check the endpoint URL.`),
-    );
-  }
-  if (operation.requiredScope && !auth.scopes.includes(operation.requiredScope)) {
-    const status = api.profile.missingScopeStatus;
+  const operation = findOperation(context.operations, method, url.pathname);
+  if (!operation) return notFound(method, url.pathname);
+  const scope = operation.requiredScope;
+  if (scope && scope !== 'none' && !grantsScope(principal.scopes, scope)) {
+    const status = context.profile.missingScopeStatus;
     return errorReply(
       status,
-      errorEnvelope(status, 'The client has no permission for this operation.', {
-        required_scope: operation.requiredScope,
-      }),
+      errorEnvelope(
+        status,
+        `The ${status === 401 ? 'client' : 'access token'} has no permission for this operation.`,
+        {
+          required_scope: scope,
+        },
+      ),
     );
+  }
+  let body: unknown;
+  if (method === 'POST' || method === 'PUT') {
+    const parsed = await readJsonBody(request);
+    if (!parsed.ok) return errorReply(400, errorEnvelope(400, parsed.message));
+    body = parsed.value;
   }
 
   const prefer = request.headers.prefer;
   const preference = readPreference(Array.isArray(prefer) ? prefer.join(', ') : prefer, url.searchParams);
   const query = queryRecord(url.searchParams);
-  const result = await api.engine.handle(
-    { method, path: url.pathname, query, headers: flattenHeaders(request) },
+  const result = await context.engine.handle(
+    { method, path: url.pathname, query, headers: flattenHeaders(request), body },
     preference,
   );
-  if (result.kind === 'no-route') {
-    return errorReply(
-      404,
-      errorEnvelope(404, `No API exists at ${method} ${url.pathname}. Check the endpoint URL.`),
-    );
-  }
-  const crossViolations = crossParameterViolations(operation, query);
-  const violations = result.kind === 'invalid' ? [...result.violations, ...crossViolations] : crossViolations;
+  if (result.kind === 'no-route') return notFound(method, url.pathname);
   const askedForError = preference.code !== undefined && preference.code >= 400;
+  const violations = [
+    ...(result.kind === 'invalid' ? result.violations : []),
+    ...crossParameterViolations(operation, query),
+  ];
   if (violations.length > 0 && !askedForError) return errorReply(422, invalidParameterEnvelope(violations));
   if (result.kind === 'invalid') return errorReply(422, invalidParameterEnvelope(result.violations));
   return { status: result.status, headers: result.headers, body: result.body };
@@ -131,7 +134,7 @@ function send(response: ServerResponse, reply: Reply, limitHeaders: Record<strin
   response.writeHead(reply.status, {
     ...headers,
     ...limitHeaders,
-    'content-type': 'application/json',
+    ...(payload ? { 'content-type': 'application/json' } : {}),
     'content-length': Buffer.byteLength(payload),
   });
   response.end(payload);
@@ -142,10 +145,40 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const profile = apiProfiles[name];
   const document = await loadBundledSpec(profile.specFile);
   const operations = indexOperations(document);
-  const engine = await createPrismEngine(document);
+  const context: Context = { profile, operations, engine: await createPrismEngine(document) };
   const limiter = options.limiter ?? createServerLimiter({ api: name });
-  const credentials = options.credentials ?? demoCollectionCredentials;
-  const api = { profile, operations, engine, credentials };
+  const sources: CredentialSources = {
+    clients: options.credentials ?? demoCollectionCredentials,
+    ...(options.authority ? { authority: options.authority } : {}),
+  };
+  if (profile.auth === 'bearer' && !options.authority) {
+    throw new Error(`the ${name} mock needs an OAuth authority to check bearer tokens`);
+  }
+
+  const decide = async (
+    request: IncomingMessage,
+    url: URL,
+  ): Promise<{ reply: Reply; limitHeaders: Record<string, string> }> => {
+    const auth = authenticate(profile, request, sources);
+    const mallId = auth.ok ? auth.principal.mallId : undefined;
+    const limit = await limiter.take(
+      profile.rateLimitKey === 'mall' && mallId ? mallId : clientAddress(request),
+    );
+    const limitHeaders = limit.headers;
+    if (!limit.allowed) return { reply: errorReply(429, limit.body as ErrorEnvelope), limitHeaders };
+    if (profile.servesOAuth && options.authority) {
+      const oauth = await handleOAuthRequest(options.authority, request, url, mallFromHost(request));
+      if (oauth) return { reply: oauth, limitHeaders };
+    }
+    if (profile.httpsOnly && /^http$/i.test(String(request.headers['x-forwarded-proto'] ?? ''))) {
+      return {
+        reply: errorReply(403, errorEnvelope(403, 'Only HTTPS requests are accepted.')),
+        limitHeaders,
+      };
+    }
+    if (!auth.ok) return { reply: errorReply(401, errorEnvelope(401, auth.message)), limitHeaders };
+    return { reply: await answerOperation(context, auth.principal, request, url), limitHeaders };
+  };
 
   return {
     profile,
@@ -155,18 +188,15 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       let status = 500;
       try {
         const url = new URL(request.url ?? '/', 'http://mock.local');
-        const limit = await limiter.take(clientAddress(request));
-        const reply: Reply = limit.allowed
-          ? await decide(api, request, url)
-          : errorReply(429, limit.body as ErrorEnvelope);
+        const { reply, limitHeaders } = await decide(request, url);
         status = reply.status;
-        send(response, reply, limit.headers);
+        send(response, reply, limitHeaders);
       } catch (error) {
         status = 500;
-        const message = error instanceof Error ? error.name : 'Error';
-        if (!response.headersSent) {
-          send(response, errorReply(500, errorEnvelope(500, `An internal error occurred (${message}).`)), {});
-        } else response.destroy();
+        const kind = error instanceof Error ? error.name : 'Error';
+        if (!response.headersSent)
+          send(response, errorReply(500, errorEnvelope(500, `An internal error occurred (${kind}).`)), {});
+        else response.destroy();
       } finally {
         options.log?.(
           `${profile.name} ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`,

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Runs every benchmark in bench/ one after another and prints their figures.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+for (const script of ['mock-vs-prism.mjs', 'build-time.mjs']) {
+  process.stdout.write(`\n== ${script}\n`);
+  execFileSync(process.execPath, [join(import.meta.dirname, script)], { stdio: 'inherit' });
+}

@@ -1,0 +1,39 @@
+// Benchmark support: start a server process, wait until it answers, and stop it.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns a command and resolves once `probe()` answers true (polling), with the elapsed ms. */
+export async function startProcess(command, args, probe, { timeoutMs = 30_000 } = {}) {
+  const started = performance.now();
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  while (!(await probe().catch(() => false))) {
+    if (exited) throw new Error(`${command} ${args.join(' ')} exited before it was ready`);
+    if (performance.now() - started > timeoutMs) throw new Error(`${command} was not ready in time`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return {
+    readyMs: performance.now() - started,
+    stop: () =>
+      new Promise((resolve) => {
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

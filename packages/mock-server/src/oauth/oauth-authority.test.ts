@@ -1,0 +1,163 @@
+// The mock authorization server's rules, in simulated time: codes are single-use and live one
+// minute, access tokens two hours, refresh tokens two weeks and rotate on use; unknown clients
+// and redirect URIs are refused; the analytics scope is listed as the platform lists it.
+import { parsePlatformDateTime } from '@mall-api/auth';
+import { describe, expect, it } from 'vitest';
+import { demoOAuthApp } from '../demo-credentials.js';
+import { createOAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
+
+const client = { clientId: demoOAuthApp.clientId, clientSecret: demoOAuthApp.clientSecret };
+const redirectUri = 'http://127.0.0.1:53682/callback';
+
+function setup() {
+  let now = Date.UTC(2026, 10, 1, 0, 0, 0);
+  const authority = createOAuthAuthority({ apps: [demoOAuthApp], clock: () => now });
+  const authorize = (overrides: Partial<Parameters<typeof authority.authorize>[0]> = {}) =>
+    authority.authorize({
+      mallId: 'demomall',
+      responseType: 'code',
+      clientId: client.clientId,
+      redirectUri,
+      scope: 'mall.read_category,mall.read_analytics',
+      state: 'xyz-state',
+      ...overrides,
+    });
+  const codeFrom = (location: string) => new URL(location).searchParams.get('code') ?? '';
+  return { authority, authorize, codeFrom, advance: (ms: number) => (now += ms), now: () => now };
+}
+
+const isTokens = (value: unknown): value is TokenResponseBody =>
+  typeof value === 'object' && value !== null && 'access_token' in value;
+
+describe('authorization codes', () => {
+  it('redirects to the registered URI with a code and the unchanged state', () => {
+    const { authorize } = setup();
+    const outcome = authorize();
+    expect(outcome.ok).toBe(true);
+    const location = new URL(outcome.ok ? outcome.location : '');
+    expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
+    expect(location.searchParams.get('state')).toBe('xyz-state');
+    expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+  });
+
+  it('refuses an unknown client and an unregistered redirect URI without redirecting', () => {
+    const { authorize } = setup();
+    expect(authorize({ clientId: 'nobody' })).toMatchObject({ ok: false, redirectable: false });
+    expect(authorize({ redirectUri: 'https://evil.example/callback' })).toMatchObject({
+      ok: false,
+      redirectable: false,
+    });
+  });
+
+  it('redirects with an error for an unknown scope', () => {
+    const { authorize } = setup();
+    const outcome = authorize({ scope: 'mall.delete_everything' });
+    expect(outcome.ok && new URL(outcome.location).searchParams.get('error')).toBe('invalid_scope');
+  });
+
+  it('exchanges a code once; a second use is invalid_grant', () => {
+    const { authority, authorize, codeFrom } = setup();
+    const outcome = authorize();
+    const code = codeFrom(outcome.ok ? outcome.location : '');
+    expect(isTokens(authority.exchangeCode(client, code, redirectUri))).toBe(true);
+    expect(authority.exchangeCode(client, code, redirectUri)).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+    });
+  });
+
+  it('expires a code one minute after issue', () => {
+    const { authority, authorize, codeFrom, advance } = setup();
+    const first = authorize();
+    const second = authorize();
+    advance(59_999);
+    expect(
+      isTokens(authority.exchangeCode(client, codeFrom(first.ok ? first.location : ''), redirectUri)),
+    ).toBe(true);
+    advance(1);
+    expect(
+      authority.exchangeCode(client, codeFrom(second.ok ? second.location : ''), redirectUri),
+    ).toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('requires the client secret and the same redirect URI', () => {
+    const { authority, authorize, codeFrom } = setup();
+    const code = codeFrom((authorize() as { location: string }).location);
+    expect(authority.exchangeCode({ ...client, clientSecret: 'wrong' }, code, redirectUri)).toMatchObject({
+      status: 401,
+      error: 'invalid_client',
+    });
+    const other = codeFrom((authorize() as { location: string }).location);
+    expect(authority.exchangeCode(client, other, 'http://127.0.0.1:1/other')).toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+});
+
+describe('tokens', () => {
+  const issue = () => {
+    const context = setup();
+    const code = context.codeFrom((context.authorize() as { location: string }).location);
+    const tokens = context.authority.exchangeCode(client, code, redirectUri) as TokenResponseBody;
+    return { ...context, tokens };
+  };
+
+  it('answers with every field of the seed, datetimes without a zone in +09:00', () => {
+    const { tokens, now } = issue();
+    expect(Object.keys(tokens).sort()).toEqual(
+      [
+        'access_token',
+        'client_id',
+        'expires_at',
+        'issued_at',
+        'mall_id',
+        'refresh_token',
+        'refresh_token_expires_at',
+        'scopes',
+        'user_id',
+      ].sort(),
+    );
+    expect(tokens.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+    expect(parsePlatformDateTime(tokens.issued_at)?.getTime()).toBe(now());
+    expect(parsePlatformDateTime(tokens.expires_at)?.getTime()).toBe(now() + 2 * 3600_000);
+    expect(parsePlatformDateTime(tokens.refresh_token_expires_at)?.getTime()).toBe(now() + 14 * 86_400_000);
+    expect(tokens.mall_id).toBe('demomall');
+  });
+
+  it('lists the analytics scope as mall.analytics', () => {
+    expect(issue().tokens.scopes).toEqual(['mall.read_category', 'mall.analytics']);
+  });
+
+  it('accepts an access token for two hours', () => {
+    const { authority, tokens, advance } = issue();
+    expect(authority.verifyAccessToken(tokens.access_token)).toMatchObject({
+      ok: true,
+      grant: { mallId: 'demomall' },
+    });
+    advance(2 * 3600_000 - 1);
+    expect(authority.verifyAccessToken(tokens.access_token).ok).toBe(true);
+    advance(1);
+    expect(authority.verifyAccessToken(tokens.access_token)).toEqual({ ok: false, reason: 'expired' });
+    expect(authority.verifyAccessToken('made-up')).toEqual({ ok: false, reason: 'unknown' });
+  });
+
+  it('rotates the refresh token: the new one works, the old one is invalid_grant', () => {
+    const { authority, tokens } = issue();
+    const renewed = authority.refresh(client, tokens.refresh_token) as TokenResponseBody;
+    expect(renewed.refresh_token).not.toBe(tokens.refresh_token);
+    expect(authority.verifyAccessToken(renewed.access_token).ok).toBe(true);
+    expect(authority.refresh(client, tokens.refresh_token)).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+    });
+    expect(isTokens(authority.refresh(client, renewed.refresh_token))).toBe(true);
+  });
+
+  it('refuses a refresh token after two weeks', () => {
+    const { authority, tokens, advance } = issue();
+    advance(14 * 86_400_000);
+    expect(authority.refresh(client, tokens.refresh_token)).toMatchObject({ error: 'invalid_grant' });
+  });
+});

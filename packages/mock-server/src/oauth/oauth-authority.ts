@@ -1,0 +1,283 @@
+// The mock platform's OAuth 2.0 authorization server state: registered apps, single-use
+// authorization codes (one minute), access tokens (two hours) and rotating refresh tokens (two
+// weeks), on an injectable clock. Every admin and analytics mock of one process shares one
+// authority, so tokens it issues are what those mocks accept. It decides; HTTP lives in
+// oauth-routes.ts.
+import { randomBytes } from 'node:crypto';
+import { constantTimeEqual, formatPlatformDateTime } from '@mall-api/auth';
+import { issuedScopeName } from './scope-names.js';
+
+/** An app registered with the mock platform. */
+export interface RegisteredApp {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /**
+   * Redirect URIs the app registered. A loopback URI (`http://127.0.0.1/...` or
+   * `http://localhost/...`) matches any port, as RFC 8252 allows for native apps.
+   */
+  readonly redirectUris: readonly string[];
+  /** Scopes the app may be granted. */
+  readonly scopes: readonly string[];
+}
+
+/** Lifetimes, in milliseconds. */
+export interface OAuthLifetimes {
+  readonly codeMs: number;
+  readonly accessTokenMs: number;
+  readonly refreshTokenMs: number;
+}
+
+/** The platform's lifetimes: code 1 minute, access token 2 hours, refresh token 2 weeks. */
+export const platformLifetimes: OAuthLifetimes = {
+  codeMs: 60_000,
+  accessTokenMs: 2 * 60 * 60_000,
+  refreshTokenMs: 14 * 24 * 60 * 60_000,
+};
+
+/** Who an access token speaks for. */
+export interface Grant {
+  readonly clientId: string;
+  readonly mallId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
+}
+
+/** The token endpoint's success body, as the platform sends it (datetimes without zone, +09:00). */
+export interface TokenResponseBody {
+  access_token: string;
+  expires_at: string;
+  refresh_token: string;
+  refresh_token_expires_at: string;
+  client_id: string;
+  mall_id: string;
+  user_id: string;
+  scopes: string[];
+  issued_at: string;
+}
+
+/** An RFC 6749 error, with the HTTP status it is sent with. */
+export interface OAuthFailure {
+  status: 400 | 401;
+  error:
+    | 'invalid_request'
+    | 'invalid_client'
+    | 'invalid_grant'
+    | 'unsupported_grant_type'
+    | 'invalid_scope'
+    | 'unsupported_response_type';
+  description: string;
+}
+
+/** Outcome of checking a bearer token. */
+export type TokenCheck = { ok: true; grant: Grant } | { ok: false; reason: 'unknown' | 'expired' };
+
+interface CodeRecord extends Grant {
+  readonly redirectUri: string;
+  readonly expiresAt: number;
+}
+interface TokenRecord extends Grant {
+  readonly expiresAt: number;
+}
+
+/** Options of {@link createOAuthAuthority}. */
+export interface OAuthAuthorityOptions {
+  readonly apps: readonly RegisteredApp[];
+  readonly clock?: () => number;
+  readonly lifetimes?: OAuthLifetimes;
+  /** The user who "approves" every authorization (the mock has no login page). */
+  readonly userId?: string;
+}
+
+/** The mock authorization server. */
+export interface OAuthAuthority {
+  /** Validates an authorization request and issues a code; returns the redirect location. */
+  authorize(request: {
+    mallId: string;
+    responseType: string | null;
+    clientId: string | null;
+    redirectUri: string | null;
+    scope: string | null;
+    state: string | null;
+  }): { ok: true; location: string } | { ok: false; failure: OAuthFailure; redirectable: boolean };
+  /** Exchanges a code (grant_type=authorization_code). */
+  exchangeCode(
+    client: ClientAuth,
+    code: string | null,
+    redirectUri: string | null,
+  ): TokenResponseBody | OAuthFailure;
+  /** Rotates a refresh token (grant_type=refresh_token): the old refresh token stops working. */
+  refresh(client: ClientAuth, refreshToken: string | null): TokenResponseBody | OAuthFailure;
+  /** Checks a bearer access token. */
+  verifyAccessToken(token: string): TokenCheck;
+}
+
+/** Client credentials presented to the token endpoint. */
+export type ClientAuth = { clientId: string; clientSecret: string } | undefined;
+
+const newToken = () => randomBytes(16).toString('base64url');
+
+function redirectMatches(registered: string, presented: string): boolean {
+  if (registered === presented) return true;
+  try {
+    const a = new URL(registered);
+    const b = new URL(presented);
+    const loopback = (u: URL) =>
+      u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    return (
+      loopback(a) &&
+      loopback(b) &&
+      a.hostname === b.hostname &&
+      a.pathname === b.pathname &&
+      a.search === b.search
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the mock authorization server. */
+export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAuthority {
+  const clock = options.clock ?? Date.now;
+  const lifetimes = options.lifetimes ?? platformLifetimes;
+  const userId = options.userId ?? 'demo-admin';
+  const codes = new Map<string, CodeRecord>();
+  const accessTokens = new Map<string, TokenRecord>();
+  const refreshTokens = new Map<string, TokenRecord>();
+
+  const findApp = (clientId: string | null) => options.apps.find((app) => app.clientId === clientId);
+  const authenticateClient = (client: ClientAuth): RegisteredApp | undefined => {
+    const app = client ? findApp(client.clientId) : undefined;
+    return app && client && constantTimeEqual(app.clientSecret, client.clientSecret) ? app : undefined;
+  };
+  const invalidClient: OAuthFailure = {
+    status: 401,
+    error: 'invalid_client',
+    description: 'Client authentication failed.',
+  };
+  const invalidGrant = (description: string): OAuthFailure => ({
+    status: 400,
+    error: 'invalid_grant',
+    description,
+  });
+
+  const sweep = (now: number) => {
+    for (const store of [codes, accessTokens, refreshTokens]) {
+      for (const [key, record] of store) if (record.expiresAt <= now) store.delete(key);
+    }
+  };
+
+  const issue = (grant: Grant): TokenResponseBody => {
+    const now = clock();
+    sweep(now);
+    const access = newToken();
+    const refresh = newToken();
+    accessTokens.set(access, { ...grant, expiresAt: now + lifetimes.accessTokenMs });
+    refreshTokens.set(refresh, { ...grant, expiresAt: now + lifetimes.refreshTokenMs });
+    return {
+      access_token: access,
+      expires_at: formatPlatformDateTime(new Date(now + lifetimes.accessTokenMs)),
+      refresh_token: refresh,
+      refresh_token_expires_at: formatPlatformDateTime(new Date(now + lifetimes.refreshTokenMs)),
+      client_id: grant.clientId,
+      mall_id: grant.mallId,
+      user_id: grant.userId,
+      scopes: [...grant.scopes],
+      issued_at: formatPlatformDateTime(new Date(now)),
+    };
+  };
+
+  return {
+    authorize({ mallId, responseType, clientId, redirectUri, scope, state }) {
+      const app = findApp(clientId);
+      if (!app) {
+        return {
+          ok: false,
+          redirectable: false,
+          failure: { status: 400, error: 'invalid_request', description: 'Unknown client_id.' },
+        };
+      }
+      if (!redirectUri || !app.redirectUris.some((registered) => redirectMatches(registered, redirectUri))) {
+        return {
+          ok: false,
+          redirectable: false,
+          failure: {
+            status: 400,
+            error: 'invalid_request',
+            description: 'The redirect_uri is not registered for this app.',
+          },
+        };
+      }
+      const redirectError = (failure: OAuthFailure) => {
+        const target = new URL(redirectUri);
+        target.searchParams.set('error', failure.error);
+        target.searchParams.set('error_description', failure.description);
+        if (state !== null) target.searchParams.set('state', state);
+        return { ok: true as const, location: target.toString() };
+      };
+      if (responseType !== 'code') {
+        return redirectError({
+          status: 400,
+          error: 'unsupported_response_type',
+          description: 'response_type must be code.',
+        });
+      }
+      const requested = (scope ?? '').split(/[,\s]+/).filter(Boolean);
+      if (requested.length === 0 || requested.some((s) => !app.scopes.includes(s))) {
+        return redirectError({
+          status: 400,
+          error: 'invalid_scope',
+          description: 'A requested scope is unknown or not allowed for this app.',
+        });
+      }
+      const code = newToken();
+      codes.set(code, {
+        clientId: app.clientId,
+        mallId,
+        userId,
+        scopes: requested.map(issuedScopeName),
+        redirectUri,
+        expiresAt: clock() + lifetimes.codeMs,
+      });
+      const target = new URL(redirectUri);
+      target.searchParams.set('code', code);
+      if (state !== null) target.searchParams.set('state', state);
+      return { ok: true, location: target.toString() };
+    },
+
+    exchangeCode(client, code, redirectUri) {
+      const app = authenticateClient(client);
+      if (!app) return invalidClient;
+      if (!code) return { status: 400, error: 'invalid_request', description: 'code is required.' };
+      const record = codes.get(code);
+      codes.delete(code);
+      if (!record || record.expiresAt <= clock())
+        return invalidGrant('The authorization code is invalid, used or expired.');
+      if (record.clientId !== app.clientId)
+        return invalidGrant('The authorization code was issued to another client.');
+      if (redirectUri !== record.redirectUri)
+        return invalidGrant('redirect_uri does not match the authorization request.');
+      return issue(record);
+    },
+
+    refresh(client, refreshToken) {
+      const app = authenticateClient(client);
+      if (!app) return invalidClient;
+      if (!refreshToken)
+        return { status: 400, error: 'invalid_request', description: 'refresh_token is required.' };
+      const record = refreshTokens.get(refreshToken);
+      if (!record || record.expiresAt <= clock())
+        return invalidGrant('The refresh token is invalid, already used or expired.');
+      if (record.clientId !== app.clientId)
+        return invalidGrant('The refresh token was issued to another client.');
+      refreshTokens.delete(refreshToken);
+      return issue(record);
+    },
+
+    verifyAccessToken(token) {
+      const record = accessTokens.get(token);
+      if (!record) return { ok: false, reason: 'unknown' };
+      if (record.expiresAt <= clock()) return { ok: false, reason: 'expired' };
+      return { ok: true, grant: record };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// HTTP face of the mock authorization server: `GET /api/v2/oauth/authorize` (302 back to the
+// app with a code and the unchanged state) and `POST /api/v2/oauth/token` (form-encoded body,
+// client credentials in a Basic header) for both grants. Errors are RFC 6749 bodies
+// (`{error, error_description}`), as the platform's token endpoint sends them.
+import type { IncomingMessage } from 'node:http';
+import { parseBasicAuthorization } from '@mall-api/auth';
+import type { OAuthAuthority, OAuthFailure } from './oauth-authority.js';
+
+/** An answer of the OAuth routes. */
+export interface OAuthReply {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Paths the OAuth routes serve. */
+export const oauthPaths = { authorize: '/api/v2/oauth/authorize', token: '/api/v2/oauth/token' } as const;
+
+const failureReply = (failure: OAuthFailure): OAuthReply => ({
+  status: failure.status,
+  headers: failure.status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {},
+  body: { error: failure.error, error_description: failure.description },
+});
+
+async function readBody(request: IncomingMessage, limitBytes = 64 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Handles an OAuth request for `mallId`, or returns undefined when the path is not an OAuth path. */
+export async function handleOAuthRequest(
+  authority: OAuthAuthority,
+  request: IncomingMessage,
+  url: URL,
+  mallId: string,
+): Promise<OAuthReply | undefined> {
+  const method = request.method ?? 'GET';
+  if (url.pathname === oauthPaths.authorize && method === 'GET') {
+    const q = url.searchParams;
+    const outcome = authority.authorize({
+      mallId,
+      responseType: q.get('response_type'),
+      clientId: q.get('client_id'),
+      redirectUri: q.get('redirect_uri'),
+      scope: q.get('scope'),
+      state: q.get('state'),
+    });
+    if (outcome.ok) return { status: 302, headers: { location: outcome.location }, body: undefined };
+    return failureReply(outcome.failure);
+  }
+  if (url.pathname === oauthPaths.token && method === 'POST') {
+    const contentType = request.headers['content-type'] ?? '';
+    if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      return failureReply({
+        status: 400,
+        error: 'invalid_request',
+        description: 'Send the form as application/x-www-form-urlencoded.',
+      });
+    }
+    const form = new URLSearchParams(await readBody(request));
+    const client = parseBasicAuthorization(request.headers.authorization);
+    switch (form.get('grant_type')) {
+      case 'authorization_code': {
+        const result = authority.exchangeCode(client, form.get('code'), form.get('redirect_uri'));
+        return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
+      }
+      case 'refresh_token': {
+        const result = authority.refresh(client, form.get('refresh_token'));
+        return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
+      }
+      default:
+        return failureReply({
+          status: 400,
+          error: 'unsupported_grant_type',
+          description: 'grant_type must be authorization_code or refresh_token.',
+        });
+    }
+  }
+  return undefined;
+}
