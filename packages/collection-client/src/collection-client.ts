@@ -2,9 +2,14 @@
 // with Basic auth, comma-list query serialization and the collection rate limit (40 calls per
 // minute) preset, plus `paginate` over the list endpoints up to the 5000 offset cap.
 import { basicAuthorization } from '@mall-api/auth';
-import { commaListQuery, type OffsetPagingOptions, paginateOffset } from '@mall-api/client-kit';
+import {
+  assembleApiClient,
+  type LooseGet,
+  type OffsetPagingOptions,
+  paginateList,
+} from '@mall-api/client-kit';
 import { createRateLimitMiddleware, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from './generated/collection.js';
 
 /** Production base address of the collection API. */
@@ -55,23 +60,13 @@ export interface CollectionClient extends Client<paths> {
   /**
    * Iterates every record of a list endpoint, requesting `limit` records per call (default 100)
    * and stopping at offset 5000, where it throws `OffsetCapReachedError` unless told to stop quietly.
+   * A failed page throws `ApiRequestError` with the API's error envelope.
    */
   paginate<P extends ListPath>(
     path: P,
     query: ListQuery<P>,
     options?: Pick<OffsetPagingOptions, 'onCapReached' | 'startOffset'>,
   ): AsyncGenerator<ListItem<P>>;
-}
-
-/** Thrown by `paginate` when a page request fails; carries the API's error envelope. */
-export class CollectionRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(`collection API answered ${status}`);
-    this.name = 'CollectionRequestError';
-  }
 }
 
 function basicAuthMiddleware(clientId: string, clientSecret: string): Middleware {
@@ -86,26 +81,20 @@ function basicAuthMiddleware(clientId: string, clientSecret: string): Middleware
 
 /** Creates a client of the curated collection retrieval API. */
 export function createCollectionClient(options: CollectionClientOptions): CollectionClient {
-  const client = createClient<paths>({
+  const client = assembleApiClient<paths>({
     baseUrl: options.baseUrl ?? collectionBaseUrl,
-    querySerializer: commaListQuery,
+    auth: basicAuthMiddleware(options.clientId, options.clientSecret),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.rateLimit === false
+      ? {}
+      : {
+          rateLimit: createRateLimitMiddleware({
+            api: 'collection',
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+            ...options.rateLimit,
+          }),
+        }),
   });
-  client.use(basicAuthMiddleware(options.clientId, options.clientSecret));
-  if (options.rateLimit !== false) {
-    client.use(
-      createRateLimitMiddleware({
-        api: 'collection',
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.rateLimit ?? {}),
-      }),
-    );
-  }
-  const getList = client.GET as unknown as (
-    path: ListPath,
-    init: { params: { query: Record<string, unknown> } },
-  ) => Promise<{ data?: Record<string, unknown>; error?: unknown; response: Response }>;
-
   return Object.assign(client, {
     paginate<P extends ListPath>(
       path: P,
@@ -114,17 +103,11 @@ export function createCollectionClient(options: CollectionClientOptions): Collec
     ): AsyncGenerator<ListItem<P>> {
       const base = query as Record<string, unknown>;
       const pageSize = typeof base.limit === 'number' ? base.limit : 100;
-      return paginateOffset<ListItem<P>>(
-        async ({ offset, limit }) => {
-          const { data, error, response } = await getList(path, {
-            params: { query: { ...base, limit, offset } },
-          });
-          if (!data) throw new CollectionRequestError(response.status, error);
-          const records = data[listKeys[path]];
-          return Array.isArray(records) ? (records as ListItem<P>[]) : [];
-        },
-        { pageSize, maxOffset: collectionMaxOffset, ...pagingOptions },
-      );
+      return paginateList<ListItem<P>>(client.GET as unknown as LooseGet, path, listKeys[path], base, {
+        pageSize,
+        maxOffset: collectionMaxOffset,
+        ...pagingOptions,
+      });
     },
   });
 }

@@ -1,11 +1,10 @@
 // Public entry of @mall-api/collection-client.
 
-export { OffsetCapReachedError } from '@mall-api/client-kit';
+export { ApiRequestError, OffsetCapReachedError } from '@mall-api/client-kit';
 export {
   type CollectionClient,
   type CollectionClientOptions,
   type CollectionListKeys,
-  CollectionRequestError,
   collectionBaseUrl,
   collectionMaxOffset,
   createCollectionClient,

@@ -55,20 +55,47 @@ const dropExclusive = (operation, params) => {
   }
 };
 
-/** Breaks one schema constraint: a missing required parameter, else a value over its maximum. */
-const breakConstraint = (operation, params) => {
-  const parameters = parametersOf(operation).filter((p) => p.in === 'query');
-  const required = parameters.find((p) => p.required);
+/**
+ * Breaks one schema constraint: for a JSON body, `request` sent as an array (one object per call
+ * is the rule); else a missing required query parameter, a query value over its maximum, or a
+ * non-numeric path id. Returns false when the operation has nothing to break.
+ */
+const breakConstraint = (transaction, operation, path, params) => {
+  if (transaction.request.body) {
+    const body = JSON.parse(transaction.request.body);
+    body.request = [body.request];
+    transaction.request.body = JSON.stringify(body);
+    return { path };
+  }
+  const parameters = parametersOf(operation);
+  const required = parameters.find((p) => p.in === 'query' && p.required);
   if (required) {
     params.delete(required.name);
-    return required.name;
+    return { path };
   }
-  const bounded = parameters.find((p) => typeof resolve(p.schema)?.maximum === 'number');
+  const bounded = parameters.find((p) => p.in === 'query' && typeof resolve(p.schema)?.maximum === 'number');
   if (bounded) {
     params.set(bounded.name, String(resolve(bounded.schema).maximum + 1));
-    return bounded.name;
+    return { path };
   }
-  throw new Error(`no constraint to break for ${operation.operationId}`);
+  const idParameter = parameters.find((p) => p.in === 'path' && resolve(p.schema)?.type === 'integer');
+  if (idParameter) {
+    const template = transaction.origin.resourceName.split('/');
+    const segments = path.split('/');
+    const index = template.indexOf(`{${idParameter.name}}`);
+    segments[index] = 'not-a-number';
+    return { path: segments.join('/') };
+  }
+  return undefined;
+};
+
+/** Asks our mock for a documented status it cannot be led to by the request alone; elsewhere, skips. */
+const requestOrSkip = (transaction, status, reason) => {
+  if (settings.targetIsMock) transaction.request.headers.Prefer = `code=${status}`;
+  else {
+    transaction.skip = true;
+    transaction.skipReason = reason;
+  }
 };
 
 const send = (url, headers) =>
@@ -96,6 +123,57 @@ const exhaustBudget = async (transaction) => {
   throw new Error('the server never answered 429');
 };
 
+/** Gets a fresh authorization code from the authorize endpoint, as a browser would after consent. */
+const obtainCode = async () => {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: settings.oauth.clientId,
+    redirect_uri: settings.oauth.redirectUri,
+    scope: 'mall.read_category',
+    state: runId,
+  });
+  const response = await send(`${settings.baseUrl}/api/v2/oauth/authorize?${query}`, {
+    'X-Forwarded-For': `contract-${runId}-code`,
+  });
+  const code = new URL(response.headers.location ?? 'http://invalid/').searchParams.get('code');
+  if (!code) throw new Error(`authorize answered ${response.statusCode} without a code`);
+  return code;
+};
+
+/**
+ * The OAuth endpoints take no access token but a registered app: on our mock, the demo app
+ * (settings.oauth); elsewhere they would need a real app and a user's consent, so they are skipped.
+ */
+const prepareOAuth = async (transaction, status, path, params) => {
+  delete transaction.request.headers.Authorization;
+  if (!settings.oauth) {
+    transaction.skip = true;
+    transaction.skipReason = 'OAuth transactions need a registered app and a user consenting';
+    return;
+  }
+  const { clientId, clientSecret, redirectUri } = settings.oauth;
+  if (path.endsWith('/authorize')) {
+    params.set('response_type', 'code');
+    params.set('client_id', status === 401 ? 'unregistered-app' : clientId);
+    params.set('redirect_uri', status === 400 ? 'https://unregistered.example/callback' : redirectUri);
+    params.set('scope', 'mall.read_category');
+    setUri(transaction, path, params);
+    if (status === 200) transaction.request.headers.Prefer = 'code=200';
+    return;
+  }
+  const secret = status === 401 ? 'not-the-secret' : clientSecret;
+  transaction.request.headers.Authorization = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+  transaction.request.headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  const code = status === 200 ? await obtainCode() : 'no-such-code';
+  transaction.request.body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+  }).toString();
+};
+
+const isOAuthPath = (path) => path === '/api/v2/oauth/authorize' || path === '/api/v2/oauth/token';
+
 hooks.beforeEach((transaction, done) => {
   const run = async () => {
     if (waitBeforeNextMs > 0) {
@@ -118,21 +196,27 @@ hooks.beforeEach((transaction, done) => {
         transaction.skipReason = '403 needs CONTRACT_FORBIDDEN_ACCESS_TOKEN';
       }
     }
-    if (status === 404) setUri(transaction, `${path}/__no_such_resource__`, params);
+    if (isOAuthPath(path) && (status < 404 || status === 200)) {
+      await prepareOAuth(transaction, status, path, params);
+      return;
+    }
+    if (isOAuthPath(path)) delete transaction.request.headers.Authorization;
+    if (status === 404) setUri(transaction, `/__no_such_resource__${path}`, params);
     else if (status === 422) {
-      breakConstraint(operation, params);
-      setUri(transaction, path, params);
+      const broken = breakConstraint(transaction, operation, path, params);
+      if (broken) setUri(transaction, broken.path, params);
+      else requestOrSkip(transaction, 422, 'no constraint to break');
     } else setUri(transaction, path, params);
+    if (status === 400) {
+      if (transaction.request.body) transaction.request.headers['Content-Type'] = 'text/plain';
+      else requestOrSkip(transaction, 400, 'a 400 on a request without a body cannot be provoked');
+    }
     if (status === 429) {
       transaction.request.headers['X-Forwarded-For'] = `contract-${runId}-429-${operation.operationId}`;
       await exhaustBudget(transaction);
     }
-    if (status >= 500 || (status >= 200 && status < 300 && status !== 200)) {
-      if (settings.targetIsMock) transaction.request.headers.Prefer = `code=${status}`;
-      else {
-        transaction.skip = true;
-        transaction.skipReason = `${status} cannot be provoked on a real server`;
-      }
+    if (status >= 500 || status === 207 || (status === 201 && !transaction.request.body)) {
+      requestOrSkip(transaction, status, `${status} cannot be provoked on a real server`);
     }
   };
   run().then(

@@ -8,6 +8,7 @@ import { prepareTarget } from './targets.js';
 
 describe.each([
   ['collection', 5 * 8],
+  ['admin', 337],
   ['analytics', 24 * 9],
 ])('%s contract', (api, transactions) => {
   it(`passes all ${transactions} transactions against the mock`, async () => {

@@ -21,6 +21,7 @@ export async function runContract({ api, target, output }) {
     targetIsMock: target.targetIsMock,
     authorizations: target.authorizations,
     forbiddenAuthorizations: target.forbiddenAuthorizations,
+    oauth: target.oauth,
   };
   const args = [
     dreddBin,

@@ -7,6 +7,7 @@ import { basicAuthorization } from '@mall-api/auth';
 import {
   apiProfiles,
   demoCollectionCredentials,
+  demoOAuthApp,
   issueDemoTokens,
   startMockServers,
 } from '@mall-api/mock-server';
@@ -20,7 +21,7 @@ const scopesGrantingNothing = { admin: ['mall.read_analytics'], analytics: ['mal
  * Prepares a contract target for `api`.
  * @param {string} api
  * @param {NodeJS.ProcessEnv} env
- * @returns {Promise<{ baseUrl: string, targetIsMock: boolean, authorizations: string[], forbiddenAuthorizations: string[], close: () => Promise<void> }>}
+ * @returns {Promise<{ baseUrl: string, targetIsMock: boolean, authorizations: string[], forbiddenAuthorizations: string[], oauth?: { clientId: string, clientSecret: string, redirectUri: string }, close: () => Promise<void> }>}
  */
 export async function prepareTarget(api, env = process.env) {
   const profile = apiProfiles[api];
@@ -68,11 +69,19 @@ export async function prepareTarget(api, env = process.env) {
     (_, i) =>
       `Bearer ${issueDemoTokens(served.authority, scopesGrantingNothing[api] ?? [], `forbidden${i}`).access_token}`,
   );
+  const oauth = profile.servesOAuth
+    ? {
+        clientId: demoOAuthApp.clientId,
+        clientSecret: demoOAuthApp.clientSecret,
+        redirectUri: 'http://127.0.0.1:9/callback',
+      }
+    : undefined;
   return {
     baseUrl: mock.url,
     targetIsMock: true,
     authorizations,
     forbiddenAuthorizations,
+    oauth,
     close: served.close,
   };
 }

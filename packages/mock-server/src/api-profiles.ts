@@ -3,7 +3,7 @@
 // transport rules. One table; the server code reads it and has no per-API branches of its own.
 
 /** Names of the APIs the mock server can serve. */
-export type ApiName = 'collection' | 'analytics';
+export type ApiName = 'collection' | 'admin' | 'analytics';
 
 /** Static description of one API as the mock server serves it. */
 export interface ApiProfile {
@@ -35,6 +35,16 @@ export const apiProfiles: Readonly<Record<ApiName, ApiProfile>> = {
     rateLimitKey: 'client-ip',
     servesOAuth: false,
     httpsOnly: false,
+  },
+  admin: {
+    name: 'admin',
+    defaultPort: 4011,
+    specFile: 'admin.openapi.json',
+    auth: 'bearer',
+    missingScopeStatus: 403,
+    rateLimitKey: 'mall',
+    servesOAuth: true,
+    httpsOnly: true,
   },
   analytics: {
     name: 'analytics',

@@ -13,7 +13,7 @@ import { type ClientCredential, demoCollectionCredentials } from './demo-credent
 import { type ErrorEnvelope, errorEnvelope, invalidParameterEnvelope } from './error-envelope.js';
 import { mallFromHost } from './mall-from-host.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
-import { handleOAuthRequest } from './oauth/oauth-routes.js';
+import { handleOAuthRequest, isOAuthPath } from './oauth/oauth-routes.js';
 import { grantsScope } from './oauth/scope-names.js';
 import { readPreference } from './preferences.js';
 import { createPrismEngine, type PrismEngine } from './prism-engine.js';
@@ -76,6 +76,18 @@ function queryRecord(search: URLSearchParams): Record<string, string | string[]>
   return query;
 }
 
+/** The caller of the OAuth endpoints, which need no access token. */
+const oauthCaller: Principal = { clientId: 'oauth', scopes: [] };
+
+/** Whether the request asks for a documented response by `Prefer: code=` or `__code`. */
+function requestsDocumentedResponse(request: IncomingMessage, url: URL): boolean {
+  const prefer = request.headers.prefer;
+  return (
+    /\bcode=\d{3}\b/.test(Array.isArray(prefer) ? prefer.join(',') : (prefer ?? '')) ||
+    url.searchParams.has('__code')
+  );
+}
+
 /** Routing, scope, body and validation for an authenticated caller. */
 async function answerOperation(
   context: Context,
@@ -101,8 +113,8 @@ async function answerOperation(
     );
   }
   let body: unknown;
-  if (method === 'POST' || method === 'PUT') {
-    const parsed = await readJsonBody(request);
+  if (operation.bodyMediaTypes.length > 0) {
+    const parsed = await readJsonBody(request, operation.bodyMediaTypes);
     if (!parsed.ok) return errorReply(400, errorEnvelope(400, parsed.message));
     body = parsed.value;
   }
@@ -126,15 +138,23 @@ async function answerOperation(
 }
 
 function send(response: ServerResponse, reply: Reply, limitHeaders: Record<string, string>): void {
-  const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
   const headers: Record<string, string> = {};
+  let contentType = 'application/json';
   for (const [name, value] of Object.entries(reply.headers)) {
-    if (!/^(content-type|content-length|x-ratelimit-|x-api-call-limit)/i.test(name)) headers[name] = value;
+    if (/^content-type$/i.test(name)) contentType = value;
+    else if (!/^(content-length|x-ratelimit-|x-api-call-limit)/i.test(name)) headers[name] = value;
   }
+  const isJson = /\bjson\b/i.test(contentType);
+  const payload =
+    reply.body === undefined
+      ? ''
+      : isJson || typeof reply.body !== 'string'
+        ? JSON.stringify(reply.body)
+        : reply.body;
   response.writeHead(reply.status, {
     ...headers,
     ...limitHeaders,
-    ...(payload ? { 'content-type': 'application/json' } : {}),
+    ...(payload ? { 'content-type': contentType } : {}),
     'content-length': Buffer.byteLength(payload),
   });
   response.end(payload);
@@ -166,7 +186,12 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     );
     const limitHeaders = limit.headers;
     if (!limit.allowed) return { reply: errorReply(429, limit.body as ErrorEnvelope), limitHeaders };
-    if (profile.servesOAuth && options.authority) {
+    if (profile.servesOAuth && options.authority && isOAuthPath(url.pathname)) {
+      // A QA request for a documented response (Prefer / __code) gets it from the spec; any other
+      // OAuth request is answered by the mock authorization server itself.
+      if (requestsDocumentedResponse(request, url)) {
+        return { reply: await answerOperation(context, oauthCaller, request, url), limitHeaders };
+      }
       const oauth = await handleOAuthRequest(options.authority, request, url, mallFromHost(request));
       if (oauth) return { reply: oauth, limitHeaders };
     }

@@ -26,6 +26,8 @@ export interface OperationEntry {
   readonly parameters: readonly OperationParameter[];
   readonly mutuallyExclusive: readonly (readonly [string, string])[];
   readonly responseCodes: readonly string[];
+  /** Media types the request body may have (empty when the operation takes no body). */
+  readonly bodyMediaTypes: readonly string[];
   readonly matches: (path: string) => boolean;
 }
 
@@ -97,6 +99,11 @@ export function indexOperations(document: JsonObject): OperationEntry[] {
           Array.isArray(pair) && pair.length === 2 ? [[String(pair[0]), String(pair[1])] as const] : [],
         ),
         responseCodes: isObject(operation.responses) ? Object.keys(operation.responses) : [],
+        bodyMediaTypes: (() => {
+          const body =
+            operation.requestBody === undefined ? undefined : resolveRef(document, operation.requestBody);
+          return body && isObject(body.content) ? Object.keys(body.content) : [];
+        })(),
         matches: templateMatcher(pathTemplate),
       });
     }

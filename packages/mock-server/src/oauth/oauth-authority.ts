@@ -53,6 +53,9 @@ export interface TokenResponseBody {
   user_id: string;
   scopes: string[];
   issued_at: string;
+  /** Beyond the seed: the platform's reference also sends the shop number and the token type. */
+  shop_no: string;
+  token_type: 'Bearer';
 }
 
 /** An RFC 6749 error, with the HTTP status it is sent with. */
@@ -183,6 +186,8 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       user_id: grant.userId,
       scopes: [...grant.scopes],
       issued_at: formatPlatformDateTime(new Date(now)),
+      shop_no: '1',
+      token_type: 'Bearer',
     };
   };
 
@@ -193,7 +198,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         return {
           ok: false,
           redirectable: false,
-          failure: { status: 400, error: 'invalid_request', description: 'Unknown client_id.' },
+          failure: { status: 401, error: 'invalid_client', description: 'Unknown client_id.' },
         };
       }
       if (!redirectUri || !app.redirectUris.some((registered) => redirectMatches(registered, redirectUri))) {

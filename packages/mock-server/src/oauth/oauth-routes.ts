@@ -16,6 +16,10 @@ export interface OAuthReply {
 /** Paths the OAuth routes serve. */
 export const oauthPaths = { authorize: '/api/v2/oauth/authorize', token: '/api/v2/oauth/token' } as const;
 
+/** Whether `path` is one of the OAuth endpoints. */
+export const isOAuthPath = (path: string): boolean =>
+  path === oauthPaths.authorize || path === oauthPaths.token;
+
 const failureReply = (failure: OAuthFailure): OAuthReply => ({
   status: failure.status,
   headers: failure.status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {},
