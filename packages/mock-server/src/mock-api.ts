@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import { authenticate, type CredentialSources, type Principal } from './authentication.js';
+import { bodyRuleViolations } from './body-rules.js';
 import { clientAddress } from './client-address.js';
 import { crossParameterViolations } from './cross-parameter-rules.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
@@ -131,6 +132,7 @@ async function answerOperation(
   const violations = [
     ...(result.kind === 'invalid' ? result.violations : []),
     ...crossParameterViolations(operation, query),
+    ...(body === undefined ? [] : bodyRuleViolations(operation.operationId, body)),
   ];
   if (violations.length > 0 && !askedForError) return errorReply(422, invalidParameterEnvelope(violations));
   if (result.kind === 'invalid') return errorReply(422, invalidParameterEnvelope(result.violations));
