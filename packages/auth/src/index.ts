@@ -28,6 +28,7 @@ export {
   TokenStoreError,
 } from './errors.js';
 export { createFileTokenStore, type FileTokenStoreOptions } from './file-token-store.js';
+export { type LoginSummary, type LoopbackLoginOptions, loginWithLoopback } from './login-flow.js';
 export { createMemoryTokenStore } from './memory-token-store.js';
 export {
   type AuthorizeRequest,
