@@ -154,7 +154,10 @@ describe('token manager against the mocks', () => {
       mallId: 'demomall',
       store,
       clock,
-      refresh: (t) => (refreshes++, refresh(t)),
+      refresh: (token) => {
+        refreshes++;
+        return refresh(token);
+      },
     });
     expect(await createAnalyticsClientForTest(analytics.url, manager)()).toBe(200);
     expect(refreshes).toBe(1);
