@@ -17,8 +17,15 @@ import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import { handleOAuthRequest, isOAuthPath } from './oauth/oauth-routes.js';
 import { grantsScope } from './oauth/scope-names.js';
 import { readPreference } from './preferences.js';
+import {
+  type PreparedResponse,
+  type PreparedResponses,
+  prepareResponses,
+  serializeBody,
+} from './prepared-responses.js';
 import { createPrismEngine, type PrismEngine } from './prism-engine.js';
 import { readJsonBody } from './request-body.js';
+import { type RequestValidator, requestValidatorCompiler } from './request-validator.js';
 import { findOperation, indexOperations, loadBundledSpec, type OperationEntry } from './spec-document.js';
 
 /** Options for one mock API. */
@@ -44,12 +51,19 @@ interface Reply {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** The body already serialized (prepared responses); `body` is ignored when set. */
+  prepared?: PreparedResponse;
 }
 
 interface Context {
   readonly profile: ApiProfile;
   readonly operations: readonly OperationEntry[];
   readonly engine: PrismEngine;
+  /** Per operation: its compiled request validator and its prepared responses. */
+  readonly compiled: ReadonlyMap<
+    OperationEntry,
+    { validate: RequestValidator; responses: PreparedResponses }
+  >;
 }
 
 const errorReply = (status: number, envelope: ErrorEnvelope): Reply => ({
@@ -123,36 +137,36 @@ async function answerOperation(
   const prefer = request.headers.prefer;
   const preference = readPreference(Array.isArray(prefer) ? prefer.join(', ') : prefer, url.searchParams);
   const query = queryRecord(url.searchParams);
+  const compiled = context.compiled.get(operation);
+  const askedForError = preference.code !== undefined && preference.code >= 400;
+  if (!askedForError) {
+    const violations = [
+      ...(compiled?.validate({ path: url.pathname, query, headers: request.headers, body }) ?? []),
+      ...crossParameterViolations(operation, query),
+      ...(body === undefined ? [] : bodyRuleViolations(operation.operationId, body)),
+    ];
+    if (violations.length > 0) return errorReply(422, invalidParameterEnvelope(violations));
+  }
+  const prepared = compiled?.responses.find(preference);
+  if (prepared) return { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
+  // Anything not prepared (an unknown example name, say) goes to the engine as asked.
   const result = await context.engine.handle(
     { method, path: url.pathname, query, headers: flattenHeaders(request), body },
     preference,
+    { validate: false },
   );
-  if (result.kind === 'no-route') return notFound(method, url.pathname);
-  const askedForError = preference.code !== undefined && preference.code >= 400;
-  const violations = [
-    ...(result.kind === 'invalid' ? result.violations : []),
-    ...crossParameterViolations(operation, query),
-    ...(body === undefined ? [] : bodyRuleViolations(operation.operationId, body)),
-  ];
-  if (violations.length > 0 && !askedForError) return errorReply(422, invalidParameterEnvelope(violations));
-  if (result.kind === 'invalid') return errorReply(422, invalidParameterEnvelope(result.violations));
+  if (result.kind !== 'response') return notFound(method, url.pathname);
   return { status: result.status, headers: result.headers, body: result.body };
 }
 
 function send(response: ServerResponse, reply: Reply, limitHeaders: Record<string, string>): void {
   const headers: Record<string, string> = {};
-  let contentType = 'application/json';
+  let contentType = reply.prepared?.contentType ?? 'application/json';
   for (const [name, value] of Object.entries(reply.headers)) {
-    if (/^content-type$/i.test(name)) contentType = value;
+    if (/^content-type$/i.test(name)) contentType = reply.prepared ? contentType : value;
     else if (!/^(content-length|x-ratelimit-|x-api-call-limit)/i.test(name)) headers[name] = value;
   }
-  const isJson = /\bjson\b/i.test(contentType);
-  const payload =
-    reply.body === undefined
-      ? ''
-      : isJson || typeof reply.body !== 'string'
-        ? JSON.stringify(reply.body)
-        : reply.body;
+  const payload = reply.prepared ? reply.prepared.payload : serializeBody(reply.body, contentType);
   response.writeHead(reply.status, {
     ...headers,
     ...limitHeaders,
@@ -167,7 +181,16 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const profile = apiProfiles[name];
   const document = await loadBundledSpec(profile.specFile);
   const operations = indexOperations(document);
-  const context: Context = { profile, operations, engine: await createPrismEngine(document) };
+  const engine = await createPrismEngine(document);
+  const compileValidator = requestValidatorCompiler(document);
+  const compiled = new Map<OperationEntry, { validate: RequestValidator; responses: PreparedResponses }>();
+  for (const operation of operations) {
+    compiled.set(operation, {
+      validate: compileValidator(operation),
+      responses: await prepareResponses(engine, document, operation),
+    });
+  }
+  const context: Context = { profile, operations, engine, compiled };
   const limiter = options.limiter ?? createServerLimiter({ api: name });
   const sources: CredentialSources = {
     clients: options.credentials ?? demoCollectionCredentials,

@@ -25,7 +25,15 @@ export type EngineResult =
 
 /** A Prism instance bound to one API's operations. */
 export interface PrismEngine {
-  handle(request: EngineRequest, preference: ResponsePreference): Promise<EngineResult>;
+  /**
+   * Validates (unless told not to, or a documented error is asked for) and picks the documented
+   * response for the request.
+   */
+  handle(
+    request: EngineRequest,
+    preference: ResponsePreference,
+    options?: { validate?: boolean },
+  ): Promise<EngineResult>;
 }
 
 interface PrismDiagnostic {
@@ -64,12 +72,12 @@ export async function createPrismEngine(document: object): Promise<PrismEngine> 
   const logger = createLogger('mall-api-mock', { enabled: false });
   const prism = createInstance(baseConfig, { logger });
   return {
-    async handle(request, preference) {
+    async handle(request, preference, options = {}) {
       const askedForError = preference.code !== undefined && preference.code >= 400;
       const config: IHttpConfig = {
         ...baseConfig,
         // A documented error asked for by QA is served as documented, whatever the request holds.
-        validateRequest: !askedForError,
+        validateRequest: options.validate ?? !askedForError,
         mock: {
           dynamic: false,
           ...(preference.code !== undefined ? { code: preference.code } : {}),

@@ -13,7 +13,10 @@ export interface OperationParameter {
   readonly name: string;
   readonly in: 'query' | 'path' | 'header' | 'cookie';
   readonly required: boolean;
+  /** The parameter's schema, as written (it may hold `$ref`s into the document). */
   readonly schema: JsonObject;
+  /** `explode` as declared, if it was. */
+  readonly explode?: boolean;
   readonly extensions: JsonObject;
 }
 
@@ -26,9 +29,17 @@ export interface OperationEntry {
   readonly parameters: readonly OperationParameter[];
   readonly mutuallyExclusive: readonly (readonly [string, string])[];
   readonly responseCodes: readonly string[];
+  /** The operation's `responses` object, as written. */
+  readonly responses: JsonObject;
   /** Media types the request body may have (empty when the operation takes no body). */
   readonly bodyMediaTypes: readonly string[];
+  /** The JSON request body's schema, if the operation takes one. */
+  readonly bodySchema?: JsonObject;
+  /** Whether the request body is required. */
+  readonly bodyRequired: boolean;
   readonly matches: (path: string) => boolean;
+  /** The path parameters of a concrete path that matches (raw, still URL-encoded). */
+  readonly pathParameters: (path: string) => Record<string, string>;
 }
 
 const isObject = (value: Json | undefined): value is JsonObject =>
@@ -49,17 +60,47 @@ export function resolveRef(document: JsonObject, value: Json | undefined): JsonO
   return current;
 }
 
-function templateMatcher(template: string): (path: string) => boolean {
+function templateMatcher(template: string): {
+  matches: (path: string) => boolean;
+  pathParameters: (path: string) => Record<string, string>;
+} {
+  const names: string[] = [];
   const pattern = template
     .split('/')
-    .map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) => {
+      const name = /^\{(.+)\}$/.exec(segment)?.[1];
+      if (!name) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(name);
+      return '([^/]+)';
+    })
     .join('/');
   const regex = new RegExp(`^${pattern}/?$`);
-  return (path) => regex.test(path);
+  return {
+    matches: (path) => regex.test(path),
+    pathParameters: (path) => {
+      const values = regex.exec(path)?.slice(1) ?? [];
+      return Object.fromEntries(names.map((name, i) => [name, values[i] ?? '']));
+    },
+  };
 }
 
 function extensionsOf(node: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(node).filter(([key]) => key.startsWith('x-')));
+}
+
+function requestBodyOf(
+  document: JsonObject,
+  operation: JsonObject,
+): { bodyMediaTypes: string[]; bodySchema?: JsonObject; bodyRequired: boolean } {
+  const body = operation.requestBody === undefined ? undefined : resolveRef(document, operation.requestBody);
+  const content = body && isObject(body.content) ? body.content : {};
+  const json = content['application/json'];
+  const schema = isObject(json) && isObject(json.schema) ? json.schema : undefined;
+  return {
+    bodyMediaTypes: Object.keys(content),
+    ...(schema ? { bodySchema: schema } : {}),
+    bodyRequired: body?.required === true,
+  };
 }
 
 /** Builds the operation index of a bundled document. */
@@ -82,6 +123,7 @@ export function indexOperations(document: JsonObject): OperationEntry[] {
           in: String(parameter.in) as OperationParameter['in'],
           required: parameter.required === true,
           schema: isObject(parameter.schema) ? resolveRef(document, parameter.schema) : {},
+          ...(typeof parameter.explode === 'boolean' ? { explode: parameter.explode } : {}),
           extensions: extensionsOf(parameter),
         };
       });
@@ -99,12 +141,9 @@ export function indexOperations(document: JsonObject): OperationEntry[] {
           Array.isArray(pair) && pair.length === 2 ? [[String(pair[0]), String(pair[1])] as const] : [],
         ),
         responseCodes: isObject(operation.responses) ? Object.keys(operation.responses) : [],
-        bodyMediaTypes: (() => {
-          const body =
-            operation.requestBody === undefined ? undefined : resolveRef(document, operation.requestBody);
-          return body && isObject(body.content) ? Object.keys(body.content) : [];
-        })(),
-        matches: templateMatcher(pathTemplate),
+        responses: isObject(operation.responses) ? operation.responses : {},
+        ...requestBodyOf(document, operation),
+        ...templateMatcher(pathTemplate),
       });
     }
   }

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Benchmark: rate-limit decisions per second of each algorithm (fixed window, leaky bucket, token
+// bucket) as a pure function, on the in-memory store, and on a real Redis server (one atomic Lua
+// script per decision, 64 decisions in flight).
+//   node bench/rate-limit-decisions.mjs [--seconds 2]
+import { parseArgs } from 'node:util';
+import { apiLimits, MemoryStore, decideLimit } from '@mall-api/rate-limit';
+import { RedisStore } from '@mall-api/rate-limit/redis';
+import { startRedis } from './support/redis.mjs';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' } } });
+const budgetMs = Number(values.seconds) * 1000;
+const policies = {
+  'fixed window (collection)': apiLimits.collection.policy,
+  'leaky bucket (admin)': apiLimits.admin.policy,
+  'token bucket (analytics)': apiLimits.analytics.policy,
+};
+
+function measureSync(step) {
+  let count = 0;
+  const started = performance.now();
+  while (performance.now() - started < budgetMs) {
+    for (let i = 0; i < 1000; i++) step(count++);
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function measureAsync(step, inFlight) {
+  let count = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (performance.now() - started < budgetMs) await step(count++);
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return count / ((performance.now() - started) / 1000);
+}
+
+const redis = await startRedis();
+const redisStore = new RedisStore({ url: redis.url });
+const rows = [];
+try {
+  for (const [name, policy] of Object.entries(policies)) {
+    let state;
+    const pure = measureSync((i) => {
+      state = decideLimit(state, 1_000_000 + i, policy).state;
+    });
+    const memory = new MemoryStore();
+    const onMemory = await measureAsync((i) => memory.decide(`key-${i % 1000}`, policy), 1);
+    const onRedis = await measureAsync((i) => redisStore.decide(`bench:${name}:${i % 1000}`, policy), 64);
+    rows.push([name, pure, onMemory, onRedis]);
+  }
+} finally {
+  await redisStore.close();
+  await redis.stop();
+}
+const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(12);
+process.stdout.write(`${'algorithm'.padEnd(28)}${'pure/s'.padStart(12)}${'memory/s'.padStart(12)}${'redis/s'.padStart(12)}\n`);
+for (const [name, pure, memory, redisRate] of rows) process.stdout.write(`${name.padEnd(28)}${fmt(pure)}${fmt(memory)}${fmt(redisRate)}\n`);

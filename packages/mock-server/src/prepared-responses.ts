@@ -1,0 +1,79 @@
+// Responses prepared once at start-up: in static mode the documented answer of an operation
+// depends only on the status and example asked for, not on the request, so Prism's engine is asked
+// for each (operation, status, example) once and the result is kept serialized. Requests are then
+// answered without running Prism per request. What is not prepared falls back to the engine.
+import type { ResponsePreference } from './preferences.js';
+import type { PrismEngine } from './prism-engine.js';
+import { type Json, type OperationEntry, resolveRef } from './spec-document.js';
+
+/** A documented response, ready to write. */
+export interface PreparedResponse {
+  readonly status: number;
+  /** Headers Prism mocked from the spec (rate-limit ones are replaced when sending). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly contentType: string;
+  /** The serialized body ('' when there is none). */
+  readonly payload: string;
+}
+
+/** Prepared responses of one operation, looked up by what a caller asked for. */
+export interface PreparedResponses {
+  find(preference: ResponsePreference): PreparedResponse | undefined;
+}
+
+const keyOf = (preference: ResponsePreference) => `${preference.code ?? ''}|${preference.example ?? ''}`;
+
+/** Serializes a mocked body the way the mock sends it: JSON unless the media type says otherwise. */
+export function serializeBody(body: unknown, contentType: string): string {
+  if (body === undefined) return '';
+  return /\bjson\b/i.test(contentType) || typeof body !== 'string' ? JSON.stringify(body) : body;
+}
+
+function contentTypeOf(headers: Record<string, string>): string {
+  const entry = Object.entries(headers).find(([name]) => /^content-type$/i.test(name));
+  return entry?.[1] ?? 'application/json';
+}
+
+function exampleNames(document: Record<string, Json>, response: Json | undefined): string[] {
+  const resolved = resolveRef(document, response);
+  const content = resolved.content;
+  const media =
+    content && typeof content === 'object' && !Array.isArray(content)
+      ? content['application/json']
+      : undefined;
+  const examples = media && typeof media === 'object' && !Array.isArray(media) ? media.examples : undefined;
+  return examples && typeof examples === 'object' && !Array.isArray(examples) ? Object.keys(examples) : [];
+}
+
+/** Asks the engine for every documented response of `operation` and keeps them serialized. */
+export async function prepareResponses(
+  engine: PrismEngine,
+  document: Record<string, Json>,
+  operation: OperationEntry,
+): Promise<PreparedResponses> {
+  const path = operation.pathTemplate.replace(/\{[^}]+\}/g, '1');
+  const table = new Map<string, PreparedResponse>();
+  const preferences: ResponsePreference[] = [{}];
+  for (const code of operation.responseCodes) {
+    if (!/^\d{3}$/.test(code)) continue;
+    preferences.push({ code: Number(code) });
+    for (const example of exampleNames(document, operation.responses[code]))
+      preferences.push({ code: Number(code), example });
+  }
+  for (const preference of preferences) {
+    const result = await engine.handle(
+      { method: operation.method, path, query: {}, headers: {}, body: undefined },
+      preference,
+      { validate: false },
+    );
+    if (result.kind !== 'response') continue;
+    const contentType = contentTypeOf(result.headers);
+    table.set(keyOf(preference), {
+      status: result.status,
+      headers: result.headers,
+      contentType,
+      payload: serializeBody(result.body, contentType),
+    });
+  }
+  return { find: (preference) => table.get(keyOf(preference)) };
+}
