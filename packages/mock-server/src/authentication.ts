@@ -3,8 +3,7 @@
 // and explains; it writes no response.
 import type { IncomingMessage } from 'node:http';
 import type { ApiProfile } from './api-profiles.js';
-import { authenticateBasic } from './basic-guard.js';
-import type { ClientCredential } from './demo-credentials.js';
+import type { BasicGuard } from './basic-guard.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 
 /** The authenticated caller. */
@@ -20,7 +19,8 @@ export type Authentication = { ok: true; principal: Principal } | { ok: false; m
 
 /** Where credentials are checked against. */
 export interface CredentialSources {
-  readonly clients: readonly ClientCredential[];
+  /** Checks Basic client credentials (collection API). */
+  readonly basic: BasicGuard;
   readonly authority?: OAuthAuthority;
 }
 
@@ -60,7 +60,7 @@ export function authenticate(
 ): Authentication {
   const header = request.headers.authorization;
   if (profile.auth === 'bearer') return authenticateBearer(header, sources.authority);
-  const outcome = authenticateBasic(header, sources.clients);
+  const outcome = sources.basic(header);
   return outcome.ok
     ? { ok: true, principal: { clientId: outcome.clientId, scopes: outcome.scopes } }
     : { ok: false, message: basicMessages[outcome.reason] };

@@ -1,90 +1,101 @@
 // Rules a JSON Schema cannot express about one parameter alone, read from the spec so each API
 // states them once: `x-mutually-exclusive` pairs on the operation, `*_min`/`*_max` and
 // `*_start_date`/`*_end_date` pairs that must not cross, `x-not-before: <other>` on a date
-// parameter, and `x-max-values-per-key` on a `key:value` comma list. Each broken rule becomes a
-// violation naming the parameter.
+// parameter, and `x-max-values-per-key` on a `key:value` comma list. The rules of an operation are
+// worked out once; checking a request then only looks at the parameters involved. Each broken
+// rule becomes a violation naming the parameter.
 import type { Violation } from './error-envelope.js';
 import type { OperationEntry } from './spec-document.js';
 
 type Query = Readonly<Record<string, string | string[]>>;
 
+/** Checks one request's query against an operation's cross-parameter rules. */
+export type CrossParameterCheck = (query: Query) => Violation[];
+
 const first = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value[0] : value;
+const asNumber = (raw: string) => Number(raw);
+const asDate = (raw: string) => Date.parse(raw);
 
-function exclusionViolations(operation: OperationEntry, query: Query): Violation[] {
-  return operation.mutuallyExclusive
-    .filter(([a, b]) => query[a] !== undefined && query[b] !== undefined)
-    .map(([a, b]) => ({ location: 'query', name: b, message: `cannot be combined with ${a}` }));
+interface OrderedPair {
+  /** The parameter that must not be smaller. */
+  readonly upper: string;
+  readonly lower: string;
+  readonly parse: (raw: string) => number;
+  readonly message: string;
 }
 
-const rangeSuffixes: readonly (readonly [string, string, (raw: string) => number])[] = [
-  ['_min', '_max', Number],
-  ['_start_date', '_end_date', (raw) => Date.parse(raw)],
-];
+function orderedPairs(operation: OperationEntry): OrderedPair[] {
+  const names = new Set(operation.parameters.map((p) => p.name));
+  const pairs: OrderedPair[] = [];
+  for (const { name, extensions } of operation.parameters) {
+    for (const [low, high, parse] of [
+      ['_min', '_max', asNumber],
+      ['_start_date', '_end_date', asDate],
+    ] as const) {
+      const upper = `${name.slice(0, -low.length)}${high}`;
+      if (name.endsWith(low) && names.has(upper))
+        pairs.push({ upper, lower: name, parse, message: `must not be less than ${name}` });
+    }
+    const notBefore = extensions['x-not-before'];
+    if (typeof notBefore === 'string') {
+      pairs.push({
+        upper: name,
+        lower: notBefore,
+        parse: asDate,
+        message: `must not be less than ${notBefore}`,
+      });
+    }
+  }
+  return pairs;
+}
 
-function rangeViolations(operation: OperationEntry, query: Query): Violation[] {
-  const violations: Violation[] = [];
-  for (const { name } of operation.parameters) {
-    for (const [low, high, parse] of rangeSuffixes) {
-      if (!name.endsWith(low)) continue;
-      const upperName = `${name.slice(0, -low.length)}${high}`;
-      const lower = first(query[name]);
-      const upper = first(query[upperName]);
-      if (lower === undefined || upper === undefined) continue;
-      const [l, u] = [parse(lower), parse(upper)];
-      if (Number.isFinite(l) && Number.isFinite(u) && l > u) {
-        violations.push({ location: 'query', name: upperName, message: `must not be less than ${name}` });
+function perKeyLimits(operation: OperationEntry): { name: string; max: number }[] {
+  return operation.parameters.flatMap(({ name, extensions }) => {
+    const max = extensions['x-max-values-per-key'];
+    return typeof max === 'number' ? [{ name, max }] : [];
+  });
+}
+
+/** Works out an operation's cross-parameter rules once and returns the check for its requests. */
+export function compileCrossParameterRules(operation: OperationEntry): CrossParameterCheck {
+  const exclusive = operation.mutuallyExclusive;
+  const pairs = orderedPairs(operation);
+  const limits = perKeyLimits(operation);
+  if (exclusive.length === 0 && pairs.length === 0 && limits.length === 0) return () => [];
+  return (query) => {
+    const violations: Violation[] = [];
+    for (const [a, b] of exclusive) {
+      if (query[a] !== undefined && query[b] !== undefined) {
+        violations.push({ location: 'query', name: b, message: `cannot be combined with ${a}` });
       }
     }
-  }
-  return violations;
-}
-
-function notBeforeViolations(operation: OperationEntry, query: Query): Violation[] {
-  const violations: Violation[] = [];
-  for (const parameter of operation.parameters) {
-    const other = parameter.extensions['x-not-before'];
-    const value = first(query[parameter.name]);
-    const earlier = typeof other === 'string' ? first(query[other]) : undefined;
-    if (typeof other !== 'string' || value === undefined || earlier === undefined) continue;
-    const [v, e] = [Date.parse(value), Date.parse(earlier)];
-    if (Number.isFinite(v) && Number.isFinite(e) && v < e) {
-      violations.push({ location: 'query', name: parameter.name, message: `must not be less than ${other}` });
+    for (const { upper, lower, parse, message } of pairs) {
+      const high = first(query[upper]);
+      const low = first(query[lower]);
+      if (high === undefined || low === undefined) continue;
+      const [h, l] = [parse(high), parse(low)];
+      if (Number.isFinite(h) && Number.isFinite(l) && h < l)
+        violations.push({ location: 'query', name: upper, message });
     }
-  }
-  return violations;
-}
-
-function perKeyViolations(operation: OperationEntry, query: Query): Violation[] {
-  const violations: Violation[] = [];
-  for (const parameter of operation.parameters) {
-    const max = parameter.extensions['x-max-values-per-key'];
-    const raw = first(query[parameter.name]);
-    if (typeof max !== 'number' || raw === undefined) continue;
-    const counts = new Map<string, number>();
-    for (const item of raw.split(',')) {
-      const key = item.split(':')[0] ?? '';
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    for (const [key, count] of counts) {
-      if (count > max) {
-        violations.push({
-          location: 'query',
-          name: parameter.name,
-          message: `has ${count} values for tag key ${key}; at most ${max} are allowed`,
-        });
+    for (const { name, max } of limits) {
+      const raw = first(query[name]);
+      if (raw === undefined) continue;
+      const counts = new Map<string, number>();
+      for (const item of raw.split(',')) {
+        const key = item.split(':')[0] ?? '';
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      for (const [key, count] of counts) {
+        if (count > max) {
+          violations.push({
+            location: 'query',
+            name,
+            message: `has ${count} values for tag key ${key}; at most ${max} are allowed`,
+          });
+        }
       }
     }
-  }
-  return violations;
-}
-
-/** All cross-parameter violations of a request to `operation`. */
-export function crossParameterViolations(operation: OperationEntry, query: Query): Violation[] {
-  return [
-    ...exclusionViolations(operation, query),
-    ...rangeViolations(operation, query),
-    ...notBeforeViolations(operation, query),
-    ...perKeyViolations(operation, query),
-  ];
+    return violations;
+  };
 }

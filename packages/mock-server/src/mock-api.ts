@@ -7,9 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import { authenticate, type CredentialSources, type Principal } from './authentication.js';
+import { createBasicGuard } from './basic-guard.js';
 import { bodyRuleViolations } from './body-rules.js';
 import { clientAddress } from './client-address.js';
-import { crossParameterViolations } from './cross-parameter-rules.js';
+import { type CrossParameterCheck, compileCrossParameterRules } from './cross-parameter-rules.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { type ErrorEnvelope, errorEnvelope, invalidParameterEnvelope } from './error-envelope.js';
 import { mallFromHost } from './mall-from-host.js';
@@ -55,15 +56,19 @@ interface Reply {
   prepared?: PreparedResponse;
 }
 
+/** What is worked out once per operation at start-up. */
+interface CompiledOperation {
+  readonly validate: RequestValidator;
+  readonly crossParameters: CrossParameterCheck;
+  readonly responses: PreparedResponses;
+}
+
 interface Context {
   readonly profile: ApiProfile;
   readonly operations: readonly OperationEntry[];
   readonly engine: PrismEngine;
   /** Per operation: its compiled request validator and its prepared responses. */
-  readonly compiled: ReadonlyMap<
-    OperationEntry,
-    { validate: RequestValidator; responses: PreparedResponses }
-  >;
+  readonly compiled: ReadonlyMap<OperationEntry, CompiledOperation>;
 }
 
 const errorReply = (status: number, envelope: ErrorEnvelope): Reply => ({
@@ -142,7 +147,7 @@ async function answerOperation(
   if (!askedForError) {
     const violations = [
       ...(compiled?.validate({ path: url.pathname, query, headers: request.headers, body }) ?? []),
-      ...crossParameterViolations(operation, query),
+      ...(compiled?.crossParameters(query) ?? []),
       ...(body === undefined ? [] : bodyRuleViolations(operation.operationId, body)),
     ];
     if (violations.length > 0) return errorReply(422, invalidParameterEnvelope(violations));
@@ -183,17 +188,18 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const operations = indexOperations(document);
   const engine = await createPrismEngine(document);
   const compileValidator = requestValidatorCompiler(document);
-  const compiled = new Map<OperationEntry, { validate: RequestValidator; responses: PreparedResponses }>();
+  const compiled = new Map<OperationEntry, CompiledOperation>();
   for (const operation of operations) {
     compiled.set(operation, {
       validate: compileValidator(operation),
+      crossParameters: compileCrossParameterRules(operation),
       responses: await prepareResponses(engine, document, operation),
     });
   }
   const context: Context = { profile, operations, engine, compiled };
   const limiter = options.limiter ?? createServerLimiter({ api: name });
   const sources: CredentialSources = {
-    clients: options.credentials ?? demoCollectionCredentials,
+    basic: createBasicGuard(options.credentials ?? demoCollectionCredentials),
     ...(options.authority ? { authority: options.authority } : {}),
   };
   if (profile.auth === 'bearer' && !options.authority) {
