@@ -20,10 +20,14 @@ export default defineConfig({
       project('collection-client', 'packages/collection-client', {
         typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
       }),
+      project('admin-client', 'packages/admin-client', {
+        typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
+      }),
       project('analytics-client', 'packages/analytics-client'),
       project('mock-server', 'packages/mock-server'),
       project('contract-tests', 'packages/contract-tests'),
       project('docs', 'docs'),
+      project('tools', 'tools'),
     ],
   },
 });

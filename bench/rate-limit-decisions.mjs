@@ -4,7 +4,7 @@
 // script per decision, 64 decisions in flight).
 //   node bench/rate-limit-decisions.mjs [--seconds 2]
 import { parseArgs } from 'node:util';
-import { apiLimits, MemoryStore, decideLimit } from '@mall-api/rate-limit';
+import { apiLimits, decideLimit, MemoryStore } from '@mall-api/rate-limit';
 import { RedisStore } from '@mall-api/rate-limit/redis';
 import { startRedis } from './support/redis.mjs';
 
@@ -54,5 +54,8 @@ try {
   await redis.stop();
 }
 const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(12);
-process.stdout.write(`${'algorithm'.padEnd(28)}${'pure/s'.padStart(12)}${'memory/s'.padStart(12)}${'redis/s'.padStart(12)}\n`);
-for (const [name, pure, memory, redisRate] of rows) process.stdout.write(`${name.padEnd(28)}${fmt(pure)}${fmt(memory)}${fmt(redisRate)}\n`);
+process.stdout.write(
+  `${'algorithm'.padEnd(28)}${'pure/s'.padStart(12)}${'memory/s'.padStart(12)}${'redis/s'.padStart(12)}\n`,
+);
+for (const [name, pure, memory, redisRate] of rows)
+  process.stdout.write(`${name.padEnd(28)}${fmt(pure)}${fmt(memory)}${fmt(redisRate)}\n`);

@@ -3,7 +3,14 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-for (const script of ['mock-vs-prism.mjs', 'build-time.mjs']) {
+for (const script of [
+  'mock-vs-prism.mjs',
+  'mock-startup.mjs',
+  'rate-limit-decisions.mjs',
+  'client-size.mjs',
+  'bulk-fetch.mjs',
+  'build-time.mjs',
+]) {
   process.stdout.write(`\n== ${script}\n`);
   execFileSync(process.execPath, [join(import.meta.dirname, script)], { stdio: 'inherit' });
 }

@@ -1,9 +1,9 @@
 // Benchmark support: a throwaway Debian `redis-server` on a free loopback port.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startProcess } from './processes.mjs';
-import { connect } from 'node:net';
 
 /** Starts redis-server; resolves to `{ url, stop }`. */
 export async function startRedis() {

@@ -1,15 +1,30 @@
-// Benchmark support: serves one of our mock APIs in its own process with its rate limit raised
-// so far that it never interferes, and prints "ready <url>" once listening.
+// Benchmark support: serves all three mock APIs in one process with their rate limits raised so
+// far that they never interfere, on the given ports, and prints "ready <json>" with the URLs and a
+// demo access token for the admin and analytics APIs once listening.
+//   node serve-mock.mjs <collection-port> <admin-port> <analytics-port>
 
-import { startMockServer } from '@mall-api/mock-server';
+import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
 import { apiLimits, createServerLimiter } from '@mall-api/rate-limit';
 
-const api = process.argv[2] ?? 'collection';
-const port = Number(process.argv[3] ?? 0);
-const unlimited = {
-  ...apiLimits[api],
-  policy: { kind: 'fixed-window', limit: 1_000_000_000, windowMs: 60_000 },
-};
-const mock = await startMockServer({ api, port, limiter: createServerLimiter({ api: unlimited }) });
-process.stdout.write(`ready ${mock.url}\n`);
-process.once('SIGTERM', () => mock.close().then(() => process.exit(0)));
+const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
+const unlimited = (api) =>
+  createServerLimiter({
+    api: { ...apiLimits[api], policy: { kind: 'fixed-window', limit: 1_000_000_000, windowMs: 60_000 } },
+  });
+const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const mocks = await Promise.all(
+  [
+    ['collection', collectionPort],
+    ['admin', adminPort],
+    ['analytics', analyticsPort],
+  ].map(([api, port]) => startMockServer({ api, port: port ?? 0, authority, limiter: unlimited(api) })),
+);
+const token = issueDemoTokens(authority, [
+  'mall.read_category',
+  'mall.read_product',
+  'mall.read_analytics',
+]).access_token;
+process.stdout.write(
+  `ready ${JSON.stringify({ urls: Object.fromEntries(mocks.map((m) => [m.api, m.url])), token })}\n`,
+);
+process.once('SIGTERM', () => Promise.all(mocks.map((m) => m.close())).then(() => process.exit(0)));

@@ -25,6 +25,7 @@ describe('@mall-api/auth entry point', () => {
         'exchangeCode',
         'formatPlatformDateTime',
         'formatTokenResponse',
+      'loginWithLoopback',
         'oauthUrl',
         'parseBasicAuthorization',
         'parsePlatformDateTime',

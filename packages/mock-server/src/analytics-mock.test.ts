@@ -88,7 +88,7 @@ describe('analytics mock: access', () => {
   });
 
   it('serves all 24 endpoints', async () => {
-    const document = await loadBundledSpec('analytics.openapi.json');
+    const { document } = await loadBundledSpec('analytics.openapi.json');
     const all = Object.keys(document.paths as object);
     expect(all).toHaveLength(24);
     for (const path of all) expect((await call(`${path}?${range}`)).status, path).toBe(200);

@@ -10,24 +10,24 @@ import { authenticate, type CredentialSources, type Principal } from './authenti
 import { createBasicGuard } from './basic-guard.js';
 import { bodyRuleViolations } from './body-rules.js';
 import { clientAddress } from './client-address.js';
-import { type CrossParameterCheck, compileCrossParameterRules } from './cross-parameter-rules.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { type ErrorEnvelope, errorEnvelope, invalidParameterEnvelope } from './error-envelope.js';
 import { mallFromHost } from './mall-from-host.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import { handleOAuthRequest, isOAuthPath } from './oauth/oauth-routes.js';
 import { grantsScope } from './oauth/scope-names.js';
+import { createOperationRuntime, type OperationRuntime } from './operation-runtime.js';
 import { readPreference } from './preferences.js';
-import {
-  type PreparedResponse,
-  type PreparedResponses,
-  prepareResponses,
-  serializeBody,
-} from './prepared-responses.js';
-import { createPrismEngine, type PrismEngine } from './prism-engine.js';
+import { loadPreparedApi, type PreparedResponse, preparedFile, serializeBody } from './prepared-responses.js';
+import type { PrismEngine } from './prism-engine.js';
 import { readJsonBody } from './request-body.js';
-import { type RequestValidator, requestValidatorCompiler } from './request-validator.js';
-import { findOperation, indexOperations, loadBundledSpec, type OperationEntry } from './spec-document.js';
+import {
+  distDirectory,
+  findOperation,
+  indexOperations,
+  loadBundledSpec,
+  type OperationEntry,
+} from './spec-document.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {
@@ -56,19 +56,12 @@ interface Reply {
   prepared?: PreparedResponse;
 }
 
-/** What is worked out once per operation at start-up. */
-interface CompiledOperation {
-  readonly validate: RequestValidator;
-  readonly crossParameters: CrossParameterCheck;
-  readonly responses: PreparedResponses;
-}
-
 interface Context {
   readonly profile: ApiProfile;
   readonly operations: readonly OperationEntry[];
-  readonly engine: PrismEngine;
-  /** Per operation: its compiled request validator and its prepared responses. */
-  readonly compiled: ReadonlyMap<OperationEntry, CompiledOperation>;
+  /** Prism's engine, created on first need (responses not prepared ahead). */
+  readonly engine: () => Promise<PrismEngine>;
+  readonly runtime: OperationRuntime;
 }
 
 const errorReply = (status: number, envelope: ErrorEnvelope): Reply => ({
@@ -142,20 +135,20 @@ async function answerOperation(
   const prefer = request.headers.prefer;
   const preference = readPreference(Array.isArray(prefer) ? prefer.join(', ') : prefer, url.searchParams);
   const query = queryRecord(url.searchParams);
-  const compiled = context.compiled.get(operation);
+  const compiled = await context.runtime(operation);
   const askedForError = preference.code !== undefined && preference.code >= 400;
   if (!askedForError) {
     const violations = [
-      ...(compiled?.validate({ path: url.pathname, query, headers: request.headers, body }) ?? []),
-      ...(compiled?.crossParameters(query) ?? []),
+      ...compiled.validate({ path: url.pathname, query, headers: request.headers, body }),
+      ...compiled.crossParameters(query),
       ...(body === undefined ? [] : bodyRuleViolations(operation.operationId, body)),
     ];
     if (violations.length > 0) return errorReply(422, invalidParameterEnvelope(violations));
   }
-  const prepared = compiled?.responses.find(preference);
+  const prepared = compiled.prepared(preference);
   if (prepared) return { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
   // Anything not prepared (an unknown example name, say) goes to the engine as asked.
-  const result = await context.engine.handle(
+  const result = await (await context.engine()).handle(
     { method, path: url.pathname, query, headers: flattenHeaders(request), body },
     preference,
     { validate: false },
@@ -184,19 +177,21 @@ function send(response: ServerResponse, reply: Reply, limitHeaders: Record<strin
 /** Builds the handler for one API from its bundled spec. */
 export async function createMockApi(name: ApiName, options: MockApiOptions = {}): Promise<MockApi> {
   const profile = apiProfiles[name];
-  const document = await loadBundledSpec(profile.specFile);
+  const { document, digest: specDigest } = await loadBundledSpec(profile.specFile);
   const operations = indexOperations(document);
-  const engine = await createPrismEngine(document);
-  const compileValidator = requestValidatorCompiler(document);
-  const compiled = new Map<OperationEntry, CompiledOperation>();
-  for (const operation of operations) {
-    compiled.set(operation, {
-      validate: compileValidator(operation),
-      crossParameters: compileCrossParameterRules(operation),
-      responses: await prepareResponses(engine, document, operation),
-    });
-  }
-  const context: Context = { profile, operations, engine, compiled };
+  let engine: Promise<PrismEngine> | undefined;
+  const lazyEngine = () => {
+    // Prism is loaded only when a response was not prepared ahead: importing it costs seconds.
+    engine ??= import('./prism-engine.js').then(({ createPrismEngine }) => createPrismEngine(document));
+    return engine;
+  };
+  const preparedApi = await loadPreparedApi(preparedFile(distDirectory, name), specDigest);
+  const context: Context = {
+    profile,
+    operations,
+    engine: lazyEngine,
+    runtime: createOperationRuntime(document, lazyEngine, preparedApi),
+  };
   const limiter = options.limiter ?? createServerLimiter({ api: name });
   const sources: CredentialSources = {
     basic: createBasicGuard(options.credentials ?? demoCollectionCredentials),

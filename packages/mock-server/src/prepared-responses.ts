@@ -1,7 +1,10 @@
-// Responses prepared once at start-up: in static mode the documented answer of an operation
+// Responses prepared ahead of requests: in static mode the documented answer of an operation
 // depends only on the status and example asked for, not on the request, so Prism's engine is asked
-// for each (operation, status, example) once and the result is kept serialized. Requests are then
-// answered without running Prism per request. What is not prepared falls back to the engine.
+// for each (operation, status, example) once and the results are kept serialized. The build does
+// this for every bundled spec (dist/prepared/<api>.json, tagged with the spec's digest) so a mock
+// starts without running Prism; without a matching file, an operation is prepared on first use.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ResponsePreference } from './preferences.js';
 import type { PrismEngine } from './prism-engine.js';
 import { type Json, type OperationEntry, resolveRef } from './spec-document.js';
@@ -16,12 +19,18 @@ export interface PreparedResponse {
   readonly payload: string;
 }
 
-/** Prepared responses of one operation, looked up by what a caller asked for. */
-export interface PreparedResponses {
-  find(preference: ResponsePreference): PreparedResponse | undefined;
+/** Prepared responses of one operation, by `code|example` key. */
+export type PreparedOperation = Readonly<Record<string, PreparedResponse>>;
+
+/** The prepared responses of a whole API, for one version of its spec. */
+export interface PreparedApi {
+  readonly specDigest: string;
+  readonly operations: Readonly<Record<string, PreparedOperation>>;
 }
 
-const keyOf = (preference: ResponsePreference) => `${preference.code ?? ''}|${preference.example ?? ''}`;
+/** The table key of what a caller asked for. */
+export const preparedKey = (preference: ResponsePreference): string =>
+  `${preference.code ?? ''}|${preference.example ?? ''}`;
 
 /** Serializes a mocked body the way the mock sends it: JSON unless the media type says otherwise. */
 export function serializeBody(body: unknown, contentType: string): string {
@@ -45,14 +54,14 @@ function exampleNames(document: Record<string, Json>, response: Json | undefined
   return examples && typeof examples === 'object' && !Array.isArray(examples) ? Object.keys(examples) : [];
 }
 
-/** Asks the engine for every documented response of `operation` and keeps them serialized. */
-export async function prepareResponses(
+/** Asks the engine for every documented response of `operation`. */
+export async function prepareOperation(
   engine: PrismEngine,
   document: Record<string, Json>,
   operation: OperationEntry,
-): Promise<PreparedResponses> {
+): Promise<PreparedOperation> {
   const path = operation.pathTemplate.replace(/\{[^}]+\}/g, '1');
-  const table = new Map<string, PreparedResponse>();
+  const table: Record<string, PreparedResponse> = {};
   const preferences: ResponsePreference[] = [{}];
   for (const code of operation.responseCodes) {
     if (!/^\d{3}$/.test(code)) continue;
@@ -68,12 +77,26 @@ export async function prepareResponses(
     );
     if (result.kind !== 'response') continue;
     const contentType = contentTypeOf(result.headers);
-    table.set(keyOf(preference), {
+    table[preparedKey(preference)] = {
       status: result.status,
       headers: result.headers,
       contentType,
       payload: serializeBody(result.body, contentType),
-    });
+    };
   }
-  return { find: (preference) => table.get(keyOf(preference)) };
+  return table;
+}
+
+/** Where the build keeps an API's prepared responses. */
+export const preparedFile = (distDir: string, api: string): string =>
+  join(distDir, 'prepared', `${api}.json`);
+
+/** Reads prepared responses made for exactly this spec digest, or undefined. */
+export async function loadPreparedApi(file: string, specDigest: string): Promise<PreparedApi | undefined> {
+  try {
+    const prepared = JSON.parse(await readFile(file, 'utf8')) as PreparedApi;
+    return prepared.specDigest === specDigest ? prepared : undefined;
+  } catch {
+    return undefined;
+  }
 }

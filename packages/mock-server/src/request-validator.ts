@@ -50,7 +50,9 @@ function nameOf(error: ErrorObject, topLevel: boolean): string {
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  if (error.keyword === 'required' || error.keyword === 'dependentRequired') {
+    segments.push(String(error.params.missingProperty));
+  }
   // For a parameter, the first segment is the parameter; an item index below it adds nothing.
   const relevant = topLevel ? segments.slice(0, 1) : segments.filter((s) => !/^\d+$/.test(s));
   return relevant.join('.') || 'request';

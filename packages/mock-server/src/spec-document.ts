@@ -1,8 +1,11 @@
 // Loads a bundled OpenAPI document from `@mall-api/specs` and indexes its operations: the method
 // and path template, operationId, required scope and resolved parameters. Routing, scope checks
 // and the extra validation rules read this index; it never changes the document.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A JSON value of the OpenAPI document. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -165,13 +168,17 @@ export function pathIsKnown(entries: readonly OperationEntry[], path: string): b
   return entries.some((entry) => entry.matches(path));
 }
 
-/** Reads a bundled spec (`<api>.openapi.json`) shipped by `@mall-api/specs`. */
-export async function loadBundledSpec(specFile: string): Promise<JsonObject> {
+/** This package's compiled output folder (where the build keeps prepared responses). */
+export const distDirectory = dirname(fileURLToPath(import.meta.url));
+
+/** Reads a bundled spec (`<api>.openapi.json`) shipped by `@mall-api/specs`, with the digest of its text. */
+export async function loadBundledSpec(specFile: string): Promise<{ document: JsonObject; digest: string }> {
   const require = createRequire(import.meta.url);
   const file = require.resolve(`@mall-api/specs/${specFile}`);
-  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  const text = await readFile(file, 'utf8');
+  const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${file} is not an OpenAPI document`);
   }
-  return parsed as JsonObject;
+  return { document: parsed as JsonObject, digest: createHash('sha256').update(text).digest('hex') };
 }

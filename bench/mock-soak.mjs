@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Benchmark: a soak of our mocks (all three APIs in one process, rate limits raised out of the
+// way) under a steady request rate of the realistic mix for N minutes. Samples the server's RSS
+// every 10 s and prints the growth from the first sample after warm-up to the last, and the count
+// of non-2xx answers and errors (targets: growth < 10 %, zero errors).
+//   node bench/mock-soak.mjs [--minutes 10] [--rate 600]
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { freePort } from './support/processes.mjs';
+import { requestMix } from './support/request-mix.mjs';
+
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '600' } },
+});
+const seconds = Number(values.minutes) * 60;
+const rate = Number(values.rate);
+const apis = ['collection', 'admin', 'analytics'];
+const ports = await Promise.all(apis.map(() => freePort()));
+const child = spawn(
+  process.execPath,
+  [join(import.meta.dirname, 'support/serve-mock.mjs'), ...ports.map(String)],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const ready = await new Promise((resolve) => {
+  let text = '';
+  child.stdout.on('data', (chunk) => {
+    text += chunk;
+    const line = /ready (\{.*\})/.exec(text)?.[1];
+    if (line) resolve(JSON.parse(line));
+  });
+});
+const rssOf = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const samples = [];
+const sampler = setInterval(() => samples.push({ at: samples.length * 10, rss: rssOf(child.pid) }), 10_000);
+const mix = requestMix(ready.token);
+try {
+  const results = await Promise.all(
+    apis.map((api) =>
+      autocannon({
+        url: ready.urls[api],
+        requests: mix[api],
+        connections: 4,
+        overallRate: Math.round(rate / apis.length),
+        duration: seconds,
+      }),
+    ),
+  );
+  const failures = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const warm = samples.find((s) => s.at >= 60) ?? samples[0];
+  const last = samples.at(-1);
+  const growth = warm && last ? (last.rss - warm.rss) / warm.rss : 0;
+  process.stdout.write(
+    `${total} requests in ${values.minutes} min at ${rate}/s target; non-2xx/errors: ${failures}\n` +
+      `RSS after warm-up ${(warm.rss / 2 ** 20).toFixed(1)} MiB, at the end ${(last.rss / 2 ** 20).toFixed(1)} MiB, growth ${(growth * 100).toFixed(1)} %\n`,
+  );
+} finally {
+  clearInterval(sampler);
+  child.kill('SIGTERM');
+}

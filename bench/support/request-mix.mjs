@@ -1,0 +1,34 @@
+// Benchmark support: the realistic mix of GET operations of the three APIs that the throughput
+// and soak benchmarks send, per API, with the credentials each needs.
+const basic = `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`;
+const range = 'mall_id=demomall&start_date=2026-10-01&end_date=2026-10-31';
+
+/** Requests per API (autocannon's `requests` format), given a bearer token for admin/analytics. */
+export function requestMix(token) {
+  const bearer = `Bearer ${token}`;
+  const get = (path, authorization) => ({ method: 'GET', path, headers: { authorization } });
+  return {
+    collection: [
+      get('/api/shops?shop_language=ko_KR&limit=20', basic),
+      get('/api/products?collection_product_category=C100210&shop_grade=black,purple&limit=50', basic),
+      get('/api/products/count?collection_product_category=C100210&price_min=10000&price_max=50000', basic),
+      get('/api/products/standardtags?limit=10', basic),
+      get('/api/storeproducts?store_id=blueharbor&sort=price&order=desc', basic),
+    ],
+    admin: [
+      get('/api/v2/admin/categories?limit=20&category_depth=2', bearer),
+      get('/api/v2/admin/categories/28', bearer),
+      get('/api/v2/admin/categories/28/products?display_group=1', bearer),
+      get('/api/v2/admin/mains', bearer),
+      get('/api/v2/admin/products?limit=10&display=T', bearer),
+      get('/api/v2/admin/bundleproducts?limit=10', bearer),
+    ],
+    analytics: [
+      get(`/visitors/view?${range}&device_type=total`, bearer),
+      get(`/pages/view?${range}&limit=100&sort=count`, bearer),
+      get(`/products/sales?${range}&limit=100`, bearer),
+      get(`/visitpaths/keywords?${range}`, bearer),
+      get(`/sales/times?${range}`, bearer),
+    ],
+  };
+}

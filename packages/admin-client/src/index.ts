@@ -1,0 +1,17 @@
+// Public entry of @mall-api/admin-client.
+
+export { ApiRequestError, type BearerAuth, OffsetCapReachedError } from '@mall-api/client-kit';
+export {
+  type AdminClient,
+  type AdminClientOptions,
+  type AdminListItem,
+  type AdminListPath,
+  type AdminPageablePath,
+  type AdminPageQuery,
+  type AdminWriteRequest,
+  adminBaseUrl,
+  adminLatestApiVersion,
+  createAdminClient,
+  KeysetPagingError,
+} from './admin-client.js';
+export type { components, operations, paths } from './generated/admin.js';

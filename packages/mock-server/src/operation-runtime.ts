@@ -1,0 +1,55 @@
+// What the mock needs per operation to answer requests — its compiled request validator, its
+// cross-parameter rules and its prepared responses — worked out on the operation's first request
+// and kept. Prepared responses come from the build's file when it matches the spec; otherwise
+// Prism's engine (created once, on first need) prepares them.
+import { type CrossParameterCheck, compileCrossParameterRules } from './cross-parameter-rules.js';
+import type { ResponsePreference } from './preferences.js';
+import {
+  type PreparedApi,
+  type PreparedResponse,
+  preparedKey,
+  prepareOperation,
+} from './prepared-responses.js';
+import type { PrismEngine } from './prism-engine.js';
+import { type RequestValidator, requestValidatorCompiler } from './request-validator.js';
+import type { Json, OperationEntry } from './spec-document.js';
+
+/** The compiled pieces of one operation. */
+export interface CompiledOperation {
+  readonly validate: RequestValidator;
+  readonly crossParameters: CrossParameterCheck;
+  /** The prepared response for a preference, if one was documented. */
+  readonly prepared: (preference: ResponsePreference) => PreparedResponse | undefined;
+}
+
+/** Hands out compiled operations, compiling each once. */
+export type OperationRuntime = (operation: OperationEntry) => Promise<CompiledOperation>;
+
+/** Creates the runtime for one API's document. */
+export function createOperationRuntime(
+  document: Record<string, Json>,
+  engine: () => Promise<PrismEngine>,
+  preparedApi: PreparedApi | undefined,
+): OperationRuntime {
+  let compileValidator: ReturnType<typeof requestValidatorCompiler> | undefined;
+  const cache = new Map<OperationEntry, Promise<CompiledOperation>>();
+  const compile = async (operation: OperationEntry): Promise<CompiledOperation> => {
+    compileValidator ??= requestValidatorCompiler(document);
+    const table =
+      preparedApi?.operations[operation.operationId] ??
+      (await prepareOperation(await engine(), document, operation));
+    return {
+      validate: compileValidator(operation),
+      crossParameters: compileCrossParameterRules(operation),
+      prepared: (preference) => table[preparedKey(preference)],
+    };
+  };
+  return (operation) => {
+    let compiled = cache.get(operation);
+    if (!compiled) {
+      compiled = compile(operation);
+      cache.set(operation, compiled);
+    }
+    return compiled;
+  };
+}

@@ -1,0 +1,34 @@
+// Measures the runtime size of a client package as an app bundles it: its built entry and
+// everything it imports, bundled by rolldown, minified and gzipped (types excluded). Used by the
+// size test (the CI size limit) and the benchmark report.
+
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { rolldown } from 'rolldown';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+/** Client packages whose size is limited, with the limit in bytes (min+gz). */
+export const clientSizeLimits = {
+  'collection-client': 10 * 1024,
+  'admin-client': 10 * 1024,
+  'analytics-client': 10 * 1024,
+};
+
+/** Bundles `packages/<name>/dist/index.js` and returns its minified and gzipped sizes in bytes. */
+export async function measureClient(name) {
+  const bundle = await rolldown({
+    input: join(repoRoot, 'packages', name, 'dist', 'index.js'),
+    platform: 'browser',
+    logLevel: 'silent',
+    external: [/^node:/],
+  });
+  const { output } = await bundle.generate({ format: 'esm', minify: true });
+  await bundle.close();
+  const code = output.map((chunk) => ('code' in chunk ? chunk.code : '')).join('');
+  return {
+    minified: Buffer.byteLength(code),
+    gzipped: gzipSync(code).length,
+    imports: output[0]?.imports ?? [],
+  };
+}
