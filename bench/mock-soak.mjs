@@ -4,13 +4,11 @@
 // every 10 s and prints the growth from the first sample after warm-up to the last, and the count
 // of non-2xx answers and errors (targets: growth < 10 %, zero errors).
 //   node bench/mock-soak.mjs [--minutes 10] [--rate 600]
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort } from './support/processes.mjs';
 import { requestMix } from './support/request-mix.mjs';
+import { startServeMock } from './support/serve-mock-process.mjs';
 
 const { values } = parseArgs({
   options: { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '600' } },
@@ -18,26 +16,11 @@ const { values } = parseArgs({
 const seconds = Number(values.minutes) * 60;
 const rate = Number(values.rate);
 const apis = ['collection', 'admin', 'analytics'];
-const ports = await Promise.all(apis.map(() => freePort()));
-const child = spawn(
-  process.execPath,
-  [join(import.meta.dirname, 'support/serve-mock.mjs'), ...ports.map(String)],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const ready = await new Promise((resolve) => {
-  let text = '';
-  child.stdout.on('data', (chunk) => {
-    text += chunk;
-    const line = /ready (\{.*\})/.exec(text)?.[1];
-    if (line) resolve(JSON.parse(line));
-  });
-});
+const ready = await startServeMock();
 const rssOf = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const samples = [];
-const sampler = setInterval(() => samples.push({ at: samples.length * 10, rss: rssOf(child.pid) }), 10_000);
+const sampler = setInterval(() => samples.push({ at: samples.length * 10, rss: rssOf(ready.pid) }), 10_000);
 const mix = requestMix(ready.token);
 try {
   const results = await Promise.all(
@@ -52,15 +35,20 @@ try {
     ),
   );
   const failures = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  const detail = results.map(
+    (r, i) =>
+      `${apis[i]}: ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodeStats)}, ${r.errors} errors (${r.timeouts} timeouts)`,
+  );
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
   const warm = samples.find((s) => s.at >= 60) ?? samples[0];
   const last = samples.at(-1);
   const growth = warm && last ? (last.rss - warm.rss) / warm.rss : 0;
   process.stdout.write(
     `${total} requests in ${values.minutes} min at ${rate}/s target; non-2xx/errors: ${failures}\n` +
+      `${detail.join('\n')}\n` +
       `RSS after warm-up ${(warm.rss / 2 ** 20).toFixed(1)} MiB, at the end ${(last.rss / 2 ** 20).toFixed(1)} MiB, growth ${(growth * 100).toFixed(1)} %\n`,
   );
 } finally {
   clearInterval(sampler);
-  child.kill('SIGTERM');
+  await ready.stop();
 }

@@ -5,12 +5,12 @@
 // mix of every API's GET operations, 50 connections in all. Prints requests/s and p99 latency of
 // each and the ratio, all measured in this run.
 //   node bench/mock-vs-prism.mjs [--seconds 10] [--connections 50]
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort, startProcess } from './support/processes.mjs';
 import { requestMix } from './support/request-mix.mjs';
+import { startServeMock } from './support/serve-mock-process.mjs';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } },
@@ -37,22 +37,11 @@ async function load(urls, token) {
 }
 
 async function ours() {
-  const ports = await Promise.all(apis.map(() => freePort()));
-  const child = spawn(process.execPath, [join(root, 'bench/support/serve-mock.mjs'), ...ports.map(String)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const ready = await new Promise((resolve) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const line = /ready (\{.*\})/.exec(text)?.[1];
-      if (line) resolve(JSON.parse(line));
-    });
-  });
+  const server = await startServeMock();
   try {
-    return await load(ready.urls, ready.token);
+    return await load(server.urls, server.token);
   } finally {
-    child.kill('SIGTERM');
+    await server.stop();
   }
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 for (const script of [
   'mock-vs-prism.mjs',
+  'mock-latency.mjs',
   'mock-startup.mjs',
   'rate-limit-decisions.mjs',
   'client-size.mjs',

@@ -1,39 +1,84 @@
-// Renders the landing page (docs/dist/index.html) from the table of APIs in docs/src/apis.json.
-// Markup only; the build script decides where it goes.
+// Renders the landing page (docs/dist/index.html): one card per API from docs/src/apis.json and
+// the API's bundled spec (status, version, base address, local mock, auth style, rate limit,
+// operation count and links to its reference, guides and spec downloads), the list of guides, and
+// the downloads table. Markup only; the build script decides where it goes.
 import { escapeHtml, pageShell } from './page-shell.mjs';
 
+/** The production base address of a spec: its first server, variables shown with their defaults. */
+export function baseAddress(spec) {
+  const server = spec.servers?.[0];
+  if (!server) return { template: '', example: '' };
+  const example = server.url.replace(/\{([^}]+)\}/g, (_, name) => server.variables?.[name]?.default ?? name);
+  return { template: server.url, example };
+}
+
 function apiCard(api) {
-  const badge =
-    api.status === 'Beta'
-      ? '<span class="badge beta">Beta</span>'
-      : `<span class="badge">${escapeHtml(api.status)}</span>`;
-  return `<section class="card" aria-labelledby="api-${api.name}">
-  <h2 id="api-${api.name}">${escapeHtml(api.title)}</h2>
-  ${badge}
+  const badge = `<span class="badge${api.status === 'Beta' ? ' beta' : ''}">${escapeHtml(api.status)}</span>`;
+  const base =
+    api.base.template === api.base.example
+      ? `<code>${escapeHtml(api.base.template)}</code>`
+      : `<code>${escapeHtml(api.base.template)}</code>, e.g. <code>${escapeHtml(api.base.example)}</code>`;
+  return `<section class="card api-card" aria-labelledby="api-${api.name}">
+  <div class="card-head"><h3 id="api-${api.name}">${escapeHtml(api.title)}</h3>${badge}</div>
   <p>${escapeHtml(api.summary)}</p>
   <dl class="facts">
+    <dt>Status</dt><dd>${escapeHtml(api.status)}</dd>
     <dt>Version</dt><dd>${escapeHtml(api.version)}</dd>
-    <dt>Base address</dt><dd><code>${escapeHtml(api.baseUrl)}</code></dd>
+    <dt>Base address</dt><dd>${base}</dd>
     <dt>Local mock</dt><dd><code>${escapeHtml(api.mockUrl)}</code></dd>
-    <dt>Authentication</dt><dd>${escapeHtml(api.auth)}</dd>
-    <dt>Rate limit</dt><dd>${escapeHtml(api.rateLimit)}</dd>
-    <dt>Client</dt><dd><code>${escapeHtml(api.client)}</code></dd>
+    <dt>Authentication</dt><dd><a href="guides/${api.authGuide}">${escapeHtml(api.auth)}</a></dd>
+    <dt>Rate limit</dt><dd><a href="guides/${api.rateLimitGuide}">${escapeHtml(api.rateLimit)}</a></dd>
+    <dt>Operations</dt><dd>${api.operationCount}</dd>
+    <dt>Client</dt><dd><code>npm install ${escapeHtml(api.client)}</code></dd>
   </dl>
-  <p><a href="${api.name}/index.html">API reference</a> · Spec:
-    <a href="specs/${api.name}.openapi.yaml" download>YAML</a> /
-    <a href="specs/${api.name}.openapi.json" download>JSON</a></p>
+  <p class="links"><a class="button" href="${api.name}/index.html">${escapeHtml(api.shortTitle)} reference</a>
+    <a href="guides/getting-started.html#${api.name}-api">Getting started</a>
+    <span class="downloads">Spec: <a href="specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="specs/${api.name}.openapi.json" download>JSON</a></span></p>
 </section>`;
 }
 
-/** Renders the landing page for the given APIs. */
-export function renderLanding(apis) {
+/** Renders the landing page for the given APIs (each with its spec facts) and guides. */
+export function renderLanding(apis, guides, nav) {
   return pageShell({
     title: 'mall-api — API documentation',
-    body: `<h1>mall-api documentation</h1>
-<p>The mall platform's APIs, described by hand-written OpenAPI documents. Each reference below is
-generated from the same document that drives our typed clients, mock servers and contract tests.</p>
+    description: 'Documentation of the mall platform APIs: collection, admin and analytics.',
+    nav,
+    current: 'index.html',
+    body: `<section class="hero" aria-labelledby="page-title">
+<h1 id="page-title">mall-api documentation</h1>
+<p class="lead">Three APIs of the mall platform, each described by a hand-written OpenAPI document. The
+references, their code samples, the typed clients, the mock servers and the contract tests are all
+generated from those same documents, so none of them can say something the others do not.</p>
+<p class="links"><a class="button" href="guides/getting-started.html">Get started</a>
+<a href="guides/authentication.html">Authentication</a> · <a href="guides/mock-servers.html">Mock servers for QA</a> ·
+<a href="guides/index.html">All guides</a></p>
+</section>
+<h2 id="apis">APIs</h2>
 <div class="cards">
 ${apis.map(apiCard).join('\n')}
-</div>`,
+</div>
+<h2 id="guides">Guides</h2>
+<ol class="guide-cards">
+${guides
+  .map(
+    (guide) => `<li class="card"><h3><a href="guides/${guide.name}.html">${escapeHtml(guide.title)}</a></h3>
+<p>${escapeHtml(guide.summary)}</p></li>`,
+  )
+  .join('\n')}
+</ol>
+<h2 id="downloads">Spec downloads</h2>
+<p>The bundled OpenAPI 3.1 documents (one file per API, no external references), with the code samples of
+the references as <code>x-codeSamples</code>.</p>
+<div class="table-scroll" tabindex="0"><table>
+<caption>OpenAPI documents</caption>
+<thead><tr><th scope="col">API</th><th scope="col">Version</th><th scope="col">YAML</th><th scope="col">JSON</th></tr></thead>
+<tbody>
+${apis
+  .map(
+    (api) =>
+      `<tr><td>${escapeHtml(api.title)}</td><td>${escapeHtml(api.version)}</td><td><a href="specs/${api.name}.openapi.yaml" download>${api.name}.openapi.yaml</a></td><td><a href="specs/${api.name}.openapi.json" download>${api.name}.openapi.json</a></td></tr>`,
+  )
+  .join('\n')}
+</tbody></table></div>`,
   });
 }

@@ -20,7 +20,16 @@ const types = {
 export async function startDocsServer({ root, port = 8080, host = '127.0.0.1' }) {
   const base = resolve(root);
   const server = createServer(async (request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://docs.local').pathname);
+    let pathname;
+    try {
+      // The path only: `//x` or a stray `%` must not be read as a host or crash the server.
+      pathname = decodeURIComponent(
+        new URL(`http://docs.local/${(request.url ?? '/').replace(/^\/+/, '')}`).pathname,
+      );
+    } catch {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request');
+      return;
+    }
     let file = normalize(join(base, pathname));
     if (file !== base && !file.startsWith(base + sep)) {
       response.writeHead(403).end();

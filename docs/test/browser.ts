@@ -1,5 +1,7 @@
-// Test support: Debian's Chromium driven by playwright-core (never a downloaded browser), with a
-// page that records console errors, failed requests and any request that leaves localhost.
+// Test support: Debian's Chromium driven by playwright-core (never a downloaded browser), a page
+// that records console errors, failed requests and any request that leaves localhost, and an
+// accessibility scan with axe-core injected from node_modules.
+import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Launches /usr/bin/chromium headless with the flags this closed network needs. */
@@ -28,7 +30,7 @@ export interface PageProblems {
 
 /** Opens a page that records its problems. */
 export async function openWatchedPage(browser: Browser): Promise<{ page: Page; problems: PageProblems }> {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
   page.on('console', (message) => {
     if (message.type() === 'error') problems.consoleErrors.push(message.text());
@@ -45,4 +47,58 @@ export async function openWatchedPage(browser: Browser): Promise<{ page: Page; p
     }
   });
   return { page, problems };
+}
+
+/** One accessibility violation found by axe-core, reduced to what a failure message needs. */
+export interface AccessibilityViolation {
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** A violation axe reports that the page cannot fix, matched by rule and element. */
+export interface KnownViolation {
+  rule: string;
+  /** Matches the CSS selector axe reports for the element. */
+  target: RegExp;
+  /** Why it is not fixed here. */
+  because: string;
+}
+
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Runs axe-core (served from node_modules, injected into the page) over the whole document and
+ * returns the serious and critical violations, minus the `known` ones.
+ */
+export async function seriousAccessibilityViolations(
+  page: Page,
+  known: readonly KnownViolation[] = [],
+): Promise<AccessibilityViolation[]> {
+  await page.addScriptTag({ path: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }
+    ).axe;
+    interface AxeResults {
+      violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+    }
+    const results = await axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact ?? 'unknown',
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      ...violation,
+      targets: violation.targets.filter(
+        (target) => !known.some((entry) => entry.rule === violation.rule && entry.target.test(target)),
+      ),
+    }))
+    .filter((violation) => violation.targets.length > 0);
 }

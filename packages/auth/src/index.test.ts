@@ -25,7 +25,7 @@ describe('@mall-api/auth entry point', () => {
         'exchangeCode',
         'formatPlatformDateTime',
         'formatTokenResponse',
-      'loginWithLoopback',
+        'loginWithLoopback',
         'oauthUrl',
         'parseBasicAuthorization',
         'parsePlatformDateTime',

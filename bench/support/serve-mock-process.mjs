@@ -1,0 +1,30 @@
+// Benchmark support: starts support/serve-mock.mjs (all three mocks, limits out of the way) in its
+// own process on free ports and resolves to its URLs, a demo token, its pid and a stop function.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from './processes.mjs';
+
+export async function startServeMock() {
+  const ports = await Promise.all([freePort(), freePort(), freePort()]);
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'serve-mock.mjs'), ...ports.map(String)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    let text = '';
+    child.once('exit', (code) => reject(new Error(`serve-mock exited with ${code}`)));
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const line = /ready (\{.*\})/.exec(text)?.[1];
+      if (line) resolve(JSON.parse(line));
+    });
+  });
+  return {
+    ...ready,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,195 @@
+// The built site's own pages in a real headless Chromium: the landing page lists every API with
+// its status, version, base address, auth style, rate limit and links; every page reachable from it
+// (the guides and their index) loads with no console error, no failed request and no request
+// outside localhost, and has no serious or critical accessibility violation (axe-core); a link
+// checker over the whole site finds no broken internal link or anchor. Screenshots of the landing
+// page and of a guide are kept in test-results/.
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDocsServer } from '../build/serve.mjs';
+import {
+  type AccessibilityViolation,
+  launchChromium,
+  openWatchedPage,
+  type PageProblems,
+  seriousAccessibilityViolations,
+} from './browser.js';
+import { type CrawlReport, crawlSite, type ReferenceAnchors } from './site-crawler.js';
+
+const docsRoot = join(import.meta.dirname, '..');
+const artifacts = join(docsRoot, '..', 'test-results');
+let browser: Browser;
+let site: { url: string; close: () => Promise<void> };
+
+interface ApiEntry {
+  name: string;
+  title: string;
+  status: string;
+  auth: string;
+  rateLimit: string;
+}
+interface Spec {
+  info: { version: string };
+  servers: { url: string }[];
+  tags?: { name: string }[];
+  paths: Record<string, Record<string, { operationId: string; tags?: string[] }>>;
+}
+const apis = JSON.parse(await readFile(join(docsRoot, 'src', 'apis.json'), 'utf8')) as ApiEntry[];
+const specs = new Map<string, Spec>(
+  await Promise.all(
+    apis.map(
+      async (api) =>
+        [
+          api.name,
+          JSON.parse(await readFile(join(docsRoot, 'dist', 'specs', `${api.name}.openapi.json`), 'utf8')),
+        ] as [string, Spec],
+    ),
+  ),
+);
+const guideNames = (await readdir(join(docsRoot, 'guides')))
+  .filter((file) => file.endsWith('.md'))
+  .map((file) => file.replace(/\.md$/, ''));
+const handMadePages = ['index.html', 'guides/index.html', ...guideNames.map((name) => `guides/${name}.html`)];
+
+beforeAll(async () => {
+  await mkdir(artifacts, { recursive: true });
+  site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+describe('the landing page', () => {
+  it('lists every API with its status, version, base address, auth style, rate limit and links', async () => {
+    const { page, problems } = await openWatchedPage(browser);
+    await page.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
+    for (const api of apis) {
+      const spec = specs.get(api.name) as Spec;
+      const card = page.locator('section.api-card', { has: page.getByRole('heading', { name: api.title }) });
+      await expect(card.count()).resolves.toBe(1);
+      const text = (await card.textContent()) ?? '';
+      for (const fact of [
+        api.status,
+        spec.info.version,
+        spec.servers[0]?.url ?? '?',
+        api.auth,
+        api.rateLimit,
+      ]) {
+        expect(text, `${api.name}: ${fact}`).toContain(fact);
+      }
+      const hrefs = await card
+        .locator('a')
+        .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+      expect(hrefs).toEqual(
+        expect.arrayContaining([
+          `${api.name}/index.html`,
+          `specs/${api.name}.openapi.yaml`,
+          `specs/${api.name}.openapi.json`,
+          `guides/getting-started.html#${api.name}-api`,
+        ]),
+      );
+    }
+    await expect(page.locator('.badge.beta').textContent()).resolves.toBe('Beta');
+    await page.screenshot({ path: join(artifacts, 'landing.png'), fullPage: true });
+    expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
+    await page.close();
+  });
+});
+
+/** What one hand-made page showed: its problems, its level-one headings and axe's findings. */
+interface PageCheck {
+  problems: PageProblems;
+  headings: number;
+  violations: AccessibilityViolation[];
+}
+
+async function checkPage(path: string): Promise<PageCheck> {
+  const { page, problems } = await openWatchedPage(browser);
+  await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
+  const headings = await page.locator('h1').count();
+  const violations = await seriousAccessibilityViolations(page);
+  if (path === 'guides/rate-limits.html') {
+    await page.screenshot({ path: join(artifacts, 'guide-rate-limits.png'), fullPage: true });
+  }
+  await page.close();
+  return { problems, headings, violations };
+}
+
+// Under load, a page's axe-core scan can take several seconds: give the pages room.
+describe('every guide page and the guides index', { timeout: 120_000 }, () => {
+  const checks = new Map<string, Promise<PageCheck>>();
+  // The pages are small: open them side by side, then look at each.
+  beforeAll(() => {
+    for (const path of handMadePages) {
+      const check = checkPage(path);
+      check.catch(() => undefined); // awaited by the tests below
+      checks.set(path, check);
+    }
+  });
+
+  it.each(handMadePages)(
+    '%s loads with no console error, failed request or request outside localhost',
+    async (path) => {
+      const check = await checks.get(path);
+      expect(check?.problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
+      expect(check?.headings).toBe(1);
+    },
+  );
+
+  it.each(handMadePages)('%s has no serious or critical accessibility violation (axe-core)', async (path) => {
+    expect((await checks.get(path))?.violations).toEqual([]);
+  });
+});
+
+describe('the link checker', () => {
+  let report: CrawlReport;
+  beforeAll(async () => {
+    const anchors: ReferenceAnchors = new Map();
+    for (const [name, spec] of specs) {
+      const operations = Object.values(spec.paths).flatMap((item) => Object.values(item));
+      anchors.set(`/${name}/index.html`, {
+        operations: new Set(operations.map((operation) => operation.operationId)),
+        tags: new Set((spec.tags ?? []).map((tag) => tag.name)),
+      });
+    }
+    report = await crawlSite(site.url, anchors);
+  });
+
+  it('reaches every page of the site from the landing page', () => {
+    expect(report.pages.sort()).toEqual(
+      [...handMadePages, ...apis.map((api) => `${api.name}/index.html`)].map((page) => `/${page}`).sort(),
+    );
+  });
+
+  it('finds no broken internal link or anchor', () => {
+    expect(report.broken).toEqual([]);
+    expect(report.checked.length).toBeGreaterThan(handMadePages.length + apis.length * 3);
+  });
+});
+
+/** Sends `path` exactly as written (fetch would normalize it) and resolves to the status. */
+const rawStatus = (base: string, path: string) =>
+  new Promise<number>((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    httpRequest({ hostname, port, path }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
+  });
+
+describe('the docs server', () => {
+  it('serves files under its root only, and survives malformed paths', async () => {
+    expect(await rawStatus(site.url, '//index.html')).toBe(200);
+    expect(await rawStatus(site.url, '/%E0%A4%A')).toBe(400);
+    expect(await rawStatus(site.url, '/../package.json')).not.toBe(200);
+    expect(await rawStatus(site.url, '/..%2fpackage.json')).toBe(403);
+    expect(await rawStatus(site.url, '/guides/')).toBe(200);
+  });
+});
