@@ -50,3 +50,31 @@ describe('mall-api-mock', () => {
     expect(stderr).toContain('unknown API: nonsense');
   });
 });
+
+describe('mall-api-mock --sandbox', () => {
+  it('serves a seeded sandbox mall, says so, and exits 0 on SIGINT', async () => {
+    const { child, ready } = start(['collection', '--port', '0', '--sandbox', '--seed', '3', '--quiet']);
+    const output = await ready;
+    expect(output).toContain('sandbox mode: data in memory, seed 3');
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    const response = await fetch(`${url}/api/products/count?collection_product_category=C100000`, {
+      headers: {
+        authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+      },
+    });
+    expect(((await response.json()) as { count: number }).count).toBeGreaterThan(0);
+    const exited = exitCode(child);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses --seed without --sandbox', async () => {
+    const child = spawn(process.execPath, [cli, '--seed', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exitCode(child)).toBe(1);
+    expect(stderr).toContain('--data-dir and --seed need --sandbox');
+  });
+});

@@ -2,6 +2,9 @@
 // `mall-api-mock`: serves the mock APIs from the command line.
 //   mall-api-mock                      every API on its default port
 //   mall-api-mock collection --port 0  one API on a chosen port
+//   mall-api-mock --sandbox [--data-dir DIR] [--seed N]
+//                                      a stateful sandbox mall behind every API (in memory, or
+//                                      SQLite in DIR so it survives a restart; N seeds sample data)
 // Prints each URL and the demo credentials, logs one line per request (never credentials) unless
 // --quiet, and stops cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
@@ -9,7 +12,7 @@ import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 import { startMockServers } from './mock-server.js';
 
-const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet]
+const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--sandbox [--data-dir DIR] [--seed N]]
 APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
 
 async function main(): Promise<void> {
@@ -19,6 +22,9 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       quiet: { type: 'boolean', default: false },
+      sandbox: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -35,9 +41,39 @@ async function main(): Promise<void> {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
     throw new Error(`--port must be a TCP port number, got ${values.port}`);
   }
+  if (!values.sandbox && (values['data-dir'] !== undefined || values.seed !== undefined))
+    throw new Error('--data-dir and --seed need --sandbox');
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0))
+    throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
+  const dataDir = values['data-dir'];
+  const sandbox = values.sandbox
+    ? {
+        store: dataDir === undefined ? ('memory' as const) : { dataDir },
+        ...(seed !== undefined ? { seed } : {}),
+      }
+    : undefined;
   const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
+  // Handle the signals before anything starts, so a stop during start-up (seeding, say) is clean too.
+  let served: Awaited<ReturnType<typeof startMockServers>> | undefined;
+  const stop = async () => {
+    await served?.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
   const ports = port !== undefined && apis[0] ? { [apis[0]]: port } : {};
-  const served = await startMockServers({ apis, host: values.host, ports, ...(log ? { log } : {}) });
+  served = await startMockServers({
+    apis,
+    host: values.host,
+    ports,
+    ...(log ? { log } : {}),
+    ...(sandbox ? { sandbox } : {}),
+  });
+  if (sandbox)
+    process.stdout.write(
+      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}${seed === undefined ? '' : `, seed ${seed}`}\n`,
+    );
   for (const mock of served.mocks) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
   if (apis.includes('collection')) {
     const demo = demoCollectionCredentials[0];
@@ -48,12 +84,6 @@ async function main(): Promise<void> {
       `OAuth demo app: client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}\n`,
     );
   }
-  const stop = async () => {
-    await served.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
 }
 
 main().catch((error: unknown) => {

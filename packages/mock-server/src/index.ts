@@ -21,3 +21,4 @@ export {
   type RegisteredApp,
   type TokenResponseBody,
 } from './oauth/oauth-authority.js';
+export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/sandbox.js';

@@ -1,8 +1,8 @@
 // The front layer of one mock API, composed in one visible place: OAuth endpoints (admin) →
 // authentication → rate limit → HTTPS rule → 401 → routing → scope → body → validation (Prism
-// plus cross-parameter rules) → documented response. Each stage is a small function that either
-// answers or passes on; every answer carries the API's rate-limit headers and every error the
-// API's envelope.
+// plus cross-parameter rules) → sandbox handler (sandbox mode only) → documented response. Each
+// stage is a small function that either answers or passes on; every answer carries the API's
+// rate-limit headers and every error the API's envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
@@ -21,6 +21,9 @@ import { readPreference } from './preferences.js';
 import { loadPreparedApi, type PreparedResponse, preparedFile, serializeBody } from './prepared-responses.js';
 import type { PrismEngine } from './prism-engine.js';
 import { readJsonBody } from './request-body.js';
+import type { SandboxRequest } from './sandbox/handler-types.js';
+import type { Sandbox } from './sandbox/sandbox.js';
+import { SandboxError } from './sandbox/sandbox-error.js';
 import {
   distDirectory,
   findOperation,
@@ -39,6 +42,11 @@ export interface MockApiOptions {
   limiter?: ServerLimiter;
   /** Called once per request with a log line that never contains credentials or tokens. */
   log?: (line: string) => void;
+  /**
+   * Sandbox mode: operations with a sandbox handler are answered from this sandbox's stored data
+   * (after every check of the front layer) instead of the prepared responses.
+   */
+  sandbox?: Sandbox;
 }
 
 /** A request handler for one API. */
@@ -62,6 +70,7 @@ interface Context {
   /** Prism's engine, created on first need (responses not prepared ahead). */
   readonly engine: () => Promise<PrismEngine>;
   readonly runtime: OperationRuntime;
+  readonly sandbox: Sandbox | undefined;
 }
 
 const errorReply = (status: number, envelope: ErrorEnvelope): Reply => ({
@@ -145,6 +154,18 @@ async function answerOperation(
     ];
     if (violations.length > 0) return errorReply(422, invalidParameterEnvelope(violations));
   }
+  const sandboxHandler = context.sandbox?.handlerFor(context.profile.name, operation.operationId);
+  if (sandboxHandler && preference.code === undefined && preference.example === undefined) {
+    const pathParameters = Object.fromEntries(
+      Object.entries(operation.pathParameters(url.pathname)).map(([name, value]) => [
+        name,
+        decodeURIComponent(value),
+      ]),
+    );
+    return answerFromSandbox(() =>
+      sandboxHandler({ pathParameters, query, body, mallId: principal.mallId } satisfies SandboxRequest),
+    );
+  }
   const prepared = compiled.prepared(preference);
   if (prepared) return { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
   // Anything not prepared (an unknown example name, say) goes to the engine as asked.
@@ -155,6 +176,24 @@ async function answerOperation(
   );
   if (result.kind !== 'response') return notFound(method, url.pathname);
   return { status: result.status, headers: result.headers, body: result.body };
+}
+
+/** The sandbox's answer, or its refusal in the API's envelope (404, 422, or 207 for a partial write). */
+function answerFromSandbox(handle: () => { status: number; body: unknown }): Reply {
+  try {
+    const { status, body } = handle();
+    return { status, headers: {}, body };
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return errorReply(
+      error.status,
+      errorEnvelope(
+        error.status,
+        error.message,
+        error.violations.length > 0 ? { violations: error.violations } : {},
+      ),
+    );
+  }
 }
 
 function send(response: ServerResponse, reply: Reply, limitHeaders: Record<string, string>): void {
@@ -191,6 +230,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     operations,
     engine: lazyEngine,
     runtime: createOperationRuntime(document, lazyEngine, preparedApi),
+    sandbox: options.sandbox,
   };
   const limiter = options.limiter ?? createServerLimiter({ api: name });
   const sources: CredentialSources = {

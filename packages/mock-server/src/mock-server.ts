@@ -1,16 +1,23 @@
 // Starts mock APIs on their TCP ports and stops them cleanly. One process can serve every API,
 // each on its own port (collection 4010, admin 4011, analytics 4012 by default), sharing one
-// OAuth authority so tokens from the admin mock's OAuth work on the analytics mock. Listening and
-// shutdown only; the behaviour of each API lives in mock-api.ts.
+// OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
+// mode one sandbox mall. Listening and shutdown only; the behaviour of each API lives in
+// mock-api.ts, the sandbox in sandbox/.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
 
 /** Where and how to serve one API. */
-export interface ServeOptions extends MockApiOptions {
+export interface ServeOptions extends Omit<MockApiOptions, 'sandbox'> {
+  /**
+   * Sandbox mode: answer from a stateful sandbox mall (in memory, or SQLite in `store.dataDir`),
+   * seeded with the sample mall of `seed` when given. A `Sandbox` instance is shared as it is.
+   */
+  sandbox?: SandboxOptions | Sandbox;
   api: ApiName;
   /** TCP port; 0 picks a free one. Defaults to the API's own port. */
   port?: number;
@@ -29,14 +36,27 @@ export interface RunningMock {
 
 /** Starts one mock API and resolves once it is listening. */
 export async function startMockServer(options: ServeOptions): Promise<RunningMock> {
-  const mock = await createMockApi(options.api, options);
+  const given = options.sandbox;
+  const ownSandbox = given && !isSandbox(given) ? await createSandbox(given) : undefined;
+  const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
+  const { sandbox: _options, ...rest } = options;
+  let mock: Awaited<ReturnType<typeof createMockApi>>;
+  try {
+    mock = await createMockApi(options.api, { ...rest, ...(sandbox ? { sandbox } : {}) });
+  } catch (error) {
+    ownSandbox?.close();
+    throw error;
+  }
   const server: Server = createServer((request, response) => {
     void mock.handle(request, response);
   });
   server.keepAliveTimeout = 5_000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      ownSandbox?.close();
+      reject(error);
+    });
     server.listen(options.port ?? apiProfiles[options.api].defaultPort, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
@@ -46,14 +66,22 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     url: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        server.close((error) => {
+          ownSandbox?.close();
+          if (error) reject(error);
+          else resolve();
+        });
         server.closeAllConnections();
       }),
   };
 }
 
+const isSandbox = (value: SandboxOptions | Sandbox): value is Sandbox => 'handlerFor' in value;
+
 /** Options for serving several APIs together. */
-export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter'> {
+export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sandbox'> {
+  /** Sandbox mode: one sandbox mall shared by every API served (see {@link ServeOptions.sandbox}). */
+  sandbox?: SandboxOptions;
   apis?: readonly ApiName[];
   host?: string;
   /** Port per API; 0 picks a free one. Defaults to each API's own port. */
@@ -63,23 +91,37 @@ export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter'> {
 }
 
 /** Starts several mock APIs that share one OAuth authority (created with the demo app unless given). */
-export async function startMockServers(
-  options: ServeManyOptions = {},
-): Promise<{ mocks: RunningMock[]; authority: OAuthAuthority; close(): Promise<void> }> {
+export async function startMockServers(options: ServeManyOptions = {}): Promise<{
+  mocks: RunningMock[];
+  authority: OAuthAuthority;
+  sandbox: Sandbox | undefined;
+  close(): Promise<void>;
+}> {
   const authority =
     options.authority ??
     createOAuthAuthority({ apps: [demoOAuthApp], ...(options.clock ? { clock: options.clock } : {}) });
+  const sandbox = options.sandbox ? await createSandbox(options.sandbox) : undefined;
   const mocks: RunningMock[] = [];
+  const closeAll = async () => {
+    await Promise.all(mocks.map((mock) => mock.close()));
+    sandbox?.close();
+  };
   try {
     for (const api of options.apis ?? (Object.keys(apiProfiles) as ApiName[])) {
       const port = options.ports?.[api];
       mocks.push(
-        await startMockServer({ ...options, api, authority, ...(port !== undefined ? { port } : {}) }),
+        await startMockServer({
+          ...options,
+          api,
+          authority,
+          ...(sandbox ? { sandbox } : {}),
+          ...(port !== undefined ? { port } : {}),
+        }),
       );
     }
   } catch (error) {
-    await Promise.all(mocks.map((mock) => mock.close()));
+    await closeAll();
     throw error;
   }
-  return { mocks, authority, close: async () => void (await Promise.all(mocks.map((mock) => mock.close()))) };
+  return { mocks, authority, sandbox, close: closeAll };
 }

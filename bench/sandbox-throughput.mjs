@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Benchmark: the admin mock in sandbox mode at 10k products, in memory and on SQLite. Creates
+// 10,000 products over HTTP (16 in flight), then lists them (limit 100 with a price filter and a
+// sort, 16 in flight), and prints create and list requests per second with the process RSS. The
+// rate limit is lifted (a huge token bucket) so the figures measure the sandbox, not the limiter.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import { apiLimits, createServerLimiter } from '@mall-api/rate-limit';
+
+const products = 10_000;
+const lists = 2_000;
+const inFlight = 16;
+const scopes = ['mall.read_product', 'mall.write_product', 'mall.read_category', 'mall.write_category'];
+const unlimited = {
+  ...apiLimits.admin,
+  policy: { kind: 'token-bucket', capacity: 1e9, refillIntervalMs: 1 },
+};
+
+async function pool(count, work) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function run(label, store) {
+  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+  const mock = await startMockServer({
+    api: 'admin',
+    port: 0,
+    authority,
+    limiter: createServerLimiter({ api: unlimited }),
+    sandbox: { store },
+  });
+  const headers = {
+    authorization: `Bearer ${issueDemoTokens(authority, scopes, 'benchmall').access_token}`,
+    'content-type': 'application/json',
+  };
+  const createRate = await pool(products, async (i) => {
+    const response = await fetch(`${mock.url}/api/v2/admin/products`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        shop_no: 1,
+        request: {
+          product_name: `Bench product ${i}`,
+          supply_price: '1000.00',
+          price: `${1000 + (i % 500) * 100}.00`,
+          display: 'T',
+          selling: 'T',
+        },
+      }),
+    });
+    if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+    await response.arrayBuffer();
+  });
+  const listRate = await pool(lists, async (i) => {
+    const response = await fetch(
+      `${mock.url}/api/v2/admin/products?price_min=20000&sort=product_name&order=desc&limit=100&offset=${(i % 50) * 100}`,
+      { headers },
+    );
+    if (response.status !== 200) throw new Error(`list answered ${response.status}`);
+    await response.arrayBuffer();
+  });
+  const countResponse = await fetch(`${mock.url}/api/v2/admin/products/count`, { headers });
+  const { count } = await countResponse.json();
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  await mock.close();
+  console.log(
+    `${label.padEnd(8)} products ${count}  create ${createRate.toFixed(0)} req/s  list(100, filtered, sorted) ${listRate.toFixed(0)} req/s  RSS ${rss.toFixed(0)} MiB`,
+  );
+}
+
+console.log(
+  `sandbox throughput: ${products} creates, then ${lists} list requests, ${inFlight} in flight (Node ${process.version})`,
+);
+await run('memory', 'memory');
+const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
+try {
+  await run('sqlite', { dataDir });
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,551 @@
+// Sandbox mode over real HTTP: the admin mock keeps what it is told (create a category, place
+// products in it, read it back), lists filter, page, sort and trim like the seed says, integrity
+// rules refuse writes with 404/422 and leave nothing changed, 50 concurrent creates lose nothing,
+// a data directory survives a restart, and the collection and analytics mocks serve views of the
+// same products. Every success body is checked against the operation's response schema.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServers } from './mock-server.js';
+import { issueDemoTokens } from './oauth/demo-tokens.js';
+import { findOperation, indexOperations, loadBundledSpec, resolveRef } from './spec-document.js';
+
+const allScopes = ['mall.read_category', 'mall.write_category', 'mall.read_product', 'mall.write_product'];
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely; their schema is checked by Ajv
+type Body = Record<string, any>;
+
+let served: Awaited<ReturnType<typeof startMockServers>>;
+let admin: string;
+let collection: string;
+let analytics: string;
+let mallCounter = 0;
+let checkResponse: (
+  api: 'admin' | 'collection' | 'analytics',
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+) => void;
+
+async function responseChecker() {
+  const checkers = new Map<string, (status: number, body: unknown) => void>();
+  const apis = {} as Record<
+    string,
+    { document: Body; operations: ReturnType<typeof indexOperations>; ajv: Ajv2020 }
+  >;
+  for (const api of ['admin', 'collection', 'analytics']) {
+    const { document } = await loadBundledSpec(`${api}.openapi.json`);
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ ...document, $id: api });
+    apis[api] = { document, operations: indexOperations(document), ajv };
+  }
+  return (api: string, method: string, path: string, status: number, body: unknown) => {
+    const { document, operations, ajv } = apis[api] as (typeof apis)[string];
+    const operation = findOperation(operations, method, path.split('?')[0] as string);
+    if (!operation) throw new Error(`no operation for ${method} ${path}`);
+    const key = `${api} ${operation.operationId} ${status}`;
+    let check = checkers.get(key);
+    if (!check) {
+      const response = resolveRef(document, operation.responses[String(status)]);
+      const content = (response.content as Body)['application/json'];
+      const schema = JSON.parse(JSON.stringify(content.schema).replaceAll('"#/', `"${api}#/`));
+      const validate = ajv.compile(schema);
+      check = (_status, value) => {
+        if (!validate(value)) throw new Error(`${key}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+      };
+      checkers.set(key, check);
+    }
+    check(status, body);
+  };
+}
+
+async function call(method: string, path: string, body?: unknown, base = admin) {
+  const api = base === admin ? 'admin' : base === collection ? 'collection' : 'analytics';
+  const headers: Record<string, string> =
+    api === 'collection'
+      ? { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` }
+      : {
+          authorization: `Bearer ${issueDemoTokens(served.authority, api === 'admin' ? allScopes : ['mall.read_analytics'], `sbmall${++mallCounter}`).access_token}`,
+        };
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  const parsed = (text ? JSON.parse(text) : {}) as Body;
+  if (response.status < 300) checkResponse(api, method, path, response.status, parsed);
+  return { status: response.status, body: parsed };
+}
+
+const createCategory = async (request: Body) =>
+  (await call('POST', '/api/v2/admin/categories', { shop_no: 1, request })).body.category as Body;
+const createProduct = async (request: Body) =>
+  (await call('POST', '/api/v2/admin/products', { shop_no: 1, request })).body.product as Body;
+
+beforeAll(async () => {
+  checkResponse = await responseChecker();
+  served = await startMockServers({ ports: { admin: 0, collection: 0, analytics: 0 }, sandbox: {} });
+  const url = (api: string) => served.mocks.find((m) => m.api === api)?.url ?? '';
+  [admin, collection, analytics] = [url('admin'), url('collection'), url('analytics')];
+});
+afterAll(async () => {
+  await served.close();
+});
+
+describe('reads reflect writes', () => {
+  it('creates a category, adds products to it and reads it back', async () => {
+    const root = await createCategory({ category_name: 'Knitwear' });
+    const child = await createCategory({ category_name: 'Cardigans', parent_category_no: root.category_no });
+    expect(child).toMatchObject({
+      category_depth: 2,
+      parent_category_no: root.category_no,
+      root_category_no: root.category_no,
+      full_category_name: { 1: 'Knitwear', 2: 'Cardigans', 3: null, 4: null },
+      full_category_no: { 1: String(root.category_no), 2: String(child.category_no), 3: null, 4: null },
+    });
+    const a = await createProduct({
+      product_name: 'Wool Cardigan',
+      supply_price: '42000.00',
+      price: '89000.00',
+      display: 'T',
+      selling: 'T',
+    });
+    const b = await createProduct({
+      product_name: 'Cotton Cardigan',
+      supply_price: '20000.00',
+      price: '49000.00',
+      display: 'T',
+      selling: 'T',
+    });
+    const placed = await call('POST', `/api/v2/admin/categories/${child.category_no}/products`, {
+      shop_no: 1,
+      request: { display_group: 1, product_no: [a.product_no, b.product_no] },
+    });
+    expect(placed.status).toBe(201);
+    expect(placed.body.product.product_no).toEqual([a.product_no, b.product_no]);
+    const listed = await call(
+      'GET',
+      `/api/v2/admin/categories/${child.category_no}/products?display_group=1`,
+    );
+    expect(listed.body.products.map((p: Body) => p.product_no)).toEqual([a.product_no, b.product_no]);
+    expect(listed.body.products.map((p: Body) => p.sequence_no)).toEqual([1, 2]);
+    const count = await call(
+      'GET',
+      `/api/v2/admin/categories/${child.category_no}/products/count?display_group=1`,
+    );
+    expect(count.body.count).toBe(2);
+    const got = await call('GET', `/api/v2/admin/categories/${child.category_no}`);
+    expect(got.body.category.category_name).toBe('Cardigans');
+    const product = await call('GET', `/api/v2/admin/products/${a.product_no}`);
+    expect(product.body.product.category).toEqual([
+      { category_no: child.category_no, recommend: 'F', new: 'F' },
+    ]);
+    const filtered = await call(
+      'GET',
+      `/api/v2/admin/products?category=${root.category_no}&include_sub_category=T`,
+    );
+    expect(filtered.body.products.map((p: Body) => p.product_no).sort()).toEqual(
+      [a.product_no, b.product_no].sort(),
+    );
+  });
+
+  it('keeps full_category_name of sub-categories in step with a renamed parent', async () => {
+    const root = await createCategory({ category_name: 'Outdoor' });
+    const child = await createCategory({ category_name: 'Tents', parent_category_no: root.category_no });
+    const grandchild = await createCategory({
+      category_name: 'Family Tents',
+      parent_category_no: child.category_no,
+    });
+    const renamed = await call('PUT', `/api/v2/admin/categories/${root.category_no}`, {
+      shop_no: 1,
+      request: { category_name: 'Camping' },
+    });
+    expect(renamed.status).toBe(200);
+    const got = await call('GET', `/api/v2/admin/categories/${grandchild.category_no}`);
+    expect(got.body.category.full_category_name).toEqual({
+      1: 'Camping',
+      2: 'Tents',
+      3: 'Family Tents',
+      4: null,
+    });
+  });
+
+  it('updates and reads back decoration images and SEO', async () => {
+    const category = await createCategory({ category_name: 'Lamps' });
+    const seo = await call('PUT', `/api/v2/admin/categories/${category.category_no}/seo`, {
+      shop_no: 1,
+      request: { search_engine_exposure: 'T', meta_title: 'Lamps | Sandbox' },
+    });
+    expect(seo.status).toBe(200);
+    expect(
+      (await call('GET', `/api/v2/admin/categories/${category.category_no}/seo`)).body.seo,
+    ).toMatchObject({
+      search_engine_exposure: 'T',
+      meta_title: 'Lamps | Sandbox',
+    });
+    const images = await call('PUT', `/api/v2/admin/categories/${category.category_no}/decorationimages`, {
+      shop_no: 1,
+      request: { use_top_image_pc: 'T', top_images_pc: ['https://example.com/a.jpg'] },
+    });
+    expect(images.status).toBe(200);
+    const read = await call('GET', `/api/v2/admin/categories/${category.category_no}/decorationimages`);
+    expect(read.body.decorationimage).toMatchObject({
+      use_top_image_pc: 'T',
+      top_images_pc: ['https://example.com/a.jpg'],
+    });
+  });
+});
+
+describe('list filters of the seed', () => {
+  it('matches category names as case-insensitive substrings, by depth and parent, and pages', async () => {
+    const root = await createCategory({ category_name: 'Filter Root' });
+    for (const name of ['Blue Mugs', 'blue plates', 'Red Mugs'])
+      await createCategory({ category_name: name, parent_category_no: root.category_no });
+    const blue = await call(
+      'GET',
+      `/api/v2/admin/categories?parent_category_no=${root.category_no}&category_name=BLUE`,
+    );
+    expect(blue.body.categories.map((c: Body) => c.category_name)).toEqual(['Blue Mugs', 'blue plates']);
+    const count = await call(
+      'GET',
+      `/api/v2/admin/categories/count?parent_category_no=${root.category_no}&category_depth=2`,
+    );
+    expect(count.body.count).toBe(3);
+    const page = await call(
+      'GET',
+      `/api/v2/admin/categories?parent_category_no=${root.category_no}&limit=1&offset=1&fields=category_name`,
+    );
+    expect(page.body.categories).toEqual([{ category_no: expect.any(Number), category_name: 'blue plates' }]);
+    const over = await call('GET', '/api/v2/admin/categories?limit=101');
+    expect(over.status).toBe(422);
+  });
+
+  it('filters products by comma lists, price and date ranges and flags; sorts and embeds', async () => {
+    const made = [];
+    for (const [name, price, display] of [
+      ['Range Alpha', '1000.00', 'T'],
+      ['Range Beta', '2000.00', 'F'],
+      ['Range Gamma', '3000.00', 'T'],
+    ] as const)
+      made.push(
+        await createProduct({ product_name: name, supply_price: '500.00', price, display, selling: 'T' }),
+      );
+    const numbers = made.map((p) => p.product_no).join(',');
+    const byList = await call(
+      'GET',
+      `/api/v2/admin/products?product_no=${numbers}&price_min=1500&price_max=3000&sort=product_name&order=desc`,
+    );
+    expect(byList.body.products.map((p: Body) => p.product_name)).toEqual(['Range Gamma', 'Range Beta']);
+    const shown = await call('GET', `/api/v2/admin/products/count?product_no=${numbers}&display=T`);
+    expect(shown.body.count).toBe(2);
+    const names = await call('GET', '/api/v2/admin/products/count?product_name=range%20alpha,RANGE%20GAMMA');
+    expect(names.body.count).toBe(2);
+    const today = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
+    const dated = await call(
+      'GET',
+      `/api/v2/admin/products/count?product_no=${numbers}&created_start_date=${today}&created_end_date=${today}`,
+    );
+    expect(dated.body.count).toBe(3);
+    const past = await call(
+      'GET',
+      `/api/v2/admin/products/count?product_no=${numbers}&created_end_date=2020-01-01`,
+    );
+    expect(past.body.count).toBe(0);
+    const trimmed = await call(
+      'GET',
+      `/api/v2/admin/products?product_no=${numbers}&fields=price&embed=discountprice`,
+    );
+    expect(Object.keys(trimmed.body.products[0]).sort()).toEqual(['discountprice', 'price', 'product_no']);
+  });
+});
+
+describe('integrity rules', () => {
+  it('refuses a category deeper than four levels with 422 naming parent_category_no, and an unknown parent with 404', async () => {
+    let parent = await createCategory({ category_name: 'D1' });
+    for (const name of ['D2', 'D3', 'D4'])
+      parent = await createCategory({ category_name: name, parent_category_no: parent.category_no });
+    const before = (await call('GET', '/api/v2/admin/categories/count')).body.count;
+    const deep = await call('POST', '/api/v2/admin/categories', {
+      request: { category_name: 'D5', parent_category_no: parent.category_no },
+    });
+    expect(deep.status).toBe(422);
+    expect(deep.body.error.more_info.violations[0].name).toBe('request.parent_category_no');
+    const unknown = await call('POST', '/api/v2/admin/categories', {
+      request: { category_name: 'X', parent_category_no: 999999 },
+    });
+    expect(unknown.status).toBe(404);
+    expect((await call('GET', '/api/v2/admin/categories/count')).body.count).toBe(before);
+  });
+
+  it('refuses a bundle with a missing component, naming the element, and creates nothing', async () => {
+    const part = await createProduct({
+      product_name: 'Bundle Part',
+      supply_price: '1000.00',
+      price: '2000.00',
+    });
+    const before = (await call('GET', '/api/v2/admin/products/count')).body.count;
+    const refused = await call('POST', '/api/v2/admin/bundleproducts', {
+      shop_no: 1,
+      request: {
+        product_name: 'Broken Set',
+        bundle_product_components: [
+          { product_no: part.product_no, purchase_quantity: 1 },
+          { product_no: 999999, purchase_quantity: 1 },
+        ],
+        bundle_product_sales: { discount_value: '10.00', discount_type: 'P' },
+      },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.more_info.violations.map((v: Body) => v.name)).toEqual([
+      'request.bundle_product_components/1',
+    ]);
+    expect((await call('GET', '/api/v2/admin/products/count')).body.count).toBe(before);
+    const made = await call('POST', '/api/v2/admin/bundleproducts', {
+      shop_no: 1,
+      request: {
+        product_name: 'Good Set',
+        bundle_product_components: [{ product_no: part.product_no, purchase_quantity: 2 }],
+        bundle_product_sales: { discount_value: '10.00', discount_type: 'P' },
+      },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.bundleproduct.bundle_product_sales.set_product_price).toBe('3600.00');
+    const deletePart = await call('DELETE', `/api/v2/admin/products/${part.product_no}`);
+    expect(deletePart.status).toBe(422);
+  });
+
+  it('needs an existing category and product for a placement: 404, 422, and 207 for a partial add', async () => {
+    const category = await createCategory({ category_name: 'Placements' });
+    const product = await createProduct({ product_name: 'Placed', supply_price: '1.00', display: 'T' });
+    const noCategory = await call('POST', '/api/v2/admin/categories/999999/products', {
+      request: { product_no: [product.product_no] },
+    });
+    expect(noCategory.status).toBe(404);
+    const noProduct = await call('POST', `/api/v2/admin/categories/${category.category_no}/products`, {
+      request: { product_no: [999999] },
+    });
+    expect(noProduct.status).toBe(422);
+    expect(noProduct.body.error.more_info.violations[0].name).toBe('request.product_no/0');
+    const partial = await call('POST', `/api/v2/admin/categories/${category.category_no}/products`, {
+      request: { product_no: [product.product_no, 999999] },
+    });
+    expect(partial.status).toBe(207);
+    expect(
+      (await call('GET', `/api/v2/admin/categories/${category.category_no}/products/count?display_group=1`))
+        .body.count,
+    ).toBe(1);
+  });
+
+  it('removes the placements of a deleted category, and its sub-categories', async () => {
+    const category = await createCategory({ category_name: 'Doomed' });
+    const sub = await createCategory({
+      category_name: 'Doomed Sub',
+      parent_category_no: category.category_no,
+    });
+    const product = await createProduct({
+      product_name: 'Orphan',
+      supply_price: '1.00',
+      add_category_no: [{ category_no: category.category_no, recommend: 'T' }],
+    });
+    expect(product.category).toEqual([{ category_no: category.category_no, recommend: 'T', new: 'F' }]);
+    expect((await call('DELETE', `/api/v2/admin/categories/${category.category_no}`)).status).toBe(200);
+    expect((await call('GET', `/api/v2/admin/categories/${sub.category_no}`)).status).toBe(404);
+    expect((await call('GET', `/api/v2/admin/products/${product.product_no}`)).body.product.category).toEqual(
+      [],
+    );
+    expect(
+      (await call('GET', `/api/v2/admin/products/count?category=${category.category_no}`)).body.count,
+    ).toBe(0);
+  });
+
+  it('does not show display-F products in the recommended and new sections', async () => {
+    const category = await createCategory({ category_name: 'Sections' });
+    const hidden = await createProduct({ product_name: 'Hidden', supply_price: '1.00', display: 'F' });
+    const shown = await createProduct({ product_name: 'Shown', supply_price: '1.00', display: 'T' });
+    await call('POST', `/api/v2/admin/categories/${category.category_no}/products`, {
+      request: { display_group: 2, product_no: [hidden.product_no, shown.product_no] },
+    });
+    const recommended = await call(
+      'GET',
+      `/api/v2/admin/categories/${category.category_no}/products?display_group=2`,
+    );
+    expect(recommended.body.products.map((p: Body) => p.product_no)).toEqual([shown.product_no]);
+    const regular = await call(
+      'GET',
+      `/api/v2/admin/categories/${category.category_no}/products?display_group=1`,
+    );
+    expect(regular.body.products.map((p: Body) => p.product_no)).toEqual([
+      hidden.product_no,
+      shown.product_no,
+    ]);
+  });
+
+  it('moves a placement to a sequence and pins main-group products', async () => {
+    const category = await createCategory({ category_name: 'Order' });
+    const products = [];
+    for (const name of ['O1', 'O2', 'O3'])
+      products.push(await createProduct({ product_name: name, supply_price: '1.00', display: 'T' }));
+    const numbers = products.map((p) => p.product_no);
+    await call('POST', `/api/v2/admin/categories/${category.category_no}/products`, {
+      request: { product_no: numbers },
+    });
+    const moved = await call('PUT', `/api/v2/admin/categories/${category.category_no}/products`, {
+      shop_no: 1,
+      request: { display_group: 1, product_no: numbers[2], sequence: 1, fixed_sort: 'T' },
+    });
+    expect(moved.body.product).toMatchObject({ sequence: 1, fixed_sort: 'T' });
+    const listed = await call(
+      'GET',
+      `/api/v2/admin/categories/${category.category_no}/products?display_group=1`,
+    );
+    expect(listed.body.products.map((p: Body) => p.product_no)).toEqual([numbers[2], numbers[0], numbers[1]]);
+    expect(
+      (await call('POST', '/api/v2/admin/mains/3/products', { request: { product_no: numbers } })).status,
+    ).toBe(201);
+    const reordered = await call('PUT', '/api/v2/admin/mains/3/products', {
+      request: { product_no: [numbers[1], numbers[0]], fix_product_no: [numbers[1]] },
+    });
+    expect(reordered.status).toBe(200);
+    const mains = await call('GET', '/api/v2/admin/mains/3/products');
+    expect(mains.body.products.map((p: Body) => [p.product_no, p.fixed_sort])).toEqual([
+      [numbers[1], true],
+      [numbers[0], false],
+      [numbers[2], false],
+    ]);
+    const notInGroup = await call('PUT', '/api/v2/admin/mains/3/products', {
+      request: { product_no: [999999] },
+    });
+    expect(notInGroup.status).toBe(422);
+    expect((await call('GET', '/api/v2/admin/mains/99/products')).status).toBe(404);
+  });
+});
+
+describe('concurrent writes', () => {
+  it('keeps every one of 50 parallel creates, with consistent counts and distinct numbers', async () => {
+    const before = (await call('GET', '/api/v2/admin/products/count')).body.count;
+    const category = await createCategory({ category_name: 'Concurrent' });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        call('POST', '/api/v2/admin/products', {
+          request: {
+            product_name: `Parallel ${i}`,
+            supply_price: '1.00',
+            add_category_no: [{ category_no: category.category_no }],
+          },
+        }),
+      ),
+    );
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    expect(new Set(results.map((r) => r.body.product.product_no)).size).toBe(50);
+    expect((await call('GET', '/api/v2/admin/products/count')).body.count).toBe(before + 50);
+    expect(
+      (await call('GET', `/api/v2/admin/categories/${category.category_no}/products/count?display_group=1`))
+        .body.count,
+    ).toBe(50);
+  });
+});
+
+describe('collection and analytics over the same data', () => {
+  it('lists displayed admin products in the collection under their category code', async () => {
+    const product = await createProduct({
+      product_name: 'Collection Visible Lamp',
+      supply_price: '100.00',
+      price: '12345.00',
+      display: 'T',
+      selling: 'T',
+    });
+    const found = await call(
+      'GET',
+      `/api/products?collection_product_category=C100000,C200000,C300000,C400000,C500000,C600000,C700000,C800000,C900000&product_name=visible%20lamp`,
+      undefined,
+      collection,
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.products).toEqual([
+      expect.objectContaining({ product_no: product.product_no, price: '12345.00' }),
+    ]);
+    const count = await call(
+      'GET',
+      '/api/products/count?collection_product_category=C900000&product_name=visible%20lamp',
+      undefined,
+      collection,
+    );
+    expect(count.body.count).toBe(1);
+  });
+
+  it('generates the same analytics figures on every query, and the sums agree across endpoints', async () => {
+    const query = '?mall_id=sandboxmall&start_date=2026-03-01&end_date=2026-03-07';
+    const first = await call('GET', `/products/sales${query}&limit=1000`, undefined, analytics);
+    const again = await call('GET', `/products/sales${query}&limit=1000`, undefined, analytics);
+    expect(first.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const total = (rows: Body[], field: string) => rows.reduce((sum, row) => sum + Number(row[field]), 0);
+    const amount = total(first.body.sales, 'order_amount');
+    const orders = total(first.body.sales, 'order_count');
+    expect(amount).toBeGreaterThan(0);
+    const methods = await call('GET', `/sales/paymethods${query}`, undefined, analytics);
+    expect(total(methods.body.paymethods, 'order_amount')).toBe(amount);
+    const hours = await call('GET', `/sales/times${query}`, undefined, analytics);
+    expect(total(hours.body.times, 'order_count')).toBe(orders);
+    const members = (await call('GET', `/members/sales${query}`, undefined, analytics)).body.sales[0];
+    expect(members.member_order_amount + members.nonmember_order_amount).toBe(amount);
+    const otherMall = await call(
+      'GET',
+      `/products/sales?mall_id=othermall&start_date=2026-03-01&end_date=2026-03-07&limit=1000`,
+      undefined,
+      analytics,
+    );
+    expect(otherMall.body).not.toEqual(first.body);
+  });
+});
+
+describe('a data directory', () => {
+  it('keeps the data across a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mall-sandbox-'));
+    try {
+      const first = await startMockServers({
+        apis: ['admin'],
+        ports: { admin: 0 },
+        sandbox: { store: { dataDir } },
+      });
+      const url = first.mocks[0]?.url ?? '';
+      const auth = () => ({
+        authorization: `Bearer ${issueDemoTokens(first.authority, allScopes, `sbmall${++mallCounter}`).access_token}`,
+        'content-type': 'application/json',
+      });
+      const created = await fetch(`${url}/api/v2/admin/categories`, {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify({ request: { category_name: 'Persistent' } }),
+      });
+      const categoryNo = ((await created.json()) as Body).category.category_no;
+      const refused = await fetch(`${url}/api/v2/admin/categories`, {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify({ request: { category_name: 'Never', parent_category_no: 999999 } }),
+      });
+      expect(refused.status).toBe(404);
+      await first.close();
+
+      const second = await startMockServers({
+        apis: ['admin'],
+        ports: { admin: 0 },
+        sandbox: { store: { dataDir } },
+      });
+      const url2 = second.mocks[0]?.url ?? '';
+      const headers = {
+        authorization: `Bearer ${issueDemoTokens(second.authority, allScopes, 'restartmall').access_token}`,
+      };
+      const read = await fetch(`${url2}/api/v2/admin/categories/${categoryNo}`, { headers });
+      expect(((await read.json()) as Body).category.category_name).toBe('Persistent');
+      const count = await fetch(`${url2}/api/v2/admin/categories/count`, { headers });
+      expect(((await count.json()) as Body).count).toBe(1);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,262 @@
+// The admin API answered from the sandbox: one handler per operationId, mapping the request onto
+// the category, product and placement services inside one store transaction (so a refused write
+// changes nothing) and the result onto the documented envelope (`{category: …}`, `{count: n}`).
+// Operations without a handler here keep the mock's prepared responses.
+
+import { errorEnvelope } from '../error-envelope.js';
+import type { CategoryRecord, CategoryService } from './category-service.js';
+import type { SandboxHandler, SandboxHandlers, SandboxRequest } from './handler-types.js';
+import {
+  categoryMatcher,
+  embedded,
+  integer,
+  page,
+  pickFields,
+  productMatcher,
+  type Query,
+  sortProducts,
+} from './list-query.js';
+import type { AddOutcome, PlacementService } from './placement-service.js';
+import type { ProductRecord, ProductService } from './product-service.js';
+import { invalidFields } from './sandbox-error.js';
+import type { SandboxStore } from './store.js';
+
+/** The services the admin handlers work on. */
+export interface AdminServices {
+  store: SandboxStore;
+  categories: CategoryService;
+  products: ProductService;
+  placements: PlacementService;
+}
+
+type Fields = Record<string, unknown>;
+
+const pathNumber = (request: SandboxRequest, name: string) => Number(request.pathParameters[name]);
+const bodyOf = (request: SandboxRequest): { shopNo: number; fields: Fields } => {
+  const body = (request.body ?? {}) as { shop_no?: unknown; request?: unknown };
+  return {
+    shopNo: typeof body.shop_no === 'number' ? body.shop_no : 1,
+    fields: (body.request ?? {}) as Fields,
+  };
+};
+const ok = (body: unknown, status = 200) => ({ status, body });
+
+/** 201 when every product was added, 207 when some were, 422 when none could be. */
+function addReply(outcome: AddOutcome, body: Fields) {
+  const violations = outcome.refused.map(({ index, productNo }) => ({
+    location: 'body' as const,
+    name: `request.product_no/${index}`,
+    message: `product ${productNo} does not exist`,
+  }));
+  if (outcome.added.length === 0) throw invalidFields(violations);
+  if (violations.length > 0) {
+    // A partial write is kept: answered, not thrown (a throw would roll the additions back).
+    const total = outcome.added.length + violations.length;
+    return ok(
+      errorEnvelope(
+        207,
+        `${outcome.added.length} of ${total} products were added; see violations for the others.`,
+        {
+          violations,
+        },
+      ),
+      207,
+    );
+  }
+  return ok({ product: { ...body, product_no: outcome.added } }, 201);
+}
+
+export function createAdminHandlers({
+  store,
+  categories,
+  products,
+  placements,
+}: AdminServices): SandboxHandlers {
+  const write =
+    (handler: SandboxHandler): SandboxHandler =>
+    (request) =>
+      store.transaction(() => handler(request));
+
+  const categoryList = (query: Query) => categories.all().filter(categoryMatcher(query));
+  const productContext = {
+    categoriesFor: (categoryNo: number, withSub: boolean) =>
+      new Set(
+        withSub && categories.find(categoryNo)
+          ? categories.subtree(categoryNo).map((c) => c.category_no)
+          : [categoryNo],
+      ),
+    isBundle: (productNo: number) => products.isBundle(productNo),
+  };
+  const productList = (query: Query, bundle?: boolean) =>
+    products
+      .all(bundle)
+      .map((e) => e.record)
+      .filter(productMatcher(query, productContext));
+  const productView = (product: ProductRecord, query: Query) => ({
+    ...pickFields(product, query, 'product_no'),
+    ...embedded(product, query),
+  });
+  const categoryView = (category: CategoryRecord, query: Query) => pickFields(category, query, 'category_no');
+
+  return {
+    // Categories
+    listCategories: ({ query }) =>
+      ok({ categories: page(categoryList(query), query, 10).map((c) => categoryView(c, query)) }),
+    countCategories: ({ query }) => ok({ count: categoryList(query).length }),
+    getCategory: (request) =>
+      ok({ category: categoryView(categories.get(pathNumber(request, 'category_no')), request.query) }),
+    createCategory: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ category: categories.create(shopNo, fields) }, 201);
+    }),
+    updateCategory: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ category: categories.update(pathNumber(request, 'category_no'), shopNo, fields) });
+    }),
+    deleteCategory: write((request) => {
+      const categoryNo = pathNumber(request, 'category_no');
+      categories.delete(categoryNo);
+      return ok({ category: { category_no: categoryNo } });
+    }),
+    listCategoryDecorationImages: (request) =>
+      ok({ decorationimage: categories.decoration(pathNumber(request, 'category_no')) }),
+    updateCategoryDecorationImages: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({
+        decorationimage: categories.updateDecoration(pathNumber(request, 'category_no'), shopNo, fields),
+      });
+    }),
+    listCategorySeo: (request) => ok({ seo: categories.seo(pathNumber(request, 'category_no')) }),
+    updateCategorySeo: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ seo: categories.updateSeo(pathNumber(request, 'category_no'), shopNo, fields) });
+    }),
+
+    // Category products
+    listCategoryProducts: (request) => {
+      const { query } = request;
+      const listed = placements.listCategoryProducts(
+        pathNumber(request, 'category_no'),
+        integer(query, 'display_group', 1) ?? 1,
+      );
+      return ok({ products: listed.slice(0, integer(query, 'limit', 50000)) });
+    },
+    countCategoryProducts: (request) =>
+      ok({
+        count: placements.listCategoryProducts(
+          pathNumber(request, 'category_no'),
+          integer(request.query, 'display_group', 1) ?? 1,
+        ).length,
+      }),
+    createCategoryProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      const group = typeof fields.display_group === 'number' ? fields.display_group : 1;
+      const outcome = placements.addToCategory(
+        shopNo,
+        pathNumber(request, 'category_no'),
+        group,
+        fields.product_no as number[],
+      );
+      return addReply(outcome, { shop_no: shopNo, display_group: group });
+    }),
+    updateCategoryProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      const product = placements.updateCategoryPlacement(
+        shopNo,
+        pathNumber(request, 'category_no'),
+        fields.display_group as number,
+        fields.product_no as number,
+        {
+          ...(typeof fields.sequence === 'number' ? { sequence: fields.sequence } : {}),
+          ...(typeof fields.auto_sort === 'string' ? { auto_sort: fields.auto_sort } : {}),
+          ...(typeof fields.fixed_sort === 'string' ? { fixed_sort: fields.fixed_sort } : {}),
+        },
+      );
+      return ok({ product });
+    }),
+    deleteCategoryProduct: write((request) => {
+      const group = integer(request.query, 'display_group', 1) ?? 1;
+      const productNo = pathNumber(request, 'product_no');
+      placements.removeFromCategory(pathNumber(request, 'category_no'), productNo, group);
+      return ok({ product: { display_group: group, product_no: productNo } });
+    }),
+
+    // Main display groups
+    listMains: ({ query }) => {
+      const shopNo = integer(query, 'shop_no', 1);
+      return ok({ mains: placements.mains().filter((m) => m.shop_no === shopNo) });
+    },
+    listMainProducts: (request) =>
+      ok({ products: placements.listMainProducts(pathNumber(request, 'display_group')) }),
+    countMainProducts: (request) =>
+      ok({ count: placements.listMainProducts(pathNumber(request, 'display_group')).length }),
+    createMainProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      const outcome = placements.addToMain(
+        shopNo,
+        pathNumber(request, 'display_group'),
+        fields.product_no as number[],
+      );
+      return addReply(outcome, { shop_no: shopNo });
+    }),
+    updateMainProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      const order = fields.product_no as number[];
+      const fixed = Array.isArray(fields.fix_product_no) ? (fields.fix_product_no as number[]) : [];
+      placements.reorderMain(pathNumber(request, 'display_group'), order, fixed);
+      return ok({ product: { shop_no: shopNo, product_no: order, fix_product_no: fixed } });
+    }),
+    deleteMainProduct: write((request) => {
+      const productNo = pathNumber(request, 'product_no');
+      placements.removeFromMain(pathNumber(request, 'display_group'), productNo);
+      return ok({ product: { shop_no: integer(request.query, 'shop_no', 1), product_no: productNo } });
+    }),
+
+    // Products
+    listProducts: ({ query }) =>
+      ok({
+        products: page(sortProducts(productList(query), query), query, 10).map((p) => productView(p, query)),
+      }),
+    countProducts: ({ query }) => ok({ count: productList(query).length }),
+    getProduct: (request) =>
+      ok({ product: productView(products.get(pathNumber(request, 'product_no'), false), request.query) }),
+    createProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ product: products.create(shopNo, fields, false) }, 201);
+    }),
+    updateProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ product: products.update(pathNumber(request, 'product_no'), shopNo, fields, false) });
+    }),
+    deleteProduct: write((request) => {
+      const productNo = pathNumber(request, 'product_no');
+      products.delete(productNo, false);
+      return ok({ product: { product_no: productNo } });
+    }),
+
+    // Bundle products
+    listBundleProducts: ({ query }) =>
+      ok({
+        bundleproducts: page(sortProducts(productList(query, true), query), query, 10).map((p) =>
+          productView(p, query),
+        ),
+      }),
+    getBundleProduct: (request) =>
+      ok({
+        bundleproduct: productView(products.get(pathNumber(request, 'product_no'), true), request.query),
+      }),
+    createBundleProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ bundleproduct: products.create(shopNo, fields, true) }, 201);
+    }),
+    updateBundleProduct: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ bundleproduct: products.update(pathNumber(request, 'product_no'), shopNo, fields, true) });
+    }),
+    deleteBundleProduct: write((request) => {
+      const productNo = pathNumber(request, 'product_no');
+      products.delete(productNo, true);
+      return ok({ bundleproduct: { product_no: productNo } });
+    }),
+  };
+}

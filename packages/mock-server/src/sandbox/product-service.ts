@@ -1,0 +1,298 @@
+// Products and bundle products of the sandbox mall. A create issues the number and the eight-
+// character code, fills what the request leaves out from the spec's example record and places the
+// product in the categories of `add_category_no`; an update merges the request into the stored
+// record under the rules on stored values. Integrity: categories named must exist, a bundle's
+// components must be existing (non-bundle) products, a product that is a bundle's component
+// cannot be deleted, and a deleted product leaves every category and main group.
+
+import type { Violation } from '../error-envelope.js';
+import type { CategoryService } from './category-service.js';
+import { kstDateTime } from './kst-time.js';
+import type { PlacedProduct, PlacementService, ProductDirectory } from './placement-service.js';
+import type { RecordShapes } from './record-shapes.js';
+import { invalidFields, notFound, SandboxError } from './sandbox-error.js';
+import type { SandboxStore, StoredRecord } from './store.js';
+
+/** A product's response record. */
+export interface ProductRecord extends StoredRecord, PlacedProduct {
+  shop_no: number;
+  product_no: number;
+  product_code: string;
+  product_name: string;
+  created_date: string;
+  updated_date: string;
+}
+
+/** How products are stored: the record and whether it is a bundle. */
+export interface StoredProduct extends StoredRecord {
+  bundle: boolean;
+  record: ProductRecord;
+}
+
+/** Product numbers are issued after this one. */
+const firstProductNo = 9;
+
+/** The eight-character product code of a product number (`P000003C`). */
+export const productCode = (productNo: number) => `P${productNo.toString(36).toUpperCase().padStart(7, '0')}`;
+
+const violation = (name: string, message: string): Violation => ({ location: 'body', name, message });
+
+/** Fields of the example records that describe that one product and must not be copied. */
+const identityFields = ['product_no', 'product_code', 'category', 'created_date', 'updated_date', 'main'];
+
+export interface ProductService extends ProductDirectory {
+  get(productNo: number, bundle: boolean): ProductRecord;
+  all(bundle?: boolean): StoredProduct[];
+  isBundle(productNo: number): boolean;
+  create(
+    shopNo: number,
+    request: Record<string, unknown>,
+    bundle: boolean,
+    createdAt?: number,
+  ): ProductRecord;
+  update(productNo: number, shopNo: number, request: Record<string, unknown>, bundle: boolean): ProductRecord;
+  delete(productNo: number, bundle: boolean): void;
+}
+
+export function createProductService(
+  store: SandboxStore,
+  shapes: RecordShapes,
+  categories: CategoryService,
+  placements: () => PlacementService,
+  clock: () => number,
+): ProductService {
+  const strip = (template: Record<string, unknown>) => {
+    for (const field of identityFields) delete template[field];
+    return template;
+  };
+  const productBase = strip(shapes.template('ProductCreated'));
+  const bundleBase = strip(shapes.template('BundleCreated'));
+  delete bundleBase.bundle_product_components;
+  delete bundleBase.bundle_product_sales;
+
+  const stored = (productNo: number) => store.get<StoredProduct>('product', String(productNo));
+  const get = (productNo: number, bundle: boolean) => {
+    const entry = stored(productNo);
+    if (!entry || (bundle && !entry.bundle))
+      throw notFound(`${bundle ? 'Bundle product' : 'Product'} ${productNo} does not exist.`);
+    return entry.record;
+  };
+  const schemaOf = (bundle: boolean) => (bundle ? 'BundleProduct' : 'Product');
+
+  /** State-dependent rules of a create or update; every violation at once, naming the field. */
+  const check = (
+    request: Record<string, unknown>,
+    current: ProductRecord | undefined,
+    productNo?: number,
+  ) => {
+    const violations: Violation[] = [];
+    const addCategories = Array.isArray(request.add_category_no) ? request.add_category_no : [];
+    addCategories.forEach((item: { category_no?: unknown }, index) => {
+      if (typeof item?.category_no === 'number' && !categories.find(item.category_no))
+        violations.push(
+          violation(`request.add_category_no/${index}`, `category ${item.category_no} does not exist`),
+        );
+    });
+    const components = Array.isArray(request.bundle_product_components)
+      ? request.bundle_product_components
+      : [];
+    components.forEach((item: { product_no?: unknown }, index) => {
+      const no = item?.product_no;
+      const component = typeof no === 'number' ? stored(no) : undefined;
+      if (!component || no === productNo)
+        violations.push(
+          violation(`request.bundle_product_components/${index}`, `product ${String(no)} does not exist`),
+        );
+      else if (component.bundle)
+        violations.push(
+          violation(`request.bundle_product_components/${index}`, `product ${String(no)} is itself a bundle`),
+        );
+    });
+    if (request.adult_certification === 'T')
+      violations.push(
+        violation(
+          'request.adult_certification',
+          'can be T only when the mall restricts orders by age verification, which the sandbox mall does not',
+        ),
+      );
+    if (current) {
+      const feeByProduct = request.shipping_fee_by_product ?? current.shipping_fee_by_product;
+      if (request.shipping_scope !== undefined && feeByProduct === 'F')
+        violations.push(
+          violation('request.shipping_scope', 'cannot be set while shipping_fee_by_product is F'),
+        );
+      const scope = request.shipping_scope ?? current.shipping_scope;
+      if (scope === 'B' || scope === 'C')
+        for (const field of ['hscode', 'clearance_category_code'])
+          if (field in request && !request[field])
+            violations.push(
+              violation(`request.${field}`, `is required while shipping_scope is ${String(scope)}`),
+            );
+      const own = new Set(
+        Array.isArray(current.category)
+          ? current.category.map((c: { category_no: number }) => c.category_no)
+          : [],
+      );
+      const deleteCategories = Array.isArray(request.delete_category_no)
+        ? request.delete_category_no
+        : request.delete_category_no === undefined
+          ? []
+          : [request.delete_category_no];
+      deleteCategories.forEach((no: unknown, index) => {
+        if (!own.has(no as number))
+          violations.push(
+            violation(
+              `request.delete_category_no${Array.isArray(request.delete_category_no) ? `/${index}` : ''}`,
+              `category ${String(no)} is not a category of the product`,
+            ),
+          );
+      });
+      if (
+        request.product_used_month !== undefined &&
+        (request.product_condition ?? current.product_condition) !== 'U'
+      )
+        violations.push(
+          violation('request.product_used_month', 'applies only to used products (product_condition U)'),
+        );
+    }
+    if (violations.length > 0) throw invalidFields(violations);
+  };
+
+  const bundleParts = (request: Record<string, unknown>, previous?: ProductRecord) => {
+    const components = Array.isArray(request.bundle_product_components)
+      ? request.bundle_product_components.map((item: { product_no: number; purchase_quantity: number }) => {
+          const component = get(item.product_no, false);
+          return {
+            product_no: item.product_no,
+            product_name: component.product_name,
+            product_code: component.product_code,
+            product_price: String(component.price ?? '0.00'),
+            purchase_quantity: item.purchase_quantity,
+          };
+        })
+      : (previous?.bundle_product_components as { product_price: string; purchase_quantity: number }[]);
+    const salesInput = (request.bundle_product_sales ?? previous?.bundle_product_sales ?? {}) as Record<
+      string,
+      unknown
+    >;
+    const total = (components ?? []).reduce(
+      (sum, c) => sum + Number(c.product_price) * Number(c.purchase_quantity),
+      0,
+    );
+    const value = Number(salesInput.discount_value ?? 0);
+    const discounted = salesInput.discount_type === 'V' ? total - value : total * (1 - value / 100);
+    const sales = {
+      discount_round_unit: 'F',
+      discount_round_type: 'F',
+      ...salesInput,
+      discount_value: value.toFixed(2),
+      set_product_price: Math.max(0, discounted).toFixed(2),
+    };
+    return { bundle_product_components: components, bundle_product_sales: sales };
+  };
+
+  const placeInCategories = (shopNo: number, productNo: number, request: Record<string, unknown>) => {
+    const items = Array.isArray(request.add_category_no) ? request.add_category_no : [];
+    for (const item of items as { category_no: number; recommend?: string; new?: string }[]) {
+      placements().addToCategory(shopNo, item.category_no, 1, [productNo]);
+      if (item.recommend === 'T') placements().addToCategory(shopNo, item.category_no, 2, [productNo]);
+      if (item.new === 'T') placements().addToCategory(shopNo, item.category_no, 3, [productNo]);
+    }
+  };
+
+  const priceFields = (record: Record<string, unknown>) => {
+    if (typeof record.price !== 'string') return {};
+    const price = Number(record.price);
+    const rate = typeof record.tax_amount === 'number' ? record.tax_amount : 10;
+    return record.tax_type === 'A' || record.tax_type === undefined
+      ? { price_excluding_tax: (price / (1 + rate / 100)).toFixed(2) }
+      : { price_excluding_tax: price.toFixed(2) };
+  };
+
+  const directory: ProductService = {
+    find: (productNo) => stored(productNo)?.record,
+    patch(productNo, attributes) {
+      const entry = stored(productNo);
+      if (entry)
+        store.put('product', String(productNo), { ...entry, record: { ...entry.record, ...attributes } });
+    },
+    get,
+    isBundle: (productNo) => stored(productNo)?.bundle === true,
+    all: (bundle) => {
+      const entries = store.all<StoredProduct>('product');
+      return bundle === undefined ? entries : entries.filter((e) => e.bundle === bundle);
+    },
+    create(shopNo, request, bundle, createdAt) {
+      check(request, undefined);
+      const productNo = store.nextNumber('product_no', firstProductNo);
+      const now = kstDateTime(createdAt ?? clock());
+      const accepted = shapes.acceptedFields(schemaOf(bundle), request);
+      const record = {
+        ...(bundle ? bundleBase : productBase),
+        ...accepted,
+        shop_no: shopNo,
+        product_no: productNo,
+        product_code: productCode(productNo),
+        product_name: String(request.product_name),
+        display: request.display ?? 'F',
+        selling: request.selling ?? 'F',
+        sold_out: 'F',
+        ...(bundle ? {} : { price: request.price ?? request.supply_price ?? '0.00' }),
+        category: [],
+        main: [],
+        created_date: now,
+        updated_date: now,
+      } as ProductRecord;
+      Object.assign(record, priceFields(record), bundle ? bundleParts(request) : {});
+      store.put('product', String(productNo), { bundle, record });
+      placeInCategories(shopNo, productNo, request);
+      return get(productNo, bundle);
+    },
+    update(productNo, shopNo, request, bundle) {
+      const current = get(productNo, bundle);
+      check(request, current, productNo);
+      const record = {
+        ...current,
+        ...shapes.acceptedFields(schemaOf(bundle), request),
+        shop_no: shopNo,
+        product_no: productNo,
+        product_code: current.product_code,
+        created_date: current.created_date,
+        category: current.category,
+        main: current.main,
+        updated_date: kstDateTime(clock()),
+      } as ProductRecord;
+      Object.assign(record, priceFields(record), bundle ? bundleParts(request, current) : {});
+      store.put('product', String(productNo), { bundle, record });
+      const deleteCategories = Array.isArray(request.delete_category_no)
+        ? request.delete_category_no
+        : request.delete_category_no === undefined
+          ? []
+          : [request.delete_category_no];
+      for (const no of deleteCategories as number[]) placements().removeFromCategory(no, productNo, 1);
+      placeInCategories(shopNo, productNo, request);
+      return get(productNo, bundle);
+    },
+    delete(productNo, bundle) {
+      get(productNo, bundle);
+      const usedBy = store
+        .all<StoredProduct>('product')
+        .filter(
+          (e) =>
+            e.bundle &&
+            Array.isArray(e.record.bundle_product_components) &&
+            e.record.bundle_product_components.some(
+              (c: { product_no: number }) => c.product_no === productNo,
+            ),
+        )
+        .map((e) => e.record.product_no);
+      if (usedBy.length > 0)
+        throw new SandboxError(422, `product_no ${productNo} is a component of bundle ${usedBy.join(', ')}`, [
+          { location: 'path', name: 'product_no', message: `is a component of bundle ${usedBy.join(', ')}` },
+        ]);
+      placements().forgetProduct(productNo);
+      store.delete('product', String(productNo));
+    },
+  };
+  return directory;
+}

@@ -1,0 +1,71 @@
+// The sandbox stores: a transaction that throws leaves nothing behind (memory and SQLite), nested
+// transactions belong to the outer one, sequences never hand out a number twice, and the SQLite
+// store finds every committed record after it is reopened.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteStore } from './sqlite-store.js';
+import { createMemoryStore, type SandboxStore } from './store.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-store-'));
+  dirs.push(dir);
+  return dir;
+};
+
+const kinds: [string, () => SandboxStore][] = [
+  ['memory', () => createMemoryStore()],
+  ['sqlite', () => createSqliteStore(tempDir())],
+];
+
+describe.each(kinds)('the %s store', (_name, open) => {
+  it('undoes every write of a transaction that throws', () => {
+    const store = open();
+    store.transaction(() => store.put('category', '1', { name: 'kept' }));
+    expect(() =>
+      store.transaction(() => {
+        store.put('category', '1', { name: 'changed' });
+        store.put('category', '2', { name: 'added' });
+        store.nextNumber('category_no', 10);
+        store.transaction(() => store.delete('category', '1'));
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(store.all('category')).toEqual([{ name: 'kept' }]);
+    expect(store.transaction(() => store.nextNumber('category_no', 10))).toBe(11);
+    store.close();
+  });
+
+  it('refuses a write outside a transaction', () => {
+    const store = open();
+    expect(() => store.put('product', '1', {})).toThrow(/inside a transaction/);
+    store.close();
+  });
+});
+
+describe('the SQLite store', () => {
+  it('finds every committed record, and no rolled-back one, after reopening', () => {
+    const dir = tempDir();
+    const first = createSqliteStore(dir);
+    first.transaction(() => {
+      first.put('product', '10', { product_no: 10 });
+      first.nextNumber('product_no', 9);
+    });
+    expect(() =>
+      first.transaction(() => {
+        first.put('product', '11', { product_no: 11 });
+        throw new Error('no');
+      }),
+    ).toThrow();
+    first.close();
+    const second = createSqliteStore(dir);
+    expect(second.all('product')).toEqual([{ product_no: 10 }]);
+    expect(second.transaction(() => second.nextNumber('product_no', 9))).toBe(11);
+    second.close();
+  });
+});
