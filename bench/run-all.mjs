@@ -10,6 +10,7 @@ for (const script of [
   'rate-limit-decisions.mjs',
   'client-size.mjs',
   'bulk-fetch.mjs',
+  'sandbox-throughput.mjs',
   'docs-build-time.mjs',
   'build-time.mjs',
 ]) {
