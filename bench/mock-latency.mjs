@@ -2,7 +2,7 @@
 // Benchmark: latency of our mocks (all three APIs in one process, limits out of the way) at 50
 // concurrent connections, first at steady request rates (open load, as QA suites and load tests
 // send it), then saturated (closed loop: every connection sends again as soon as it is answered,
-// so latency there is mostly queueing). Prints p50 / p99 / max per load.
+// so latency there is mostly queueing), after a short warm-up. Prints p50 / p99 / max per load.
 //   node bench/mock-latency.mjs [--seconds 10] [--rates 1000,2000,4000]
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -20,14 +20,14 @@ const server = await startServeMock();
 const mix = requestMix(server.token);
 const connectionsPerApi = [17, 17, 16];
 
-async function run(rate) {
+async function run(rate, seconds = Number(values.seconds)) {
   const results = await Promise.all(
     apis.map((api, i) =>
       autocannon({
         url: server.urls[api],
         requests: mix[api],
         connections: connectionsPerApi[i],
-        duration: Number(values.seconds),
+        duration: seconds,
         ...(rate ? { overallRate: Math.round((rate * connectionsPerApi[i]) / 50) } : {}),
       }),
     ),
@@ -42,6 +42,8 @@ async function run(rate) {
 }
 
 try {
+  // Warm up first: each operation compiles its validator on its first request, and V8 optimises.
+  await run(undefined, 3);
   for (const rate of [...values.rates.split(',').map(Number), undefined]) {
     const r = await run(rate);
     process.stdout.write(

@@ -3,7 +3,7 @@
 // rate limits raised out of the way, auth and validation on) against the stock `prism mock` CLI
 // serving the same bundled specs (one process per API, as the CLI requires), both under the same
 // mix of every API's GET operations, 50 connections in all. Prints requests/s and p99 latency of
-// each and the ratio, all measured in this run.
+// each and the ratio, all measured in this run (each after a 2 s warm-up).
 //   node bench/mock-vs-prism.mjs [--seconds 10] [--connections 50]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,11 +24,12 @@ const connections = Number(values.connections);
 async function load(urls, token) {
   const mix = requestMix(token);
   const perApi = Math.max(1, Math.floor(connections / apis.length));
-  const results = await Promise.all(
-    apis.map((api) =>
-      autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration: seconds }),
-    ),
-  );
+  const round = (duration) =>
+    Promise.all(
+      apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
+    );
+  await round(2); // warm-up, not counted: first requests compile validators and V8 optimises
+  const results = await round(seconds);
   return {
     requestsPerSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
     p99: Math.max(...results.map((r) => r.latency.p99)),
