@@ -4,7 +4,11 @@
 // authority, so tokens it issues are what those mocks accept. It decides; HTTP lives in
 // oauth-routes.ts.
 import { randomBytes } from 'node:crypto';
-import { constantTimeEqual, formatPlatformDateTime } from '@mall-api/auth';
+import {
+  type TokenResponseBody as AuthTokenResponseBody,
+  constantTimeEqual,
+  formatTokenResponse,
+} from '@mall-api/auth';
 import { issuedScopeName } from './scope-names.js';
 
 /** An app registered with the mock platform. */
@@ -42,18 +46,12 @@ export interface Grant {
   readonly scopes: readonly string[];
 }
 
-/** The token endpoint's success body, as the platform sends it (datetimes without zone, +09:00). */
-export interface TokenResponseBody {
-  access_token: string;
-  expires_at: string;
-  refresh_token: string;
-  refresh_token_expires_at: string;
-  client_id: string;
-  mall_id: string;
-  user_id: string;
-  scopes: string[];
-  issued_at: string;
-  /** Beyond the seed: the platform's reference also sends the shop number and the token type. */
+/**
+ * The token endpoint's success body, as the platform sends it (datetimes without zone, +09:00):
+ * the seed's fields, in @mall-api/auth's codec, plus the shop number and token type the platform's
+ * reference also shows.
+ */
+export interface TokenResponseBody extends AuthTokenResponseBody {
   shop_no: string;
   token_type: 'Bearer';
 }
@@ -177,15 +175,17 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
     accessTokens.set(access, { ...grant, expiresAt: now + lifetimes.accessTokenMs });
     refreshTokens.set(refresh, { ...grant, expiresAt: now + lifetimes.refreshTokenMs });
     return {
-      access_token: access,
-      expires_at: formatPlatformDateTime(new Date(now + lifetimes.accessTokenMs)),
-      refresh_token: refresh,
-      refresh_token_expires_at: formatPlatformDateTime(new Date(now + lifetimes.refreshTokenMs)),
-      client_id: grant.clientId,
-      mall_id: grant.mallId,
-      user_id: grant.userId,
-      scopes: [...grant.scopes],
-      issued_at: formatPlatformDateTime(new Date(now)),
+      ...formatTokenResponse({
+        accessToken: access,
+        accessTokenExpiresAt: new Date(now + lifetimes.accessTokenMs),
+        refreshToken: refresh,
+        refreshTokenExpiresAt: new Date(now + lifetimes.refreshTokenMs),
+        clientId: grant.clientId,
+        mallId: grant.mallId,
+        userId: grant.userId,
+        scopes: grant.scopes,
+        issuedAt: new Date(now),
+      }),
       shop_no: '1',
       token_type: 'Bearer',
     };
