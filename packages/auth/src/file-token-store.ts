@@ -18,6 +18,7 @@ import {
   pause,
   type ResolvedLockOptions,
   resolveLockOptions,
+  runUnderLease,
   type TokenStore,
 } from './token-store.js';
 
@@ -277,16 +278,7 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
       assertMallId(mallId);
       await ensureDirectory(mallId);
       const owner = await acquire(mallId, resolveLockOptions(lockOptions));
-      let result: T;
-      try {
-        result = await fn();
-      } catch (error) {
-        // fn's failure is the one to report; a failed release is then secondary.
-        await release(mallId, owner).catch(() => undefined);
-        throw error;
-      }
-      await release(mallId, owner);
-      return result;
+      return runUnderLease(fn, () => release(mallId, owner));
     },
   };
 }

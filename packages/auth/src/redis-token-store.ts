@@ -10,7 +10,14 @@ import type { Redis } from 'ioredis';
 import { sanitizedCause, TokenStoreError } from './errors.js';
 import type { TokenSet } from './token-set.js';
 import { decodeTokenSet, encodeTokenSet } from './token-set-codec.js';
-import { assertMallId, type LockOptions, pause, resolveLockOptions, type TokenStore } from './token-store.js';
+import {
+  assertMallId,
+  type LockOptions,
+  pause,
+  resolveLockOptions,
+  runUnderLease,
+  type TokenStore,
+} from './token-store.js';
 
 /** Options of {@link createRedisTokenStore}. */
 export interface RedisTokenStoreOptions {
@@ -121,16 +128,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
     async withLock<T>(mallId: string, fn: () => Promise<T>, lockOptions?: LockOptions): Promise<T> {
       assertMallId(mallId);
       const owner = await acquire(mallId, lockOptions);
-      let result: T;
-      try {
-        result = await fn();
-      } catch (error) {
-        // fn's failure is the one to report; if the release fails too, the lease expires on its own.
-        await release(mallId, owner).catch(() => undefined);
-        throw error;
-      }
-      await release(mallId, owner);
-      return result;
+      return runUnderLease(fn, () => release(mallId, owner));
     },
   };
 }

@@ -42,6 +42,23 @@ export interface ResolvedLockOptions {
   readonly retryDelayMs: number;
 }
 
+/**
+ * Runs `fn` under a lease already taken, then releases it. A failure of `fn` is the one reported
+ * (a release failing after it is secondary: the lease expires on its own); after success a failed
+ * release is reported (`lock_lost`, for example).
+ */
+export async function runUnderLease<T>(fn: () => Promise<T>, release: () => Promise<void>): Promise<T> {
+  let result: T;
+  try {
+    result = await fn();
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
+  await release();
+  return result;
+}
+
 /** Fills in the default lock timings. */
 export function resolveLockOptions(options: LockOptions = {}): ResolvedLockOptions {
   return {

@@ -104,10 +104,8 @@ const oauthCaller: Principal = { clientId: 'oauth', scopes: [] };
 /** Whether the request asks for a documented response by `Prefer: code=` or `__code`. */
 function requestsDocumentedResponse(request: IncomingMessage, url: URL): boolean {
   const prefer = request.headers.prefer;
-  return (
-    /\bcode=\d{3}\b/.test(Array.isArray(prefer) ? prefer.join(',') : (prefer ?? '')) ||
-    url.searchParams.has('__code')
-  );
+  const header = Array.isArray(prefer) ? prefer.join(', ') : prefer;
+  return readPreference(header, new URLSearchParams(url.searchParams)).code !== undefined;
 }
 
 /** Routing, scope, body and validation for an authenticated caller. */
@@ -172,7 +170,6 @@ async function answerOperation(
   const result = await (await context.engine()).handle(
     { method, path: url.pathname, query, headers: flattenHeaders(request), body },
     preference,
-    { validate: false },
   );
   if (result.kind !== 'response') return notFound(method, url.pathname);
   return { status: result.status, headers: result.headers, body: result.body };

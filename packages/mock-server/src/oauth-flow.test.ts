@@ -107,6 +107,21 @@ describe('authorization codes over HTTP', () => {
   });
 });
 
+describe('token endpoint input', () => {
+  it('answers an oversized form with 400 invalid_request, not a server error', async () => {
+    const response = await fetch(`${admin.url}/api/v2/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: `grant_type=authorization_code&code=${'x'.repeat(100_000)}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
 describe('refresh-token rotation over HTTP', () => {
   it('returns a new refresh token and makes the old one fail', async () => {
     const first = await exchange(await authorizeCode());

@@ -73,7 +73,6 @@ export async function prepareOperation(
     const result = await engine.handle(
       { method: operation.method, path, query: {}, headers: {}, body: undefined },
       preference,
-      { validate: false },
     );
     if (result.kind !== 'response') continue;
     const contentType = contentTypeOf(result.headers);

@@ -2,6 +2,21 @@
 // answers 400 when the Content-Type is not JSON or the body does not parse, so this tells those
 // cases apart), or a form for the OAuth token endpoint.
 
+/** Reads a request body as UTF-8 text; undefined when it is larger than `limitBytes`. */
+export async function readBodyText(
+  request: AsyncIterable<unknown>,
+  limitBytes: number,
+): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Outcome of reading a JSON body. */
 export type JsonBody = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -15,15 +30,9 @@ export async function readJsonBody(
   limitBytes = 1024 * 1024,
 ): Promise<JsonBody> {
   const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes)
-      return { ok: false, message: `The request body is larger than ${limitBytes} bytes.` };
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readBodyText(request, limitBytes);
+  if (text === undefined)
+    return { ok: false, message: `The request body is larger than ${limitBytes} bytes.` };
   const form = 'application/x-www-form-urlencoded';
   if (mediaTypes.includes(form) && contentType.startsWith(form)) {
     return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };

@@ -163,11 +163,6 @@ export function findOperation(
   return entries.find((entry) => entry.method === lower && entry.matches(path));
 }
 
-/** True when some operation serves this path with any method (to tell 404 from 405-like misses). */
-export function pathIsKnown(entries: readonly OperationEntry[], path: string): boolean {
-  return entries.some((entry) => entry.matches(path));
-}
-
 /** This package's compiled output folder (where the build keeps prepared responses). */
 export const distDirectory = dirname(fileURLToPath(import.meta.url));
 

@@ -4,6 +4,7 @@
 // (`{error, error_description}`), as the platform's token endpoint sends them.
 import type { IncomingMessage } from 'node:http';
 import { parseBasicAuthorization } from '@mall-api/auth';
+import { readBodyText } from '../request-body.js';
 import type { OAuthAuthority, OAuthFailure } from './oauth-authority.js';
 
 /** An answer of the OAuth routes. */
@@ -25,17 +26,6 @@ const failureReply = (failure: OAuthFailure): OAuthReply => ({
   headers: failure.status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {},
   body: { error: failure.error, error_description: failure.description },
 });
-
-async function readBody(request: IncomingMessage, limitBytes = 64 * 1024): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes) throw new Error('request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** Handles an OAuth request for `mallId`, or returns undefined when the path is not an OAuth path. */
 export async function handleOAuthRequest(
@@ -67,7 +57,15 @@ export async function handleOAuthRequest(
         description: 'Send the form as application/x-www-form-urlencoded.',
       });
     }
-    const form = new URLSearchParams(await readBody(request));
+    const text = await readBodyText(request, 64 * 1024);
+    if (text === undefined) {
+      return failureReply({
+        status: 400,
+        error: 'invalid_request',
+        description: 'The request body is too large.',
+      });
+    }
+    const form = new URLSearchParams(text);
     const client = parseBasicAuthorization(request.headers.authorization);
     switch (form.get('grant_type')) {
       case 'authorization_code': {
