@@ -260,6 +260,33 @@ describe('list filters of the seed', () => {
     );
     expect(Object.keys(trimmed.body.products[0]).sort()).toEqual(['discountprice', 'price', 'product_no']);
   });
+
+  it('pages a filtered, sorted list without gaps, and the list follows later writes', async () => {
+    const tag = `Follow${Date.now()}`;
+    for (const letter of ['C', 'A', 'E', 'B', 'D'])
+      await createProduct({ product_name: `${tag} ${letter}`, supply_price: '100.00', price: '100.00' });
+    const names = async (query: string) =>
+      (
+        await call('GET', `/api/v2/admin/products?product_name=${tag}&sort=product_name&order=desc&${query}`)
+      ).body.products.map((p: Body) => p.product_name.slice(-1));
+    const pages = [
+      ...(await names('limit=2')),
+      ...(await names('limit=2&offset=2')),
+      ...(await names('limit=2&offset=4')),
+    ];
+    expect(pages).toEqual(['E', 'D', 'C', 'B', 'A']);
+    const [a] = (await call('GET', `/api/v2/admin/products?product_name=${tag}%20A`)).body.products;
+    await call('PUT', `/api/v2/admin/products/${a.product_no}`, {
+      shop_no: 1,
+      request: { product_name: `${tag} F` },
+    });
+    const [c] = (await call('GET', `/api/v2/admin/products?product_name=${tag}%20C`)).body.products;
+    await call('DELETE', `/api/v2/admin/products/${c.product_no}`);
+    await createProduct({ product_name: `${tag} 0`, supply_price: '100.00', price: '100.00' });
+    expect(await names('limit=10')).toEqual(['F', 'E', 'D', 'B', '0']);
+    const count = await call('GET', `/api/v2/admin/products/count?product_name=${tag}`);
+    expect(count.body.count).toBe(5);
+  });
 });
 
 describe('integrity rules', () => {

@@ -8,13 +8,15 @@ import type { CategoryRecord, CategoryService } from './category-service.js';
 import type { SandboxHandler, SandboxHandlers, SandboxRequest } from './handler-types.js';
 import {
   categoryMatcher,
+  countMatches,
   embedded,
   integer,
   page,
+  pageOfMatches,
   pickFields,
   productMatcher,
   type Query,
-  sortProducts,
+  single,
 } from './list-query.js';
 import type { AddOutcome, PlacementService } from './placement-service.js';
 import type { ProductRecord, ProductService } from './product-service.js';
@@ -87,11 +89,15 @@ export function createAdminHandlers({
       ),
     isBundle: (productNo: number) => products.isBundle(productNo),
   };
-  const productList = (query: Query, bundle?: boolean) =>
-    products
-      .all(bundle)
-      .map((e) => e.record)
-      .filter(productMatcher(query, productContext));
+  const productPage = (query: Query, bundle?: boolean) =>
+    pageOfMatches(
+      products.ordered(bundle, single(query, 'sort'), single(query, 'order') === 'desc'),
+      productMatcher(query, productContext),
+      query,
+      10,
+    ).map((p) => productView(p, query));
+  const productCount = (query: Query, bundle?: boolean) =>
+    countMatches(products.ordered(bundle, undefined, false), productMatcher(query, productContext));
   const productView = (product: ProductRecord, query: Query) => ({
     ...pickFields(product, query, 'product_no'),
     ...embedded(product, query),
@@ -215,9 +221,9 @@ export function createAdminHandlers({
     // Products
     listProducts: ({ query }) =>
       ok({
-        products: page(sortProducts(productList(query), query), query, 10).map((p) => productView(p, query)),
+        products: productPage(query),
       }),
-    countProducts: ({ query }) => ok({ count: productList(query).length }),
+    countProducts: ({ query }) => ok({ count: productCount(query) }),
     getProduct: (request) =>
       ok({ product: productView(products.get(pathNumber(request, 'product_no'), false), request.query) }),
     createProduct: write((request) => {
@@ -237,9 +243,7 @@ export function createAdminHandlers({
     // Bundle products
     listBundleProducts: ({ query }) =>
       ok({
-        bundleproducts: page(sortProducts(productList(query, true), query), query, 10).map((p) =>
-          productView(p, query),
-        ),
+        bundleproducts: productPage(query, true),
       }),
     getBundleProduct: (request) =>
       ok({

@@ -5,45 +5,60 @@
 import type { CategoryRecord, CategoryService } from './category-service.js';
 import type { SandboxHandlers } from './handler-types.js';
 import { parseBound } from './kst-time.js';
-import { commaList, page, type Query, single } from './list-query.js';
+import { commaList, countMatches, pageOfMatches, type Query, single } from './list-query.js';
 import type { ProductRecord, ProductService } from './product-service.js';
+import { derivedFrom, type SandboxStore } from './store.js';
 
 /** The store the sandbox mall appears as in the collection. */
 export const sandboxStoreId = 'sandboxmall';
 
 /**
- * The collection category codes of an admin category: department k is `C{k}00000`, its section j
- * `C{k}0{j}00` and that section's sub-section m `C{k}0{j}{m}0` (k, j, m from 1, in number order).
+ * The collection category codes of the admin categories: department k is `C{k}00000`, its section
+ * j `C{k}0{j}00` and that section's sub-section m `C{k}0{j}{m}0` (k, j, m from 1, in number
+ * order). Returns a lookup by category number, computed once per category tree.
  */
-export function collectionCodes(categories: readonly CategoryRecord[], categoryNo: number): string[] {
+export function collectionCodes(categories: readonly CategoryRecord[]): (categoryNo: number) => string[] {
   const byNo = new Map(categories.map((c) => [c.category_no, c]));
-  const rank = (c: CategoryRecord) =>
-    categories
-      .filter((s) => s.parent_category_no === c.parent_category_no && s.category_depth === c.category_depth)
-      .sort((a, b) => a.category_no - b.category_no)
-      .indexOf(c) + 1;
-  const chain: CategoryRecord[] = [];
-  for (let c = byNo.get(categoryNo); c && chain.length < 4; c = byNo.get(c.parent_category_no))
-    chain.unshift(c);
-  const [k, j, m] = chain.slice(0, 3).map((c) => Math.min(rank(c), 9));
-  if (k === undefined) return [];
-  return [
-    `C${k}00000`,
-    ...(j === undefined ? [] : [`C${k}0${j}00`]),
-    ...(j === undefined || m === undefined ? [] : [`C${k}0${j}${m}0`]),
-  ];
+  const rank = new Map<number, number>();
+  const siblingsSeen = new Map<string, number>();
+  for (const c of [...categories].sort((a, b) => a.category_no - b.category_no)) {
+    const siblings = `${c.parent_category_no}|${c.category_depth}`;
+    const position = (siblingsSeen.get(siblings) ?? 0) + 1;
+    siblingsSeen.set(siblings, position);
+    rank.set(c.category_no, position);
+  }
+  const memo = new Map<number, string[]>();
+  return (categoryNo) => {
+    let codes = memo.get(categoryNo);
+    if (codes) return codes;
+    const chain: CategoryRecord[] = [];
+    for (let c = byNo.get(categoryNo); c && chain.length < 4; c = byNo.get(c.parent_category_no))
+      chain.unshift(c);
+    const [k, j, m] = chain.slice(0, 3).map((c) => Math.min(rank.get(c.category_no) ?? 1, 9));
+    codes =
+      k === undefined
+        ? []
+        : [
+            `C${k}00000`,
+            ...(j === undefined ? [] : [`C${k}0${j}00`]),
+            ...(j === undefined || m === undefined ? [] : [`C${k}0${j}${m}0`]),
+          ];
+    memo.set(categoryNo, codes);
+    return codes;
+  };
 }
 
 export function createCollectionHandlers(
+  store: SandboxStore,
   products: ProductService,
   categories: CategoryService,
   template: Record<string, unknown>,
 ): SandboxHandlers {
-  const collectionRecord = (product: ProductRecord, all: CategoryRecord[]) => {
+  const collectionRecord = (product: ProductRecord, codesOf: (categoryNo: number) => string[]) => {
     const first = Array.isArray(product.category)
       ? (product.category[0] as { category_no: number })
       : undefined;
-    const found = first ? collectionCodes(all, first.category_no) : [];
+    const found = first ? codesOf(first.category_no) : [];
     // Products outside every category appear under the catch-all department C900000.
     const codes = found.length > 0 ? found : ['C900000'];
     const price = String(product.price ?? '0.00');
@@ -77,58 +92,78 @@ export function createCollectionHandlers(
   };
   type CollectionProduct = ReturnType<typeof collectionRecord>;
 
-  const matching = (query: Query, requireCategory: boolean): CollectionProduct[] => {
-    const all = categories.all();
+  /** The displayed products as collection records, in each requested order, until the next write. */
+  const views = derivedFrom(store, ['product', 'category'], () => {
+    const codesOf = collectionCodes(categories.all());
+    const records = products
+      .ordered(false, undefined, false)
+      .filter((p) => p.display === 'T')
+      .map((p) => collectionRecord(p, codesOf));
+    const sortedViews = new Map<string, CollectionProduct[]>();
+    return (query: Query): readonly CollectionProduct[] => {
+      const sort = single(query, 'sort');
+      if (!sort) return records;
+      const direction = single(query, 'order') === 'asc' ? 1 : -1;
+      const key = `${sort}|${direction}`;
+      let view = sortedViews.get(key);
+      if (!view) {
+        view = sorted(records, sort, direction);
+        sortedViews.set(key, view);
+      }
+      return view;
+    };
+  });
+  const matcher = (query: Query, requireCategory: boolean) => {
     const wanted = commaList(query, 'collection_product_category');
     const names = commaList(query, 'product_name')?.map((n) => n.toLowerCase());
     const numbers = commaList(query, 'product_no')?.map(Number);
     const shops = commaList(query, 'shop_no')?.map(Number);
     const storeId = single(query, 'store_id');
-    const [min, max] = [single(query, 'price_min'), single(query, 'price_max')];
+    const [min, max] = [single(query, 'price_min'), single(query, 'price_max')].map((v) =>
+      v === undefined ? undefined : Number(v),
+    );
     const [start, end] = [single(query, 'created_start_date'), single(query, 'created_end_date')];
-    return products
-      .all(false)
-      .filter((e) => e.record.display === 'T')
-      .map((e) => collectionRecord(e.record, all))
-      .filter(
-        (p) =>
-          (!requireCategory || !wanted || p.codes.some((code) => wanted.includes(code))) &&
-          (!names || names.some((n) => p.product_name.toLowerCase().includes(n))) &&
-          (!numbers || numbers.includes(p.product_no)) &&
-          (!shops || shops.includes(p.shop_no)) &&
-          (storeId === undefined || storeId === sandboxStoreId) &&
-          (min === undefined || Number(p.price) >= Number(min)) &&
-          (max === undefined || Number(p.price) <= Number(max)) &&
-          (start === undefined || Date.parse(p.created_date) >= parseBound(start, false)) &&
-          (end === undefined || Date.parse(p.created_date) <= parseBound(end, true)),
-      );
-  };
-  const sorted = (items: CollectionProduct[], query: Query) => {
-    const sort = single(query, 'sort');
-    const direction = single(query, 'order') === 'asc' ? 1 : -1;
-    if (!sort) return items;
-    return items.sort((a, b) => {
-      const [x, y] = [(a as Record<string, unknown>)[sort], (b as Record<string, unknown>)[sort]];
-      const difference =
-        sort === 'product_name'
-          ? String(x).localeCompare(String(y))
-          : sort.endsWith('_date')
-            ? Date.parse(String(x)) - Date.parse(String(y))
-            : Number(x ?? 0) - Number(y ?? 0);
-      return direction * difference || a.product_no - b.product_no;
-    });
+    const [from, to] = [
+      start === undefined ? undefined : parseBound(start, false),
+      end === undefined ? undefined : parseBound(end, true),
+    ];
+    return (p: CollectionProduct) =>
+      (!requireCategory || !wanted || p.codes.some((code) => wanted.includes(code))) &&
+      (!names || names.some((n) => p.product_name.toLowerCase().includes(n))) &&
+      (!numbers || numbers.includes(p.product_no)) &&
+      (!shops || shops.includes(p.shop_no)) &&
+      (storeId === undefined || storeId === sandboxStoreId) &&
+      (min === undefined || Number(p.price) >= min) &&
+      (max === undefined || Number(p.price) <= max) &&
+      (from === undefined || Date.parse(p.created_date) >= from) &&
+      (to === undefined || Date.parse(p.created_date) <= to);
   };
   const strip = ({ codes: _codes, ...record }: CollectionProduct) => record;
 
+  const list = (query: Query, requireCategory: boolean) =>
+    pageOfMatches(views()(query), matcher(query, requireCategory), query, 10).map(strip);
+
   return {
-    listProducts: ({ query }) => ({
+    listProducts: ({ query }) => ({ status: 200, body: { products: list(query, true) } }),
+    countProducts: ({ query }) => ({
       status: 200,
-      body: { products: page(sorted(matching(query, true), query), query, 10).map(strip) },
+      body: { count: countMatches(views()({}), matcher(query, true)) },
     }),
-    countProducts: ({ query }) => ({ status: 200, body: { count: matching(query, true).length } }),
-    listStoreProducts: ({ query }) => ({
-      status: 200,
-      body: { store_products: page(sorted(matching(query, false), query), query, 10).map(strip) },
-    }),
+    listStoreProducts: ({ query }) => ({ status: 200, body: { store_products: list(query, false) } }),
   };
+}
+
+/** Collection records by `sort` (`direction` 1 ascending, -1 descending), ties by number; a new array. */
+function sorted<T extends { product_no: number }>(items: readonly T[], sort: string, direction: number): T[] {
+  const value = (item: T) => (item as Record<string, unknown>)[sort];
+  return [...items].sort((a, b) => {
+    const [x, y] = [value(a), value(b)];
+    const difference =
+      sort === 'product_name'
+        ? String(x).localeCompare(String(y))
+        : sort.endsWith('_date')
+          ? Date.parse(String(x)) - Date.parse(String(y))
+          : Number(x ?? 0) - Number(y ?? 0);
+    return direction * difference || a.product_no - b.product_no;
+  });
 }

@@ -29,11 +29,47 @@ export const integer = (query: Query, name: string, fallback?: number): number |
   return value === undefined ? fallback : Number(value);
 };
 
+/** The `offset` and `limit` of a list request (`limit` defaulting to `defaultLimit`). */
+function window(query: Query, defaultLimit: number): { offset: number; limit: number } {
+  return {
+    offset: integer(query, 'offset', 0) ?? 0,
+    limit: integer(query, 'limit', defaultLimit) ?? defaultLimit,
+  };
+}
+
 /** One page of `items` by `limit` (default `defaultLimit`) and `offset`. */
 export function page<T>(items: readonly T[], query: Query, defaultLimit: number): T[] {
-  const offset = integer(query, 'offset', 0) ?? 0;
-  const limit = integer(query, 'limit', defaultLimit) ?? defaultLimit;
+  const { offset, limit } = window(query, defaultLimit);
   return items.slice(offset, offset + limit);
+}
+
+/**
+ * One page of the items `matches` accepts, in the order of `items`: scans only until the page is
+ * full, so an early page of a large table costs little.
+ */
+export function pageOfMatches<T>(
+  items: readonly T[],
+  matches: (item: T) => boolean,
+  query: Query,
+  defaultLimit: number,
+): T[] {
+  const { offset, limit } = window(query, defaultLimit);
+  const result: T[] = [];
+  let skipped = 0;
+  for (const item of items) {
+    if (result.length === limit) break;
+    if (!matches(item)) continue;
+    if (skipped < offset) skipped++;
+    else result.push(item);
+  }
+  return result;
+}
+
+/** How many of `items` `matches` accepts. */
+export function countMatches<T>(items: readonly T[], matches: (item: T) => boolean): number {
+  let count = 0;
+  for (const item of items) if (matches(item)) count++;
+  return count;
 }
 
 /** The record with only the attributes `fields` names, plus the identifier. */
@@ -44,8 +80,9 @@ export function pickFields(
 ): Record<string, unknown> {
   const fields = commaList(query, 'fields');
   if (!fields) return record;
-  const keep = new Set([idField, ...fields]);
-  return Object.fromEntries(Object.entries(record).filter(([key]) => keep.has(key)));
+  const picked: Record<string, unknown> = {};
+  for (const field of [idField, ...fields]) if (Object.hasOwn(record, field)) picked[field] = record[field];
+  return picked;
 }
 
 /** The category filters of the list and count operations. */
@@ -138,14 +175,26 @@ export function productMatcher(
   for (const field of ranges) {
     const min = single(query, `${field}_min`);
     const max = single(query, `${field}_max`);
-    if (min !== undefined) checks.push((p) => Number(p[field] ?? 0) >= Number(min));
-    if (max !== undefined) checks.push((p) => Number(p[field] ?? 0) <= Number(max));
+    if (min !== undefined) {
+      const bound = Number(min);
+      checks.push((p) => Number(p[field] ?? 0) >= bound);
+    }
+    if (max !== undefined) {
+      const bound = Number(max);
+      checks.push((p) => Number(p[field] ?? 0) <= bound);
+    }
   }
   for (const [prefix, field] of dateRanges) {
     const start = single(query, `${prefix}_start_date`);
     const end = single(query, `${prefix}_end_date`);
-    if (start !== undefined) checks.push((p) => Date.parse(String(p[field])) >= parseBound(start, false));
-    if (end !== undefined) checks.push((p) => Date.parse(String(p[field])) <= parseBound(end, true));
+    if (start !== undefined) {
+      const bound = parseBound(start, false);
+      checks.push((p) => Date.parse(String(p[field])) >= bound);
+    }
+    if (end !== undefined) {
+      const bound = parseBound(end, true);
+      checks.push((p) => Date.parse(String(p[field])) <= bound);
+    }
   }
   const weights = commaList(query, 'product_weight')?.map(Number);
   if (weights) checks.push((p) => weights.includes(Number(p.product_weight)));
@@ -179,11 +228,17 @@ export function productMatcher(
   return (p) => checks.every((check) => check(p));
 }
 
-/** Products ordered by `sort` and `order` (default: by number, ascending). */
-export function sortProducts(products: ProductRecord[], query: Query): ProductRecord[] {
-  const sort = single(query, 'sort');
-  const direction = single(query, 'order') === 'desc' ? -1 : 1;
-  if (!sort) return direction === 1 ? products : products.reverse();
+/**
+ * Products ordered by `sort` (default: by number) ascending or descending, ties by number; a new
+ * array, `products` is left as it is.
+ */
+export function sortProducts(
+  products: readonly ProductRecord[],
+  sort: string | undefined,
+  descending: boolean,
+): ProductRecord[] {
+  const direction = descending ? -1 : 1;
+  if (!sort) return [...products].sort((a, b) => direction * (a.product_no - b.product_no));
   // Keys computed once per product; plain code-unit comparison (localeCompare costs ~10x at 10k).
   const keyed = products.map((p) => {
     const raw = String(p[sort] ?? '');

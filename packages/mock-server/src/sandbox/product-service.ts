@@ -8,10 +8,11 @@
 import type { Violation } from '../error-envelope.js';
 import type { CategoryService } from './category-service.js';
 import { kstDateTime } from './kst-time.js';
+import { sortProducts } from './list-query.js';
 import type { PlacedProduct, PlacementService, ProductDirectory } from './placement-service.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidFields, notFound, SandboxError } from './sandbox-error.js';
-import type { SandboxStore, StoredRecord } from './store.js';
+import { derivedFrom, type SandboxStore, type StoredRecord } from './store.js';
 
 /** A product's response record. */
 export interface ProductRecord extends StoredRecord, PlacedProduct {
@@ -43,6 +44,16 @@ const identityFields = ['product_no', 'product_code', 'category', 'created_date'
 export interface ProductService extends ProductDirectory {
   get(productNo: number, bundle: boolean): ProductRecord;
   all(bundle?: boolean): StoredProduct[];
+  /**
+   * Products (`bundle` false), bundle products (true) or both (undefined) in list order: by `sort`
+   * (default: by number), ties by number. Views are kept until the next product write, so
+   * repeated lists neither copy nor sort the table.
+   */
+  ordered(
+    bundle: boolean | undefined,
+    sort: string | undefined,
+    descending: boolean,
+  ): readonly ProductRecord[];
   isBundle(productNo: number): boolean;
   create(
     shopNo: number,
@@ -209,6 +220,12 @@ export function createProductService(
       : { price_excluding_tax: price.toFixed(2) };
   };
 
+  const all = (bundle?: boolean) => {
+    const entries = store.all<StoredProduct>('product');
+    return bundle === undefined ? entries : entries.filter((e) => e.bundle === bundle);
+  };
+  const views = derivedFrom(store, ['product'], () => new Map<string, readonly ProductRecord[]>());
+
   const directory: ProductService = {
     find: (productNo) => stored(productNo)?.record,
     patch(productNo, attributes) {
@@ -218,9 +235,19 @@ export function createProductService(
     },
     get,
     isBundle: (productNo) => stored(productNo)?.bundle === true,
-    all: (bundle) => {
-      const entries = store.all<StoredProduct>('product');
-      return bundle === undefined ? entries : entries.filter((e) => e.bundle === bundle);
+    all,
+    ordered(bundle, sort, descending) {
+      const key = `${String(bundle)}|${sort ?? ''}|${descending}`;
+      let view = views().get(key);
+      if (!view) {
+        view = sortProducts(
+          all(bundle).map((e) => e.record),
+          sort,
+          descending,
+        );
+        views().set(key, view);
+      }
+      return view;
     },
     create(shopNo, request, bundle, createdAt) {
       check(request, undefined);

@@ -66,7 +66,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (options.seed !== undefined) seedSandbox(options.seed, services);
     const handlers: Record<ApiName, SandboxHandlers> = {
       admin: createAdminHandlers(services),
-      collection: createCollectionHandlers(products, categories, collectionTemplate(collectionShapes)),
+      collection: createCollectionHandlers(store, products, categories, collectionTemplate(collectionShapes)),
       analytics: createAnalyticsHandlers(products),
     };
     return {

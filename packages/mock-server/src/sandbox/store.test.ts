@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from './sqlite-store.js';
-import { createMemoryStore, type SandboxStore } from './store.js';
+import { createMemoryStore, derivedFrom, type SandboxStore } from './store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -67,5 +67,33 @@ describe('the SQLite store', () => {
     expect(second.all('product')).toEqual([{ product_no: 10 }]);
     expect(second.transaction(() => second.nextNumber('product_no', 9))).toBe(11);
     second.close();
+  });
+});
+
+describe('a value derived from tables', () => {
+  it('is computed again after a write or an undone write to its tables, and only then', () => {
+    const store = createMemoryStore();
+    let computed = 0;
+    const names = derivedFrom(store, ['category'], () => {
+      computed++;
+      return store.all<{ name: string }>('category').map((c) => c.name);
+    });
+    expect(names()).toEqual([]);
+    expect(names()).toEqual([]);
+    expect(computed).toBe(1);
+    store.transaction(() => store.put('product', '1', { name: 'elsewhere' }));
+    expect(names()).toEqual([]);
+    expect(computed).toBe(1);
+    store.transaction(() => store.put('category', '1', { name: 'shoes' }));
+    expect(names()).toEqual(['shoes']);
+    expect(() =>
+      store.transaction(() => {
+        store.put('category', '2', { name: 'refused' });
+        expect(names()).toEqual(['shoes', 'refused']);
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(names()).toEqual(['shoes']);
+    expect(computed).toBe(4);
   });
 });

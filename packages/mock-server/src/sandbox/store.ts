@@ -26,6 +26,8 @@ export interface SandboxStore {
   all<T extends StoredRecord = StoredRecord>(table: TableName): T[];
   /** Number of records in a table. */
   size(table: TableName): number;
+  /** A number that changes whenever the table changes (writes and undone writes), for caches. */
+  revision(table: TableName): number;
   put(table: TableName, key: string, value: StoredRecord): void;
   delete(table: TableName, key: string): void;
   /** The next number of a sequence, starting after `start` (kept in the `sequence` table). */
@@ -63,11 +65,14 @@ export function createMemoryStore(
   };
   for (const [table, key, value] of initial) tableOf(table).set(key, value);
   let undo: UndoEntry[] | undefined;
+  const revisions = new Map<TableName, number>();
+  const touch = (table: TableName) => revisions.set(table, (revisions.get(table) ?? 0) + 1);
 
   const write = (table: TableName, key: string, value: StoredRecord | undefined) => {
     const map = tableOf(table);
     if (!undo) throw new Error('sandbox store writes must run inside a transaction');
     undo.push({ table, key, previous: map.get(key) });
+    touch(table);
     if (value === undefined) {
       map.delete(key);
       journal?.delete(table, key);
@@ -81,6 +86,7 @@ export function createMemoryStore(
     get: <T extends StoredRecord>(table: TableName, key: string) => tableOf(table).get(key) as T | undefined,
     all: <T extends StoredRecord>(table: TableName) => [...tableOf(table).values()] as T[],
     size: (table) => tableOf(table).size,
+    revision: (table) => revisions.get(table) ?? 0,
     put: (table, key, value) => write(table, key, value),
     delete: (table, key) => {
       if (tableOf(table).has(key)) write(table, key, undefined);
@@ -102,6 +108,7 @@ export function createMemoryStore(
       } catch (error) {
         for (const entry of undo.reverse()) {
           const map = tableOf(entry.table);
+          touch(entry.table);
           if (entry.previous === undefined) map.delete(entry.key);
           else map.set(entry.key, entry.previous);
         }
@@ -114,4 +121,21 @@ export function createMemoryStore(
     close: () => journal?.close(),
   };
   return store;
+}
+
+/**
+ * A value computed from some tables of `store`, computed again only after one of them changed
+ * (for list views that would otherwise copy and sort a table on every request).
+ */
+export function derivedFrom<T>(store: SandboxStore, tables: readonly TableName[], compute: () => T): () => T {
+  let computedAt: string | undefined;
+  let value: T;
+  return () => {
+    const revisions = tables.map((table) => store.revision(table)).join('|');
+    if (revisions !== computedAt) {
+      value = compute();
+      computedAt = revisions;
+    }
+    return value;
+  };
 }
