@@ -433,6 +433,13 @@ describe('admin mock: bad query parameters → 422 naming the parameter', () => 
       'product_no',
     ],
     [
+      'embed=variants without custom_product_code or custom_variant_code',
+      'GET',
+      '/api/v2/admin/products?embed=options,variants',
+      undefined,
+      'custom_product_code',
+    ],
+    [
       'a crossed price range',
       'GET',
       '/api/v2/admin/products?price_min=500&price_max=100',
@@ -448,6 +455,13 @@ describe('admin mock: bad query parameters → 422 naming the parameter', () => 
     ],
   ])('%s', async (_case, method, path, body, field) => {
     expect422Naming(await call(method, path, { body }), field, 'query');
+  });
+});
+
+describe('admin mock: embed=variants with a code filter', () => {
+  it('accepts embed=variants when custom_product_code or custom_variant_code is given', async () => {
+    for (const filter of ['custom_product_code=SHIRT01', 'custom_variant_code=SHIRT01-RED'])
+      expect((await call('GET', `/api/v2/admin/products?embed=variants&${filter}`)).status).toBe(200);
   });
 });
 

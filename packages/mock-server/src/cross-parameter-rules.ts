@@ -1,7 +1,8 @@
 // Rules a JSON Schema cannot express about one parameter alone, read from the spec so each API
 // states them once: `x-mutually-exclusive` pairs on the operation, `*_min`/`*_max` and
 // `*_start_date`/`*_end_date` pairs that must not cross, `x-not-before: <other>` on a date
-// parameter, and `x-max-values-per-key` on a `key:value` comma list. The rules of an operation are
+// parameter, `x-max-values-per-key` on a `key:value` comma list, and `x-requires-one-of` on a
+// comma list (`{ value: [parameters] }`: with that value, one of those parameters must be given). The rules of an operation are
 // worked out once; checking a request then only looks at the parameters involved. Each broken
 // rule becomes a violation naming the parameter.
 import type { Violation } from './error-envelope.js';
@@ -57,12 +58,31 @@ function perKeyLimits(operation: OperationEntry): { name: string; max: number }[
   });
 }
 
+interface ValueRequirement {
+  readonly name: string;
+  readonly value: string;
+  /** At least one of these must be present when `name` contains `value`. */
+  readonly oneOf: readonly string[];
+}
+
+function valueRequirements(operation: OperationEntry): ValueRequirement[] {
+  return operation.parameters.flatMap(({ name, extensions }) => {
+    const rule = extensions['x-requires-one-of'];
+    if (typeof rule !== 'object' || rule === null) return [];
+    return Object.entries(rule).flatMap(([value, oneOf]) =>
+      Array.isArray(oneOf) && oneOf.length > 0 ? [{ name, value, oneOf: oneOf.map(String) }] : [],
+    );
+  });
+}
+
 /** Works out an operation's cross-parameter rules once and returns the check for its requests. */
 export function compileCrossParameterRules(operation: OperationEntry): CrossParameterCheck {
   const exclusive = operation.mutuallyExclusive;
   const pairs = orderedPairs(operation);
   const limits = perKeyLimits(operation);
-  if (exclusive.length === 0 && pairs.length === 0 && limits.length === 0) return () => [];
+  const requirements = valueRequirements(operation);
+  if (exclusive.length === 0 && pairs.length === 0 && limits.length === 0 && requirements.length === 0)
+    return () => [];
   return (query) => {
     const violations: Violation[] = [];
     for (const [a, b] of exclusive) {
@@ -77,6 +97,16 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
       const [h, l] = [parse(high), parse(low)];
       if (Number.isFinite(h) && Number.isFinite(l) && h < l)
         violations.push({ location: 'query', name: upper, message });
+    }
+    for (const { name, value, oneOf } of requirements) {
+      const raw = query[name];
+      const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => v.split(','));
+      if (values.includes(value) && !oneOf.some((other) => query[other] !== undefined))
+        violations.push({
+          location: 'query',
+          name: oneOf[0] as string,
+          message: `is required with ${name}=${value}${oneOf.length > 1 ? ` (or ${oneOf.slice(1).join(', ')})` : ''}`,
+        });
     }
     for (const { name, max } of limits) {
       const raw = first(query[name]);
