@@ -580,6 +580,13 @@ describe('admin mock: bad bodies → 422 naming the field', () => {
 describe('admin mock: each conditional rule of the spec → 422 naming the field', () => {
   it.each<BadInput>([
     [
+      'use_icon_exposure_term T without the end of the period',
+      'PUT',
+      '/api/v2/admin/bundleproducts/210',
+      { request: { use_icon_exposure_term: 'T', icon_exposure_begin_datetime: '2026-12-01T00:00:00+09:00' } },
+      'icon_exposure_end_datetime',
+    ],
+    [
       'scope A without the common display set',
       'POST',
       '/api/v2/admin/categories',
@@ -886,6 +893,19 @@ describe('admin mock: the body rules a schema cannot express → 422 naming the 
         shipping_rates: [{ shipping_fee: '3000' }, { shipping_fee: '3000000000' }],
       }),
       ['request.shipping_rates/1/shipping_fee'],
+    ],
+    [
+      'an icon period that ends before it begins',
+      'PUT',
+      '/api/v2/admin/products/120',
+      {
+        request: {
+          use_icon_exposure_term: 'T',
+          icon_exposure_begin_datetime: '2026-12-24T00:00:00+09:00',
+          icon_exposure_end_datetime: '2026-12-01T00:00:00+09:00',
+        },
+      },
+      ['request.icon_exposure_end_datetime'],
     ],
     [
       'a shipping interval that ends before it starts',

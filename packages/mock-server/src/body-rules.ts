@@ -104,6 +104,16 @@ const shippingPeriodInOrder = onRequest((request) => {
     : [];
 });
 
+/** The icon period of an update may not end before it begins. */
+const iconPeriodInOrder = onRequest((request) => {
+  const [begin, end] = [request.icon_exposure_begin_datetime, request.icon_exposure_end_datetime].map(
+    (value) => (typeof value === 'string' ? Date.parse(value) : Number.NaN),
+  );
+  return (end as number) < (begin as number)
+    ? [violation('request.icon_exposure_end_datetime', 'must not be before icon_exposure_begin_datetime')]
+    : [];
+});
+
 /** Every `fix_product_no` item must also be in `product_no`. */
 const fixedProductsListed = onRequest((request) => {
   const ordered = Array.isArray(request.product_no) ? request.product_no : [];
@@ -127,12 +137,14 @@ const productWriteRules: readonly BodyRule[] = [
   shippingPeriodInOrder,
 ];
 
+const productUpdateRules: readonly BodyRule[] = [...productWriteRules, iconPeriodInOrder];
+
 /** Rules per operationId. */
 const rulesByOperation: Readonly<Record<string, readonly BodyRule[]>> = {
   createProduct: productWriteRules,
-  updateProduct: productWriteRules,
+  updateProduct: productUpdateRules,
   createBundleProduct: productWriteRules,
-  updateBundleProduct: productWriteRules,
+  updateBundleProduct: productUpdateRules,
   updateMainProduct: [fixedProductsListed],
 };
 

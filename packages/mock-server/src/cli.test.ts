@@ -53,9 +53,18 @@ describe('mall-api-mock', () => {
 
 describe('mall-api-mock --sandbox', () => {
   it('serves a seeded sandbox mall, says so, and exits 0 on SIGINT', async () => {
-    const { child, ready } = start(['collection', '--port', '0', '--sandbox', '--seed', '3', '--quiet']);
+    const { child, ready } = start([
+      'collection',
+      '--port',
+      '0',
+      '--sandbox',
+      '--seed',
+      '3',
+      '--global-edition',
+      '--quiet',
+    ]);
     const output = await ready;
-    expect(output).toContain('sandbox mode: data in memory, seed 3');
+    expect(output).toContain('sandbox mode: data in memory, seed 3, global edition');
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
     const response = await fetch(`${url}/api/products/count?collection_product_category=C100000`, {
       headers: {
@@ -75,6 +84,6 @@ describe('mall-api-mock --sandbox', () => {
       stderr += chunk.toString();
     });
     expect(await exitCode(child)).toBe(1);
-    expect(stderr).toContain('--data-dir and --seed need --sandbox');
+    expect(stderr).toContain('--data-dir, --seed, --global-edition and --age-verification need --sandbox');
   });
 });

@@ -2,9 +2,10 @@
 // `mall-api-mock`: serves the mock APIs from the command line.
 //   mall-api-mock                      every API on its default port
 //   mall-api-mock collection --port 0  one API on a chosen port
-//   mall-api-mock --sandbox [--data-dir DIR] [--seed N]
+//   mall-api-mock --sandbox [--data-dir DIR] [--seed N] [--global-edition] [--age-verification]
 //                                      a stateful sandbox mall behind every API (in memory, or
-//                                      SQLite in DIR so it survives a restart; N seeds sample data)
+//                                      SQLite in DIR so it survives a restart; N seeds sample data;
+//                                      the two mall settings switch on the rules that depend on them)
 // Prints each URL and the demo credentials, logs one line per request (never credentials) unless
 // --quiet, and stops cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
       sandbox: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
+      'global-edition': { type: 'boolean', default: false },
+      'age-verification': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -41,8 +44,13 @@ async function main(): Promise<void> {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
     throw new Error(`--port must be a TCP port number, got ${values.port}`);
   }
-  if (!values.sandbox && (values['data-dir'] !== undefined || values.seed !== undefined))
-    throw new Error('--data-dir and --seed need --sandbox');
+  const globalEdition = values['global-edition'] === true;
+  const ageVerification = values['age-verification'] === true;
+  if (
+    !values.sandbox &&
+    (values['data-dir'] !== undefined || values.seed !== undefined || globalEdition || ageVerification)
+  )
+    throw new Error('--data-dir, --seed, --global-edition and --age-verification need --sandbox');
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0))
     throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
@@ -51,6 +59,7 @@ async function main(): Promise<void> {
     ? {
         store: dataDir === undefined ? ('memory' as const) : { dataDir },
         ...(seed !== undefined ? { seed } : {}),
+        mall: { globalEdition, ageVerification },
       }
     : undefined;
   const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
@@ -72,7 +81,7 @@ async function main(): Promise<void> {
   });
   if (sandbox)
     process.stdout.write(
-      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}${seed === undefined ? '' : `, seed ${seed}`}\n`,
+      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}${seed === undefined ? '' : `, seed ${seed}`}${globalEdition ? ', global edition' : ''}${ageVerification ? ', age verification on' : ''}\n`,
     );
   for (const mock of served.mocks) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
   if (apis.includes('collection')) {

@@ -289,6 +289,100 @@ describe('list filters of the seed', () => {
   });
 });
 
+describe('icon exposure period', () => {
+  it('stores the period of use_icon_exposure_term T, clears it with F, and refuses a period that ends first', async () => {
+    const product = await createProduct({ product_name: 'Icon Period Tee', supply_price: '100.00' });
+    const path = `/api/v2/admin/products/${product.product_no}`;
+    const period = {
+      use_icon_exposure_term: 'T',
+      icon_exposure_begin_datetime: '2026-12-01T00:00:00+09:00',
+      icon_exposure_end_datetime: '2026-12-24T23:59:59+09:00',
+    };
+    expect((await call('PUT', path, { shop_no: 1, request: period })).status).toBe(200);
+    expect((await call('GET', path)).body.product.icon_show_period).toEqual({
+      start_date: '2026-12-01T00:00:00+09:00',
+      end_date: '2026-12-24T23:59:59+09:00',
+    });
+    const reversed = await call('PUT', path, {
+      shop_no: 1,
+      request: { ...period, icon_exposure_end_datetime: '2026-11-30T00:00:00+09:00', product_name: 'Lost' },
+    });
+    expect(reversed.status).toBe(422);
+    expect(reversed.body.error.more_info.violations.map((v: Body) => v.name)).toContain(
+      'request.icon_exposure_end_datetime',
+    );
+    const { icon_exposure_end_datetime: _end, ...withoutEnd } = period;
+    const incomplete = await call('PUT', path, { shop_no: 1, request: withoutEnd });
+    expect(incomplete.status).toBe(422);
+    expect(JSON.stringify(incomplete.body.error.more_info)).toContain('icon_exposure_end_datetime');
+    const kept = (await call('GET', path)).body.product;
+    expect(kept.product_name).toBe('Icon Period Tee');
+    expect(kept.icon_show_period.end_date).toBe('2026-12-24T23:59:59+09:00');
+    await call('PUT', path, { shop_no: 1, request: { use_icon_exposure_term: 'F' } });
+    expect((await call('GET', path)).body.product.icon_show_period).toEqual({});
+  });
+});
+
+describe('mall settings', () => {
+  let globalMall: Awaited<ReturnType<typeof startMockServers>>;
+  const send = async (method: string, path: string, body?: unknown) => {
+    const token = issueDemoTokens(globalMall.authority, allScopes, `globalmall${++mallCounter}`).access_token;
+    const response = await fetch(`${globalMall.mocks[0]?.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Body };
+  };
+  const violationNames = (body: Body) => body.error.more_info.violations.map((v: Body) => v.name);
+  beforeAll(async () => {
+    globalMall = await startMockServers({
+      apis: ['admin'],
+      ports: { admin: 0 },
+      sandbox: { seed: 2, mall: { globalEdition: true, ageVerification: true } },
+    });
+  });
+  afterAll(async () => {
+    await globalMall.close();
+  });
+
+  it('refuses adult_certification T in a mall without age verification', async () => {
+    const refused = await call('POST', '/api/v2/admin/products', {
+      shop_no: 1,
+      request: { product_name: 'Adult Only', supply_price: '100.00', adult_certification: 'T' },
+    });
+    expect(refused.status).toBe(422);
+  });
+
+  it('in a global-edition mall with age verification: shipping_scope must be C, no web-FTP images, adult products allowed', async () => {
+    const base = { product_name: 'Export Scarf', supply_price: '900.00' };
+    const domestic = await send('POST', '/api/v2/admin/products', { shop_no: 1, request: base });
+    expect(domestic.status).toBe(422);
+    expect(violationNames(domestic.body)).toContain('request.shipping_scope');
+    const exportOnly = {
+      ...base,
+      shipping_fee_by_product: 'T',
+      shipping_scope: 'C',
+      hscode: '6214100000',
+      clearance_category_code: 'SCARF001',
+      adult_certification: 'T',
+    };
+    const ftp = await send('POST', '/api/v2/admin/products', {
+      shop_no: 1,
+      request: { ...exportOnly, image_upload_type: 'C' },
+    });
+    expect(ftp.status).toBe(422);
+    expect(violationNames(ftp.body)).toEqual(['request.image_upload_type']);
+    const before = (await send('GET', '/api/v2/admin/products/count')).body.count;
+    const created = await send('POST', '/api/v2/admin/products', { shop_no: 1, request: exportOnly });
+    expect(created.status).toBe(201);
+    expect(created.body.product.shipping_scope).toBe('C');
+    expect((await send('GET', '/api/v2/admin/products/count')).body.count).toBe(before + 1);
+    const seeded = await send('GET', '/api/v2/admin/products?limit=5&fields=shipping_scope');
+    expect(seeded.body.products.map((p: Body) => p.shipping_scope)).toEqual(['C', 'C', 'C', 'C', 'C']);
+  });
+});
+
 describe('integrity rules', () => {
   it('refuses a category deeper than four levels with 422 naming parent_category_no, and an unknown parent with 404', async () => {
     let parent = await createCategory({ category_name: 'D1' });

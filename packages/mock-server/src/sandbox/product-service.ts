@@ -30,6 +30,14 @@ export interface StoredProduct extends StoredRecord {
   record: ProductRecord;
 }
 
+/** Mall settings the product rules depend on (the seed's "global-edition mall" and age verification). */
+export interface MallSettings {
+  /** A global-edition mall: `shipping_scope` must be C and `image_upload_type` C is refused. */
+  readonly globalEdition: boolean;
+  /** Orders are restricted by age verification, so `adult_certification` T is accepted. */
+  readonly ageVerification: boolean;
+}
+
 /** Product numbers are issued after this one. */
 const firstProductNo = 9;
 
@@ -42,6 +50,7 @@ const violation = (name: string, message: string): Violation => ({ location: 'bo
 const identityFields = ['product_no', 'product_code', 'category', 'created_date', 'updated_date', 'main'];
 
 export interface ProductService extends ProductDirectory {
+  readonly settings: MallSettings;
   get(productNo: number, bundle: boolean): ProductRecord;
   all(bundle?: boolean): StoredProduct[];
   /**
@@ -71,6 +80,7 @@ export function createProductService(
   categories: CategoryService,
   placements: () => PlacementService,
   clock: () => number,
+  settings: MallSettings,
 ): ProductService {
   const strip = (template: Record<string, unknown>) => {
     for (const field of identityFields) delete template[field];
@@ -119,13 +129,24 @@ export function createProductService(
           violation(`request.bundle_product_components/${index}`, `product ${String(no)} is itself a bundle`),
         );
     });
-    if (request.adult_certification === 'T')
+    if (request.adult_certification === 'T' && !settings.ageVerification)
       violations.push(
         violation(
           'request.adult_certification',
-          'can be T only when the mall restricts orders by age verification, which the sandbox mall does not',
+          'can be T only when the mall restricts orders by age verification (start the sandbox with --age-verification)',
         ),
       );
+    if (settings.globalEdition) {
+      const scope = request.shipping_scope ?? current?.shipping_scope;
+      if (scope !== 'C')
+        violations.push(
+          violation('request.shipping_scope', 'must be C (export only) in a global-edition mall'),
+        );
+      if (request.image_upload_type === 'C')
+        violations.push(
+          violation('request.image_upload_type', 'C (web FTP) is not available in a global-edition mall'),
+        );
+    }
     if (current) {
       const feeByProduct = request.shipping_fee_by_product ?? current.shipping_fee_by_product;
       if (request.shipping_scope !== undefined && feeByProduct === 'F')
@@ -224,9 +245,21 @@ export function createProductService(
     const entries = store.all<StoredProduct>('product');
     return bundle === undefined ? entries : entries.filter((e) => e.bundle === bundle);
   };
+  /** `icon_show_period` from an update's icon-exposure fields: the period with T, none with F. */
+  const iconPeriod = (request: Record<string, unknown>) => {
+    if (request.use_icon_exposure_term === 'F') return { icon_show_period: {} };
+    if (request.use_icon_exposure_term !== 'T') return {};
+    return {
+      icon_show_period: {
+        start_date: request.icon_exposure_begin_datetime,
+        end_date: request.icon_exposure_end_datetime,
+      },
+    };
+  };
   const views = derivedFrom(store, ['product'], () => new Map<string, readonly ProductRecord[]>());
 
   const directory: ProductService = {
+    settings,
     find: (productNo) => stored(productNo)?.record,
     patch(productNo, attributes) {
       const entry = stored(productNo);
@@ -289,7 +322,12 @@ export function createProductService(
         main: current.main,
         updated_date: kstDateTime(clock()),
       } as ProductRecord;
-      Object.assign(record, priceFields(record), bundle ? bundleParts(request, current) : {});
+      Object.assign(
+        record,
+        priceFields(record),
+        iconPeriod(request),
+        bundle ? bundleParts(request, current) : {},
+      );
       store.put('product', String(productNo), { bundle, record });
       const deleteCategories = Array.isArray(request.delete_category_no)
         ? request.delete_category_no

@@ -11,7 +11,7 @@ import { createCategoryService } from './category-service.js';
 import { createCollectionHandlers } from './collection-view.js';
 import type { SandboxHandler, SandboxHandlers } from './handler-types.js';
 import { createPlacementService, type PlacementService } from './placement-service.js';
-import { createProductService } from './product-service.js';
+import { createProductService, type MallSettings } from './product-service.js';
 import { type RecordShapes, recordShapes } from './record-shapes.js';
 import { seedSandbox } from './seed-data.js';
 import { createSqliteStore } from './sqlite-store.js';
@@ -23,6 +23,8 @@ export interface SandboxOptions {
   store?: 'memory' | { dataDir: string };
   /** Fill an empty store with the deterministic sample mall of this seed. */
   seed?: number;
+  /** Mall settings the product rules depend on (default: a domestic mall without age verification). */
+  mall?: Partial<MallSettings>;
   /** Clock for created and updated dates (tests pass a fixed one). */
   clock?: () => number;
 }
@@ -59,6 +61,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       categories,
       () => placements as PlacementService,
       clock,
+      { globalEdition: false, ageVerification: false, ...options.mall },
     );
     placements = createPlacementService(store, categories, products);
     placements.ensureMains();

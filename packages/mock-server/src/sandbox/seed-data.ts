@@ -80,6 +80,15 @@ export function seedSandbox(
   if (store.size('product') > 0 || store.size('category') > 0) return;
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  // A global-edition mall ships everything abroad: export scope with its customs codes.
+  const shipping = products.settings.globalEdition
+    ? {
+        shipping_fee_by_product: 'T',
+        shipping_scope: 'C',
+        hscode: '6109100000',
+        clearance_category_code: 'APPAREL1',
+      }
+    : {};
   store.transaction(() => {
     const leaves: { categoryNo: number; nouns: string[] }[] = [];
     for (const [department, sections] of Object.entries(departments)) {
@@ -103,6 +112,7 @@ export function seedSandbox(
         1,
         {
           product_name: name,
+          ...shipping,
           supply_price: supply.toFixed(2),
           price: price.toFixed(2),
           retail_price: (Math.round((price * 1.15) / 100) * 100).toFixed(2),
@@ -133,6 +143,7 @@ export function seedSandbox(
         1,
         {
           product_name: `Gift Set ${i + 1}`,
+          ...shipping,
           display: 'T',
           selling: 'T',
           bundle_product_components: parts.map((product_no) => ({ product_no, purchase_quantity: 1 })),
