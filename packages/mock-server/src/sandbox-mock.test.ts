@@ -289,6 +289,55 @@ describe('list filters of the seed', () => {
   });
 });
 
+describe('options and variants', () => {
+  it('sells one variant per combination of option values, embeds them, filters by custom variant code, and refuses more than 100', async () => {
+    const code = `QA-TEE-${Date.now()}`;
+    const product = await createProduct({
+      product_name: 'Variant Tee',
+      supply_price: '5000.00',
+      custom_product_code: code,
+      has_option: 'T',
+      options: [
+        { name: 'Color', value: ['Oatmeal', 'Charcoal'] },
+        { name: 'Size', value: ['S', 'M', 'L'] },
+      ],
+    });
+    expect(product.has_option).toBe('T');
+    const read = await call('GET', `/api/v2/admin/products/${product.product_no}?embed=options,variants`);
+    const { options, variants } = read.body.product;
+    expect(options.options.map((o: Body) => o.option_name)).toEqual(['Color', 'Size']);
+    expect(variants).toHaveLength(6);
+    expect(new Set(variants.map((v: Body) => v.variant_code)).size).toBe(6);
+    expect(variants[0].variant_code.startsWith(product.product_code)).toBe(true);
+    expect(variants[4]).toMatchObject({
+      custom_variant_code: `${code}-5`,
+      options: [
+        { name: 'Color', value: 'Charcoal' },
+        { name: 'Size', value: 'M' },
+      ],
+    });
+    const found = await call('GET', `/api/v2/admin/products?embed=variants&custom_variant_code=${code}-5`);
+    expect(found.body.products.map((p: Body) => p.product_no)).toEqual([product.product_no]);
+    expect(found.body.products[0].variants).toHaveLength(6);
+    const before = (await call('GET', '/api/v2/admin/products/count')).body.count;
+    const tooMany = await call('POST', '/api/v2/admin/products', {
+      shop_no: 1,
+      request: {
+        product_name: 'Too Many Variants',
+        supply_price: '100.00',
+        has_option: 'T',
+        options: [
+          { name: 'Color', value: Array.from({ length: 11 }, (_, i) => `Color ${i}`) },
+          { name: 'Size', value: Array.from({ length: 10 }, (_, i) => `Size ${i}`) },
+        ],
+      },
+    });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.more_info.violations.map((v: Body) => v.name)).toEqual(['request.options']);
+    expect((await call('GET', '/api/v2/admin/products/count')).body.count).toBe(before);
+  });
+});
+
 describe('icon exposure period', () => {
   it('stores the period of use_icon_exposure_term T, clears it with F, and refuses a period that ends first', async () => {
     const product = await createProduct({ product_name: 'Icon Period Tee', supply_price: '100.00' });

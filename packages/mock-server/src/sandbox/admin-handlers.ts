@@ -19,6 +19,7 @@ import {
   single,
 } from './list-query.js';
 import type { AddOutcome, PlacementService } from './placement-service.js';
+import { variantsOf } from './product-options.js';
 import type { ProductRecord, ProductService } from './product-service.js';
 import { invalidFields } from './sandbox-error.js';
 import type { SandboxStore } from './store.js';
@@ -88,6 +89,10 @@ export function createAdminHandlers({
           : [categoryNo],
       ),
     isBundle: (productNo: number) => products.isBundle(productNo),
+    customVariantCodes: (product: ProductRecord) =>
+      variantsOf(product, products.optionsOf(product.product_no)).flatMap((variant) =>
+        typeof variant.custom_variant_code === 'string' ? [variant.custom_variant_code] : [],
+      ),
   };
   const productPage = (query: Query, bundle?: boolean) =>
     pageOfMatches(
@@ -100,7 +105,7 @@ export function createAdminHandlers({
     countMatches(products.ordered(bundle, undefined, false), productMatcher(query, productContext));
   const productView = (product: ProductRecord, query: Query) => ({
     ...pickFields(product, query, 'product_no'),
-    ...embedded(product, query),
+    ...embedded(product, products.optionsOf(product.product_no), query),
   });
   const categoryView = (category: CategoryRecord, query: Query) => pickFields(category, query, 'category_no');
 

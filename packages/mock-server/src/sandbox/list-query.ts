@@ -5,6 +5,7 @@
 // `embed` adds the lower resources, built from the stored record.
 import type { CategoryRecord } from './category-service.js';
 import { parseBound } from './kst-time.js';
+import { type OptionInput, optionsEmbed, variantsOf } from './product-options.js';
 import type { ProductRecord } from './product-service.js';
 
 /** Raw query parameters as the front layer read them. */
@@ -135,6 +136,8 @@ export interface ProductFilterContext {
   /** Category numbers a `category` filter covers (with sub-categories when asked). */
   categoriesFor(categoryNo: number, includeSubCategories: boolean): Set<number>;
   isBundle(productNo: number): boolean;
+  /** The custom variant codes of a product's variants. */
+  customVariantCodes(product: ProductRecord): string[];
 }
 
 /** The product filters of the list and count operations (products and bundle products). */
@@ -162,6 +165,9 @@ export function productMatcher(
     const values = commaList(query, field);
     if (values) checks.push((p) => values.includes(String(p[field] ?? '')));
   }
+  const variantCodes = commaList(query, 'custom_variant_code');
+  if (variantCodes)
+    checks.push((p) => context.customVariantCodes(p).some((code) => variantCodes.includes(code)));
   const tags = commaList(query, 'product_tag')?.map((v) => v.toLowerCase());
   if (tags)
     checks.push(
@@ -251,7 +257,11 @@ export function sortProducts(
 }
 
 /** The lower resources `embed` asks for, built from what the sandbox stores. */
-export function embedded(product: ProductRecord, query: Query): Record<string, unknown> {
+export function embedded(
+  product: ProductRecord,
+  options: readonly OptionInput[],
+  query: Query,
+): Record<string, unknown> {
   const embeds = commaList(query, 'embed') ?? [];
   const images = Array.isArray(product.additional_image) ? product.additional_image : [];
   const builders: Record<string, () => unknown> = {
@@ -261,8 +271,8 @@ export function embedded(product: ProductRecord, query: Query): Record<string, u
     }),
     decorationimages: () => [],
     benefits: () => [],
-    options: () => ({ has_option: product.has_option ?? 'F', options: [] }),
-    variants: () => [],
+    options: () => optionsEmbed(options),
+    variants: () => variantsOf(product, options),
     additionalimages: () => images.slice(0, 20),
     memos: () => [],
     hits: () => ({ count: 0 }),

@@ -10,6 +10,7 @@ import type { CategoryService } from './category-service.js';
 import { kstDateTime } from './kst-time.js';
 import { sortProducts } from './list-query.js';
 import type { PlacedProduct, PlacementService, ProductDirectory } from './placement-service.js';
+import { type OptionInput, optionsOfRequest, tooManyVariants } from './product-options.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidFields, notFound, SandboxError } from './sandbox-error.js';
 import { derivedFrom, type SandboxStore, type StoredRecord } from './store.js';
@@ -28,6 +29,8 @@ export interface ProductRecord extends StoredRecord, PlacedProduct {
 export interface StoredProduct extends StoredRecord {
   bundle: boolean;
   record: ProductRecord;
+  /** The options the product was created with (its variants are their combinations). */
+  options?: OptionInput[];
 }
 
 /** Mall settings the product rules depend on (the seed's "global-edition mall" and age verification). */
@@ -64,6 +67,8 @@ export interface ProductService extends ProductDirectory {
     descending: boolean,
   ): readonly ProductRecord[];
   isBundle(productNo: number): boolean;
+  /** The options of a product (empty when it has none or does not exist). */
+  optionsOf(productNo: number): readonly OptionInput[];
   create(
     shopNo: number,
     request: Record<string, unknown>,
@@ -129,6 +134,8 @@ export function createProductService(
           violation(`request.bundle_product_components/${index}`, `product ${String(no)} is itself a bundle`),
         );
     });
+    const variantsViolation = tooManyVariants(optionsOfRequest(request));
+    if (variantsViolation) violations.push(variantsViolation);
     if (request.adult_certification === 'T' && !settings.ageVerification)
       violations.push(
         violation(
@@ -268,6 +275,7 @@ export function createProductService(
     },
     get,
     isBundle: (productNo) => stored(productNo)?.bundle === true,
+    optionsOf: (productNo) => stored(productNo)?.options ?? [],
     all,
     ordered(bundle, sort, descending) {
       const key = `${String(bundle)}|${sort ?? ''}|${descending}`;
@@ -303,8 +311,10 @@ export function createProductService(
         created_date: now,
         updated_date: now,
       } as ProductRecord;
+      const options = optionsOfRequest(request);
+      if (options.length > 0) Object.assign(record, { has_option: 'T', option_type: 'C' });
       Object.assign(record, priceFields(record), bundle ? bundleParts(request) : {});
-      store.put('product', String(productNo), { bundle, record });
+      store.put('product', String(productNo), { bundle, record, ...(options.length > 0 ? { options } : {}) });
       placeInCategories(shopNo, productNo, request);
       return get(productNo, bundle);
     },
@@ -328,7 +338,7 @@ export function createProductService(
         iconPeriod(request),
         bundle ? bundleParts(request, current) : {},
       );
-      store.put('product', String(productNo), { bundle, record });
+      store.put('product', String(productNo), { ...stored(productNo), bundle, record });
       const deleteCategories = Array.isArray(request.delete_category_no)
         ? request.delete_category_no
         : request.delete_category_no === undefined
