@@ -895,6 +895,19 @@ describe('admin mock: the body rules a schema cannot express → 422 naming the 
       ['request.shipping_rates/1/shipping_fee'],
     ],
     [
+      'options that combine to more than 100 variants',
+      'POST',
+      '/api/v2/admin/products',
+      newProduct({
+        has_option: 'T',
+        options: [
+          { name: 'Color', value: Array.from({ length: 11 }, (_, i) => `Color ${i}`) },
+          { name: 'Size', value: Array.from({ length: 10 }, (_, i) => `Size ${i}`) },
+        ],
+      }),
+      ['request.options'],
+    ],
+    [
       'an icon period that ends before it begins',
       'PUT',
       '/api/v2/admin/products/120',

@@ -4,6 +4,7 @@
 // the spec's examples), answered with 422. Rules that need stored state (unknown ids, stored
 // values, mall settings) belong to the sandbox, not here.
 import type { Violation } from './error-envelope.js';
+import { maxVariantsPerProduct } from './sandbox/product-options.js';
 
 /** A rule about the body of one operation. */
 export type BodyRule = (body: unknown) => Violation[];
@@ -114,6 +115,24 @@ const iconPeriodInOrder = onRequest((request) => {
     : [];
 });
 
+/** The `options` of a create combine to at most 100 variants (one per combination of values). */
+const variantsWithinLimit = onRequest((request) => {
+  if (!Array.isArray(request.options)) return [];
+  const count = request.options.reduce(
+    (total: number, option: unknown) =>
+      total * (isFields(option) && Array.isArray(option.value) ? option.value.length : 1),
+    1,
+  );
+  return count > maxVariantsPerProduct
+    ? [
+        violation(
+          'request.options',
+          `combine to ${count} variants; a product has at most ${maxVariantsPerProduct}`,
+        ),
+      ]
+    : [];
+});
+
 /** Every `fix_product_no` item must also be in `product_no`. */
 const fixedProductsListed = onRequest((request) => {
   const ordered = Array.isArray(request.product_no) ? request.product_no : [];
@@ -141,7 +160,7 @@ const productUpdateRules: readonly BodyRule[] = [...productWriteRules, iconPerio
 
 /** Rules per operationId. */
 const rulesByOperation: Readonly<Record<string, readonly BodyRule[]>> = {
-  createProduct: productWriteRules,
+  createProduct: [...productWriteRules, variantsWithinLimit],
   updateProduct: productUpdateRules,
   createBundleProduct: productWriteRules,
   updateBundleProduct: productUpdateRules,

@@ -2,10 +2,8 @@
 // values) sells one variant per combination of values, as on the platform: the variant code is
 // the product code followed by a four-character sequence, and a product with a custom product
 // code gets custom variant codes `<custom code>-<n>`. At most 100 variants per product (the seed's
-// limit), so a create whose options combine to more is refused. The `options` and `variants`
-// embeds, and the `custom_variant_code` filter, are built from here.
-import type { Violation } from '../error-envelope.js';
-
+// limit; body-rules.ts refuses a create whose options combine to more). The `options` and
+// `variants` embeds, and the `custom_variant_code` filter, are built from here.
 /** One option of a create request: a name and its values. */
 export interface OptionInput {
   readonly name: string;
@@ -27,18 +25,6 @@ export const maxVariantsPerProduct = 100;
 /** The options of a create request (an empty list when it sends none). */
 export function optionsOfRequest(request: Record<string, unknown>): OptionInput[] {
   return Array.isArray(request.options) ? (request.options as OptionInput[]) : [];
-}
-
-/** The violation of options that combine to more variants than a product may have, if they do. */
-export function tooManyVariants(options: readonly OptionInput[]): Violation | undefined {
-  const count = options.reduce((total, option) => total * option.value.length, 1);
-  return options.length > 0 && count > maxVariantsPerProduct
-    ? {
-        location: 'body',
-        name: 'request.options',
-        message: `combine to ${count} variants; a product has at most ${maxVariantsPerProduct}`,
-      }
-    : undefined;
 }
 
 /** Every combination of option values, in option order. */

@@ -10,7 +10,7 @@ import type { CategoryService } from './category-service.js';
 import { kstDateTime } from './kst-time.js';
 import { sortProducts } from './list-query.js';
 import type { PlacedProduct, PlacementService, ProductDirectory } from './placement-service.js';
-import { type OptionInput, optionsOfRequest, tooManyVariants } from './product-options.js';
+import { type OptionInput, optionsOfRequest } from './product-options.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidFields, notFound, SandboxError } from './sandbox-error.js';
 import { derivedFrom, type SandboxStore, type StoredRecord } from './store.js';
@@ -134,8 +134,6 @@ export function createProductService(
           violation(`request.bundle_product_components/${index}`, `product ${String(no)} is itself a bundle`),
         );
     });
-    const variantsViolation = tooManyVariants(optionsOfRequest(request));
-    if (variantsViolation) violations.push(variantsViolation);
     if (request.adult_certification === 'T' && !settings.ageVerification)
       violations.push(
         violation(
