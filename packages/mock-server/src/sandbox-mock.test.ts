@@ -2,7 +2,8 @@
 // products in it, read it back), lists filter, page, sort and trim like the seed says, integrity
 // rules refuse writes with 404/422 and leave nothing changed, 50 concurrent creates lose nothing,
 // a data directory survives a restart, and the collection and analytics mocks serve views of the
-// same products. Every success body is checked against the operation's response schema.
+// same products (all 24 analytics operations, counting a product from its creation day on). Every
+// success body is checked against the operation's response schema.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +80,10 @@ async function call(method: string, path: string, body?: unknown, base = admin) 
   if (response.status < 300) checkResponse(api, method, path, response.status, parsed);
   return { status: response.status, body: parsed };
 }
+
+/** The Korean calendar day `days` days from now, `YYYY-MM-DD`. */
+const kstDay = (days = 0) =>
+  new Date(Date.now() + (9 * 60 + days * 24 * 60) * 60_000).toISOString().slice(0, 10);
 
 const createCategory = async (request: Body) =>
   (await call('POST', '/api/v2/admin/categories', { shop_no: 1, request })).body.category as Body;
@@ -647,7 +652,10 @@ describe('collection and analytics over the same data', () => {
   });
 
   it('generates the same analytics figures on every query, and the sums agree across endpoints', async () => {
-    const query = '?mall_id=sandboxmall&start_date=2026-03-01&end_date=2026-03-07';
+    // The week from today: the products of these tests were created today, and analytics counts a
+    // product from its creation day on.
+    const week = `start_date=${kstDay()}&end_date=${kstDay(6)}`;
+    const query = `?mall_id=sandboxmall&${week}`;
     const first = await call('GET', `/products/sales${query}&limit=1000`, undefined, analytics);
     const again = await call('GET', `/products/sales${query}&limit=1000`, undefined, analytics);
     expect(first.status).toBe(200);
@@ -664,11 +672,63 @@ describe('collection and analytics over the same data', () => {
     expect(members.member_order_amount + members.nonmember_order_amount).toBe(amount);
     const otherMall = await call(
       'GET',
-      `/products/sales?mall_id=othermall&start_date=2026-03-01&end_date=2026-03-07&limit=1000`,
+      `/products/sales?mall_id=othermall&${week}&limit=1000`,
       undefined,
       analytics,
     );
     expect(otherMall.body).not.toEqual(first.body);
+    const device = async (type: string) =>
+      total(
+        (await call('GET', `/products/sales${query}&limit=1000&device_type=${type}`, undefined, analytics))
+          .body.sales,
+        'order_amount',
+      );
+    const [pc, mobile] = [await device('pc'), await device('mobile')];
+    expect(pc).toBeGreaterThan(0);
+    expect(pc + mobile).toBe(amount);
+  });
+
+  it('answers every analytics operation from the sandbox: valid, with records, not the documented example', async () => {
+    const { document } = await loadBundledSpec('analytics.openapi.json');
+    const operations = indexOperations(document);
+    expect(operations).toHaveLength(24);
+    for (const { operationId, pathTemplate, responses } of operations) {
+      const path = `${pathTemplate}?mall_id=sandboxmall&start_date=${kstDay()}&end_date=${kstDay(6)}&limit=1000`;
+      const answer = await call('GET', path, undefined, analytics); // checked against the schema by call()
+      expect(answer.status, operationId).toBe(200);
+      expect((Object.values(answer.body)[0] as Body[]).length, operationId).toBeGreaterThan(0);
+      const content = (resolveRef(document, responses['200']).content as Body)['application/json'];
+      for (const example of Object.values(content.examples as Body))
+        expect(answer.body, operationId).not.toEqual(resolveRef(document, example).value);
+    }
+  });
+
+  it('shows a product created through the admin API in the analytics of its creation day on, not before', async () => {
+    const product = await createProduct({
+      product_name: 'Analytics Visible Kettle',
+      supply_price: '20000.00',
+      price: '45600.00',
+      display: 'T',
+      selling: 'T',
+    });
+    const created = (product.created_date as string).slice(0, 10);
+    const shifted = (days: number) => new Date(Date.parse(`${created}T00:00:00Z`) + days * 86_400_000);
+    const range = (from: number, to: number) =>
+      `start_date=${shifted(from).toISOString().slice(0, 10)}&end_date=${shifted(to).toISOString().slice(0, 10)}`;
+    const viewed = async (dates: string) =>
+      (
+        await call('GET', `/products/view?mall_id=sandboxmall&${dates}&limit=1000`, undefined, analytics)
+      ).body.view.map((row: Body) => row.product_no);
+    expect(await viewed(range(0, 13))).toContain(product.product_no);
+    expect(await viewed(range(-7, -1))).not.toContain(product.product_no);
+    const sales = await call(
+      'GET',
+      `/products/sales?mall_id=sandboxmall&${range(0, 13)}&limit=1000`,
+      undefined,
+      analytics,
+    );
+    for (const row of sales.body.sales.filter((r: Body) => r.product_no === product.product_no))
+      expect(row.order_amount).toBe(45600 * row.order_product_count);
   });
 });
 

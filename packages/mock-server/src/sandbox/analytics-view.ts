@@ -1,170 +1,451 @@
-// The analytics API in sandbox mode: figures generated deterministically per mall and day from
-// the sandbox's products, so a repeated query gets the same answer and every endpoint
-// aggregates the same simulated orders (product sales, payment methods, members against
-// non-members and hours all sum to the same order count and amount). Orders buy displayed
-// products at their stored prices.
+// The analytics API in sandbox mode: all 24 operations answer from the same simulated visits of
+// the queried mall, shop and days (analytics-simulation.ts), one table entry per operation saying
+// what it counts and how it groups (analytics-report.ts does the rest). Because every report
+// aggregates the same visits and the orders they ended in, the figures agree across endpoints:
+// orders and revenue by product, payment method, hour, member status, referring domain and order
+// are the same totals; ad, keyword and ad-keyword sales are the ad visits' share of them; visits by
+// ad medium, by referring domain and by day are the same visits; page views by day are the views
+// of the pages viewed; product views are the views of the product detail pages. The mall is the
+// query's `mall_id`; `device_type` keeps the visits of one device.
+
+import { createSimulatedDays, type VisitSelection } from './analytics-days.js';
+import {
+  type AnalyticsReport,
+  average,
+  defineReport,
+  type Grouping,
+  percent,
+  type Row,
+} from './analytics-report.js';
+import {
+  noChannel,
+  noReferringDomain,
+  type ProductTouch,
+  type SimulatedOrder,
+  type SimulatedVisit,
+} from './analytics-simulation.js';
+import type { CategoryService } from './category-service.js';
 import type { SandboxHandlers } from './handler-types.js';
-import { page, type Query, single } from './list-query.js';
-import type { ProductRecord, ProductService } from './product-service.js';
-import { seededRandom } from './seed-data.js';
+import { integer, type Query, single } from './list-query.js';
+import type { ProductService } from './product-service.js';
 
-/** One simulated order line. */
-export interface SimulatedOrder {
-  readonly buyer: string;
-  readonly productNo: number;
-  readonly productName: string;
-  readonly quantity: number;
-  readonly amount: number;
-  readonly hour: number;
-  readonly paymentMethod: string;
-  readonly member: boolean;
-  readonly device: 'pc' | 'mobile';
+// Records a report can count.
+const visitsOf = (visits: readonly SimulatedVisit[]) => visits;
+const ordersOf = (visits: readonly SimulatedVisit[]): SimulatedOrder[] => {
+  const orders: SimulatedOrder[] = [];
+  for (const visit of visits) if (visit.order) orders.push(visit.order);
+  return orders;
+};
+const touchesOf = (visits: readonly SimulatedVisit[]): ProductTouch[] => {
+  const touches: ProductTouch[] = [];
+  for (const visit of visits) for (const touch of visit.products) touches.push(touch);
+  return touches;
+};
+/** A page one visit viewed, how often, and whether the visit was a first visit. */
+interface PageHit {
+  readonly url: string;
+  views: number;
+  readonly first: boolean;
 }
+const pageHitsOf = (visits: readonly SimulatedVisit[]): PageHit[] => {
+  const hits: PageHit[] = [];
+  for (const visit of visits) {
+    const start = hits.length;
+    for (const url of visit.pages) {
+      let i = start;
+      while (i < hits.length && (hits[i] as PageHit).url !== url) i++;
+      if (i < hits.length) (hits[i] as PageHit).views++;
+      else hits.push({ url, views: 1, first: visit.first });
+    }
+  }
+  return hits;
+};
 
-const paymentMethods = ['card', 'kakaopay', 'cash', 'naverpay'];
-const dayMs = 86_400_000;
-/** The longest range simulated (longer ranges are cut to their first year). */
-const maxDays = 366;
+// What rows add up.
+const one = () => 1;
+const orderOfVisit = (visit: SimulatedVisit) => (visit.order ? 1 : 0);
+const amountOfVisit = (visit: SimulatedVisit) => visit.order?.amount ?? 0;
+const buyerOfVisit = { distinct: (visit: SimulatedVisit) => visit.order?.buyer };
+const visitSales = { orders: orderOfVisit, amount: amountOfVisit };
+const orderSales = {
+  buyers: { distinct: (order: SimulatedOrder) => order.buyer },
+  orders: one,
+  amount: (order: SimulatedOrder) => order.amount,
+};
+const salesRow = (t: { orders: number; amount: number }) => ({
+  order_count: t.orders,
+  order_amount: t.amount,
+});
+const buyersRow = (t: { buyers: number; orders: number; amount: number }) => ({
+  buyers_count: t.buyers,
+  ...salesRow(t),
+});
+const hasOrders = (t: { orders: number }) => t.orders > 0;
 
-/** A 32-bit FNV-1a hash of a string, the seed of a mall's day. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
+/** A grouping that does not depend on the query. */
+const by =
+  <R>(key: Grouping<R>['key'], fields: Grouping<R>['fields']) =>
+  (): Grouping<R> => ({ key, fields });
 
-/** The orders of one mall on one day (`YYYY-MM-DD`) over the given products. */
-export function ordersOfDay(
-  mallId: string,
-  day: string,
-  products: readonly ProductRecord[],
-): SimulatedOrder[] {
-  if (products.length === 0) return [];
-  const random = seededRandom(hash(`${mallId}|${day}`));
-  const count = 20 + Math.floor(random() * 40);
-  return Array.from({ length: count }, () => {
-    const product = products[Math.floor(random() * products.length)] as ProductRecord;
-    const quantity = 1 + Math.floor(random() * 3);
-    return {
-      buyer: `${day}-${Math.floor(random() * count * 0.8)}`,
-      productNo: product.product_no,
-      productName: product.product_name,
-      quantity,
-      amount: Math.round(Number(product.price ?? 0)) * quantity,
-      hour: Math.min(23, Math.floor((random() + random()) * 12)),
-      paymentMethod: paymentMethods[Math.floor(random() * paymentMethods.length)] as string,
-      member: random() < 0.7,
-      device: random() < 0.6 ? 'mobile' : 'pc',
-    };
-  });
-}
+const pad = (n: number) => String(n).padStart(2, '0');
+/** One row per day, or per day and hour with `format_type=hour`. */
+const byDayOrHour = (query: Query): Grouping<SimulatedVisit> =>
+  single(query, 'format_type') === 'hour'
+    ? {
+        key: (v) => `${v.day}T${pad(v.hour)}`,
+        fields: (v) => ({ date: `${v.day}T${pad(v.hour)}:00+09:00`, hour: v.hour }),
+      }
+    : { key: (v) => v.day, fields: (v) => ({ date: `${v.day}T00:00+09:00` }) };
+const byDay = by<SimulatedVisit>(
+  (v) => v.day,
+  (v) => ({ date: `${v.day}T00:00+09:00` }),
+);
 
-/** Every day from `start` to `end` inclusive (`YYYY-MM-DD`). */
-function days(start: string, end: string): string[] {
-  const result: string[] = [];
-  for (
-    let t = Date.parse(`${start}T00:00:00Z`);
-    t <= Date.parse(`${end}T00:00:00Z`) && result.length < maxDays;
-    t += dayMs
-  )
-    result.push(new Date(t).toISOString().slice(0, 10));
-  return result;
-}
+const adOf = (visit: SimulatedVisit) => visit.source.ad?.ad;
+const adKeyOf = (visit: SimulatedVisit) => visit.source.ad?.key;
+const adFields = (visit: SimulatedVisit) => ({
+  ad: visit.source.ad?.ad ?? '',
+  keyword: visit.source.ad?.keyword ?? '',
+});
+const domainOf = (visit: SimulatedVisit) => visit.source.referrer?.domain ?? noReferringDomain;
+/** The keyword of a keyword search ad; undefined for other visits. */
+const searchKeywordOf = (visit: SimulatedVisit) =>
+  visit.source.ad?.engine === undefined ? undefined : visit.source.ad.keyword;
+const byProduct = <R extends { product: ProductTouch['product'] }>() =>
+  by<R>(
+    (r) => r.product.productNo,
+    (r) => ({ product_no: r.product.productNo, product_name: r.product.name }),
+  );
 
-type Row = Record<string, string | number>;
-
-function sortRows(rows: Row[], query: Query, defaultSort: string, defaultOrder: 'asc' | 'desc'): Row[] {
-  const sort = single(query, 'sort') ?? defaultSort;
-  const direction = (single(query, 'order') ?? defaultOrder) === 'asc' ? 1 : -1;
-  return rows.sort((a, b) => {
-    const [x, y] = [a[sort], b[sort]];
-    const difference =
-      typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    return direction * difference;
-  });
-}
-
-export function createAnalyticsHandlers(products: ProductService): SandboxHandlers {
-  const orders = (query: Query): SimulatedOrder[] => {
-    const mallId = single(query, 'mall_id') ?? '';
-    const device = single(query, 'device_type') ?? 'total';
-    const displayed = products
-      .all(false)
-      .map((e) => e.record)
-      .filter((p) => p.display === 'T');
-    return days(single(query, 'start_date') ?? '', single(query, 'end_date') ?? '')
-      .flatMap((day) => ordersOfDay(mallId, day, displayed))
-      .filter((o) => device === 'total' || o.device === device);
-  };
-  const group = <K extends string | number>(list: SimulatedOrder[], key: (o: SimulatedOrder) => K) => {
-    const groups = new Map<K, SimulatedOrder[]>();
-    for (const order of list) groups.set(key(order), [...(groups.get(key(order)) ?? []), order]);
-    return groups;
-  };
-  const sum = (list: SimulatedOrder[], value: (o: SimulatedOrder) => number) =>
-    list.reduce((total, o) => total + value(o), 0);
-  const buyers = (list: SimulatedOrder[]) => new Set(list.map((o) => o.buyer)).size;
-
+/** The table of the analytics operations; `categoryName` names a category (undefined once deleted). */
+function analyticsReports(
+  categoryName: (categoryNo: number) => string | undefined,
+): Record<string, AnalyticsReport> {
   return {
-    listProductSales: ({ query }) => {
-      const rows = [...group(orders(query), (o) => o.productNo)].map(([productNo, list]) => ({
-        product_no: productNo,
-        product_name: list[0]?.productName ?? '',
-        order_count: list.length,
-        order_product_count: sum(list, (o) => o.quantity),
-        order_amount: sum(list, (o) => o.amount),
-      }));
-      return {
-        status: 200,
-        body: { sales: page(sortRows(rows, query, 'order_amount', 'desc'), query, 100) },
-      };
-    },
-    listProductViews: ({ query }) => {
-      const rows = [...group(orders(query), (o) => o.productNo)].map(([productNo, list]) => ({
-        product_no: productNo,
-        product_name: list[0]?.productName ?? '',
-        count: list.length * 25 + (hash(`${productNo}`) % 50),
-      }));
-      return { status: 200, body: { view: page(sortRows(rows, query, 'count', 'desc'), query, 100) } };
-    },
-    listPaymentMethodSales: ({ query }) => {
-      const rows = [...group(orders(query), (o) => o.paymentMethod)].map(([method, list]) => ({
-        payment_method: method,
-        buyers_count: buyers(list),
-        order_count: list.length,
-        order_amount: sum(list, (o) => o.amount),
-      }));
-      return {
-        status: 200,
-        body: { paymethods: page(sortRows(rows, query, 'order_amount', 'desc'), query, 100) },
-      };
-    },
-    listHourlySales: ({ query }) => {
-      const rows = [...group(orders(query), (o) => o.hour)].map(([hour, list]) => ({
-        hour,
-        buyers_count: buyers(list),
-        order_count: list.length,
-        order_amount: sum(list, (o) => o.amount),
-      }));
-      return { status: 200, body: { times: page(sortRows(rows, query, 'hour', 'asc'), query, 100) } };
-    },
-    listMemberSales: ({ query }) => {
-      const list = orders(query);
-      const members = list.filter((o) => o.member);
-      const others = list.filter((o) => !o.member);
-      return {
-        status: 200,
-        body: {
-          sales: [
-            {
-              member_order_count: members.length,
-              member_order_amount: sum(members, (o) => o.amount),
-              nonmember_order_count: others.length,
-              nonmember_order_amount: sum(others, (o) => o.amount),
-            },
-          ],
+    listProductSales: defineReport({
+      key: 'sales',
+      records: ordersOf,
+      grouping: byProduct<SimulatedOrder>(),
+      measures: { orders: one, units: (o) => o.quantity, amount: (o) => o.amount },
+      row: (t) => ({ order_count: t.orders, order_product_count: t.units, order_amount: t.amount }),
+      sort: { key: 'order_amount', order: 'desc' },
+    }),
+    listProductViews: defineReport({
+      key: 'view',
+      records: touchesOf,
+      grouping: byProduct<ProductTouch>(),
+      measures: { views: (t) => t.views },
+      row: (t) => ({ count: t.views }),
+      sort: { key: 'count', order: 'desc' },
+    }),
+    listCartActions: defineReport({
+      key: 'action',
+      records: touchesOf,
+      grouping: byProduct<ProductTouch>(),
+      measures: { views: (t) => t.views, carts: (t) => t.carts },
+      row: (t) => ({ count: t.views, add_cart_count: t.carts, add_cart_rate: percent(t.carts, t.views) }),
+      sort: { key: 'count', order: 'desc' },
+      decimals: ['add_cart_rate'],
+    }),
+    listProductCategoryDetails: defineReport({
+      key: 'categorydetails',
+      records: touchesOf,
+      grouping: by<ProductTouch>(
+        (t) =>
+          t.categoryNo === undefined || categoryName(t.categoryNo) === undefined
+            ? undefined
+            : `${t.product.productNo}/${t.categoryNo}`,
+        (t) => ({
+          product_no: t.product.productNo,
+          product_name: t.product.name,
+          product_code: t.product.code,
+          category_name: categoryName(t.categoryNo as number) ?? '',
+          category_no: t.categoryNo as number,
+        }),
+      ),
+      measures: {
+        orders: (t) => (t.order ? 1 : 0),
+        units: (t) => t.order?.quantity ?? 0,
+        amount: (t) => t.order?.amount ?? 0,
+        carts: (t) => t.carts,
+      },
+      row: (t) => ({
+        sales_count_per_category: t.orders,
+        sales_item_per_category: t.units,
+        sales_price_per_category: t.amount,
+        carts_count_per_category: t.carts,
+      }),
+      keep: (t) => t.orders > 0 || t.carts > 0,
+      sort: {
+        key: 'product_name',
+        order: 'asc',
+        aliases: {
+          order_count: 'sales_count_per_category',
+          order_product_count: 'sales_item_per_category',
+          order_amount: 'sales_price_per_category',
         },
-      };
-    },
+      },
+      decimals: ['sales_price_per_category'],
+    }),
+    listOrderDetails: defineReport({
+      key: 'orderdetails',
+      records: (visits, query) => {
+        const wanted = single(query, 'orderId');
+        const orders = ordersOf(visits);
+        return wanted === undefined ? orders : orders.filter((o) => o.id === wanted);
+      },
+      grouping: by<SimulatedOrder>(
+        (o) => o.id,
+        (o) => ({
+          order_date: o.date,
+          order_id: o.id,
+          ad: o.source.ad?.ad ?? noChannel,
+          keyword: o.source.ad?.keyword ?? '',
+          medium: o.source.ad?.medium ?? '',
+          campaign: o.source.ad?.campaign ?? '',
+          content: o.source.ad?.content ?? '',
+          payment_method: o.paymentMethod,
+          order_amount: o.amount,
+        }),
+      ),
+      measures: {},
+      row: () => ({}),
+      sort: { key: 'order_id', order: 'asc' },
+    }),
+    listPaymentMethodSales: defineReport({
+      key: 'paymethods',
+      records: ordersOf,
+      grouping: by<SimulatedOrder>(
+        (o) => o.paymentMethod,
+        (o) => ({ payment_method: o.paymentMethod }),
+      ),
+      measures: orderSales,
+      row: buyersRow,
+      sort: { key: 'order_amount', order: 'desc' },
+    }),
+    listHourlySales: defineReport({
+      key: 'times',
+      records: ordersOf,
+      grouping: by<SimulatedOrder>(
+        (o) => o.hour,
+        (o) => ({ hour: o.hour }),
+      ),
+      measures: orderSales,
+      row: buyersRow,
+      sort: { key: 'hour', order: 'asc' },
+    }),
+    listMemberSales: defineReport({
+      key: 'sales',
+      records: ordersOf,
+      measures: {
+        memberOrders: (o) => (o.member ? 1 : 0),
+        memberAmount: (o) => (o.member ? o.amount : 0),
+        guestOrders: (o) => (o.member ? 0 : 1),
+        guestAmount: (o) => (o.member ? 0 : o.amount),
+      },
+      row: (t) => ({
+        member_order_count: t.memberOrders,
+        member_order_amount: t.memberAmount,
+        nonmember_order_count: t.guestOrders,
+        nonmember_order_amount: t.guestAmount,
+      }),
+    }),
+    listSalesPerVisitor: defineReport({
+      key: 'pervisitors',
+      records: visitsOf,
+      measures: { visits: one, amount: amountOfVisit, buyers: buyerOfVisit },
+      row: (t) => ({
+        order_amount_per_visitor: average(t.amount, t.visits),
+        order_amount_per_buyer: average(t.amount, t.buyers),
+      }),
+      decimals: ['order_amount_per_visitor', 'order_amount_per_buyer'],
+    }),
+    listDailyActiveUsers: defineReport({
+      key: 'dailyactive',
+      records: visitsOf,
+      grouping: byDay,
+      measures: { users: (v) => (v.firstOfVisitor ? 1 : 0) },
+      row: (t) => ({ user_count: t.users }),
+      sort: { key: 'date', order: 'asc' },
+    }),
+    listPageViews: defineReport({
+      key: 'pageview',
+      records: visitsOf,
+      grouping: byDayOrHour,
+      measures: { views: (v) => v.pages.length },
+      row: (t) => ({ page_view: t.views }),
+      sort: { key: 'date', order: 'asc' },
+    }),
+    listUniqueVisitors: defineReport({
+      key: 'unique',
+      records: visitsOf,
+      grouping: byDay,
+      measures: { unique: (v) => (v.firstOfAddress ? 1 : 0) },
+      row: (t) => ({ unique_visit_count: t.unique }),
+      sort: { key: 'date', order: 'asc' },
+    }),
+    listVisitorViews: defineReport({
+      key: 'view',
+      records: visitsOf,
+      grouping: byDayOrHour,
+      measures: { visits: one, first: (v) => (v.first ? 1 : 0) },
+      row: (t) => ({ visit_count: t.visits, first_visit_count: t.first, re_visit_count: t.visits - t.first }),
+      sort: { key: 'date', order: 'asc' },
+    }),
+    listViewedPages: defineReport({
+      key: 'view',
+      records: pageHitsOf,
+      grouping: by<PageHit>(
+        (hit) => hit.url,
+        (hit) => ({ url: hit.url }),
+      ),
+      measures: { views: (hit) => hit.views, visits: one, first: (hit) => (hit.first ? 1 : 0) },
+      row: (t) => ({ count: t.views, visit_count: t.visits, first_visit_count: t.first }),
+      sort: { key: 'count', order: 'desc' },
+    }),
+    listAdVisits: defineReport({
+      key: 'ads',
+      records: visitsOf,
+      grouping: by(
+        (v) => adOf(v) ?? noChannel,
+        (v) => ({ ad: adOf(v) ?? noChannel }),
+      ),
+      measures: { visits: one },
+      row: (t) => ({ visit_count: t.visits }),
+      sort: { key: 'visit_count', order: 'desc' },
+    }),
+    listAdSales: defineReport({
+      key: 'adsales',
+      records: visitsOf,
+      grouping: by(adOf, (v) => ({ ad: adOf(v) ?? '' })),
+      measures: visitSales,
+      row: salesRow,
+      keep: hasOrders,
+      sort: { key: 'order_amount', order: 'desc' },
+    }),
+    listAdKeywordSales: defineReport({
+      key: 'adkeywordsales',
+      records: visitsOf,
+      grouping: by(adKeyOf, adFields),
+      measures: visitSales,
+      row: salesRow,
+      keep: hasOrders,
+      sort: { key: 'ad', order: 'asc' },
+    }),
+    listAdEffectDetails: defineReport({
+      key: 'addetails',
+      records: visitsOf,
+      grouping: by(adKeyOf, adFields),
+      measures: { visits: one, ...visitSales, buyers: buyerOfVisit },
+      row: (t, context) => ({
+        visit_count: t.visits,
+        visit_rate: percent(t.visits, context.visits),
+        purchase_count: t.orders,
+        purchase_rate: percent(t.orders, t.visits),
+        order_amount: t.amount,
+        order_amount_per_visitor: average(t.amount, t.visits),
+        order_amount_per_buyer: average(t.amount, t.buyers),
+      }),
+      sort: { key: 'ad', order: 'asc' },
+      decimals: ['visit_rate', 'purchase_rate', 'order_amount_per_visitor', 'order_amount_per_buyer'],
+    }),
+    listReferringDomains: defineReport({
+      key: 'domains',
+      records: visitsOf,
+      grouping: by(domainOf, (v) => ({ domain: domainOf(v) })),
+      measures: { visits: one },
+      row: (t) => ({ visit_count: t.visits }),
+      sort: { key: 'visit_count', order: 'desc' },
+    }),
+    listReferringDomainSales: defineReport({
+      key: 'domainsales',
+      records: visitsOf,
+      grouping: by(domainOf, (v) => ({ domain: domainOf(v) })),
+      measures: visitSales,
+      row: salesRow,
+      keep: hasOrders,
+      sort: { key: 'order_amount', order: 'desc' },
+    }),
+    listReferringUrls: defineReport({
+      key: 'urls',
+      records: visitsOf,
+      grouping: by(
+        (v) => v.source.referrer?.url,
+        (v) => ({ url: v.source.referrer?.url ?? '' }),
+      ),
+      measures: { visits: one },
+      row: (t) => ({ visit_count: t.visits }),
+      sort: { key: 'visit_count', order: 'desc' },
+    }),
+    listKeywordVisits: defineReport({
+      key: 'keywords',
+      records: visitsOf,
+      grouping: by(searchKeywordOf, (v) => ({ keyword: searchKeywordOf(v) ?? '' })),
+      measures: { visits: one },
+      row: (t) => ({ visit_count: t.visits }),
+      sort: { key: 'visit_count', order: 'desc' },
+    }),
+    listKeywordSales: defineReport({
+      key: 'keywordsales',
+      records: visitsOf,
+      grouping: by(searchKeywordOf, (v) => ({ keyword: searchKeywordOf(v) ?? '' })),
+      measures: visitSales,
+      row: salesRow,
+      keep: hasOrders,
+      sort: { key: 'order_amount', order: 'desc' },
+    }),
+    listKeywordDetails: defineReport({
+      key: 'keyworddetails',
+      records: visitsOf,
+      grouping: by(
+        (v) =>
+          searchKeywordOf(v) === undefined ? undefined : `${v.source.ad?.keyword}\n${v.source.ad?.engine}`,
+        (v) => ({ keyword: v.source.ad?.keyword ?? '', engine: v.source.ad?.engine ?? '' }),
+      ),
+      measures: { visits: one, ...visitSales, buyers: buyerOfVisit },
+      row: (t) => ({
+        visit_count: t.visits,
+        purchase_count: t.orders,
+        purchase_rate: percent(t.orders, t.visits),
+        order_amount: t.amount,
+        order_amount_per_visitor: average(t.amount, t.visits),
+        order_amount_per_buyer: average(t.amount, t.buyers),
+      }),
+      sort: { key: 'keyword', order: 'asc' },
+      decimals: ['purchase_rate', 'order_amount_per_visitor', 'order_amount_per_buyer'],
+    }),
   };
+}
+
+/** The mall, shop, days and device a query selects. */
+function selection(query: Query): VisitSelection {
+  const device = single(query, 'device_type');
+  return {
+    mallId: single(query, 'mall_id') ?? '',
+    shopNo: integer(query, 'shop_no', 1) ?? 1,
+    startDate: single(query, 'start_date') ?? '',
+    endDate: single(query, 'end_date') ?? '',
+    device: device === 'pc' || device === 'mobile' ? device : 'total',
+  };
+}
+
+/**
+ * The sandbox handlers of the 24 analytics operations, over the sandbox's products (displayed
+ * products from their creation day on) and category names.
+ */
+export function createAnalyticsHandlers(
+  products: ProductService,
+  categories: CategoryService,
+): SandboxHandlers {
+  const days = createSimulatedDays(products);
+  const reports = analyticsReports((categoryNo) => categories.find(categoryNo)?.category_name);
+  return Object.fromEntries(
+    Object.entries(reports).map(([operationId, report]) => [
+      operationId,
+      ({ query }: { query: Query }) => ({
+        status: 200,
+        body: { [report.key]: report.rows(days.days(selection(query)), query) } as Record<string, Row[]>,
+      }),
+    ]),
+  );
 }
