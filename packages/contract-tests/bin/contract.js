@@ -5,6 +5,9 @@
 //   collection: CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET
 //   admin, analytics: CONTRACT_ACCESS_TOKEN, and optionally CONTRACT_FORBIDDEN_ACCESS_TOKEN (a
 //   token lacking the API's scopes, for the 403 transactions; without it they are skipped).
+// CONTRACT_SANDBOX=1 tests the stateful sandbox instead: our mock is started with a seeded sandbox
+// mall (with CONTRACT_BASE_URL, the server there is taken to be one, e.g. `mall-api-mock --sandbox`),
+// and before each transaction expecting success the hooks create, through the API, what it acts on.
 import { apiProfiles } from '@mall-api/mock-server';
 import { runContract } from '../src/run-contract.js';
 import { prepareTarget } from '../src/targets.js';
@@ -16,7 +19,9 @@ if (process.env.CONTRACT_BASE_URL && apis.length !== 1) {
 let failed = false;
 for (const api of apis) {
   const target = await prepareTarget(api);
-  process.stdout.write(`contract tests of the ${api} API against ${target.baseUrl}\n`);
+  process.stdout.write(
+    `contract tests of the ${api} API against ${target.baseUrl}${target.sandbox ? ' (sandbox)' : ''}\n`,
+  );
   try {
     const result = await runContract({ api, target, output: (chunk) => process.stdout.write(chunk) });
     process.stdout.write(

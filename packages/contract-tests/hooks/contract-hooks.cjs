@@ -1,40 +1,31 @@
 // Dredd hooks shared by every API, driven by the bundled spec rather than by hand-written cases:
 // they set credentials, and for each documented status they make the request that provokes it
 // (no credentials for 401, a token without the scope for 403, an unknown path for 404, a broken
-// constraint for 422, an exhausted budget for 429). 5xx answers cannot be provoked on a real server: against our mock they are
-// requested with `Prefer: code=…`; against any other server they are skipped, and say so.
-// Dredd loads hook files with require(), hence CommonJS.
+// constraint for 422, an exhausted budget for 429). 5xx answers cannot be provoked on a real
+// server: against our mock they are requested with `Prefer: code=…`; against any other server they
+// are skipped, and say so. Every JSON body is checked against the response's schema from the spec
+// (response-schema.cjs). Against a sandbox (settings.sandbox) the example ids name nothing, so a
+// transaction expecting success first gets, through the API, what it acts on (sandbox-fixtures.cjs),
+// and a 404 names an id the sandbox never issued. Dredd loads hook files with require(), hence
+// CommonJS; the modules beside this one are plain CommonJS too.
 const hooks = require('hooks');
 const { readFileSync } = require('node:fs');
-const { request: httpRequest } = require('node:http');
-const { request: httpsRequest } = require('node:https');
 const { randomUUID } = require('node:crypto');
+const { sendRequest } = require('./http-request.cjs');
+const { createResponseSchemas } = require('./response-schema.cjs');
+const { createSandboxFixtures } = require('./sandbox-fixtures.cjs');
+const { createSpecModel } = require('./spec-model.cjs');
 
 const settings = JSON.parse(process.env.CONTRACT_SETTINGS ?? '{}');
-const spec = JSON.parse(readFileSync(settings.specFile, 'utf8'));
+const model = createSpecModel(JSON.parse(readFileSync(settings.specFile, 'utf8')));
+const { resolve, parametersOf } = model;
 const runId = randomUUID().slice(0, 8);
 let waitBeforeNextMs = 0;
 let transactionCount = 0;
 const nextAuthorization = () => settings.authorizations[transactionCount++ % settings.authorizations.length];
 
-const resolve = (node) => {
-  let current = node;
-  while (current && typeof current.$ref === 'string') {
-    current = current.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce((n, k) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
-  }
-  return current;
-};
-
-const operationFor = (transaction) => {
-  const method = transaction.request.method.toLowerCase();
-  const pathItem = spec.paths[transaction.origin.resourceName];
-  return resolve(pathItem?.[method]);
-};
-
-const parametersOf = (operation) => (operation.parameters ?? []).map(resolve);
+const operationFor = (transaction) =>
+  model.operation(transaction.origin.resourceName, transaction.request.method);
 
 const splitUri = (uri) => {
   const [path, query = ''] = uri.split('?');
@@ -47,6 +38,27 @@ const setUri = (transaction, path, params) => {
   transaction.request.uri = uri;
   transaction.fullPath = uri;
 };
+
+/** One call of the fixtures to the server under test, with credentials of its own; 2xx or throws. */
+const callApi = async (method, path, body) => {
+  const response = await sendRequest(`${settings.baseUrl}${path}`, {
+    method,
+    headers: {
+      Authorization: nextAuthorization(),
+      'X-Forwarded-For': `contract-${runId}-fixture-${transactionCount}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.statusCode >= 300)
+    throw new Error(
+      `fixture ${method} ${path} answered ${response.statusCode}: ${response.text.slice(0, 300)}`,
+    );
+  return response.text ? JSON.parse(response.text) : {};
+};
+
+const fixtures = createSandboxFixtures({ model, call: callApi });
+const responseSchemas = createResponseSchemas(model);
 
 /** Drops the first member of every mutually exclusive pair present, so the base request is valid. */
 const dropExclusive = (operation, params) => {
@@ -89,6 +101,33 @@ const breakConstraint = (transaction, operation, path, params) => {
   return undefined;
 };
 
+/**
+ * Where a 404 is asked for: against the sandbox, which knows its ids, the operation's path with an
+ * id it never issued (when the path has an id); elsewhere, an unknown path.
+ */
+const notFoundPath = (transaction, operation, path) =>
+  (settings.sandbox &&
+    fixtures.unknownIdPath(transaction.origin.resourceName, path, parametersOf(operation))) ||
+  `/__no_such_resource__${path}`;
+
+/**
+ * Against a sandbox, a transaction expecting success acts on resources made for it, and reads the
+ * first page of a list (the examples' `offset` pages past the sandbox's rows, leaving nothing for
+ * the schema check).
+ */
+const useSandboxFixtures = async (transaction, path, params) => {
+  const prepared = await fixtures.prepare({
+    template: transaction.origin.resourceName,
+    method: transaction.request.method,
+    path,
+    params,
+    body: transaction.request.body,
+  });
+  params.delete('offset');
+  setUri(transaction, prepared.path, params);
+  if (prepared.body !== undefined) transaction.request.body = prepared.body;
+};
+
 /** Asks our mock for a documented status it cannot be led to by the request alone; elsewhere, skips. */
 const requestOrSkip = (transaction, status, reason) => {
   if (settings.targetIsMock) transaction.request.headers.Prefer = `code=${status}`;
@@ -98,26 +137,11 @@ const requestOrSkip = (transaction, status, reason) => {
   }
 };
 
-const send = (url, headers) =>
-  new Promise((done, fail) => {
-    const target = new URL(url);
-    const call = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
-      target,
-      { headers },
-      (response) => {
-        response.resume();
-        response.on('end', () => done(response));
-      },
-    );
-    call.on('error', fail);
-    call.end();
-  });
-
 /** Spends the caller's budget until the server answers 429 (at most limit + 1 calls). */
 const exhaustBudget = async (transaction) => {
   const url = `${settings.baseUrl}${transaction.request.uri}`;
   for (let i = 0; i < 500; i++) {
-    const response = await send(url, transaction.request.headers);
+    const response = await sendRequest(url, { headers: transaction.request.headers });
     if (response.statusCode === 429) return;
   }
   throw new Error('the server never answered 429');
@@ -132,8 +156,8 @@ const obtainCode = async () => {
     scope: 'mall.read_category',
     state: runId,
   });
-  const response = await send(`${settings.baseUrl}/api/v2/oauth/authorize?${query}`, {
-    'X-Forwarded-For': `contract-${runId}-code`,
+  const response = await sendRequest(`${settings.baseUrl}/api/v2/oauth/authorize?${query}`, {
+    headers: { 'X-Forwarded-For': `contract-${runId}-code` },
   });
   const code = new URL(response.headers.location ?? 'http://invalid/').searchParams.get('code');
   if (!code) throw new Error(`authorize answered ${response.statusCode} without a code`);
@@ -201,12 +225,16 @@ hooks.beforeEach((transaction, done) => {
       return;
     }
     if (isOAuthPath(path)) delete transaction.request.headers.Authorization;
-    if (status === 404) setUri(transaction, `/__no_such_resource__${path}`, params);
+    if (status === 404) setUri(transaction, notFoundPath(transaction, operation, path), params);
     else if (status === 422) {
       const broken = breakConstraint(transaction, operation, path, params);
       if (broken) setUri(transaction, broken.path, params);
       else requestOrSkip(transaction, 422, 'no constraint to break');
     } else setUri(transaction, path, params);
+    const bodySchema = responseSchemas.bodySchema(operation, status);
+    if (bodySchema) transaction.expected.bodySchema = bodySchema;
+    if (settings.sandbox && status >= 200 && status < 300 && status !== 207)
+      await useSandboxFixtures(transaction, path, params);
     if (status === 400) {
       if (transaction.request.body) transaction.request.headers['Content-Type'] = 'text/plain';
       else requestOrSkip(transaction, 400, 'a 400 on a request without a body cannot be provoked');
@@ -228,12 +256,13 @@ hooks.beforeEach((transaction, done) => {
   );
 });
 
+/**
+ * After a 429 from a server other than our mock (where every transaction has a mall, so a budget
+ * of its own), the next transaction waits out Retry-After: it shares the spent budget.
+ */
 hooks.afterEach((transaction, done) => {
   const retryAfter = Number(transaction.real?.headers?.['retry-after']);
-  if (
-    transaction.real?.statusCode === 429 &&
-    transaction.request.headers['X-Forwarded-For'] === `contract-${runId}`
-  ) {
+  if (transaction.real?.statusCode === 429 && !settings.targetIsMock) {
     waitBeforeNextMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : 60_000;
   }
   done();

@@ -1,5 +1,7 @@
-// Dredd against our mocks: every operation × every documented status passes; and the same run
-// against a server that breaks the contract fails, so the check is real.
+// Dredd against our mocks: every operation × every documented status passes, against the static
+// mock and against the stateful sandbox (where the hooks create what each transaction acts on and
+// the bodies are checked against the spec's schemas); and the same run against a server that
+// breaks the contract fails, so the check is real.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -11,39 +13,74 @@ describe.each([
   ['admin', 337],
   ['analytics', 24 * 9],
 ])('%s contract', (api, transactions) => {
-  it(`passes all ${transactions} transactions against the mock`, async () => {
-    const target = await prepareTarget(api, {});
+  it.each([
+    ['the mock', false],
+    ['the sandbox', true],
+  ])(
+    `passes all ${transactions} transactions against %s`,
+    async (_name, sandbox) => {
+      const target = await prepareTarget(api, {}, { sandbox });
+      try {
+        const result = await runContract({ api, target });
+        expect(result.output).not.toMatch(/^fail:/m);
+        expect(result.exitCode).toBe(0);
+        expect(result.passed).toBe(transactions);
+        expect(result.failed).toBe(0);
+        expect(result.skipped).toBe(0);
+      } finally {
+        await target.close();
+      }
+    },
+    300_000,
+  );
+});
+
+describe('the sandbox target', () => {
+  it('is chosen by CONTRACT_SANDBOX=1 and answers from a sandbox mall (an unknown product is a 404)', async () => {
+    const target = await prepareTarget('admin', { CONTRACT_SANDBOX: '1' });
     try {
-      const result = await runContract({ api, target });
-      expect(result.output).not.toMatch(/^fail:/m);
-      expect(result.exitCode).toBe(0);
-      expect(result.passed).toBe(transactions);
-      expect(result.failed).toBe(0);
+      expect(target.sandbox).toBe(true);
+      const [authorization = ''] = target.authorizations;
+      const response = await fetch(`${target.baseUrl}/api/v2/admin/products/2147483647`, {
+        headers: { authorization },
+      });
+      expect(response.status).toBe(404);
     } finally {
       await target.close();
     }
-  }, 300_000);
+  });
 });
+
+/** Runs the collection contract against a server that answers every request with 200 and `body`. */
+async function collectionContractAgainst(body: unknown) {
+  const liar = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
+  const { port } = liar.address() as AddressInfo;
+  try {
+    const target = await prepareTarget('collection', {
+      CONTRACT_BASE_URL: `http://127.0.0.1:${port}`,
+      CONTRACT_CLIENT_ID: 'demo-partner',
+      CONTRACT_CLIENT_SECRET: 'demo-partner-secret',
+    });
+    return await runContract({ api: 'collection', target });
+  } finally {
+    liar.closeAllConnections();
+    await new Promise((resolve) => liar.close(resolve));
+  }
+}
 
 describe('a server that breaks the contract', () => {
   it('fails the collection contract when it answers every request with 200 and an empty object', async () => {
-    const liar = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
-    const { port } = liar.address() as AddressInfo;
-    try {
-      const target = await prepareTarget('collection', {
-        CONTRACT_BASE_URL: `http://127.0.0.1:${port}`,
-        CONTRACT_CLIENT_ID: 'demo-partner',
-        CONTRACT_CLIENT_SECRET: 'demo-partner-secret',
-      });
-      const result = await runContract({ api: 'collection', target });
-      expect(result.exitCode).not.toBe(0);
-      expect(result.failed).toBeGreaterThan(0);
-    } finally {
-      liar.closeAllConnections();
-      await new Promise((resolve) => liar.close(resolve));
-    }
+    const result = await collectionContractAgainst({});
+    expect(result.exitCode).not.toBe(0);
+    expect(result.failed).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('fails a body with the documented keys but a value of the wrong type (the schema is checked)', async () => {
+    const result = await collectionContractAgainst({ count: 'many' });
+    expect(result.output).toMatch(/^fail: GET \(200\) \/api\/products\/count/m);
+    expect(result.output).toMatch(/At '\/count' Invalid type: string \(expected integer\)/);
   }, 120_000);
 });

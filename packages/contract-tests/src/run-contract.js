@@ -11,7 +11,7 @@ const dreddBin = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dr
 
 /**
  * Runs the contract tests of `api` against `target` (see targets.js).
- * @param {{ api: string, target: { baseUrl: string, targetIsMock: boolean, authorizations: string[], forbiddenAuthorizations: string[] }, output?: (chunk: string) => void }} options
+ * @param {{ api: string, target: { baseUrl: string, targetIsMock: boolean, sandbox: boolean, authorizations: string[], forbiddenAuthorizations: string[] }, output?: (chunk: string) => void }} options
  * @returns {Promise<{ exitCode: number, passed: number, failed: number, skipped: number, output: string }>}
  */
 export async function runContract({ api, target, output }) {
@@ -19,6 +19,7 @@ export async function runContract({ api, target, output }) {
     specFile: require.resolve(`@mall-api/specs/${api}.openapi.json`),
     baseUrl: target.baseUrl,
     targetIsMock: target.targetIsMock,
+    sandbox: target.sandbox,
     authorizations: target.authorizations,
     forbiddenAuthorizations: target.forbiddenAuthorizations,
     oauth: target.oauth,

@@ -50,7 +50,23 @@ export const productCode = (productNo: number) => `P${productNo.toString(36).toU
 const violation = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** Fields of the example records that describe that one product and must not be copied. */
-const identityFields = ['product_no', 'product_code', 'category', 'created_date', 'updated_date', 'main'];
+const identityFields = [
+  'product_no',
+  'product_code',
+  'category',
+  'created_date',
+  'updated_date',
+  'main',
+  'hscode',
+  'country_hscode',
+  'clearance_category_code',
+  'clearance_category_eng',
+  'clearance_category_kor',
+  'bundle_product_components',
+  'bundle_product_sales',
+];
+/** The icons of a new product: none until it is placed or sells out. */
+const noListIcons = { soldout_icon: false, recommend_icon: false, new_icon: false };
 
 export interface ProductService extends ProductDirectory {
   readonly settings: MallSettings;
@@ -91,10 +107,15 @@ export function createProductService(
     for (const field of identityFields) delete template[field];
     return template;
   };
-  const productBase = strip(shapes.template('ProductCreated'));
-  const bundleBase = strip(shapes.template('BundleCreated'));
-  delete bundleBase.bundle_product_components;
-  delete bundleBase.bundle_product_sales;
+  // Every attribute the examples show (a list record has more than a create answer), with the
+  // create answer's values first.
+  const baseOf = (...exampleNames: string[]) =>
+    strip({
+      ...Object.assign({}, ...exampleNames.map((name) => shapes.template(name))),
+      list_icon: noListIcons,
+    });
+  const productBase = baseOf('ProductsPage', 'ProductUpdated', 'ProductCreated');
+  const bundleBase = baseOf('BundleProductsPage', 'BundleUpdated', 'BundleCreated');
 
   const stored = (productNo: number) => store.get<StoredProduct>('product', String(productNo));
   const get = (productNo: number, bundle: boolean) => {
