@@ -13,7 +13,7 @@ import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 import { startMockServers } from './mock-server.js';
 
-const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--sandbox [--data-dir DIR] [--seed N]]
+const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--sandbox [--data-dir DIR] [--seed N] [--global-edition] [--age-verification]]
 APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
 
 async function main(): Promise<void> {
