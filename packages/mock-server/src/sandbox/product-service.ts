@@ -1,9 +1,11 @@
 // Products and bundle products of the sandbox mall. A create issues the number and the eight-
-// character code, fills what the request leaves out from the spec's example record and places the
-// product in the categories of `add_category_no`; an update merges the request into the stored
-// record under the rules on stored values. Integrity: categories named must exist, a bundle's
-// components must be existing (non-bundle) products, a product that is a bundle's component
-// cannot be deleted, and a deleted product leaves every category and main group.
+// character code, fills what the request leaves out from the spec's example records, keeps the
+// options its variants come from and places the product in the categories of `add_category_no`;
+// an update merges the request into the stored record under the rules on stored values and the
+// mall's settings (global edition, age verification), and stores the icon period. Integrity:
+// categories named must exist, a bundle's components must be existing (non-bundle) products, a
+// product that is a bundle's component cannot be deleted, and a deleted product leaves every
+// category and main group. List views sorted by each order are kept until the next write.
 
 import type { Violation } from '../error-envelope.js';
 import type { CategoryService } from './category-service.js';
