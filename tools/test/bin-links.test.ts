@@ -1,7 +1,8 @@
 // The commands the README tells users to run with `npx` work after `npm ci && npm run build`:
-// every `bin` of a workspace package is linked in node_modules/.bin to a file that exists and is
-// executable (tsc writes its output without the execute bit, so the builds set it), and the
-// built CLIs answer --help through that link.
+// every `bin` of a workspace package is a committed, executable file (npm links a bin into
+// node_modules/.bin only if its file exists at install time, before dist/ is built, so the bins
+// are small shims that import the built CLI), it is linked there, and the CLIs answer --help
+// through that link.
 import { execFile } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
