@@ -7,6 +7,7 @@
 // order of a product they carted. Every analytics report aggregates these visits, so the figures
 // of different endpoints agree. The same mall, shop, day and products give the same visits, value
 // for value.
+import { memo } from './memo.js';
 import { seededRandom } from './seed-data.js';
 
 /** The device of a visitor. */
@@ -200,19 +201,6 @@ export function hash(text: string): number {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** `build`, computed once per argument (so equal results are one shared value). */
-function memo<K, V>(build: (key: K) => V): (key: K) => V {
-  const built = new Map<K, V>();
-  return (key) => {
-    let value = built.get(key);
-    if (value === undefined) {
-      value = build(key);
-      built.set(key, value);
-    }
-    return value;
-  };
-}
 
 /**
  * The visits of one mall's shop on one day (`YYYY-MM-DD`, Korean time), in time order, over the

@@ -6,6 +6,7 @@ import type { CategoryRecord, CategoryService } from './category-service.js';
 import type { SandboxHandlers } from './handler-types.js';
 import { parseBound } from './kst-time.js';
 import { commaList, countMatches, pageOfMatches, type Query, single } from './list-query.js';
+import { memo } from './memo.js';
 import type { ProductRecord, ProductService } from './product-service.js';
 import { derivedFrom, type SandboxStore } from './store.js';
 
@@ -27,25 +28,18 @@ export function collectionCodes(categories: readonly CategoryRecord[]): (categor
     siblingsSeen.set(siblings, position);
     rank.set(c.category_no, position);
   }
-  const memo = new Map<number, string[]>();
-  return (categoryNo) => {
-    let codes = memo.get(categoryNo);
-    if (codes) return codes;
+  return memo((categoryNo: number): string[] => {
     const chain: CategoryRecord[] = [];
     for (let c = byNo.get(categoryNo); c && chain.length < 4; c = byNo.get(c.parent_category_no))
       chain.unshift(c);
     const [k, j, m] = chain.slice(0, 3).map((c) => Math.min(rank.get(c.category_no) ?? 1, 9));
-    codes =
-      k === undefined
-        ? []
-        : [
-            `C${k}00000`,
-            ...(j === undefined ? [] : [`C${k}0${j}00`]),
-            ...(j === undefined || m === undefined ? [] : [`C${k}0${j}${m}0`]),
-          ];
-    memo.set(categoryNo, codes);
-    return codes;
-  };
+    if (k === undefined) return [];
+    return [
+      `C${k}00000`,
+      ...(j === undefined ? [] : [`C${k}0${j}00`]),
+      ...(j === undefined || m === undefined ? [] : [`C${k}0${j}${m}0`]),
+    ];
+  });
 }
 
 export function createCollectionHandlers(
