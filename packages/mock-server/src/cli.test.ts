@@ -1,6 +1,8 @@
 // The `mall-api-mock` command: it serves, prints its address and demo credentials, rejects bad
 // arguments, and stops cleanly on SIGINT and SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -75,6 +77,40 @@ describe('mall-api-mock --sandbox', () => {
     const exited = exitCode(child);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+  });
+
+  it('refuses a second process on the data directory of a running sandbox, naming it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mall-cli-sandbox-'));
+    const { child, ready } = start([
+      'collection',
+      '--port',
+      '0',
+      '--sandbox',
+      '--data-dir',
+      dataDir,
+      '--quiet',
+    ]);
+    try {
+      await ready;
+      const second = spawn(
+        process.execPath,
+        [cli, 'collection', '--port', '0', '--sandbox', '--data-dir', dataDir],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      second.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      expect(await exitCode(second)).toBe(1);
+      expect(stderr).toContain(`is in use by process ${child.pid}`);
+    } finally {
+      const exited = exitCode(child);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses --seed without --sandbox', async () => {

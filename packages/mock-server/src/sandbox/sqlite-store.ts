@@ -2,15 +2,30 @@
 // row per record. At start every row is loaded into the memory store, which keeps serving reads;
 // each write goes through to SQLite inside the same transaction, so a rejected write is rolled
 // back in both places and a restart with the same data directory finds every committed record.
+// The directory is locked to one process at a time (data-dir-lock.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { lockDataDir } from './data-dir-lock.js';
 import { createMemoryStore, type SandboxStore, type StoredRecord, type TableName } from './store.js';
 
 /** Opens (creating if needed) the sandbox database in `dataDir`. */
 export function createSqliteStore(dataDir: string): SandboxStore {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'sandbox.sqlite'));
+  const unlock = lockDataDir(dataDir);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(join(dataDir, 'sandbox.sqlite'));
+    return openStore(db, unlock);
+  } catch (error) {
+    db?.close();
+    unlock();
+    throw error;
+  }
+}
+
+/** The memory store over the rows of `db`, writing through to it; `close` closes it and unlocks. */
+function openStore(db: Database.Database, unlock: () => void): SandboxStore {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(
@@ -39,7 +54,10 @@ export function createSqliteStore(dataDir: string): SandboxStore {
       rollback: () => {
         if (db.inTransaction) db.exec('ROLLBACK');
       },
-      close: () => db.close(),
+      close: () => {
+        db.close();
+        unlock();
+      },
     },
     initial,
   );

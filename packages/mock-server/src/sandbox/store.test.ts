@@ -1,7 +1,8 @@
 // The sandbox stores: a transaction that throws leaves nothing behind (memory and SQLite), nested
-// transactions belong to the outer one, sequences never hand out a number twice, and the SQLite
-// store finds every committed record after it is reopened.
-import { mkdtempSync, rmSync } from 'node:fs';
+// transactions belong to the outer one, sequences never hand out a number twice, the SQLite
+// store finds every committed record after it is reopened and is open in one place at a time.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +68,32 @@ describe('the SQLite store', () => {
     expect(second.all('product')).toEqual([{ product_no: 10 }]);
     expect(second.transaction(() => second.nextNumber('product_no', 9))).toBe(11);
     second.close();
+  });
+
+  it('serves one sandbox per directory: a second open is refused until the first closes', () => {
+    const dir = tempDir();
+    const first = createSqliteStore(dir);
+    expect(() => createSqliteStore(dir)).toThrow(/already open in this process/);
+    first.close();
+    const again = createSqliteStore(dir);
+    again.close();
+  });
+
+  it('refuses a directory another running process holds, and takes over the lock of one that died', async () => {
+    const dir = tempDir();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(dir, 'sandbox.lock'), String(holder.pid));
+      expect(() => createSqliteStore(dir)).toThrow(new RegExp(`in use by process ${holder.pid}`));
+    } finally {
+      const exited = new Promise((resolve) => holder.once('exit', resolve));
+      holder.kill('SIGKILL');
+      await exited;
+    }
+    const store = createSqliteStore(dir);
+    expect(readFileSync(join(dir, 'sandbox.lock'), 'utf8')).toBe(String(process.pid));
+    store.close();
+    expect(existsSync(join(dir, 'sandbox.lock'))).toBe(false);
   });
 });
 
