@@ -62,11 +62,13 @@ describe('mall-api-mock --sandbox', () => {
       '--sandbox',
       '--seed',
       '3',
+      '--shops',
+      '2',
       '--global-edition',
       '--quiet',
     ]);
     const output = await ready;
-    expect(output).toContain('sandbox mode: data in memory, seed 3, global edition');
+    expect(output).toContain('sandbox mode: data in memory, seed 3, 2 shops, global edition');
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
     const response = await fetch(`${url}/api/products/count?collection_product_category=C100000`, {
       headers: {
@@ -120,6 +122,8 @@ describe('mall-api-mock --sandbox', () => {
       stderr += chunk.toString();
     });
     expect(await exitCode(child)).toBe(1);
-    expect(stderr).toContain('--data-dir, --seed, --global-edition and --age-verification need --sandbox');
+    expect(stderr).toContain(
+      '--data-dir, --seed, --shops, --global-edition and --age-verification need --sandbox',
+    );
   });
 });

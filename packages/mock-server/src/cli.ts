@@ -2,10 +2,11 @@
 // `mall-api-mock`: serves the mock APIs from the command line.
 //   mall-api-mock                      every API on its default port
 //   mall-api-mock collection --port 0  one API on a chosen port
-//   mall-api-mock --sandbox [--data-dir DIR] [--seed N] [--global-edition] [--age-verification]
+//   mall-api-mock --sandbox [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]
 //                                      a stateful sandbox mall behind every API (in memory, or
-//                                      SQLite in DIR so it survives a restart; N seeds sample data;
-//                                      the two mall settings switch on the rules that depend on them)
+//                                      SQLite in DIR so it survives a restart; --seed fills it with
+//                                      sample data; --shops makes it a multi-shop mall; the mall
+//                                      settings switch on the rules that depend on them)
 // Prints each URL and the demo credentials, logs one line per request (never credentials) unless
 // --quiet, and stops cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
@@ -13,7 +14,7 @@ import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 import { startMockServers } from './mock-server.js';
 
-const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--sandbox [--data-dir DIR] [--seed N] [--global-edition] [--age-verification]]
+const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--sandbox [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]]
 APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
 
 async function main(): Promise<void> {
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
       sandbox: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
+      shops: { type: 'string' },
       'global-edition': { type: 'boolean', default: false },
       'age-verification': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -48,9 +50,16 @@ async function main(): Promise<void> {
   const ageVerification = values['age-verification'] === true;
   if (
     !values.sandbox &&
-    (values['data-dir'] !== undefined || values.seed !== undefined || globalEdition || ageVerification)
+    (values['data-dir'] !== undefined ||
+      values.seed !== undefined ||
+      values.shops !== undefined ||
+      globalEdition ||
+      ageVerification)
   )
-    throw new Error('--data-dir, --seed, --global-edition and --age-verification need --sandbox');
+    throw new Error('--data-dir, --seed, --shops, --global-edition and --age-verification need --sandbox');
+  const shops = values.shops === undefined ? 1 : Number(values.shops);
+  if (!(Number.isInteger(shops) && shops >= 1 && shops <= 99))
+    throw new Error(`--shops must be a number of shops from 1 to 99, got ${values.shops}`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0))
     throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
@@ -59,7 +68,7 @@ async function main(): Promise<void> {
     ? {
         store: dataDir === undefined ? ('memory' as const) : { dataDir },
         ...(seed !== undefined ? { seed } : {}),
-        mall: { globalEdition, ageVerification },
+        mall: { globalEdition, ageVerification, shops },
       }
     : undefined;
   const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
@@ -81,7 +90,7 @@ async function main(): Promise<void> {
   });
   if (sandbox)
     process.stdout.write(
-      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}${seed === undefined ? '' : `, seed ${seed}`}${globalEdition ? ', global edition' : ''}${ageVerification ? ', age verification on' : ''}\n`,
+      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}${seed === undefined ? '' : `, seed ${seed}`}${shops > 1 ? `, ${shops} shops` : ''}${globalEdition ? ', global edition' : ''}${ageVerification ? ', age verification on' : ''}\n`,
     );
   for (const mock of served.mocks) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
   if (apis.includes('collection')) {

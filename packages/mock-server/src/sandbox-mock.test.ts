@@ -343,6 +343,122 @@ describe('options and variants', () => {
   });
 });
 
+describe('a multi-shop mall', () => {
+  let shopsMall: Awaited<ReturnType<typeof startMockServers>>;
+  const urlOf = (api: string) => shopsMall.mocks.find((mock) => mock.api === api)?.url ?? '';
+  const send = async (method: string, path: string, body?: unknown, api = 'admin') => {
+    const headers: Record<string, string> =
+      api === 'collection'
+        ? { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` }
+        : {
+            authorization: `Bearer ${issueDemoTokens(shopsMall.authority, [...allScopes, 'mall.read_analytics'], `shopsmall${++mallCounter}`).access_token}`,
+          };
+    const response = await fetch(`${urlOf(api)}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Body };
+  };
+  beforeAll(async () => {
+    shopsMall = await startMockServers({
+      ports: { admin: 0, collection: 0, analytics: 0 },
+      sandbox: { seed: 5, mall: { shops: 2 } },
+    });
+  });
+  afterAll(async () => {
+    await shopsMall.close();
+  });
+
+  it('shares one catalogue between its shops; a price set in a shop stays in that shop', async () => {
+    const created = await send('POST', '/api/v2/admin/products', {
+      shop_no: 1,
+      request: { product_name: 'Two Shop Mug', supply_price: '4000.00', price: '10000.00', display: 'T' },
+    });
+    expect(created.status).toBe(201);
+    const path = `/api/v2/admin/products/${created.body.product.product_no}`;
+    const inShop = async (shopNo: number) => (await send('GET', `${path}?shop_no=${shopNo}`)).body.product;
+    expect(await inShop(2)).toMatchObject({ shop_no: 2, price: '10000.00', product_name: 'Two Shop Mug' });
+
+    await send('PUT', path, { shop_no: 2, request: { price: '12000.00' } });
+    await send('PUT', path, { shop_no: 1, request: { price: '11000.00' } });
+    await send('PUT', path, { shop_no: 2, request: { product_name: 'Two Shop Mug II' } });
+    const [one, two] = [await inShop(1), await inShop(2)];
+    expect(one).toMatchObject({ shop_no: 1, price: '11000.00', product_name: 'Two Shop Mug II' });
+    expect(two).toMatchObject({ shop_no: 2, price: '12000.00', product_name: 'Two Shop Mug II' });
+    expect(Number(two.price_excluding_tax)).toBeGreaterThan(Number(one.price_excluding_tax));
+
+    const listed = async (shopNo: number) =>
+      (
+        await send(
+          'GET',
+          `/api/v2/admin/products?product_name=two%20shop%20mug&price_min=11500&shop_no=${shopNo}`,
+        )
+      ).body.products;
+    expect((await listed(2)).map((p: Body) => p.price)).toEqual(['12000.00']);
+    expect(await listed(1)).toEqual([]);
+
+    const collection = await send(
+      'GET',
+      `/api/storeproducts?store_id=sandboxmall&product_name=two%20shop%20mug`,
+      undefined,
+      'collection',
+    );
+    expect(
+      collection.body.store_products.map((p: Body) => [p.shop_no, p.price, p.product_ukey.split('_')[1]]),
+    ).toEqual([
+      [1, '11000.00', '1'],
+      [2, '12000.00', '2'],
+    ]);
+  });
+
+  it('keeps a category setting such as use_display the same in every shop', async () => {
+    const created = await send('POST', '/api/v2/admin/categories', {
+      shop_no: 1,
+      request: { category_name: 'Shared Shelf' },
+    });
+    const path = `/api/v2/admin/categories/${created.body.category.category_no}`;
+    await send('PUT', path, { shop_no: 2, request: { use_display: 'F' } });
+    expect((await send('GET', `${path}?shop_no=1`)).body.category).toMatchObject({
+      shop_no: 1,
+      use_display: 'F',
+    });
+    const inShop2 = await send('GET', '/api/v2/admin/categories?shop_no=2&category_name=shared%20shelf');
+    expect(inShop2.body.categories.map((c: Body) => [c.shop_no, c.use_display])).toEqual([[2, 'F']]);
+  });
+
+  it('refuses a shop the mall does not have with 422 naming shop_no, and creates nothing', async () => {
+    const before = (await send('GET', '/api/v2/admin/products/count')).body.count;
+    const write = await send('POST', '/api/v2/admin/products', {
+      shop_no: 3,
+      request: { product_name: 'Nowhere', supply_price: '100.00' },
+    });
+    expect(write.status).toBe(422);
+    expect(write.body.error.more_info.violations).toEqual([
+      expect.objectContaining({ location: 'body', name: 'shop_no' }),
+    ]);
+    const read = await send('GET', '/api/v2/admin/categories?shop_no=3');
+    expect(read.status).toBe(422);
+    expect(read.body.error.more_info.violations[0]).toMatchObject({ location: 'query', name: 'shop_no' });
+    expect((await send('GET', '/api/v2/admin/products/count')).body.count).toBe(before);
+  });
+
+  it('sells in every shop: the analytics of shop 2 have their own figures', async () => {
+    const sales = async (shopNo: number) =>
+      (
+        await send(
+          'GET',
+          `/products/sales?mall_id=shopsmall&shop_no=${shopNo}&start_date=2026-03-01&end_date=2026-03-07`,
+          undefined,
+          'analytics',
+        )
+      ).body.sales;
+    const [one, two] = [await sales(1), await sales(2)];
+    expect(two.length).toBeGreaterThan(0);
+    expect(two).not.toEqual(one);
+  });
+});
+
 describe('icon exposure period', () => {
   it('stores the period of use_icon_exposure_term T, clears it with F, and refuses a period that ends first', async () => {
     const product = await createProduct({ product_name: 'Icon Period Tee', supply_price: '100.00' });

@@ -42,6 +42,12 @@ const bodyOf = (request: SandboxRequest): { shopNo: number; fields: Fields } => 
     fields: (body.request ?? {}) as Fields,
   };
 };
+/** The shop a request names (`shop_no` of the body, else of the query; default 1), and where. */
+const shopOf = (request: SandboxRequest): { shopNo: number; location: 'body' | 'query' } => {
+  const body = request.body as { shop_no?: unknown } | undefined;
+  if (typeof body?.shop_no === 'number') return { shopNo: body.shop_no, location: 'body' };
+  return { shopNo: integer(request.query, 'shop_no', 1) ?? 1, location: 'query' };
+};
 const ok = (body: unknown, status = 200) => ({ status, body });
 
 /** 201 when every product was added, 207 when some were, 422 when none could be. */
@@ -96,7 +102,12 @@ export function createAdminHandlers({
   };
   const productPage = (query: Query, bundle?: boolean) =>
     pageOfMatches(
-      products.ordered(bundle, single(query, 'sort'), single(query, 'order') === 'desc'),
+      products.ordered(
+        bundle,
+        single(query, 'sort'),
+        single(query, 'order') === 'desc',
+        integer(query, 'shop_no', 1),
+      ),
       productMatcher(query, productContext),
       query,
       10,
@@ -107,9 +118,12 @@ export function createAdminHandlers({
     ...pickFields(product, query, 'product_no'),
     ...embedded(product, products.optionsOf(product.product_no), query),
   });
-  const categoryView = (category: CategoryRecord, query: Query) => pickFields(category, query, 'category_no');
+  const categoryView = (category: CategoryRecord, query: Query) =>
+    pickFields({ ...category, shop_no: integer(query, 'shop_no', 1) }, query, 'category_no');
+  const productIn = (request: SandboxRequest, bundle: boolean) =>
+    products.get(pathNumber(request, 'product_no'), bundle, shopOf(request).shopNo);
 
-  return {
+  const handlers: SandboxHandlers = {
     // Categories
     listCategories: ({ query }) =>
       ok({ categories: page(categoryList(query), query, 10).map((c) => categoryView(c, query)) }),
@@ -193,10 +207,8 @@ export function createAdminHandlers({
     }),
 
     // Main display groups
-    listMains: ({ query }) => {
-      const shopNo = integer(query, 'shop_no', 1);
-      return ok({ mains: placements.mains().filter((m) => m.shop_no === shopNo) });
-    },
+    listMains: ({ query }) =>
+      ok({ mains: placements.mains().map((main) => ({ ...main, shop_no: integer(query, 'shop_no', 1) })) }),
     listMainProducts: (request) =>
       ok({ products: placements.listMainProducts(pathNumber(request, 'display_group')) }),
     countMainProducts: (request) =>
@@ -229,8 +241,7 @@ export function createAdminHandlers({
         products: productPage(query),
       }),
     countProducts: ({ query }) => ok({ count: productCount(query) }),
-    getProduct: (request) =>
-      ok({ product: productView(products.get(pathNumber(request, 'product_no'), false), request.query) }),
+    getProduct: (request) => ok({ product: productView(productIn(request, false), request.query) }),
     createProduct: write((request) => {
       const { shopNo, fields } = bodyOf(request);
       return ok({ product: products.create(shopNo, fields, false) }, 201);
@@ -252,7 +263,7 @@ export function createAdminHandlers({
       }),
     getBundleProduct: (request) =>
       ok({
-        bundleproduct: productView(products.get(pathNumber(request, 'product_no'), true), request.query),
+        bundleproduct: productView(productIn(request, true), request.query),
       }),
     createBundleProduct: write((request) => {
       const { shopNo, fields } = bodyOf(request);
@@ -268,4 +279,22 @@ export function createAdminHandlers({
       return ok({ bundleproduct: { product_no: productNo } });
     }),
   };
+  // Every operation names a shop of the mall: shops 1 to `shops` share the catalogue.
+  return Object.fromEntries(
+    Object.entries(handlers).map(([operationId, handler]) => [
+      operationId,
+      (request: SandboxRequest) => {
+        const { shopNo, location } = shopOf(request);
+        if (shopNo > products.settings.shops)
+          throw invalidFields([
+            {
+              location,
+              name: 'shop_no',
+              message: `shop ${shopNo} does not exist; the mall has shop${products.settings.shops === 1 ? ' 1' : `s 1 to ${products.settings.shops}`}`,
+            },
+          ]);
+        return handler(request);
+      },
+    ]),
+  );
 }

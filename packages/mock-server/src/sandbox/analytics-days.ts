@@ -14,7 +14,7 @@ import {
   simulateDay,
 } from './analytics-simulation.js';
 import { kstDateTime } from './kst-time.js';
-import type { ProductService, StoredProduct } from './product-service.js';
+import type { ProductRecord, ProductService, StoredProduct } from './product-service.js';
 
 const dayMs = 86_400_000;
 /** The longest range simulated (longer ranges are cut to their first year). */
@@ -56,7 +56,7 @@ function kstDay(dateTime: unknown): string {
 }
 
 /** A stored product as the simulation sees it. */
-function simulatedProduct({ record }: StoredProduct): SimulatedProduct {
+function simulatedProduct(record: ProductRecord): SimulatedProduct {
   const price = Math.round(Number(record.price ?? 0));
   const categories = Array.isArray(record.category)
     ? record.category
@@ -90,8 +90,10 @@ export function createSimulatedDays(products: ProductService, capacity = default
     const now = products.all(false);
     if (now.length !== entries.length || now.some((entry, i) => entry !== entries[i])) {
       entries = now;
-      catalog = now
-        .filter((entry) => entry.record.display === 'T')
+      // Every shop sells the shared catalogue, each at its own prices.
+      catalog = Array.from({ length: products.settings.shops }, (_, index) => index + 1)
+        .flatMap((shopNo) => now.map((entry) => products.get(entry.record.product_no, false, shopNo)))
+        .filter((record) => record.display === 'T')
         .map(simulatedProduct)
         .sort((a, b) => a.productNo - b.productNo);
       cache.clear();

@@ -1,7 +1,7 @@
-// The collection API in sandbox mode: the mall's displayed products, as the curated collection
-// would list them, filtered by the seed's parameters (collection category codes derived from the
-// sandbox's category tree, names as case-insensitive substrings, numbers, price and date ranges)
-// with paging and sorting. Attributes the sandbox does not model come from the spec's example.
+// The collection API in sandbox mode: the mall's displayed products in each of its shops, as the
+// curated collection would list them, filtered by the seed's parameters (collection category codes
+// derived from the sandbox's category tree, names as case-insensitive substrings, numbers, price
+// and date ranges) with paging and sorting. Attributes the sandbox does not model come from the spec's example.
 import type { CategoryRecord, CategoryService } from './category-service.js';
 import type { SandboxHandlers } from './handler-types.js';
 import { parseBound } from './kst-time.js';
@@ -89,8 +89,13 @@ export function createCollectionHandlers(
   /** The displayed products as collection records, in each requested order, until the next write. */
   const views = derivedFrom(store, ['product', 'category'], () => {
     const codesOf = collectionCodes(categories.all());
-    const records = products
-      .ordered(false, undefined, false)
+    // Each shop of the mall is a shop in the collection: a product appears once per shop, at
+    // that shop's price (the views of every shop list the products in the same order).
+    const shops = Array.from({ length: products.settings.shops }, (_, index) =>
+      products.ordered(false, undefined, false, index + 1),
+    );
+    const records = (shops[0] ?? [])
+      .flatMap((_, index) => shops.map((view) => view[index] as ProductRecord))
       .filter((p) => p.display === 'T')
       .map((p) => collectionRecord(p, codesOf));
     const sortedViews = new Map<string, CollectionProduct[]>();

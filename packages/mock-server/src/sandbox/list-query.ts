@@ -88,7 +88,6 @@ export function pickFields(
 
 /** The category filters of the list and count operations. */
 export function categoryMatcher(query: Query): (category: CategoryRecord) => boolean {
-  const shopNo = integer(query, 'shop_no', 1);
   const depth = integer(query, 'category_depth');
   const numbers = commaList(query, 'category_no')?.map(Number);
   const parent = integer(query, 'parent_category_no');
@@ -96,7 +95,6 @@ export function categoryMatcher(query: Query): (category: CategoryRecord) => boo
   const useMain = single(query, 'use_main');
   const useDisplay = single(query, 'use_display');
   return (c) =>
-    c.shop_no === shopNo &&
     (depth === undefined || c.category_depth === depth) &&
     (numbers === undefined || numbers.includes(c.category_no)) &&
     (parent === undefined || c.parent_category_no === parent) &&
@@ -146,8 +144,6 @@ export function productMatcher(
   context: ProductFilterContext,
 ): (product: ProductRecord) => boolean {
   const checks: ((p: ProductRecord) => boolean)[] = [];
-  const shopNo = integer(query, 'shop_no', 1);
-  checks.push((p) => p.shop_no === shopNo);
   const numbers = commaList(query, 'product_no')?.map(Number);
   if (numbers) checks.push((p) => numbers.includes(p.product_no));
   for (const field of substringFields) {

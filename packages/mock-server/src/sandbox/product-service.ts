@@ -33,7 +33,16 @@ export interface StoredProduct extends StoredRecord {
   record: ProductRecord;
   /** The options the product was created with (its variants are their combinations). */
   options?: OptionInput[];
+  /** Prices a shop other than the default one set for itself, by shop number. */
+  shopPrices?: Record<string, Record<string, unknown>>;
 }
+
+/**
+ * The attributes a shop other than the default one (shop 1) keeps for itself: a product's price is
+ * the same in every shop when it is created and can be changed per shop by an update (seed). A
+ * shop that never set its own follows the default shop. Everything else is shared by all shops.
+ */
+const shopPriceFields = ['price', 'retail_price'];
 
 /** Mall settings the product rules depend on (the seed's "global-edition mall" and age verification). */
 export interface MallSettings {
@@ -41,6 +50,8 @@ export interface MallSettings {
   readonly globalEdition: boolean;
   /** Orders are restricted by age verification, so `adult_certification` T is accepted. */
   readonly ageVerification: boolean;
+  /** How many shops the (multi-language) mall has: shops 1 to `shops` share one catalogue. */
+  readonly shops: number;
 }
 
 /** Product numbers are issued after this one. */
@@ -72,7 +83,8 @@ const noListIcons = { soldout_icon: false, recommend_icon: false, new_icon: fals
 
 export interface ProductService extends ProductDirectory {
   readonly settings: MallSettings;
-  get(productNo: number, bundle: boolean): ProductRecord;
+  /** The product as shop `shopNo` (default 1) shows it. */
+  get(productNo: number, bundle: boolean, shopNo?: number): ProductRecord;
   all(bundle?: boolean): StoredProduct[];
   /**
    * Products (`bundle` false), bundle products (true) or both (undefined) in list order: by `sort`
@@ -83,6 +95,7 @@ export interface ProductService extends ProductDirectory {
     bundle: boolean | undefined,
     sort: string | undefined,
     descending: boolean,
+    shopNo?: number,
   ): readonly ProductRecord[];
   isBundle(productNo: number): boolean;
   /** The options of a product (empty when it has none or does not exist). */
@@ -120,12 +133,21 @@ export function createProductService(
   const bundleBase = baseOf('BundleProductsPage', 'BundleUpdated', 'BundleCreated');
 
   const stored = (productNo: number) => store.get<StoredProduct>('product', String(productNo));
-  const get = (productNo: number, bundle: boolean) => {
+  /** A stored product as shop `shopNo` shows it: its own prices over the shared record. */
+  const inShop = (entry: StoredProduct, shopNo: number): ProductRecord => {
+    const own = shopNo === 1 ? undefined : entry.shopPrices?.[shopNo];
+    if (!own) return entry.record.shop_no === shopNo ? entry.record : { ...entry.record, shop_no: shopNo };
+    const record = { ...entry.record, ...own, shop_no: shopNo } as ProductRecord;
+    return Object.assign(record, priceFields(record));
+  };
+  const storedProduct = (productNo: number, bundle: boolean) => {
     const entry = stored(productNo);
     if (!entry || (bundle && !entry.bundle))
       throw notFound(`${bundle ? 'Bundle product' : 'Product'} ${productNo} does not exist.`);
-    return entry.record;
+    return entry;
   };
+  const get = (productNo: number, bundle: boolean, shopNo = 1) =>
+    inShop(storedProduct(productNo, bundle), shopNo);
   const schemaOf = (bundle: boolean) => (bundle ? 'BundleProduct' : 'Product');
 
   /** State-dependent rules of a create or update; every violation at once, naming the field. */
@@ -298,12 +320,12 @@ export function createProductService(
     isBundle: (productNo) => stored(productNo)?.bundle === true,
     optionsOf: (productNo) => stored(productNo)?.options ?? [],
     all,
-    ordered(bundle, sort, descending) {
-      const key = `${String(bundle)}|${sort ?? ''}|${descending}`;
+    ordered(bundle, sort, descending, shopNo = 1) {
+      const key = `${String(bundle)}|${sort ?? ''}|${descending}|${shopNo}`;
       let view = views().get(key);
       if (!view) {
         view = sortProducts(
-          all(bundle).map((e) => e.record),
+          all(bundle).map((e) => inShop(e, shopNo)),
           sort,
           descending,
         );
@@ -319,7 +341,7 @@ export function createProductService(
       const record = {
         ...(bundle ? bundleBase : productBase),
         ...accepted,
-        shop_no: shopNo,
+        shop_no: 1,
         product_no: productNo,
         product_code: productCode(productNo),
         product_name: String(request.product_name),
@@ -337,15 +359,22 @@ export function createProductService(
       Object.assign(record, priceFields(record), bundle ? bundleParts(request) : {});
       store.put('product', String(productNo), { bundle, record, ...(options.length > 0 ? { options } : {}) });
       placeInCategories(shopNo, productNo, request);
-      return get(productNo, bundle);
+      return get(productNo, bundle, shopNo);
     },
     update(productNo, shopNo, request, bundle) {
-      const current = get(productNo, bundle);
-      check(request, current, productNo);
+      const entry = storedProduct(productNo, bundle);
+      const current = entry.record;
+      check(request, inShop(entry, shopNo), productNo);
+      const accepted = shapes.acceptedFields(schemaOf(bundle), request);
+      const own =
+        shopNo === 1
+          ? {}
+          : Object.fromEntries(shopPriceFields.flatMap((f) => (f in accepted ? [[f, accepted[f]]] : [])));
+      for (const field of Object.keys(own)) delete accepted[field];
       const record = {
         ...current,
-        ...shapes.acceptedFields(schemaOf(bundle), request),
-        shop_no: shopNo,
+        ...accepted,
+        shop_no: 1,
         product_no: productNo,
         product_code: current.product_code,
         created_date: current.created_date,
@@ -359,7 +388,16 @@ export function createProductService(
         iconPeriod(request),
         bundle ? bundleParts(request, current) : {},
       );
-      store.put('product', String(productNo), { ...stored(productNo), bundle, record });
+      const shopPrices =
+        Object.keys(own).length > 0
+          ? { ...entry.shopPrices, [shopNo]: { ...entry.shopPrices?.[shopNo], ...own } }
+          : entry.shopPrices;
+      store.put('product', String(productNo), {
+        ...entry,
+        bundle,
+        record,
+        ...(shopPrices ? { shopPrices } : {}),
+      });
       const deleteCategories = Array.isArray(request.delete_category_no)
         ? request.delete_category_no
         : request.delete_category_no === undefined
@@ -367,7 +405,7 @@ export function createProductService(
           : [request.delete_category_no];
       for (const no of deleteCategories as number[]) placements().removeFromCategory(no, productNo, 1);
       placeInCategories(shopNo, productNo, request);
-      return get(productNo, bundle);
+      return get(productNo, bundle, shopNo);
     },
     delete(productNo, bundle) {
       get(productNo, bundle);

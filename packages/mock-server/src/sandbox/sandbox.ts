@@ -23,7 +23,7 @@ export interface SandboxOptions {
   store?: 'memory' | { dataDir: string };
   /** Fill an empty store with the deterministic sample mall of this seed. */
   seed?: number;
-  /** Mall settings the product rules depend on (default: a domestic mall without age verification). */
+  /** Mall settings the product rules depend on (default: one domestic shop without age verification). */
   mall?: Partial<MallSettings>;
   /** Clock for created and updated dates (tests pass a fixed one). */
   clock?: () => number;
@@ -61,7 +61,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       categories,
       () => placements as PlacementService,
       clock,
-      { globalEdition: false, ageVerification: false, ...options.mall },
+      { globalEdition: false, ageVerification: false, shops: 1, ...options.mall },
     );
     placements = createPlacementService(store, categories, products);
     placements.ensureMains();
