@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 import { apiLimits } from './api-limits.js';
 import type { Decision, FixedWindowPolicy } from './policy.js';
+import { replay, timedCalls } from './testing/algorithm-runs.js';
 
 /** Obviously correct: keep every admitted call and count those in the same window. */
 function referenceFixedWindow(policy: FixedWindowPolicy, calls: readonly { at: number; cost: number }[]) {
@@ -53,18 +54,8 @@ describe('fixedWindow', () => {
   it('agrees with a reference model that lists admitted calls, for random call times and costs', () => {
     fc.assert(
       fc.property(policyArb, fc.integer({ min: 1.6e12, max: 1.8e12 }), callsArb, (policy, origin, raw) => {
-        let at = origin;
-        const calls = raw.map(({ gap, cost }) => {
-          at += gap;
-          return { at, cost: 1 + ((cost - 1) % policy.limit) };
-        });
-        let state: FixedWindowState | undefined;
-        const actual = calls.map((call) => {
-          const outcome = fixedWindow.decide(state, call.at, policy, call.cost);
-          state = outcome.state;
-          const { allowed, used, remaining, retryAfterMs, resetMs } = outcome.decision;
-          return { allowed, used, remaining, retryAfterMs, resetMs };
-        });
+        const calls = timedCalls(origin, raw, policy.limit);
+        const actual = replay(fixedWindow, policy, calls);
         expect(actual).toEqual(referenceFixedWindow(policy, calls));
       }),
       { numRuns: 300 },

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 import { apiLimits } from './api-limits.js';
 import type { Decision, LeakyBucketPolicy } from './policy.js';
+import { hammer, replay, timedCalls } from './testing/algorithm-runs.js';
 
 /**
  * Obviously correct: the bucket level in thousandths of a call, drained by `leakPerSecond`
@@ -43,33 +44,12 @@ const callsArb = fc.array(
 const admin = apiLimits.admin.policy;
 const start = 1_750_000_000_000;
 
-function hammer(state: LeakyBucketState | undefined, from: number, to: number, stepMs: number) {
-  let current = state;
-  const admittedAt: number[] = [];
-  for (let at = from; at < to; at += stepMs) {
-    const outcome = leakyBucket.decide(current, at, admin);
-    current = outcome.state;
-    if (outcome.decision.allowed) admittedAt.push(at);
-  }
-  return { state: current, admittedAt };
-}
-
 describe('leakyBucket', () => {
   it('agrees with a reference bucket drained one millisecond at a time, for random call times and costs', () => {
     fc.assert(
       fc.property(policyArb, fc.integer({ min: 1.6e12, max: 1.8e12 }), callsArb, (policy, origin, raw) => {
-        let at = origin;
-        const calls = raw.map(({ gap, cost }) => {
-          at += gap;
-          return { at, cost: 1 + ((cost - 1) % policy.capacity) };
-        });
-        let state: LeakyBucketState | undefined;
-        const actual = calls.map((call) => {
-          const outcome = leakyBucket.decide(state, call.at, policy, call.cost);
-          state = outcome.state;
-          const { allowed, used, remaining, retryAfterMs, resetMs } = outcome.decision;
-          return { allowed, used, remaining, retryAfterMs, resetMs };
-        });
+        const calls = timedCalls(origin, raw, policy.capacity);
+        const actual = replay(leakyBucket, policy, calls);
         expect(actual).toEqual(referenceLeakyBucket(policy, calls));
       }),
       { numRuns: 200 },
@@ -77,15 +57,15 @@ describe('leakyBucket', () => {
   });
 
   it('admits a burst of 40 and refuses the 41st until the first call has drained (500 ms)', () => {
-    const { state, admittedAt } = hammer(undefined, start, start + 41, 1);
+    const { state, admittedAt } = hammer(leakyBucket, admin, undefined, start, start + 41, 1);
     expect(admittedAt).toHaveLength(40);
     const refused: Decision = leakyBucket.decide(state, start + 41, admin).decision;
     expect(refused).toMatchObject({ allowed: false, used: 40, remaining: 0, retryAfterMs: 500 - 41 });
   });
 
   it('after the burst admits 2 calls per second, one every 500 ms', () => {
-    const burst = hammer(undefined, start, start + 40, 1);
-    const steady = hammer(burst.state, start + 40, start + 10_040, 10);
+    const burst = hammer(leakyBucket, admin, undefined, start, start + 40, 1);
+    const steady = hammer(leakyBucket, admin, burst.state, start + 40, start + 10_040, 10);
     expect(steady.admittedAt).toHaveLength(20);
     expect(steady.admittedAt.slice(0, 3)).toEqual([start + 500, start + 1_000, start + 1_500]);
   });

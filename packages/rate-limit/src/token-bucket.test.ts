@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
 import { apiLimits } from './api-limits.js';
 import type { TokenBucketPolicy } from './policy.js';
+import { hammer, replay, timedCalls } from './testing/algorithm-runs.js';
 
 /**
  * Obviously correct: tokens counted in ticks (one token = `refillIntervalMs` ticks), one tick added
@@ -43,33 +44,12 @@ const callsArb = fc.array(
 const analytics = apiLimits.analytics.policy;
 const start = 1_750_000_000_000;
 
-function hammer(state: TokenBucketState | undefined, from: number, to: number, stepMs: number) {
-  let current = state;
-  const admittedAt: number[] = [];
-  for (let at = from; at < to; at += stepMs) {
-    const outcome = tokenBucket.decide(current, at, analytics);
-    current = outcome.state;
-    if (outcome.decision.allowed) admittedAt.push(at);
-  }
-  return { state: current, admittedAt };
-}
-
 describe('tokenBucket', () => {
   it('agrees with a reference bucket refilled one millisecond at a time, for random call times and costs', () => {
     fc.assert(
       fc.property(policyArb, fc.integer({ min: 1.6e12, max: 1.8e12 }), callsArb, (policy, origin, raw) => {
-        let at = origin;
-        const calls = raw.map(({ gap, cost }) => {
-          at += gap;
-          return { at, cost: 1 + ((cost - 1) % policy.capacity) };
-        });
-        let state: TokenBucketState | undefined;
-        const actual = calls.map((call) => {
-          const outcome = tokenBucket.decide(state, call.at, policy, call.cost);
-          state = outcome.state;
-          const { allowed, used, remaining, retryAfterMs, resetMs } = outcome.decision;
-          return { allowed, used, remaining, retryAfterMs, resetMs };
-        });
+        const calls = timedCalls(origin, raw, policy.capacity);
+        const actual = replay(tokenBucket, policy, calls);
         expect(actual).toEqual(referenceTokenBucket(policy, calls));
       }),
       { numRuns: 200 },
@@ -77,7 +57,7 @@ describe('tokenBucket', () => {
   });
 
   it('starts full: admits a burst of 10 and refuses the 11th until the first token is back (2 s)', () => {
-    const { state, admittedAt } = hammer(undefined, start, start + 11, 1);
+    const { state, admittedAt } = hammer(tokenBucket, analytics, undefined, start, start + 11, 1);
     expect(admittedAt).toHaveLength(10);
     expect(tokenBucket.decide(state, start + 11, analytics).decision).toMatchObject({
       allowed: false,
@@ -87,8 +67,8 @@ describe('tokenBucket', () => {
   });
 
   it('after the burst admits one call every 2 s', () => {
-    const burst = hammer(undefined, start, start + 10, 1);
-    const steady = hammer(burst.state, start + 10, start + 20_010, 10);
+    const burst = hammer(tokenBucket, analytics, undefined, start, start + 10, 1);
+    const steady = hammer(tokenBucket, analytics, burst.state, start + 10, start + 20_010, 10);
     expect(steady.admittedAt).toHaveLength(10);
     expect(steady.admittedAt.slice(0, 3)).toEqual([start + 2_000, start + 4_000, start + 6_000]);
   });
