@@ -7,6 +7,20 @@
 // type-check every TypeScript sample against the built clients and send every request. Not for
 // the hand-written specs or `specs/dist`, which never carry samples.
 
+/** The client options of the OAuth APIs' samples: the local mock and an access token. */
+const bearerOptions = (mockUrl) => [
+  '// The local mock; omit baseUrl in production.',
+  `baseUrl: '${mockUrl}',`,
+  '// Or a token manager (see Authentication).',
+  `auth: { accessToken: process.env.MALL_ACCESS_TOKEN ?? '' },`,
+];
+
+/** How curl and the plain requests of the OAuth APIs' samples authenticate. */
+const bearerAuth = {
+  curlAuth: ['-H "Authorization: Bearer $MALL_ACCESS_TOKEN"'],
+  requestAuth: { kind: 'bearer' },
+};
+
 /** How the TypeScript samples of each API create their client, and how curl authenticates. */
 const clientProfiles = {
   collection: {
@@ -24,27 +38,14 @@ const clientProfiles = {
   admin: {
     package: '@mall-api/admin-client',
     factory: 'createAdminClient',
-    options: (mockUrl) => [
-      `mallId: 'demomall',`,
-      '// The local mock; omit baseUrl in production.',
-      `baseUrl: '${mockUrl}',`,
-      '// Or a token manager (see Authentication).',
-      `auth: { accessToken: process.env.MALL_ACCESS_TOKEN ?? '' },`,
-    ],
-    curlAuth: ['-H "Authorization: Bearer $MALL_ACCESS_TOKEN"'],
-    requestAuth: { kind: 'bearer' },
+    options: (mockUrl) => [`mallId: 'demomall',`, ...bearerOptions(mockUrl)],
+    ...bearerAuth,
   },
   analytics: {
     package: '@mall-api/analytics-client',
     factory: 'createAnalyticsClient',
-    options: (mockUrl) => [
-      '// The local mock; omit baseUrl in production.',
-      `baseUrl: '${mockUrl}',`,
-      '// Or a token manager (see Authentication).',
-      `auth: { accessToken: process.env.MALL_ACCESS_TOKEN ?? '' },`,
-    ],
-    curlAuth: ['-H "Authorization: Bearer $MALL_ACCESS_TOKEN"'],
-    requestAuth: { kind: 'bearer' },
+    options: bearerOptions,
+    ...bearerAuth,
   },
 };
 
