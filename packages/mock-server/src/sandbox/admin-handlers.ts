@@ -35,19 +35,17 @@ export interface AdminServices {
 type Fields = Record<string, unknown>;
 
 const pathNumber = (request: SandboxRequest, name: string) => Number(request.pathParameters[name]);
-const bodyOf = (request: SandboxRequest): { shopNo: number; fields: Fields } => {
-  const body = (request.body ?? {}) as { shop_no?: unknown; request?: unknown };
-  return {
-    shopNo: typeof body.shop_no === 'number' ? body.shop_no : 1,
-    fields: (body.request ?? {}) as Fields,
-  };
-};
 /** The shop a request names (`shop_no` of the body, else of the query; default 1), and where. */
 const shopOf = (request: SandboxRequest): { shopNo: number; location: 'body' | 'query' } => {
   const body = request.body as { shop_no?: unknown } | undefined;
   if (typeof body?.shop_no === 'number') return { shopNo: body.shop_no, location: 'body' };
   return { shopNo: integer(request.query, 'shop_no', 1) ?? 1, location: 'query' };
 };
+/** A write's shop and the fields of its `request` object. */
+const bodyOf = (request: SandboxRequest): { shopNo: number; fields: Fields } => ({
+  shopNo: shopOf(request).shopNo,
+  fields: ((request.body as { request?: unknown } | undefined)?.request ?? {}) as Fields,
+});
 const ok = (body: unknown, status = 200) => ({ status, body });
 
 /** 201 when every product was added, 207 when some were, 422 when none could be. */

@@ -14,7 +14,8 @@ import {
   simulateDay,
 } from './analytics-simulation.js';
 import { kstDateTime } from './kst-time.js';
-import type { ProductRecord, ProductService, StoredProduct } from './product-service.js';
+import type { ProductRecord, ProductService } from './product-service.js';
+import { derivedFrom, type SandboxStore } from './store.js';
 
 const dayMs = 86_400_000;
 /** The longest range simulated (longer ranges are cut to their first year). */
@@ -80,29 +81,25 @@ function simulatedProduct(record: ProductRecord): SimulatedProduct {
  * The simulated days over the sandbox's products: displayed (`display: T`) non-bundle products
  * take part from their creation day on. `capacity` bounds the days kept in the cache.
  */
-export function createSimulatedDays(products: ProductService, capacity = defaultCapacity): SimulatedDays {
-  let entries: readonly StoredProduct[] = [];
-  let catalog: SimulatedProduct[] = [];
-  const cache = new Map<string, SimulatedVisit[]>();
-
-  /** The catalog, rebuilt when any stored product was replaced, added or removed. */
-  const currentCatalog = () => {
-    const now = products.all(false);
-    if (now.length !== entries.length || now.some((entry, i) => entry !== entries[i])) {
-      entries = now;
-      // Every shop sells the shared catalogue, each at its own prices.
-      catalog = Array.from({ length: products.settings.shops }, (_, index) => index + 1)
-        .flatMap((shopNo) => now.map((entry) => products.get(entry.record.product_no, false, shopNo)))
-        .filter((record) => record.display === 'T')
-        .map(simulatedProduct)
-        .sort((a, b) => a.productNo - b.productNo);
-      cache.clear();
-    }
-    return catalog;
-  };
+export function createSimulatedDays(
+  store: SandboxStore,
+  products: ProductService,
+  capacity = defaultCapacity,
+): SimulatedDays {
+  /** The catalog and the days simulated over it, both new after any product write. */
+  const current = derivedFrom(store, ['product'], () => ({
+    // Every shop sells the shared catalogue, each at its own prices.
+    catalog: Array.from({ length: products.settings.shops }, (_, index) => index + 1)
+      .flatMap((shopNo) => products.ordered(false, undefined, false, shopNo))
+      .filter((record) => record.display === 'T')
+      .map(simulatedProduct)
+      .sort((a, b) => a.productNo - b.productNo),
+    cache: new Map<string, SimulatedVisit[]>(),
+  }));
 
   /** A day's visits: from the cache, or simulated (and kept when `keep`). */
-  const day = (mallId: string, shopNo: number, date: string, current: SimulatedProduct[], keep: boolean) => {
+  const day = (mallId: string, shopNo: number, date: string, keep: boolean) => {
+    const { catalog, cache } = current();
     const key = `${shopNo}|${date}|${mallId}`;
     const cached = cache.get(key);
     if (cached) {
@@ -110,7 +107,7 @@ export function createSimulatedDays(products: ProductService, capacity = default
       cache.set(key, cached);
       return cached;
     }
-    const visits = simulateDay(mallId, shopNo, date, current);
+    const visits = simulateDay(mallId, shopNo, date, catalog);
     if (keep) {
       cache.set(key, visits);
       if (cache.size > capacity) cache.delete(cache.keys().next().value as string);
@@ -120,11 +117,10 @@ export function createSimulatedDays(products: ProductService, capacity = default
 
   return {
     *days({ mallId, shopNo, startDate, endDate, device }) {
-      const current = currentCatalog();
       const dates = daysBetween(startDate, endDate);
       const keep = dates.length <= cachedRangeDays;
       for (const date of dates) {
-        const visits = day(mallId, shopNo, date, current, keep);
+        const visits = day(mallId, shopNo, date, keep);
         yield device === 'total' ? visits : visits.filter((visit) => visit.device === device);
       }
     },

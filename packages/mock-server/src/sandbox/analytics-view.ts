@@ -28,6 +28,7 @@ import type { CategoryService } from './category-service.js';
 import type { SandboxHandlers } from './handler-types.js';
 import { integer, type Query, single } from './list-query.js';
 import type { ProductService } from './product-service.js';
+import type { SandboxStore } from './store.js';
 
 // Records a report can count.
 const visitsOf = (visits: readonly SimulatedVisit[]) => visits;
@@ -434,10 +435,11 @@ function selection(query: Query): VisitSelection {
  * products from their creation day on) and category names.
  */
 export function createAnalyticsHandlers(
+  store: SandboxStore,
   products: ProductService,
   categories: CategoryService,
 ): SandboxHandlers {
-  const days = createSimulatedDays(products);
+  const days = createSimulatedDays(store, products);
   const reports = analyticsReports((categoryNo) => categories.find(categoryNo)?.category_name);
   return Object.fromEntries(
     Object.entries(reports).map(([operationId, report]) => [

@@ -70,7 +70,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const handlers: Record<ApiName, SandboxHandlers> = {
       admin: createAdminHandlers(services),
       collection: createCollectionHandlers(store, products, categories, collectionTemplate(collectionShapes)),
-      analytics: createAnalyticsHandlers(products, categories),
+      analytics: createAnalyticsHandlers(store, products, categories),
     };
     return {
       store,
