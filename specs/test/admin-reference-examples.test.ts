@@ -12,9 +12,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBundle, schemaValidator } from './schema-validator.js';
+import { loadBundle, referenceExamplesDir, schemaValidator } from './schema-validator.js';
 
-const examplesDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'reference', 'examples', 'admin');
+const examplesDir = referenceExamplesDir('admin');
 const validate = schemaValidator(loadBundle('admin'));
 
 const read = (file: string) => readFileSync(join(examplesDir, file), 'utf8');

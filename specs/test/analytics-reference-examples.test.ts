@@ -5,18 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBundle, schemaValidator } from './schema-validator.js';
+import { loadBundle, referenceExamplesDir, schemaValidator } from './schema-validator.js';
 
-const examplesDir = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'shared',
-  'reference',
-  'examples',
-  'analytics',
-);
+const examplesDir = referenceExamplesDir('analytics');
 const validate = schemaValidator(loadBundle('analytics'));
 
 const load = (file: string): unknown => JSON.parse(readFileSync(join(examplesDir, file), 'utf8'));

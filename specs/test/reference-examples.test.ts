@@ -5,18 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBundle, schemaValidator } from './schema-validator.js';
+import { loadBundle, referenceExamplesDir, schemaValidator } from './schema-validator.js';
 
-const examplesDir = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'shared',
-  'reference',
-  'examples',
-  'collection',
-);
+const examplesDir = referenceExamplesDir('collection');
 const validate = schemaValidator(loadBundle('collection'));
 
 /** Applies the seeds' naming: the program name inside identifiers becomes `collection`. */

@@ -1,5 +1,6 @@
 // Test support: validates values against schemas of a bundled OpenAPI 3.1 document with Ajv's
-// JSON Schema 2020-12 dialect, resolving `#/components/...` references inside the document.
+// JSON Schema 2020-12 dialect, resolving `#/components/...` references inside the document, and
+// finds the platform's reference example payloads.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -9,6 +10,11 @@ export type OpenApiDocument = {
   paths: Record<string, Record<string, unknown>>;
   components: Record<string, Record<string, unknown>>;
 };
+
+/** `../shared/reference/examples/<api>` beside the checkout: the platform's published payloads. */
+export function referenceExamplesDir(api: string): string {
+  return join(import.meta.dirname, '..', '..', '..', 'shared', 'reference', 'examples', api);
+}
 
 /** Loads `specs/dist/<api>.openapi.json`. */
 export function loadBundle(api: string): OpenApiDocument {
