@@ -6,7 +6,7 @@ import { createBearerMiddleware } from './bearer-middleware.js';
 import { ReauthorizationRequiredError } from './errors.js';
 import { createMemoryTokenStore } from './memory-token-store.js';
 import type { FetchFunction } from './oauth-client.js';
-import { createFakeAuthority } from './testing/fake-authority.js';
+import { createFakeAuthority, managedGrant } from './testing/fake-authority.js';
 import { createTokenManager, type TokenManager } from './token-manager.js';
 
 interface paths {
@@ -37,15 +37,7 @@ interface Received {
 
 /** A token manager over a fake authority, and an API `fetch` that accepts only the current token. */
 async function setup(options: { rejectEverything?: boolean } = {}) {
-  const authority = createFakeAuthority({ refreshDelayMs: 5 });
-  const store = createMemoryTokenStore();
-  const initial = authority.issue();
-  await store.set('yourmall', initial);
-  const manager = createTokenManager({
-    mallId: 'yourmall',
-    store,
-    refresh: (token) => authority.refresh(token),
-  });
+  const { authority, initial, manager } = await managedGrant({ refreshDelayMs: 5 });
   const received: Received[] = [];
   const api: FetchFunction = async (request) => {
     received.push({

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { OAuthError, ReauthorizationRequiredError, TokenStoreError } from './errors.js';
 import { createMemoryTokenStore } from './memory-token-store.js';
-import { createFakeAuthority } from './testing/fake-authority.js';
+import { managedGrant } from './testing/fake-authority.js';
 import { createTokenManager } from './token-manager.js';
 import type { TokenSet } from './token-set.js';
 import type { TokenStore } from './token-store.js';
@@ -26,18 +26,7 @@ function simulatedClock(start = Date.parse('2030-03-01T03:00:00.000Z')) {
 /** A fresh grant in a memory store, under a simulated clock. */
 async function setup(options: { refreshDelayMs?: number; refreshAheadMs?: number } = {}) {
   const clock = simulatedClock();
-  const authority = createFakeAuthority({ clock: clock.now, refreshDelayMs: options.refreshDelayMs });
-  const store = createMemoryTokenStore();
-  const initial = authority.issue();
-  await store.set('yourmall', initial);
-  const manager = createTokenManager({
-    mallId: 'yourmall',
-    store,
-    refresh: (token) => authority.refresh(token),
-    clock: clock.now,
-    refreshAheadMs: options.refreshAheadMs,
-  });
-  return { clock, authority, store, initial, manager };
+  return { clock, ...(await managedGrant({ ...options, clock: clock.now })) };
 }
 
 /** Wraps a store so a test can observe or sabotage its writes. */

@@ -1,9 +1,12 @@
 // Test support: an in-memory stand-in for the platform's grant bookkeeping — it issues token sets,
 // rotates the refresh token on every refresh (the old one stops working, as on the platform),
-// counts refreshes and can delay them to widen race windows. Used by the token manager, store and
-// endpoint tests; not part of the public API and not a mock server.
+// counts refreshes and can delay them to widen race windows; and a managed grant over it (a memory
+// store and a token manager). Used by the token manager, store and endpoint tests; not part of the
+// public API and not a mock server.
 import { randomBytes } from 'node:crypto';
 import { ReauthorizationRequiredError } from '../errors.js';
+import { createMemoryTokenStore } from '../memory-token-store.js';
+import { createTokenManager } from '../token-manager.js';
 import type { TokenSet } from '../token-set.js';
 
 /** Options of {@link createFakeAuthority}. */
@@ -109,4 +112,29 @@ export function createFakeAuthority(options: FakeAuthorityOptions = {}): FakeAut
       return boundTo === redirectUri ? issue() : undefined;
     },
   };
+}
+
+/** Options of {@link managedGrant}. */
+export interface ManagedGrantOptions extends FakeAuthorityOptions {
+  /** Passed to the token manager (default: its own). */
+  readonly refreshAheadMs?: number | undefined;
+}
+
+/**
+ * A fresh grant of mall `yourmall` kept in a memory store, and a token manager over it that
+ * refreshes through the fake authority (on the authority's clock when one is given).
+ */
+export async function managedGrant(options: ManagedGrantOptions = {}) {
+  const authority = createFakeAuthority(options);
+  const store = createMemoryTokenStore();
+  const initial = authority.issue();
+  await store.set('yourmall', initial);
+  const manager = createTokenManager({
+    mallId: 'yourmall',
+    store,
+    refresh: (token) => authority.refresh(token),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.refreshAheadMs !== undefined ? { refreshAheadMs: options.refreshAheadMs } : {}),
+  });
+  return { authority, store, initial, manager };
 }
