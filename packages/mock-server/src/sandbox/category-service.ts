@@ -62,8 +62,6 @@ export function createCategoryService(
     template.product_display_key = 'A';
     return template;
   })();
-  const decorationBase = shapes.template('CardigansDecorationImages');
-  const seoBase = shapes.template('CardigansSeo');
 
   const find = (categoryNo: number) => store.get<CategoryRecord>('category', String(categoryNo));
   const get = (categoryNo: number) => {
@@ -136,6 +134,45 @@ export function createCategoryService(
     }
   };
 
+  /**
+   * A record kept per category in `table` (decoration images, SEO): until first written it reads as
+   * every attribute of the example `exampleName` at its default, for the category's shop.
+   */
+  const settingsOf = (
+    table: 'decoration' | 'seo',
+    schemaName: string,
+    exampleName: string,
+    defaultOf: (attribute: string) => unknown,
+  ) => {
+    const attributes = Object.keys(shapes.template(exampleName));
+    const read = (categoryNo: number): StoredRecord =>
+      store.get(table, String(categoryNo)) ?? {
+        ...Object.fromEntries(attributes.map((key) => [key, defaultOf(key)])),
+        shop_no: get(categoryNo).shop_no,
+        category_no: categoryNo,
+      };
+    const update = (categoryNo: number, shopNo: number, request: Record<string, unknown>) => {
+      const updated = {
+        ...read(categoryNo),
+        ...shapes.acceptedFields(schemaName, request),
+        shop_no: shopNo,
+        category_no: categoryNo,
+      };
+      store.put(table, String(categoryNo), updated);
+      return updated;
+    };
+    return { read, update };
+  };
+  const decoration = settingsOf(
+    'decoration',
+    'CategoryDecorationImage',
+    'CardigansDecorationImages',
+    (key) => (key.startsWith('use_') ? 'F' : null),
+  );
+  const seo = settingsOf('seo', 'CategorySeo', 'CardigansSeo', (key) =>
+    key === 'search_engine_exposure' ? 'F' : null,
+  );
+
   return {
     get,
     find,
@@ -195,48 +232,9 @@ export function createCategoryService(
       }
       return doomed;
     },
-    decoration(categoryNo) {
-      const category = get(categoryNo);
-      return (
-        store.get('decoration', String(categoryNo)) ?? {
-          ...Object.fromEntries(
-            Object.keys(decorationBase).map((key) => [key, key.startsWith('use_') ? 'F' : null]),
-          ),
-          shop_no: category.shop_no,
-          category_no: categoryNo,
-        }
-      );
-    },
-    updateDecoration(categoryNo, shopNo, request) {
-      const updated = {
-        ...this.decoration(categoryNo),
-        ...shapes.acceptedFields('CategoryDecorationImage', request),
-        shop_no: shopNo,
-        category_no: categoryNo,
-      };
-      store.put('decoration', String(categoryNo), updated);
-      return updated;
-    },
-    seo(categoryNo) {
-      const category = get(categoryNo);
-      return (
-        store.get('seo', String(categoryNo)) ?? {
-          ...Object.fromEntries(Object.keys(seoBase).map((key) => [key, null])),
-          shop_no: category.shop_no,
-          category_no: categoryNo,
-          search_engine_exposure: 'F',
-        }
-      );
-    },
-    updateSeo(categoryNo, shopNo, request) {
-      const updated = {
-        ...this.seo(categoryNo),
-        ...shapes.acceptedFields('CategorySeo', request),
-        shop_no: shopNo,
-        category_no: categoryNo,
-      };
-      store.put('seo', String(categoryNo), updated);
-      return updated;
-    },
+    decoration: decoration.read,
+    updateDecoration: decoration.update,
+    seo: seo.read,
+    updateSeo: seo.update,
   };
 }
