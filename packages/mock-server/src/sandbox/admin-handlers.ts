@@ -118,8 +118,32 @@ export function createAdminHandlers({
   });
   const categoryView = (category: CategoryRecord, query: Query) =>
     pickFields({ ...category, shop_no: integer(query, 'shop_no', 1) }, query, 'category_no');
-  const productIn = (request: SandboxRequest, bundle: boolean) =>
-    products.get(pathNumber(request, 'product_no'), bundle, shopOf(request).shopNo);
+
+  /** Get, create, update and delete of products or bundle products, answered under `key`. */
+  const productOperations = (key: 'product' | 'bundleproduct', bundle: boolean) => ({
+    get: (request: SandboxRequest) =>
+      ok({
+        [key]: productView(
+          products.get(pathNumber(request, 'product_no'), bundle, shopOf(request).shopNo),
+          request.query,
+        ),
+      }),
+    create: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ [key]: products.create(shopNo, fields, bundle) }, 201);
+    }),
+    update: write((request) => {
+      const { shopNo, fields } = bodyOf(request);
+      return ok({ [key]: products.update(pathNumber(request, 'product_no'), shopNo, fields, bundle) });
+    }),
+    delete: write((request) => {
+      const productNo = pathNumber(request, 'product_no');
+      products.delete(productNo, bundle);
+      return ok({ [key]: { product_no: productNo } });
+    }),
+  });
+  const plain = productOperations('product', false);
+  const bundles = productOperations('bundleproduct', true);
 
   const handlers: SandboxHandlers = {
     // Categories
@@ -239,43 +263,20 @@ export function createAdminHandlers({
         products: productPage(query),
       }),
     countProducts: ({ query }) => ok({ count: productCount(query) }),
-    getProduct: (request) => ok({ product: productView(productIn(request, false), request.query) }),
-    createProduct: write((request) => {
-      const { shopNo, fields } = bodyOf(request);
-      return ok({ product: products.create(shopNo, fields, false) }, 201);
-    }),
-    updateProduct: write((request) => {
-      const { shopNo, fields } = bodyOf(request);
-      return ok({ product: products.update(pathNumber(request, 'product_no'), shopNo, fields, false) });
-    }),
-    deleteProduct: write((request) => {
-      const productNo = pathNumber(request, 'product_no');
-      products.delete(productNo, false);
-      return ok({ product: { product_no: productNo } });
-    }),
+    getProduct: plain.get,
+    createProduct: plain.create,
+    updateProduct: plain.update,
+    deleteProduct: plain.delete,
 
     // Bundle products
     listBundleProducts: ({ query }) =>
       ok({
         bundleproducts: productPage(query, true),
       }),
-    getBundleProduct: (request) =>
-      ok({
-        bundleproduct: productView(productIn(request, true), request.query),
-      }),
-    createBundleProduct: write((request) => {
-      const { shopNo, fields } = bodyOf(request);
-      return ok({ bundleproduct: products.create(shopNo, fields, true) }, 201);
-    }),
-    updateBundleProduct: write((request) => {
-      const { shopNo, fields } = bodyOf(request);
-      return ok({ bundleproduct: products.update(pathNumber(request, 'product_no'), shopNo, fields, true) });
-    }),
-    deleteBundleProduct: write((request) => {
-      const productNo = pathNumber(request, 'product_no');
-      products.delete(productNo, true);
-      return ok({ bundleproduct: { product_no: productNo } });
-    }),
+    getBundleProduct: bundles.get,
+    createBundleProduct: bundles.create,
+    updateBundleProduct: bundles.update,
+    deleteBundleProduct: bundles.delete,
   };
   // Every operation names a shop of the mall: shops 1 to `shops` share the catalogue.
   return Object.fromEntries(
