@@ -5,25 +5,10 @@
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 import { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
-import type { Decision, LimitAlgorithm, LimitPolicy, Outcome } from './policy.js';
+import type { Decision, LimitPolicy, Outcome } from './policy.js';
 
 /** The saved state of any of the three algorithms; `kind` matches the policy's. */
 export type LimitState = FixedWindowState | LeakyBucketState | TokenBucketState;
-
-/** The algorithms by policy kind (each takes the policy and state of its own kind). */
-const algorithms = { 'fixed-window': fixedWindow, 'leaky-bucket': leakyBucket, 'token-bucket': tokenBucket };
-
-/**
- * The algorithm of `policy`, and `state` if it is of that algorithm (else absent). The one place
- * that relies on `kind` pairing policies, states and algorithms.
- */
-function algorithmFor(
-  policy: LimitPolicy,
-  state: LimitState | undefined,
-): { algorithm: LimitAlgorithm<LimitPolicy, LimitState>; own: LimitState | undefined } {
-  const algorithm = algorithms[policy.kind] as unknown as LimitAlgorithm<LimitPolicy, LimitState>;
-  return { algorithm, own: state?.kind === policy.kind ? state : undefined };
-}
 
 /** Admits or refuses a call of `cost` under `policy`; see {@link LimitAlgorithm.decide}. */
 export function decideLimit(
@@ -32,8 +17,14 @@ export function decideLimit(
   policy: LimitPolicy,
   cost = 1,
 ): Outcome<LimitState> {
-  const { algorithm, own } = algorithmFor(policy, state);
-  return algorithm.decide(own, nowMs, policy, cost);
+  switch (policy.kind) {
+    case 'fixed-window':
+      return fixedWindow.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'leaky-bucket':
+      return leakyBucket.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'token-bucket':
+      return tokenBucket.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+  }
 }
 
 /** Answers without consuming whether a call of `cost` would be admitted now; see {@link LimitAlgorithm.peek}. */
@@ -43,8 +34,14 @@ export function peekLimit(
   policy: LimitPolicy,
   cost = 1,
 ): Decision {
-  const { algorithm, own } = algorithmFor(policy, state);
-  return algorithm.peek(own, nowMs, policy, cost);
+  switch (policy.kind) {
+    case 'fixed-window':
+      return fixedWindow.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'leaky-bucket':
+      return leakyBucket.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+    case 'token-bucket':
+      return tokenBucket.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
+  }
 }
 
 /** Raises usage so that at most `remaining` units remain; see {@link LimitAlgorithm.observe}. */
@@ -54,8 +51,14 @@ export function observeLimit(
   policy: LimitPolicy,
   remaining: number,
 ): LimitState {
-  const { algorithm, own } = algorithmFor(policy, state);
-  return algorithm.observe(own, nowMs, policy, remaining);
+  switch (policy.kind) {
+    case 'fixed-window':
+      return fixedWindow.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
+    case 'leaky-bucket':
+      return leakyBucket.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
+    case 'token-bucket':
+      return tokenBucket.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
+  }
 }
 
 /**

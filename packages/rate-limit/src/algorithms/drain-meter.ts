@@ -27,9 +27,15 @@ export function drainMeter<P extends LeakyBucketPolicy | TokenBucketPolicy, S>(
   const debtMs = (state: S | undefined, nowMs: number) =>
     state === undefined ? 0 : Math.max(0, shape.paidOffAt(state) - nowMs);
 
-  const describe = (debt: number, policy: P, allowed: boolean, retryAfterMs: number): Decision => {
+  const describe = (
+    debt: number,
+    unit: number,
+    policy: P,
+    allowed: boolean,
+    retryAfterMs: number,
+  ): Decision => {
     // Units taken, rounded up, so `remaining` is the whole units left (rounded down).
-    const used = Math.min(policy.capacity, Math.ceil(debt / shape.unitMs(policy) - EPSILON));
+    const used = Math.min(policy.capacity, Math.ceil(debt / unit - EPSILON));
     return {
       allowed,
       limit: policy.capacity,
@@ -43,10 +49,11 @@ export function drainMeter<P extends LeakyBucketPolicy | TokenBucketPolicy, S>(
   const peek = (state: S | undefined, nowMs: number, policy: P, cost = 1): Decision => {
     assertCost(cost, policy.capacity);
     const debt = debtMs(state, nowMs);
+    const unit = shape.unitMs(policy);
     // Taking `cost` units needs the debt after it to stay within the whole capacity.
-    const overflowMs = debt + cost * shape.unitMs(policy) - policy.capacity * shape.unitMs(policy);
+    const overflowMs = debt + cost * unit - policy.capacity * unit;
     const fits = overflowMs <= EPSILON;
-    return describe(debt, policy, fits, fits ? 0 : overflowMs);
+    return describe(debt, unit, policy, fits, fits ? 0 : overflowMs);
   };
 
   return {
@@ -54,8 +61,9 @@ export function drainMeter<P extends LeakyBucketPolicy | TokenBucketPolicy, S>(
     decide(state, nowMs, policy, cost = 1): Outcome<S> {
       const decision = peek(state, nowMs, policy, cost);
       if (!decision.allowed) return { state: state ?? shape.stateAt(nowMs), decision };
-      const after = debtMs(state, nowMs) + cost * shape.unitMs(policy);
-      return { state: shape.stateAt(nowMs + after), decision: describe(after, policy, true, 0) };
+      const unit = shape.unitMs(policy);
+      const after = debtMs(state, nowMs) + cost * unit;
+      return { state: shape.stateAt(nowMs + after), decision: describe(after, unit, policy, true, 0) };
     },
     observe(state, nowMs, policy, remaining) {
       const reportedUse = Math.min(policy.capacity, Math.max(0, policy.capacity - remaining));
