@@ -1,7 +1,10 @@
 // Runs the right algorithm for any policy: the union of the three algorithm states, and `decide`,
 // `peek`, `observe` and `timeUntilAdmitted` that pick the algorithm by `policy.kind`. Stores use
 // these so they never branch on the algorithm themselves. A saved state of another kind than the
-// policy (the policy of a key changed) counts as absent. Not for storage or time keeping.
+// policy (the policy of a key changed) counts as absent. Not for storage or time keeping. Each
+// entry point switches on the kind rather than looking the algorithm up in a table: one call site
+// per algorithm stays monomorphic, and a shared table lookup cost 30-40 % of the pure decision rate
+// (bench/rate-limit-decisions.mjs).
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 import { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
