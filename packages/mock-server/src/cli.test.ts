@@ -4,7 +4,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { basicAuthorization } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
+
+const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 
 const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
@@ -33,7 +36,7 @@ describe('mall-api-mock', () => {
     expect(output).toContain('demo-partner:demo-partner-secret');
     const response = await fetch(`${url}/api/shops`, {
       headers: {
-        authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+        authorization: demoBasic,
       },
     });
     expect(response.status).toBe(200);
@@ -72,7 +75,7 @@ describe('mall-api-mock --sandbox', () => {
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
     const response = await fetch(`${url}/api/products/count?collection_product_category=C100000`, {
       headers: {
-        authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+        authorization: demoBasic,
       },
     });
     expect(((await response.json()) as { count: number }).count).toBeGreaterThan(0);

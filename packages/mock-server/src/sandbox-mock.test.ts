@@ -7,11 +7,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { basicAuthorization } from '@mall-api/auth';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { findOperation, indexOperations, loadBundledSpec, resolveRef } from './spec-document.js';
+
+const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 
 const allScopes = ['mall.read_category', 'mall.write_category', 'mall.read_product', 'mall.write_product'];
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely; their schema is checked by Ajv
@@ -66,7 +69,7 @@ async function call(method: string, path: string, body?: unknown, base = admin) 
   const api = base === admin ? 'admin' : base === collection ? 'collection' : 'analytics';
   const headers: Record<string, string> =
     api === 'collection'
-      ? { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` }
+      ? { authorization: demoBasic }
       : {
           authorization: `Bearer ${issueDemoTokens(served.authority, api === 'admin' ? allScopes : ['mall.read_analytics'], `sbmall${++mallCounter}`).access_token}`,
         };
@@ -349,7 +352,7 @@ describe('a multi-shop mall', () => {
   const send = async (method: string, path: string, body?: unknown, api = 'admin') => {
     const headers: Record<string, string> =
       api === 'collection'
-        ? { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` }
+        ? { authorization: demoBasic }
         : {
             authorization: `Bearer ${issueDemoTokens(shopsMall.authority, [...allScopes, 'mall.read_analytics'], `shopsmall${++mallCounter}`).access_token}`,
           };

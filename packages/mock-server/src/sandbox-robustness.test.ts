@@ -4,6 +4,8 @@
 // value, removed, or the body not an object at all). Whatever arrives, the answer is never a 5xx:
 // a success, or the API's error envelope with a 4xx and no stack trace; and a write that is
 // refused leaves every table of the sandbox exactly as it was.
+
+import { basicAuthorization } from '@mall-api/auth';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiName } from './api-profiles.js';
@@ -11,6 +13,8 @@ import { startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import type { TableName } from './sandbox/store.js';
 import { indexOperations, loadBundledSpec, type OperationEntry, resolveRef } from './spec-document.js';
+
+const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 
 // biome-ignore lint/suspicious/noExplicitAny: example documents are read loosely
 type Loose = Record<string, any>;
@@ -125,7 +129,7 @@ function headersFor(api: ApiName): Record<string, string> {
   requestCount++;
   if (api === 'collection')
     return {
-      authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+      authorization: demoBasic,
       'x-forwarded-for': `robustness-${requestCount}`,
     };
   return {
