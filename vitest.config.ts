@@ -14,6 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       project('specs', 'specs'),
+      project('spec-model', 'packages/spec-model'),
       project('rate-limit', 'packages/rate-limit'),
       project('auth', 'packages/auth'),
       project('client-kit', 'packages/client-kit'),

@@ -1,0 +1,30 @@
+// Public entry point of @mall-api/spec-model: the one reader of the bundled specs.
+export {
+  dereference,
+  extensionsOf,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  nodeAt,
+  resolve,
+  resolveOptional,
+} from './json-document.js';
+export {
+  compareSpecificity,
+  type HttpMethod,
+  httpMethods,
+  indexOperations,
+  type OperationEntry,
+  type OperationParameter,
+} from './operation-index.js';
+export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+export {
+  type ApiName,
+  apiNames,
+  bundledSpecPath,
+  createSpecModel,
+  loadSpec,
+  loadSpecSync,
+  type Route,
+  type SpecModel,
+} from './spec-model.js';

@@ -1,0 +1,37 @@
+// Ajv registration of a bundled document: one Ajv 2020-12 instance (the dialect of OpenAPI 3.1)
+// with the whole document added under one id and the `ajv-formats` formats, so any schema taken
+// from the document — references to `#/components/...` included — compiles as written.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { isJsonObject, type Json, type JsonObject } from './json-document.js';
+
+/** Compiles schemas taken from one document. */
+export interface SchemaCompiler {
+  /** The Ajv instance holding the document (add keywords or formats to it before compiling). */
+  readonly ajv: Ajv2020;
+  /** Compiles a schema whose local `#/…` references point into the document. */
+  compile(schema: Json): ValidateFunction;
+}
+
+const documentId = 'urn:mall-api:openapi';
+
+/** Rewrites the local `#/…` references of a schema to the registered document's id. */
+function anchorRefs(value: Json): Json {
+  if (Array.isArray(value)) return value.map(anchorRefs);
+  if (!isJsonObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) =>
+      key === '$ref' && typeof inner === 'string' && inner.startsWith('#')
+        ? [key, `${documentId}${inner}`]
+        : [key, anchorRefs(inner)],
+    ),
+  );
+}
+
+/** Registers `document` in a new Ajv instance. */
+export function createSchemaCompiler(document: JsonObject): SchemaCompiler {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  (formats as unknown as (ajv: Ajv2020) => void)(ajv);
+  ajv.addSchema({ ...document, $id: documentId });
+  return { ajv, compile: (schema) => ajv.compile(anchorRefs(schema) as object) };
+}

@@ -1,0 +1,107 @@
+// The spec model: a bundled document with its digest, its operation index and routing, reference
+// resolution and a schema compiler created on first use. `loadSpec` reads the bundle shipped by
+// `@mall-api/specs`; `createSpecModel` wraps any document (a test's modified copy, say).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import {
+  dereference,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  resolve,
+  resolveOptional,
+} from './json-document.js';
+import { type HttpMethod, httpMethods, indexOperations, type OperationEntry } from './operation-index.js';
+import { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+
+/** The three APIs of the platform. */
+export const apiNames = ['collection', 'admin', 'analytics'] as const;
+/** One of {@link apiNames}. */
+export type ApiName = (typeof apiNames)[number];
+
+/** A routed request: the operation and its decoded path parameters. */
+export interface Route {
+  readonly operation: OperationEntry;
+  readonly pathParameters: Readonly<Record<string, string>>;
+}
+
+/** A bundled OpenAPI document and everything read from it. */
+export interface SpecModel {
+  readonly document: JsonObject;
+  /** SHA-256 of the bundle's text (of the JSON text when created from an object). */
+  readonly digest: string;
+  /** Every operation, most specific path templates first. */
+  readonly operations: readonly OperationEntry[];
+  /** The operation with this operationId. */
+  operation(operationId: string): OperationEntry | undefined;
+  /** The operation a method and concrete path address, preferring literal segments. */
+  route(method: string, path: string): Route | undefined;
+  /** Whether some operation exists at `path` under another method (for 405 versus 404). */
+  pathExists(path: string): boolean;
+  /** Follows `$ref`s to the node they name; throws on a dangling reference. */
+  resolve(node: Json | undefined): JsonObject;
+  /** Follows `$ref`s; `undefined` for an absent node or a dangling reference. */
+  resolveOptional(node: Json | undefined): JsonObject | undefined;
+  /** A deep copy of `node` with every local reference replaced. */
+  dereference(node: Json): Json;
+  /** The document's schema compiler (one Ajv instance, created on first use). */
+  schemas(): SchemaCompiler;
+}
+
+/** Wraps a parsed OpenAPI document. */
+export function createSpecModel(document: JsonObject, digest?: string): SpecModel {
+  const operations = indexOperations(document);
+  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  const byMethod = new Map<string, OperationEntry[]>(httpMethods.map((method) => [method, []]));
+  for (const operation of operations) byMethod.get(operation.method)?.push(operation);
+  let compiler: SchemaCompiler | undefined;
+  const find = (candidates: readonly OperationEntry[], path: string): Route | undefined => {
+    for (const operation of candidates) {
+      const pathParameters = operation.matchPath(path);
+      if (pathParameters) return { operation, pathParameters };
+    }
+    return undefined;
+  };
+  return {
+    document,
+    digest: digest ?? createHash('sha256').update(JSON.stringify(document)).digest('hex'),
+    operations,
+    operation: (operationId) => byId.get(operationId),
+    route: (method, path) => find(byMethod.get(method.toLowerCase() as HttpMethod) ?? [], path),
+    pathExists: (path) => find(operations, path) !== undefined,
+    resolve: (node) => resolve(document, node),
+    resolveOptional: (node) => resolveOptional(document, node),
+    dereference: (node) => dereference(document, node),
+    schemas: () => {
+      compiler ??= createSchemaCompiler(document);
+      return compiler;
+    },
+  };
+}
+
+const require = createRequire(import.meta.url);
+
+/** The file path of an API's bundled JSON document in the installed `@mall-api/specs`. */
+export function bundledSpecPath(api: ApiName): string {
+  return require.resolve(`@mall-api/specs/${api}.openapi.json`);
+}
+
+function modelOfText(text: string, file: string): SpecModel {
+  const parsed: unknown = JSON.parse(text);
+  if (!isJsonObject(parsed)) throw new Error(`${file} is not an OpenAPI document`);
+  return createSpecModel(parsed, createHash('sha256').update(text).digest('hex'));
+}
+
+/** Reads an API's bundle (build `@mall-api/specs` first). */
+export async function loadSpec(api: ApiName): Promise<SpecModel> {
+  const file = bundledSpecPath(api);
+  return modelOfText(await readFile(file, 'utf8'), file);
+}
+
+/** Reads an API's bundle synchronously (for build scripts). */
+export function loadSpecSync(api: ApiName): SpecModel {
+  const file = bundledSpecPath(api);
+  return modelOfText(readFileSync(file, 'utf8'), file);
+}
