@@ -10,6 +10,7 @@ import { authenticate, type CredentialSources, type Principal } from './authenti
 import { createBasicGuard } from './basic-guard.js';
 import { bodyRuleViolations } from './body-rules.js';
 import { clientAddress } from './client-address.js';
+import { applyCors } from './cors.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { type ErrorEnvelope, errorEnvelope, invalidParameterEnvelope } from './error-envelope.js';
 import { mallFromHost } from './mall-from-host.js';
@@ -272,6 +273,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     profile,
     operations,
     async handle(request, response) {
+      if (applyCors(name, request, response)) return; // the docs console's preflight
       const started = performance.now();
       let status = 500;
       try {
