@@ -73,17 +73,25 @@ export const demoOAuthSample = {
  */
 export function mockUrlOf(document) {
   const servers = Array.isArray(document.servers) ? document.servers : [];
-  const server = servers.find((entry) => /^http:\/\/127\.0\.0\.1:\d+$/.test(String(entry?.url)));
+  const server = servers.find((/** @type {any} */ entry) =>
+    /^http:\/\/127\.0\.0\.1:\d+$/.test(String(entry?.url)),
+  );
   if (!server) throw new Error(`${document.info?.title}: no local mock server in servers`);
   return String(server.url);
 }
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** @param {unknown} text */
 const quote = (text) => `'${String(text).replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 
+/** @param {string} name */
 const literalKey = (name) => (identifier.test(name) ? name : quote(name));
 
-/** The literal on one line. */
+/**
+ * The literal on one line.
+ * @param {unknown} value
+ * @returns {string}
+ */
 function flatLiteral(value) {
   if (value === null) return 'null';
   if (typeof value === 'string') return quote(value);
@@ -97,6 +105,8 @@ function flatLiteral(value) {
 /**
  * Formats a JSON value as a TypeScript literal (unquoted keys where possible, single quotes): on
  * one line when it fits in about 80 columns at `indent`, otherwise one entry per line.
+ * @param {unknown} value
+ * @returns {string}
  */
 export function tsLiteral(value, indent = '') {
   const flat = flatLiteral(value);
@@ -226,8 +236,11 @@ function requestSamples(steps) {
  * @param {SpecModel} model
  */
 export function oauthEndpoints(model) {
-  for (const scheme of Object.values(model.document.components?.securitySchemes ?? {})) {
-    const flow = model.resolveOptional(scheme)?.flows?.authorizationCode;
+  /** @type {any} */
+  const components = model.document.components;
+  for (const scheme of Object.values(components?.securitySchemes ?? {})) {
+    /** @type {any} */
+    const flow = /** @type {any} */ (model.resolveOptional(scheme))?.flows?.authorizationCode;
     if (flow) {
       return {
         authorize: new URL(flow.authorizationUrl.replace(/\{[^}]+\}/g, 'mall')).pathname,

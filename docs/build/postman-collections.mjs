@@ -7,7 +7,7 @@ import Converter from 'openapi-to-postmanv2';
 
 /**
  * The Postman collection (v2.1) of `document`, with `baseUrl` set to `mockUrl`.
- * @param {unknown} document
+ * @param {object} document
  * @param {string} mockUrl
  * @returns {Promise<Record<string, unknown>>}
  */

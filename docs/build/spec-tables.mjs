@@ -107,7 +107,7 @@ export function statusTable(model) {
   return table(
     ['Status', '<code>error.code</code>', 'When', 'Named examples on the mock'],
     rows,
-    `${escapeHtml(String(model.document.info?.title))}: error responses of its ${operations.length} operations`,
+    `${escapeHtml(String(/** @type {any} */ (model.document.info)?.title))}: error responses of its ${operations.length} operations`,
     'spec-table status-table',
   );
 }
@@ -139,7 +139,7 @@ export function pagingTable(model) {
   return table(
     ['Operations', '<code>limit</code>', '<code>offset</code>'],
     [...groups.values()].map((group) => [group.operations.join('<br>'), group.limitText, group.offsetText]),
-    `${escapeHtml(String(model.document.info?.title))}: paging parameters`,
+    `${escapeHtml(String(/** @type {any} */ (model.document.info)?.title))}: paging parameters`,
   );
 }
 
@@ -168,7 +168,7 @@ export function rateLimitHeaderTable(model) {
       header.example === undefined ? '' : `<code>${escapeHtml(String(header.example))}</code>`,
       inline(firstSentences(header.description, 1)),
     ]),
-    `${escapeHtml(String(model.document.info?.title))}: rate-limit headers`,
+    `${escapeHtml(String(/** @type {any} */ (model.document.info)?.title))}: rate-limit headers`,
   );
 }
 
@@ -202,6 +202,6 @@ export function scopesTable(model) {
       inline(description),
       `${(users.get(scope) ?? []).length}: ${(users.get(scope) ?? []).join(', ')}`,
     ]),
-    `${escapeHtml(String(model.document.info?.title))}: OAuth scopes`,
+    `${escapeHtml(String(/** @type {any} */ (model.document.info)?.title))}: OAuth scopes`,
   );
 }
