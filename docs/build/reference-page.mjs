@@ -24,14 +24,15 @@ const redocThemes = {
       primary: { main: '#8cc4ff' },
       text: { primary: '#e6e9ef', secondary: '#c3cad8' },
       border: { dark: '#5b6478', light: '#2b3345' },
+      gray: { 50: '#1c2230', 100: '#262d3d' },
       success: { main: '#6fd08c' },
       error: { main: '#ff9b8f' },
       warning: { main: '#ffc266' },
       responses: {
-        success: { color: '#7fe09b', backgroundColor: 'rgba(127, 224, 155, 0.08)', tabTextColor: '#7fe09b' },
-        error: { color: '#ffaaa0', backgroundColor: 'rgba(255, 170, 160, 0.08)', tabTextColor: '#ffaaa0' },
-        redirect: { color: '#ffc266', backgroundColor: 'rgba(255, 194, 102, 0.08)', tabTextColor: '#ffc266' },
-        info: { color: '#8cc4ff', backgroundColor: 'rgba(140, 196, 255, 0.08)', tabTextColor: '#8cc4ff' },
+        success: { color: '#7fe09b', backgroundColor: 'rgba(127, 224, 155, 0.08)' },
+        error: { color: '#ffaaa0', backgroundColor: 'rgba(255, 170, 160, 0.08)' },
+        redirect: { color: '#ffc266', backgroundColor: 'rgba(255, 194, 102, 0.08)' },
+        info: { color: '#8cc4ff', backgroundColor: 'rgba(140, 196, 255, 0.08)' },
       },
     },
     schema: {
@@ -48,8 +49,8 @@ const redocThemes = {
       links: { color: '#8cc4ff', visited: '#c9a8ff', hover: '#b8dcff' },
     },
     sidebar: { width: '260px', backgroundColor: '#161b26', textColor: '#e6e9ef', activeTextColor: '#8cc4ff' },
-    rightPanel: { width: '45%', backgroundColor: '#0f131b', textColor: '#e6e9ef' },
-    codeBlock: { backgroundColor: '#070a0f' },
+    // The right panel is dark in both schemes: Redoc's own colours, which pass.
+    rightPanel: { width: '45%' },
   },
 };
 

@@ -62,6 +62,12 @@ export function setUpSearch(button: HTMLButtonElement, dialog: HTMLDialogElement
     open();
   });
   dialog.querySelector('.search-close')?.addEventListener('click', () => dialog.close());
+  // Escape closes the dialog at once (a search field would first clear itself).
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    dialog.close();
+  });
   input.addEventListener('input', async () => {
     const query = input.value.trim();
     const items = query.length < 2 ? [] : resultItems(await loadIndex(), query, root);
