@@ -55,14 +55,29 @@ function problemsOf(errors: ErrorObject[] | null | undefined, prefix: string): I
     });
 }
 
-const validators = new Map<string, ReturnType<typeof ajv.compile>>();
-const compiled = (key: string, schema: Schema) => {
-  let validate = validators.get(key);
+/** Compiled validators, per schema object of the console data (compiled on first use). */
+const validators = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+const compiled = (schema: Schema) => {
+  let validate = validators.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
-    validators.set(key, validate);
+    validators.set(schema, validate);
   }
   return validate;
+};
+/** The schema of an operation's parameters as one object, the required ones required. */
+const parameterSchemas = new WeakMap<ConsoleOperation, Schema>();
+const parameterSchemaOf = (operation: ConsoleOperation): Schema => {
+  let schema = parameterSchemas.get(operation);
+  if (!schema) {
+    schema = {
+      type: 'object',
+      properties: Object.fromEntries(operation.parameters.map((p) => [p.name, p.schema])),
+      required: operation.parameters.filter((p) => p.required).map((p) => p.name),
+    };
+    parameterSchemas.set(operation, schema);
+  }
+  return schema;
 };
 
 /** The parameters the reader filled in, typed per their schemas (empty fields left out). */
@@ -84,12 +99,7 @@ export function typedParameters(
  */
 export function inputProblems(operation: ConsoleOperation, input: ConsoleInput): InputProblem[] {
   const parameters = typedParameters(operation, input);
-  const parameterSchema = {
-    type: 'object',
-    properties: Object.fromEntries(operation.parameters.map((p) => [p.name, p.schema])),
-    required: operation.parameters.filter((p) => p.required).map((p) => p.name),
-  };
-  const validateParameters = compiled(`${operation.operationId}:parameters`, parameterSchema);
+  const validateParameters = compiled(parameterSchemaOf(operation));
   const values = Object.fromEntries([...parameters].map(([parameter, value]) => [parameter.name, value]));
   const problems = validateParameters(values) ? [] : problemsOf(validateParameters.errors, '');
   if (operation.body) {
@@ -104,7 +114,7 @@ export function inputProblems(operation: ConsoleOperation, input: ConsoleInput):
         problems.push({ name: 'body', message: `is not JSON (${(error as Error).message})` });
         return problems;
       }
-      const validateBody = compiled(`${operation.operationId}:body`, operation.body.schema);
+      const validateBody = compiled(operation.body.schema);
       if (!validateBody(body)) problems.push(...problemsOf(validateBody.errors, 'body'));
     }
   }
