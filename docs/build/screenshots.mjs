@@ -2,8 +2,8 @@
 // @ts-check
 // `npm run screenshots -w docs`: regenerates the screenshots in docs/screenshots/ from the built
 // site (run the docs build first): the collection reference's "Try it" console after a request to
-// the local mock, in the light and the dark scheme, the admin console with a demo token, and the
-// landing page in the dark scheme. Starts its own mocks and docs server on free ports and
+// the local mock, in the light and the dark scheme, the admin console with a demo token, the
+// admin reference and the landing page in the dark scheme, and the search dialog. Starts its own mocks and docs server on free ports and
 // Debian's Chromium through playwright-core; stops them when done.
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -48,8 +48,15 @@ try {
   await dialog.getByRole('button', { name: 'Send request' }).click();
   await dialog.locator('.console-http-status').waitFor();
   await admin.screenshot({ path: join(folder, 'console-admin-dark.png') });
+  await admin.goto(`${site.url}/admin/index.html#operation/createBundleProduct`, { waitUntil: 'networkidle' });
+  await admin.locator('[id="operation/createBundleProduct"] button.try-it').waitFor();
+  await admin.screenshot({ path: join(folder, 'reference-dark.png') });
   await admin.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
   await admin.screenshot({ path: join(folder, 'landing-dark.png') });
+  await admin.keyboard.press('/');
+  await admin.keyboard.type('product_no');
+  await admin.locator('dialog.search .search-results li').first().waitFor();
+  await admin.screenshot({ path: join(folder, 'search-dark.png') });
   await admin.close();
   process.stdout.write(`screenshots written to ${folder}\n`);
 } finally {
