@@ -159,26 +159,23 @@ describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
 });
 
 describe('the code samples in a reference', () => {
-  it('show the TypeScript client call and the curl command in their tabs', async () => {
+  it('show the client call, the curl command, the Python and the PHP code in their tabs', async () => {
     const { page, problems } = await openWatchedPage(browser);
     await page.goto(`${site.url}/collection/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
     const operation = page.locator('[id="operation/listProducts"]');
-    await operation.getByRole('tab', { name: 'TypeScript' }).click();
-    await expect(operation.getByRole('tabpanel').locator('pre').first().textContent()).resolves.toContain(
-      "await client.GET('/api/products'",
-    );
-    await operation.getByRole('tab', { name: 'curl' }).click();
-    await expect(operation.getByRole('tabpanel').locator('pre').first().textContent()).resolves.toContain(
-      "--url 'http://127.0.0.1:4010/api/products?collection_product_category=",
-    );
-    await operation.getByRole('tab', { name: 'Python' }).click();
-    await expect(operation.getByRole('tabpanel').locator('pre').first().textContent()).resolves.toContain(
-      'response = requests.get(url, headers=headers)',
-    );
-    await operation.getByRole('tab', { name: 'PHP' }).click();
-    await expect(operation.getByRole('tabpanel').locator('pre').first().textContent()).resolves.toContain(
-      'curl_setopt_array($curl, [',
-    );
+    const tabs = [
+      ['TypeScript', "await client.GET('/api/products'"],
+      ['curl', "--url 'http://127.0.0.1:4010/api/products?collection_product_category="],
+      ['Python', 'response = requests.get(url, headers=headers)'],
+      ['PHP', 'curl_setopt_array($curl, ['],
+    ] as const;
+    for (const [tab, code] of tabs) {
+      await operation.getByRole('tab', { name: tab }).click();
+      await expect(
+        operation.getByRole('tabpanel').locator('pre').first().textContent(),
+        tab,
+      ).resolves.toContain(code);
+    }
     expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
     await page.close();
   });
