@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
+import { legacySandboxGateway } from './legacy-sandbox-gateway.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
@@ -42,7 +43,10 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
   try {
-    mock = await createMockApi(options.api, { ...rest, ...(sandbox ? { sandbox } : {}) });
+    mock = await createMockApi(options.api, {
+      ...rest,
+      ...(sandbox ? { sandbox: legacySandboxGateway(sandbox) } : {}),
+    });
   } catch (error) {
     ownSandbox?.close();
     throw error;
