@@ -17,6 +17,8 @@ export interface Reply {
   readonly body: unknown;
   /** The body already serialized (prepared responses); `body` is ignored when set. */
   readonly prepared?: PreparedResponse;
+  /** Injected faults: close the connection without an answer, or never answer. */
+  readonly disposition?: 'drop' | 'hang';
 }
 
 /** A reply carrying an envelope. */
