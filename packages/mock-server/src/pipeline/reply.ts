@@ -42,6 +42,11 @@ export function sendReply(
   reply: Reply,
   limitHeaders: Readonly<Record<string, string>>,
 ): void {
+  if (reply.disposition === 'drop') {
+    response.socket?.destroy();
+    return;
+  }
+  if (reply.disposition === 'hang') return;
   const headers: Record<string, string> = {};
   let contentType = reply.prepared?.contentType ?? 'application/json';
   for (const [name, value] of Object.entries(reply.headers)) {
