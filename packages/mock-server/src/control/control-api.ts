@@ -21,7 +21,7 @@ import type { JournalFilter } from '../malls/journal.js';
 import type { MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { readJsonBody } from '../request-body.js';
-import type { MallChange, MallStart } from '../sandbox-gateway.js';
+import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
 import { type ControlSchema, controlViolations } from './control-schemas.js';
 
 /** The prefix of every control path. */
@@ -94,21 +94,11 @@ export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
       if ('reply' in input) return input.reply;
       return changeReply(malls.reset(request.mallId, toStart((input.value as { to?: unknown }).to)));
     },
-    'POST fixtures': async (request) => {
-      const refusal = needsSandbox();
-      if (refusal) return refusal;
-      const body = await request.body();
-      if (!body.ok) return body.reply;
-      return changeReply(malls.sandbox?.loadFixture(request.mallId, body.value) ?? { ok: true });
-    },
+    'POST fixtures': (request) =>
+      changeData(request, (sandbox, value) => sandbox.loadFixture(request.mallId, value)),
     'GET snapshot': (request) => needsSandbox() ?? ok(malls.sandbox?.snapshot(request.mallId)),
-    'PUT snapshot': async (request) => {
-      const refusal = needsSandbox();
-      if (refusal) return refusal;
-      const body = await request.body();
-      if (!body.ok) return body.reply;
-      return changeReply(malls.sandbox?.restore(request.mallId, body.value) ?? { ok: true });
-    },
+    'PUT snapshot': (request) =>
+      changeData(request, (sandbox, value) => sandbox.restore(request.mallId, value)),
     'GET journal': (request) => {
       const parsed = journalFilter(request.query);
       return 'violations' in parsed
