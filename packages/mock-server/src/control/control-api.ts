@@ -88,6 +88,17 @@ export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
       ? undefined
       : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
 
+  /** Reads the body and hands it to a change of the mall's data (refused in example mode). */
+  const changeData = async (
+    request: ControlRequest,
+    change: (sandbox: SandboxMallsGateway, value: unknown) => MallChange,
+  ): Promise<Reply> => {
+    const sandbox = malls.sandbox;
+    if (!sandbox) return needsSandbox() as Reply;
+    const body = await request.body();
+    return body.ok ? changeReply(change(sandbox, body.value)) : body.reply;
+  };
+
   const routes: Record<string, (request: ControlRequest) => Promise<Reply> | Reply> = {
     'POST reset': async (request) => {
       const input = await validated(request, 'reset');
