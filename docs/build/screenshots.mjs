@@ -48,7 +48,9 @@ try {
   await dialog.getByRole('button', { name: 'Send request' }).click();
   await dialog.locator('.console-http-status').waitFor();
   await admin.screenshot({ path: join(folder, 'console-admin-dark.png') });
-  await admin.goto(`${site.url}/admin/index.html#operation/createBundleProduct`, { waitUntil: 'networkidle' });
+  await admin.goto(`${site.url}/admin/index.html#operation/createBundleProduct`, {
+    waitUntil: 'networkidle',
+  });
   await admin.locator('[id="operation/createBundleProduct"] button.try-it').waitFor();
   await admin.screenshot({ path: join(folder, 'reference-dark.png') });
   await admin.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
