@@ -16,7 +16,7 @@ const docsRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const folder = join(docsRoot, 'screenshots');
 await mkdir(folder, { recursive: true });
 
-const served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 } });
+const served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 }, sandbox: { seed: 1 } });
 const site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -21,7 +21,8 @@ const mockUrl = (api: string) => served.mocks.find((mock) => mock.api === api)?.
 
 beforeAll(async () => {
   site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
-  served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 } });
+  // As `npm start` serves them: the sandbox mall of seed 1 behind every mock.
+  served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 }, sandbox: { seed: 1 } });
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
