@@ -16,7 +16,10 @@ const docsRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const folder = join(docsRoot, 'screenshots');
 await mkdir(folder, { recursive: true });
 
-const served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 }, sandbox: { seed: 1 } });
+const served = await startMockServers({
+  ports: { collection: 0, admin: 0, analytics: 0 },
+  sandbox: { seed: 1 },
+});
 const site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -48,6 +51,7 @@ try {
   await dialog.getByRole('button', { name: 'Send request' }).click();
   await dialog.locator('.console-http-status').waitFor();
   await admin.screenshot({ path: join(folder, 'console-admin-dark.png') });
+  await dialog.getByRole('button', { name: 'Close' }).click();
   await admin.goto(`${site.url}/admin/index.html#operation/createBundleProduct`, {
     waitUntil: 'networkidle',
   });
