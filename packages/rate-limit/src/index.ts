@@ -9,16 +9,15 @@ export { type ApiLimit, type ApiLimits, type ApiName, apiLimits, resolveApiLimit
 export {
   type ApiMiddlewareOptions,
   createRateLimitMiddleware,
-  type FetchLike,
+  type FailureHandlingOptions,
   type PolicyMiddlewareOptions,
   type RateLimitMiddleware,
   type RateLimitMiddlewareCommonOptions,
   type RateLimitMiddlewareOptions,
-  type RequestHookParams,
-  type ResponseHookParams,
 } from './client-scheduler.js';
 export { type Clock, type ManualClock, manualClock, type Sleep, systemClock, systemSleep } from './clock.js';
 export { RateLimitError, type RateLimitErrorCode, type RateLimitErrorContext } from './errors.js';
+export { type LimitReport, readLimitReport } from './limit-report.js';
 export { decideLimit, type LimitState, observeLimit, peekLimit, timeUntilAdmitted } from './limit-state.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
@@ -41,7 +40,21 @@ export {
   type HeaderTable,
   readRemaining,
 } from './rate-limit-headers.js';
-export { type BackoffOptions, parseRetryAfter, retryDelayMs } from './retry-backoff.js';
+export {
+  type Admission,
+  type CallTiming,
+  createRequestSender,
+  type ErrorHookParams,
+  type FetchLike,
+  type RequestHookParams,
+  type RequestSender,
+  type RequestSenderOptions,
+  type ResponseHookParams,
+  type RetryReason,
+  type SendEvent,
+  type SendEventBase,
+} from './request-sender.js';
+export { type BackoffOptions, fullJitterDelayMs, parseRetryAfter, retryDelayMs } from './retry-backoff.js';
 export {
   createServerLimiter,
   type LimitResult,
