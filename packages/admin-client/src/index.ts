@@ -1,6 +1,15 @@
 // Public entry of @mall-api/admin-client.
 
-export { ApiRequestError, type BearerAuth, OffsetCapReachedError } from '@mall-api/client-kit';
+export {
+  ApiRequestError,
+  type BearerAuth,
+  type CallOptions,
+  type ClientEvent,
+  isMallApiError,
+  MallApiError,
+  type MallErrorKind,
+  OffsetCapReachedError,
+} from '@mall-api/client-kit';
 export {
   type AdminClient,
   type AdminClientOptions,

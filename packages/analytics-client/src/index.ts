@@ -1,6 +1,14 @@
 // Public entry of @mall-api/analytics-client.
 
-export { ApiRequestError, type BearerAuth } from '@mall-api/client-kit';
+export {
+  ApiRequestError,
+  type BearerAuth,
+  type CallOptions,
+  type ClientEvent,
+  isMallApiError,
+  MallApiError,
+  type MallErrorKind,
+} from '@mall-api/client-kit';
 export {
   type AnalyticsClient,
   type AnalyticsClientOptions,

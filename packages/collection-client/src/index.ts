@@ -1,6 +1,14 @@
 // Public entry of @mall-api/collection-client.
 
-export { ApiRequestError, OffsetCapReachedError } from '@mall-api/client-kit';
+export {
+  ApiRequestError,
+  type CallOptions,
+  type ClientEvent,
+  isMallApiError,
+  MallApiError,
+  type MallErrorKind,
+  OffsetCapReachedError,
+} from '@mall-api/client-kit';
 export {
   type CollectionClient,
   type CollectionClientOptions,

@@ -95,7 +95,10 @@ export interface RequestSenderOptions {
   readonly random?: () => number;
   /** Sends requests (default: the client's `fetch`, else `globalThis.fetch`). */
   readonly fetch?: FetchLike;
-  /** Ms an attempt may take, until its body is read (default 60 000). A call may set its own `timeout`. */
+  /**
+   * Ms an attempt may take, until its body is read (default 60 000), in real time whatever `clock`
+   * says. A call may set its own `timeout`.
+   */
   readonly timeout?: number;
   /** Times a failed call is resent (default 2). A call may set its own `maxRetries`. */
   readonly maxRetries?: number;
@@ -246,15 +249,12 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
       });
       onEvent({ type: 'request', ...about(request, call), queueWaitMs: call.queueWaitMs, headers });
     }
+    // Real time, whatever clock schedules: the timeout is about the network, not the limit model.
     const timer = new AbortController();
-    const done = new AbortController();
-    sleep(call.timeoutMs, done.signal).then(
-      () => {
-        if (done.signal.aborted) return;
-        timer.abort(new DOMException(`no complete response within ${call.timeoutMs} ms`, 'TimeoutError'));
-      },
-      () => undefined,
-    );
+    const timeoutMs = call.timeoutMs;
+    const alarm = setTimeout(() => {
+      timer.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError'));
+    }, timeoutMs);
     const signal = AbortSignal.any([request.signal, timer.signal]);
     const started = clock();
     try {
@@ -273,7 +273,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
           : error;
     } finally {
       call.requestMs += clock() - started;
-      done.abort();
+      clearTimeout(alarm);
     }
   };
 
