@@ -62,8 +62,8 @@ export interface ApiClientParts extends ClientRuntimeOptions {
   rateLimit?: RateLimitMiddlewareCommonOptions | false | undefined;
   /** The rate-limit bucket when `rateLimit` names none (the admin mall ID). */
   rateLimitKey?: string;
-  /** The spec's operationIds by `"<METHOD> <path template>"` (the client's generated map). */
-  operationIds: Readonly<Record<string, string>>;
+  /** The spec's operationIds by path template and upper-case method (the client's generated map). */
+  operationIds: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** A mall client: typed calls plus the rate-limit state its responses last reported. */
@@ -77,30 +77,29 @@ export function assembleApiClient<Paths extends {}, ClientThrows extends boolean
   parts: ApiClientParts,
 ): ApiClient<Paths, ClientThrows> {
   const { onEvent, operationIds } = parts;
-  const failureHandling = {
-    ...(parts.fetch ? { fetch: parts.fetch } : {}),
-    ...(parts.timeout !== undefined ? { timeout: parts.timeout } : {}),
-    ...(onEvent
-      ? {
-          onEvent: (event: SendEvent) =>
-            onEvent({ ...event, operationId: operationIds[`${event.method} ${event.path}`] }),
-        }
-      : {}),
+  const operationId = (method: string, path: string | undefined) =>
+    path === undefined ? undefined : operationIds[path]?.[method];
+  const common = {
+    fetch: parts.fetch,
+    timeout: parts.timeout,
+    onEvent:
+      onEvent &&
+      ((event: SendEvent) => onEvent({ ...event, operationId: operationId(event.method, event.path) })),
   };
   const sender: RequestSender & { lastReport?: () => LimitReport | undefined } =
     parts.rateLimit === false
       ? createRequestSender({
-          ...failureHandling,
+          ...common,
           rateLimitRetries: 0,
-          ...(parts.maxRetries !== undefined ? { maxRetries: parts.maxRetries } : {}),
-          ...(parts.retryBackoff ? { backoff: parts.retryBackoff } : {}),
+          maxRetries: parts.maxRetries,
+          backoff: parts.retryBackoff,
         })
       : createRateLimitMiddleware({
+          ...common,
           api: parts.api,
-          ...(parts.rateLimitKey ? { key: parts.rateLimitKey } : {}),
-          ...failureHandling,
-          ...(parts.maxRetries !== undefined ? { failureRetries: parts.maxRetries } : {}),
-          ...(parts.retryBackoff ? { failureBackoff: parts.retryBackoff } : {}),
+          key: parts.rateLimitKey,
+          failureRetries: parts.maxRetries,
+          failureBackoff: parts.retryBackoff,
           ...parts.rateLimit,
         });
   const client = createClient<Paths>({
@@ -112,7 +111,7 @@ export function assembleApiClient<Paths extends {}, ClientThrows extends boolean
   client.use(parts.auth, sender);
   const calls = wrapCalls<Paths, ClientThrows>(client, {
     throwOnError: parts.throwOnError ?? false,
-    operationIds,
+    operationId,
     timingOf: sender.timingOf,
   });
   return Object.assign(calls, { rateLimit: () => sender.lastReport?.() }) as never;

@@ -3,7 +3,7 @@
 // a call that timed out or could not connect. A `kind` discriminant names the case (400, 401, 403,
 // 404, 422, 429, 5xx, other statuses, connection, timeout); `isMallApiError` narrows on it. Every
 // message is stripped of credentials. Not for programming errors (bad options throw RangeError).
-import type { CallTiming } from '@mall-api/rate-limit';
+import { type CallTiming, failureKind } from '@mall-api/rate-limit';
 
 /** What went wrong: an error status class, or no usable answer at all. */
 export type MallErrorKind =
@@ -49,7 +49,7 @@ export interface MallApiErrorDetails<K extends MallErrorKind> extends CallSite {
   readonly status: K extends TransportErrorKind ? undefined : number;
   readonly code: string;
   readonly message: string;
-  readonly moreInfo?: Readonly<Record<string, unknown>>;
+  readonly moreInfo?: Readonly<Record<string, unknown>> | undefined;
   readonly body?: unknown;
   readonly timing?: CallTiming | undefined;
   readonly cause?: unknown;
@@ -66,40 +66,35 @@ export const redactSecrets = (text: string): string =>
 
 /** A failed call of a mall API; branch on `kind` (or `code`), not on the message. */
 export class MallApiError<K extends MallErrorKind = MallErrorKind> extends Error {
-  readonly kind: K;
+  declare readonly kind: K;
   /** The HTTP status; `undefined` for a connection failure or a timeout. */
-  readonly status: K extends TransportErrorKind ? undefined : number;
+  declare readonly status: K extends TransportErrorKind ? undefined : number;
   /** The envelope's `error.code` (`not_found`, `invalid_parameter`…), or `connection_failed` / `timeout`. */
-  readonly code: string;
+  declare readonly code: string;
   /** The envelope's `error.more_info` (violations, required scope…), `{}` when absent. */
-  readonly moreInfo: Readonly<Record<string, unknown>>;
-  readonly operationId: string | undefined;
-  readonly method: string;
-  readonly path: string;
+  declare readonly moreInfo: Readonly<Record<string, unknown>>;
+  declare readonly operationId: string | undefined;
+  declare readonly method: string;
+  declare readonly path: string;
   /** The parsed error body as the server sent it. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** Requests sent for the call, retries included. */
-  readonly attempts: number;
+  declare readonly attempts: number;
   /** Time the call waited in the rate-limit queue (ms). */
-  readonly queueWaitMs: number;
+  declare readonly queueWaitMs: number;
   /** Time spent sending and reading, all attempts, queue waits and backoff excluded (ms). */
-  readonly requestMs: number;
+  declare readonly requestMs: number;
 
   constructor(details: MallApiErrorDetails<K>) {
-    const where = `${details.method} ${details.path}${details.operationId ? ` (${details.operationId})` : ''}`;
-    super(redactSecrets(`${where}: ${details.message}`), { cause: details.cause });
-    this.name = 'MallApiError';
-    this.kind = details.kind;
-    this.status = details.status;
-    this.code = details.code;
-    this.moreInfo = details.moreInfo ?? {};
-    this.operationId = details.operationId;
-    this.method = details.method;
-    this.path = details.path;
-    this.body = details.body;
-    this.attempts = details.timing?.attempts ?? 1;
-    this.queueWaitMs = details.timing?.queueWaitMs ?? 0;
-    this.requestMs = details.timing?.requestMs ?? 0;
+    const { message, timing, cause, moreInfo = {}, ...facts } = details;
+    const where = `${facts.method} ${facts.path}${facts.operationId ? ` (${facts.operationId})` : ''}`;
+    super(redactSecrets(`${where}: ${message}`), { cause });
+    Object.assign(
+      this,
+      { name: 'MallApiError', moreInfo, attempts: 1, queueWaitMs: 0, requestMs: 0 },
+      facts,
+      timing,
+    );
   }
 }
 
@@ -124,8 +119,8 @@ export function statusError(
   body: unknown,
   timing?: CallTiming,
 ): MallApiError {
-  const envelope = record(record(body)?.error);
   const oauth = record(body);
+  const envelope = record(oauth?.error);
   const code = envelope?.code ?? oauth?.error;
   const message = envelope?.message ?? oauth?.error_description;
   return new MallApiError({
@@ -134,7 +129,7 @@ export function statusError(
     status,
     code: typeof code === 'string' ? code : `http_${status}`,
     message: `answered ${status}${typeof message === 'string' ? `: ${message}` : ''}`,
-    moreInfo: record(envelope?.more_info) ?? {},
+    moreInfo: record(envelope?.more_info),
     body,
     timing,
   });
@@ -150,16 +145,17 @@ export function transportError(
   error: unknown,
   timing?: CallTiming,
 ): MallApiError | undefined {
-  const base = { ...site, status: undefined, body: undefined, timing, cause: error };
-  if (error instanceof DOMException && error.name === 'TimeoutError') {
-    return new MallApiError({ ...base, kind: 'timeout', code: 'timeout', message: error.message });
-  }
-  if (!(error instanceof TypeError)) return undefined;
-  const reason = record(error.cause)?.code ?? record(error.cause)?.message ?? error.message;
+  const kind = failureKind(error);
+  if (kind === undefined) return undefined;
+  const { message, cause } = error as Error;
+  const detail = record(cause)?.code ?? record(cause)?.message ?? message;
   return new MallApiError({
-    ...base,
-    kind: 'connection',
-    code: 'connection_failed',
-    message: `connection failed (${String(reason)})`,
+    ...site,
+    kind,
+    status: undefined,
+    code: kind === 'timeout' ? kind : 'connection_failed',
+    message: kind === 'timeout' ? message : `connection failed (${String(detail)})`,
+    timing,
+    cause: error,
   });
 }

@@ -81,8 +81,8 @@ export interface MallClient<Paths extends {}, ClientThrows extends boolean = fal
 export interface CallContext {
   /** The client-wide default of {@link CallOptions.throwOnError}. */
   readonly throwOnError: boolean;
-  /** The spec's operationIds by `"<METHOD> <path template>"`, generated from the bundle. */
-  readonly operationIds: Readonly<Record<string, string>>;
+  /** The spec's operationId of a method and path template. */
+  readonly operationId: (method: string, path: string) => string | undefined;
   /** The timings of the call that ended in a response or error. */
   readonly timingOf: (outcome: unknown) => CallTiming | undefined;
 }
@@ -100,7 +100,7 @@ export function wrapCalls<Paths extends {}, ClientThrows extends boolean>(
     init?: CallOptions,
   ) => Promise<{ error?: unknown; response: Response }>;
   const call = async (method: string, url: string, init?: CallOptions) => {
-    const site: CallSite = { method, path: url, operationId: context.operationIds[`${method} ${url}`] };
+    const site: CallSite = { method, path: url, operationId: context.operationId(method, url) };
     let result: Awaited<ReturnType<typeof send>>;
     try {
       result = await send(method, url, init);

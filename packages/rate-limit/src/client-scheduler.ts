@@ -9,7 +9,6 @@
 import { createAdmissionQueue } from './admission-queue.js';
 import { type ApiLimit, type ApiName, resolveApiLimit } from './api-limits.js';
 import { type Clock, type Sleep, systemClock, systemSleep } from './clock.js';
-import { type LimitReport, readLimitReport } from './limit-report.js';
 import { MemoryStore } from './memory-store.js';
 import type { LimitPolicy } from './policy.js';
 import { checkPolicy, policyLimit } from './policy.js';
@@ -69,6 +68,18 @@ export interface PolicyMiddlewareOptions extends RateLimitMiddlewareCommonOption
 /** Options of {@link createRateLimitMiddleware}: one of the mall APIs, or a bare policy. */
 export type RateLimitMiddlewareOptions = ApiMiddlewareOptions | PolicyMiddlewareOptions;
 
+/** What the rate-limit headers of the last response said. */
+export interface LimitReport {
+  /** Units in use (calls in the window, or the bucket level): `capacity - remaining`. */
+  readonly used: number;
+  /** Units that could still be spent right away. */
+  readonly remaining: number;
+  /** The API's limit or bucket capacity. */
+  readonly capacity: number;
+  /** When the response arrived (ms since the epoch, the scheduler's clock). */
+  readonly reportedAt: number;
+}
+
 /**
  * An openapi-fetch middleware (register it last with `client.use(...)`, and pass its `fetch` to
  * `createClient` so first attempts are timed and reported too) plus scheduling queries.
@@ -123,22 +134,26 @@ export function createRateLimitMiddleware(options: RateLimitMiddlewareOptions): 
       /** Raises the local usage to what the server reported (a 429 without headers means "full"). */
       async observe(request, response) {
         const key = keyOf(request);
-        const report = readLimitReport(response.headers, api.headers, policyLimit(api.policy), clock());
-        if (report !== undefined) reports.set(key, report);
-        const remaining = readRemaining(response.headers) ?? (response.status === 429 ? 0 : undefined);
+        const reported = readRemaining(response.headers);
+        if (reported !== undefined) {
+          const capacity = policyLimit(api.policy);
+          const remaining = Math.min(reported, capacity);
+          reports.set(key, { used: capacity - remaining, remaining, capacity, reportedAt: clock() });
+        }
+        const remaining = reported ?? (response.status === 429 ? 0 : undefined);
         if (remaining !== undefined) await store.observe(key, api.policy, remaining, storeTime());
       },
     },
     clock,
     sleep,
-    ...(options.random ? { random: options.random } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-    ...(options.failureRetries !== undefined ? { maxRetries: options.failureRetries } : {}),
-    ...(options.failureBackoff ? { backoff: options.failureBackoff } : {}),
-    ...(options.maxRetries !== undefined ? { rateLimitRetries: options.maxRetries } : {}),
-    ...(options.backoff ? { rateLimitBackoff: options.backoff } : {}),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    random: options.random,
+    fetch: options.fetch,
+    timeout: options.timeout,
+    maxRetries: options.failureRetries,
+    backoff: options.failureBackoff,
+    rateLimitRetries: options.maxRetries,
+    rateLimitBackoff: options.backoff,
+    onEvent: options.onEvent,
   });
 
   return {

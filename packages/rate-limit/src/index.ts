@@ -10,6 +10,7 @@ export {
   type ApiMiddlewareOptions,
   createRateLimitMiddleware,
   type FailureHandlingOptions,
+  type LimitReport,
   type PolicyMiddlewareOptions,
   type RateLimitMiddleware,
   type RateLimitMiddlewareCommonOptions,
@@ -17,7 +18,6 @@ export {
 } from './client-scheduler.js';
 export { type Clock, type ManualClock, manualClock, type Sleep, systemClock, systemSleep } from './clock.js';
 export { RateLimitError, type RateLimitErrorCode, type RateLimitErrorContext } from './errors.js';
-export { type LimitReport, readLimitReport } from './limit-report.js';
 export { decideLimit, type LimitState, observeLimit, peekLimit, timeUntilAdmitted } from './limit-state.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
@@ -46,6 +46,7 @@ export {
   createRequestSender,
   type ErrorHookParams,
   type FetchLike,
+  failureKind,
   type RequestHookParams,
   type RequestSender,
   type RequestSenderOptions,

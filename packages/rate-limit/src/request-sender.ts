@@ -176,8 +176,12 @@ async function readToEnd(response: Response, signal: AbortSignal): Promise<Respo
   return copy;
 }
 
-/** Why a failed attempt might be retried: fetch rejects with a `TypeError` for network failures. */
-const failureOf = (error: unknown): 'timeout' | 'connection' | undefined =>
+/**
+ * What kind of failure `error` is: `timeout` for the `TimeoutError` an attempt's timeout aborts
+ * with, `connection` for a network failure (fetch rejects with a `TypeError` for those), else
+ * `undefined` (a caller's abort, a programming error), which is never retried.
+ */
+export const failureKind = (error: unknown): 'timeout' | 'connection' | undefined =>
   error instanceof DOMException && error.name === 'TimeoutError'
     ? 'timeout'
     : error instanceof TypeError
@@ -291,7 +295,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
         return { reason: 'rate_limited' as const, status, delayMs };
       }
       if (retriedStatuses.has(status)) reason = 'status';
-    } else reason = failureOf(outcome.error);
+    } else reason = failureKind(outcome.error);
     if (reason === undefined || call.failureRetries >= call.maxFailureRetries) return undefined;
     const delayMs = fullJitterDelayMs(call.failureRetries++, retryAfterMs, options.backoff, random);
     return { reason, status, delayMs };
