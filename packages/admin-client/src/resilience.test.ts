@@ -173,7 +173,9 @@ describe('retries under the leaky bucket, against the admin mock in simulated ti
       auth: { accessToken: token },
       fetch: faultyFetch as typeof globalThis.fetch,
       rateLimit: { clock: clock.now, sleep: clock.sleep },
+      onEvent: (event) => events.push(event),
     });
+    const events: ClientEvent[] = [];
     const results = await clock.run(
       Promise.all(
         Array.from({ length: 30 }, (_, i) =>
@@ -185,5 +187,13 @@ describe('retries under the leaky bucket, against the admin mock in simulated ti
     expect(statuses).toHaveLength(90);
     expect(statuses.filter((status) => status === 503)).toHaveLength(60);
     expect(statuses.filter((status) => status === 429)).toHaveLength(0);
+    // 90 requests through a bucket of 40 draining 2 per second: the late ones waited in the queue,
+    // and that wait is reported apart from the request time.
+    const waits = events.flatMap((event) => (event.type === 'throttle-wait' ? [event.waitMs] : []));
+    expect(waits.length).toBeGreaterThan(0);
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(500);
+    const lastRequest = events.filter((event) => event.type === 'request').at(-1);
+    expect(lastRequest).toMatchObject({ operationId: 'listMains', attempt: 3 });
+    expect((lastRequest as { queueWaitMs: number }).queueWaitMs).toBeGreaterThan(0);
   });
 });

@@ -32,17 +32,16 @@ type Throws<Init, ClientThrows extends boolean> = Init extends { throwOnError: t
 export type CallResult<Result, Init, ClientThrows extends boolean> =
   Throws<Init, ClientThrows> extends true ? Extract<Result, { data: unknown }> : Result;
 
-type CallInit<Init> = RequiredKeysOf<Init> extends never ? [(Init & CallOptions)?] : [Init & CallOptions];
+type CallInit<I> = RequiredKeysOf<I> extends never ? [I?] : [I];
 /** The operation `M` of `Path` (openapi-typescript's path items name every method). */
 type Operation<Paths, Path extends keyof Paths, M extends HttpMethod> = Extract<
   Paths[Path][M & keyof Paths[Path]],
   // biome-ignore lint/suspicious/noExplicitAny: openapi-fetch's own operation constraint
   Record<string | number, any>
 >;
-type Init<Paths, Path extends keyof Paths, M extends HttpMethod> = MaybeOptionalInit<
-  Paths[Path],
-  M & keyof Paths[Path]
->;
+type Init<Paths, Path extends keyof Paths, M extends HttpMethod> =
+  | (NonNullable<MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>> & CallOptions)
+  | Extract<MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>, undefined>;
 /** What a call of `M` on `Path` with `I` resolves to. */
 type Result<Paths, Path extends keyof Paths, M extends HttpMethod, I, ClientThrows extends boolean> = Promise<
   CallResult<FetchResponse<Operation<Paths, Path, M>, I, MediaType>, I, ClientThrows>

@@ -126,7 +126,7 @@ export function createRateLimitMiddleware(options: RateLimitMiddlewareOptions): 
   const sender = createRequestSender({
     admission: {
       async admit(request, admitOptions) {
-        await queue.admit(keyOf(request), admitOptions);
+        return (await queue.admit(keyOf(request), admitOptions)).waited;
       },
       pause(request, untilMs) {
         queue.pause(keyOf(request), untilMs);

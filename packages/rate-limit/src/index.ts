@@ -1,7 +1,12 @@
 // Public entry of @mall-api/rate-limit: algorithms, the memory store, server limiter, client
 // middleware and the API limit table. The Redis store is deliberately not here; import it from
 // `@mall-api/rate-limit/redis` so clients that do not use Redis never load ioredis.
-export { type AdmissionQueue, type AdmitOptions, createAdmissionQueue } from './admission-queue.js';
+export {
+  type AdmissionQueue,
+  type AdmitOptions,
+  type Admitted,
+  createAdmissionQueue,
+} from './admission-queue.js';
 export { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 export { drainMsPerUnit, type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 export { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';

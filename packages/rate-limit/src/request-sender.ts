@@ -36,8 +36,14 @@ export interface ErrorHookParams extends RequestHookParams {
 
 /** Waiting for a slot under a rate limit; see `createRateLimitMiddleware`. */
 export interface Admission {
-  /** Resolves once `request` may be sent (rejects with the abort reason when `signal` aborts). */
-  admit(request: Request, options: { readonly signal: AbortSignal; readonly first: boolean }): Promise<void>;
+  /**
+   * Resolves once `request` may be sent, to whether it had to wait (queued, refused or paused);
+   * rejects with the abort reason when `signal` aborts.
+   */
+  admit(
+    request: Request,
+    options: { readonly signal: AbortSignal; readonly first: boolean },
+  ): Promise<boolean>;
   /** Sends nothing more of `request`'s bucket before `untilMs` (a 429's `Retry-After`). */
   pause(request: Request, untilMs: number): void;
   /** Brings the model in step with the rate-limit headers of `response`. */
@@ -237,10 +243,10 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
   const admit = async (request: Request, call: Call, first: boolean): Promise<void> => {
     if (admission === undefined) return;
     const since = clock();
-    await admission.admit(request, { signal: request.signal, first });
+    const waited = await admission.admit(request, { signal: request.signal, first });
     const waitMs = clock() - since;
     call.queueWaitMs += waitMs;
-    if (waitMs > 0) onEvent?.({ type: 'throttle-wait', ...about(request, call), waitMs });
+    if (waited) onEvent?.({ type: 'throttle-wait', ...about(request, call), waitMs });
   };
 
   /** One attempt: its own timeout, combined with the caller's signal, until the body is read. */
