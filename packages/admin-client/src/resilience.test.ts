@@ -1,18 +1,10 @@
-// The admin client's failure handling: a POST is never resent unless the call opts in, a resent
-// PUT or POST carries its body intact, token refreshes and the rate-limit headers are observable,
-// and — against the real admin mock and its leaky bucket, in simulated time — retries of failed
-// calls wait their turn in the same queue, so they never cause a 429.
+// The admin client's failure handling against a local fault server: a POST is never resent unless
+// the call opts in, a resent PUT or POST carries its body intact, failed writes name their
+// operation, and token refreshes and the rate-limit headers are observable. (Retries under the
+// leaky bucket against the real admin mock are in admin-client.test.ts, beside the scheduler test.)
 import { createMemoryTokenStore, createTokenManager, type TokenSet } from '@mall-api/auth';
 import { type FaultServer, startFaultServer } from '@mall-api/client-kit/testing';
-import {
-  createOAuthAuthority,
-  demoOAuthApp,
-  issueDemoTokens,
-  type RunningMock,
-  startMockServer,
-} from '@mall-api/mock-server';
-import { createServerLimiter, manualClock } from '@mall-api/rate-limit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientEvent, createAdminClient, isMallApiError } from './index.js';
 
 const unavailable = {
@@ -133,67 +125,5 @@ describe('what the client lets an app observe', () => {
     ]);
     expect(events.filter((event) => event.type === 'request')).toHaveLength(2);
     expect(JSON.stringify(events)).not.toMatch(/old-token|new-token/);
-  });
-});
-
-describe('retries under the leaky bucket, against the admin mock in simulated time', () => {
-  const clock = manualClock(Date.UTC(2026, 10, 1));
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
-  let mock: RunningMock;
-  beforeAll(async () => {
-    mock = await startMockServer({
-      api: 'admin',
-      port: 0,
-      authority,
-      limiter: createServerLimiter({ api: 'admin', clock: clock.now }),
-    });
-  });
-  afterAll(async () => {
-    await mock.close();
-  });
-
-  it('30 calls answered 503 twice each: 90 requests, every call ends in data, zero 429', async () => {
-    const token = issueDemoTokens(authority, ['mall.read_category']).access_token;
-    const statuses: number[] = [];
-    const attemptsByCall = new Map<string, number>();
-    // The mock answers 503 when asked to (`Prefer: code=503`): ask for it on each call's first two attempts.
-    const faultyFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      const call = request.headers.get('x-call') ?? '';
-      const attempt = (attemptsByCall.get(call) ?? 0) + 1;
-      attemptsByCall.set(call, attempt);
-      if (attempt <= 2) request.headers.set('Prefer', 'code=503');
-      const response = await fetch(request);
-      statuses.push(response.status);
-      return response;
-    };
-    const client = createAdminClient({
-      mallId: 'demomall',
-      baseUrl: mock.url,
-      auth: { accessToken: token },
-      fetch: faultyFetch as typeof globalThis.fetch,
-      rateLimit: { clock: clock.now, sleep: clock.sleep },
-      onEvent: (event) => events.push(event),
-    });
-    const events: ClientEvent[] = [];
-    const results = await clock.run(
-      Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
-          client.GET('/api/v2/admin/mains', { headers: { 'x-call': String(i) } }),
-        ),
-      ),
-    );
-    expect(results.every((result) => result.response.status === 200 && result.data !== undefined)).toBe(true);
-    expect(statuses).toHaveLength(90);
-    expect(statuses.filter((status) => status === 503)).toHaveLength(60);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(0);
-    // 90 requests through a bucket of 40 draining 2 per second: the late ones waited in the queue,
-    // and that wait is reported apart from the request time.
-    const waits = events.flatMap((event) => (event.type === 'throttle-wait' ? [event.waitMs] : []));
-    expect(waits.length).toBeGreaterThan(0);
-    expect(Math.max(...waits)).toBeGreaterThanOrEqual(500);
-    const lastRequest = events.filter((event) => event.type === 'request').at(-1);
-    expect(lastRequest).toMatchObject({ operationId: 'listMains', attempt: 3 });
-    expect((lastRequest as { queueWaitMs: number }).queueWaitMs).toBeGreaterThan(0);
   });
 });

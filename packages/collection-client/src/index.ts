@@ -1,14 +1,7 @@
 // Public entry of @mall-api/collection-client.
 
-export {
-  ApiRequestError,
-  type CallOptions,
-  type ClientEvent,
-  isMallApiError,
-  MallApiError,
-  type MallErrorKind,
-  OffsetCapReachedError,
-} from '@mall-api/client-kit';
+export { OffsetCapReachedError } from '@mall-api/client-kit';
+export * from '@mall-api/client-kit/client-surface';
 export {
   type CollectionClient,
   type CollectionClientOptions,
