@@ -104,11 +104,16 @@ describe('createRequestSender', () => {
     expect(sent.map((s) => s.body)).toEqual(['{"a":1}', '{"a":1}']);
   });
 
-  it('resends after a network failure (fetch rejects with a TypeError), and rethrows any other error', async () => {
+  it('resends after a network failure (a TypeError from fetch, or a connection error code), and rethrows any other error', async () => {
     const clock = manualClock(start);
     const dropped = scripted(clock, (n) => (n === 1 ? new TypeError('fetch failed') : status(200)));
     expect((await clock.run(call(make(clock, dropped.fetch), request()))).status).toBe(200);
     expect(dropped.sent).toHaveLength(2);
+    const reset = scripted(clock, (n) =>
+      n === 1 ? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) : status(200),
+    );
+    expect((await clock.run(call(make(clock, reset.fetch), request()))).status).toBe(200);
+    expect(reset.sent).toHaveLength(2);
     const bug = new RangeError('a bug');
     const failing = scripted(clock, () => bug);
     await expect(clock.run(call(make(clock, failing.fetch), request()))).rejects.toBe(bug);

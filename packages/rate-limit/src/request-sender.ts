@@ -182,15 +182,19 @@ async function readToEnd(response: Response, signal: AbortSignal): Promise<Respo
   return copy;
 }
 
+/** Node's codes of a refused, reset or timed-out connection (also on errors of other fetch libraries). */
+const networkCode = /^(ECONN|EPIPE|ETIMEDOUT|EAI_AGAIN|UND_ERR)/;
+
 /**
  * What kind of failure `error` is: `timeout` for the `TimeoutError` an attempt's timeout aborts
- * with, `connection` for a network failure (fetch rejects with a `TypeError` for those), else
- * `undefined` (a caller's abort, a programming error), which is never retried.
+ * with, `connection` for a network failure (fetch rejects with a `TypeError` for those; other
+ * fetch libraries' errors carry a connection error code), else `undefined` (a caller's abort, a
+ * programming error), which is never retried.
  */
 export const failureKind = (error: unknown): 'timeout' | 'connection' | undefined =>
   error instanceof DOMException && error.name === 'TimeoutError'
     ? 'timeout'
-    : error instanceof TypeError
+    : error instanceof TypeError || networkCode.test(String((error as { code?: unknown } | undefined)?.code))
       ? 'connection'
       : undefined;
 
