@@ -14,11 +14,17 @@ const products = 10_000;
 const lists = 2_000;
 const inFlight = 16;
 const scopes = ['mall.read_product', 'mall.write_product', 'mall.read_category', 'mall.write_category'];
+/** @type {import('@mall-api/rate-limit').ApiLimit} */
 const unlimited = {
   ...apiLimits.admin,
   policy: { kind: 'token-bucket', capacity: 1e9, refillIntervalMs: 1 },
 };
 
+/**
+ * Runs `work(0 … count-1)` with {@link inFlight} calls in flight; returns calls per second.
+ * @param {number} count
+ * @param {(index: number) => Promise<void>} work
+ */
 async function pool(count, work) {
   let next = 0;
   const started = performance.now();
@@ -30,6 +36,11 @@ async function pool(count, work) {
   return count / ((performance.now() - started) / 1000);
 }
 
+/**
+ * Starts an admin sandbox mock on `store`, fills and lists it, and prints one result line.
+ * @param {string} label
+ * @param {NonNullable<import('@mall-api/mock-server').SandboxOptions['store']>} store
+ */
 async function run(label, store) {
   const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
   const mock = await startMockServer({
@@ -62,6 +73,7 @@ async function run(label, store) {
     await response.arrayBuffer();
   });
   const query = 'price_min=20000&sort=product_name&order=desc&limit=100';
+  /** @param {string} path */
   const get = (path) => async () => {
     const response = await fetch(`${mock.url}/api/v2/admin/${path}`, { headers });
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);

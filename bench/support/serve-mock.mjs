@@ -6,18 +6,23 @@
 import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
 import { apiLimits, createServerLimiter } from '@mall-api/rate-limit';
 
+/** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
+
 const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
+/** @param {ApiName} api */
 const unlimited = (api) =>
   createServerLimiter({
     api: { ...apiLimits[api], policy: { kind: 'fixed-window', limit: 1_000_000_000, windowMs: 60_000 } },
   });
 const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+/** @type {[ApiName, number | undefined][]} */
+const ports = [
+  ['collection', collectionPort],
+  ['admin', adminPort],
+  ['analytics', analyticsPort],
+];
 const mocks = await Promise.all(
-  [
-    ['collection', collectionPort],
-    ['admin', adminPort],
-    ['analytics', analyticsPort],
-  ].map(([api, port]) => startMockServer({ api, port: port ?? 0, authority, limiter: unlimited(api) })),
+  ports.map(([api, port]) => startMockServer({ api, port: port ?? 0, authority, limiter: unlimited(api) })),
 );
 const token = issueDemoTokens(authority, [
   'mall.read_category',
