@@ -4,16 +4,11 @@
 //   node serve-mock.mjs <collection-port> <admin-port> <analytics-port>
 
 import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
-import { apiLimits, createServerLimiter } from '@mall-api/rate-limit';
+import { unlimitedLimiter } from './unlimited-limiter.mjs';
 
 /** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
 
 const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
-/** @param {ApiName} api */
-const unlimited = (api) =>
-  createServerLimiter({
-    api: { ...apiLimits[api], policy: { kind: 'fixed-window', limit: 1_000_000_000, windowMs: 60_000 } },
-  });
 const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
 /** @type {[ApiName, number | undefined][]} */
 const ports = [
@@ -22,7 +17,9 @@ const ports = [
   ['analytics', analyticsPort],
 ];
 const mocks = await Promise.all(
-  ports.map(([api, port]) => startMockServer({ api, port: port ?? 0, authority, limiter: unlimited(api) })),
+  ports.map(([api, port]) =>
+    startMockServer({ api, port: port ?? 0, authority, limiter: unlimitedLimiter(api) }),
+  ),
 );
 const token = issueDemoTokens(authority, [
   'mall.read_category',
