@@ -7,9 +7,8 @@
 //   node bench/mock-vs-prism.mjs [--seconds 10] [--connections 50]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { loadMix } from './support/load-mix.mjs';
 import { freePort, startProcess } from './support/processes.mjs';
-import { requestMix } from './support/request-mix.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
 
 const { values } = parseArgs({
@@ -17,7 +16,7 @@ const { values } = parseArgs({
 });
 const root = join(import.meta.dirname, '..');
 /** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
-/** @typedef {{ requestsPerSecond: number, p99: number, failures: number }} LoadResult */
+/** @typedef {import('./support/load-mix.mjs').LoadResult} LoadResult */
 
 /** @type {ApiName[]} */
 const apis = ['collection', 'admin', 'analytics'];
@@ -25,27 +24,11 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
 /**
- * Loads every API at once, splitting the connections; sums throughput, takes the worst p99.
+ * Loads every API at once with the GET mix, after a 2 s warm-up.
  * @param {Record<ApiName, string>} urls base URL of each API's server
  * @param {string} token bearer token for the admin and analytics APIs
- * @returns {Promise<LoadResult>}
  */
-async function load(urls, token) {
-  const mix = requestMix(token);
-  const perApi = Math.max(1, Math.floor(connections / apis.length));
-  /** @param {number} duration seconds */
-  const round = (duration) =>
-    Promise.all(
-      apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
-    );
-  await round(2); // warm-up, not counted: first requests compile validators and V8 optimises
-  const results = await round(seconds);
-  return {
-    requestsPerSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
-    p99: Math.max(...results.map((r) => r.latency.p99)),
-    failures: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
-  };
-}
+const load = (urls, token) => loadMix(urls, token, { seconds, connections });
 
 async function ours() {
   const server = await startServeMock();

@@ -13,11 +13,16 @@ import { freePort } from './processes.mjs';
  * @property {() => Promise<void>} stop sends SIGTERM and resolves once the process has exited
  */
 
-/** @returns {Promise<ServedMockProcess>} */
-export async function startServeMock() {
+/**
+ * Starts the mocks in their own process.
+ * @param {Record<string, string>} [env] extra environment (MOCK_SANDBOX, MOCK_CHECKOUT)
+ * @returns {Promise<ServedMockProcess>}
+ */
+export async function startServeMock(env = {}) {
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
   const child = spawn(process.execPath, [join(import.meta.dirname, 'serve-mock.mjs'), ...ports.map(String)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   /** @type {Pick<ServedMockProcess, 'urls' | 'token'>} */
   const ready = await new Promise((resolve, reject) => {

@@ -3,7 +3,14 @@
 // operation of the three APIs — path ids repeated in the query or body accepted when they agree.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiNames, type Json, type JsonObject, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
+import {
+  apiNames,
+  type Json,
+  type JsonObject,
+  loadSpec,
+  type OperationEntry,
+  type SpecModel,
+} from '@mall-api/spec-model';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createMockApi, type MockApi } from './mock-api.js';
@@ -34,6 +41,7 @@ describe('the front layer', () => {
       'scope',
       'read-body',
       'validate-request',
+      'faults',
       'answer',
     ]);
     expect((await createMockApi('collection')).stages).not.toContain('https-only');
@@ -53,7 +61,9 @@ describe('the front layer', () => {
     });
     const base = await serve(mock);
     const token = issueDemoTokens(authority, ['mall.read_category'], 'failmall').access_token;
-    const response = await fetch(`${base}/api/v2/admin/categories`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${base}/api/v2/admin/categories`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({
@@ -76,7 +86,10 @@ function documentedRequest(spec: SpecModel, operation: OperationEntry) {
   const query = Object.fromEntries(
     operation.parameters
       .filter((p) => p.in === 'query' && p.required)
-      .map((p) => [p.name, String(exampleOf(p.definition) ?? p.schema.example ?? (p.schema.enum as Json[])?.[0])]),
+      .map((p) => [
+        p.name,
+        String(exampleOf(p.definition) ?? p.schema.example ?? (p.schema.enum as Json[])?.[0]),
+      ]),
   );
   return { query, body: operation.jsonBody ? exampleOf(operation.jsonBody) : undefined };
 }
@@ -95,7 +108,11 @@ describe('path ids repeated by generated clients, on every operation', async () 
         const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, '1');
         const inBody = operation.bodyMediaTypes.includes('application/json');
         const call = (value: string) => {
-          const token = issueDemoTokens(authority, scopes, `ids${Math.random().toString(36).slice(2, 8)}`).access_token;
+          const token = issueDemoTokens(
+            authority,
+            scopes,
+            `ids${Math.random().toString(36).slice(2, 8)}`,
+          ).access_token;
           const headers = {
             authorization: api === 'collection' ? basic : `Bearer ${token}`,
             'content-type': 'application/json',
@@ -118,8 +135,12 @@ describe('path ids repeated by generated clients, on every operation', async () 
         expect(agreeing.status, await agreeing.clone().text()).not.toBe(422);
         const differing = await call('2');
         expect(differing.status).toBe(422);
-        const { error } = (await differing.json()) as { error: { more_info: { violations: { name: string }[] } } };
-        expect(error.more_info.violations.map((v) => v.name)).toContain(inBody ? `request.${names[0]}` : names[0]);
+        const { error } = (await differing.json()) as {
+          error: { more_info: { violations: { name: string }[] } };
+        };
+        expect(error.more_info.violations.map((v) => v.name)).toContain(
+          inBody ? `request.${names[0]}` : names[0],
+        );
       });
     }
   }

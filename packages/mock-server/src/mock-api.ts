@@ -1,24 +1,29 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
 // place that shows the order:
 //   identify caller → rate limit → OAuth endpoints (admin) → HTTPS only (admin, analytics) →
-//   require credentials → known operation → scope → read body → validate request → answer
+//   require credentials → known operation → scope → read body → validate request → faults → answer
 // The request is parsed once (pipeline/exchange.ts); each stage answers or passes on
 // (pipeline/stages/); every answer carries the API's rate-limit headers and every error the API's
-// envelope. An unexpected failure is logged with its cause and answered with a bare 500 envelope.
+// envelope, and is written to the request journal of its mall. Paths under `/__mock/` go to the
+// control API instead. An unexpected failure is logged with its cause and answered with a bare 500
+// envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
+import type { ServerLimiter } from '@mall-api/rate-limit';
 import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
+import { type ControlAccess, controlPrefix, createControlApi } from './control/control-api.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { distDirectory } from './dist-directory.js';
+import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import { createOperationRuntime } from './operation-runtime.js';
-import { parseExchange } from './pipeline/exchange.js';
+import { type Exchange, mallOf, parseExchange, queryRecord } from './pipeline/exchange.js';
 import { errorReply, sendReply } from './pipeline/reply.js';
 import { runStages, type Stage } from './pipeline/stage.js';
 import { answer } from './pipeline/stages/answer.js';
+import { faults } from './pipeline/stages/faults.js';
 import { httpsOnly } from './pipeline/stages/https-only.js';
 import { identifyCaller } from './pipeline/stages/identify-caller.js';
 import { knownOperation } from './pipeline/stages/known-operation.js';
@@ -38,15 +43,19 @@ export interface MockApiOptions {
   credentials?: readonly ClientCredential[];
   /** The OAuth authority whose tokens the admin and analytics APIs accept (and which admin serves). */
   authority?: OAuthAuthority;
-  /** Rate limiter; defaults to the API's own limit on an in-memory store. */
+  /** One rate limiter for every mall; by default each mall has the API's own limit in memory, on its clock. */
   limiter?: ServerLimiter;
+  /** Per-mall state shared by the mocks of a process (clocks, journal, faults, buckets, sandbox malls). */
+  malls?: MockMalls;
+  /** Who may call the control API (`/__mock/`): loopback only by default. */
+  control?: ControlAccess;
   /** Called once per request with a log line that never contains credentials or tokens. */
   log?: (line: string) => void;
   /** Called with the cause of every 500 (defaults to standard error). */
   logError?: (line: string) => void;
   /** The spec to serve (defaults to the API's bundle); tests pass a modified copy. */
   spec?: SpecModel;
-  /** Sandbox mode: operations the sandbox keeps state for are answered from it. */
+  /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
   sandbox?: SandboxGateway;
 }
 
@@ -81,9 +90,12 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     basic: createBasicGuard(options.credentials ?? demoCollectionCredentials),
     ...(options.authority ? { authority: options.authority } : {}),
   };
+  const malls = options.malls ?? createMockMalls();
+  const sandbox = options.sandbox ?? malls.sandbox;
+  const limiter = options.limiter;
   const stages: Stage[] = [
     identifyCaller(sources),
-    rateLimit(options.limiter ?? createServerLimiter({ api: name })),
+    rateLimit(limiter ? () => limiter : (mallId) => malls.limiter(name, mallId)),
     ...(profile.servesOAuth && options.authority ? [oauthEndpoints(options.authority)] : []),
     ...(profile.httpsOnly ? [httpsOnly] : []),
     requireCredentials,
@@ -91,8 +103,23 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     scope,
     readBody,
     validateRequest(runtime),
-    answer({ runtime, engine: lazyEngine, ...(options.sandbox ? { sandbox: options.sandbox } : {}) }),
+    faults(malls.faults),
+    answer({ runtime, engine: lazyEngine, ...(sandbox ? { sandbox } : {}) }),
   ];
+  const control = createControlApi(malls, options.control);
+  const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) =>
+    malls.journal.record(mallOf(exchange), {
+      receivedAt: new Date(malls.clocks.now(mallOf(exchange))).toISOString(),
+      api: name,
+      method: exchange.method,
+      path: exchange.path,
+      operationId: exchange.route?.operation.operationId ?? null,
+      query: queryRecord(exchange.query),
+      body: exchange.body ?? null,
+      status,
+      answeredBy,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    });
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   return {
@@ -104,11 +131,19 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       let status = 500;
       let limitHeaders: Record<string, string> = {};
       try {
+        const url = new URL(request.url ?? '/', 'http://mock.local');
+        if (url.pathname.startsWith(controlPrefix)) {
+          const reply = await control(request, url);
+          status = reply.status;
+          sendReply(response, reply, {});
+          return;
+        }
         const exchange = parseExchange(profile, spec, request);
-        const { reply } = await runStages(stages, exchange).finally(() => {
+        const { reply, stage } = await runStages(stages, exchange).finally(() => {
           limitHeaders = exchange.limitHeaders;
         });
         status = reply.status;
+        journal(exchange, status, stage, started);
         sendReply(response, reply, limitHeaders);
       } catch (error) {
         status = 500;

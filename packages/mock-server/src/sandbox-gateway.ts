@@ -34,3 +34,21 @@ export interface SandboxGateway {
   handles(api: ApiName, operationId: string): boolean;
   handle(call: SandboxCall): SandboxResult;
 }
+
+/** How a mall is (re)created: from the sample data of a seed, empty, or from a named fixture. */
+export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
+
+/** Outcome of a control operation on a mall's data. */
+export type MallChange =
+  | { readonly ok: true; readonly counts?: Readonly<Record<string, number>> }
+  | { readonly ok: false; readonly message: string; readonly violations: readonly Violation[] };
+
+/** The sandbox's malls, as the control API uses them. */
+export interface SandboxMallsGateway extends SandboxGateway {
+  reset(mallId: string, to?: MallStart): MallChange;
+  loadFixture(mallId: string, fixture: unknown): MallChange;
+  snapshot(mallId: string): unknown;
+  restore(mallId: string, snapshot: unknown): MallChange;
+  mallIds(): string[];
+  close(): void;
+}

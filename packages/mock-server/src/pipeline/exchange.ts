@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Route, SpecModel } from '@mall-api/spec-model';
 import type { ApiProfile } from '../api-profiles.js';
 import type { Authentication } from '../authentication.js';
-import { mallFromHost } from '../mall-from-host.js';
+import { defaultMallId, mallFromHost, mallFromPath } from '../mall-address.js';
 import { type ResponsePreference, readPreference } from '../preferences.js';
 
 /** Parameter values converted to what their schemas describe (numbers, booleans, arrays). */
@@ -27,7 +27,9 @@ export interface Exchange {
   /** The API's query parameters (the mock's own `__code` / `__example` removed). */
   readonly query: URLSearchParams;
   readonly preference: ResponsePreference;
-  /** The mall the Host header names (`<mall>.localhost`), else the demo mall. */
+  /** The mall the host or the per-mall base URL names, if any. */
+  readonly namedMall: string | undefined;
+  /** The named mall, else the demo mall (where an OAuth authorization is for). */
   readonly hostMall: string;
   /** The operation the method and path route to, if any. */
   readonly route: Route | undefined;
@@ -48,6 +50,9 @@ export const headerValue = (value: string | string[] | undefined): string | unde
 /** Parses a request once for the stages. */
 export function parseExchange(api: ApiProfile, spec: SpecModel, request: IncomingMessage): Exchange {
   const url = new URL(request.url ?? '/', 'http://mock.local');
+  const perMall = mallFromPath(url.pathname);
+  url.pathname = perMall.path;
+  const namedMall = perMall.mallId ?? mallFromHost(request);
   const method = (request.method ?? 'GET').toUpperCase();
   const { preference, apiQuery } = readPreference(headerValue(request.headers.prefer), url.searchParams);
   return {
@@ -58,11 +63,16 @@ export function parseExchange(api: ApiProfile, spec: SpecModel, request: Incomin
     path: url.pathname,
     query: apiQuery,
     preference,
-    hostMall: mallFromHost(request),
+    namedMall,
+    hostMall: namedMall ?? defaultMallId,
     route: spec.route(method, url.pathname),
     limitHeaders: {},
   };
 }
+
+/** The mall a request is for: the one it names, else its token's, else the demo mall. */
+export const mallOf = (exchange: Exchange): string =>
+  exchange.namedMall ?? (exchange.caller?.ok ? exchange.caller.principal.mallId : undefined) ?? defaultMallId;
 
 /** The query as a record: one string per parameter, or every value of a repeated one. */
 export function queryRecord(query: URLSearchParams): Record<string, string | string[]> {

@@ -17,6 +17,8 @@ export interface Reply {
   readonly body: unknown;
   /** The body already serialized (prepared responses); `body` is ignored when set. */
   readonly prepared?: PreparedResponse;
+  /** Injected faults: close the connection without an answer, or never answer. */
+  readonly disposition?: 'drop' | 'hang';
 }
 
 /** A reply carrying an envelope. */
@@ -40,6 +42,11 @@ export function sendReply(
   reply: Reply,
   limitHeaders: Readonly<Record<string, string>>,
 ): void {
+  if (reply.disposition === 'drop') {
+    response.socket?.destroy();
+    return;
+  }
+  if (reply.disposition === 'hang') return;
   const headers: Record<string, string> = {};
   let contentType = reply.prepared?.contentType ?? 'application/json';
   for (const [name, value] of Object.entries(reply.headers)) {
