@@ -7,7 +7,13 @@ import { requestMix } from './request-mix.mjs';
 const apis = /** @type {const} */ (['collection', 'admin', 'analytics']);
 
 /**
- * @param {Record<string, string>} urls base URL per API
+ * Throughput and worst p99 of the mix on all three APIs, and the count of non-2xx answers and errors.
+ * @typedef {{ requestsPerSecond: number, p99: number, failures: number }} LoadResult
+ */
+
+/**
+ * @param {Record<import('@mall-api/rate-limit').ApiName, string>} urls base URL per API
+ * @returns {Promise<LoadResult>}
  * @param {string} token bearer token for admin and analytics
  * @param {{ seconds: number, connections: number, warmupSeconds?: number }} options
  */
@@ -16,7 +22,9 @@ export async function loadMix(urls, token, { seconds, connections, warmupSeconds
   const perApi = Math.max(1, Math.floor(connections / apis.length));
   /** @param {number} duration */
   const round = (duration) =>
-    Promise.all(apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })));
+    Promise.all(
+      apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
+    );
   await round(warmupSeconds); // first requests compile validators and V8 optimises
   const results = await round(seconds);
   return {

@@ -6,35 +6,43 @@
 //   node serve-mock.mjs <collection-port> <admin-port> <analytics-port>
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { unlimitedLimiter } from './unlimited-limiter.mjs';
+
+/** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
 
 const checkout = process.env.MOCK_CHECKOUT;
+/**
+ * Imports a workspace package from the other checkout when there is one, else this one's.
+ * @param {string} name folder under packages/
+ * @param {string} fallback this checkout's package name
+ */
 const fromCheckout = (name, fallback) =>
-  checkout ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href) : import(fallback);
+  checkout
+    ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href)
+    : import(fallback);
 /** @type {typeof import('@mall-api/mock-server')} */
 const { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } = await fromCheckout(
   'mock-server',
   '@mall-api/mock-server',
 );
 /** @type {typeof import('@mall-api/rate-limit')} */
-const { apiLimits, createServerLimiter } = await fromCheckout('rate-limit', '@mall-api/rate-limit');
+const rateLimit = await fromCheckout('rate-limit', '@mall-api/rate-limit');
 
 const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
-const unlimited = (api) =>
-  createServerLimiter({
-    api: { ...apiLimits[api], policy: { kind: 'fixed-window', limit: 1_000_000_000, windowMs: 60_000 } },
-  });
 const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+/** @type {[ApiName, number | undefined][]} */
+const ports = [
+  ['collection', collectionPort],
+  ['admin', adminPort],
+  ['analytics', analyticsPort],
+];
 const mocks = await Promise.all(
-  [
-    ['collection', collectionPort],
-    ['admin', adminPort],
-    ['analytics', analyticsPort],
-  ].map(([api, port]) =>
+  ports.map(([api, port]) =>
     startMockServer({
       api,
       port: port ?? 0,
       authority,
-      limiter: unlimited(api),
+      limiter: unlimitedLimiter(api, rateLimit),
       ...(process.env.MOCK_SANDBOX === '1' ? { sandbox: { seed: 1 } } : {}),
     }),
   ),

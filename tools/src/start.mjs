@@ -9,21 +9,26 @@ import { startDocsServer } from '../../docs/build/serve.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const quiet = process.argv.includes('--quiet');
-const log = quiet ? undefined : (line) => process.stdout.write(`${line}\n`);
+const log = quiet ? undefined : (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 
 const docs = await startDocsServer({ root: join(repoRoot, 'docs', 'dist'), port: 8080 });
 const served = await startMockServers({ ...(log ? { log } : {}), sandbox: { seed: 1 } });
 const mocks = served.mocks;
 
-const demo = demoCollectionCredentials[0];
+const [demo] = demoCollectionCredentials;
+const collectionMock = mocks.find((mock) => mock.api === 'collection');
 process.stdout.write(
   [
     '',
     `docs site            ${docs.url}/`,
     ...mocks.map((mock) => `${`${mock.api} mock`.padEnd(21)}${mock.url}`),
     '',
-    `collection demo credentials: ${demo.clientId} / ${demo.clientSecret}`,
-    `try: curl -u ${demo.clientId}:${demo.clientSecret} '${mocks[0].url}/api/products?collection_product_category=C100210'`,
+    ...(demo && collectionMock
+      ? [
+          `collection demo credentials: ${demo.clientId} / ${demo.clientSecret}`,
+          `try: curl -u ${demo.clientId}:${demo.clientSecret} '${collectionMock.url}/api/products?collection_product_category=C100210'`,
+        ]
+      : []),
     ...(mocks.length > 1
       ? [
           `OAuth demo app (admin, analytics): client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}`,
