@@ -4,9 +4,10 @@
 // Content-Type and Prefer request headers — and every other answer carries the headers that let
 // the page read the API's rate-limit headers and Retry-After. The header names come from the
 // API's rate-limit table in @mall-api/rate-limit. Not an access rule: the mocks are local.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { apiLimits } from '@mall-api/rate-limit';
 import type { ApiName } from './api-profiles.js';
+import type { Stage } from './pipeline/stage.js';
 
 /** The request headers a console request may carry. */
 const allowedRequestHeaders = ['Authorization', 'Content-Type', 'Prefer'];
@@ -24,19 +25,19 @@ export function corsResponseHeaders(api: ApiName): Record<string, string> {
 export const isPreflight = (request: IncomingMessage): boolean =>
   request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 
-/**
- * Adds the CORS headers to `response` and answers a preflight with 204.
- * @returns true when the request was a preflight and has been answered.
- */
-export function applyCors(api: ApiName, request: IncomingMessage, response: ServerResponse): boolean {
-  for (const [name, value] of Object.entries(corsResponseHeaders(api))) response.setHeader(name, value);
-  if (!isPreflight(request)) return false;
-  response
-    .writeHead(204, {
-      'access-control-allow-methods': allowedMethods.join(', '),
-      'access-control-allow-headers': allowedRequestHeaders.join(', '),
-      'access-control-max-age': '600',
-    })
-    .end();
-  return true;
-}
+/** Stage (first): answers a CORS preflight with 204 and what the console may send; other requests pass. */
+export const corsPreflight: Stage = {
+  name: 'cors-preflight',
+  run: (exchange) =>
+    isPreflight(exchange.request)
+      ? {
+          status: 204,
+          headers: {
+            'access-control-allow-methods': allowedMethods.join(', '),
+            'access-control-allow-headers': allowedRequestHeaders.join(', '),
+            'access-control-max-age': '600',
+          },
+          body: undefined,
+        }
+      : undefined,
+};
