@@ -33,7 +33,8 @@ function sortDiffs(summary, subject, diffs, { before, after }) {
     const is = diff.after === undefined ? undefined : jsonPointerHelpers.get(after, diff.after);
     const trail = diff.trail.replace(/^\//, '');
     if (trail.endsWith('deprecated') && is === true) summary.deprecated.push(subject);
-    else if (/(^|\/)(description|summary|example|examples)(\/|$)/.test(trail)) details.push('description or example reworded');
+    else if (/(^|\/)(description|summary|example|examples)(\/|$)/.test(trail))
+      details.push('description or example reworded');
     else if (diff.change === 'added') details.push(`\`${trail}\` ${shown(is)} added`);
     else if (diff.change === 'removed') details.push(`\`${trail}\` ${shown(was)} removed`);
     else details.push(`\`${trail}\` ${shown(was)} → ${shown(is)}`);
@@ -54,7 +55,8 @@ export function summarizeChanges(grouped, documents) {
   for (const endpoint of Object.values(grouped.endpoints)) {
     const operation = `\`${endpoint.method.toUpperCase()} ${endpoint.path}\``;
     sortDiffs(summary, `operation ${operation}`, endpoint.diffs, documents);
-    if (endpoint.diffs.some((/** @type {Diff} */ diff) => diff.trail === '' && diff.change !== 'changed')) continue;
+    if (endpoint.diffs.some((/** @type {Diff} */ diff) => diff.trail === '' && diff.change !== 'changed'))
+      continue;
     for (const location of ['query', 'path', 'header', 'cookie']) {
       for (const [name, item] of Object.entries(endpoint[`${location}Parameters`] ?? {}))
         sortDiffs(summary, `${location} parameter \`${name}\` of ${operation}`, item.diffs, documents);
@@ -65,12 +67,23 @@ export function summarizeChanges(grouped, documents) {
         sortDiffs(summary, `request field \`${field}\` of ${operation}`, item.diffs, documents);
     for (const [status, response] of Object.entries(endpoint.responses ?? {})) {
       sortDiffs(summary, `response ${status} of ${operation}`, response.diffs, documents);
-      if (response.diffs.some((/** @type {Diff} */ diff) => diff.trail === '' && diff.change !== 'changed')) continue;
+      if (response.diffs.some((/** @type {Diff} */ diff) => diff.trail === '' && diff.change !== 'changed'))
+        continue;
       for (const [header, item] of Object.entries(response.headers ?? {}))
-        sortDiffs(summary, `response header \`${header}\` of ${status} from ${operation}`, item.diffs, documents);
+        sortDiffs(
+          summary,
+          `response header \`${header}\` of ${status} from ${operation}`,
+          item.diffs,
+          documents,
+        );
       for (const body of Object.values(response.contents ?? {}))
         for (const [field, item] of Object.entries(body.fields ?? {}))
-          sortDiffs(summary, `response field \`${field}\` of ${status} from ${operation}`, item.diffs, documents);
+          sortDiffs(
+            summary,
+            `response field \`${field}\` of ${status} from ${operation}`,
+            item.diffs,
+            documents,
+          );
     }
   }
   for (const lines of Object.values(summary)) lines.sort();
