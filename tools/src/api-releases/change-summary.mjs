@@ -52,38 +52,35 @@ function sortDiffs(summary, subject, diffs, { before, after }) {
 export function summarizeChanges(grouped, documents) {
   /** @type {ChangeSummary} */
   const summary = { added: [], changed: [], deprecated: [], removed: [] };
+  /** Sorts the diffs of each named item (parameters, fields, headers) under its own subject. */
+  const sortEach = (
+    /** @type {Record<string, { diffs: Diff[] }> | undefined} */ items,
+    /** @type {(name: string) => string} */ subject,
+  ) => {
+    for (const [name, item] of Object.entries(items ?? {}))
+      sortDiffs(summary, subject(name), item.diffs, documents);
+  };
+  /** Whether the diffs add or remove the whole thing (its parts then need no lines of their own). */
+  const whole = (/** @type {Diff[]} */ diffs) =>
+    diffs.some((diff) => diff.trail === '' && diff.change !== 'changed');
   for (const endpoint of Object.values(grouped.endpoints)) {
     const operation = `\`${endpoint.method.toUpperCase()} ${endpoint.path}\``;
     sortDiffs(summary, `operation ${operation}`, endpoint.diffs, documents);
-    if (endpoint.diffs.some((/** @type {Diff} */ diff) => diff.trail === '' && diff.change !== 'changed'))
-      continue;
-    for (const location of ['query', 'path', 'header', 'cookie']) {
-      for (const [name, item] of Object.entries(endpoint[`${location}Parameters`] ?? {}))
-        sortDiffs(summary, `${location} parameter \`${name}\` of ${operation}`, item.diffs, documents);
-    }
+    if (whole(endpoint.diffs)) continue;
+    for (const location of ['query', 'path', 'header', 'cookie'])
+      sortEach(
+        endpoint[`${location}Parameters`],
+        (name) => `${location} parameter \`${name}\` of ${operation}`,
+      );
     sortDiffs(summary, `request body of ${operation}`, endpoint.request.diffs, documents);
     for (const body of Object.values(endpoint.request.contents ?? {}))
-      for (const [field, item] of Object.entries(body.fields ?? {}))
-        sortDiffs(summary, `request field \`${field}\` of ${operation}`, item.diffs, documents);
+      sortEach(body.fields, (field) => `request field \`${field}\` of ${operation}`);
     for (const [status, response] of Object.entries(endpoint.responses ?? {})) {
       sortDiffs(summary, `response ${status} of ${operation}`, response.diffs, documents);
-      if (response.diffs.some((/** @type {Diff} */ diff) => diff.trail === '' && diff.change !== 'changed'))
-        continue;
-      for (const [header, item] of Object.entries(response.headers ?? {}))
-        sortDiffs(
-          summary,
-          `response header \`${header}\` of ${status} from ${operation}`,
-          item.diffs,
-          documents,
-        );
+      if (whole(response.diffs)) continue;
+      sortEach(response.headers, (header) => `response header \`${header}\` of ${status} from ${operation}`);
       for (const body of Object.values(response.contents ?? {}))
-        for (const [field, item] of Object.entries(body.fields ?? {}))
-          sortDiffs(
-            summary,
-            `response field \`${field}\` of ${status} from ${operation}`,
-            item.diffs,
-            documents,
-          );
+        sortEach(body.fields, (field) => `response field \`${field}\` of ${status} from ${operation}`);
     }
   }
   for (const lines of Object.values(summary)) lines.sort();
