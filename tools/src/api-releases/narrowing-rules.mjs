@@ -50,16 +50,18 @@ const parameterKinds = /** @type {const} */ ([
   ['cookieParameter', 'cookie'],
 ]);
 
+/** @typedef {{ value: { name: string, schema?: Record<string, any> } }} ParameterFact */
+
 const parameterRules = new OperationRule({
   name: 'prevent parameter removal and narrowing',
   rule: (operation) => {
     for (const [kind, location] of parameterKinds) {
-      operation[kind].removed((before) => {
+      operation[kind].removed((/** @type {{ value: { name: string } }} */ before) => {
         throw new RuleError({
           message: `${location} parameter '${before.value.name}' was removed; clients still sending it break`,
         });
       });
-      operation[kind].changed((before, after) =>
+      operation[kind].changed((/** @type {ParameterFact} */ before, /** @type {ParameterFact} */ after) =>
         failIfNarrowed(
           `${location} parameter '${after.value.name}'`,
           narrowedConstraints(
