@@ -203,10 +203,11 @@ describe('the published packages', () => {
 
   it('start the mock with npx mall-api-mock, and the app runs against it', async () => {
     // All three APIs in one process (the analytics mock takes the admin mock's tokens), on their
-    // default ports at a loopback address of their own, so nothing else on this machine is in the way.
+    // default ports at a loopback address of their own, so nothing else on this machine is in the
+    // way; `--examples` answers from the spec's examples, which the app's assertions rely on.
     const octet = () => 2 + Math.floor(Math.random() * 250);
     const host = `127.${octet()}.${octet()}.${octet()}`;
-    const urls = await startMock(['collection', 'admin', 'analytics'], ['--host', host]);
+    const urls = await startMock(['collection', 'admin', 'analytics'], ['--host', host, '--examples']);
     const { stdout } = await run(process.execPath, [join(scratch, 'app', 'dist', 'app.js')], {
       env: {
         ...process.env,
@@ -222,7 +223,10 @@ describe('the published packages', () => {
   }, 180_000);
 
   it('run the admin contract tests with npx @mall-api/contract-tests, through the token flow, with a JUnit report', async () => {
-    const { admin = '' } = await startMock(['admin'], ['admin', '--port', String(await freePort())]);
+    const { admin = '' } = await startMock(
+      ['admin'],
+      ['admin', '--port', String(await freePort()), '--examples'],
+    );
     const report = join(scratch, 'reports', 'admin.xml');
     const { stdout } = await npm(
       'npx',
