@@ -14,57 +14,95 @@
 //   so its update, delete or list finds something there.
 // Within one transaction an example id always stands for the same new resource, so the examples'
 // cross-references hold (the category a product update removes is one the product was created in).
-// A 404 gets an id the sandbox never issued instead. CommonJS, like the hooks.
+// A 404 gets an id the sandbox never issued instead.
+import type { Json, JsonObject, OperationParameter } from '@mall-api/spec-model';
+import type { SpecOperations } from './spec-operations.js';
+
+/** Sends one request to the server under test and resolves with its parsed 2xx answer. */
+export type ApiCall = (method: string, path: string, body?: unknown) => Promise<unknown>;
+
+/** A transaction expecting success, as the fixtures rewrite it. */
+export interface FixtureRequest {
+  readonly template: string;
+  readonly method: string;
+  readonly path: string;
+  readonly params: URLSearchParams;
+  readonly body?: string | undefined;
+}
 
 /** An id no sandbox issues, for path ids whose schema sets no maximum. */
 const unknownId = 2 ** 31 - 1;
 
 const parameterPattern = /^\{(.+)\}$/;
-const isTemplateSegment = (segment) => parameterPattern.test(segment);
-const nameOf = (segment) => parameterPattern.exec(segment)?.[1];
+const isTemplateSegment = (segment: string) => parameterPattern.test(segment);
+const nameOf = (segment: string) => parameterPattern.exec(segment)?.[1];
+
+type Value = Json | undefined;
+type Fields = Record<string, Value>;
+const isFields = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The fields of a body: inside `request` when the body wraps them there (`{shop_no, request}`). */
-const fieldsOf = (body) =>
-  body && typeof body.request === 'object' && !Array.isArray(body.request) ? body.request : body;
+const fieldsOf = (body: Value): Fields => {
+  if (!isFields(body)) return {};
+  return isFields(body.request) ? body.request : body;
+};
 
 /** `value` in the shape of the example's `like`: a list where it is a list, numbers for numbers. */
-const shapedLike = (like, value) => {
+const shapedLike = (like: Value, value: Value): Value => {
   if (Array.isArray(like)) {
     const items = Array.isArray(value) ? value : String(value).split(',');
-    return items.map((item) => shapedLike(like[0], item));
+    return items.map((item) => shapedLike(like[0], item) ?? null);
   }
   if (Array.isArray(value)) return shapedLike(like, value[0]);
   return typeof like === 'number' ? Number(value) : value;
 };
 
 /** The parsed JSON text, or undefined when it is not JSON. */
-const parseJson = (text) => {
+const parseJson = (text: string): Value => {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as Json;
   } catch {
     return undefined;
   }
 };
 
 /** The id a create answered: `{category: {category_no: 23}}` → 23 (the first, when a list). */
-const idFrom = (reply, name) => {
-  const first = Object.values(reply ?? {})[0];
+const idFrom = (reply: unknown, name: string): Value => {
+  const first = isFields(reply) ? Object.values(reply)[0] : undefined;
   const record = Array.isArray(first) ? first[0] : first;
-  const id = record?.[name];
+  const id = isFields(record) ? record[name] : undefined;
   return Array.isArray(id) ? id[0] : id;
 };
 
-/**
- * Builds the fixture maker for one spec.
- * @param {{ model: ReturnType<typeof import('./spec-model.cjs').createSpecModel>, call: (method: string, path: string, body?: unknown) => Promise<any> }} options
- *   `call` sends one request to the server under test and resolves with its parsed 2xx answer.
- */
-function createSandboxFixtures({ model, call }) {
-  const templates = Object.keys(model.spec.paths);
-  const hasPost = (template) => Boolean(model.operation(template, 'post'));
+/** The sandbox fixtures of one spec. */
+export interface SandboxFixtures {
+  /** Makes what a transaction expecting success needs; the path and body to send instead. */
+  prepare(request: FixtureRequest): Promise<{ path: string; body?: string | undefined }>;
+  /**
+   * The path with its first integer id parameter replaced by an id that names nothing, for a 404
+   * from the sandbox itself; undefined when the path has no such parameter.
+   */
+  unknownIdPath(
+    template: string,
+    path: string,
+    parameters: readonly OperationParameter[],
+  ): string | undefined;
+}
+
+/** Builds the fixture maker for one spec; `call` reaches the server under test. */
+export function createSandboxFixtures({
+  spec,
+  call,
+}: {
+  spec: SpecOperations;
+  call: ApiCall;
+}): SandboxFixtures {
+  const { model, templates } = spec;
+  const hasPost = (template: string) => spec.operationAt(template, 'post') !== undefined;
 
   /** Parameter name → the top-level collection with a POST whose items it names, first in the spec. */
-  const homes = new Map();
+  const homes = new Map<string, string>();
   for (const template of templates) {
     const segments = template.split('/');
     const index = segments.findIndex(isTemplateSegment);
@@ -72,38 +110,47 @@ function createSandboxFixtures({ model, call }) {
     const name = nameOf(segments[index] ?? '');
     if (name && hasPost(collection) && !homes.has(name)) homes.set(name, collection);
   }
-  const kindOfField = (field) =>
+  const kindOfField = (field: string) =>
     [...homes.keys()].find((name) => field === name || field.endsWith(`_${name}`));
 
   /** The example with only the fields its schema requires, at every level. */
-  const requiredOnly = (value, schemaNode) => {
-    const schema = model.resolve(schemaNode);
-    if (Array.isArray(value)) return value.map((item) => requiredOnly(item, schema?.items));
-    if (!value || typeof value !== 'object' || !schema?.properties) return value;
-    const required = new Set(schema.required ?? []);
+  const requiredOnly = (value: Value, schemaNode: Value): Value => {
+    const schema = model.resolveOptional(schemaNode);
+    if (Array.isArray(value)) return value.map((item) => requiredOnly(item, schema?.items) ?? null);
+    if (!isFields(value) || !isFields(schema?.properties)) return value;
+    const properties: JsonObject = schema.properties;
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     return Object.fromEntries(
       Object.entries(value)
         .filter(([field]) => required.has(field))
-        .map(([field, item]) => [field, requiredOnly(item, schema.properties[field])]),
+        .map(([field, item]) => [field, requiredOnly(item, properties[field]) ?? null]),
     );
   };
 
   /** One transaction's ids: the new id each example id stands for. */
-  const newState = () => ({ ids: new Map() });
+  type State = { ids: Map<string, Value> };
+  const newState = (): State => ({ ids: new Map() });
 
-  const remembered = async (state, name, example, make) => {
-    const key = `${name}:${example}`;
+  const remembered = async (state: State, name: string, example: Value, make: () => Promise<Value>) => {
+    const key = `${name}:${String(example)}`;
     if (!state.ids.has(key)) state.ids.set(key, await make());
     return state.ids.get(key);
   };
 
   /** Creates a resource with the POST of `collection` (a concrete path) from its example. */
-  const create = async (state, template, collection, name, minimal) => {
-    const operation = model.operation(template, 'post');
-    const example = model.requestExample(operation) ?? {};
+  const create = async (
+    state: State,
+    template: string,
+    collection: string,
+    name: string,
+    minimal: boolean,
+  ) => {
+    const operation = spec.operationAt(template, 'post');
+    if (!operation) throw new Error(`no POST ${template} to create a ${name} with`);
+    const example = (spec.requestExample(operation) ?? {}) as Value;
     const body = await withReferences(
       state,
-      minimal ? requiredOnly(example, model.requestSchema(operation)) : example,
+      minimal ? requiredOnly(example, spec.requestSchema(operation)) : example,
     );
     const id = idFrom(await call('POST', collection, body), name);
     if (id === undefined) throw new Error(`POST ${collection} answered no ${name}`);
@@ -111,35 +158,39 @@ function createSandboxFixtures({ model, call }) {
   };
 
   /** The resource an example id in a body stands for: a new one from its home collection. */
-  const reference = (state, name, example) =>
-    remembered(state, name, example, () => create(state, homes.get(name), homes.get(name), name, true));
+  const reference = (state: State, name: string, example: Value) => {
+    const home = homes.get(name) ?? '';
+    return remembered(state, name, example, () => create(state, home, home, name, true));
+  };
 
   /** The body with every example id replaced by the id of a resource made for it. */
-  const withReferences = async (state, value, name) => {
+  const withReferences = async (state: State, value: Value, name?: string): Promise<Value> => {
     if (Array.isArray(value)) {
-      const items = [];
-      for (const item of value) items.push(await withReferences(state, item, name));
+      const items: Json[] = [];
+      for (const item of value) items.push((await withReferences(state, item, name)) ?? null);
       return items;
     }
-    if (value && typeof value === 'object') {
-      const fields = {};
+    if (isFields(value)) {
+      const fields: Fields = {};
       for (const [field, item] of Object.entries(value))
         fields[field] = await withReferences(state, item, kindOfField(field));
-      return fields;
+      return fields as Json;
     }
     return name && Number.isInteger(value) ? reference(state, name, value) : value;
   };
 
   /** A member of a collection without a POST: the example's one if listed, else the first. */
-  const existingMember = async (collection, name, example) => {
-    const listed = Object.values(await call('GET', collection)).find(Array.isArray) ?? [];
-    const member = listed.find((item) => String(item?.[name]) === String(example)) ?? listed[0];
-    if (member?.[name] === undefined) throw new Error(`GET ${collection} lists no ${name} to use`);
-    return member[name];
+  const existingMember = async (collection: string, name: string, example: string) => {
+    const reply = await call('GET', collection);
+    const listed = (isFields(reply) ? Object.values(reply).find(Array.isArray) : undefined) ?? [];
+    const member = listed.find((item) => isFields(item) && String(item[name]) === example) ?? listed[0];
+    const id = isFields(member) ? member[name] : undefined;
+    if (id === undefined) throw new Error(`GET ${collection} lists no ${name} to use`);
+    return id;
   };
 
   /** The path with every id parameter standing for a resource that exists. */
-  const resolvePath = async (state, template, path) => {
+  const resolvePath = async (state: State, template: string, path: string) => {
     const parts = template.split('/');
     const segments = path.split('/');
     for (const [index, part] of parts.entries()) {
@@ -147,8 +198,8 @@ function createSandboxFixtures({ model, call }) {
       if (!name) continue;
       const collectionTemplate = parts.slice(0, index).join('/');
       const collection = segments.slice(0, index).join('/');
-      const example = segments[index];
-      let id;
+      const example = segments[index] ?? '';
+      let id: Value;
       if (hasPost(collectionTemplate) && !collectionTemplate.includes('{'))
         id = await remembered(state, name, example, () =>
           create(state, collectionTemplate, collection, name, false),
@@ -161,7 +212,7 @@ function createSandboxFixtures({ model, call }) {
   };
 
   /** The innermost collection with path parameters and a POST that the template lies in. */
-  const subCollectionOf = (template) =>
+  const subCollectionOf = (template: string) =>
     templates
       .filter((t) => t.includes('{') && hasPost(t) && (template === t || template.startsWith(`${t}/`)))
       .sort((a, b) => b.length - a.length)[0];
@@ -171,23 +222,32 @@ function createSandboxFixtures({ model, call }) {
    * with the values the transaction names (its path ids, query and body fields) in place of the
    * example's own.
    */
-  const addMember = async (state, template, method, path, params, body) => {
+  const addMember = async (
+    state: State,
+    template: string,
+    method: string,
+    path: string,
+    params: URLSearchParams,
+    body: Value,
+  ) => {
     const collectionTemplate = subCollectionOf(template);
     if (!collectionTemplate || (method === 'POST' && template === collectionTemplate)) return;
     const depth = collectionTemplate.split('/').length;
     const segments = path.split('/');
-    const named = Object.fromEntries(params);
-    Object.assign(named, fieldsOf(body) ?? {});
+    const named: Fields = Object.fromEntries(params);
+    Object.assign(named, fieldsOf(body));
     for (const [index, part] of template.split('/').entries()) {
       const name = nameOf(part);
-      if (name && index >= depth) named[name] = decodeURIComponent(segments[index]);
+      if (name && index >= depth) named[name] = decodeURIComponent(segments[index] ?? '');
     }
-    const example = model.requestExample(model.operation(collectionTemplate, 'post')) ?? {};
-    const given = {};
-    for (const [field, value] of Object.entries(fieldsOf(example))) {
+    const post = spec.operationAt(collectionTemplate, 'post');
+    const example = ((post && spec.requestExample(post)) ?? {}) as Value;
+    const exampleFields = fieldsOf(example);
+    const given: Fields = {};
+    for (const [field, value] of Object.entries(exampleFields)) {
       if (named[field] === undefined) continue;
       given[field] = shapedLike(value, named[field]);
-      delete fieldsOf(example)[field];
+      delete exampleFields[field];
     }
     const memberBody = await withReferences(state, example);
     Object.assign(fieldsOf(memberBody), given);
@@ -195,11 +255,6 @@ function createSandboxFixtures({ model, call }) {
   };
 
   return {
-    /**
-     * Makes what a transaction expecting success needs and rewrites it to use the new ids.
-     * @param {{ template: string, method: string, path: string, params: URLSearchParams, body?: string }} request
-     * @returns {Promise<{ path: string, body?: string }>} the path and body to send instead
-     */
     async prepare({ template, method, path, params, body }) {
       const state = newState();
       const resolvedPath = await resolvePath(state, template, path);
@@ -209,25 +264,17 @@ function createSandboxFixtures({ model, call }) {
       return { path: resolvedPath, body: parsed === undefined ? body : JSON.stringify(parsed) };
     },
 
-    /**
-     * The path with its first integer id parameter replaced by an id that names nothing, for a 404
-     * from the sandbox itself; undefined when the path has no such parameter.
-     * @param {string} template
-     * @param {string} path
-     * @param {readonly Record<string, any>[]} parameters the operation's resolved parameters
-     */
     unknownIdPath(template, path, parameters) {
       const schemas = template.split('/').map((part) => {
         const parameter = parameters.find((p) => p.in === 'path' && p.name === nameOf(part));
-        return parameter && model.resolve(parameter.schema);
+        return parameter?.schema;
       });
       const index = schemas.findIndex((schema) => schema?.type === 'integer');
       if (index < 0) return undefined;
       const segments = path.split('/');
-      segments[index] = String(schemas[index].maximum ?? unknownId);
+      const maximum = schemas[index]?.maximum;
+      segments[index] = String(typeof maximum === 'number' ? maximum : unknownId);
       return segments.join('/');
     },
   };
 }
-
-module.exports = { createSandboxFixtures };
