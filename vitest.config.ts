@@ -25,6 +25,7 @@ export default defineConfig({
         typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
       }),
       project('analytics-client', 'packages/analytics-client'),
+      project('sandbox', 'packages/sandbox'),
       project('mock-server', 'packages/mock-server'),
       project('contract-tests', 'packages/contract-tests'),
       project('docs', 'docs'),

@@ -7,8 +7,8 @@
 // order of a product they carted. Every analytics report aggregates these visits, so the figures
 // of different endpoints agree. The same mall, shop, day and products give the same visits, value
 // for value.
-import { memo } from './memo.js';
-import { seededRandom } from './seed-data.js';
+import { memo } from '../support/memo.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /** The device of a visitor. */
 export type Device = 'pc' | 'mobile';

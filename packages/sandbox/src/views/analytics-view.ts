@@ -8,27 +8,30 @@
 // of the pages viewed; product views are the views of the product detail pages. The mall is the
 // query's `mall_id`; `device_type` keeps the visits of one device.
 
-import { createSimulatedDays, type VisitSelection } from './analytics-days.js';
-import {
-  type AnalyticsReport,
-  average,
-  defineReport,
-  type Grouping,
-  percent,
-  type Row,
-} from './analytics-report.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { operations } from '../generated/analytics.js';
+import { answer } from '../sandbox-result.js';
+import { createSimulatedDays, type VisitSelection } from '../simulation/analytics-days.js';
 import {
   noChannel,
   noReferringDomain,
   type ProductTouch,
   type SimulatedOrder,
   type SimulatedVisit,
-} from './analytics-simulation.js';
-import type { CategoryService } from './category-service.js';
-import type { SandboxHandlers } from './handler-types.js';
-import { integer, type Query, single } from './list-query.js';
-import type { ProductService } from './product-service.js';
-import type { SandboxStore } from './store.js';
+} from '../simulation/analytics-simulation.js';
+import {
+  type AnalyticsQuery,
+  type AnalyticsReport,
+  average,
+  defineReport,
+  type Grouping,
+  percent,
+} from './analytics-report.js';
+import type { AnyHandler, HandlerMap } from './handler-types.js';
+
+type Query = AnalyticsQuery;
+/** The analytics operations of the generated types. */
+export type AnalyticsOperations = operations;
 
 // Records a report can count.
 const visitsOf = (visits: readonly SimulatedVisit[]) => visits;
@@ -91,7 +94,7 @@ const by =
 const pad = (n: number) => String(n).padStart(2, '0');
 /** One row per day, or per day and hour with `format_type=hour`. */
 const byDayOrHour = (query: Query): Grouping<SimulatedVisit> =>
-  single(query, 'format_type') === 'hour'
+  query.format_type === 'hour'
     ? {
         key: (v) => `${v.day}T${pad(v.hour)}`,
         fields: (v) => ({ date: `${v.day}T${pad(v.hour)}:00+09:00`, hour: v.hour }),
@@ -119,9 +122,9 @@ const byProduct = <R extends { product: ProductTouch['product'] }>() =>
   );
 
 /** The table of the analytics operations; `categoryName` names a category (undefined once deleted). */
-function analyticsReports(
-  categoryName: (categoryNo: number) => string | undefined,
-): Record<string, AnalyticsReport> {
+function analyticsReports(categoryName: (categoryNo: number) => string | undefined): {
+  readonly [Op in keyof AnalyticsOperations]: AnalyticsReport;
+} {
   return {
     listProductSales: defineReport({
       key: 'sales',
@@ -191,7 +194,7 @@ function analyticsReports(
     listOrderDetails: defineReport({
       key: 'orderdetails',
       records: (visits, query) => {
-        const wanted = single(query, 'orderId');
+        const wanted = query.orderId;
         const orders = ordersOf(visits);
         return wanted === undefined ? orders : orders.filter((o) => o.id === wanted);
       },
@@ -418,36 +421,33 @@ function analyticsReports(
   };
 }
 
-/** The mall, shop, days and device a query selects. */
+/** The mall, shop, days and device a query selects (the simulation's seed is the query's `mall_id`). */
 function selection(query: Query): VisitSelection {
-  const device = single(query, 'device_type');
+  const device = query.device_type;
   return {
-    mallId: single(query, 'mall_id') ?? '',
-    shopNo: integer(query, 'shop_no', 1) ?? 1,
-    startDate: single(query, 'start_date') ?? '',
-    endDate: single(query, 'end_date') ?? '',
+    mallId: query.mall_id ?? '',
+    shopNo: query.shop_no ?? 1,
+    startDate: query.start_date ?? '',
+    endDate: query.end_date ?? '',
     device: device === 'pc' || device === 'mobile' ? device : 'total',
   };
 }
 
 /**
- * The sandbox handlers of the 24 analytics operations, over the sandbox's products (displayed
- * products from their creation day on) and category names.
+ * The handlers of the 24 analytics operations, over one mall's products (displayed products from
+ * their creation day on) and category names.
  */
-export function createAnalyticsHandlers(
-  store: SandboxStore,
-  products: ProductService,
-  categories: CategoryService,
-): SandboxHandlers {
+export function createAnalyticsView(catalogue: Catalogue): HandlerMap<AnalyticsOperations> {
+  const { store, products, categories } = catalogue;
   const days = createSimulatedDays(store, products);
   const reports = analyticsReports((categoryNo) => categories.find(categoryNo)?.category_name);
   return Object.fromEntries(
-    Object.entries(reports).map(([operationId, report]) => [
+    Object.entries(reports).map(([operationId, report]): [string, AnyHandler] => [
       operationId,
-      ({ query }: { query: Query }) => ({
-        status: 200,
-        body: { [report.key]: report.rows(days.days(selection(query)), query) } as Record<string, Row[]>,
-      }),
+      ({ query }) => {
+        const converted = query as Query;
+        return answer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
+      },
     ]),
-  );
+  ) as HandlerMap<AnalyticsOperations>;
 }

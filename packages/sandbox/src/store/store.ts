@@ -1,19 +1,23 @@
-// The sandbox's record store: named tables of JSON records keyed by string, number sequences, and
-// transactions in which a thrown error undoes every write (so a rejected request changes
-// nothing). Writes run synchronously inside one transaction, so concurrent requests never
+// The record store of one sandbox mall: named tables of JSON records keyed by string, number
+// sequences, and transactions in which a thrown error undoes every write (so a refused call
+// changes nothing). Writes run synchronously inside one transaction, so concurrent calls never
 // interleave within one and no update is lost. This file holds the interface and the in-memory
-// store; the SQLite store (sqlite-store.ts) keeps the same maps and writes them through to disk.
+// store; the SQLite database (sqlite-store.ts) keeps the same maps and writes them through to disk.
 
-/** The tables of the sandbox. */
-export type TableName =
-  | 'category'
-  | 'decoration'
-  | 'seo'
-  | 'main'
-  | 'product'
-  | 'categoryPlacement'
-  | 'mainPlacement'
-  | 'sequence';
+/** The tables of a mall, in the order a snapshot lists them. */
+export const tableNames = [
+  'category',
+  'decoration',
+  'seo',
+  'main',
+  'product',
+  'categoryPlacement',
+  'mainPlacement',
+  'sequence',
+] as const;
+
+/** One of {@link tableNames}. */
+export type TableName = (typeof tableNames)[number];
 
 /** A stored record: any JSON object. */
 export type StoredRecord = Record<string, unknown>;
@@ -24,6 +28,8 @@ export interface SandboxStore {
   get<T extends StoredRecord = StoredRecord>(table: TableName, key: string): T | undefined;
   /** Every record of a table, in insertion order. */
   all<T extends StoredRecord = StoredRecord>(table: TableName): T[];
+  /** Every key and record of a table, in insertion order. */
+  entries(table: TableName): [string, StoredRecord][];
   /** Number of records in a table. */
   size(table: TableName): number;
   /** A number that changes whenever the table changes (writes and undone writes), for caches. */
@@ -85,6 +91,7 @@ export function createMemoryStore(
   const store: SandboxStore = {
     get: <T extends StoredRecord>(table: TableName, key: string) => tableOf(table).get(key) as T | undefined,
     all: <T extends StoredRecord>(table: TableName) => [...tableOf(table).values()] as T[],
+    entries: (table) => [...tableOf(table).entries()],
     size: (table) => tableOf(table).size,
     revision: (table) => revisions.get(table) ?? 0,
     put: (table, key, value) => write(table, key, value),

@@ -4,8 +4,24 @@
 // default sort and order (with aliases for sort keys that name no field), then `sort`/`order`,
 // `limit`/`offset` from the query, and rates and averages written as two-decimal strings.
 
-import type { SimulatedVisit } from './analytics-simulation.js';
-import { integer, page, type Query, single } from './list-query.js';
+import type { SimulatedVisit } from '../simulation/analytics-simulation.js';
+import { page } from './list-query.js';
+
+/** The query parameters of the analytics operations, converted by the front layer. */
+export interface AnalyticsQuery {
+  readonly mall_id?: string;
+  readonly shop_no?: number;
+  readonly start_date?: string;
+  readonly end_date?: string;
+  readonly device_type?: string;
+  readonly format_type?: string;
+  readonly sort?: string;
+  readonly order?: string;
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly orderId?: string;
+}
+type Query = AnalyticsQuery;
 
 /** One record of a report's response. */
 export type Row = Record<string, string | number>;
@@ -124,14 +140,14 @@ export function defineReport<R, M extends string>(definition: ReportDefinition<R
         rows.push({ ...fields, ...definition.row(totals, context) });
       }
       if (definition.sort) {
-        const asked = single(query, 'sort') ?? definition.sort.key;
-        const descending = (single(query, 'order') ?? definition.sort.order) === 'desc';
+        const asked = query.sort ?? definition.sort.key;
+        const descending = (query.order ?? definition.sort.order) === 'desc';
         rows = page(
           sortRows(rows, definition.sort.aliases?.[asked] ?? asked, descending),
           query,
           defaultLimit,
         );
-      } else rows = rows.slice(0, integer(query, 'limit', defaultLimit));
+      } else rows = rows.slice(0, query.limit ?? defaultLimit);
       for (const field of definition.decimals ?? [])
         for (const row of rows)
           if (typeof row[field] === 'number') row[field] = (row[field] as number).toFixed(2);

@@ -4,25 +4,10 @@
 // product; a product in section 2 or 3 is also in section 1, and leaving section 1 leaves all
 // three; a product whose `display` is F is not shown in sections 2 and 3. Each product's
 // `category` and `main` attributes are kept in step with its placements.
+import type { SandboxStore, StoredRecord } from '../store/store.js';
 import type { CategoryService } from './category-service.js';
-import { invalidField, notFound } from './sandbox-error.js';
-import type { SandboxStore, StoredRecord } from './store.js';
-
-/** A product as the placement service needs it. */
-export interface PlacedProduct {
-  product_no: number;
-  product_name?: unknown;
-  display?: unknown;
-  selling?: unknown;
-  sold_out?: unknown;
-}
-
-/** Reads and updates the product records the placements mention. */
-export interface ProductDirectory {
-  find(productNo: number): PlacedProduct | undefined;
-  /** Replaces some attributes of a stored product (its `category` or `main`). */
-  patch(productNo: number, attributes: Record<string, unknown>): void;
-}
+import type { ProductDirectory } from './product-directory.js';
+import { invalidField, notFound } from './refusal.js';
 
 interface CategoryPlacement extends StoredRecord {
   shop_no: number;

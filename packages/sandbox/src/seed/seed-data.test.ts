@@ -3,15 +3,20 @@
 // product's `category`, main-group products and bundles of existing products; and seeding a store
 // that already holds data does nothing (a restart with a data directory keeps what is there).
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from './sandbox.js';
+import { createSandboxMalls } from '../malls/sandbox-malls.js';
 import { seedProductCount } from './seed-data.js';
 
 const snapshot = async (seed: number) => {
-  const sandbox = await createSandbox({ seed });
-  const tables = ['category', 'product', 'categoryPlacement', 'mainPlacement'] as const;
-  const data = Object.fromEntries(tables.map((t) => [t, sandbox.store.all(t)]));
-  sandbox.close();
-  return data;
+  const malls = await createSandboxMalls({ newMall: { seed } });
+  const { tables } = malls.snapshot('seeded');
+  malls.close();
+  const records = (entries: readonly (readonly [string, unknown])[]) => entries.map(([, record]) => record);
+  return {
+    category: records(tables.category),
+    product: records(tables.product),
+    categoryPlacement: records(tables.categoryPlacement),
+    mainPlacement: records(tables.mainPlacement),
+  };
 };
 
 describe('seed data', () => {

@@ -7,35 +7,16 @@
 // product that is a bundle's component cannot be deleted, and a deleted product leaves every
 // category and main group. List views sorted by each order are kept until the next write.
 
-import type { Violation } from '../error-envelope.js';
+import type { Violation } from '../sandbox-result.js';
+import { derivedFrom, type SandboxStore } from '../store/store.js';
+import { kstDateTime } from '../support/kst-time.js';
 import type { CategoryService } from './category-service.js';
-import { kstDateTime } from './kst-time.js';
-import { sortProducts } from './list-query.js';
-import type { PlacedProduct, PlacementService, ProductDirectory } from './placement-service.js';
+import type { PlacementService } from './placement-service.js';
+import type { ProductDirectory, ProductRecord, StoredProduct } from './product-directory.js';
 import { type OptionInput, optionsOfRequest } from './product-options.js';
+import { sortProducts } from './product-order.js';
 import type { RecordShapes } from './record-shapes.js';
-import { invalidFields, notFound, SandboxError } from './sandbox-error.js';
-import { derivedFrom, type SandboxStore, type StoredRecord } from './store.js';
-
-/** A product's response record. */
-export interface ProductRecord extends StoredRecord, PlacedProduct {
-  shop_no: number;
-  product_no: number;
-  product_code: string;
-  product_name: string;
-  created_date: string;
-  updated_date: string;
-}
-
-/** How products are stored: the record and whether it is a bundle. */
-export interface StoredProduct extends StoredRecord {
-  bundle: boolean;
-  record: ProductRecord;
-  /** The options the product was created with (its variants are their combinations). */
-  options?: OptionInput[];
-  /** Prices a shop other than the default one set for itself, by shop number. */
-  shopPrices?: Record<string, Record<string, unknown>>;
-}
+import { DomainRefusal, invalidFields, notFound } from './refusal.js';
 
 /**
  * The attributes a shop other than the default one (shop 1) keeps for itself: a product's price is
@@ -81,8 +62,10 @@ const identityFields = [
 /** The icons of a new product: none until it is placed or sells out. */
 const noListIcons = { soldout_icon: false, recommend_icon: false, new_icon: false };
 
-export interface ProductService extends ProductDirectory {
+export interface ProductService {
   readonly settings: MallSettings;
+  /** The product's record (as the default shop shows it), if it exists. */
+  find(productNo: number): ProductRecord | undefined;
   /** The product as shop `shopNo` (default 1) shows it. */
   get(productNo: number, bundle: boolean, shopNo?: number): ProductRecord;
   all(bundle?: boolean): StoredProduct[];
@@ -110,14 +93,27 @@ export interface ProductService extends ProductDirectory {
   delete(productNo: number, bundle: boolean): void;
 }
 
-export function createProductService(
-  store: SandboxStore,
-  shapes: RecordShapes,
-  categories: CategoryService,
-  placements: () => PlacementService,
-  clock: () => number,
-  settings: MallSettings,
-): ProductService {
+/** What the product service works with. */
+export interface ProductServiceContext {
+  readonly store: SandboxStore;
+  readonly shapes: RecordShapes;
+  readonly categories: CategoryService;
+  readonly directory: ProductDirectory;
+  readonly placements: PlacementService;
+  /** The mall's clock: created and updated dates. */
+  readonly clock: () => number;
+  readonly settings: MallSettings;
+}
+
+export function createProductService({
+  store,
+  shapes,
+  categories,
+  directory,
+  placements,
+  clock,
+  settings,
+}: ProductServiceContext): ProductService {
   const strip = (template: Record<string, unknown>) => {
     for (const field of identityFields) delete template[field];
     return template;
@@ -132,7 +128,7 @@ export function createProductService(
   const productBase = baseOf('ProductsPage', 'ProductUpdated', 'ProductCreated');
   const bundleBase = baseOf('BundleProductsPage', 'BundleUpdated', 'BundleCreated');
 
-  const stored = (productNo: number) => store.get<StoredProduct>('product', String(productNo));
+  const { stored } = directory;
   /** A stored product as shop `shopNo` shows it: its own prices over the shared record. */
   const inShop = (entry: StoredProduct, shopNo: number): ProductRecord => {
     const own = shopNo === 1 ? undefined : entry.shopPrices?.[shopNo];
@@ -276,9 +272,9 @@ export function createProductService(
   const placeInCategories = (shopNo: number, productNo: number, request: Record<string, unknown>) => {
     const items = Array.isArray(request.add_category_no) ? request.add_category_no : [];
     for (const item of items as { category_no: number; recommend?: string; new?: string }[]) {
-      placements().addToCategory(shopNo, item.category_no, 1, [productNo]);
-      if (item.recommend === 'T') placements().addToCategory(shopNo, item.category_no, 2, [productNo]);
-      if (item.new === 'T') placements().addToCategory(shopNo, item.category_no, 3, [productNo]);
+      placements.addToCategory(shopNo, item.category_no, 1, [productNo]);
+      if (item.recommend === 'T') placements.addToCategory(shopNo, item.category_no, 2, [productNo]);
+      if (item.new === 'T') placements.addToCategory(shopNo, item.category_no, 3, [productNo]);
     }
   };
 
@@ -308,14 +304,9 @@ export function createProductService(
   };
   const views = derivedFrom(store, ['product'], () => new Map<string, readonly ProductRecord[]>());
 
-  const directory: ProductService = {
+  return {
     settings,
-    find: (productNo) => stored(productNo)?.record,
-    patch(productNo, attributes) {
-      const entry = stored(productNo);
-      if (entry)
-        store.put('product', String(productNo), { ...entry, record: { ...entry.record, ...attributes } });
-    },
+    find: directory.find,
     get,
     isBundle: (productNo) => stored(productNo)?.bundle === true,
     optionsOf: (productNo) => stored(productNo)?.options ?? [],
@@ -403,7 +394,7 @@ export function createProductService(
         : request.delete_category_no === undefined
           ? []
           : [request.delete_category_no];
-      for (const no of deleteCategories as number[]) placements().removeFromCategory(no, productNo, 1);
+      for (const no of deleteCategories as number[]) placements.removeFromCategory(no, productNo, 1);
       placeInCategories(shopNo, productNo, request);
       return get(productNo, bundle, shopNo);
     },
@@ -421,12 +412,19 @@ export function createProductService(
         )
         .map((e) => e.record.product_no);
       if (usedBy.length > 0)
-        throw new SandboxError(422, `product_no ${productNo} is a component of bundle ${usedBy.join(', ')}`, [
-          { location: 'path', name: 'product_no', message: `is a component of bundle ${usedBy.join(', ')}` },
-        ]);
-      placements().forgetProduct(productNo);
+        throw new DomainRefusal(
+          422,
+          `product_no ${productNo} is a component of bundle ${usedBy.join(', ')}`,
+          [
+            {
+              location: 'path',
+              name: 'product_no',
+              message: `is a component of bundle ${usedBy.join(', ')}`,
+            },
+          ],
+        );
+      placements.forgetProduct(productNo);
       store.delete('product', String(productNo));
     },
   };
-  return directory;
 }

@@ -7,15 +7,16 @@
 // generation of the heap) than simulating it again. Ranges longer than a year are cut to their
 // first 366 days.
 
+import type { ProductRecord } from '../catalogue/product-directory.js';
+import type { ProductService } from '../catalogue/product-service.js';
+import { derivedFrom, type SandboxStore } from '../store/store.js';
+import { kstDateTime } from '../support/kst-time.js';
 import {
   type Device,
   type SimulatedProduct,
   type SimulatedVisit,
   simulateDay,
 } from './analytics-simulation.js';
-import { kstDateTime } from './kst-time.js';
-import type { ProductRecord, ProductService } from './product-service.js';
-import { derivedFrom, type SandboxStore } from './store.js';
 
 const dayMs = 86_400_000;
 /** The longest range simulated (longer ranges are cut to their first year). */

@@ -1,12 +1,13 @@
 // The sandbox stores: a transaction that throws leaves nothing behind (memory and SQLite), nested
 // transactions belong to the outer one, sequences never hand out a number twice, the SQLite
-// store finds every committed record after it is reopened and is open in one place at a time.
+// database finds every committed record of every mall after it is reopened, keeps malls apart, and
+// is open in one place at a time.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteStore } from './sqlite-store.js';
+import { openSqliteMalls, type SqliteMalls } from './sqlite-store.js';
 import { createMemoryStore, derivedFrom, type SandboxStore } from './store.js';
 
 const dirs: string[] = [];
@@ -19,14 +20,25 @@ const tempDir = () => {
   return dir;
 };
 
-const kinds: [string, () => SandboxStore][] = [
-  ['memory', () => createMemoryStore()],
-  ['sqlite', () => createSqliteStore(tempDir())],
+const databases: SqliteMalls[] = [];
+afterEach(() => {
+  for (const database of databases.splice(0)) database.close();
+});
+/** A store of mall `m1` in a new SQLite database (closed after the test). */
+const sqliteStore = async () => {
+  const database = await openSqliteMalls(tempDir());
+  databases.push(database);
+  return database.open('m1');
+};
+
+const kinds: [string, () => Promise<SandboxStore>][] = [
+  ['memory', async () => createMemoryStore()],
+  ['sqlite', sqliteStore],
 ];
 
 describe.each(kinds)('the %s store', (_name, open) => {
-  it('undoes every write of a transaction that throws', () => {
-    const store = open();
+  it('undoes every write of a transaction that throws', async () => {
+    const store = await open();
     store.transaction(() => store.put('category', '1', { name: 'kept' }));
     expect(() =>
       store.transaction(() => {
@@ -42,40 +54,45 @@ describe.each(kinds)('the %s store', (_name, open) => {
     store.close();
   });
 
-  it('refuses a write outside a transaction', () => {
-    const store = open();
+  it('refuses a write outside a transaction', async () => {
+    const store = await open();
     expect(() => store.put('product', '1', {})).toThrow(/inside a transaction/);
     store.close();
   });
 });
 
-describe('the SQLite store', () => {
-  it('finds every committed record, and no rolled-back one, after reopening', () => {
+describe('the SQLite database', () => {
+  it('finds every committed record of every mall, and no rolled-back one, after reopening', async () => {
     const dir = tempDir();
-    const first = createSqliteStore(dir);
-    first.transaction(() => {
-      first.put('product', '10', { product_no: 10 });
-      first.nextNumber('product_no', 9);
+    const first = await openSqliteMalls(dir);
+    const [a, b] = [first.open('mall-a'), first.open('mall-b')];
+    a.transaction(() => {
+      a.put('product', '10', { product_no: 10 });
+      a.nextNumber('product_no', 9);
     });
+    b.transaction(() => b.put('product', '10', { product_no: 10, name: 'b' }));
     expect(() =>
-      first.transaction(() => {
-        first.put('product', '11', { product_no: 11 });
+      a.transaction(() => {
+        a.put('product', '11', { product_no: 11 });
         throw new Error('no');
       }),
     ).toThrow();
     first.close();
-    const second = createSqliteStore(dir);
-    expect(second.all('product')).toEqual([{ product_no: 10 }]);
-    expect(second.transaction(() => second.nextNumber('product_no', 9))).toBe(11);
+    const second = await openSqliteMalls(dir);
+    expect(second.mallIds()).toEqual(['mall-a', 'mall-b']);
+    const again = second.open('mall-a');
+    expect(again.all('product')).toEqual([{ product_no: 10 }]);
+    expect(second.open('mall-b').all('product')).toEqual([{ product_no: 10, name: 'b' }]);
+    expect(again.transaction(() => again.nextNumber('product_no', 9))).toBe(11);
     second.close();
   });
 
-  it('serves one sandbox per directory: a second open is refused until the first closes', () => {
+  it('serves one sandbox per directory: a second open is refused until the first closes', async () => {
     const dir = tempDir();
-    const first = createSqliteStore(dir);
-    expect(() => createSqliteStore(dir)).toThrow(/already open in this process/);
+    const first = await openSqliteMalls(dir);
+    await expect(openSqliteMalls(dir)).rejects.toThrow(/already open in this process/);
     first.close();
-    const again = createSqliteStore(dir);
+    const again = await openSqliteMalls(dir);
     again.close();
   });
 
@@ -84,15 +101,15 @@ describe('the SQLite store', () => {
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
     try {
       writeFileSync(join(dir, 'sandbox.lock'), String(holder.pid));
-      expect(() => createSqliteStore(dir)).toThrow(new RegExp(`in use by process ${holder.pid}`));
+      await expect(openSqliteMalls(dir)).rejects.toThrow(new RegExp(`in use by process ${holder.pid}`));
     } finally {
       const exited = new Promise((resolve) => holder.once('exit', resolve));
       holder.kill('SIGKILL');
       await exited;
     }
-    const store = createSqliteStore(dir);
+    const database = await openSqliteMalls(dir);
     expect(readFileSync(join(dir, 'sandbox.lock'), 'utf8')).toBe(String(process.pid));
-    store.close();
+    database.close();
     expect(existsSync(join(dir, 'sandbox.lock'))).toBe(false);
   });
 });

@@ -3,22 +3,8 @@
 // seeded with N, their placements in regular, recommended and new sections, products in the main
 // groups and a few bundles. The same N gives the same mall, byte for byte; it is written through
 // the ordinary services, so every integrity rule holds for seeded data too.
-import type { CategoryService } from './category-service.js';
-import type { PlacementService } from './placement-service.js';
-import type { ProductService } from './product-service.js';
-import type { SandboxStore } from './store.js';
-
-/** Mulberry32: a small, fast, deterministic PRNG returning numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /** Departments → sections → sub-sections, with the nouns of their products. */
 const departments: Record<string, Record<string, string[]>> = {
@@ -67,16 +53,8 @@ export const seedProductCount = 300;
 const seedEpoch = Date.parse('2026-01-01T00:00:00+09:00');
 
 /** Fills an empty store with the sample mall of `seed`; does nothing when products exist. */
-export function seedSandbox(
-  seed: number,
-  services: {
-    store: SandboxStore;
-    categories: CategoryService;
-    products: ProductService;
-    placements: PlacementService;
-  },
-): void {
-  const { store, categories, products, placements } = services;
+export function seedSandbox(seed: number, catalogue: Catalogue): void {
+  const { store, categories, products, placements } = catalogue;
   if (store.size('product') > 0 || store.size('category') > 0) return;
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;

@@ -1,11 +1,11 @@
 // Categories of the sandbox mall with the integrity the real service keeps: four depths, a parent
 // that exists, the derived `full_category_*` and `root_category_no` kept right when a name
 // changes, display-set rules checked against the stored values on update, decoration images and
-// SEO per category, and deletion that takes the sub-categories and every placement with it.
-// Listing, filters and paging live in list-query.ts; HTTP mapping in admin-handlers.ts.
+// SEO per category, and deletion that takes the sub-categories with it (catalogue.ts removes their
+// placements too). Listing, filters and paging live in views/list-query.ts.
+import type { SandboxStore, StoredRecord } from '../store/store.js';
 import type { RecordShapes } from './record-shapes.js';
-import { invalidField, notFound } from './sandbox-error.js';
-import type { SandboxStore, StoredRecord } from './store.js';
+import { invalidField, notFound } from './refusal.js';
 
 /** A stored category (the response record). */
 export interface CategoryRecord extends StoredRecord {
@@ -34,7 +34,7 @@ export interface CategoryService {
   all(): CategoryRecord[];
   create(shopNo: number, request: Record<string, unknown>): CategoryRecord;
   update(categoryNo: number, shopNo: number, request: Record<string, unknown>): CategoryRecord;
-  /** Deletes the category and its sub-categories; returns the numbers deleted. */
+  /** Deletes the category and its sub-categories (not their placements); returns the numbers deleted. */
   delete(categoryNo: number): number[];
   /** The category and all categories below it. */
   subtree(categoryNo: number): CategoryRecord[];
@@ -44,16 +44,9 @@ export interface CategoryService {
   updateSeo(categoryNo: number, shopNo: number, request: Record<string, unknown>): StoredRecord;
 }
 
-/** Called when categories are deleted, so placements can go with them. */
-export type CategoryDeletionHook = (categoryNos: readonly number[]) => void;
-
 const levels = ['1', '2', '3', '4'] as const;
 
-export function createCategoryService(
-  store: SandboxStore,
-  shapes: RecordShapes,
-  onDelete: CategoryDeletionHook,
-): CategoryService {
+export function createCategoryService(store: SandboxStore, shapes: RecordShapes): CategoryService {
   const base = (() => {
     const template = shapes.template('CategoryCreated');
     for (const key of Object.keys(template))
@@ -224,7 +217,6 @@ export function createCategoryService(
     },
     delete(categoryNo) {
       const doomed = subtree(categoryNo).map((c) => c.category_no);
-      onDelete(doomed);
       for (const no of doomed) {
         store.delete('category', String(no));
         store.delete('decoration', String(no));

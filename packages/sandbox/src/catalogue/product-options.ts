@@ -1,8 +1,8 @@
 // Options and variants of sandbox products. A product created with `options` (each a name and its
 // values) sells one variant per combination of values, as on the platform: the variant code is
 // the product code followed by a four-character sequence, and a product with a custom product
-// code gets custom variant codes `<custom code>-<n>`. At most 100 variants per product (the seed's
-// limit; body-rules.ts refuses a create whose options combine to more). The `options` and
+// code gets custom variant codes `<custom code>-<n>`. (The front layer refuses a create whose
+// options combine to more than 100 variants before it reaches the sandbox.) The `options` and
 // `variants` embeds, and the `custom_variant_code` filter, are built from here.
 /** One option of a create request: a name and its values. */
 export interface OptionInput {
@@ -18,9 +18,6 @@ export interface VariantSource {
   readonly display?: unknown;
   readonly selling?: unknown;
 }
-
-/** The most variants one product may have. */
-export const maxVariantsPerProduct = 100;
 
 /** The options of a create request (an empty list when it sends none). */
 export function optionsOfRequest(request: Record<string, unknown>): OptionInput[] {
