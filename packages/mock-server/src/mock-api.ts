@@ -5,6 +5,7 @@
 // rate-limit headers and every error the API's envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
+import type { SandboxMalls } from '@mall-api/sandbox';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import { authenticate, type CredentialSources, type Principal } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
@@ -21,13 +22,12 @@ import { readPreference } from './preferences.js';
 import { loadPreparedApi, type PreparedResponse, preparedFile, serializeBody } from './prepared-responses.js';
 import type { PrismEngine } from './prism-engine.js';
 import { readJsonBody } from './request-body.js';
-import type { SandboxRequest } from './sandbox/handler-types.js';
-import type { Sandbox } from './sandbox/sandbox.js';
-import { SandboxError } from './sandbox/sandbox-error.js';
+import { answerFromSandbox } from './sandbox-adapter.js';
 import {
   distDirectory,
   findOperation,
   indexOperations,
+  type Json,
   loadBundledSpec,
   type OperationEntry,
 } from './spec-document.js';
@@ -46,7 +46,7 @@ export interface MockApiOptions {
    * Sandbox mode: operations with a sandbox handler are answered from this sandbox's stored data
    * (after every check of the front layer) instead of the prepared responses.
    */
-  sandbox?: Sandbox;
+  sandbox?: SandboxMalls;
 }
 
 /** A request handler for one API. */
@@ -70,7 +70,8 @@ interface Context {
   /** Prism's engine, created on first need (responses not prepared ahead). */
   readonly engine: () => Promise<PrismEngine>;
   readonly runtime: OperationRuntime;
-  readonly sandbox: Sandbox | undefined;
+  readonly document: Record<string, Json>;
+  readonly sandbox: SandboxMalls | undefined;
 }
 
 const errorReply = (status: number, envelope: ErrorEnvelope): Reply => ({
@@ -152,17 +153,22 @@ async function answerOperation(
     ];
     if (violations.length > 0) return errorReply(422, invalidParameterEnvelope(violations));
   }
-  const sandboxHandler = context.sandbox?.handlerFor(context.profile.name, operation.operationId);
-  if (sandboxHandler && preference.code === undefined && preference.example === undefined) {
+  if (context.sandbox && preference.code === undefined && preference.example === undefined) {
     const pathParameters = Object.fromEntries(
       Object.entries(operation.pathParameters(url.pathname)).map(([name, value]) => [
         name,
         decodeURIComponent(value),
       ]),
     );
-    return answerFromSandbox(() =>
-      sandboxHandler({ pathParameters, query, body, mallId: principal.mallId } satisfies SandboxRequest),
-    );
+    const answered = answerFromSandbox(context.sandbox, {
+      api: context.profile.name,
+      document: context.document,
+      operation,
+      pathParameters,
+      query,
+      body,
+    });
+    if (answered) return { ...answered, headers: {} };
   }
   const prepared = compiled.prepared(preference);
   if (prepared) return { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
@@ -173,24 +179,6 @@ async function answerOperation(
   );
   if (result.kind !== 'response') return notFound(method, url.pathname);
   return { status: result.status, headers: result.headers, body: result.body };
-}
-
-/** The sandbox's answer, or its refusal in the API's envelope (404, 422, or 207 for a partial write). */
-function answerFromSandbox(handle: () => { status: number; body: unknown }): Reply {
-  try {
-    const { status, body } = handle();
-    return { status, headers: {}, body };
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    return errorReply(
-      error.status,
-      errorEnvelope(
-        error.status,
-        error.message,
-        error.violations.length > 0 ? { violations: error.violations } : {},
-      ),
-    );
-  }
 }
 
 function send(response: ServerResponse, reply: Reply, limitHeaders: Record<string, string>): void {
@@ -225,6 +213,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const context: Context = {
     profile,
     operations,
+    document,
     engine: lazyEngine,
     runtime: createOperationRuntime(document, lazyEngine, preparedApi),
     sandbox: options.sandbox,

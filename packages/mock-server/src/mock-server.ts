@@ -1,23 +1,24 @@
 // Starts mock APIs on their TCP ports and stops them cleanly. One process can serve every API,
 // each on its own port (collection 4010, admin 4011, analytics 4012 by default), sharing one
 // OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
-// mode one sandbox mall. Listening and shutdown only; the behaviour of each API lives in
-// mock-api.ts, the sandbox in sandbox/.
+// mode one sandbox (`@mall-api/sandbox`, loaded only then). Listening and shutdown only; the
+// behaviour of each API lives in mock-api.ts, the sandbox's wiring in sandbox-adapter.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SandboxMalls } from '@mall-api/sandbox';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
+import { loadSandbox, type SandboxOptions } from './sandbox-adapter.js';
 
 /** Where and how to serve one API. */
 export interface ServeOptions extends Omit<MockApiOptions, 'sandbox'> {
   /**
    * Sandbox mode: answer from a stateful sandbox mall (in memory, or SQLite in `store.dataDir`),
-   * seeded with the sample mall of `seed` when given. A `Sandbox` instance is shared as it is.
+   * seeded with the sample mall of `seed` when given. A `SandboxMalls` instance is shared as it is.
    */
-  sandbox?: SandboxOptions | Sandbox;
+  sandbox?: SandboxOptions | SandboxMalls;
   api: ApiName;
   /** TCP port; 0 picks a free one. Defaults to the API's own port. */
   port?: number;
@@ -37,7 +38,7 @@ export interface RunningMock {
 /** Starts one mock API and resolves once it is listening. */
 export async function startMockServer(options: ServeOptions): Promise<RunningMock> {
   const given = options.sandbox;
-  const ownSandbox = given && !isSandbox(given) ? await createSandbox(given) : undefined;
+  const ownSandbox = given && !isSandbox(given) ? await loadSandbox(given) : undefined;
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
@@ -76,7 +77,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   };
 }
 
-const isSandbox = (value: SandboxOptions | Sandbox): value is Sandbox => 'handlerFor' in value;
+const isSandbox = (value: SandboxOptions | SandboxMalls): value is SandboxMalls => 'handles' in value;
 
 /** Options for serving several APIs together. */
 export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sandbox'> {
@@ -94,13 +95,13 @@ export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sand
 export async function startMockServers(options: ServeManyOptions = {}): Promise<{
   mocks: RunningMock[];
   authority: OAuthAuthority;
-  sandbox: Sandbox | undefined;
+  sandbox: SandboxMalls | undefined;
   close(): Promise<void>;
 }> {
   const authority =
     options.authority ??
     createOAuthAuthority({ apps: [demoOAuthApp], ...(options.clock ? { clock: options.clock } : {}) });
-  const sandbox = options.sandbox ? await createSandbox(options.sandbox) : undefined;
+  const sandbox = options.sandbox ? await loadSandbox(options.sandbox) : undefined;
   const mocks: RunningMock[] = [];
   const closeAll = async () => {
     await Promise.all(mocks.map((mock) => mock.close()));

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiName } from './api-profiles.js';
 import { startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
-import type { TableName } from './sandbox/store.js';
+import { sharedSandboxMall } from './sandbox-adapter.js';
 import { indexOperations, loadBundledSpec, type OperationEntry, resolveRef } from './spec-document.js';
 
 const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
@@ -19,16 +19,6 @@ const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 // biome-ignore lint/suspicious/noExplicitAny: example documents are read loosely
 type Loose = Record<string, any>;
 
-const tables: TableName[] = [
-  'category',
-  'decoration',
-  'seo',
-  'main',
-  'product',
-  'categoryPlacement',
-  'mainPlacement',
-  'sequence',
-];
 const scopes = [
   'mall.read_category',
   'mall.write_category',
@@ -50,12 +40,14 @@ afterAll(async () => {
   await served.close();
 });
 
-/** Every record of every table, as one string: equal strings mean nothing changed. */
+/** The sandbox mall's snapshot (every record of every table) as one string: equal strings mean nothing changed. */
 const snapshot = () => {
-  const store = served.sandbox?.store;
-  if (!store) throw new Error('no sandbox');
-  return tables.map((table) => JSON.stringify(store.all(table))).join('\n');
+  if (!served.sandbox) throw new Error('no sandbox');
+  return JSON.stringify(served.sandbox.snapshot(sharedSandboxMall));
 };
+/** The records of one table of the sandbox mall. */
+const records = <T>(table: 'category' | 'product') =>
+  (served.sandbox?.snapshot(sharedSandboxMall).tables[table] ?? []).map(([, record]) => record as T);
 
 /** The first example of an operation's JSON request body, if it documents one. */
 function exampleBody(document: Loose, operation: OperationEntry): unknown {
@@ -154,10 +146,8 @@ describe.each<[ApiName, number]>([
     const base = served.mocks.find((mock) => mock.api === api)?.url ?? '';
     const known = () =>
       [
-        ...(served.sandbox?.store.all<{ category_no?: number }>('category') ?? []).map((c) => c.category_no),
-        ...(served.sandbox?.store.all<{ record?: { product_no?: number } }>('product') ?? []).map(
-          (p) => p.record?.product_no,
-        ),
+        ...records<{ category_no?: number }>('category').map((c) => c.category_no),
+        ...records<{ record?: { product_no?: number } }>('product').map((p) => p.record?.product_no),
       ].filter((n): n is number => typeof n === 'number');
     const statuses = new Map<number, number>();
 

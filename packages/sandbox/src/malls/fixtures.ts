@@ -16,8 +16,11 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import { DomainRefusal } from '../catalogue/refusal.js';
 import type { Violation } from '../sandbox-result.js';
 
-/** Rules about a request body the front layer applies beyond its schema (by operation id). */
-export type RequestRules = (operationId: string, body: unknown) => readonly Violation[];
+/** Rules about a request body the front layer applies beyond its schema (by operation id): each broken rule names a body field. */
+export type RequestRules = (
+  operationId: string,
+  body: unknown,
+) => readonly { readonly name: string; readonly message: string }[];
 
 /** How many records a fixture loaded. */
 export interface FixtureCounts {
