@@ -131,9 +131,10 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
     return validate;
   };
 
-  /** Schema and request-rule violations of one entry, with references standing in as 1. */
+  /** Schema and request-rule violations of one entry, each reference standing in as its own number. */
   const check = (entry: Entry): Violation[] => {
-    const body = { shop_no: 1, request: resolveRefs(entry.request, () => 1) };
+    let placeholder = 0;
+    const body = { shop_no: 1, request: resolveRefs(entry.request, () => ++placeholder) };
     const validate = validatorOf(entry.operationId);
     const violations: Violation[] = [];
     if (!validate(body))
