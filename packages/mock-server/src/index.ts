@@ -21,4 +21,4 @@ export {
   type RegisteredApp,
   type TokenResponseBody,
 } from './oauth/oauth-authority.js';
-export { type SandboxOptions, sharedSandboxMall } from './sandbox-adapter.js';
+export type { SandboxOptions } from './sandbox-loader.js';

@@ -1,10 +1,9 @@
 // Public entry of @mall-api/sandbox: the stateful sandbox malls behind the mock APIs.
 export type { MallSettings } from './catalogue/product-service.js';
-export type { FixtureCounts, RequestRules } from './malls/fixtures.js';
+export type { RequestRules } from './malls/fixtures.js';
+export type { MallCounts, MallOutcome, RefusedChange } from './malls/mall-outcome.js';
 export {
   createSandboxMalls,
-  type MallCounts,
-  type MallOutcome,
   type MallStart,
   type SandboxMalls,
   type SandboxMallsOptions,

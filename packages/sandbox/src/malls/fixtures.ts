@@ -15,6 +15,7 @@ import type { SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { DomainRefusal } from '../catalogue/refusal.js';
 import type { Violation } from '../sandbox-result.js';
+import { type RefusedChange, refusedChange } from './mall-outcome.js';
 
 /** Rules about a request body the front layer applies beyond its schema (by operation id): each broken rule names a body field. */
 export type RequestRules = (
@@ -22,21 +23,11 @@ export type RequestRules = (
   body: unknown,
 ) => readonly { readonly name: string; readonly message: string }[];
 
-/** How many records a fixture loaded. */
-export interface FixtureCounts {
-  readonly categories: number;
-  readonly products: number;
-  readonly bundles: number;
-  readonly placements: number;
-}
-
-/** The outcome of loading a fixture: the counts, or why nothing was loaded. */
-export type FixtureOutcome =
-  | { readonly ok: true; readonly counts: FixtureCounts }
-  | { readonly ok: false; readonly violations: readonly Violation[] };
+/** The outcome of loading a fixture: loaded, or why nothing was. */
+export type FixtureOutcome = { readonly ok: true } | RefusedChange;
 
 type Fields = Record<string, unknown>;
-type Section = keyof FixtureCounts;
+type Section = 'categories' | 'products' | 'bundles' | 'placements';
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
 
 const isFields = (value: unknown): value is Fields =>
@@ -186,7 +177,7 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
   return (catalogue: Catalogue, fixture: unknown): FixtureOutcome => {
     const { entries, violations } = entriesOf(fixture);
     for (const entry of entries) violations.push(...check(entry));
-    if (violations.length > 0) return { ok: false, violations };
+    if (violations.length > 0) return refusedChange(violations);
     const numbers = new Map<string, number>();
     let current: Entry | undefined;
     try {
@@ -209,17 +200,11 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
       if (!(error instanceof DomainRefusal)) throw error;
       const prefix = current?.name ?? 'fixture';
       const named = error.violations.length > 0 ? error.violations : [at('', error.message)];
-      return {
-        ok: false,
-        violations: named.map((v) =>
-          at(`${prefix}${v.name ? `.${v.name.replace(/^request\./, '')}` : ''}`, v.message),
-        ),
-      };
+      return refusedChange(
+        named.map((v) => at(`${prefix}${v.name ? `.${v.name.replace(/^request\./, '')}` : ''}`, v.message)),
+      );
     }
-    const counts = Object.fromEntries(
-      sections.map((section) => [section, entries.filter((e) => e.section === section).length]),
-    ) as unknown as FixtureCounts;
-    return { ok: true, counts };
+    return { ok: true };
   };
 }
 

@@ -8,14 +8,15 @@ import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import { DomainRefusal } from '../catalogue/refusal.js';
-import type { SandboxApi, SandboxCall, SandboxResult, Violation } from '../sandbox-result.js';
+import type { SandboxApi, SandboxCall, SandboxResult } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
 import { openSqliteMalls, type SqliteMalls } from '../store/sqlite-store.js';
 import { createMemoryStore, type SandboxStore } from '../store/store.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
-import { createFixtureLoader, type FixtureCounts, type RequestRules } from './fixtures.js';
+import { createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
+import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
 import { clearStore, type MallSnapshot, restoreInto, snapshotOf, snapshotViolations } from './snapshot.js';
 
 /** What a new or reset mall starts with. */
@@ -38,14 +39,6 @@ export interface SandboxMallsOptions {
   /** The front layer's rules about request bodies beyond their schema, applied to fixtures too. */
   requestRules?: RequestRules;
 }
-
-/** A change to a mall: what it now holds, or why nothing changed. */
-export type MallOutcome =
-  | { readonly ok: true; readonly counts: MallCounts }
-  | { readonly ok: false; readonly violations: readonly Violation[] };
-
-/** How many records a mall holds. */
-export interface MallCounts extends FixtureCounts {}
 
 /** The sandbox malls of a process. */
 export interface SandboxMalls {
@@ -107,12 +100,9 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         return { ok: true, counts: counts(mall) };
       }
       if (!Object.hasOwn(fixtures, to.fixture))
-        return {
-          ok: false,
-          violations: [
-            { location: 'body', name: 'fixture', message: `there is no fixture named ${to.fixture}` },
-          ],
-        };
+        return refusedChange([
+          { location: 'body', name: 'fixture', message: `there is no fixture named ${to.fixture}` },
+        ]);
       const loaded = loadFixture(mall.catalogue, fixtures[to.fixture]);
       return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
     };
@@ -153,11 +143,11 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       try {
         return mall.catalogue.store.transaction(() => {
           const outcome = work();
-          if (!outcome.ok) throw new RefusedChange(outcome.violations);
+          if (!outcome.ok) throw new UndoChange(outcome);
           return outcome;
         });
       } catch (error) {
-        if (error instanceof RefusedChange) return { ok: false, violations: error.violations };
+        if (error instanceof UndoChange) return error.refusal;
         throw error;
       }
     };
@@ -193,7 +183,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       snapshot: (mallId) => snapshotOf(mallOf(mallId).catalogue.store),
       restore(mallId, snapshot) {
         const violations = snapshotViolations(snapshot);
-        if (violations.length > 0) return { ok: false, violations };
+        if (violations.length > 0) return refusedChange(violations);
         const mall = mallOf(mallId);
         return inTransaction(mall, () => {
           restoreInto(mall.catalogue.store, snapshot as MallSnapshot);
@@ -220,8 +210,8 @@ function requiredMall(call: SandboxCall): string {
 }
 
 /** A change refused part-way: thrown inside the transaction so its writes are undone. */
-class RefusedChange extends Error {
-  constructor(readonly violations: readonly Violation[]) {
-    super('refused');
+class UndoChange extends Error {
+  constructor(readonly refusal: RefusedChange) {
+    super(refusal.message);
   }
 }
