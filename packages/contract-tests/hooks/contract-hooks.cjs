@@ -39,12 +39,19 @@ const setUri = (transaction, path, params) => {
   transaction.fullPath = uri;
 };
 
-/** One call of the fixtures to the server under test, with credentials of its own; 2xx or throws. */
+/**
+ * The credentials of the transaction the fixtures are made for: a sandbox keeps each mall's data
+ * apart, so what a transaction acts on is made in its own mall.
+ * @type {string | undefined}
+ */
+let fixtureAuthorization;
+
+/** One call of the fixtures to the server under test, with the transaction's credentials; 2xx or throws. */
 const callApi = async (method, path, body) => {
   const response = await sendRequest(`${settings.baseUrl}${path}`, {
     method,
     headers: {
-      Authorization: nextAuthorization(),
+      Authorization: fixtureAuthorization ?? nextAuthorization(),
       'X-Forwarded-For': `contract-${runId}-fixture-${transactionCount}`,
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
     },
@@ -116,6 +123,7 @@ const notFoundPath = (transaction, operation, path) =>
  * the schema check).
  */
 const useSandboxFixtures = async (transaction, path, params) => {
+  fixtureAuthorization = transaction.request.headers.Authorization;
   const prepared = await fixtures.prepare({
     template: transaction.origin.resourceName,
     method: transaction.request.method,

@@ -99,6 +99,7 @@ describe('fixtures', () => {
     });
     expect(outcome).toEqual({
       ok: false,
+      message: 'placements/0.product_no/1 product 999 does not exist',
       violations: [
         { location: 'body', name: 'placements/0.product_no/1', message: 'product 999 does not exist' },
       ],

@@ -119,11 +119,17 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       throw new Error(
         `new malls cannot start as configured: ${sampleStart.violations.map((v) => `${v.name} ${v.message}`).join('; ')}`,
       );
+    // A seeded mall does not depend on its clock (the seed dates its records), so every new mall
+    // of a seed starts as a copy of the sample: much faster than seeding each one.
+    const seeded =
+      typeof newMall === 'object' && 'seed' in newMall ? snapshotOf(sample.catalogue.store) : undefined;
     const mallOf = (mallId: string): Mall => {
       const existing = malls.get(mallId);
       if (existing) return existing;
       const mall = build(mallId);
-      start(mall, newMall);
+      const { store } = mall.catalogue;
+      if (seeded) store.transaction(() => restoreInto(store, seeded));
+      else start(mall, newMall);
       return mall;
     };
     for (const mallId of database?.mallIds() ?? []) build(mallId);
