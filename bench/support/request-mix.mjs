@@ -17,8 +17,8 @@ export function requestMix(token) {
     ],
     admin: [
       get('/api/v2/admin/categories?limit=20&category_depth=2', bearer),
-      get('/api/v2/admin/categories/28', bearer),
-      get('/api/v2/admin/categories/28/products?display_group=1', bearer),
+      get('/api/v2/admin/categories/44', bearer),
+      get('/api/v2/admin/categories/44/products?display_group=1', bearer),
       get('/api/v2/admin/mains', bearer),
       get('/api/v2/admin/products?limit=10&display=T', bearer),
       get('/api/v2/admin/bundleproducts?limit=10', bearer),

@@ -4,10 +4,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from './processes.mjs';
 
-export async function startServeMock() {
+/**
+ * Starts the mocks in their own process.
+ * @param {Record<string, string>} [env] extra environment (MOCK_SANDBOX, MOCK_CHECKOUT)
+ */
+export async function startServeMock(env = {}) {
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
   const child = spawn(process.execPath, [join(import.meta.dirname, 'serve-mock.mjs'), ...ports.map(String)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const ready = await new Promise((resolve, reject) => {
     let text = '';

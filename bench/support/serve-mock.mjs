@@ -1,10 +1,22 @@
 // Benchmark support: serves all three mock APIs in one process with their rate limits raised so
 // far that they never interfere, on the given ports, and prints "ready <json>" with the URLs and a
-// demo access token for the admin and analytics APIs once listening.
+// demo access token for the admin and analytics APIs once listening. In example mode unless
+// MOCK_SANDBOX=1 (stateful sandbox malls, seed 1); MOCK_CHECKOUT=<dir> serves the mock built in
+// another checkout of this repository (a baseline to compare with).
 //   node serve-mock.mjs <collection-port> <admin-port> <analytics-port>
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
-import { apiLimits, createServerLimiter } from '@mall-api/rate-limit';
+const checkout = process.env.MOCK_CHECKOUT;
+const fromCheckout = (name, fallback) =>
+  checkout ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href) : import(fallback);
+/** @type {typeof import('@mall-api/mock-server')} */
+const { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } = await fromCheckout(
+  'mock-server',
+  '@mall-api/mock-server',
+);
+/** @type {typeof import('@mall-api/rate-limit')} */
+const { apiLimits, createServerLimiter } = await fromCheckout('rate-limit', '@mall-api/rate-limit');
 
 const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
 const unlimited = (api) =>
@@ -17,7 +29,15 @@ const mocks = await Promise.all(
     ['collection', collectionPort],
     ['admin', adminPort],
     ['analytics', analyticsPort],
-  ].map(([api, port]) => startMockServer({ api, port: port ?? 0, authority, limiter: unlimited(api) })),
+  ].map(([api, port]) =>
+    startMockServer({
+      api,
+      port: port ?? 0,
+      authority,
+      limiter: unlimited(api),
+      ...(process.env.MOCK_SANDBOX === '1' ? { sandbox: { seed: 1 } } : {}),
+    }),
+  ),
 );
 const token = issueDemoTokens(authority, [
   'mall.read_category',

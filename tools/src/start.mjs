@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start` after the build: serves docs/dist on 127.0.0.1:8080 and every mock API on its own
-// port, prints the addresses and the demo credentials, and stops everything on Ctrl-C.
+// port, stateful (each mall id its own sandbox mall, created on first use from seed 1), prints the
+// addresses and the demo credentials, and stops everything on Ctrl-C.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoCollectionCredentials, demoOAuthApp, startMockServers } from '@mall-api/mock-server';
@@ -11,7 +12,7 @@ const quiet = process.argv.includes('--quiet');
 const log = quiet ? undefined : (line) => process.stdout.write(`${line}\n`);
 
 const docs = await startDocsServer({ root: join(repoRoot, 'docs', 'dist'), port: 8080 });
-const served = await startMockServers(log ? { log } : {});
+const served = await startMockServers({ ...(log ? { log } : {}), sandbox: { seed: 1 } });
 const mocks = served.mocks;
 
 const demo = demoCollectionCredentials[0];
@@ -28,6 +29,8 @@ process.stdout.write(
           `OAuth demo app (admin, analytics): client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}`,
         ]
       : []),
+    'Malls: each mall id is its own sandbox (http://<mall>.localhost:4011 or http://127.0.0.1:4011/__mall/<mall>);',
+    'control API for tests: /__mock/ on every mock port (loopback only).',
     '',
     'Press Ctrl-C to stop.',
     '',

@@ -4,6 +4,7 @@
 // Prism's engine (created once, on first need) prepares them.
 import type { OperationEntry, SpecModel } from '@mall-api/spec-model';
 import { type CrossParameterCheck, compileCrossParameterRules } from './cross-parameter-rules.js';
+import { type KnownIds, knownExampleIds } from './example-ids.js';
 import type { ResponsePreference } from './preferences.js';
 import {
   type PreparedApi,
@@ -20,6 +21,8 @@ export interface CompiledOperation {
   readonly crossParameters: CrossParameterCheck;
   /** The prepared response for a preference, if one was documented. */
   readonly prepared: (preference: ResponsePreference) => PreparedResponse | undefined;
+  /** The path ids the spec's examples know (example mode answers others with 404). */
+  readonly knownIds: KnownIds;
 }
 
 /** Hands out compiled operations, compiling each once. */
@@ -42,6 +45,7 @@ export function createOperationRuntime(
       validate: compileValidator(operation),
       crossParameters: compileCrossParameterRules(operation),
       prepared: (preference) => table[preparedKey(preference)],
+      knownIds: knownExampleIds(spec, operation),
     };
   };
   return (operation) => {

@@ -21,7 +21,7 @@ import type { JournalFilter } from '../malls/journal.js';
 import type { MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { readJsonBody } from '../request-body.js';
-import type { MallChange, MallStart } from '../sandbox-gateway.js';
+import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
 import { type ControlSchema, controlViolations } from './control-schemas.js';
 
 /** The prefix of every control path. */
@@ -88,27 +88,28 @@ export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
       ? undefined
       : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
 
+  /** Reads the body and hands it to a change of the mall's data (refused in example mode). */
+  const changeData = async (
+    request: ControlRequest,
+    change: (sandbox: SandboxMallsGateway, value: unknown) => MallChange,
+  ): Promise<Reply> => {
+    const sandbox = malls.sandbox;
+    if (!sandbox) return needsSandbox() as Reply;
+    const body = await request.body();
+    return body.ok ? changeReply(change(sandbox, body.value)) : body.reply;
+  };
+
   const routes: Record<string, (request: ControlRequest) => Promise<Reply> | Reply> = {
     'POST reset': async (request) => {
       const input = await validated(request, 'reset');
       if ('reply' in input) return input.reply;
       return changeReply(malls.reset(request.mallId, toStart((input.value as { to?: unknown }).to)));
     },
-    'POST fixtures': async (request) => {
-      const refusal = needsSandbox();
-      if (refusal) return refusal;
-      const body = await request.body();
-      if (!body.ok) return body.reply;
-      return changeReply(malls.sandbox?.loadFixture(request.mallId, body.value) ?? { ok: true });
-    },
+    'POST fixtures': (request) =>
+      changeData(request, (sandbox, value) => sandbox.loadFixture(request.mallId, value)),
     'GET snapshot': (request) => needsSandbox() ?? ok(malls.sandbox?.snapshot(request.mallId)),
-    'PUT snapshot': async (request) => {
-      const refusal = needsSandbox();
-      if (refusal) return refusal;
-      const body = await request.body();
-      if (!body.ok) return body.reply;
-      return changeReply(malls.sandbox?.restore(request.mallId, body.value) ?? { ok: true });
-    },
+    'PUT snapshot': (request) =>
+      changeData(request, (sandbox, value) => sandbox.restore(request.mallId, value)),
     'GET journal': (request) => {
       const parsed = journalFilter(request.query);
       return 'violations' in parsed

@@ -1,7 +1,9 @@
 // Last stage: the answer. The sandbox answers the operations it keeps state for (unless the caller
 // asked for a documented response with `Prefer`); every other request gets the documented response
-// the preference names — prepared at build time, or from Prism's engine for one that was not.
+// the preference names — prepared at build time, or from Prism's engine for one that was not. In
+// example mode an id the spec's examples do not know is a 404, never another record.
 import { errorEnvelope } from '../../error-envelope.js';
+import { unknownExampleId } from '../../example-ids.js';
 import type { OperationRuntime } from '../../operation-runtime.js';
 import type { PrismEngine } from '../../prism-engine.js';
 import type { SandboxGateway, SandboxResult } from '../../sandbox-gateway.js';
@@ -55,7 +57,17 @@ export function answer({ runtime, engine, sandbox }: AnswerSources): Stage {
           }),
         );
       }
-      const prepared = (await runtime(operation)).prepared(preference);
+      const compiled = await runtime(operation);
+      const unknown = asked ? undefined : unknownExampleId(compiled.knownIds, route.pathParameters);
+      if (unknown !== undefined) {
+        return envelopeReply(
+          404,
+          errorEnvelope(404, `No record with ${unknown} ${route.pathParameters[unknown]} exists.`, {
+            hint: 'The example-only mock knows the ids of the spec examples; run the stateful sandbox for your own data.',
+          }),
+        );
+      }
+      const prepared = compiled.prepared(preference);
       if (prepared) return { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
       // Anything not prepared (an unknown example name, say) goes to the engine as asked.
       const result = await (await engine()).handle(
