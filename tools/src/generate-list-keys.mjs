@@ -30,7 +30,9 @@ const spec = loadSpecSync(apiName);
  */
 const cursorOf = (operation, queryParameters, recordSchema) => {
   const properties = spec.resolveOptional(recordSchema?.properties) ?? {};
-  const since = queryParameters.find((p) => p.name.startsWith('since_') && p.name.slice('since_'.length) in properties);
+  const since = queryParameters.find(
+    (p) => p.name.startsWith('since_') && p.name.slice('since_'.length) in properties,
+  );
   if (!since) return null;
   const declared = operation.extensions['x-mutually-exclusive'];
   const excludes = (Array.isArray(declared) ? declared : [])
@@ -55,7 +57,9 @@ for (const operation of spec.operations) {
   const content = spec.resolveOptional(spec.resolveOptional(operation.responses['200'])?.content);
   const schema = spec.resolveOptional(spec.resolveOptional(content?.['application/json'])?.schema);
   const properties = spec.resolveOptional(schema?.properties) ?? {};
-  const arrays = Object.entries(properties).filter(([, property]) => spec.resolveOptional(property)?.type === 'array');
+  const arrays = Object.entries(properties).filter(
+    ([, property]) => spec.resolveOptional(property)?.type === 'array',
+  );
   const [only] = arrays;
   if (arrays.length !== 1 || !only) continue;
   const [key, arraySchema] = only;
