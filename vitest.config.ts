@@ -24,7 +24,9 @@ export default defineConfig({
       project('admin-client', 'packages/admin-client', {
         typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
       }),
-      project('analytics-client', 'packages/analytics-client'),
+      project('analytics-client', 'packages/analytics-client', {
+        typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
+      }),
       project('sandbox', 'packages/sandbox'),
       project('mock-server', 'packages/mock-server'),
       project('contract-tests', 'packages/contract-tests'),

@@ -16,7 +16,9 @@ export async function loadMix(urls, token, { seconds, connections, warmupSeconds
   const perApi = Math.max(1, Math.floor(connections / apis.length));
   /** @param {number} duration */
   const round = (duration) =>
-    Promise.all(apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })));
+    Promise.all(
+      apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
+    );
   await round(warmupSeconds); // first requests compile validators and V8 optimises
   const results = await round(seconds);
   return {

@@ -9,7 +9,9 @@ import { pathToFileURL } from 'node:url';
 
 const checkout = process.env.MOCK_CHECKOUT;
 const fromCheckout = (name, fallback) =>
-  checkout ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href) : import(fallback);
+  checkout
+    ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href)
+    : import(fallback);
 /** @type {typeof import('@mall-api/mock-server')} */
 const { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } = await fromCheckout(
   'mock-server',

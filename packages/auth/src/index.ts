@@ -14,6 +14,7 @@ export {
   type BearerRequestParams,
   type BearerResponseParams,
   createBearerMiddleware,
+  type TokenRefreshEvent,
 } from './bearer-middleware.js';
 export { constantTimeEqual } from './constant-time.js';
 export {
