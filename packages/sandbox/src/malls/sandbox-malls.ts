@@ -44,7 +44,10 @@ export interface SandboxMallsOptions {
 export interface SandboxMalls {
   /** Whether the sandbox answers this operation (false: the mock answers from the spec's examples). */
   handles(api: SandboxApi, operationId: string): boolean;
-  /** Answers a call, creating its mall on first use. Throws only for a call it does not handle. */
+  /**
+   * Answers a call, creating its mall on first use. Throws only on misuse: an operation `handles`
+   * says it does not answer, or an admin or analytics call without a mall id.
+   */
   handle(call: SandboxCall): SandboxResult;
   /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
   reset(mallId: string, to?: MallStart): MallOutcome;
