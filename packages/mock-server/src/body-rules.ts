@@ -4,7 +4,6 @@
 // the spec's examples), answered with 422. Rules that need stored state (unknown ids, stored
 // values, mall settings) belong to the sandbox, not here.
 import type { Violation } from './error-envelope.js';
-import { maxVariantsPerProduct } from './sandbox/product-options.js';
 
 /** A rule about the body of one operation. */
 export type BodyRule = (body: unknown) => Violation[];
@@ -21,6 +20,9 @@ const onRequest =
   (rule: (request: Fields) => Violation[]): BodyRule =>
   (body) =>
     isFields(body) && isFields(body.request) ? rule(body.request) : [];
+
+/** The most variants one product may have (the seed's limit). */
+const maxVariantsPerProduct = 100;
 
 /** The largest amount the platform stores (the `Amount` schema: at most 2147483647). */
 const maxAmount = 2_147_483_647;

@@ -73,12 +73,18 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
     settings.authorizations[transactionCount++ % settings.authorizations.length] ?? '';
 
   /** One call of the fixtures to the server under test, with credentials of its own; 2xx or throws. */
+  /**
+   * The credentials of the transaction the fixtures are made for: a sandbox keeps each mall's data
+   * apart, so what a transaction acts on is made in its own mall.
+   */
+  let fixtureAuthorization: string | undefined;
+
   const callApi = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     await pacing?.wait();
     const response = await sendRequest(`${settings.baseUrl}${path}`, {
       method,
       headers: {
-        Authorization: nextAuthorization(),
+        Authorization: fixtureAuthorization ?? nextAuthorization(),
         'X-Forwarded-For': `contract-${runId}-fixture-${transactionCount}`,
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
@@ -157,6 +163,7 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
    * the schema check).
    */
   const useSandboxFixtures = async (transaction: DreddTransaction, path: string, params: URLSearchParams) => {
+    fixtureAuthorization = transaction.request.headers.Authorization;
     const prepared = await fixtures.prepare({
       template: transaction.origin.resourceName,
       method: transaction.request.method,
