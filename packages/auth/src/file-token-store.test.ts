@@ -1,6 +1,6 @@
 // Specification of the file token store: the TokenStore contract across handles on one directory,
 // file and directory permissions, atomic replacement (temp file + rename), what survives a crash
-// mid-write, and the lock file's stale-lock takeover.
+// mid-write, the lock file's stale-lock takeover, and the breaker every lock removal happens under.
 import { link, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,12 +31,13 @@ async function freshDirectory(): Promise<string> {
 }
 
 /**
- * Makes every link, rename, rm, readFile and stat wait up to 2 ms before it runs, as on a busy
- * machine, until the returned function restores them.
+ * Makes every link, rename, rm, readFile and stat wait before it runs, as on a busy machine —
+ * up to 1 ms, and one call in ten 10 ms (a process descheduled) — until the returned function
+ * restores them.
  */
 async function slowFileSystem(): Promise<() => void> {
   const actual = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
-  const late = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
+  const late = () => new Promise((resolve) => setTimeout(resolve, Math.random() < 0.1 ? 10 : Math.random()));
   const slowed = [
     vi.mocked(link).mockImplementation(async (...args) => late().then(() => actual.link(...args))),
     vi.mocked(rename).mockImplementation(async (...args) => late().then(() => actual.rename(...args))),
@@ -278,12 +279,32 @@ describe('file token store lock', () => {
     expect(maxHolders).toBe(1);
   });
 
+  it('leaves an expired lock alone while another process holds the breaker', async () => {
+    const { directory, clock, open, lockFile } = await lockFixture();
+    await writeFile(lockFile, lockRecord(clock.now() - 1));
+    await writeFile(join(directory, '.yourmall.lock.break'), 'someone-breaking');
+    const lock = open().withLock('yourmall', async () => 'never', { waitMs: 1_000 });
+    await expect(clock.run(lock)).rejects.toMatchObject({ code: 'lock_timeout' });
+    expect(JSON.parse(await readFile(lockFile, 'utf8')).owner).toBe('dead-process');
+  });
+
+  it('clears a breaker left by a process that died mid-break once it is 2 s old, then takes the lock', async () => {
+    const { directory, clock, open, lockFile } = await lockFixture();
+    await writeFile(lockFile, lockRecord(clock.now() - 1));
+    const breaker = join(directory, '.yourmall.lock.break');
+    await writeFile(breaker, 'died-mid-break');
+    const old = new Date(Date.now() - 2_100);
+    await utimes(breaker, old, old);
+    expect(await clock.run(open().withLock('yourmall', async () => 'mine', { waitMs: 60_000 }))).toBe('mine');
+    expect(await readdir(directory)).toEqual(['yourmall.json']);
+  });
+
   // A regression test on the real clock and real files: the breaker must make this safe in any
   // interleaving, and moving the lock aside to check it (the old way) failed here within a round.
   it('never has two holders when many acquirers in one process take over one expired lock at once', async () => {
     const restore = await slowFileSystem();
     try {
-      for (let round = 0; round < 8; round += 1) {
+      for (let round = 0; round < 6; round += 1) {
         const directory = await freshDirectory();
         await createFileTokenStore({ directory }).set('yourmall', sampleTokenSet());
         await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() - 1));
@@ -291,7 +312,7 @@ describe('file token store lock', () => {
         let maxHolders = 0;
         let entries = 0;
         const outcomes = await Promise.allSettled(
-          Array.from({ length: 12 }, async () => {
+          Array.from({ length: 16 }, async () => {
             await new Promise((resolve) => setTimeout(resolve, Math.random() * 4));
             return createFileTokenStore({ directory }).withLock(
               'yourmall',
@@ -307,7 +328,7 @@ describe('file token store lock', () => {
           }),
         );
         expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
-        expect({ round, entries, maxHolders }).toEqual({ round, entries: 12, maxHolders: 1 });
+        expect({ round, entries, maxHolders }).toEqual({ round, entries: 16, maxHolders: 1 });
         expect(await readdir(directory)).toEqual(['yourmall.json']);
       }
     } finally {
