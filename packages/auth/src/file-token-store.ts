@@ -83,15 +83,20 @@ function parseLockRecord(text: string): LockRecord | undefined {
   }
 }
 
-/** Reads a lock file; `undefined` when it does not exist. */
-async function readLockFile(path: string): Promise<LockFileState | undefined> {
+/** The result of a file operation, or `undefined` when the file does not exist (ENOENT). */
+async function unlessMissing<T>(operation: Promise<T>): Promise<T | undefined> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    return { record: parseLockRecord(text), modifiedAt: info.mtimeMs };
+    return await operation;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** Reads a lock file; `undefined` when it does not exist. */
+async function readLockFile(path: string): Promise<LockFileState | undefined> {
+  const read = await unlessMissing(Promise.all([readFile(path, 'utf8'), stat(path)]));
+  return read && { record: parseLockRecord(read[0]), modifiedAt: read[1].mtimeMs };
 }
 
 /**
@@ -201,38 +206,30 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
 
   /** Removes the breaker if it is still ours (it is not if we overran the bound and it was cleared). */
   async function dropBreaker(mallId: string, token: string): Promise<void> {
-    const content = await readFile(breakerPath(mallId), 'utf8').catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    });
+    const content = await unlessMissing(readFile(breakerPath(mallId), 'utf8'));
     if (content === token) await rm(breakerPath(mallId), { force: true });
   }
 
   /**
    * Deletes a breaker left by a process that died mid-break. It is moved aside first, so only one
    * waiter deletes it, and checked to still be abandoned; a live breaker moved by mistake (one
-   * created between our look and our move) is put back. Only ever runs after a crash mid-break.
+   * created between our look and our move) is put back. Runs only after a crash mid-break; the one
+   * interleaving it cannot repair — yet another breaker created while the live one was aside —
+   * needs that crash plus several waiters racing within a few file calls.
    */
   async function clearAbandonedBreaker(mallId: string): Promise<void> {
     const abandoned = (info: { mtimeMs: number }) => info.mtimeMs + BREAKER_ABANDONED_AFTER_MS <= Date.now();
-    const seen = await stat(breakerPath(mallId)).catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    });
+    const seen = await unlessMissing(stat(breakerPath(mallId)));
     if (seen === undefined || !abandoned(seen)) return;
     const aside = join(directory, `.${mallId}.lock.break.${uniqueSuffix()}.abandoned`);
+    const moved = await unlessMissing(rename(breakerPath(mallId), aside).then(() => aside));
+    if (moved === undefined) return;
     try {
-      await rename(breakerPath(mallId), aside);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return;
-      throw error;
-    }
-    try {
-      if (!abandoned(await stat(aside))) await link(aside, breakerPath(mallId));
+      if (!abandoned(await stat(moved))) await link(moved, breakerPath(mallId));
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     } finally {
-      await rm(aside, { force: true });
+      await rm(moved, { force: true });
     }
   }
 
