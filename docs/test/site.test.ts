@@ -53,7 +53,16 @@ const specs = new Map<string, Spec>(
 const guideNames = (await readdir(join(docsRoot, 'guides')))
   .filter((file) => file.endsWith('.md'))
   .map((file) => file.replace(/\.md$/, ''));
-const handMadePages = ['index.html', 'guides/index.html', ...guideNames.map((name) => `guides/${name}.html`)];
+/** The API changelogs (docs/changelogs/<api>.md), each a page of its own. */
+const changelogPages = (await readdir(join(docsRoot, 'changelogs')).catch(() => []))
+  .filter((file) => file.endsWith('.md'))
+  .map((file) => `changelogs/${file.replace(/\.md$/, '')}.html`);
+const handMadePages = [
+  'index.html',
+  'guides/index.html',
+  ...guideNames.map((name) => `guides/${name}.html`),
+  ...changelogPages,
+];
 
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });

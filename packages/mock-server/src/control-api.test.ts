@@ -199,6 +199,72 @@ describe('clock', () => {
   });
 });
 
+describe('mall data through the control API', () => {
+  const categoryNames = async (mall: string) => {
+    const response = await adminCall(mall, '/api/v2/admin/categories?limit=100');
+    return ((await response.json()) as { categories: { category_name: string }[] }).categories.map(
+      (c) => c.category_name,
+    );
+  };
+  const create = (mall: string, name: string) =>
+    adminCall(mall, '/api/v2/admin/categories', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ shop_no: 1, request: { category_name: name } }),
+    });
+
+  it('keeps eight parallel test runs apart', async () => {
+    const malls = Array.from({ length: 8 }, () => freshMall());
+    await Promise.all(malls.map((mall) => create(mall, `only in ${mall}`)));
+    const seen = await Promise.all(malls.map((mall) => categoryNames(mall)));
+    for (const [i, names] of seen.entries()) {
+      expect(names.filter((name) => name.startsWith('only in '))).toEqual([`only in ${malls[i]}`]);
+      expect(await mock.control.count(malls[i] as string, { operationId: 'createCategory' })).toBe(1);
+    }
+  });
+
+  it('resets a mall to exactly its seed', async () => {
+    const mall = freshMall();
+    await categoryNames(mall);
+    const seeded = await mock.control.snapshot(mall);
+    await create(mall, 'to be forgotten');
+    expect(await categoryNames(mall)).toContain('to be forgotten');
+    await mock.control.reset(mall, 'seed');
+    expect(await mock.control.snapshot(mall)).toEqual(seeded);
+  });
+
+  it('loads a fixture, refuses one with a bad record without loading anything, and restores a snapshot', async () => {
+    const mall = freshMall();
+    await mock.control.reset(mall, 'empty');
+    const counts = await mock.control.loadFixture(mall, {
+      categories: [{ $id: 'home', category_name: 'Fixture Home' }],
+      products: [
+        {
+          product_name: 'Fixture Mug',
+          supply_price: '4000.00',
+          display: 'T',
+          add_category_no: [{ category_no: { $ref: 'home' }, recommend: 'T' }],
+        },
+      ],
+    });
+    expect(counts).toMatchObject({ categories: expect.any(Number), products: 1 });
+    const loaded = await mock.control.snapshot(mall);
+    const refused = await mock.control
+      .loadFixture(mall, { categories: [{ category_name: 'Fine' }, { category_name: 42 }] })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(ControlError);
+    expect((refused as ControlError).status).toBe(422);
+    expect(await mock.control.snapshot(mall)).toEqual(loaded);
+    await create(mall, 'after the snapshot');
+    await mock.control.restore(mall, loaded);
+    expect(await categoryNames(mall)).not.toContain('after the snapshot');
+    expect(await categoryNames(mall)).toContain('Fixture Home');
+  });
+});
+
 describe('malls by base URL', () => {
   it('refuses a token at a mall it was not issued for', async () => {
     const [mine, theirs] = [freshMall(), freshMall()];
