@@ -5,8 +5,7 @@
 // requests/s of each round, the medians and their ratio.
 //   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--rounds 3] [--seconds 8] [--connections 30]
 import { parseArgs } from 'node:util';
-import { loadMix } from './support/load-mix.mjs';
-import { startServeMock } from './support/serve-mock-process.mjs';
+import { measureMix as measure, median } from './support/measure-mix.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -19,23 +18,11 @@ const { values } = parseArgs({
 if (!values.baseline) throw new Error('--baseline <checkout with a built mock-server> is required');
 const options = { seconds: Number(values.seconds), connections: Number(values.connections) };
 
-/** @param {Record<string, string>} env */
-async function measure(env) {
-  const server = await startServeMock(env);
-  try {
-    return await loadMix(server.urls, server.token, options);
-  } finally {
-    await server.stop();
-  }
-}
-
-/** @param {number[]} values */
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const baseline = [];
 const current = [];
 for (let round = 1; round <= Number(values.rounds); round++) {
-  const before = await measure({ MOCK_CHECKOUT: values.baseline });
-  const after = await measure({});
+  const before = await measure({ MOCK_CHECKOUT: values.baseline }, options);
+  const after = await measure({}, options);
   baseline.push(before.requestsPerSecond);
   current.push(after.requestsPerSecond);
   process.stdout.write(

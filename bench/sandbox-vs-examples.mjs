@@ -6,8 +6,7 @@
 //   node bench/sandbox-vs-examples.mjs [--rounds 3] [--seconds 8] [--connections 30] [--malls 20]
 import { parseArgs } from 'node:util';
 import { startMock } from '@mall-api/mock-server/testing';
-import { loadMix } from './support/load-mix.mjs';
-import { startServeMock } from './support/serve-mock-process.mjs';
+import { measureMix as measure, median } from './support/measure-mix.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -18,24 +17,12 @@ const { values } = parseArgs({
   },
 });
 const options = { seconds: Number(values.seconds), connections: Number(values.connections) };
-/** @param {number[]} list */
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
-
-/** @param {Record<string, string>} env */
-async function measure(env) {
-  const server = await startServeMock(env);
-  try {
-    return await loadMix(server.urls, server.token, options);
-  } finally {
-    await server.stop();
-  }
-}
 
 const examples = [];
 const sandbox = [];
 for (let round = 1; round <= Number(values.rounds); round++) {
-  const plain = await measure({});
-  const stateful = await measure({ MOCK_SANDBOX: '1' });
+  const plain = await measure({}, options);
+  const stateful = await measure({ MOCK_SANDBOX: '1' }, options);
   examples.push(plain.requestsPerSecond);
   sandbox.push(stateful.requestsPerSecond);
   process.stdout.write(
