@@ -20,9 +20,9 @@ import { distDirectory } from './dist-directory.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import { createOperationRuntime } from './operation-runtime.js';
-import { type Exchange, mallOf, parseExchange, queryRecord } from './pipeline/exchange.js';
+import { type Exchange, mallOf, parseExchange } from './pipeline/exchange.js';
 import { errorReply, sendReply } from './pipeline/reply.js';
-import { runStages, type Stage } from './pipeline/stage.js';
+import { type PipelineOutcome, runStages, type Stage } from './pipeline/stage.js';
 import { answer } from './pipeline/stages/answer.js';
 import { faults } from './pipeline/stages/faults.js';
 import { httpsOnly } from './pipeline/stages/https-only.js';
@@ -112,12 +112,12 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const cors = corsResponseHeaders(name);
   const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) =>
     malls.journal.record(mallOf(exchange), {
-      receivedAt: new Date(malls.clocks.now(mallOf(exchange))).toISOString(),
+      receivedAtMs: malls.clocks.now(mallOf(exchange)),
       api: name,
       method: exchange.method,
       path: exchange.path,
       operationId: exchange.route?.operation.operationId ?? null,
-      query: queryRecord(exchange.query),
+      query: exchange.query,
       body: exchange.body ?? null,
       status,
       answeredBy,
@@ -134,20 +134,24 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       let status = 500;
       let limitHeaders: Record<string, string> = {};
       try {
-        const url = new URL(request.url ?? '/', 'http://mock.local');
-        if (url.pathname.startsWith(controlPrefix)) {
-          const reply = await control(request, url);
+        if (request.url?.startsWith(controlPrefix)) {
+          const reply = await control(request, new URL(request.url, 'http://mock.local'));
           status = reply.status;
           sendReply(response, reply, {});
           return;
         }
         const exchange = parseExchange(profile, spec, request);
-        const { reply, stage } = await runStages(stages, exchange).finally(() => {
+        let outcome: PipelineOutcome;
+        try {
+          outcome = await runStages(stages, exchange);
+        } finally {
           limitHeaders = exchange.limitHeaders;
-        });
+        }
+        const { reply, stage } = outcome;
         status = reply.status;
         journal(exchange, status, stage, started);
-        sendReply(response, reply, { ...cors, ...limitHeaders });
+        // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
+        sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (error) {
         status = 500;
         // The cause goes to the log (never a header or body of the request); the client gets the envelope.

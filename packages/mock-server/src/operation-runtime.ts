@@ -26,7 +26,11 @@ export interface CompiledOperation {
 }
 
 /** Hands out compiled operations, compiling each once. */
-export type OperationRuntime = (operation: OperationEntry) => Promise<CompiledOperation>;
+export interface OperationRuntime {
+  (operation: OperationEntry): Promise<CompiledOperation>;
+  /** The operation compiled already, if it is (lets the request path skip an await). */
+  compiled(operation: OperationEntry): CompiledOperation | undefined;
+}
 
 /** Creates the runtime for one API's spec. */
 export function createOperationRuntime(
@@ -48,12 +52,17 @@ export function createOperationRuntime(
       knownIds: knownExampleIds(spec, operation),
     };
   };
-  return (operation) => {
+  const done = new Map<OperationEntry, CompiledOperation>();
+  const runtime = (operation: OperationEntry) => {
     let compiled = cache.get(operation);
     if (!compiled) {
-      compiled = compile(operation);
+      compiled = compile(operation).then((ready) => {
+        done.set(operation, ready);
+        return ready;
+      });
       cache.set(operation, compiled);
     }
     return compiled;
   };
+  return Object.assign(runtime, { compiled: (operation: OperationEntry) => done.get(operation) });
 }

@@ -1,6 +1,7 @@
 // Reads what a QA engineer asked the mock to answer: `Prefer: code=404, example=name` or the query
 // parameters `__code` / `__example`. Pure: it returns the preference and the query without the
-// mock's own `__*` parameters (which are never validated as API parameters); it changes nothing.
+// mock's own `__*` parameters (which are never validated as API parameters) — a copy when there
+// were any, the same object otherwise; it changes nothing.
 
 /** The response a caller asked for, if any. */
 export interface ResponsePreference {
@@ -26,6 +27,7 @@ export function readPreference(
   const example = pairs.get('example') ?? query.get('__example') ?? undefined;
   if (code !== undefined && /^\d{3}$/.test(code)) preference.code = Number(code);
   if (example) preference.example = example;
+  if (!controlParameters.some((name) => query.has(name))) return { preference, apiQuery: query };
   const apiQuery = new URLSearchParams(query);
   for (const name of controlParameters) apiQuery.delete(name);
   return { preference, apiQuery };

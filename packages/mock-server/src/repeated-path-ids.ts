@@ -30,6 +30,20 @@ const mismatch = (location: 'query' | 'body', name: string, value: string): Viol
   message: `must equal the path's value (${value}) when it is repeated`,
 });
 
+const names = new WeakMap<OperationEntry, { pathNames: string[]; declaredInQuery: Set<string> }>();
+/** The operation's path parameter names and its query parameter names, worked out once. */
+function namesOf(operation: OperationEntry) {
+  let known = names.get(operation);
+  if (!known) {
+    known = {
+      pathNames: operation.parameters.filter((p) => p.in === 'path').map((p) => p.name),
+      declaredInQuery: new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+    };
+    names.set(operation, known);
+  }
+  return known;
+}
+
 /** Drops the path ids a request repeats where they agree with the path; reports those that do not. */
 export function reconcileRepeatedPathIds(
   operation: OperationEntry,
@@ -37,8 +51,7 @@ export function reconcileRepeatedPathIds(
   query: URLSearchParams,
   body: unknown,
 ): ReconciledRequest {
-  const pathNames = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
-  const declaredInQuery = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const { pathNames, declaredInQuery } = namesOf(operation);
   const violations: Violation[] = [];
   let keptQuery = query;
   let keptBody = body;

@@ -14,8 +14,6 @@ export interface SandboxCall {
   readonly body: unknown;
   /** The mall of the caller's token (admin, analytics); undefined for the collection API. */
   readonly mallId: string | undefined;
-  /** The query as sent (read by handlers that have not moved to converted values yet). */
-  readonly rawQuery: Readonly<Record<string, string | string[]>>;
 }
 
 /** The sandbox's answer to a call. */

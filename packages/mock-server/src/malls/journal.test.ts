@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { createJournal, redactSecrets } from './journal.js';
 
-const entry = (path: string, status = 200) => ({
-  receivedAt: '2026-11-23T00:00:00.000Z',
+const entry = (path: string, status = 200, query = new URLSearchParams()) => ({
+  receivedAtMs: Date.parse('2026-11-23T00:00:00.000Z'),
   api: 'admin',
   method: 'GET',
   path,
   operationId: 'listCategories',
-  query: {},
+  query,
   body: null,
   status,
   answeredBy: 'answer',
@@ -33,6 +33,17 @@ describe('journal', () => {
     const journal = createJournal(2);
     for (const path of ['/1', '/2', '/3']) journal.record('a', entry(path));
     expect(journal.entries('a').map((e) => e.path)).toEqual(['/2', '/3']);
+  });
+  it('answers entries with their time and query as sent, secrets redacted', () => {
+    const journal = createJournal();
+    journal.record(
+      'a',
+      entry('/oauth', 200, new URLSearchParams('code=secret-code&state=s&scope=a&scope=b')),
+    );
+    expect(journal.entries('a')[0]).toMatchObject({
+      receivedAt: '2026-11-23T00:00:00.000Z',
+      query: { code: '[redacted]', state: 's', scope: ['a', 'b'] },
+    });
   });
   it('redacts credentials and tokens at any depth, and nothing else', () => {
     expect(

@@ -30,9 +30,16 @@ export interface JournalFilter {
   readonly after?: number;
 }
 
+/** What is recorded per request; kept as it is and turned into a {@link JournalEntry} when read. */
+export interface JournalInput extends Omit<JournalEntry, 'sequence' | 'receivedAt' | 'query'> {
+  /** When the request arrived, at the mall's clock (epoch milliseconds). */
+  readonly receivedAtMs: number;
+  readonly query: URLSearchParams;
+}
+
 /** Per-mall journals. */
 export interface Journal {
-  record(mallId: string, entry: Omit<JournalEntry, 'sequence'>): void;
+  record(mallId: string, input: JournalInput): void;
   entries(mallId: string, filter?: JournalFilter): JournalEntry[];
   clear(mallId: string): number;
 }
@@ -60,23 +67,47 @@ const matches = (entry: JournalEntry, filter: JournalFilter) =>
   (filter.status === undefined || entry.status === filter.status) &&
   (filter.after === undefined || entry.sequence > filter.after);
 
-/** Creates per-mall journals keeping at most `limit` entries per mall (oldest dropped first). */
+interface Recorded {
+  readonly sequence: number;
+  readonly input: JournalInput;
+}
+
+/** The entry of a recorded request, with secrets redacted (done when read, not on the request path). */
+const entryOf = ({ sequence, input: { receivedAtMs, query, body, ...rest } }: Recorded): JournalEntry => {
+  const record: Record<string, string | string[]> = {};
+  for (const key of new Set(query.keys())) {
+    const values = query.getAll(key);
+    record[key] = values.length === 1 ? (values[0] ?? '') : values;
+  }
+  return {
+    ...rest,
+    sequence,
+    receivedAt: new Date(receivedAtMs).toISOString(),
+    query: redactSecrets(record) as JournalEntry['query'],
+    body: redactSecrets(body),
+  };
+};
+
+/** Creates per-mall journals answering at most the last `limit` entries per mall (older ones are dropped). */
 export function createJournal(limit = 10_000): Journal {
-  const byMall = new Map<string, JournalEntry[]>();
+  const byMall = new Map<string, Recorded[]>();
   let sequence = 0;
   return {
-    record(mallId, entry) {
-      const list = byMall.get(mallId) ?? [];
-      list.push({
-        ...entry,
-        query: redactSecrets(entry.query) as JournalEntry['query'],
-        body: redactSecrets(entry.body),
-        sequence: ++sequence,
-      });
-      if (list.length > limit) list.splice(0, list.length - limit);
-      byMall.set(mallId, list);
+    record(mallId, input) {
+      let list = byMall.get(mallId);
+      if (!list) {
+        list = [];
+        byMall.set(mallId, list);
+      }
+      list.push({ sequence: ++sequence, input });
+      // Trim in batches (a quarter of the bound at a time), so a full journal costs O(1) per request.
+      if (list.length > limit + Math.ceil(limit / 4)) list.splice(0, list.length - limit);
     },
-    entries: (mallId, filter = {}) => (byMall.get(mallId) ?? []).filter((entry) => matches(entry, filter)),
+    entries: (mallId, filter = {}) =>
+      (byMall.get(mallId) ?? [])
+        .slice(-limit)
+        .map(entryOf)
+        .filter((entry) => matches(entry, filter)),
     clear(mallId) {
       const cleared = byMall.get(mallId)?.length ?? 0;
       byMall.delete(mallId);

@@ -18,7 +18,9 @@ export interface PipelineOutcome {
 /** Runs the stages in order until one answers. */
 export async function runStages(stages: readonly Stage[], exchange: Exchange): Promise<PipelineOutcome> {
   for (const stage of stages) {
-    const reply = await stage.run(exchange);
+    const outcome = stage.run(exchange);
+    // Most stages decide synchronously; awaiting only promises keeps the request off the microtask queue.
+    const reply = outcome instanceof Promise ? await outcome : outcome;
     if (reply) return { reply, stage: stage.name };
   }
   throw new Error(`no stage answered ${exchange.method} ${exchange.path}`);
