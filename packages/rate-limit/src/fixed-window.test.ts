@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
-import { apiLimits } from './api-limits.js';
 import type { Decision, FixedWindowPolicy } from './policy.js';
 import { replay, timedCalls } from './testing/algorithm-runs.js';
 
@@ -38,7 +37,7 @@ const callsArb = fc.array(
   { minLength: 1, maxLength: 60 },
 );
 
-const minute = apiLimits.collection.policy;
+const minute: FixedWindowPolicy = { kind: 'fixed-window', limit: 40, windowMs: 60_000 };
 const start = Date.UTC(2025, 0, 1, 12, 0, 0); // a minute boundary
 
 function run(policy: FixedWindowPolicy, times: readonly number[]): Decision[] {
