@@ -9,7 +9,7 @@ import {
   constantTimeEqual,
   formatTokenResponse,
 } from '@mall-api/auth';
-import { issuedScopeName } from './scope-names.js';
+import { issuedScopeName, platformScopeAliases, type ScopeAliases } from './scope-names.js';
 
 /** An app registered with the mock platform. */
 export interface RegisteredApp {
@@ -87,6 +87,8 @@ export interface OAuthAuthorityOptions {
   readonly lifetimes?: OAuthLifetimes;
   /** The user who "approves" every authorization (the mock has no login page). */
   readonly userId?: string;
+  /** How issued tokens list requested scopes (default: the shipped specs' `x-scope-aliases`). */
+  readonly scopeAliases?: ScopeAliases;
 }
 
 /** The mock authorization server. */
@@ -141,6 +143,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
   const clock = options.clock ?? Date.now;
   const lifetimes = options.lifetimes ?? platformLifetimes;
   const userId = options.userId ?? 'demo-admin';
+  const scopeAliases = options.scopeAliases ?? platformScopeAliases();
   const codes = new Map<string, CodeRecord>();
   const accessTokens = new Map<string, TokenRecord>();
   const refreshTokens = new Map<string, TokenRecord>();
@@ -198,7 +201,8 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         return {
           ok: false,
           redirectable: false,
-          failure: { status: 401, error: 'invalid_client', description: 'Unknown client_id.' },
+          // RFC 6749 4.1.2.1: an unknown client must not be redirected to; the operator sees a 400.
+          failure: { status: 400, error: 'invalid_request', description: 'The client_id is not registered.' },
         };
       }
       if (!redirectUri || !app.redirectUris.some((registered) => redirectMatches(registered, redirectUri))) {
@@ -239,7 +243,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         clientId: app.clientId,
         mallId,
         userId,
-        scopes: requested.map(issuedScopeName),
+        scopes: requested.map((name) => issuedScopeName(name, scopeAliases)),
         redirectUri,
         expiresAt: clock() + lifetimes.codeMs,
       });
