@@ -30,8 +30,8 @@ const load = (file: string): unknown => JSON.parse(seedNames(stripTrailingCommas
 const errorsOf = (pointer: string, value: unknown) => [...new Set(validate(pointer, value))].sort();
 
 const scopesPlaceholder = {
-  '/scopes/3 must match pattern "^mall\\.(read|write)_[a-z_]+$"':
-    'The published scope list ends with the elision placeholder "...etc...", which is not a scope; our items must look like mall.read_x / mall.write_x.',
+  '/scopes/3 must match pattern "^mall\\.[a-z][a-z_]*$"':
+    'The published scope list ends with the elision placeholder "...etc...", which is not a scope; our items must look like mall.read_x, mall.write_x or an alias such as mall.analytics.',
 };
 const partnerpayNull = {
   '/request/use_partnerpay must be string':
