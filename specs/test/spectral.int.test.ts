@@ -43,5 +43,5 @@ describe('Spectral spectral:oas', () => {
       .map((result) => `${result.source}: ${result.code} at ${result.path.join('.')}: ${result.message}`);
     expect(errors).toEqual([]);
     expect(Array.isArray(results)).toBe(true);
-  });
+  }, 180_000);
 });
