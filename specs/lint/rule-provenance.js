@@ -10,6 +10,7 @@ const ruleExtensions = [
   'x-rate-limit',
   'x-https-only',
   'x-scope-aliases',
+  'x-token-lifetimes',
   'x-not-less-than',
   'x-mutually-exclusive',
   'x-requires-one-of',

@@ -113,3 +113,18 @@ describe('issued tokens', () => {
     expect(issueDemoTokens(renamed, ['mall.read_product']).scopes).toEqual(['mall.product']);
   });
 });
+
+describe('token lifetimes', () => {
+  it('come from the admin spec’s x-token-lifetimes, and follow a change in a copy', async () => {
+    const { lifetimesFromSpec, platformLifetimes } = await import('./oauth-authority.js');
+    expect(platformLifetimes).toEqual({
+      codeMs: 60_000,
+      accessTokenMs: 7_200_000,
+      refreshTokenMs: 1_209_600_000,
+    });
+    const copy = structuredClone(spec.document);
+    const schemes = (copy.components as JsonObject).securitySchemes as JsonObject;
+    ((schemes.oauth2 as JsonObject)['x-token-lifetimes'] as JsonObject)['access-token-seconds'] = 60;
+    expect(lifetimesFromSpec(copy).accessTokenMs).toBe(60_000);
+  });
+});
