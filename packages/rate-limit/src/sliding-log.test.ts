@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';
 import type { SlidingLogPolicy } from './policy.js';
-import { replay, timedCalls } from './testing/algorithm-runs.js';
+import { callGaps, replay, timedCalls } from './testing/algorithm-runs.js';
 
 /** Obviously correct: keep every admitted call and count those of the last `windowMs`. */
 function referenceSlidingLog(policy: SlidingLogPolicy, calls: readonly { at: number; cost: number }[]) {
@@ -32,10 +32,7 @@ const policyArb = fc.record({
   windowMs: fc.integer({ min: 1, max: 5_000 }),
 });
 
-const callsArb = fc.array(
-  fc.record({ gap: fc.integer({ min: 0, max: 3_000 }), cost: fc.integer({ min: 1, max: 8 }) }),
-  { minLength: 1, maxLength: 60 },
-);
+const callsArb = callGaps(3_000, 60);
 
 /** The collection API's limit (seed 8: 40 per minute; the spec's `x-rate-limit` states it too). */
 const minute: SlidingLogPolicy = { kind: 'sliding-log', limit: 40, windowMs: 60_000 };
