@@ -1,10 +1,14 @@
 // Root test configuration: one vitest run covers every workspace as a named project,
 // and a small reporter prints the plain "N passed, N failed" closing line CI reads.
+// MALL_API_TESTS=fast (`npm run test:fast`) leaves out the long integration tests, `*.int.test.ts`.
 import { defineConfig } from 'vitest/config';
+
+const skipped = ['**/node_modules/**', '**/dist/**'];
+if (process.env.MALL_API_TESTS === 'fast') skipped.push('**/*.int.test.ts');
 
 const project = (name: string, root: string, extra: Record<string, unknown> = {}) => ({
   extends: true,
-  test: { name, root, include: ['**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], ...extra },
+  test: { name, root, include: ['**/*.test.ts'], exclude: skipped, ...extra },
 });
 
 export default defineConfig({
@@ -24,7 +28,9 @@ export default defineConfig({
       project('admin-client', 'packages/admin-client', {
         typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
       }),
-      project('analytics-client', 'packages/analytics-client'),
+      project('analytics-client', 'packages/analytics-client', {
+        typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
+      }),
       project('mock-server', 'packages/mock-server'),
       project('contract-tests', 'packages/contract-tests'),
       project('docs', 'docs'),

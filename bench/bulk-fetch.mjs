@@ -30,10 +30,18 @@ const { values } = parseArgs({
   },
 });
 const served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 } });
-const url = Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url]));
+const url = /** @type {Record<import('@mall-api/rate-limit').ApiName, string>} */ (
+  Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url]))
+);
 const allScopes = ['mall.read_category', 'mall.read_product', 'mall.read_analytics'];
+/**
+ * One measured run: calls made, real elapsed ms, the least ms the API's limit allows, and 429s.
+ * @typedef {{ label: string, count: number, elapsed: number, minimumMs: number, tooMany: number }} Row
+ */
+/** @type {Row[]} */
 const rows = [];
 
+<<<<<<< HEAD
 /** The least time N calls sent at once take under an API's policy, after its first burst. */
 function minimumMs(api, count) {
   const policy = apiLimits[api].policy;
@@ -45,6 +53,16 @@ function minimumMs(api, count) {
 }
 
 async function measure(label, count, minimum, call) {
+=======
+/**
+ * Makes `count` calls one after another and records the elapsed time against the minimum.
+ * @param {string} label
+ * @param {number} count
+ * @param {(startedAt: number) => number} minimumMs least ms the limit allows, given the start time
+ * @param {(index: number) => Promise<number>} call makes call `index`; resolves to its HTTP status
+ */
+async function measure(label, count, minimumMs, call) {
+>>>>>>> main
   const started = Date.now();
   const statuses = [];
   for (let i = 0; i < count; i++) statuses.push(await call(i));
@@ -125,6 +143,7 @@ try {
       ]),
     ),
   );
+  /** @type {{ statuses: number[], finishedAt: number }[]} */
   const results = outputs.map((output) => JSON.parse(output.stdout));
   const statuses = results.flatMap((result) => result.statuses);
   rows.push({

@@ -15,22 +15,29 @@ const { values } = parseArgs({
     rates: { type: 'string', default: '1000,2000,4000' },
   },
 });
+/** @type {import('@mall-api/rate-limit').ApiName[]} */
 const apis = ['collection', 'admin', 'analytics'];
 const server = await startServeMock();
 const mix = requestMix(server.token);
 const connectionsPerApi = [17, 17, 16];
 
+/**
+ * Loads all three APIs for `seconds`, at `rate` requests/s in all or saturated when undefined.
+ * @param {number | undefined} rate
+ * @param {number} [seconds]
+ */
 async function run(rate, seconds = Number(values.seconds)) {
   const results = await Promise.all(
-    apis.map((api, i) =>
-      autocannon({
+    apis.map((api, i) => {
+      const connections = connectionsPerApi[i] ?? 1;
+      return autocannon({
         url: server.urls[api],
         requests: mix[api],
-        connections: connectionsPerApi[i],
+        connections,
         duration: seconds,
-        ...(rate ? { overallRate: Math.round((rate * connectionsPerApi[i]) / 50) } : {}),
-      }),
-    ),
+        ...(rate ? { overallRate: Math.round((rate * connections) / 50) } : {}),
+      });
+    }),
   );
   return {
     rps: results.reduce((sum, r) => sum + r.requests.average, 0),

@@ -15,10 +15,13 @@ const { values } = parseArgs({
 });
 const seconds = Number(values.minutes) * 60;
 const rate = Number(values.rate);
+/** @type {import('@mall-api/rate-limit').ApiName[]} */
 const apis = ['collection', 'admin', 'analytics'];
 const ready = await startServeMock();
+/** @param {number | undefined} pid */
 const rssOf = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+/** @type {{ at: number, rss: number }[]} */
 const samples = [];
 const sampler = setInterval(() => samples.push({ at: samples.length * 10, rss: rssOf(ready.pid) }), 10_000);
 const mix = requestMix(ready.token);
@@ -42,11 +45,13 @@ try {
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
   const warm = samples.find((s) => s.at >= 60) ?? samples[0];
   const last = samples.at(-1);
-  const growth = warm && last ? (last.rss - warm.rss) / warm.rss : 0;
+  const memory =
+    warm && last
+      ? `RSS after warm-up ${(warm.rss / 2 ** 20).toFixed(1)} MiB, at the end ${(last.rss / 2 ** 20).toFixed(1)} MiB, growth ${(((last.rss - warm.rss) / warm.rss) * 100).toFixed(1)} %`
+      : 'RSS not sampled (the run was shorter than one 10 s sample)';
   process.stdout.write(
     `${total} requests in ${values.minutes} min at ${rate}/s target; non-2xx/errors: ${failures}\n` +
-      `${detail.join('\n')}\n` +
-      `RSS after warm-up ${(warm.rss / 2 ** 20).toFixed(1)} MiB, at the end ${(last.rss / 2 ** 20).toFixed(1)} MiB, growth ${(growth * 100).toFixed(1)} %\n`,
+      `${detail.join('\n')}\n${memory}\n`,
   );
 } finally {
   clearInterval(sampler);

@@ -7,35 +7,28 @@
 //   node bench/mock-vs-prism.mjs [--seconds 10] [--connections 50]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { loadMix } from './support/load-mix.mjs';
 import { freePort, startProcess } from './support/processes.mjs';
-import { requestMix } from './support/request-mix.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } },
 });
 const root = join(import.meta.dirname, '..');
+/** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
+/** @typedef {import('./support/load-mix.mjs').LoadResult} LoadResult */
+
+/** @type {ApiName[]} */
 const apis = ['collection', 'admin', 'analytics'];
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
-/** Loads every API at once, splitting the connections; sums throughput, takes the worst p99. */
-async function load(urls, token) {
-  const mix = requestMix(token);
-  const perApi = Math.max(1, Math.floor(connections / apis.length));
-  const round = (duration) =>
-    Promise.all(
-      apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
-    );
-  await round(2); // warm-up, not counted: first requests compile validators and V8 optimises
-  const results = await round(seconds);
-  return {
-    requestsPerSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
-    p99: Math.max(...results.map((r) => r.latency.p99)),
-    failures: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
-  };
-}
+/**
+ * Loads every API at once with the GET mix, after a 2 s warm-up.
+ * @param {Record<ApiName, string>} urls base URL of each API's server
+ * @param {string} token bearer token for the admin and analytics APIs
+ */
+const load = (urls, token) => loadMix(urls, token, { seconds, connections });
 
 async function ours() {
   const server = await startServeMock();
@@ -47,17 +40,19 @@ async function ours() {
 }
 
 async function prism() {
+  /** @type {import('./support/processes.mjs').StartedProcess[]} */
   const servers = [];
-  const urls = {};
+  const freeUrl = async () => `http://127.0.0.1:${await freePort()}`;
+  /** @type {Record<ApiName, string>} */
+  const urls = { collection: await freeUrl(), admin: await freeUrl(), analytics: await freeUrl() };
   try {
     for (const api of apis) {
-      const port = await freePort();
-      urls[api] = `http://127.0.0.1:${port}`;
+      const url = urls[api];
       servers.push(
         await startProcess(
           join(root, 'node_modules/.bin/prism'),
-          ['mock', '-h', '127.0.0.1', '-p', String(port), join(root, `specs/dist/${api}.openapi.yaml`)],
-          async () => (await fetch(urls[api])).status > 0,
+          ['mock', '-h', '127.0.0.1', '-p', new URL(url).port, join(root, `specs/dist/${api}.openapi.yaml`)],
+          async () => (await fetch(url)).status > 0,
           { timeoutMs: 60_000 },
         ),
       );
@@ -70,6 +65,7 @@ async function prism() {
 
 const mine = await ours();
 const stock = await prism();
+/** @type {(label: string, r: LoadResult) => string} */
 const row = (label, r) =>
   `${label.padEnd(24)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${String(r.p99).padStart(5)} ms   non-2xx/errors ${r.failures}`;
 process.stdout.write(

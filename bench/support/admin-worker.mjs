@@ -6,6 +6,8 @@ import { createAdminClient } from '@mall-api/admin-client';
 import { RedisStore } from '@mall-api/rate-limit/redis';
 
 const [redisUrl, baseUrl, accessToken, count] = process.argv.slice(2);
+if (!redisUrl || !baseUrl || !accessToken || !count)
+  throw new Error('usage: admin-worker.mjs <redis-url> <mock-url> <access-token> <requests>');
 const store = new RedisStore({ url: redisUrl });
 const client = createAdminClient({
   mallId: 'demomall',

@@ -2,19 +2,36 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
-/** A free TCP port on 127.0.0.1. */
+/**
+ * A free TCP port on 127.0.0.1.
+ * @returns {Promise<number>}
+ */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
-/** Spawns a command and resolves once `probe()` answers true (polling), with the elapsed ms. */
+/**
+ * A process started by {@link startProcess}.
+ * @typedef {object} StartedProcess
+ * @property {number} readyMs ms from spawning until the probe first answered true
+ * @property {() => Promise<void>} stop sends SIGTERM and resolves once the process has exited
+ */
+
+/**
+ * Spawns a command and resolves once `probe()` answers true (polling), with the elapsed ms.
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {() => Promise<boolean>} probe
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {Promise<StartedProcess>}
+ */
 export async function startProcess(command, args, probe, { timeoutMs = 30_000 } = {}) {
   const started = performance.now();
   const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });

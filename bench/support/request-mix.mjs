@@ -3,9 +3,17 @@
 const basic = `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`;
 const range = 'mall_id=demomall&start_date=2026-10-01&end_date=2026-10-31';
 
-/** Requests per API (autocannon's `requests` format), given a bearer token for admin/analytics. */
+/** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
+/** @typedef {import('autocannon').Request} MixRequest */
+
+/**
+ * Requests per API (autocannon's `requests` format), given a bearer token for admin/analytics.
+ * @param {string} token
+ * @returns {Record<ApiName, MixRequest[]>}
+ */
 export function requestMix(token) {
   const bearer = `Bearer ${token}`;
+  /** @type {(path: string, authorization: string) => MixRequest} */
   const get = (path, authorization) => ({ method: 'GET', path, headers: { authorization } });
   return {
     collection: [
@@ -17,8 +25,8 @@ export function requestMix(token) {
     ],
     admin: [
       get('/api/v2/admin/categories?limit=20&category_depth=2', bearer),
-      get('/api/v2/admin/categories/28', bearer),
-      get('/api/v2/admin/categories/28/products?display_group=1', bearer),
+      get('/api/v2/admin/categories/44', bearer),
+      get('/api/v2/admin/categories/44/products?display_group=1', bearer),
       get('/api/v2/admin/mains', bearer),
       get('/api/v2/admin/products?limit=10&display=T', bearer),
       get('/api/v2/admin/bundleproducts?limit=10', bearer),

@@ -4,11 +4,27 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from './processes.mjs';
 
-export async function startServeMock() {
+/**
+ * The mocks served by support/serve-mock.mjs in their own process.
+ * @typedef {object} ServedMockProcess
+ * @property {Record<import('@mall-api/rate-limit').ApiName, string>} urls base URL of each API's mock
+ * @property {string} token a demo access token for the admin and analytics APIs
+ * @property {number | undefined} pid the serving process, for sampling its memory
+ * @property {() => Promise<void>} stop sends SIGTERM and resolves once the process has exited
+ */
+
+/**
+ * Starts the mocks in their own process.
+ * @param {Record<string, string>} [env] extra environment (MOCK_SANDBOX, MOCK_CHECKOUT)
+ * @returns {Promise<ServedMockProcess>}
+ */
+export async function startServeMock(env = {}) {
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
   const child = spawn(process.execPath, [join(import.meta.dirname, 'serve-mock.mjs'), ...ports.map(String)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
+  /** @type {Pick<ServedMockProcess, 'urls' | 'token'>} */
   const ready = await new Promise((resolve, reject) => {
     let text = '';
     child.once('exit', (code) => reject(new Error(`serve-mock exited with ${code}`)));

@@ -1,23 +1,51 @@
 // Benchmark support: serves all three mock APIs in one process with their rate limits raised so
 // far that they never interfere, on the given ports, and prints "ready <json>" with the URLs and a
-// demo access token for the admin and analytics APIs once listening.
+// demo access token for the admin and analytics APIs once listening. In example mode unless
+// MOCK_SANDBOX=1 (stateful sandbox malls, seed 1); MOCK_CHECKOUT=<dir> serves the mock built in
+// another checkout of this repository (a baseline to compare with).
 //   node serve-mock.mjs <collection-port> <admin-port> <analytics-port>
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { unlimitedLimiter } from './unlimited-limiter.mjs';
 
-import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
-import { apiLimits, createServerLimiter } from '@mall-api/rate-limit';
+/** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
+
+const checkout = process.env.MOCK_CHECKOUT;
+/**
+ * Imports a workspace package from the other checkout when there is one, else this one's.
+ * @param {string} name folder under packages/
+ * @param {string} fallback this checkout's package name
+ */
+const fromCheckout = (name, fallback) =>
+  checkout
+    ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href)
+    : import(fallback);
+/** @type {typeof import('@mall-api/mock-server')} */
+const { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } = await fromCheckout(
+  'mock-server',
+  '@mall-api/mock-server',
+);
+/** @type {typeof import('@mall-api/rate-limit')} */
+const rateLimit = await fromCheckout('rate-limit', '@mall-api/rate-limit');
 
 const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
-const unlimited = (api) =>
-  createServerLimiter({
-    api: { ...apiLimits[api], policy: { kind: 'fixed-window', limit: 1_000_000_000, windowMs: 60_000 } },
-  });
 const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+/** @type {[ApiName, number | undefined][]} */
+const ports = [
+  ['collection', collectionPort],
+  ['admin', adminPort],
+  ['analytics', analyticsPort],
+];
 const mocks = await Promise.all(
-  [
-    ['collection', collectionPort],
-    ['admin', adminPort],
-    ['analytics', analyticsPort],
-  ].map(([api, port]) => startMockServer({ api, port: port ?? 0, authority, limiter: unlimited(api) })),
+  ports.map(([api, port]) =>
+    startMockServer({
+      api,
+      port: port ?? 0,
+      authority,
+      limiter: unlimitedLimiter(api, rateLimit),
+      ...(process.env.MOCK_SANDBOX === '1' ? { sandbox: { seed: 1 } } : {}),
+    }),
+  ),
 );
 const token = issueDemoTokens(authority, [
   'mall.read_category',

@@ -19,6 +19,10 @@ export function listApis() {
   return Object.keys(parsed.apis ?? {});
 }
 
+/**
+ * Runs the Redocly CLI from the repository root; its errors go to our stderr.
+ * @param {string[]} args
+ */
 function run(args) {
   execFileSync(redocly, args, {
     cwd: repoRoot,

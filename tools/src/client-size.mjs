@@ -15,7 +15,11 @@ export const clientSizeLimits = {
   'analytics-client': 10 * 1024,
 };
 
-/** Bundles `packages/<name>/dist/index.js` and returns its minified and gzipped sizes in bytes. */
+/**
+ * Bundles `packages/<name>/dist/index.js` and returns its minified and gzipped sizes in bytes.
+ * @param {string} name client package folder under `packages/`, e.g. `collection-client`
+ * @returns {Promise<{ minified: number, gzipped: number, imports: string[] }>}
+ */
 export async function measureClient(name) {
   const bundle = await rolldown({
     input: join(repoRoot, 'packages', name, 'dist', 'index.js'),

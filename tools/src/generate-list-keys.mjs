@@ -5,67 +5,77 @@
 // parameters' `maximum`, null when none is published), and its keyset cursor, if any: a
 // `since_<field>` query parameter that continues after the record whose `<field>` it names, with
 // the parameters it cannot be combined with (`x-mutually-exclusive`). Clients read it at run
-// time, so their paging cannot drift from the spec.
+// time, so their paging cannot drift from the spec. Reads the spec through @mall-api/spec-model.
 //   node tools/src/generate-list-keys.mjs <api> <output-file>
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { apiNames, loadSpecSync } from '@mall-api/spec-model';
+
+/** @typedef {import('@mall-api/spec-model').OperationEntry} OperationEntry */
+/** @typedef {import('@mall-api/spec-model').OperationParameter} OperationParameter */
+/** @typedef {import('@mall-api/spec-model').JsonObject} JsonObject */
+/** @typedef {{ parameter: string, field: string, excludes: string[] }} Cursor */
 
 const [api, output] = process.argv.slice(2);
-if (!api || !output) throw new Error('usage: generate-list-keys.mjs <api> <output-file>');
-const spec = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', '..', 'specs', 'dist', `${api}.openapi.json`), 'utf8'),
-);
+const apiName = apiNames.find((name) => name === api);
+if (!apiName || !output) throw new Error('usage: generate-list-keys.mjs <api> <output-file>');
+const spec = loadSpecSync(apiName);
 
-const resolve = (node) => {
-  let current = node;
-  while (current?.$ref)
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce((n, k) => n?.[k], spec);
-  return current;
-};
-
-/** The keyset cursor of a list operation: `since_<field>` where `<field>` is a property of the records. */
+/**
+ * The keyset cursor of a list operation: `since_<field>` where `<field>` is a property of the records.
+ * @param {OperationEntry} operation
+ * @param {OperationParameter[]} queryParameters
+ * @param {JsonObject | undefined} recordSchema
+ * @returns {Cursor | null}
+ */
 const cursorOf = (operation, queryParameters, recordSchema) => {
+  const properties = spec.resolveOptional(recordSchema?.properties) ?? {};
   const since = queryParameters.find(
-    (p) => p.name.startsWith('since_') && p.name.slice('since_'.length) in (recordSchema?.properties ?? {}),
+    (p) => p.name.startsWith('since_') && p.name.slice('since_'.length) in properties,
   );
   if (!since) return null;
-  const excludes = (operation['x-mutually-exclusive'] ?? [])
+  const declared = operation.extensions['x-mutually-exclusive'];
+  const excludes = (Array.isArray(declared) ? declared : [])
     .filter((pair) => Array.isArray(pair) && pair.includes(since.name))
-    .map((pair) => pair.find((name) => name !== since.name))
+    .map((pair) => (Array.isArray(pair) ? pair.find((name) => name !== since.name) : undefined))
     .filter((name) => typeof name === 'string');
   return { parameter: since.name, field: since.name.slice('since_'.length), excludes };
 };
 
+/**
+ * A parameter's published `maximum`, or null.
+ * @param {OperationParameter | undefined} parameter
+ */
+const maximum = (parameter) => {
+  const value = parameter?.schema.maximum;
+  return typeof value === 'number' ? value : null;
+};
+
 const entries = [];
-for (const [path, item] of Object.entries(spec.paths)) {
-  const get = resolve(item).get;
-  if (!get) continue;
-  const schema = resolve(resolve(get.responses?.['200'])?.content?.['application/json']?.schema);
-  const arrays = Object.entries(schema?.properties ?? {}).filter(
-    ([, property]) => resolve(property)?.type === 'array',
+for (const operation of spec.operations) {
+  if (operation.method !== 'get') continue;
+  const content = spec.resolveOptional(spec.resolveOptional(operation.responses['200'])?.content);
+  const schema = spec.resolveOptional(spec.resolveOptional(content?.['application/json'])?.schema);
+  const properties = spec.resolveOptional(schema?.properties) ?? {};
+  const arrays = Object.entries(properties).filter(
+    ([, property]) => spec.resolveOptional(property)?.type === 'array',
   );
-  if (arrays.length !== 1) continue;
-  const [key, arraySchema] = arrays[0];
-  const query = (get.parameters ?? []).map(resolve).filter((p) => p.in === 'query');
+  const [only] = arrays;
+  if (arrays.length !== 1 || !only) continue;
+  const [key, arraySchema] = only;
+  const query = operation.parameters.filter((p) => p.in === 'query');
   const offset = query.find((p) => p.name === 'offset');
-  const limit = query.find((p) => p.name === 'limit');
-  const maximum = (parameter) => {
-    const value = resolve(parameter?.schema)?.maximum;
-    return typeof value === 'number' ? value : null;
-  };
   entries.push({
-    path,
+    path: operation.pathTemplate,
     key,
     pageable: offset !== undefined,
     maxOffset: maximum(offset),
-    maxLimit: maximum(limit),
-    cursor: cursorOf(get, query, resolve(resolve(arraySchema)?.items)),
+    maxLimit: maximum(query.find((p) => p.name === 'limit')),
+    cursor: cursorOf(operation, query, spec.resolveOptional(spec.resolveOptional(arraySchema)?.items)),
   });
 }
 entries.sort((a, b) => a.path.localeCompare(b.path));
+/** @param {Cursor | null} value */
 const literal = (value) =>
   value === null
     ? 'null'

@@ -3,7 +3,15 @@
 // AdminWriteRequest), `paginate` takes only
 // the pageable lists without their offset or cursor, and misuse does not compile.
 import { describe, expectTypeOf, it } from 'vitest';
-import { type AdminListItem, type AdminWriteRequest, type components, createAdminClient } from './index.js';
+import {
+  type AdminListItem,
+  type AdminWriteRequest,
+  type CallOptions,
+  type components,
+  createAdminClient,
+  isMallApiError,
+  type MallApiError,
+} from './index.js';
 
 const client = createAdminClient({ mallId: 'demomall', auth: { accessToken: 'token' } });
 
@@ -95,5 +103,31 @@ describe('admin client types', () => {
     void client.paginate('/api/v2/admin/products', { offset: 100 });
     // @ts-expect-error: paginate sets since_product_no itself
     void client.paginate('/api/v2/admin/products', { since_product_no: 5000 });
+  });
+
+  it('lets a POST opt in to retries, and types the narrowed result of a throwing call', async () => {
+    const { data } = await client.POST('/api/v2/admin/categories', {
+      body: { request: { category_name: 'Scarves' } },
+      retryPost: true,
+      throwOnError: true,
+      timeout: 10_000,
+    });
+    expectTypeOf(data.category.category_no).toEqualTypeOf<number>();
+    // @ts-expect-error: retryPost is a flag
+    void client.POST('/api/v2/admin/categories', { body: { request: { category_name: 'x' } }, retryPost: 1 });
+    expectTypeOf<CallOptions['maxRetries']>().toEqualTypeOf<number | undefined>();
+  });
+
+  it('types a throwing client and its errors', async () => {
+    const strict = createAdminClient({ mallId: 'demomall', auth: { accessToken: 't' }, throwOnError: true });
+    const { data } = await strict.GET('/api/v2/admin/categories/{category_no}', {
+      params: { path: { category_no: 44 } },
+    });
+    expectTypeOf(data.category.category_no).toEqualTypeOf<number>();
+    const error: unknown = undefined;
+    if (isMallApiError(error, 'validation')) {
+      expectTypeOf(error).toEqualTypeOf<MallApiError<'validation'>>();
+      expectTypeOf(error.moreInfo).toEqualTypeOf<Readonly<Record<string, unknown>>>();
+    }
   });
 });

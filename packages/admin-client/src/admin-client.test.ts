@@ -2,7 +2,7 @@
 // lists, one-object bodies), paging up to each list's offset cap and, for products, on past it
 // with since_product_no; end to end against the real mock through the OAuth flow (authorize URL,
 // redirect, code exchange, token manager with refresh); and the leaky-bucket scheduler against the
-// mock in simulated time (40 at once, then 2 per second, and never a 429).
+// mock in simulated time (40 at once, then 2 per second, and never a 429, retries of 503s included).
 import {
   buildAuthorizeUrl,
   createMemoryTokenStore,
@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminBaseUrl,
   adminLatestApiVersion,
+  type ClientEvent,
   createAdminClient,
   KeysetPagingError,
   OffsetCapReachedError,
@@ -372,5 +373,51 @@ describe('the leaky bucket, against the mock in simulated time', () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
     expect(sentAt.slice(0, 40).every((ms) => ms === 0)).toBe(true);
     expect(sentAt.slice(40)).toEqual(Array.from({ length: 20 }, (_, i) => (i + 1) * 500));
+  });
+
+  it('30 calls answered 503 twice each: 90 requests, every call ends in data, zero 429', async () => {
+    clock.advance(60_000); // the bucket the previous test filled has drained
+    const token = issueDemoTokens(authority, ['mall.read_category']).access_token;
+    const statuses: number[] = [];
+    const attemptsByCall = new Map<string, number>();
+    // The mock answers 503 when asked to (`Prefer: code=503`): ask for it on each call's first two attempts.
+    const faultyFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const call = request.headers.get('x-call') ?? '';
+      const attempt = (attemptsByCall.get(call) ?? 0) + 1;
+      attemptsByCall.set(call, attempt);
+      if (attempt <= 2) request.headers.set('Prefer', 'code=503');
+      const response = await fetch(request);
+      statuses.push(response.status);
+      return response;
+    };
+    const client = createAdminClient({
+      mallId: 'demomall',
+      baseUrl: mock.url,
+      auth: { accessToken: token },
+      fetch: faultyFetch as typeof globalThis.fetch,
+      rateLimit: { clock: clock.now, sleep: clock.sleep },
+      onEvent: (event) => events.push(event),
+    });
+    const events: ClientEvent[] = [];
+    const results = await clock.run(
+      Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          client.GET('/api/v2/admin/mains', { headers: { 'x-call': String(i) } }),
+        ),
+      ),
+    );
+    expect(results.every((result) => result.response.status === 200 && result.data !== undefined)).toBe(true);
+    expect(statuses).toHaveLength(90);
+    expect(statuses.filter((status) => status === 503)).toHaveLength(60);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(0);
+    // 90 requests through a bucket of 40 draining 2 per second: the late ones waited in the queue,
+    // and that wait is reported apart from the request time.
+    const waits = events.flatMap((event) => (event.type === 'throttle-wait' ? [event.waitMs] : []));
+    expect(waits.length).toBeGreaterThan(0);
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(500);
+    const lastRequest = events.filter((event) => event.type === 'request').at(-1);
+    expect(lastRequest).toMatchObject({ operationId: 'listMains', attempt: 3 });
+    expect((lastRequest as { queueWaitMs: number }).queueWaitMs).toBeGreaterThan(0);
   });
 });

@@ -2,22 +2,25 @@
 // bearer auth (a token manager or a fixed token), the per-mall leaky-bucket scheduler kept in step
 // with `X-Api-Call-Limit`, the optional `X-Platform-Api-Version` header, and `paginate` over the
 // pageable list endpoints up to each one's offset cap as the spec publishes it; on the products
-// list it carries on past the cap with the spec's keyset cursor (`since_product_no`). Not for
-// obtaining tokens: see `@mall-api/auth` (authorize URL, code exchange, token manager).
+// list it carries on past the cap with the spec's keyset cursor (`since_product_no`); retries,
+// timeouts and typed errors come with it. Not for obtaining tokens: see `@mall-api/auth`
+// (authorize URL, code exchange, token manager).
 import {
-  ApiRequestError,
+  type ApiClient,
   assembleApiClient,
   type BearerAuth,
   bearerAuthMiddleware,
+  type ClientRuntimeOptions,
+  getList,
   type LooseGet,
   OffsetCapReachedError,
   type OffsetPagingOptions,
   paginateList,
 } from '@mall-api/client-kit';
-import { createRateLimitMiddleware, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
-import type { Client } from 'openapi-fetch';
+import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from './generated/admin.js';
 import { listEndpoints } from './generated/list-keys.js';
+import { operationIds } from './generated/operation-ids.js';
 
 /** The API version used when a request names none (the latest). */
 export const adminLatestApiVersion = '2020-09-01';
@@ -42,8 +45,9 @@ function assertMallId(mallId: string): void {
   if (!mallIdPattern.test(mallId)) throw new RangeError(`not a mall ID: ${JSON.stringify(mallId)}`);
 }
 
-/** Options of {@link createAdminClient}. */
-export interface AdminClientOptions {
+/** Options of {@link createAdminClient}; see {@link ClientRuntimeOptions} for retries, timeouts, errors and events. */
+export interface AdminClientOptions<ClientThrows extends boolean = boolean>
+  extends ClientRuntimeOptions<ClientThrows> {
   /** The mall the client works on: it names the default base URL and the rate-limit bucket. */
   mallId: string;
   /** A token manager from `@mall-api/auth` (recommended: refreshes and rotates), or `{ accessToken }`. */
@@ -109,8 +113,8 @@ export class KeysetPagingError extends Error {
   }
 }
 
-/** A typed client of the shopping mall admin API. */
-export interface AdminClient extends Client<paths> {
+/** A typed client of the shopping mall admin API; `ClientThrows` is `true` when created with `throwOnError: true`. */
+export interface AdminClient<ClientThrows extends boolean = false> extends ApiClient<paths, ClientThrows> {
   /**
    * Iterates every record of a pageable list, `limit` records per call (default: the largest the
    * spec allows, 100), up to the offset cap the spec publishes for the endpoint (8000 for
@@ -120,7 +124,7 @@ export interface AdminClient extends Client<paths> {
    * `order` and `product_no` (which the spec does not let one combine with it). That continuation
    * is taken only when the products so far came in ascending `product_no` order, the order
    * `since_product_no` pages in; otherwise the cap applies as for the other lists. A failed page
-   * throws `ApiRequestError` with the API's error envelope.
+   * throws `MallApiError` with the API's error envelope.
    */
   paginate<P extends AdminPageablePath>(
     path: P,
@@ -147,12 +151,11 @@ async function* keysetPages<T>(
   const base = Object.fromEntries(Object.entries(query).filter(([name]) => !cursor.excludes.includes(name)));
   let after = start;
   while (true) {
-    const { data, error, response } = await get(path, {
-      params: { query: { ...base, limit: pageSize, [cursor.parameter]: after } },
+    const page = await getList<T>(get, path, listEndpoints[path].key, {
+      ...base,
+      limit: pageSize,
+      [cursor.parameter]: after,
     });
-    if (!data) throw new ApiRequestError(response.status, error);
-    const records = (data as Record<string, unknown>)[listEndpoints[path].key];
-    const page = Array.isArray(records) ? (records as T[]) : [];
     for (const record of page) {
       const value = numberField(record, cursor.field);
       if (value === undefined || value <= after) {
@@ -170,26 +173,22 @@ async function* keysetPages<T>(
  *
  * @throws {RangeError} when `mallId` is not a host label or `apiVersion` is not `YYYY-MM-DD`.
  */
-export function createAdminClient(options: AdminClientOptions): AdminClient {
-  assertMallId(options.mallId); // it keys the rate-limit bucket even when a base URL is given
-  if (options.apiVersion !== undefined && !apiVersionPattern.test(options.apiVersion)) {
-    throw new RangeError(`apiVersion must be a release date (YYYY-MM-DD), not ${options.apiVersion}`);
+export function createAdminClient<const ClientThrows extends boolean = false>(
+  options: AdminClientOptions<ClientThrows>,
+): AdminClient<ClientThrows> {
+  const { mallId, auth, baseUrl, apiVersion, ...rest } = options;
+  assertMallId(mallId); // it keys the rate-limit bucket even when a base URL is given
+  if (apiVersion !== undefined && !apiVersionPattern.test(apiVersion)) {
+    throw new RangeError(`apiVersion must be a release date (YYYY-MM-DD), not ${apiVersion}`);
   }
-  const client = assembleApiClient<paths>({
-    baseUrl: options.baseUrl ?? adminBaseUrl(options.mallId),
-    auth: bearerAuthMiddleware(options.auth, options.fetch),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.apiVersion ? { headers: { 'X-Platform-Api-Version': options.apiVersion } } : {}),
-    ...(options.rateLimit === false
-      ? {}
-      : {
-          rateLimit: createRateLimitMiddleware({
-            api: 'admin',
-            key: options.mallId,
-            ...(options.fetch ? { fetch: options.fetch } : {}),
-            ...options.rateLimit,
-          }),
-        }),
+  const client = assembleApiClient<paths, ClientThrows>({
+    ...rest,
+    api: 'admin',
+    rateLimitKey: mallId,
+    baseUrl: baseUrl ?? adminBaseUrl(mallId),
+    auth: bearerAuthMiddleware(auth, rest.onEvent),
+    ...(apiVersion ? { headers: { 'X-Platform-Api-Version': apiVersion } } : {}),
+    operationIds,
   });
   const get = client.GET as unknown as LooseGet;
 

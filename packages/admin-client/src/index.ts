@@ -1,6 +1,7 @@
 // Public entry of @mall-api/admin-client.
 
-export { ApiRequestError, type BearerAuth, OffsetCapReachedError } from '@mall-api/client-kit';
+export { type BearerAuth, OffsetCapReachedError } from '@mall-api/client-kit';
+export * from '@mall-api/client-kit/client-surface';
 export {
   type AdminClient,
   type AdminClientOptions,

@@ -1,6 +1,8 @@
 // The analytics client: bearer auth, paging through a result, splitting a long date range into
-// requests and merging them in order, and the token-bucket scheduler against the real mock in
-// simulated time (a burst of 10, then one call per two seconds, and never a 429).
+// requests and merging them in order, failures retried and typed for fetchRange too (against a
+// local fault server), and the token-bucket scheduler against the real mock in simulated time (a
+// burst of 10, then one call per two seconds, and never a 429).
+import { startFaultServer } from '@mall-api/client-kit/testing';
 import {
   createOAuthAuthority,
   demoOAuthApp,
@@ -10,7 +12,7 @@ import {
 } from '@mall-api/mock-server';
 import { createServerLimiter, manualClock } from '@mall-api/rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnalyticsClient } from './index.js';
+import { createAnalyticsClient, isMallApiError } from './index.js';
 
 function recordingFetch(answer: (url: URL) => unknown) {
   const requests: Request[] = [];
@@ -95,6 +97,36 @@ describe('fetchRange', () => {
     await client.fetchRange('/sales/pervisitors', { ...range, end_date: '2026-02-15' }, { maxDays: 31 });
     expect(requests).toHaveLength(2);
     expect(requests.every((r) => !new URL(r.url).searchParams.has('offset'))).toBe(true);
+  });
+});
+
+describe('failures', () => {
+  const view = { view: [{ date: '2026-01-01', visit_count: 3, first_visit_count: 1, re_visit_count: 2 }] };
+
+  it('fetchRange retries a 503 and a dropped connection, then throws a typed error naming the operation', async () => {
+    const server = await startFaultServer((index) =>
+      index === 0
+        ? { status: 503 }
+        : index === 1
+          ? 'drop'
+          : index === 2
+            ? { status: 200, body: view }
+            : { status: 403, body: { error: { code: 'forbidden', message: 'scope', more_info: {} } } },
+    );
+    try {
+      const client = createAnalyticsClient({
+        auth: { accessToken: 't' },
+        baseUrl: server.url,
+        retryBackoff: { initialMs: 5 },
+      });
+      expect(await client.fetchRange('/visitors/view', range)).toEqual(view.view);
+      expect(server.requests).toHaveLength(3);
+      const error = await client.fetchRange('/visitors/view', range).catch((caught: unknown) => caught);
+      expect(isMallApiError(error, 'forbidden')).toBe(true);
+      expect(error).toMatchObject({ status: 403, operationId: 'listVisitorViews', path: '/visitors/view' });
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -1,22 +1,25 @@
 // `createAnalyticsClient`: openapi-fetch on the generated `paths` of the analytics API (Beta),
 // with bearer auth (a token manager or a fixed token), the token-bucket scheduler kept in step
 // with `X-RateLimit-Remaining`, `paginate` over the pageable endpoints, and `fetchRange`, which
-// splits a long date range into requests the API accepts and merges the records in order.
+// splits a long date range into requests the API accepts and merges the records in order; retries,
+// timeouts and typed errors come with it.
 import {
-  ApiRequestError,
+  type ApiClient,
   assembleApiClient,
   type BearerAuth,
   bearerAuthMiddleware,
+  type ClientRuntimeOptions,
   type DateRange,
+  getList,
   type LooseGet,
   type OffsetPagingOptions,
   paginateList,
   splitDateRange,
 } from '@mall-api/client-kit';
-import { createRateLimitMiddleware, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
-import type { Client } from 'openapi-fetch';
+import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from './generated/analytics.js';
 import { listEndpoints } from './generated/list-keys.js';
+import { operationIds } from './generated/operation-ids.js';
 
 /** Production base address of the analytics API. */
 export const analyticsBaseUrl = 'https://ca-api.cafe24data.com';
@@ -30,8 +33,9 @@ export const analyticsMaxLimit = 1000;
  */
 export const analyticsSourceBoundary = '2023-01-01';
 
-/** Options of {@link createAnalyticsClient}. */
-export interface AnalyticsClientOptions {
+/** Options of {@link createAnalyticsClient}; see {@link ClientRuntimeOptions} for retries, timeouts, errors and events. */
+export interface AnalyticsClientOptions<ClientThrows extends boolean = boolean>
+  extends ClientRuntimeOptions<ClientThrows> {
   /** A token manager from `@mall-api/auth` (recommended), or `{ accessToken }`. */
   auth: BearerAuth;
   /** Defaults to {@link analyticsBaseUrl}; the local mock is `http://127.0.0.1:4012`. */
@@ -52,8 +56,9 @@ type Body<P extends Paths> = paths[P]['get']['responses'][200]['content']['appli
 type Item<P extends Paths> =
   Body<P> extends { [K in (typeof listEndpoints)[P]['key']]: readonly (infer T)[] } ? T : never;
 
-/** A typed client of the analytics API. */
-export interface AnalyticsClient extends Client<paths> {
+/** A typed client of the analytics API; `ClientThrows` is `true` when created with `throwOnError: true`. */
+export interface AnalyticsClient<ClientThrows extends boolean = false>
+  extends ApiClient<paths, ClientThrows> {
   /** Iterates every record of a pageable endpoint (`limit` 1000 unless given; no offset cap is published). */
   paginate<P extends PageablePath>(path: P, query: Omit<Query<P>, 'offset'>): AsyncGenerator<Item<P>>;
   /**
@@ -70,20 +75,16 @@ export interface AnalyticsClient extends Client<paths> {
 }
 
 /** Creates a client of the online-store analytics API. */
-export function createAnalyticsClient(options: AnalyticsClientOptions): AnalyticsClient {
-  const client = assembleApiClient<paths>({
-    baseUrl: options.baseUrl ?? analyticsBaseUrl,
-    auth: bearerAuthMiddleware(options.auth, options.fetch),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.rateLimit === false
-      ? {}
-      : {
-          rateLimit: createRateLimitMiddleware({
-            api: 'analytics',
-            ...(options.fetch ? { fetch: options.fetch } : {}),
-            ...options.rateLimit,
-          }),
-        }),
+export function createAnalyticsClient<const ClientThrows extends boolean = false>(
+  options: AnalyticsClientOptions<ClientThrows>,
+): AnalyticsClient<ClientThrows> {
+  const { auth, baseUrl, ...rest } = options;
+  const client = assembleApiClient<paths, ClientThrows>({
+    ...rest,
+    api: 'analytics',
+    baseUrl: baseUrl ?? analyticsBaseUrl,
+    auth: bearerAuthMiddleware(auth, rest.onEvent),
+    operationIds,
   });
   const get = client.GET as unknown as LooseGet;
   const pages = <T>(path: Paths, query: Record<string, unknown>, paging?: Partial<OffsetPagingOptions>) => {
@@ -94,14 +95,8 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
       ...paging,
     });
   };
-  const single = async <T>(path: Paths, query: Record<string, unknown>): Promise<T[]> => {
-    const { data, error, response } = await get(path, {
-      params: { query: { limit: analyticsMaxLimit, ...query } },
-    });
-    if (!data) throw new ApiRequestError(response.status, error);
-    const records = (data as Record<string, unknown>)[listEndpoints[path].key];
-    return Array.isArray(records) ? (records as T[]) : [];
-  };
+  const single = <T>(path: Paths, query: Record<string, unknown>): Promise<T[]> =>
+    getList<T>(get, path, listEndpoints[path].key, { limit: analyticsMaxLimit, ...query });
 
   return Object.assign(client, {
     paginate<P extends PageablePath>(path: P, query: Omit<Query<P>, 'offset'>): AsyncGenerator<Item<P>> {

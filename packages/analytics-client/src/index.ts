@@ -1,6 +1,7 @@
 // Public entry of @mall-api/analytics-client.
 
-export { ApiRequestError, type BearerAuth } from '@mall-api/client-kit';
+export type { BearerAuth } from '@mall-api/client-kit';
+export * from '@mall-api/client-kit/client-surface';
 export {
   type AnalyticsClient,
   type AnalyticsClientOptions,

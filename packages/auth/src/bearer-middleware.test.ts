@@ -1,5 +1,6 @@
 // Specification of the bearer-token middleware, alone and plugged into a real openapi-fetch client:
-// it adds the token, answers a 401 with one refresh and one resend of an intact clone, and never loops.
+// it adds the token, answers a 401 with one refresh and one resend of an intact clone, never loops,
+// and tells its hook of every token replacement (never the token itself).
 import createClient, { type Middleware } from 'openapi-fetch';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createBearerMiddleware } from './bearer-middleware.js';
@@ -164,5 +165,31 @@ describe('createBearerMiddleware', () => {
     await expect(client.POST('/api/v2/admin/products', { body: product })).rejects.toBeInstanceOf(
       ReauthorizationRequiredError,
     );
+  });
+
+  it('tells onTokenRefresh of a refresh after a 401 and of a token rotated ahead of expiry', async () => {
+    const { authority, initial, api } = await setup();
+    const store = createMemoryTokenStore();
+    await store.set('yourmall', { ...initial, accessToken: 'revoked-token' });
+    let now = Date.now();
+    const manager = createTokenManager({
+      mallId: 'yourmall',
+      store,
+      clock: () => now,
+      refresh: (t) => authority.refresh(t),
+    });
+    const events: unknown[] = [];
+    const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4011', fetch: api });
+    client.use(createBearerMiddleware(manager, { onTokenRefresh: (event) => events.push(event) }));
+    await client.POST('/api/v2/admin/products', { body: product });
+    await client.POST('/api/v2/admin/products', { body: product });
+    expect(events).toEqual([
+      { type: 'token-refresh', reason: 'unauthorized', durationMs: expect.any(Number) },
+    ]);
+    now += 3 * 3_600_000; // past expiry: the next request gets a new token from the manager
+    await client.POST('/api/v2/admin/products', { body: product });
+    expect(events).toHaveLength(2);
+    expect(events[1]).toEqual({ type: 'token-refresh', reason: 'rotated', durationMs: expect.any(Number) });
+    expect(JSON.stringify(events)).not.toContain(authority.current?.accessToken ?? 'no token');
   });
 });

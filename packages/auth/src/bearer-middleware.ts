@@ -2,8 +2,9 @@
 // `onRequest` sets `Authorization: Bearer <token>` and keeps a clone of the request (a body can be
 // read only once), and `onResponse` answers a 401 by asking the manager for a replacement token once
 // and resending the clone with it. The resent request's answer is returned as is, so a second 401
-// reaches the caller instead of looping. Structurally compatible with openapi-fetch's `Middleware`
-// without importing it at run time. Not for the token endpoint itself (that uses Basic auth).
+// reaches the caller instead of looping. A hook hears of every token replacement (with its duration,
+// never the token). Structurally compatible with openapi-fetch's `Middleware` without importing it at
+// run time. Not for the token endpoint itself (that uses Basic auth).
 import type { FetchFunction } from './oauth-client.js';
 import type { TokenManager } from './token-manager.js';
 
@@ -20,10 +21,23 @@ export interface BearerResponseParams {
   readonly options?: { readonly fetch?: FetchFunction };
 }
 
+/**
+ * A token replacement seen by the middleware: `unauthorized` when it asked for a new token after a
+ * 401; `rotated` when the manager handed out a different token than the previous request carried
+ * (refreshed ahead of expiry, here or by another caller). `durationMs` is how long getting it took.
+ */
+export interface TokenRefreshEvent {
+  readonly type: 'token-refresh';
+  readonly reason: 'unauthorized' | 'rotated';
+  readonly durationMs: number;
+}
+
 /** Options of {@link createBearerMiddleware}. */
 export interface BearerMiddlewareOptions {
   /** Resends the request after a 401. Default: the client's `fetch`, else `globalThis.fetch`. */
   readonly fetch?: FetchFunction;
+  /** Hears of every token replacement; it must not throw. */
+  readonly onTokenRefresh?: (event: TokenRefreshEvent) => void;
 }
 
 /**
@@ -54,10 +68,21 @@ export function createBearerMiddleware(
 ): BearerMiddleware {
   /** Requests that may still be retried once, keyed by the request openapi-fetch sends. */
   const retryPlans = new WeakMap<Request, RetryPlan>();
+  let lastToken: string | undefined;
+  /** Gets a token through `get`, reporting it when it differs from the last one. */
+  const obtain = async (reason: TokenRefreshEvent['reason'], get: () => Promise<string>) => {
+    const started = Date.now();
+    const token = await get();
+    if (lastToken !== undefined && token !== lastToken) {
+      options.onTokenRefresh?.({ type: 'token-refresh', reason, durationMs: Date.now() - started });
+    }
+    lastToken = token;
+    return token;
+  };
 
   return {
     async onRequest({ request }) {
-      const accessToken = await tokenManager.getAccessToken();
+      const accessToken = await obtain('rotated', () => tokenManager.getAccessToken());
       request.headers.set('Authorization', `Bearer ${accessToken}`);
       retryPlans.set(request, { retry: request.clone(), accessToken });
       return request;
@@ -70,7 +95,10 @@ export function createBearerMiddleware(
         if (plan !== undefined) await plan.retry.body?.cancel();
         return undefined;
       }
-      const accessToken = await tokenManager.refreshAfterUnauthorized(plan.accessToken);
+      lastToken = plan.accessToken;
+      const accessToken = await obtain('unauthorized', () =>
+        tokenManager.refreshAfterUnauthorized(plan.accessToken),
+      );
       await response.body?.cancel(); // the 401 is replaced by the retry's answer
       plan.retry.headers.set('Authorization', `Bearer ${accessToken}`);
       const resend = options.fetch ?? clientOptions?.fetch ?? globalThis.fetch;

@@ -4,6 +4,7 @@
 import { mkdtemp, readdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { manualClock } from '@mall-api/rate-limit';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createFileTokenStore } from './file-token-store.js';
 import { createFakeAuthority } from './testing/fake-authority.js';
@@ -27,11 +28,9 @@ afterAll(async () => {
   await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describeTokenStoreContract('file token store', () => {
+describeTokenStoreContract('file token store', (clock) => {
   const directory = freshDirectory();
-  return { open: async () => createFileTokenStore({ directory: await directory }) };
+  return { open: async () => createFileTokenStore({ directory: await directory, clock }) };
 });
 
 describe('file token store files', () => {
@@ -184,40 +183,50 @@ describe('file token store after a crash', () => {
 describe('file token store lock', () => {
   const lockRecord = (expiresAt: number) => JSON.stringify({ owner: 'dead-process', pid: 999999, expiresAt });
 
-  it('takes over a lock whose lease has expired (its holder died)', async () => {
+  /** A directory holding a token set, a simulated clock, and a way to open handles on both. */
+  async function lockFixture() {
     const directory = await freshDirectory();
-    const store = createFileTokenStore({ directory });
-    await store.set('yourmall', sampleTokenSet());
-    await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() - 1));
-    const started = Date.now();
-    expect(await store.withLock('yourmall', async () => 'mine', { waitMs: 2000 })).toBe('mine');
-    expect(Date.now() - started).toBeLessThan(1000);
+    const clock = manualClock(Date.now());
+    const open = () => createFileTokenStore({ directory, clock });
+    await open().set('yourmall', sampleTokenSet());
+    return { directory, clock, open, lockFile: join(directory, 'yourmall.lock') };
+  }
+
+  it('takes over a lock whose lease has expired (its holder died) after one retry pause', async () => {
+    const { directory, clock, open, lockFile } = await lockFixture();
+    await writeFile(lockFile, lockRecord(clock.now() - 1));
+    const started = clock.now();
+    expect(await clock.run(open().withLock('yourmall', async () => 'mine', { waitMs: 60_000 }))).toBe('mine');
+    expect(clock.now() - started).toBeLessThanOrEqual(30); // one pause of 20 ms + at most 50 % jitter
     expect(await readdir(directory)).toEqual(['yourmall.json']);
   });
 
   it('takes over an unreadable lock file once it is older than the lease', async () => {
-    const directory = await freshDirectory();
-    const store = createFileTokenStore({ directory });
-    await store.set('yourmall', sampleTokenSet());
-    const lock = join(directory, 'yourmall.lock');
-    await writeFile(lock, '');
-    const old = new Date(Date.now() - 60_000);
-    await utimes(lock, old, old);
-    expect(await store.withLock('yourmall', async () => 'mine', { waitMs: 2000, ttlMs: 30_000 })).toBe(
-      'mine',
-    );
+    const { clock, open, lockFile } = await lockFixture();
+    await writeFile(lockFile, '');
+    const old = new Date(clock.now() - 60_000);
+    await utimes(lockFile, old, old);
+    const lock = open().withLock('yourmall', async () => 'mine', { waitMs: 60_000, ttlMs: 30_000 });
+    expect(await clock.run(lock)).toBe('mine');
   });
 
-  it('respects a lock whose lease is still running', async () => {
-    const directory = await freshDirectory();
-    const store = createFileTokenStore({ directory });
-    await store.set('yourmall', sampleTokenSet());
-    await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() + 60_000));
-    await expect(store.withLock('yourmall', async () => 'never', { waitMs: 80 })).rejects.toMatchObject({
+  it('respects a lock whose lease is still running, and takes it once the lease is over', async () => {
+    const { clock, open, lockFile } = await lockFixture();
+    const expiresAt = clock.now() + 60_000;
+    await writeFile(lockFile, lockRecord(expiresAt));
+    const store = open();
+    const timing = { waitMs: 50_000, retryDelayMs: 1_000 }; // the last pause ends by 51.5 s, before the lease
+    await expect(clock.run(store.withLock('yourmall', async () => 'never', timing))).rejects.toMatchObject({
       code: 'lock_timeout',
     });
+    expect(clock.now()).toBeLessThan(expiresAt);
+    expect(
+      await clock.run(store.withLock('yourmall', async () => clock.now(), timing)),
+    ).toBeGreaterThanOrEqual(expiresAt);
   });
 
+  // On the real clock: this is a race of file operations between handles, and simulated pauses,
+  // which pass in no real time, would shrink the real time between them to nothing.
   it('lets exactly one of several waiters take over the same expired lock', async () => {
     const directory = await freshDirectory();
     await createFileTokenStore({ directory }).set('yourmall', sampleTokenSet());
@@ -225,31 +234,54 @@ describe('file token store lock', () => {
     const handles = Array.from({ length: 6 }, () => createFileTokenStore({ directory }));
     let holders = 0;
     let maxHolders = 0;
+    let entries = 0;
     await Promise.all(
       handles.map((handle) =>
         handle.withLock(
           'yourmall',
           async () => {
             holders += 1;
+            entries += 1;
             maxHolders = Math.max(maxHolders, holders);
-            await sleep(10);
+            await new Promise((resolve) => setTimeout(resolve, 10));
             holders -= 1;
           },
-          { waitMs: 5000 },
+          { waitMs: 30_000 },
         ),
       ),
     );
+    expect(entries).toBe(6);
     expect(maxHolders).toBe(1);
   });
 
   it('reports lock_lost when the locked work overran its lease and someone else took the lock', async () => {
-    const directory = await freshDirectory();
-    const [slow, other] = [createFileTokenStore({ directory }), createFileTokenStore({ directory })];
-    await slow.set('yourmall', sampleTokenSet());
-    const overrun = slow.withLock('yourmall', () => sleep(150), { ttlMs: 40 });
-    await sleep(20);
-    const taken = other.withLock('yourmall', () => sleep(200), { waitMs: 2000, ttlMs: 10_000 });
-    await expect(overrun).rejects.toMatchObject({ code: 'lock_lost' });
-    await taken;
+    const { directory, clock, open, lockFile } = await lockFixture();
+    const [slow, other] = [open(), open()];
+    let releaseOther: () => void = () => undefined;
+    let otherHolds: Promise<string> = Promise.resolve('not started');
+    const overrun = slow.withLock(
+      'yourmall',
+      async () => {
+        clock.advance(41); // the work outlives its 40 ms lease …
+        await new Promise<void>((entered) => {
+          // … and meanwhile another process takes the expired lock over
+          otherHolds = other.withLock(
+            'yourmall',
+            () => {
+              entered();
+              return new Promise<string>((resolve) => (releaseOther = () => resolve('other')));
+            },
+            { waitMs: 60_000, ttlMs: 10_000 },
+          );
+        });
+      },
+      { ttlMs: 40 },
+    );
+    await expect(clock.run(overrun)).rejects.toMatchObject({ code: 'lock_lost' });
+    const kept = JSON.parse(await readFile(lockFile, 'utf8'));
+    expect(kept.expiresAt).toBeGreaterThan(clock.now() + 9_000); // the other holder's lease, left alone
+    releaseOther();
+    expect(await otherHolds).toBe('other');
+    expect(await readdir(directory)).toEqual(['yourmall.json']);
   });
 });

@@ -19,6 +19,8 @@ import {
   type ResolvedLockOptions,
   resolveLockOptions,
   runUnderLease,
+  type StoreClock,
+  systemStoreClock,
   type TokenStore,
 } from './token-store.js';
 
@@ -26,6 +28,11 @@ import {
 export interface FileTokenStoreOptions {
   /** Directory holding one `<mallId>.json` per mall; created with mode 0700 if missing. */
   readonly directory: string;
+  /**
+   * Clock of lock leases and waits. Leases are compared across processes, so anything but the
+   * default {@link systemStoreClock} (the wall clock) is for tests.
+   */
+  readonly clock?: StoreClock;
 }
 
 interface LockRecord {
@@ -110,6 +117,7 @@ async function removeQuietly(path: string): Promise<boolean> {
  */
 export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore {
   const directory = options.directory;
+  const clock = options.clock ?? systemStoreClock;
   let directoryReady: Promise<void> | undefined;
 
   const tokenPath = (mallId: string): string => join(directory, `${mallId}.json`);
@@ -180,7 +188,7 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
   async function breakIfStale(mallId: string, ttlMs: number): Promise<void> {
     const seen = await readLockFile(lockPath(mallId));
     if (seen === undefined) return;
-    const now = Date.now();
+    const now = clock.now();
     const expired = seen.record === undefined ? seen.modifiedAt + ttlMs <= now : seen.record.expiresAt <= now;
     if (!expired) return;
     const moved = await moveLockAside(mallId);
@@ -195,16 +203,16 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
 
   async function acquire(mallId: string, timing: ResolvedLockOptions): Promise<string> {
     const owner = uniqueSuffix() + uniqueSuffix();
-    const deadline = Date.now() + timing.waitMs;
+    const deadline = clock.now() + timing.waitMs;
     for (;;) {
-      const record: LockRecord = { owner, pid: process.pid, expiresAt: Date.now() + timing.ttlMs };
+      const record: LockRecord = { owner, pid: process.pid, expiresAt: clock.now() + timing.ttlMs };
       if (await tryCreateLock(mallId, record)) return owner;
       try {
         await breakIfStale(mallId, timing.ttlMs);
       } catch (error) {
         throw storeFailed('inspect the lock file of', mallId, error);
       }
-      if (Date.now() >= deadline) {
+      if (clock.now() >= deadline) {
         throw new TokenStoreError(
           'lock_timeout',
           `lock for mall ${mallId} not acquired within ${timing.waitMs} ms`,
@@ -213,7 +221,7 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
           },
         );
       }
-      await pause(timing.retryDelayMs);
+      await pause(clock, timing.retryDelayMs);
     }
   }
 

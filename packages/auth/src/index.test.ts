@@ -31,6 +31,7 @@ describe('@mall-api/auth entry point', () => {
         'parsePlatformDateTime',
         'parseTokenResponse',
         'refreshToken',
+        'systemStoreClock',
         'verifyState',
       ].sort(),
     );

@@ -14,6 +14,7 @@ export {
   type BearerRequestParams,
   type BearerResponseParams,
   createBearerMiddleware,
+  type TokenRefreshEvent,
 } from './bearer-middleware.js';
 export { constantTimeEqual } from './constant-time.js';
 export {
@@ -29,7 +30,7 @@ export {
 } from './errors.js';
 export { createFileTokenStore, type FileTokenStoreOptions } from './file-token-store.js';
 export { type LoginSummary, type LoopbackLoginOptions, loginWithLoopback } from './login-flow.js';
-export { createMemoryTokenStore } from './memory-token-store.js';
+export { createMemoryTokenStore, type MemoryTokenStoreOptions } from './memory-token-store.js';
 export {
   type AuthorizeRequest,
   type AuthorizeUrlOptions,
@@ -58,4 +59,4 @@ export {
   type TokenResponseBody,
   type TokenSet,
 } from './token-set.js';
-export type { LockOptions, TokenStore } from './token-store.js';
+export { type LockOptions, type StoreClock, systemStoreClock, type TokenStore } from './token-store.js';

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryTokenStore } from './memory-token-store.js';
 import { describeTokenStoreContract, sampleTokenSet } from './testing/token-store-contract.js';
 
-describeTokenStoreContract('memory token store', () => {
-  const store = createMemoryTokenStore();
+describeTokenStoreContract('memory token store', (clock) => {
+  const store = createMemoryTokenStore({ clock });
   return { open: async () => store };
 });
 

@@ -3,7 +3,20 @@
 // and keep running). Not shared between processes: use the file or Redis store for that.
 import { TokenStoreError } from './errors.js';
 import type { TokenSet } from './token-set.js';
-import { assertMallId, type LockOptions, resolveLockOptions, type TokenStore } from './token-store.js';
+import {
+  assertMallId,
+  type LockOptions,
+  resolveLockOptions,
+  type StoreClock,
+  systemStoreClock,
+  type TokenStore,
+} from './token-store.js';
+
+/** Options of {@link createMemoryTokenStore}. */
+export interface MemoryTokenStoreOptions {
+  /** Clock the lock's `waitMs` is measured on. Default {@link systemStoreClock}. */
+  readonly clock?: StoreClock;
+}
 
 interface Deferred {
   readonly promise: Promise<void>;
@@ -19,27 +32,30 @@ function deferred(): Deferred {
 }
 
 /** Creates an empty in-memory {@link TokenStore}. Returned token sets are the stored objects. */
-export function createMemoryTokenStore(): TokenStore {
+export function createMemoryTokenStore(options: MemoryTokenStoreOptions = {}): TokenStore {
+  const clock = options.clock ?? systemStoreClock;
   const tokens = new Map<string, TokenSet>();
   const lockTails = new Map<string, Promise<void>>();
 
   async function waitForTurn(previous: Promise<void>, mallId: string, waitMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new TokenStoreError('lock_timeout', `lock for mall ${mallId} not acquired within ${waitMs} ms`, {
-              context: { mallId, waitMs },
-            }),
-          ),
-        waitMs,
-      );
-    });
+    const turnCame = new AbortController();
+    const timeout = clock.sleep(waitMs, turnCame.signal).then(
+      () => {
+        if (turnCame.signal.aborted) return;
+        throw new TokenStoreError(
+          'lock_timeout',
+          `lock for mall ${mallId} not acquired within ${waitMs} ms`,
+          {
+            context: { mallId, waitMs },
+          },
+        );
+      },
+      () => undefined, // the sleep was aborted: our turn came first
+    );
     try {
       await Promise.race([previous, timeout]);
     } finally {
-      clearTimeout(timer);
+      turnCame.abort();
     }
   }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { createRedisTokenStore } from './redis-token-store.js';
 import { describeTokenStoreContract, sampleTokenSet } from './testing/token-store-contract.js';
+import { type StoreClock, systemStoreClock } from './token-store.js';
 
 let server: TestRedisServer;
 const connections: Redis[] = [];
@@ -29,10 +30,10 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describeTokenStoreContract('Redis token store', () => {
+describeTokenStoreContract('Redis token store', (clock) => {
   backends += 1;
   const keyPrefix = `contract-${backends}:`;
-  return { open: async () => createRedisTokenStore({ redis: connect(), keyPrefix }) };
+  return { open: async () => createRedisTokenStore({ redis: connect(), keyPrefix, clock }) };
 });
 
 describe('Redis token store layout and lock', () => {
@@ -71,21 +72,34 @@ describe('Redis token store layout and lock', () => {
     expect(await redis.exists('lease:lock:yourmall')).toBe(0);
   });
 
-  it('gets the lock once a dead holder’s lease expires', async () => {
+  it('gets the lock once a dead holder’s lease expires on the Redis server', async () => {
     const redis = connect();
-    const store = createRedisTokenStore({ redis, keyPrefix: 'dead:' });
-    await redis.set('dead:lock:yourmall', 'a-dead-process', 'PX', 80);
-    const started = Date.now();
-    expect(await store.withLock('yourmall', async () => 'mine', { waitMs: 2000 })).toBe('mine');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    const pauses: number[] = [];
+    const clock: StoreClock = {
+      now: systemStoreClock.now,
+      sleep: (ms, signal) => {
+        pauses.push(ms);
+        return systemStoreClock.sleep(ms, signal);
+      },
+    };
+    const store = createRedisTokenStore({ redis, keyPrefix: 'dead:', clock });
+    await redis.set('dead:lock:yourmall', 'a-dead-process', 'PX', 300);
+    expect(await store.withLock('yourmall', async () => 'mine', { waitMs: 30_000 })).toBe('mine');
+    expect(pauses.length).toBeGreaterThan(0); // the dead holder's lock was there at first
   });
 
   it('releases only its own lock: after an overrun it reports lock_lost and leaves the new holder’s lock alone', async () => {
     const redis = connect();
     const store = createRedisTokenStore({ redis, keyPrefix: 'overrun:' });
-    const overrun = store.withLock('yourmall', () => sleep(120), { ttlMs: 30 });
-    await sleep(60);
-    expect(await redis.set('overrun:lock:yourmall', 'new-holder', 'PX', 10_000, 'NX')).toBe('OK');
+    const overrun = store.withLock(
+      'yourmall',
+      async () => {
+        // The work outlives its 30 ms lease (Redis expires it) and another holder takes the lock.
+        while ((await redis.exists('overrun:lock:yourmall')) === 1) await sleep(5);
+        expect(await redis.set('overrun:lock:yourmall', 'new-holder', 'PX', 10_000, 'NX')).toBe('OK');
+      },
+      { ttlMs: 30 },
+    );
     await expect(overrun).rejects.toMatchObject({ code: 'lock_lost' });
     expect(await redis.get('overrun:lock:yourmall')).toBe('new-holder');
   });

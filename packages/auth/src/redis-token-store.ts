@@ -16,6 +16,8 @@ import {
   pause,
   resolveLockOptions,
   runUnderLease,
+  type StoreClock,
+  systemStoreClock,
   type TokenStore,
 } from './token-store.js';
 
@@ -25,6 +27,11 @@ export interface RedisTokenStoreOptions {
   readonly redis: Redis;
   /** Prefix of every key. Default `mall-api:auth:`. */
   readonly keyPrefix?: string;
+  /**
+   * Clock that waiting for the lock (`waitMs`, the pause between attempts) is measured on.
+   * Default {@link systemStoreClock}. Leases expire on the Redis server's clock, not this one.
+   */
+  readonly clock?: StoreClock;
 }
 
 /** Deletes the lock only if it still holds our owner id. Returns 1 when deleted, 0 otherwise. */
@@ -40,6 +47,7 @@ end`;
  */
 export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenStore {
   const { redis } = options;
+  const clock = options.clock ?? systemStoreClock;
   const prefix = options.keyPrefix ?? 'mall-api:auth:';
   const tokenKey = (mallId: string): string => `${prefix}tokens:${mallId}`;
   const lockKey = (mallId: string): string => `${prefix}lock:${mallId}`;
@@ -55,7 +63,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
   async function acquire(mallId: string, lockOptions: LockOptions | undefined): Promise<string> {
     const timing = resolveLockOptions(lockOptions);
     const owner = randomBytes(16).toString('hex');
-    const deadline = Date.now() + timing.waitMs;
+    const deadline = clock.now() + timing.waitMs;
     for (;;) {
       let answer: string | null;
       try {
@@ -64,7 +72,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
         throw storeFailed('take the lock', mallId, error);
       }
       if (answer === 'OK') return owner;
-      if (Date.now() >= deadline) {
+      if (clock.now() >= deadline) {
         throw new TokenStoreError(
           'lock_timeout',
           `lock for mall ${mallId} not acquired within ${timing.waitMs} ms`,
@@ -73,7 +81,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
           },
         );
       }
-      await pause(timing.retryDelayMs);
+      await pause(clock, timing.retryDelayMs);
     }
   }
 

@@ -1,7 +1,9 @@
 // The one interface every token store implements (memory, file, Redis), its lock options, and the
-// small rules all stores share: which mall ids are acceptable and the default lock timings. The
-// lock is what makes a refresh single-flight across processes; see token-manager for how it is
-// used. Not an implementation of any store.
+// small rules all stores share: which mall ids are acceptable, the default lock timings, and the
+// clock the stores read lease times and wait on (the real one unless a test passes a simulated
+// one). The lock is what makes a refresh single-flight across processes; see token-manager for
+// how it is used. Not an implementation of any store.
+import { setTimeout as delay } from 'node:timers/promises';
 import { TokenStoreError } from './errors.js';
 import type { TokenSet } from './token-set.js';
 
@@ -34,6 +36,25 @@ export interface TokenStore {
    */
   withLock<T>(mallId: string, fn: () => Promise<T>, options?: LockOptions): Promise<T>;
 }
+
+/**
+ * Time as a token store sees it: lock leases are stamped with `now()`, and waits for a lock are
+ * `sleep`s. The file store's leases are compared across processes, so outside tests this must be
+ * the wall clock ({@link systemStoreClock}). The Redis store's leases expire on the Redis server's
+ * own clock; only its waiting uses this one.
+ */
+export interface StoreClock {
+  /** Current time in ms since the Unix epoch. */
+  now(): number;
+  /** Resolves after `ms` ms, or early (it may reject) once `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The real clock: `Date.now` and Node's timers. */
+export const systemStoreClock: StoreClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : {}),
+};
 
 /** Lock timings with every default filled in. */
 export interface ResolvedLockOptions {
@@ -85,6 +106,6 @@ export function assertMallId(mallId: string): void {
 }
 
 /** Waits `ms` milliseconds plus up to 50 % jitter, so waiting processes do not retry in lockstep. */
-export function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms + Math.random() * ms * 0.5));
+export function pause(clock: StoreClock, ms: number): Promise<void> {
+  return clock.sleep(ms + Math.random() * ms * 0.5);
 }

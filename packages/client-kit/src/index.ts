@@ -1,8 +1,34 @@
 // Public entry of @mall-api/client-kit: what the three generated clients share.
-export { type ApiClientParts, assembleApiClient } from './api-client.js';
+export {
+  type ApiClient,
+  type ApiClientParts,
+  assembleApiClient,
+  type ClientEvent,
+  type ClientRuntimeOptions,
+} from './api-client.js';
 export { type BearerAuth, bearerAuthMiddleware } from './bearer-auth.js';
 export { type DateRange, splitDateRange } from './date-ranges.js';
-export { ApiRequestError, type LooseGet, paginateList } from './list-pager.js';
+export {
+  type CallSite,
+  errorKindOf,
+  isMallApiError,
+  MallApiError,
+  type MallApiErrorDetails,
+  type MallErrorKind,
+  redactSecrets,
+  statusError,
+  type TransportErrorKind,
+  transportError,
+} from './errors.js';
+export { ApiRequestError, getList, type LooseGet, paginateList } from './list-pager.js';
+export {
+  type CallContext,
+  type CallOptions,
+  type CallResult,
+  type MallClient,
+  type MallMethod,
+  wrapCalls,
+} from './mall-client.js';
 export {
   OffsetCapReachedError,
   type OffsetPagingOptions,

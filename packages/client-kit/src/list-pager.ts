@@ -1,23 +1,29 @@
-// Pages a list endpoint of an openapi-fetch client: calls GET with `limit`/`offset` and reads the
-// records under the endpoint's list key, up to the API's offset cap. Shared by the three clients;
-// each supplies its own list keys and caps.
+// Pages a list endpoint of a mall client: calls GET with `limit`/`offset` and reads the records
+// under the endpoint's list key, up to the API's offset cap. A failed page throws `MallApiError`.
+// Shared by the three clients; each supplies its own list keys and caps.
+import { MallApiError } from './errors.js';
 import { type OffsetPagingOptions, paginateOffset } from './offset-pager.js';
 
-/** The GET method of an openapi-fetch client, seen loosely enough to call any list path. */
+/** The GET method of a mall client, seen loosely enough to call any list path. */
 export type LooseGet = (
   path: string,
-  init: { params: { query: Record<string, unknown> } },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  init: { params: { query: Record<string, unknown> }; throwOnError: true },
+) => Promise<{ data?: unknown }>;
 
-/** Thrown when a page request fails; carries the API's error envelope. */
-export class ApiRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(`the API answered ${status}`);
-    this.name = 'ApiRequestError';
-  }
+/**
+ * The records under `listKey` of one GET of `path` with `query`.
+ *
+ * @throws MallApiError when the API answers an error status or no answer arrives.
+ */
+export async function getList<T>(
+  get: LooseGet,
+  path: string,
+  listKey: string,
+  query: Record<string, unknown>,
+): Promise<T[]> {
+  const { data } = await get(path, { params: { query }, throwOnError: true });
+  const records = (data as Record<string, unknown> | undefined)?.[listKey];
+  return Array.isArray(records) ? (records as T[]) : [];
 }
 
 /** Iterates the records under `listKey` of `path`, page by page. */
@@ -28,10 +34,11 @@ export function paginateList<T>(
   query: Record<string, unknown>,
   options: OffsetPagingOptions,
 ): AsyncGenerator<T> {
-  return paginateOffset<T>(async ({ offset, limit }) => {
-    const { data, error, response } = await get(path, { params: { query: { ...query, limit, offset } } });
-    if (!data) throw new ApiRequestError(response.status, error);
-    const records = (data as Record<string, unknown>)[listKey];
-    return Array.isArray(records) ? (records as T[]) : [];
-  }, options);
+  return paginateOffset<T>(
+    ({ offset, limit }) => getList<T>(get, path, listKey, { ...query, limit, offset }),
+    options,
+  );
 }
+
+/** The error `paginate` raised before `MallApiError` existed; the same class. */
+export const ApiRequestError = MallApiError;

@@ -1,7 +1,8 @@
 // Type-level behaviour of the collection client: paths, parameters and response data are typed
-// from the spec, and misuse does not compile.
+// from the spec, the failure options and typed errors are typed, and misuse does not compile.
+import type { LimitReport } from '@mall-api/rate-limit';
 import { describe, expectTypeOf, it } from 'vitest';
-import { createCollectionClient } from './index.js';
+import { type ClientEvent, createCollectionClient, isMallApiError, type MallErrorKind } from './index.js';
 
 const client = createCollectionClient({ clientId: 'id', clientSecret: 'secret' });
 
@@ -35,5 +36,51 @@ describe('collection client types', () => {
       }
     };
     expectTypeOf(iterate).returns.resolves.toBeVoid();
+  });
+
+  it('takes the per-call options and narrows the result when the call throws on errors', async () => {
+    const plain = await client.GET('/api/shops', { timeout: 5_000, maxRetries: 1 });
+    expectTypeOf(plain.data).toBeNullable();
+    const thrown = await client.GET('/api/shops', { throwOnError: true });
+    expectTypeOf(thrown.data.shops[0]?.shop_no).toEqualTypeOf<number | undefined>();
+    expectTypeOf(thrown.error).toEqualTypeOf<undefined>();
+    // @ts-expect-error: a timeout is a number of milliseconds
+    void client.GET('/api/shops', { timeout: '5s' });
+  });
+
+  it('narrows every call of a client created with throwOnError, unless a call says otherwise', async () => {
+    const strict = createCollectionClient({ clientId: 'id', clientSecret: 'secret', throwOnError: true });
+    const { data } = await strict.GET('/api/shops');
+    expectTypeOf(data.shops).toBeArray();
+    const lenient = await strict.GET('/api/shops', { throwOnError: false });
+    expectTypeOf(lenient.data).toBeNullable();
+  });
+
+  it('types the client options, the events and the rate-limit state', () => {
+    createCollectionClient({
+      clientId: 'id',
+      clientSecret: 'secret',
+      maxRetries: 3,
+      timeout: 10_000,
+      retryBackoff: { initialMs: 200, maxMs: 5_000 },
+      onEvent: (event) => expectTypeOf(event).toEqualTypeOf<ClientEvent>(),
+    });
+    // @ts-expect-error: maxRetries is a count
+    createCollectionClient({ clientId: 'id', clientSecret: 'secret', maxRetries: 'twice' });
+    expectTypeOf(client.rateLimit()).toEqualTypeOf<LimitReport | undefined>();
+  });
+
+  it('narrows errors by kind with isMallApiError', () => {
+    const error: unknown = new Error('x');
+    if (isMallApiError(error, 'timeout', 'connection')) {
+      expectTypeOf(error.status).toEqualTypeOf<undefined>();
+      expectTypeOf(error.kind).toEqualTypeOf<'timeout' | 'connection'>();
+    }
+    if (isMallApiError(error, 'not_found')) expectTypeOf(error.status).toEqualTypeOf<number>();
+    if (isMallApiError(error)) {
+      expectTypeOf(error.kind).toEqualTypeOf<MallErrorKind>();
+      expectTypeOf(error.operationId).toEqualTypeOf<string | undefined>();
+      expectTypeOf(error.queueWaitMs).toEqualTypeOf<number>();
+    }
   });
 });

@@ -1,16 +1,20 @@
 // `createCollectionClient`: openapi-fetch on the generated `paths` of the curated collection API,
 // with Basic auth, comma-list query serialization and the collection rate limit (40 calls per
-// minute) preset, plus `paginate` over the list endpoints up to the 5000 offset cap.
+// minute) preset, retries, timeouts and typed errors, plus `paginate` over the list endpoints up to
+// the 5000 offset cap.
 import { basicAuthorization } from '@mall-api/auth';
 import {
+  type ApiClient,
   assembleApiClient,
+  type ClientRuntimeOptions,
   type LooseGet,
   type OffsetPagingOptions,
   paginateList,
 } from '@mall-api/client-kit';
-import { createRateLimitMiddleware, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
-import type { Client, Middleware } from 'openapi-fetch';
+import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
+import type { Middleware } from 'openapi-fetch';
 import type { paths } from './generated/collection.js';
+import { operationIds } from './generated/operation-ids.js';
 
 /** Production base address of the collection API. */
 export const collectionBaseUrl = 'https://collection-api.cafe24.com';
@@ -18,8 +22,9 @@ export const collectionBaseUrl = 'https://collection-api.cafe24.com';
 /** Largest `offset` the collection API accepts. */
 export const collectionMaxOffset = 5000;
 
-/** Options of {@link createCollectionClient}. */
-export interface CollectionClientOptions {
+/** Options of {@link createCollectionClient}; see {@link ClientRuntimeOptions} for retries, timeouts, errors and events. */
+export interface CollectionClientOptions<ClientThrows extends boolean = boolean>
+  extends ClientRuntimeOptions<ClientThrows> {
   /** Your client ID (the Basic user name). */
   clientId: string;
   /** Your client secret (the Basic password). */
@@ -55,12 +60,13 @@ const listKeys: CollectionListKeys = {
   '/api/storeproducts': 'store_products',
 };
 
-/** A typed client of the collection API. */
-export interface CollectionClient extends Client<paths> {
+/** A typed client of the collection API; `ClientThrows` is `true` when created with `throwOnError: true`. */
+export interface CollectionClient<ClientThrows extends boolean = false>
+  extends ApiClient<paths, ClientThrows> {
   /**
    * Iterates every record of a list endpoint, requesting `limit` records per call (default 100)
    * and stopping at offset 5000, where it throws `OffsetCapReachedError` unless told to stop quietly.
-   * A failed page throws `ApiRequestError` with the API's error envelope.
+   * A failed page throws `MallApiError` with the API's error envelope.
    */
   paginate<P extends ListPath>(
     path: P,
@@ -80,20 +86,16 @@ function basicAuthMiddleware(clientId: string, clientSecret: string): Middleware
 }
 
 /** Creates a client of the curated collection retrieval API. */
-export function createCollectionClient(options: CollectionClientOptions): CollectionClient {
-  const client = assembleApiClient<paths>({
-    baseUrl: options.baseUrl ?? collectionBaseUrl,
-    auth: basicAuthMiddleware(options.clientId, options.clientSecret),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.rateLimit === false
-      ? {}
-      : {
-          rateLimit: createRateLimitMiddleware({
-            api: 'collection',
-            ...(options.fetch ? { fetch: options.fetch } : {}),
-            ...options.rateLimit,
-          }),
-        }),
+export function createCollectionClient<const ClientThrows extends boolean = false>(
+  options: CollectionClientOptions<ClientThrows>,
+): CollectionClient<ClientThrows> {
+  const { clientId, clientSecret, baseUrl, ...rest } = options;
+  const client = assembleApiClient<paths, ClientThrows>({
+    ...rest,
+    api: 'collection',
+    baseUrl: baseUrl ?? collectionBaseUrl,
+    auth: basicAuthMiddleware(clientId, clientSecret),
+    operationIds,
   });
   return Object.assign(client, {
     paginate<P extends ListPath>(

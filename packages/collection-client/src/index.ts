@@ -1,6 +1,7 @@
 // Public entry of @mall-api/collection-client.
 
-export { ApiRequestError, OffsetCapReachedError } from '@mall-api/client-kit';
+export { OffsetCapReachedError } from '@mall-api/client-kit';
+export * from '@mall-api/client-kit/client-surface';
 export {
   type CollectionClient,
   type CollectionClientOptions,

@@ -8,12 +8,12 @@
 // indices aside), since engines name a missing property bare (`hscode`) or under its object
 // (`request.hscode`); violations of our body rules are matched by their exact names.
 import { createServerLimiter } from '@mall-api/rate-limit';
+import { indexOperations, type Json, loadSpec, resolve } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoOAuthApp } from './demo-credentials.js';
 import { type RunningMock, startMockServer, startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
-import { indexOperations, type Json, loadBundledSpec, resolveRef } from './spec-document.js';
 
 const allScopes = ['mall.read_category', 'mall.write_category', 'mall.read_product', 'mall.write_product'];
 const basicDemoApp = `Basic ${Buffer.from(`${demoOAuthApp.clientId}:${demoOAuthApp.clientSecret}`).toString('base64')}`;
@@ -198,7 +198,7 @@ describe('admin mock: 401 without a usable access token', () => {
 
 // The scope matrix: every operation of the bundled spec (the two OAuth endpoints need no token),
 // called with its documented example path parameters, required query and body.
-const { document: adminDocument } = await loadBundledSpec('admin.openapi.json');
+const { document: adminDocument } = await loadSpec('admin');
 const scopedOperations = indexOperations(adminDocument).filter(
   (operation) => operation.requiredScope !== undefined && operation.requiredScope !== 'none',
 );
@@ -209,10 +209,10 @@ const isJsonObject = (value: Json | undefined): value is JsonObject =>
 
 /** The documented example request of an operation: path, query string and body. */
 function exampleRequest(pathTemplate: string, method: string): { path: string; body?: Json } {
-  const pathItem = resolveRef(adminDocument, (adminDocument.paths as JsonObject)[pathTemplate]);
-  const operation = resolveRef(adminDocument, pathItem[method]);
+  const pathItem = resolve(adminDocument, (adminDocument.paths as JsonObject)[pathTemplate]);
+  const operation = resolve(adminDocument, pathItem[method]);
   const parameters = (Array.isArray(operation.parameters) ? operation.parameters : []).map((raw) =>
-    resolveRef(adminDocument, raw),
+    resolve(adminDocument, raw),
   );
   const exampleOf = (parameter: JsonObject) => String(parameter.example ?? 1);
   let path = pathTemplate;
@@ -222,16 +222,14 @@ function exampleRequest(pathTemplate: string, method: string): { path: string; b
     else if (parameter.in === 'query' && parameter.required === true)
       query.set(String(parameter.name), exampleOf(parameter));
   }
-  const content = operation.requestBody
-    ? resolveRef(adminDocument, operation.requestBody).content
-    : undefined;
+  const content = operation.requestBody ? resolve(adminDocument, operation.requestBody).content : undefined;
   const media = isJsonObject(content) ? content['application/json'] : undefined;
   const examples = isJsonObject(media) && isJsonObject(media.examples) ? Object.values(media.examples) : [];
   const first = examples[0];
   const search = query.size > 0 ? `?${query}` : '';
   return first === undefined
     ? { path: `${path}${search}` }
-    : { path: `${path}${search}`, body: resolveRef(adminDocument, first).value ?? null };
+    : { path: `${path}${search}`, body: resolve(adminDocument, first).value ?? null };
 }
 
 describe('admin mock: the scope of every operation', () => {

@@ -3,12 +3,12 @@
 // naming the parameter for each bad input, and the token bucket (burst of 10, then one call per
 // two seconds) observed in simulated time.
 import { createServerLimiter } from '@mall-api/rate-limit';
+import { loadSpec } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoOAuthApp } from './demo-credentials.js';
 import { type RunningMock, startMockServer } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createOAuthAuthority } from './oauth/oauth-authority.js';
-import { loadBundledSpec } from './spec-document.js';
 
 const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
 const range = 'mall_id=demomall&start_date=2026-10-01&end_date=2026-10-31';
@@ -88,7 +88,7 @@ describe('analytics mock: access', () => {
   });
 
   it('serves all 24 endpoints', async () => {
-    const { document } = await loadBundledSpec('analytics.openapi.json');
+    const { document } = await loadSpec('analytics');
     const all = Object.keys(document.paths as object);
     expect(all).toHaveLength(24);
     for (const path of all) expect((await call(`${path}?${range}`)).status, path).toBe(200);

@@ -10,8 +10,6 @@ export interface ApiProfile {
   readonly name: ApiName;
   /** Default TCP port on 127.0.0.1. */
   readonly defaultPort: number;
-  /** File name of the bundled spec inside `@mall-api/specs`. */
-  readonly specFile: string;
   /** `basic`: client ID and secret; `bearer`: access tokens from the mock OAuth authority. */
   readonly auth: 'basic' | 'bearer';
   /** Status for a caller whose credential lacks the operation's scope (collection: 401; admin, analytics: 403). */
@@ -29,7 +27,6 @@ export const apiProfiles: Readonly<Record<ApiName, ApiProfile>> = {
   collection: {
     name: 'collection',
     defaultPort: 4010,
-    specFile: 'collection.openapi.json',
     auth: 'basic',
     missingScopeStatus: 401,
     rateLimitKey: 'client-ip',
@@ -39,7 +36,6 @@ export const apiProfiles: Readonly<Record<ApiName, ApiProfile>> = {
   admin: {
     name: 'admin',
     defaultPort: 4011,
-    specFile: 'admin.openapi.json',
     auth: 'bearer',
     missingScopeStatus: 403,
     rateLimitKey: 'mall',
@@ -49,7 +45,6 @@ export const apiProfiles: Readonly<Record<ApiName, ApiProfile>> = {
   analytics: {
     name: 'analytics',
     defaultPort: 4012,
-    specFile: 'analytics.openapi.json',
     auth: 'bearer',
     missingScopeStatus: 403,
     rateLimitKey: 'mall',

@@ -17,17 +17,78 @@ function start(args: string[]): { child: ChildProcess; ready: Promise<string> } 
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('demo credentials')) resolve(output);
+      if (/demo credentials|OAuth demo app/.test(output)) resolve(output);
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
   });
   return { child, ready };
 }
 
+/** An access token from the admin mock at `url`, through the OAuth flow. */
+async function demoToken(url: string): Promise<string> {
+  const redirect = 'http://127.0.0.1:8765/callback';
+  const authorize = await fetch(
+    `${url}/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s&redirect_uri=${redirect}&scope=mall.read_category,mall.write_category`,
+    { redirect: 'manual' },
+  );
+  const code = new URL(authorize.headers.get('location') ?? '').searchParams.get('code') ?? '';
+  const token = await fetch(`${url}/api/v2/oauth/token`, {
+    method: 'POST',
+    headers: { authorization: basicAuthorization('demo-app', 'demo-app-secret') },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect }),
+  });
+  return ((await token.json()) as { access_token: string }).access_token;
+}
+
 const exitCode = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 describe('mall-api-mock', () => {
+  it('is stateful by default: a created category is read back, an unknown one is a 404', async () => {
+    const { child, ready } = start(['admin', '--port', '0', '--quiet']);
+    const output = await ready;
+    try {
+      expect(output).toContain('sandbox mode: data in memory, seed 1');
+      expect(output).toContain('control API: /__mock/ on every port (loopback only)');
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+      const headers = { authorization: `Bearer ${await demoToken(url)}` };
+      const created = await fetch(`${url}/api/v2/admin/categories`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ shop_no: 1, request: { category_name: 'CLI created' } }),
+      });
+      const { category } = (await created.json()) as { category: { category_no: number } };
+      const read = await fetch(`${url}/api/v2/admin/categories/${category.category_no}`, { headers });
+      expect(((await read.json()) as { category: { category_name: string } }).category.category_name).toBe(
+        'CLI created',
+      );
+      expect((await fetch(`${url}/api/v2/admin/categories/987654321`, { headers })).status).toBe(404);
+    } finally {
+      const exited = exitCode(child);
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('answers from the examples with --examples, and an id the examples lack is a 404', async () => {
+    const { child, ready } = start(['admin', '--port', '0', '--quiet', '--examples']);
+    const output = await ready;
+    try {
+      expect(output).toContain('example mode');
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+      const headers = { authorization: `Bearer ${await demoToken(url)}` };
+      const known = await fetch(`${url}/api/v2/admin/categories/44`, { headers });
+      expect(((await known.json()) as { category: { category_no: number } }).category.category_no).toBe(44);
+      const unknown = await fetch(`${url}/api/v2/admin/categories/28`, { headers });
+      expect(unknown.status).toBe(404);
+      expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    } finally {
+      const exited = exitCode(child);
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it.each(['SIGTERM', 'SIGINT'] as const)('serves the collection API and exits 0 on %s', async (signal) => {
     const { child, ready } = start(['collection', '--port', '0', '--quiet']);
     const output = await ready;
@@ -118,15 +179,17 @@ describe('mall-api-mock --sandbox', () => {
     }
   });
 
-  it('refuses --seed without --sandbox', async () => {
-    const child = spawn(process.execPath, [cli, '--seed', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('refuses sandbox settings in example mode', async () => {
+    const child = spawn(process.execPath, [cli, '--examples', '--seed', '3'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     expect(await exitCode(child)).toBe(1);
     expect(stderr).toContain(
-      '--data-dir, --seed, --shops, --global-edition and --age-verification need --sandbox',
+      '--data-dir, --seed, --shops, --global-edition and --age-verification need the sandbox (drop --examples)',
     );
   });
 });

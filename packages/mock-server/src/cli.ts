@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `mall-api-mock`: serves the mock APIs from the command line.
-//   mall-api-mock                      every API on its default port
+// `mall-api-mock`: serves the mock APIs from the command line, stateful by default.
+//   mall-api-mock                      every API on its default port, answering from sandbox malls
+//                                      (each mall id its own, created on first use from seed 1)
 //   mall-api-mock collection --port 0  one API on a chosen port
-//   mall-api-mock --sandbox [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]
-//                                      a stateful sandbox mall behind every API (in memory, or
-//                                      SQLite in DIR so it survives a restart; --seed fills it with
-//                                      sample data; --shops makes it a multi-shop mall; the mall
-//                                      settings switch on the rules that depend on them)
+//   mall-api-mock [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]
+//                                      sandbox settings: SQLite in DIR so malls survive a restart;
+//                                      the seed of new malls' sample data; a multi-shop mall; the
+//                                      mall settings that switch on the rules depending on them
+//   mall-api-mock --examples           answers from the spec's examples only (no state)
+//   --control-token T / --control-remote  guard the control API (/__mock/): require a token, or
+//                                      accept callers off the loopback interface
 // Prints each URL and the demo credentials, logs one line per request (never credentials) unless
 // --quiet, and stops cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
@@ -14,7 +17,7 @@ import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 import { startMockServers } from './mock-server.js';
 
-const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--sandbox [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]]
+const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--examples | [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]] [--control-token T] [--control-remote]
 APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
 
 async function main(): Promise<void> {
@@ -25,6 +28,9 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       quiet: { type: 'boolean', default: false },
       sandbox: { type: 'boolean', default: false },
+      examples: { type: 'boolean', default: false },
+      'control-token': { type: 'string' },
+      'control-remote': { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
       shops: { type: 'string' },
@@ -48,26 +54,29 @@ async function main(): Promise<void> {
   }
   const globalEdition = values['global-edition'] === true;
   const ageVerification = values['age-verification'] === true;
+  if (values.examples && values.sandbox) throw new Error('--examples and --sandbox exclude each other');
   if (
-    !values.sandbox &&
+    values.examples &&
     (values['data-dir'] !== undefined ||
       values.seed !== undefined ||
       values.shops !== undefined ||
       globalEdition ||
       ageVerification)
   )
-    throw new Error('--data-dir, --seed, --shops, --global-edition and --age-verification need --sandbox');
+    throw new Error(
+      '--data-dir, --seed, --shops, --global-edition and --age-verification need the sandbox (drop --examples)',
+    );
   const shops = values.shops === undefined ? 1 : Number(values.shops);
   if (!(Number.isInteger(shops) && shops >= 1 && shops <= 99))
     throw new Error(`--shops must be a number of shops from 1 to 99, got ${values.shops}`);
-  const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0))
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!(Number.isInteger(seed) && seed >= 0))
     throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
   const dataDir = values['data-dir'];
-  const sandbox = values.sandbox
+  const sandbox = !values.examples
     ? {
         store: dataDir === undefined ? ('memory' as const) : { dataDir },
-        ...(seed !== undefined ? { seed } : {}),
+        seed,
         mall: { globalEdition, ageVerification, shops },
       }
     : undefined;
@@ -87,11 +96,19 @@ async function main(): Promise<void> {
     ports,
     ...(log ? { log } : {}),
     ...(sandbox ? { sandbox } : {}),
+    control: {
+      ...(values['control-token'] === undefined ? {} : { token: values['control-token'] }),
+      allowRemote: values['control-remote'] === true,
+    },
   });
   if (sandbox)
     process.stdout.write(
-      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}${seed === undefined ? '' : `, seed ${seed}`}${shops > 1 ? `, ${shops} shops` : ''}${globalEdition ? ', global edition' : ''}${ageVerification ? ', age verification on' : ''}\n`,
+      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}, seed ${seed}${shops > 1 ? `, ${shops} shops` : ''}${globalEdition ? ', global edition' : ''}${ageVerification ? ', age verification on' : ''}\n`,
     );
+  else process.stdout.write('example mode: answers come from the spec examples; nothing is stored\n');
+  process.stdout.write(
+    `control API: /__mock/ on every port (${values['control-remote'] ? 'any caller' : 'loopback only'}${values['control-token'] === undefined ? '' : ', token required'})\n`,
+  );
   for (const mock of served.mocks) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
   if (apis.includes('collection')) {
     const demo = demoCollectionCredentials[0];

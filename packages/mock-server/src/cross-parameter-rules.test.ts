@@ -1,13 +1,12 @@
 // Cross-parameter rules are read from the parameters' extensions: `x-not-less-than` for ranges of
 // numbers and dates in the three APIs alike, `x-max-values-per-key`, `x-requires-one-of` and the
 // operation's `x-mutually-exclusive`; a rule changed in a copy of the spec changes what is refused.
-import { type JsonObject, loadSpecSync } from '@mall-api/spec-model';
+import { createSpecModel, type JsonObject, loadSpecSync } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { compileCrossParameterRules } from './cross-parameter-rules.js';
-import { indexOperations } from './spec-document.js';
 
 const checkOf = (document: JsonObject, operationId: string) => {
-  const operation = indexOperations(document).find((entry) => entry.operationId === operationId);
+  const operation = createSpecModel(document).operation(operationId);
   if (!operation) throw new Error(`no ${operationId}`);
   return compileCrossParameterRules(operation);
 };

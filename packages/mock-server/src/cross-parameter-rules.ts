@@ -6,9 +6,8 @@
 // parameters must be given). The rules of an operation are worked out once; checking a request
 // then only looks at the parameters involved. Each broken rule becomes a violation naming the
 // parameter.
-import { isJsonObject } from '@mall-api/spec-model';
+import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from './error-envelope.js';
-import type { OperationEntry } from './spec-document.js';
 
 type Query = Readonly<Record<string, string | string[]>>;
 
@@ -69,8 +68,16 @@ function valueRequirements(operation: OperationEntry): ValueRequirement[] {
 }
 
 /** Works out an operation's cross-parameter rules once and returns the check for its requests. */
+/** The operation's `x-mutually-exclusive` pairs. */
+function mutuallyExclusivePairs(operation: OperationEntry): (readonly [string, string])[] {
+  const declared = operation.extensions['x-mutually-exclusive'];
+  return (Array.isArray(declared) ? declared : []).flatMap((pair) =>
+    Array.isArray(pair) && pair.length === 2 ? [[String(pair[0]), String(pair[1])] as const] : [],
+  );
+}
+
 export function compileCrossParameterRules(operation: OperationEntry): CrossParameterCheck {
-  const exclusive = operation.mutuallyExclusive;
+  const exclusive = mutuallyExclusivePairs(operation);
   const pairs = orderedPairs(operation);
   const limits = perKeyLimits(operation);
   const requirements = valueRequirements(operation);

@@ -1,36 +1,41 @@
-// The front layer of one mock API, composed in one visible place: OAuth endpoints (admin) →
-// authentication → rate limit → HTTPS rule → 401 → routing → scope → body → validation (Prism
-// plus cross-parameter rules) → sandbox handler (sandbox mode only) → documented response. Each
-// stage is a small function that either answers or passes on; every answer carries the API's
-// rate-limit headers and every error the API's envelope.
+// One mock API: its stages, in the order every request goes through them. This file is the one
+// place that shows the order:
+//   identify caller → rate limit → OAuth endpoints (admin) → HTTPS only (admin, analytics) →
+//   require credentials → known operation → scope → read body → validate request → faults → answer
+// The request is parsed once (pipeline/exchange.ts); each stage answers or passes on
+// (pipeline/stages/); every answer carries the API's rate-limit headers and every error the API's
+// envelope, and is written to the request journal of its mall. Paths under `/__mock/` go to the
+// control API instead. An unexpected failure is logged with its cause and answered with a bare 500
+// envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
+import type { ServerLimiter } from '@mall-api/rate-limit';
+import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
-import { authenticate, type CredentialSources, type Principal } from './authentication.js';
+import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
-import { bodyRuleViolations } from './body-rules.js';
-import { clientAddress } from './client-address.js';
+import { type ControlAccess, controlPrefix, createControlApi } from './control/control-api.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
-import { type ErrorEnvelope, errorEnvelope, invalidParameterEnvelope } from './error-envelope.js';
-import { mallFromHost } from './mall-from-host.js';
+import { distDirectory } from './dist-directory.js';
+import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
-import { handleOAuthRequest, isOAuthPath } from './oauth/oauth-routes.js';
-import { grantsScope } from './oauth/scope-names.js';
-import { createOperationRuntime, type OperationRuntime } from './operation-runtime.js';
-import { readPreference } from './preferences.js';
-import { loadPreparedApi, type PreparedResponse, preparedFile, serializeBody } from './prepared-responses.js';
+import { createOperationRuntime } from './operation-runtime.js';
+import { type Exchange, mallOf, parseExchange, queryRecord } from './pipeline/exchange.js';
+import { errorReply, sendReply } from './pipeline/reply.js';
+import { runStages, type Stage } from './pipeline/stage.js';
+import { answer } from './pipeline/stages/answer.js';
+import { faults } from './pipeline/stages/faults.js';
+import { httpsOnly } from './pipeline/stages/https-only.js';
+import { identifyCaller } from './pipeline/stages/identify-caller.js';
+import { knownOperation } from './pipeline/stages/known-operation.js';
+import { oauthEndpoints } from './pipeline/stages/oauth-endpoints.js';
+import { rateLimit } from './pipeline/stages/rate-limit.js';
+import { readBody } from './pipeline/stages/read-body.js';
+import { requireCredentials } from './pipeline/stages/require-credentials.js';
+import { scope } from './pipeline/stages/scope.js';
+import { validateRequest } from './pipeline/stages/validate-request.js';
+import { loadPreparedApi, preparedFile } from './prepared-responses.js';
 import type { PrismEngine } from './prism-engine.js';
-import { readJsonBody } from './request-body.js';
-import type { SandboxRequest } from './sandbox/handler-types.js';
-import type { Sandbox } from './sandbox/sandbox.js';
-import { SandboxError } from './sandbox/sandbox-error.js';
-import {
-  distDirectory,
-  findOperation,
-  indexOperations,
-  loadBundledSpec,
-  type OperationEntry,
-} from './spec-document.js';
+import type { SandboxGateway } from './sandbox-gateway.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {
@@ -38,252 +43,117 @@ export interface MockApiOptions {
   credentials?: readonly ClientCredential[];
   /** The OAuth authority whose tokens the admin and analytics APIs accept (and which admin serves). */
   authority?: OAuthAuthority;
-  /** Rate limiter; defaults to the API's own limit on an in-memory store. */
+  /** One rate limiter for every mall; by default each mall has the API's own limit in memory, on its clock. */
   limiter?: ServerLimiter;
+  /** Per-mall state shared by the mocks of a process (clocks, journal, faults, buckets, sandbox malls). */
+  malls?: MockMalls;
+  /** Who may call the control API (`/__mock/`): loopback only by default. */
+  control?: ControlAccess;
   /** Called once per request with a log line that never contains credentials or tokens. */
   log?: (line: string) => void;
-  /**
-   * Sandbox mode: operations with a sandbox handler are answered from this sandbox's stored data
-   * (after every check of the front layer) instead of the prepared responses.
-   */
-  sandbox?: Sandbox;
+  /** Called with the cause of every 500 (defaults to standard error). */
+  logError?: (line: string) => void;
+  /** The spec to serve (defaults to the API's bundle); tests pass a modified copy. */
+  spec?: SpecModel;
+  /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
+  sandbox?: SandboxGateway;
 }
 
 /** A request handler for one API. */
 export interface MockApi {
   readonly profile: ApiProfile;
   readonly operations: readonly OperationEntry[];
+  /** The stage names in the order requests go through them. */
+  readonly stages: readonly string[];
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
-}
-
-interface Reply {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-  /** The body already serialized (prepared responses); `body` is ignored when set. */
-  prepared?: PreparedResponse;
-}
-
-interface Context {
-  readonly profile: ApiProfile;
-  readonly operations: readonly OperationEntry[];
-  /** Prism's engine, created on first need (responses not prepared ahead). */
-  readonly engine: () => Promise<PrismEngine>;
-  readonly runtime: OperationRuntime;
-  readonly sandbox: Sandbox | undefined;
-}
-
-const errorReply = (status: number, envelope: ErrorEnvelope): Reply => ({
-  status,
-  headers: {},
-  body: envelope,
-});
-const notFound = (method: string, path: string) =>
-  errorReply(404, errorEnvelope(404, `No API exists at ${method} ${path}. Check the endpoint URL.`));
-
-function flattenHeaders(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
-function queryRecord(search: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const key of new Set(search.keys())) {
-    const values = search.getAll(key);
-    query[key] = values.length === 1 ? (values[0] ?? '') : values;
-  }
-  return query;
-}
-
-/** The caller of the OAuth endpoints, which need no access token. */
-const oauthCaller: Principal = { clientId: 'oauth', scopes: [] };
-
-/** Whether the request asks for a documented response by `Prefer: code=` or `__code`. */
-function requestsDocumentedResponse(request: IncomingMessage, url: URL): boolean {
-  const prefer = request.headers.prefer;
-  const header = Array.isArray(prefer) ? prefer.join(', ') : prefer;
-  return readPreference(header, new URLSearchParams(url.searchParams)).code !== undefined;
-}
-
-/** Routing, scope, body and validation for an authenticated caller. */
-async function answerOperation(
-  context: Context,
-  principal: Principal,
-  request: IncomingMessage,
-  url: URL,
-): Promise<Reply> {
-  const method = request.method ?? 'GET';
-  const operation = findOperation(context.operations, method, url.pathname);
-  if (!operation) return notFound(method, url.pathname);
-  const scope = operation.requiredScope;
-  if (scope && scope !== 'none' && !grantsScope(principal.scopes, scope)) {
-    const status = context.profile.missingScopeStatus;
-    return errorReply(
-      status,
-      errorEnvelope(
-        status,
-        `The ${status === 401 ? 'client' : 'access token'} has no permission for this operation.`,
-        {
-          required_scope: scope,
-        },
-      ),
-    );
-  }
-  let body: unknown;
-  if (operation.bodyMediaTypes.length > 0) {
-    const parsed = await readJsonBody(request, operation.bodyMediaTypes);
-    if (!parsed.ok) return errorReply(400, errorEnvelope(400, parsed.message));
-    body = parsed.value;
-  }
-
-  const prefer = request.headers.prefer;
-  const preference = readPreference(Array.isArray(prefer) ? prefer.join(', ') : prefer, url.searchParams);
-  const query = queryRecord(url.searchParams);
-  const compiled = await context.runtime(operation);
-  const askedForError = preference.code !== undefined && preference.code >= 400;
-  if (!askedForError) {
-    const violations = [
-      ...compiled.validate({ path: url.pathname, query, headers: request.headers, body }),
-      ...compiled.crossParameters(query),
-      ...(body === undefined ? [] : bodyRuleViolations(operation.operationId, body)),
-    ];
-    if (violations.length > 0) return errorReply(422, invalidParameterEnvelope(violations));
-  }
-  const sandboxHandler = context.sandbox?.handlerFor(context.profile.name, operation.operationId);
-  if (sandboxHandler && preference.code === undefined && preference.example === undefined) {
-    const pathParameters = Object.fromEntries(
-      Object.entries(operation.pathParameters(url.pathname)).map(([name, value]) => [
-        name,
-        decodeURIComponent(value),
-      ]),
-    );
-    return answerFromSandbox(() =>
-      sandboxHandler({ pathParameters, query, body, mallId: principal.mallId } satisfies SandboxRequest),
-    );
-  }
-  const prepared = compiled.prepared(preference);
-  if (prepared) return { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
-  // Anything not prepared (an unknown example name, say) goes to the engine as asked.
-  const result = await (await context.engine()).handle(
-    { method, path: url.pathname, query, headers: flattenHeaders(request), body },
-    preference,
-  );
-  if (result.kind !== 'response') return notFound(method, url.pathname);
-  return { status: result.status, headers: result.headers, body: result.body };
-}
-
-/** The sandbox's answer, or its refusal in the API's envelope (404, 422, or 207 for a partial write). */
-function answerFromSandbox(handle: () => { status: number; body: unknown }): Reply {
-  try {
-    const { status, body } = handle();
-    return { status, headers: {}, body };
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    return errorReply(
-      error.status,
-      errorEnvelope(
-        error.status,
-        error.message,
-        error.violations.length > 0 ? { violations: error.violations } : {},
-      ),
-    );
-  }
-}
-
-function send(response: ServerResponse, reply: Reply, limitHeaders: Record<string, string>): void {
-  const headers: Record<string, string> = {};
-  let contentType = reply.prepared?.contentType ?? 'application/json';
-  for (const [name, value] of Object.entries(reply.headers)) {
-    if (/^content-type$/i.test(name)) contentType = reply.prepared ? contentType : value;
-    else if (!/^(content-length|x-ratelimit-|x-api-call-limit)/i.test(name)) headers[name] = value;
-  }
-  const payload = reply.prepared ? reply.prepared.payload : serializeBody(reply.body, contentType);
-  response.writeHead(reply.status, {
-    ...headers,
-    ...limitHeaders,
-    ...(payload ? { 'content-type': contentType } : {}),
-    'content-length': Buffer.byteLength(payload),
-  });
-  response.end(payload);
 }
 
 /** Builds the handler for one API from its bundled spec. */
 export async function createMockApi(name: ApiName, options: MockApiOptions = {}): Promise<MockApi> {
   const profile = apiProfiles[name];
-  const { document, digest: specDigest } = await loadBundledSpec(profile.specFile);
-  const operations = indexOperations(document);
+  const spec = options.spec ?? (await loadSpec(name));
+  if (profile.auth === 'bearer' && !options.authority) {
+    throw new Error(`the ${name} mock needs an OAuth authority to check bearer tokens`);
+  }
   let engine: Promise<PrismEngine> | undefined;
   const lazyEngine = () => {
     // Prism is loaded only when a response was not prepared ahead: importing it costs seconds.
-    engine ??= import('./prism-engine.js').then(({ createPrismEngine }) => createPrismEngine(document));
+    engine ??= import('./prism-engine.js').then(({ createPrismEngine }) => createPrismEngine(spec.document));
     return engine;
   };
-  const preparedApi = await loadPreparedApi(preparedFile(distDirectory, name), specDigest);
-  const context: Context = {
-    profile,
-    operations,
-    engine: lazyEngine,
-    runtime: createOperationRuntime(document, lazyEngine, preparedApi),
-    sandbox: options.sandbox,
-  };
-  const limiter = options.limiter ?? createServerLimiter({ api: name });
+  const runtime = createOperationRuntime(
+    spec,
+    lazyEngine,
+    await loadPreparedApi(preparedFile(distDirectory, name), spec.digest),
+  );
   const sources: CredentialSources = {
     basic: createBasicGuard(options.credentials ?? demoCollectionCredentials),
     ...(options.authority ? { authority: options.authority } : {}),
   };
-  if (profile.auth === 'bearer' && !options.authority) {
-    throw new Error(`the ${name} mock needs an OAuth authority to check bearer tokens`);
-  }
-
-  const decide = async (
-    request: IncomingMessage,
-    url: URL,
-  ): Promise<{ reply: Reply; limitHeaders: Record<string, string> }> => {
-    const auth = authenticate(profile, request, sources);
-    const mallId = auth.ok ? auth.principal.mallId : undefined;
-    const limit = await limiter.take(
-      profile.rateLimitKey === 'mall' && mallId ? mallId : clientAddress(request),
-    );
-    const limitHeaders = limit.headers;
-    if (!limit.allowed) return { reply: errorReply(429, limit.body as ErrorEnvelope), limitHeaders };
-    if (profile.servesOAuth && options.authority && isOAuthPath(url.pathname)) {
-      // A QA request for a documented response (Prefer / __code) gets it from the spec; any other
-      // OAuth request is answered by the mock authorization server itself.
-      if (requestsDocumentedResponse(request, url)) {
-        return { reply: await answerOperation(context, oauthCaller, request, url), limitHeaders };
-      }
-      const oauth = await handleOAuthRequest(options.authority, request, url, mallFromHost(request));
-      if (oauth) return { reply: oauth, limitHeaders };
-    }
-    if (profile.httpsOnly && /^http$/i.test(String(request.headers['x-forwarded-proto'] ?? ''))) {
-      return {
-        reply: errorReply(403, errorEnvelope(403, 'Only HTTPS requests are accepted.')),
-        limitHeaders,
-      };
-    }
-    if (!auth.ok) return { reply: errorReply(401, errorEnvelope(401, auth.message)), limitHeaders };
-    return { reply: await answerOperation(context, auth.principal, request, url), limitHeaders };
-  };
+  const malls = options.malls ?? createMockMalls();
+  const sandbox = options.sandbox ?? malls.sandbox;
+  const limiter = options.limiter;
+  const stages: Stage[] = [
+    identifyCaller(sources),
+    rateLimit(limiter ? () => limiter : (mallId) => malls.limiter(name, mallId)),
+    ...(profile.servesOAuth && options.authority ? [oauthEndpoints(options.authority)] : []),
+    ...(profile.httpsOnly ? [httpsOnly] : []),
+    requireCredentials,
+    knownOperation,
+    scope,
+    readBody,
+    validateRequest(runtime),
+    faults(malls.faults),
+    answer({ runtime, engine: lazyEngine, ...(sandbox ? { sandbox } : {}) }),
+  ];
+  const control = createControlApi(malls, options.control);
+  const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) =>
+    malls.journal.record(mallOf(exchange), {
+      receivedAt: new Date(malls.clocks.now(mallOf(exchange))).toISOString(),
+      api: name,
+      method: exchange.method,
+      path: exchange.path,
+      operationId: exchange.route?.operation.operationId ?? null,
+      query: queryRecord(exchange.query),
+      body: exchange.body ?? null,
+      status,
+      answeredBy,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+  const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   return {
     profile,
-    operations,
+    operations: spec.operations,
+    stages: stages.map((stage) => stage.name),
     async handle(request, response) {
       const started = performance.now();
       let status = 500;
+      let limitHeaders: Record<string, string> = {};
       try {
         const url = new URL(request.url ?? '/', 'http://mock.local');
-        const { reply, limitHeaders } = await decide(request, url);
+        if (url.pathname.startsWith(controlPrefix)) {
+          const reply = await control(request, url);
+          status = reply.status;
+          sendReply(response, reply, {});
+          return;
+        }
+        const exchange = parseExchange(profile, spec, request);
+        const { reply, stage } = await runStages(stages, exchange).finally(() => {
+          limitHeaders = exchange.limitHeaders;
+        });
         status = reply.status;
-        send(response, reply, limitHeaders);
+        journal(exchange, status, stage, started);
+        sendReply(response, reply, limitHeaders);
       } catch (error) {
         status = 500;
+        // The cause goes to the log (never a header or body of the request); the client gets the envelope.
+        logError(
+          `${profile.name} 500 on ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         const kind = error instanceof Error ? error.name : 'Error';
         if (!response.headersSent)
-          send(response, errorReply(500, errorEnvelope(500, `An internal error occurred (${kind}).`)), {});
+          sendReply(response, errorReply(500, `An internal error occurred (${kind}).`), limitHeaders);
         else response.destroy();
       } finally {
         options.log?.(

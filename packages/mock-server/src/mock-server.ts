@@ -7,6 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
+import { legacySandboxGateway } from './legacy-sandbox-gateway.js';
+import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
@@ -42,7 +44,10 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
   try {
-    mock = await createMockApi(options.api, { ...rest, ...(sandbox ? { sandbox } : {}) });
+    mock = await createMockApi(options.api, {
+      ...rest,
+      ...(sandbox ? { sandbox: legacySandboxGateway(sandbox) } : {}),
+    });
   } catch (error) {
     ownSandbox?.close();
     throw error;
@@ -79,14 +84,14 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
 const isSandbox = (value: SandboxOptions | Sandbox): value is Sandbox => 'handlerFor' in value;
 
 /** Options for serving several APIs together. */
-export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sandbox'> {
+export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sandbox' | 'malls'> {
   /** Sandbox mode: one sandbox mall shared by every API served (see {@link ServeOptions.sandbox}). */
   sandbox?: SandboxOptions;
   apis?: readonly ApiName[];
   host?: string;
   /** Port per API; 0 picks a free one. Defaults to each API's own port. */
   ports?: Partial<Record<ApiName, number>>;
-  /** Clock of the shared OAuth authority (tests pass a simulated one). */
+  /** Base time of every mall's clock (tests pass a simulated one); the OAuth authority and the buckets follow it. */
   clock?: () => number;
 }
 
@@ -94,12 +99,14 @@ export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sand
 export async function startMockServers(options: ServeManyOptions = {}): Promise<{
   mocks: RunningMock[];
   authority: OAuthAuthority;
+  malls: MockMalls;
   sandbox: Sandbox | undefined;
   close(): Promise<void>;
 }> {
+  const malls = createMockMalls(options.clock ? { clock: options.clock } : {});
   const authority =
     options.authority ??
-    createOAuthAuthority({ apps: [demoOAuthApp], ...(options.clock ? { clock: options.clock } : {}) });
+    createOAuthAuthority({ apps: [demoOAuthApp], clock: (mallId) => malls.clocks.now(mallId) });
   const sandbox = options.sandbox ? await createSandbox(options.sandbox) : undefined;
   const mocks: RunningMock[] = [];
   const closeAll = async () => {
@@ -114,6 +121,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
           ...options,
           api,
           authority,
+          malls,
           ...(sandbox ? { sandbox } : {}),
           ...(port !== undefined ? { port } : {}),
         }),
@@ -123,5 +131,5 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     await closeAll();
     throw error;
   }
-  return { mocks, authority, sandbox, close: closeAll };
+  return { mocks, authority, malls, sandbox, close: closeAll };
 }

@@ -2,7 +2,9 @@
 // cross-parameter rules and its prepared responses — worked out on the operation's first request
 // and kept. Prepared responses come from the build's file when it matches the spec; otherwise
 // Prism's engine (created once, on first need) prepares them.
+import type { OperationEntry, SpecModel } from '@mall-api/spec-model';
 import { type CrossParameterCheck, compileCrossParameterRules } from './cross-parameter-rules.js';
+import { type KnownIds, knownExampleIds } from './example-ids.js';
 import type { ResponsePreference } from './preferences.js';
 import {
   type PreparedApi,
@@ -12,7 +14,6 @@ import {
 } from './prepared-responses.js';
 import type { PrismEngine } from './prism-engine.js';
 import { type RequestValidator, requestValidatorCompiler } from './request-validator.js';
-import type { Json, OperationEntry } from './spec-document.js';
 
 /** The compiled pieces of one operation. */
 export interface CompiledOperation {
@@ -20,28 +21,31 @@ export interface CompiledOperation {
   readonly crossParameters: CrossParameterCheck;
   /** The prepared response for a preference, if one was documented. */
   readonly prepared: (preference: ResponsePreference) => PreparedResponse | undefined;
+  /** The path ids the spec's examples know (example mode answers others with 404). */
+  readonly knownIds: KnownIds;
 }
 
 /** Hands out compiled operations, compiling each once. */
 export type OperationRuntime = (operation: OperationEntry) => Promise<CompiledOperation>;
 
-/** Creates the runtime for one API's document. */
+/** Creates the runtime for one API's spec. */
 export function createOperationRuntime(
-  document: Record<string, Json>,
+  spec: SpecModel,
   engine: () => Promise<PrismEngine>,
   preparedApi: PreparedApi | undefined,
 ): OperationRuntime {
   let compileValidator: ReturnType<typeof requestValidatorCompiler> | undefined;
   const cache = new Map<OperationEntry, Promise<CompiledOperation>>();
   const compile = async (operation: OperationEntry): Promise<CompiledOperation> => {
-    compileValidator ??= requestValidatorCompiler(document);
+    compileValidator ??= requestValidatorCompiler(spec);
     const table =
       preparedApi?.operations[operation.operationId] ??
-      (await prepareOperation(await engine(), document, operation));
+      (await prepareOperation(await engine(), spec, operation));
     return {
       validate: compileValidator(operation),
       crossParameters: compileCrossParameterRules(operation),
       prepared: (preference) => table[preparedKey(preference)],
+      knownIds: knownExampleIds(spec, operation),
     };
   };
   return (operation) => {

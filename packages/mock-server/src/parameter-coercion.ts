@@ -3,7 +3,7 @@
 // (`explode: false`) or repeated keys become arrays, and numerals and `true`/`false` become numbers
 // and booleans where the schema asks for them. A value that does not convert stays a string, so
 // schema validation reports it.
-import type { OperationParameter } from './spec-document.js';
+import type { OperationParameter } from '@mall-api/spec-model';
 
 type Schema = { [key: string]: unknown };
 

@@ -1,6 +1,6 @@
 // Reads what a QA engineer asked the mock to answer: `Prefer: code=404, example=name` or the query
-// parameters `__code` / `__example`. The `__*` parameters are removed from the query so they are
-// never validated as API parameters.
+// parameters `__code` / `__example`. Pure: it returns the preference and the query without the
+// mock's own `__*` parameters (which are never validated as API parameters); it changes nothing.
 
 /** The response a caller asked for, if any. */
 export interface ResponsePreference {
@@ -11,7 +11,10 @@ export interface ResponsePreference {
 const controlParameters = ['__code', '__example', '__dynamic', '__seed'];
 
 /** Parses `Prefer` (RFC 7240 style, `code=` and `example=`), falling back to `__code` / `__example`. */
-export function readPreference(preferHeader: string | undefined, query: URLSearchParams): ResponsePreference {
+export function readPreference(
+  preferHeader: string | undefined,
+  query: URLSearchParams,
+): { preference: ResponsePreference; apiQuery: URLSearchParams } {
   const preference: ResponsePreference = {};
   const pairs = new Map<string, string>();
   for (const part of (preferHeader ?? '').split(/[,;]/)) {
@@ -23,6 +26,7 @@ export function readPreference(preferHeader: string | undefined, query: URLSearc
   const example = pairs.get('example') ?? query.get('__example') ?? undefined;
   if (code !== undefined && /^\d{3}$/.test(code)) preference.code = Number(code);
   if (example) preference.example = example;
-  for (const name of controlParameters) query.delete(name);
-  return preference;
+  const apiQuery = new URLSearchParams(query);
+  for (const name of controlParameters) apiQuery.delete(name);
+  return { preference, apiQuery };
 }

@@ -3,20 +3,21 @@
 // with the spec's digest, so the mocks start without running Prism.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { loadSpec } from '@mall-api/spec-model';
 import { apiProfiles } from './api-profiles.js';
+import { distDirectory } from './dist-directory.js';
 import { type PreparedOperation, preparedFile, prepareOperation } from './prepared-responses.js';
 import { createPrismEngine } from './prism-engine.js';
-import { distDirectory, indexOperations, loadBundledSpec } from './spec-document.js';
 
 for (const profile of Object.values(apiProfiles)) {
-  const { document, digest } = await loadBundledSpec(profile.specFile);
-  const engine = await createPrismEngine(document);
+  const spec = await loadSpec(profile.name);
+  const engine = await createPrismEngine(spec.document);
   const operations: Record<string, PreparedOperation> = {};
-  for (const operation of indexOperations(document)) {
-    operations[operation.operationId] = await prepareOperation(engine, document, operation);
+  for (const operation of spec.operations) {
+    operations[operation.operationId] = await prepareOperation(engine, spec, operation);
   }
   const file = preparedFile(distDirectory, profile.name);
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify({ specDigest: digest, operations }));
+  await writeFile(file, JSON.stringify({ specDigest: spec.digest, operations }));
   process.stdout.write(`prepared ${Object.keys(operations).length} ${profile.name} operations\n`);
 }

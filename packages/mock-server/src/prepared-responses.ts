@@ -5,9 +5,9 @@
 // starts without running Prism; without a matching file, an operation is prepared on first use.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
 import type { ResponsePreference } from './preferences.js';
 import type { PrismEngine } from './prism-engine.js';
-import { type Json, type OperationEntry, resolveRef } from './spec-document.js';
 
 /** A documented response, ready to write. */
 export interface PreparedResponse {
@@ -43,9 +43,8 @@ function contentTypeOf(headers: Record<string, string>): string {
   return entry?.[1] ?? 'application/json';
 }
 
-function exampleNames(document: Record<string, Json>, response: Json | undefined): string[] {
-  const resolved = resolveRef(document, response);
-  const content = resolved.content;
+function exampleNames(spec: SpecModel, response: Json | undefined): string[] {
+  const content = spec.resolve(response).content;
   const media =
     content && typeof content === 'object' && !Array.isArray(content)
       ? content['application/json']
@@ -57,7 +56,7 @@ function exampleNames(document: Record<string, Json>, response: Json | undefined
 /** Asks the engine for every documented response of `operation`. */
 export async function prepareOperation(
   engine: PrismEngine,
-  document: Record<string, Json>,
+  spec: SpecModel,
   operation: OperationEntry,
 ): Promise<PreparedOperation> {
   const path = operation.pathTemplate.replace(/\{[^}]+\}/g, '1');
@@ -66,7 +65,7 @@ export async function prepareOperation(
   for (const code of operation.responseCodes) {
     if (!/^\d{3}$/.test(code)) continue;
     preferences.push({ code: Number(code) });
-    for (const example of exampleNames(document, operation.responses[code]))
+    for (const example of exampleNames(spec, operation.responses[code]))
       preferences.push({ code: Number(code), example });
   }
   for (const preference of preferences) {

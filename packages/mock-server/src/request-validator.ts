@@ -1,41 +1,35 @@
-// Validates a request against its operation's schemas with validators compiled once at start-up
-// (Ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses it): path, query and header parameters after
-// OpenAPI deserialization, and the JSON body. Every failure becomes a violation naming the
+// Converts and validates a request's parameters and body against its operation, with validators
+// compiled once per operation from the spec model's one Ajv registration (JSON Schema 2020-12, as
+// OpenAPI 3.1 uses it). Path, query and header values are deserialized by their schemas and style
+// (comma lists, numbers, booleans) and the converted values are kept: the stages after validation
+// read them instead of parsing the raw query again. Every failure becomes a violation naming the
 // parameter or body field, as the API's 422 envelope reports it.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formats from 'ajv-formats';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Violation } from './error-envelope.js';
 import { coerceParameter } from './parameter-coercion.js';
-import type { Json, OperationEntry, OperationParameter } from './spec-document.js';
+import type { ConvertedParameters } from './pipeline/exchange.js';
 
-type Schema = { [key: string]: unknown };
+/** The raw parts of a request the validator reads. */
+export interface RawRequestParts {
+  /** Decoded path parameters. */
+  readonly pathParameters: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  readonly headers: IncomingHttpHeaders;
+  readonly body?: unknown;
+}
+
+/** The converted parameters of a request and the rules it breaks. */
+export interface CheckedRequest {
+  readonly parameters: ConvertedParameters;
+  readonly violations: Violation[];
+}
+
+/** Converts and validates requests to one operation. */
+export type RequestValidator = (request: RawRequestParts) => CheckedRequest;
+
 type Location = 'path' | 'query' | 'header';
-
-/** The parts of a request the validator reads. */
-export interface RequestParts {
-  path: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string | string[] | undefined>;
-  body?: unknown;
-}
-
-/** Validates requests to one operation. */
-export type RequestValidator = (request: RequestParts) => Violation[];
-
-const documentId = 'openapi';
-
-/** Points the document-local `#/...` references of a schema at the registered document. */
-function anchorRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(anchorRefs);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) =>
-      key === '$ref' && typeof inner === 'string' && inner.startsWith('#')
-        ? [key, `${documentId}${inner}`]
-        : [key, anchorRefs(inner)],
-    ),
-  );
-}
 
 function messageOf(error: ErrorObject): string {
   if (error.keyword === 'required') return 'is required';
@@ -58,50 +52,54 @@ function nameOf(error: ErrorObject, topLevel: boolean): string {
   return relevant.join('.') || 'request';
 }
 
-/** Creates the compiler for one bundled document; call it once per operation. */
-export function requestValidatorCompiler(
-  document: Record<string, Json>,
-): (operation: OperationEntry) => RequestValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  (formats as unknown as (ajv: Ajv2020) => void)(ajv);
-  ajv.addSchema({ ...document, $id: documentId });
+function dedupe(violations: Violation[]): Violation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = `${v.location}|${v.name}|${v.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
-  const parameterValidator = (parameters: readonly OperationParameter[]): ValidateFunction => {
-    const properties = Object.fromEntries(parameters.map((p) => [p.name, anchorRefs(p.schema)]));
-    const required = parameters.filter((p) => p.required).map((p) => p.name);
-    return ajv.compile({ type: 'object', properties, required });
-  };
+const rawValue = (location: Location, parameter: OperationParameter, request: RawRequestParts) =>
+  location === 'path'
+    ? request.pathParameters[parameter.name]
+    : location === 'query'
+      ? request.query[parameter.name]
+      : request.headers[parameter.name.toLowerCase()];
+
+/** Creates the compiler for one spec; call it once per operation. */
+export function requestValidatorCompiler(spec: SpecModel): (operation: OperationEntry) => RequestValidator {
+  const compiler = spec.schemas();
+  const parameterValidator = (parameters: readonly OperationParameter[]): ValidateFunction =>
+    compiler.compile({
+      type: 'object',
+      properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
+      required: parameters.filter((p) => p.required).map((p) => p.name),
+    });
 
   return (operation) => {
     const byLocation = new Map<Location, OperationParameter[]>();
     for (const parameter of operation.parameters) {
       if (parameter.in === 'cookie') continue;
-      const list = byLocation.get(parameter.in) ?? [];
-      list.push(parameter);
-      byLocation.set(parameter.in, list);
+      byLocation.set(parameter.in, [...(byLocation.get(parameter.in) ?? []), parameter]);
     }
     const validators = [...byLocation].map(([location, parameters]) => ({
       location,
       parameters,
-      itemSchemas: new Map(parameters.map((p) => [p.name, resolveItems(document, p.schema)])),
+      itemSchemas: new Map(parameters.map((p) => [p.name, spec.resolveOptional(p.schema.items)])),
       validate: parameterValidator(parameters),
     }));
-    const bodyValidator = operation.bodySchema
-      ? ajv.compile(anchorRefs(operation.bodySchema) as Schema)
-      : undefined;
+    const bodyValidator = operation.bodySchema ? compiler.compile(operation.bodySchema) : undefined;
 
     return (request) => {
       const violations: Violation[] = [];
-      const pathValues = operation.pathParameters(request.path);
+      const converted: Record<Location, Record<string, unknown>> = { path: {}, query: {}, header: {} };
       for (const { location, parameters, itemSchemas, validate } of validators) {
-        const values: Record<string, unknown> = {};
+        const values = converted[location];
         for (const parameter of parameters) {
-          const raw =
-            location === 'path'
-              ? safeDecode(pathValues[parameter.name])
-              : location === 'query'
-                ? request.query[parameter.name]
-                : request.headers[parameter.name.toLowerCase()];
+          const raw = rawValue(location, parameter, request);
           if (raw !== undefined)
             values[parameter.name] = coerceParameter(parameter, raw, itemSchemas.get(parameter.name));
         }
@@ -120,39 +118,7 @@ export function requestValidatorCompiler(
       if (operation.bodyRequired && request.body === undefined) {
         violations.push({ location: 'body', name: 'request', message: 'a request body is required' });
       }
-      return dedupe(violations);
+      return { parameters: converted, violations: dedupe(violations) };
     };
   };
-}
-
-function resolveItems(document: Record<string, Json>, schema: Record<string, Json>): Schema | undefined {
-  let items = schema.items as Schema | undefined;
-  for (let i = 0; i < 16 && items && typeof items.$ref === 'string'; i++) {
-    items = (items.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document) as
-      | Schema
-      | undefined;
-  }
-  return items;
-}
-
-function safeDecode(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-function dedupe(violations: Violation[]): Violation[] {
-  const seen = new Set<string>();
-  return violations.filter((v) => {
-    const key = `${v.location}|${v.name}|${v.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuthorization } from '@mall-api/auth';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { apiNames, indexOperations, loadSpec, resolve, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
-import { findOperation, indexOperations, loadBundledSpec, resolveRef } from './spec-document.js';
 
 const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 
@@ -35,27 +34,18 @@ let checkResponse: (
 
 async function responseChecker() {
   const checkers = new Map<string, (status: number, body: unknown) => void>();
-  const apis = {} as Record<
-    string,
-    { document: Body; operations: ReturnType<typeof indexOperations>; ajv: Ajv2020 }
-  >;
-  for (const api of ['admin', 'collection', 'analytics']) {
-    const { document } = await loadBundledSpec(`${api}.openapi.json`);
-    const ajv = new Ajv2020({ strict: false, validateFormats: false });
-    ajv.addSchema({ ...document, $id: api });
-    apis[api] = { document, operations: indexOperations(document), ajv };
-  }
+  const specs = {} as Record<string, SpecModel>;
+  for (const api of apiNames) specs[api] = await loadSpec(api);
   return (api: string, method: string, path: string, status: number, body: unknown) => {
-    const { document, operations, ajv } = apis[api] as (typeof apis)[string];
-    const operation = findOperation(operations, method, path.split('?')[0] as string);
+    const spec = specs[api] as SpecModel;
+    const operation = spec.route(method, path.split('?')[0] as string)?.operation;
     if (!operation) throw new Error(`no operation for ${method} ${path}`);
     const key = `${api} ${operation.operationId} ${status}`;
     let check = checkers.get(key);
     if (!check) {
-      const response = resolveRef(document, operation.responses[String(status)]);
+      const response = spec.resolve(operation.responses[String(status)]);
       const content = (response.content as Body)['application/json'];
-      const schema = JSON.parse(JSON.stringify(content.schema).replaceAll('"#/', `"${api}#/`));
-      const validate = ajv.compile(schema);
+      const validate = spec.schemas().compile(content.schema);
       check = (_status, value) => {
         if (!validate(value)) throw new Error(`${key}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
       };
@@ -808,7 +798,7 @@ describe('collection and analytics over the same data', () => {
   });
 
   it('answers every analytics operation from the sandbox: valid, with records, not the documented example', async () => {
-    const { document } = await loadBundledSpec('analytics.openapi.json');
+    const { document } = await loadSpec('analytics');
     const operations = indexOperations(document);
     expect(operations).toHaveLength(24);
     for (const { operationId, pathTemplate, responses } of operations) {
@@ -816,9 +806,9 @@ describe('collection and analytics over the same data', () => {
       const answer = await call('GET', path, undefined, analytics); // checked against the schema by call()
       expect(answer.status, operationId).toBe(200);
       expect((Object.values(answer.body)[0] as Body[]).length, operationId).toBeGreaterThan(0);
-      const content = (resolveRef(document, responses['200']).content as Body)['application/json'];
+      const content = (resolve(document, responses['200']).content as Body)['application/json'];
       for (const example of Object.values(content.examples as Body))
-        expect(answer.body, operationId).not.toEqual(resolveRef(document, example).value);
+        expect(answer.body, operationId).not.toEqual(resolve(document, example).value);
     }
   });
 

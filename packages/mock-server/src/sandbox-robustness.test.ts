@@ -6,13 +6,13 @@
 // refused leaves every table of the sandbox exactly as it was.
 
 import { basicAuthorization } from '@mall-api/auth';
+import { indexOperations, loadSpec, type OperationEntry, resolve } from '@mall-api/spec-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiName } from './api-profiles.js';
 import { startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import type { TableName } from './sandbox/store.js';
-import { indexOperations, loadBundledSpec, type OperationEntry, resolveRef } from './spec-document.js';
 
 const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 
@@ -61,9 +61,9 @@ const snapshot = () => {
 function exampleBody(document: Loose, operation: OperationEntry): unknown {
   const raw = document.paths[operation.pathTemplate][operation.method];
   if (!raw.requestBody) return undefined;
-  const content = resolveRef(document, raw.requestBody).content?.['application/json'] as Loose | undefined;
+  const content = resolve(document, raw.requestBody).content?.['application/json'] as Loose | undefined;
   const first = Object.values(content?.examples ?? {})[0];
-  return first === undefined ? undefined : structuredClone(resolveRef(document, first).value);
+  return first === undefined ? undefined : structuredClone(resolve(document, first).value);
 }
 
 /** A value a parameter of this schema accepts (its first enum value, its minimum, a date, …). */
@@ -145,7 +145,7 @@ describe.each<[ApiName, number]>([
   ['analytics', 250],
 ])('the %s sandbox under bad input', (api, runs) => {
   it(`never answers 5xx or changes data on a refused write (${runs} generated requests)`, async () => {
-    const { document } = await loadBundledSpec(`${api}.openapi.json`);
+    const { document } = await loadSpec(api);
     const byId = new Map(
       indexOperations(document)
         .filter((operation) => !isOAuth(operation))

@@ -7,8 +7,11 @@ import { createRedisTokenStore } from '@mall-api/auth/redis';
 import { Redis } from 'ioredis';
 
 const [redisUrl, mallBaseUrl, mallId, flag] = process.argv.slice(2);
+if (!redisUrl || !mallBaseUrl || !mallId)
+  throw new Error('usage: refresh-worker.mjs <redis-url> <mall-base-url> <mall-id> [--die-after-save]');
 const redis = new Redis(redisUrl);
 const shared = createRedisTokenStore({ redis });
+/** @type {import('@mall-api/auth').TokenStore} */
 const store =
   flag === '--die-after-save'
     ? {

@@ -2,8 +2,9 @@
 // admitted under a policy. Only the head of a queue talks to the store; when refused it sleeps
 // exactly `retryAfterMs` and asks again, so nothing is consumed until a call is sent. A call whose
 // signal aborts leaves the queue at once (rejecting with the abort reason) and its place goes to
-// the next; `pause` holds a key back (a server said Retry-After). Not for HTTP: the client
-// middleware puts requests through it.
+// the next; `pause` holds a key back (a server said Retry-After). The admission says whether the
+// call had to wait (queued behind others, refused or paused). Not for HTTP: the client middleware
+// puts requests through it.
 import type { Clock, Sleep } from './clock.js';
 import type { Decision, LimitPolicy } from './policy.js';
 import type { RateLimitStore } from './store.js';
@@ -29,10 +30,16 @@ export interface AdmitOptions {
   readonly first?: boolean;
 }
 
+/** The store's decision for an admitted call, and whether the call had to wait for it. */
+export interface Admitted extends Decision {
+  /** The call queued behind others, or its key was full or paused when it came first. */
+  readonly waited: boolean;
+}
+
 /** Per-key FIFO admission under one policy. */
 export interface AdmissionQueue {
   /** Resolves with the store's decision once the call is admitted (its units consumed). */
-  admit(key: string, options?: AdmitOptions): Promise<Decision>;
+  admit(key: string, options?: AdmitOptions): Promise<Admitted>;
   /** Admits nothing for `key` before `untilMs` (local clock). */
   pause(key: string, untilMs: number): void;
   /** Ms until a call for `key` would be admitted, pause included, without consuming. */
@@ -44,7 +51,9 @@ export interface AdmissionQueue {
 interface Waiter {
   readonly cost: number;
   readonly signal: AbortSignal | undefined;
-  readonly resolve: (decision: Decision) => void;
+  /** Set once the waiter queues behind another or is held back as the head. */
+  waited: boolean;
+  readonly resolve: (decision: Admitted) => void;
   readonly reject: (reason: unknown) => void;
   readonly onAbort: () => void;
 }
@@ -96,6 +105,7 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
       for (let head = lane.waiters[0]; head !== undefined; head = lane.waiters[0]) {
         const pause = pauseLeft(key);
         if (pause > 0) {
+          head.waited = true;
           await nap(lane, pause);
           continue;
         }
@@ -108,6 +118,7 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
           continue;
         }
         if (!decision.allowed) {
+          head.waited = true;
           await nap(lane, decision.retryAfterMs);
           continue;
         }
@@ -115,7 +126,7 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
         const taker = lane.waiters[0];
         if (taker !== undefined && taker.cost === head.cost) {
           leave(lane, taker);
-          taker.resolve(decision);
+          taker.resolve({ ...decision, waited: taker.waited });
         }
       }
     } finally {
@@ -128,7 +139,7 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
     admit(key, admitOptions = {}) {
       const { signal, cost = 1, first = false } = admitOptions;
       if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<Decision>((resolve, reject) => {
+      return new Promise<Admitted>((resolve, reject) => {
         let lane = lanes.get(key);
         if (lane === undefined) {
           lane = { waiters: [], pumping: false, wake: undefined };
@@ -138,6 +149,7 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
         const waiter: Waiter = {
           cost,
           signal,
+          waited: current.waiters.length > 0,
           resolve,
           reject,
           onAbort: () => {

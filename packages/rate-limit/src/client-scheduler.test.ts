@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiName } from './api-limits.js';
-import { createRateLimitMiddleware, type FetchLike, type RateLimitMiddleware } from './client-scheduler.js';
+import { createRateLimitMiddleware, type RateLimitMiddleware } from './client-scheduler.js';
 import { type ManualClock, manualClock } from './clock.js';
+import type { FetchLike } from './request-sender.js';
 import { createServerLimiter } from './server-limiter.js';
 
 const start = Date.UTC(2025, 0, 1, 12, 0, 0);

@@ -1,7 +1,12 @@
 // Public entry of @mall-api/rate-limit: algorithms (sliding log, fixed window, leaky and token bucket), the memory store, server limiter, client
 // middleware and the API limit table. The Redis store is deliberately not here; import it from
 // `@mall-api/rate-limit/redis` so clients that do not use Redis never load ioredis.
-export { type AdmissionQueue, type AdmitOptions, createAdmissionQueue } from './admission-queue.js';
+export {
+  type AdmissionQueue,
+  type AdmitOptions,
+  type Admitted,
+  createAdmissionQueue,
+} from './admission-queue.js';
 export { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 export { drainMsPerUnit, type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 export { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';
@@ -19,13 +24,12 @@ export {
 export {
   type ApiMiddlewareOptions,
   createRateLimitMiddleware,
-  type FetchLike,
+  type FailureHandlingOptions,
+  type LimitReport,
   type PolicyMiddlewareOptions,
   type RateLimitMiddleware,
   type RateLimitMiddlewareCommonOptions,
   type RateLimitMiddlewareOptions,
-  type RequestHookParams,
-  type ResponseHookParams,
 } from './client-scheduler.js';
 export { type Clock, type ManualClock, manualClock, type Sleep, systemClock, systemSleep } from './clock.js';
 export { RateLimitError, type RateLimitErrorCode, type RateLimitErrorContext } from './errors.js';
@@ -52,7 +56,22 @@ export {
   type HeaderTable,
   readRemaining,
 } from './rate-limit-headers.js';
-export { type BackoffOptions, parseRetryAfter, retryDelayMs } from './retry-backoff.js';
+export {
+  type Admission,
+  type CallTiming,
+  createRequestSender,
+  type ErrorHookParams,
+  type FetchLike,
+  failureKind,
+  type RequestHookParams,
+  type RequestSender,
+  type RequestSenderOptions,
+  type ResponseHookParams,
+  type RetryReason,
+  type SendEvent,
+  type SendEventBase,
+} from './request-sender.js';
+export { type BackoffOptions, fullJitterDelayMs, parseRetryAfter, retryDelayMs } from './retry-backoff.js';
 export {
   createServerLimiter,
   type LimitResult,

@@ -2,8 +2,9 @@
 // test borrows the workspace's copy to prove the middleware works inside a real client.
 import createClient, { type Middleware } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
-import { createRateLimitMiddleware, type FetchLike } from './client-scheduler.js';
+import { createRateLimitMiddleware } from './client-scheduler.js';
 import { manualClock } from './clock.js';
+import type { FetchLike } from './request-sender.js';
 import { createServerLimiter } from './server-limiter.js';
 
 interface paths {

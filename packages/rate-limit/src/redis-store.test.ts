@@ -3,12 +3,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { apiLimits } from './api-limits.js';
-import { createRateLimitMiddleware, type FetchLike } from './client-scheduler.js';
+import { createRateLimitMiddleware } from './client-scheduler.js';
 import { manualClock } from './clock.js';
 import { RateLimitError } from './errors.js';
 import { MemoryStore } from './memory-store.js';
 import { type Decision, type LimitPolicy, policyLimit } from './policy.js';
 import { LIMITER_SCRIPT_SHA, RedisStore } from './redis-store.js';
+import type { FetchLike } from './request-sender.js';
 import { createServerLimiter } from './server-limiter.js';
 
 const start = Date.UTC(2025, 0, 1, 12, 0, 0);

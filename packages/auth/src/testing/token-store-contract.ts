@@ -1,18 +1,22 @@
 // Test support: the behaviour every TokenStore must show, as a vitest suite each store's test file
 // runs against its own backend — round trips, isolation, mall id checks, mutual exclusion across
-// handles on the same backend, lock timeouts, and the cross-process refresh race through several
-// token managers. Not part of the public API.
+// handles on the same backend, lock timeouts (in simulated time), and the cross-process refresh
+// race through several token managers. Not part of the public API.
+import { manualClock } from '@mall-api/rate-limit';
 import { describe, expect, it } from 'vitest';
 import { ReauthorizationRequiredError, TokenStoreError } from '../errors.js';
 import { createTokenManager } from '../token-manager.js';
 import type { TokenSet } from '../token-set.js';
-import type { TokenStore } from '../token-store.js';
+import type { StoreClock, TokenStore } from '../token-store.js';
 import { createFakeAuthority } from './fake-authority.js';
 
 /** How the contract gets stores: every `open()` is a separate handle on ONE shared backend. */
 export interface TokenStoreBackend {
   open(): Promise<TokenStore>;
 }
+
+/** Makes a fresh backend whose handles measure time on `clock` (the real clock when omitted). */
+export type TokenStoreBackendFactory = (clock?: StoreClock) => TokenStoreBackend;
 
 /** A token set with distinct values in every field. */
 export function sampleTokenSet(overrides: Partial<TokenSet> = {}): TokenSet {
@@ -33,7 +37,7 @@ export function sampleTokenSet(overrides: Partial<TokenSet> = {}): TokenSet {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Registers the TokenStore contract for one store implementation. */
-export function describeTokenStoreContract(name: string, backend: () => TokenStoreBackend): void {
+export function describeTokenStoreContract(name: string, backend: TokenStoreBackendFactory): void {
   describe(`${name} (TokenStore contract)`, () => {
     it('answers undefined for a mall without tokens', async () => {
       const store = await backend().open();
@@ -121,20 +125,32 @@ export function describeTokenStoreContract(name: string, backend: () => TokenSto
       expect(order).toEqual(['b', 'a']);
     });
 
-    it('fails with lock_timeout when the lock is not free within waitMs', async () => {
-      const shared = backend();
+    it('fails with lock_timeout once waitMs has passed on its clock while the lock is held', async () => {
+      const clock = manualClock(Date.now());
+      const shared = backend(clock);
       const [holder, waiter] = [await shared.open(), await shared.open()];
       let release: () => void = () => undefined;
-      const held = holder.withLock('yourmall', () => new Promise<void>((resolve) => (release = resolve)));
-      await sleep(20);
-      const error = await waiter
-        .withLock('yourmall', async () => 'never', { waitMs: 60 })
+      let held: Promise<void> = Promise.resolve();
+      await new Promise<void>((entered) => {
+        held = holder.withLock(
+          'yourmall',
+          () => {
+            entered();
+            return new Promise<void>((resolve) => (release = resolve));
+          },
+          { ttlMs: 3_600_000 }, // a lease that outlasts the wait, so it is not taken over
+        );
+      });
+      const started = clock.now();
+      const error = await clock
+        .run(waiter.withLock('yourmall', async () => 'never', { waitMs: 60_000, retryDelayMs: 5_000 }))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TokenStoreError);
       expect(error).toMatchObject({ code: 'lock_timeout', context: { mallId: 'yourmall' } });
+      expect(clock.now() - started).toBeGreaterThanOrEqual(60_000);
       release();
       await held;
-      expect(await waiter.withLock('yourmall', async () => 'now', { waitMs: 500 })).toBe('now');
+      expect(await clock.run(waiter.withLock('yourmall', async () => 'now', { waitMs: 500 }))).toBe('now');
     });
 
     it('lets four managers (one per handle) with an expired token refresh exactly once and agree on the new token', async () => {

@@ -98,7 +98,8 @@ interface TokenRecord extends Grant {
 /** Options of {@link createOAuthAuthority}. */
 export interface OAuthAuthorityOptions {
   readonly apps: readonly RegisteredApp[];
-  readonly clock?: () => number;
+  /** The time at a mall (each mall may have its own clock in tests); defaults to real time. */
+  readonly clock?: (mallId: string) => number;
   readonly lifetimes?: OAuthLifetimes;
   /** The user who "approves" every authorization (the mock has no login page). */
   readonly userId?: string;
@@ -155,7 +156,7 @@ function redirectMatches(registered: string, presented: string): boolean {
 
 /** Creates the mock authorization server. */
 export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAuthority {
-  const clock = options.clock ?? Date.now;
+  const clock = options.clock ?? (() => Date.now());
   const lifetimes = options.lifetimes ?? platformLifetimes;
   const userId = options.userId ?? 'demo-admin';
   const scopeAliases = options.scopeAliases ?? platformScopeAliases();
@@ -179,15 +180,15 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
     description,
   });
 
-  const sweep = (now: number) => {
+  const sweep = () => {
     for (const store of [codes, accessTokens, refreshTokens]) {
-      for (const [key, record] of store) if (record.expiresAt <= now) store.delete(key);
+      for (const [key, record] of store) if (record.expiresAt <= clock(record.mallId)) store.delete(key);
     }
   };
 
   const issue = (grant: Grant): TokenResponseBody => {
-    const now = clock();
-    sweep(now);
+    const now = clock(grant.mallId);
+    sweep();
     const access = newToken();
     const refresh = newToken();
     accessTokens.set(access, { ...grant, expiresAt: now + lifetimes.accessTokenMs });
@@ -260,7 +261,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         userId,
         scopes: requested.map((name) => issuedScopeName(name, scopeAliases)),
         redirectUri,
-        expiresAt: clock() + lifetimes.codeMs,
+        expiresAt: clock(mallId) + lifetimes.codeMs,
       });
       const target = new URL(redirectUri);
       target.searchParams.set('code', code);
@@ -274,7 +275,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       if (!code) return { status: 400, error: 'invalid_request', description: 'code is required.' };
       const record = codes.get(code);
       codes.delete(code);
-      if (!record || record.expiresAt <= clock())
+      if (!record || record.expiresAt <= clock(record.mallId))
         return invalidGrant('The authorization code is invalid, used or expired.');
       if (record.clientId !== app.clientId)
         return invalidGrant('The authorization code was issued to another client.');
@@ -289,7 +290,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       if (!refreshToken)
         return { status: 400, error: 'invalid_request', description: 'refresh_token is required.' };
       const record = refreshTokens.get(refreshToken);
-      if (!record || record.expiresAt <= clock())
+      if (!record || record.expiresAt <= clock(record.mallId))
         return invalidGrant('The refresh token is invalid, already used or expired.');
       if (record.clientId !== app.clientId)
         return invalidGrant('The refresh token was issued to another client.');
@@ -300,7 +301,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
     verifyAccessToken(token) {
       const record = accessTokens.get(token);
       if (!record) return { ok: false, reason: 'unknown' };
-      if (record.expiresAt <= clock()) return { ok: false, reason: 'expired' };
+      if (record.expiresAt <= clock(record.mallId)) return { ok: false, reason: 'expired' };
       return { ok: true, grant: record };
     },
   };

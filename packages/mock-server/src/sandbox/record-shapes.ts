@@ -3,8 +3,9 @@
 // record only when it is valid for that attribute of the record schema (request and record shapes
 // differ for a few fields, such as `add_category_no` against `category`). Keeps every answer valid
 // against the response schemas without restating them here.
+
+import type { Json } from '@mall-api/spec-model';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { Json } from '../spec-document.js';
 
 type JsonObject = { [key: string]: Json };
 const documentId = 'sandbox-openapi';

@@ -3,8 +3,9 @@
 // from it (admin: the resources; collection and analytics: views over the same products). The
 // front layer asks `handlerFor(api, operationId)`; operations without one keep their prepared
 // responses.
+
+import { loadSpec } from '@mall-api/spec-model';
 import type { ApiName } from '../api-profiles.js';
-import { loadBundledSpec } from '../spec-document.js';
 import { createAdminHandlers } from './admin-handlers.js';
 import { createAnalyticsHandlers } from './analytics-view.js';
 import { createCategoryService } from './category-service.js';
@@ -49,9 +50,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ? createMemoryStore()
       : createSqliteStore(options.store.dataDir);
   try {
-    const { document } = await loadBundledSpec('admin.openapi.json');
+    const { document } = await loadSpec('admin');
     const shapes = recordShapes(document);
-    const collectionShapes = recordShapes((await loadBundledSpec('collection.openapi.json')).document);
+    const collectionShapes = recordShapes((await loadSpec('collection')).document);
     const clock = options.clock ?? Date.now;
     let placements: PlacementService | undefined;
     const categories = createCategoryService(store, shapes, (doomed) => placements?.forgetCategories(doomed));

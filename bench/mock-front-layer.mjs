@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Benchmark: the plain mock (example mode) of this checkout against the same mock built in a
+// baseline checkout (the commit before the stage pipeline), on the GET mix of all three APIs, in
+// the same run: rounds alternate baseline and current so machine load hits both alike. Prints
+// requests/s of each round, the medians and their ratio.
+//   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--rounds 3] [--seconds 8] [--connections 30]
+import { parseArgs } from 'node:util';
+import { loadMix } from './support/load-mix.mjs';
+import { startServeMock } from './support/serve-mock-process.mjs';
+
+const { values } = parseArgs({
+  options: {
+    baseline: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '30' },
+  },
+});
+if (!values.baseline) throw new Error('--baseline <checkout with a built mock-server> is required');
+const options = { seconds: Number(values.seconds), connections: Number(values.connections) };
+
+/** @param {Record<string, string>} env */
+async function measure(env) {
+  const server = await startServeMock(env);
+  try {
+    return await loadMix(server.urls, server.token, options);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** @param {number[]} values */
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const baseline = [];
+const current = [];
+for (let round = 1; round <= Number(values.rounds); round++) {
+  const before = await measure({ MOCK_CHECKOUT: values.baseline });
+  const after = await measure({});
+  baseline.push(before.requestsPerSecond);
+  current.push(after.requestsPerSecond);
+  process.stdout.write(
+    `round ${round}: baseline ${before.requestsPerSecond.toFixed(0)} req/s (p99 ${before.p99} ms, failures ${before.failures})   current ${after.requestsPerSecond.toFixed(0)} req/s (p99 ${after.p99} ms, failures ${after.failures})\n`,
+  );
+}
+process.stdout.write(
+  `median baseline ${median(baseline).toFixed(0)} req/s, current ${median(current).toFixed(0)} req/s, ratio (current / baseline) ${(median(current) / median(baseline)).toFixed(2)}\n`,
+);

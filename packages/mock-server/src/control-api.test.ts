@@ -1,0 +1,257 @@
+// The control API over HTTP and through the test helper: the journal (filter, count, clear, verify
+// with what was received instead, secrets redacted), fault rules (a status for the next N calls,
+// Retry-After, delay, dropped connection, no answer), the per-mall clock (tokens and buckets follow
+// it, other malls do not), rate-limit reset, per-mall base URLs, validated input that changes
+// nothing, and access: loopback only, control token.
+import { createAdminClient } from '@mall-api/admin-client';
+import { createMemoryTokenStore, createTokenManager, parseTokenResponse, refreshToken } from '@mall-api/auth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ControlError, type StartedMock, startMock } from './qa/index.js';
+
+let mock: StartedMock;
+let mallCounter = 0;
+const freshMall = () => `ctl${++mallCounter}`;
+
+beforeAll(async () => {
+  mock = await startMock({ apis: ['admin', 'analytics'], controlToken: 'qa-control-secret' });
+});
+afterAll(() => mock.close());
+
+/** Calls the admin API at a mall with a token of that mall. */
+async function adminCall(mallId: string, path: string, init: RequestInit = {}, token?: string) {
+  const accessToken = token ?? (await mock.token(mallId)).access_token;
+  return fetch(`${mock.mallUrl('admin', mallId)}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${accessToken}`, ...init.headers },
+  });
+}
+
+describe('request journal', () => {
+  it('records each request of a mall with its operation, query, status and redacted secrets', async () => {
+    const mall = freshMall();
+    await adminCall(mall, '/api/v2/admin/categories?limit=2');
+    const entries = await mock.control.journal(mall);
+    const token = entries.find((e) => e.path === '/api/v2/oauth/token');
+    expect(JSON.stringify(token)).not.toMatch(/demo-app-secret|"code":"[^[]/);
+    const list = entries.find((e) => e.operationId === 'listCategories');
+    expect(list).toMatchObject({
+      method: 'GET',
+      status: 200,
+      query: { limit: '2' },
+      answeredBy: 'answer',
+      api: 'admin',
+    });
+    expect(await mock.control.count(mall, { operationId: 'listCategories' })).toBe(1);
+    expect(await mock.control.journal(freshMall())).toEqual([]);
+  });
+
+  it('verifies an expected call, and says what was received instead when it is missing', async () => {
+    const mall = freshMall();
+    await adminCall(mall, '/api/v2/admin/categories');
+    await expect(
+      mock.control.verify(mall, { operationId: 'listCategories', times: 1 }),
+    ).resolves.toHaveLength(1);
+    const failure = mock.control.verify(mall, { operationId: 'createCategory' });
+    await expect(failure).rejects.toThrow(
+      /found 0\. The mall received instead:\n.*GET \/api\/v2\/oauth\/authorize/s,
+    );
+    await expect(failure).rejects.toThrow(/GET \/api\/v2\/admin\/categories → 200 \(listCategories\)/);
+  });
+
+  it('clears a mall’s journal', async () => {
+    const mall = freshMall();
+    await adminCall(mall, '/api/v2/admin/categories');
+    expect(await mock.control.clearJournal(mall)).toBeGreaterThan(0);
+    expect(await mock.control.count(mall)).toBe(0);
+  });
+});
+
+describe('faults', () => {
+  it('answers a status for the next N matching calls, then normally', async () => {
+    const mall = freshMall();
+    const token = (await mock.token(mall)).access_token;
+    await mock.control.addFault(mall, {
+      match: { operationId: 'listCategories' },
+      action: { kind: 'status', status: 503, retryAfterSeconds: 1 },
+      times: 2,
+    });
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 3; i++) {
+      const response = await adminCall(mall, '/api/v2/admin/categories', {}, token);
+      statuses.push(response.status);
+      retryAfter ??= response.headers.get('retry-after');
+      if (response.status === 503) expect((await response.json()).error.code).toBe('service_unavailable');
+    }
+    expect(statuses).toEqual([503, 503, 200]);
+    expect(retryAfter).toBe('1');
+    expect(await mock.control.count(mall, { operationId: 'listCategories', status: 503 })).toBe(2);
+  });
+
+  it('delays, drops the connection, or never answers', async () => {
+    const mall = freshMall();
+    const token = (await mock.token(mall)).access_token;
+    await mock.control.addFault(mall, {
+      match: { method: 'GET', path: '/api/v2/admin/categories' },
+      action: { kind: 'delay', minMs: 150 },
+      times: 1,
+    });
+    const started = performance.now();
+    expect((await adminCall(mall, '/api/v2/admin/categories', {}, token)).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    await mock.control.addFault(mall, { action: { kind: 'drop' }, times: 1 });
+    await expect(adminCall(mall, '/api/v2/admin/categories', {}, token)).rejects.toThrow();
+    await mock.control.addFault(mall, { action: { kind: 'hang' }, times: 1 });
+    await expect(
+      adminCall(mall, '/api/v2/admin/categories', { signal: AbortSignal.timeout(300) }, token),
+    ).rejects.toThrow(/abort|timeout/i);
+    expect((await adminCall(mall, '/api/v2/admin/categories', {}, token)).status).toBe(200);
+  });
+
+  it('only touches its own mall, and reset clears it', async () => {
+    const [faulty, calm] = [freshMall(), freshMall()];
+    await mock.control.addFault(faulty, { action: { kind: 'status', status: 500 } });
+    expect((await adminCall(calm, '/api/v2/admin/categories')).status).toBe(200);
+    expect((await adminCall(faulty, '/api/v2/admin/categories')).status).toBe(500);
+    expect(await mock.control.faults(faulty)).toHaveLength(1);
+    await mock.control.reset(faulty);
+    expect(await mock.control.faults(faulty)).toEqual([]);
+    expect((await adminCall(faulty, '/api/v2/admin/categories')).status).toBe(200);
+  });
+});
+
+describe('clock', () => {
+  it('expires a mall’s access token after two hours of its own time, and no other mall’s', async () => {
+    const [late, other] = [freshMall(), freshMall()];
+    const lateToken = (await mock.token(late)).access_token;
+    const otherToken = (await mock.token(other)).access_token;
+    await mock.control.advanceClock(late, 2 * 3_600_000 + 1_000);
+    const expired = await adminCall(late, '/api/v2/admin/categories', {}, lateToken);
+    expect(expired.status).toBe(401);
+    expect((await expired.json()).error.message).toMatch(/expired/);
+    expect((await adminCall(other, '/api/v2/admin/categories', {}, otherToken)).status).toBe(200);
+    expect((await mock.control.clock(late)).offsetMs).toBe(2 * 3_600_000 + 1_000);
+  });
+
+  it('makes the token manager refresh once the mall’s clock has expired its token', async () => {
+    const mall = freshMall();
+    const store = createMemoryTokenStore();
+    await store.set(mall, parseTokenResponse(await mock.token(mall)));
+    const refreshes: string[] = [];
+    const tokens = createTokenManager({
+      mallId: mall,
+      store,
+      refresh: (token) => {
+        refreshes.push('refresh');
+        return refreshToken({
+          mallBaseUrl: mock.mallUrl('admin', mall),
+          clientId: mock.credentials.oauthApp.clientId,
+          clientSecret: mock.credentials.oauthApp.clientSecret,
+          refreshToken: token,
+        });
+      },
+    });
+    const admin = createAdminClient({ mallId: mall, baseUrl: mock.mallUrl('admin', mall), auth: tokens });
+    expect((await admin.GET('/api/v2/admin/categories', {})).response.status).toBe(200);
+    await mock.control.advanceClock(mall, 2 * 3_600_000 + 1_000);
+    const after = await admin.GET('/api/v2/admin/categories', {});
+    expect(after.response.status).toBe(200);
+    expect(refreshes).toEqual(['refresh']);
+  });
+
+  it('expires an OAuth code after one minute of the mall’s time', async () => {
+    const mall = freshMall();
+    const base = mock.mallUrl('admin', mall);
+    const redirect = await fetch(
+      `${base}/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s&redirect_uri=${encodeURIComponent(mock.credentials.oauthApp.redirectUri)}&scope=mall.read_category`,
+      { redirect: 'manual' },
+    );
+    const code = new URL(redirect.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    await mock.control.advanceClock(mall, 61_000);
+    const exchange = await fetch(`${base}/api/v2/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('demo-app:demo-app-secret').toString('base64')}` },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: mock.credentials.oauthApp.redirectUri,
+      }),
+    });
+    expect(exchange.status).toBe(400);
+    expect((await exchange.json()).error).toBe('invalid_grant');
+  });
+
+  it('drains a mall’s bucket as its clock moves, and a rate-limit reset empties it', async () => {
+    const mall = freshMall();
+    const token = (await mock.token(mall)).access_token;
+    const burst = await Promise.all(
+      Array.from({ length: 41 }, () => adminCall(mall, '/api/v2/admin/categories', {}, token)),
+    );
+    expect(burst.map((r) => r.status)).toContain(429);
+    await mock.control.advanceClock(mall, 10_000);
+    expect((await adminCall(mall, '/api/v2/admin/categories', {}, token)).status).toBe(200);
+    await Promise.all(
+      Array.from({ length: 41 }, () => adminCall(mall, '/api/v2/admin/categories', {}, token)),
+    );
+    await mock.control.resetRateLimits(mall);
+    const fresh = await adminCall(mall, '/api/v2/admin/categories', {}, token);
+    expect(fresh.headers.get('x-api-call-limit')).toBe('1/40');
+  });
+});
+
+describe('malls by base URL', () => {
+  it('refuses a token at a mall it was not issued for', async () => {
+    const [mine, theirs] = [freshMall(), freshMall()];
+    const token = (await mock.token(mine)).access_token;
+    const response = await fetch(`${mock.mallUrl('admin', theirs)}/api/v2/admin/categories`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.message).toBe('The access token was issued for another mall.');
+  });
+});
+
+describe('control input and access', () => {
+  it('refuses bad input with the envelope and changes nothing', async () => {
+    const mall = freshMall();
+    const refused = async (call: Promise<unknown>, status: number) => {
+      const error = await call.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ControlError);
+      expect((error as ControlError).status).toBe(status);
+      return error as ControlError;
+    };
+    const bad = await refused(
+      mock.control.addFault(mall, { action: { kind: 'status', status: 200 } } as never),
+      422,
+    );
+    expect(bad.violations.length).toBeGreaterThan(0);
+    await refused(mock.control.addFault(mall, { action: { kind: 'explode' } } as never), 422);
+    await refused(mock.control.advanceClock(mall, -5), 422);
+    await refused(mock.control.journal(mall, { status: 'x' as never }), 422);
+    await refused(mock.control.reset('Not A Mall!'), 422);
+    expect(await mock.control.faults(mall)).toEqual([]);
+    expect((await mock.control.clock(mall)).offsetMs).toBe(0);
+    const notJson = await fetch(`${mock.urls.admin}/__mock/malls/${mall}/faults`, {
+      method: 'POST',
+      headers: { 'x-mock-control-token': 'qa-control-secret', 'content-type': 'application/json' },
+      body: '{nope',
+    });
+    expect(notJson.status).toBe(400);
+    const unknown = await fetch(`${mock.urls.admin}/__mock/malls/${mall}/teleport`, {
+      headers: { 'x-mock-control-token': 'qa-control-secret' },
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('needs the control token when one is set, on every mock port', async () => {
+    for (const url of [mock.urls.admin, mock.urls.analytics]) {
+      const response = await fetch(`${url}/__mock/malls`);
+      expect(response.status).toBe(401);
+      expect(JSON.stringify(await response.json())).not.toContain('qa-control-secret');
+    }
+    expect(Array.isArray(await mock.control.malls())).toBe(true);
+  });
+});

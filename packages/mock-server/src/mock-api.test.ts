@@ -1,0 +1,147 @@
+// The assembled front layer over real HTTP: the stage order mock-api.ts declares, a failure inside
+// a stage answered with a bare 500 envelope while its cause goes to the log, and — for every
+// operation of the three APIs — path ids repeated in the query or body accepted when they agree.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  apiNames,
+  type Json,
+  type JsonObject,
+  loadSpec,
+  type OperationEntry,
+  type SpecModel,
+} from '@mall-api/spec-model';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoOAuthApp } from './demo-credentials.js';
+import { createMockApi, type MockApi } from './mock-api.js';
+import { issueDemoTokens } from './oauth/demo-tokens.js';
+import { createOAuthAuthority } from './oauth/oauth-authority.js';
+
+const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const servers: Server[] = [];
+afterAll(() => Promise.all(servers.map((server) => new Promise((done) => server.close(done)))));
+
+async function serve(mock: MockApi): Promise<string> {
+  const server = createServer((request, response) => void mock.handle(request, response));
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('the front layer', () => {
+  it('runs the stages in the order its header states', async () => {
+    const admin = await createMockApi('admin', { authority });
+    expect(admin.stages).toEqual([
+      'identify-caller',
+      'rate-limit',
+      'oauth-endpoints',
+      'https-only',
+      'require-credentials',
+      'known-operation',
+      'scope',
+      'read-body',
+      'validate-request',
+      'faults',
+      'answer',
+    ]);
+    expect((await createMockApi('collection')).stages).not.toContain('https-only');
+  });
+
+  it('logs the cause of a 500 and answers only the envelope', async () => {
+    const logged: string[] = [];
+    const mock = await createMockApi('admin', {
+      authority,
+      logError: (line) => logged.push(line),
+      sandbox: {
+        handles: () => true,
+        handle: () => {
+          throw new TypeError('store went away');
+        },
+      },
+    });
+    const base = await serve(mock);
+    const token = issueDemoTokens(authority, ['mall.read_category'], 'failmall').access_token;
+    const response = await fetch(`${base}/api/v2/admin/categories`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({
+      error: { code: 'internal_error', message: 'An internal error occurred (TypeError).', more_info: {} },
+    });
+    expect(text).not.toMatch(/store went away|at .*\.js/);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/admin 500 on GET \/api\/v2\/admin\/categories: TypeError: store went away/);
+    expect(logged[0]).not.toContain(token);
+  });
+});
+
+/** The documented example of an operation's required query parameters and JSON body. */
+function documentedRequest(spec: SpecModel, operation: OperationEntry) {
+  const exampleOf = (node: JsonObject) => {
+    const examples = spec.resolveOptional(node.examples);
+    const first = examples ? spec.resolveOptional(Object.values(examples)[0]) : undefined;
+    return node.example ?? first?.value;
+  };
+  const query = Object.fromEntries(
+    operation.parameters
+      .filter((p) => p.in === 'query' && p.required)
+      .map((p) => [
+        p.name,
+        String(exampleOf(p.definition) ?? p.schema.example ?? (p.schema.enum as Json[])?.[0]),
+      ]),
+  );
+  return { query, body: operation.jsonBody ? exampleOf(operation.jsonBody) : undefined };
+}
+
+describe('path ids repeated by generated clients, on every operation', async () => {
+  const basic = `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`;
+  const scopes = [...demoOAuthApp.scopes];
+  for (const api of apiNames) {
+    const spec = await loadSpec(api);
+    const withPathIds = spec.operations.filter((op) => op.parameters.some((p) => p.in === 'path'));
+    for (const operation of withPathIds) {
+      const documented = documentedRequest(spec, operation);
+      it(`${api} ${operation.operationId}: an agreeing copy passes, a differing one is a 422 naming it`, async () => {
+        const base = await serve(await createMockApi(api, { authority }));
+        const names = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+        const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, '1');
+        const inBody = operation.bodyMediaTypes.includes('application/json');
+        const call = (value: string) => {
+          const token = issueDemoTokens(
+            authority,
+            scopes,
+            `ids${Math.random().toString(36).slice(2, 8)}`,
+          ).access_token;
+          const headers = {
+            authorization: api === 'collection' ? basic : `Bearer ${token}`,
+            'content-type': 'application/json',
+            prefer: 'code=200',
+          };
+          const repeated = Object.fromEntries(names.map((name) => [name, value]));
+          const body = documented.body as { request?: object } | undefined;
+          return inBody
+            ? fetch(`${base}${path}?${new URLSearchParams(documented.query)}`, {
+                method: operation.method.toUpperCase(),
+                headers,
+                body: JSON.stringify({ ...body, request: { ...body?.request, ...repeated } }),
+              })
+            : fetch(`${base}${path}?${new URLSearchParams({ ...documented.query, ...repeated })}`, {
+                method: operation.method.toUpperCase(),
+                headers,
+              });
+        };
+        const agreeing = await call('1');
+        expect(agreeing.status, await agreeing.clone().text()).not.toBe(422);
+        const differing = await call('2');
+        expect(differing.status).toBe(422);
+        const { error } = (await differing.json()) as {
+          error: { more_info: { violations: { name: string }[] } };
+        };
+        expect(error.more_info.violations.map((v) => v.name)).toContain(
+          inBody ? `request.${names[0]}` : names[0],
+        );
+      });
+    }
+  }
+});

@@ -1,0 +1,64 @@
+// What a stage answers with, and how an answer is written: the status, headers and body (or a
+// body serialized ahead, for prepared responses), plus the API's rate-limit headers, which replace
+// any the spec's examples carry. Errors are built with the API's envelope.
+import type { ServerResponse } from 'node:http';
+import {
+  type ErrorEnvelope,
+  errorEnvelope,
+  invalidParameterEnvelope,
+  type Violation,
+} from '../error-envelope.js';
+import { type PreparedResponse, serializeBody } from '../prepared-responses.js';
+
+/** An answer to a request. */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  /** The body already serialized (prepared responses); `body` is ignored when set. */
+  readonly prepared?: PreparedResponse;
+  /** Injected faults: close the connection without an answer, or never answer. */
+  readonly disposition?: 'drop' | 'hang';
+}
+
+/** A reply carrying an envelope. */
+export const envelopeReply = (status: number, envelope: ErrorEnvelope): Reply => ({
+  status,
+  headers: {},
+  body: envelope,
+});
+
+/** A reply with the API's error envelope for `status`. */
+export const errorReply = (status: number, message: string, moreInfo: Record<string, unknown> = {}): Reply =>
+  envelopeReply(status, errorEnvelope(status, message, moreInfo));
+
+/** The 422 reply naming every violated rule. */
+export const violationsReply = (violations: readonly Violation[]): Reply =>
+  envelopeReply(422, invalidParameterEnvelope(violations));
+
+/** Writes a reply with the rate-limit headers of the request. */
+export function sendReply(
+  response: ServerResponse,
+  reply: Reply,
+  limitHeaders: Readonly<Record<string, string>>,
+): void {
+  if (reply.disposition === 'drop') {
+    response.socket?.destroy();
+    return;
+  }
+  if (reply.disposition === 'hang') return;
+  const headers: Record<string, string> = {};
+  let contentType = reply.prepared?.contentType ?? 'application/json';
+  for (const [name, value] of Object.entries(reply.headers)) {
+    if (/^content-type$/i.test(name)) contentType = reply.prepared ? contentType : value;
+    else if (!/^(content-length|x-ratelimit-|x-api-call-limit)/i.test(name)) headers[name] = value;
+  }
+  const payload = reply.prepared ? reply.prepared.payload : serializeBody(reply.body, contentType);
+  response.writeHead(reply.status, {
+    ...headers,
+    ...limitHeaders,
+    ...(payload ? { 'content-type': contentType } : {}),
+    'content-length': Buffer.byteLength(payload),
+  });
+  response.end(payload);
+}

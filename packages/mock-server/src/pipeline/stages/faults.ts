@@ -1,0 +1,48 @@
+// Stage: the faults a test asked for at the request's mall (control API): a delay before the answer,
+// a given status instead of it (with the API's envelope and, when asked, Retry-After), a dropped
+// connection, or no answer at all. A counted rule is used up call by call.
+import { errorEnvelope } from '../../error-envelope.js';
+import type { FaultRules } from '../../malls/fault-rules.js';
+import { mallOf } from '../exchange.js';
+import type { Reply } from '../reply.js';
+import type { Stage } from '../stage.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Creates the stage over the malls' fault rules. */
+export function faults(rules: FaultRules): Stage {
+  return {
+    name: 'faults',
+    async run(exchange): Promise<Reply | undefined> {
+      const operationId = exchange.route?.operation.operationId ?? '';
+      const action = rules.take(mallOf(exchange), {
+        api: exchange.api.name,
+        operationId,
+        method: exchange.method,
+        path: exchange.path,
+      });
+      if (!action) return undefined;
+      switch (action.kind) {
+        case 'delay':
+          await sleep(action.minMs + Math.random() * (action.maxMs - action.minMs));
+          return undefined;
+        case 'status':
+          return {
+            status: action.status,
+            headers:
+              action.retryAfterSeconds === undefined
+                ? {}
+                : { 'retry-after': String(action.retryAfterSeconds) },
+            body: errorEnvelope(
+              action.status,
+              `Fault injected by the mock's control API (status ${action.status}).`,
+            ),
+          };
+        case 'drop':
+          return { status: 0, headers: {}, body: undefined, disposition: 'drop' };
+        case 'hang':
+          return { status: 0, headers: {}, body: undefined, disposition: 'hang' };
+      }
+    },
+  };
+}

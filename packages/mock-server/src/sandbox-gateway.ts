@@ -1,0 +1,54 @@
+// The mock's view of the stateful sandbox (`@mall-api/sandbox`): which operations it answers, and
+// one call per request with the already-converted parameters, answered as a value — a status and
+// body, or a refusal with the violations — never as an exception. Declared here structurally so
+// the plain mock compiles and runs without the sandbox package installed.
+import type { ApiName } from './api-profiles.js';
+import type { Violation } from './error-envelope.js';
+
+/** One request handed to the sandbox after every check of the front layer. */
+export interface SandboxCall {
+  readonly api: ApiName;
+  readonly operationId: string;
+  readonly path: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+  /** The mall of the caller's token (admin, analytics); undefined for the collection API. */
+  readonly mallId: string | undefined;
+  /** The query as sent (read by handlers that have not moved to converted values yet). */
+  readonly rawQuery: Readonly<Record<string, string | string[]>>;
+}
+
+/** The sandbox's answer to a call. */
+export type SandboxResult =
+  | { readonly kind: 'answer'; readonly status: number; readonly body: unknown }
+  | {
+      readonly kind: 'refusal';
+      readonly status: 404 | 409 | 422 | 207;
+      readonly message: string;
+      readonly violations: readonly Violation[];
+    };
+
+/** The sandbox as the answer stage uses it. */
+export interface SandboxGateway {
+  /** Whether the sandbox answers this operation (else the documented example does). */
+  handles(api: ApiName, operationId: string): boolean;
+  handle(call: SandboxCall): SandboxResult;
+}
+
+/** How a mall is (re)created: from the sample data of a seed, empty, or from a named fixture. */
+export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
+
+/** Outcome of a control operation on a mall's data. */
+export type MallChange =
+  | { readonly ok: true; readonly counts?: Readonly<Record<string, number>> }
+  | { readonly ok: false; readonly message: string; readonly violations: readonly Violation[] };
+
+/** The sandbox's malls, as the control API uses them. */
+export interface SandboxMallsGateway extends SandboxGateway {
+  reset(mallId: string, to?: MallStart): MallChange;
+  loadFixture(mallId: string, fixture: unknown): MallChange;
+  snapshot(mallId: string): unknown;
+  restore(mallId: string, snapshot: unknown): MallChange;
+  mallIds(): string[];
+  close(): void;
+}
