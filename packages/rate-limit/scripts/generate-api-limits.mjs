@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
-// Generates `src/generated/api-limits.ts`: each API's root `x-rate-limit` extension, copied from its
-// bundle (read through @mall-api/spec-model) without its prose (`description`, `x-` keys), so the
-// clients carry the spec's rate limits without loading a spec at run time. `apiLimitFromExtension` (src/api-limits.ts)
-// turns them into policies, the same function the mock applies to the spec it loads.
+// Generates `src/generated/api-limits.ts`: each API's root `x-rate-limit` extension, copied from
+// its bundle (read through @mall-api/spec-model) without its prose (`description`, `x-` keys) and
+// what only a server needs (`counted-per`), so the clients carry the spec's rate limits without
+// loading a spec at run time. `apiLimitFromExtension` (src/api-limits.ts) turns them into
+// policies, the same function `apiLimitFromSpec` applies, after checking, to a spec read at run time.
 //   node scripts/generate-api-limits.mjs <output-file>
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,7 +18,11 @@ const extensions = Object.fromEntries(
     const extension = loadSpecSync(api).document['x-rate-limit'];
     if (typeof extension !== 'object' || extension === null || Array.isArray(extension))
       throw new Error(`specs/${api}/openapi.yaml declares no x-rate-limit object`);
-    const rules = Object.entries(extension).filter(([key]) => key !== 'description' && !key.startsWith('x-'));
+    // What a client needs: the prose, the provenance and `counted-per` (the server's key) stay out.
+    const dropped = ['description', 'counted-per'];
+    const rules = Object.entries(extension).filter(
+      ([key]) => !dropped.includes(key) && !key.startsWith('x-'),
+    );
     return [api, Object.fromEntries(rules)];
   }),
 );

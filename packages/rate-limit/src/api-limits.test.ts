@@ -1,6 +1,6 @@
 import { apiNames, loadSpecSync } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
-import { apiLimitFromExtension, apiLimitFromSpec, apiLimits } from './api-limits.js';
+import { apiLimitFromSpec, apiLimits, checkRateLimitExtension } from './api-limits.js';
 import { createRateLimitMiddleware } from './client-scheduler.js';
 import { manualClock } from './clock.js';
 import { RateLimitError } from './errors.js';
@@ -13,18 +13,18 @@ const specCopy = (api: (typeof apiNames)[number]) => structuredClone(loadSpecSyn
 
 describe('apiLimitFromSpec', () => {
   it.each(apiNames)('derives the same limit from the %s bundle as the generated table', (api) => {
-    expect(apiLimitFromSpec(loadSpecSync(api).document, api)).toEqual(apiLimits[api]);
+    const { countedPer, ...derived } = apiLimitFromSpec(loadSpecSync(api).document, api);
+    expect(derived).toEqual(apiLimits[api]);
+    expect(countedPer).toBe(api === 'collection' ? 'client-ip' : 'mall');
   });
 
   it('reads the seeds’ limits from the specs', () => {
     expect(apiLimits.collection).toMatchObject({
       policy: { kind: 'sliding-log', limit: 40, windowMs: 60_000 },
-      countedPer: 'client-ip',
       headers: { 'X-Api-Call-Limit': 'used/limit', 'X-RateLimit-Remaining': 'remaining' },
     });
     expect(apiLimits.admin).toMatchObject({
       policy: { kind: 'leaky-bucket', capacity: 40, leakPerSecond: 2 },
-      countedPer: 'mall',
     });
     expect(apiLimits.analytics).toMatchObject({
       policy: { kind: 'token-bucket', capacity: 10, refillIntervalMs: 2_000 },
@@ -64,6 +64,8 @@ describe('apiLimitFromSpec', () => {
   });
 
   it('refuses a spec without a usable x-rate-limit with an invalid_policy error', () => {
+    for (const api of apiNames)
+      expect(checkRateLimitExtension(loadSpecSync(api).document['x-rate-limit'], api)).toBe(undefined);
     const document = specCopy('admin');
     delete document['x-rate-limit'];
     expect(() => apiLimitFromSpec(document, 'admin')).toThrow(RateLimitError);
@@ -75,7 +77,8 @@ describe('apiLimitFromSpec', () => {
       { ...valid, 'counted-per': 'planet' },
       { ...valid, headers: { 'X-Api-Call-Limit': 'mood' } },
     ]) {
-      expect(() => apiLimitFromExtension(broken, 'admin')).toThrow(
+      expect(checkRateLimitExtension(broken, 'admin')?.code).toBe('invalid_policy');
+      expect(() => apiLimitFromSpec({ 'x-rate-limit': broken }, 'admin')).toThrow(
         expect.objectContaining({ code: 'invalid_policy' }),
       );
     }

@@ -8,7 +8,7 @@
 import { RateLimitError } from './errors.js';
 import { rateLimitExtensions } from './generated/api-limits.js';
 import { checkPolicy, type LimitPolicy } from './policy.js';
-import type { HeaderField, HeaderTable } from './rate-limit-headers.js';
+import type { HeaderTable } from './rate-limit-headers.js';
 
 /** Names of the mall APIs with a rate limit. */
 export type ApiName = 'collection' | 'admin' | 'analytics';
@@ -21,92 +21,85 @@ export interface ApiLimit<P extends LimitPolicy = LimitPolicy> {
   readonly name: string;
   readonly policy: P;
   readonly headers: HeaderTable;
-  /** What the limit is counted per, when the spec says (every mall API's spec does). */
+  /** What the limit is counted per, as the spec says; set by {@link apiLimitFromSpec} (the clients never need it). */
   readonly countedPer?: CountedPer;
 }
 
 /** The table of the three APIs' limits. */
 export type ApiLimits = Readonly<Record<ApiName, ApiLimit>>;
 
-const headerFields: readonly HeaderField[] = [
-  'limit',
-  'remaining',
-  'used/limit',
-  'cost',
-  'refill-per-second',
-];
-const countedPerValues: readonly CountedPer[] = ['client-ip', 'mall'];
+/** An API's `x-rate-limit` extension (specs/README.md, "Extensions"), as the spec states it. */
+export interface RateLimitExtension {
+  /** `sliding-log`, `fixed-window`, `leaky-bucket` or `token-bucket`. */
+  readonly algorithm: string;
+  readonly limit?: number;
+  readonly 'window-seconds'?: number;
+  readonly capacity?: number;
+  readonly 'drain-per-second'?: number;
+  readonly 'refill-interval-seconds'?: number;
+  /** `client-ip` or `mall`; absent from the clients' generated copy. */
+  readonly 'counted-per'?: string;
+  /** Header name -> what it shows (a {@link HeaderField}). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const headerFields: readonly string[] = ['limit', 'remaining', 'used/limit', 'cost', 'refill-per-second'];
+const countedPerValues: readonly string[] = ['client-ip', 'mall'];
+const numberKeys: Readonly<Record<string, readonly (keyof RateLimitExtension)[]>> = {
+  'sliding-log': ['limit', 'window-seconds'],
+  'fixed-window': ['limit', 'window-seconds'],
+  'leaky-bucket': ['capacity', 'drain-per-second'],
+  'token-bucket': ['capacity', 'refill-interval-seconds'],
+};
 
 type Fields = Readonly<Record<string, unknown>>;
 const isFields = (value: unknown): value is Fields =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function invalid(name: string, message: string, extension: unknown): RateLimitError {
-  return new RateLimitError('invalid_policy', `x-rate-limit of ${name}: ${message}`, {
-    context: { api: name, extension: JSON.stringify(extension) },
-  });
-}
-
-/** The policy an `x-rate-limit` extension states. */
-function policyOf(name: string, extension: Fields): LimitPolicy {
-  const seconds = (key: string): number => {
-    const value = extension[key];
-    if (typeof value !== 'number') throw invalid(name, `${key} must be a number`, extension);
-    return value;
-  };
-  switch (extension.algorithm) {
-    case 'sliding-log':
-    case 'fixed-window':
-      return {
-        kind: extension.algorithm,
-        limit: seconds('limit'),
-        windowMs: seconds('window-seconds') * 1000,
-      };
-    case 'leaky-bucket':
-      return {
-        kind: 'leaky-bucket',
-        capacity: seconds('capacity'),
-        leakPerSecond: seconds('drain-per-second'),
-      };
-    case 'token-bucket':
-      return {
-        kind: 'token-bucket',
-        capacity: seconds('capacity'),
-        refillIntervalMs: seconds('refill-interval-seconds') * 1000,
-      };
-    default:
-      throw invalid(name, `unknown algorithm ${String(extension.algorithm)}`, extension);
-  }
-}
-
-/** The header table an `x-rate-limit` extension states (`headers`: name -> what it shows). */
-function headersOf(name: string, extension: Fields): HeaderTable {
+/**
+ * Checks that an `x-rate-limit` extension states a usable limit: a known algorithm with its numbers,
+ * a usable policy, `counted-per` and a header table of known fields.
+ *
+ * @returns an `invalid_policy` error naming the problem, or `undefined` when the extension is usable.
+ */
+export function checkRateLimitExtension(extension: unknown, name: string): RateLimitError | undefined {
+  const problem = (message: string) =>
+    new RateLimitError('invalid_policy', `x-rate-limit of ${name}: ${message}`, {
+      context: { api: name, extension: JSON.stringify(extension) ?? 'undefined' },
+    });
+  if (!isFields(extension)) return problem('the spec declares no x-rate-limit object');
+  const needed = numberKeys[String(extension.algorithm)];
+  if (needed === undefined) return problem(`unknown algorithm ${String(extension.algorithm)}`);
+  const missing = needed.find((key) => typeof extension[key] !== 'number');
+  if (missing !== undefined) return problem(`${missing} must be a number`);
+  if (!countedPerValues.includes(String(extension['counted-per'])))
+    return problem(`counted-per must be one of ${countedPerValues.join(', ')}`);
   const headers = extension.headers;
-  if (!isFields(headers)) throw invalid(name, 'headers must map header names to fields', extension);
-  for (const [header, field] of Object.entries(headers)) {
-    if (!headerFields.includes(field as HeaderField))
-      throw invalid(name, `header ${header} shows an unknown field ${String(field)}`, extension);
-  }
-  return headers as HeaderTable;
+  if (!isFields(headers)) return problem('headers must map header names to fields');
+  const unknown = Object.entries(headers).find(([, field]) => !headerFields.includes(String(field)));
+  if (unknown !== undefined)
+    return problem(`header ${unknown[0]} shows an unknown field ${String(unknown[1])}`);
+  return checkPolicy(apiLimitFromExtension(extension as unknown as RateLimitExtension, name).policy);
+}
+
+/** The policy an extension states (checked by {@link checkRateLimitExtension}). */
+function policyOf(extension: RateLimitExtension): LimitPolicy {
+  const { algorithm: kind, limit = 0, capacity = 0 } = extension;
+  const ms = (extension['window-seconds'] ?? extension['refill-interval-seconds'] ?? 0) * 1000;
+  if (kind === 'leaky-bucket') return { kind, capacity, leakPerSecond: extension['drain-per-second'] ?? 0 };
+  if (kind === 'token-bucket') return { kind, capacity, refillIntervalMs: ms };
+  return { kind: kind as 'sliding-log' | 'fixed-window', limit, windowMs: ms };
 }
 
 /**
- * Turns an API's `x-rate-limit` extension into its {@link ApiLimit}. The extension is the one
- * documented in specs/README.md ("Extensions"): `algorithm` (`sliding-log`, `fixed-window`,
- * `leaky-bucket`, `token-bucket`), `limit` and `window-seconds`, or `capacity` with
- * `drain-per-second` or `refill-interval-seconds`, `counted-per` and `headers`.
- *
- * @throws RateLimitError `invalid_policy` when the extension is absent or states no usable policy.
+ * Turns an API's `x-rate-limit` extension into its {@link ApiLimit}, without checking it (the
+ * clients' generated extensions were checked when generated and by the tests; a spec read at run
+ * time goes through {@link apiLimitFromSpec}, which checks first). The extension: `algorithm`
+ * (`sliding-log`, `fixed-window`, `leaky-bucket`, `token-bucket`), `limit` and `window-seconds`, or
+ * `capacity` with `drain-per-second` or `refill-interval-seconds`, `counted-per` and `headers`.
  */
-export function apiLimitFromExtension(extension: unknown, name: string): ApiLimit {
-  if (!isFields(extension)) throw invalid(name, 'the spec declares no x-rate-limit object', extension);
-  const policy = policyOf(name, extension);
-  const unusable = checkPolicy(policy);
-  if (unusable !== undefined) throw unusable;
-  const countedPer = extension['counted-per'];
-  if (!countedPerValues.includes(countedPer as CountedPer))
-    throw invalid(name, `counted-per must be one of ${countedPerValues.join(', ')}`, extension);
-  return { name, policy, headers: headersOf(name, extension), countedPer: countedPer as CountedPer };
+export function apiLimitFromExtension(extension: RateLimitExtension, name: string): ApiLimit {
+  return { name, policy: policyOf(extension), headers: extension.headers as HeaderTable };
 }
 
 /**
@@ -117,7 +110,11 @@ export function apiLimitFromExtension(extension: unknown, name: string): ApiLimi
  * @throws RateLimitError `invalid_policy` when the document states no usable limit.
  */
 export function apiLimitFromSpec(document: Readonly<Record<string, unknown>>, name: string): ApiLimit {
-  return apiLimitFromExtension(document['x-rate-limit'], name);
+  const extension = document['x-rate-limit'];
+  const problem = checkRateLimitExtension(extension, name);
+  if (problem !== undefined) throw problem;
+  const stated = extension as RateLimitExtension;
+  return { ...apiLimitFromExtension(stated, name), countedPer: stated['counted-per'] as CountedPer };
 }
 
 /** The three APIs' limits, derived from the bundled specs at build time. */

@@ -19,6 +19,8 @@ export {
   apiLimitFromSpec,
   apiLimits,
   type CountedPer,
+  checkRateLimitExtension,
+  type RateLimitExtension,
   resolveApiLimit,
 } from './api-limits.js';
 export {

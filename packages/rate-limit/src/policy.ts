@@ -90,7 +90,7 @@ export interface LimitAlgorithm<P extends LimitPolicy, S> {
 
 /** The policy's limit (sliding log, fixed window) or capacity (buckets). */
 export function policyLimit(policy: LimitPolicy): number {
-  return policy.kind === 'fixed-window' || policy.kind === 'sliding-log' ? policy.limit : policy.capacity;
+  return 'limit' in policy ? policy.limit : policy.capacity;
 }
 
 /** Units the policy gives back per second on average (refill or drain rate; limit per window). */
@@ -117,7 +117,7 @@ const isPositive = (value: number): boolean => Number.isFinite(value) && value >
 export function checkPolicy(policy: LimitPolicy): RateLimitError | undefined {
   const limit = policyLimit(policy);
   const rate =
-    policy.kind === 'fixed-window' || policy.kind === 'sliding-log'
+    'windowMs' in policy
       ? policy.windowMs
       : policy.kind === 'leaky-bucket'
         ? policy.leakPerSecond

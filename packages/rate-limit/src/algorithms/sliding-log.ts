@@ -27,6 +27,7 @@ function describe(
   retryAfterMs: number,
 ): Decision {
   const used = Math.min(log.length, policy.limit);
+  // Live entries all count beyond `nowMs`, so the newest one's expiry is in the future.
   const newest = log.at(-1);
   return {
     allowed,
@@ -34,7 +35,7 @@ function describe(
     used,
     remaining: policy.limit - used,
     retryAfterMs,
-    resetMs: newest === undefined ? 0 : Math.max(0, newest + policy.windowMs - nowMs),
+    resetMs: newest === undefined ? 0 : newest + policy.windowMs - nowMs,
   };
 }
 
@@ -59,7 +60,7 @@ function peek(
 
 /** The log with `count` entries at `nowMs` added, kept ascending. */
 function withEntries(log: readonly number[], nowMs: number, count: number): number[] {
-  return [...log, ...Array.from({ length: count }, () => nowMs)].sort((a, b) => a - b);
+  return [...log, ...Array(count).fill(nowMs)].sort((a, b) => a - b);
 }
 
 function decide(
@@ -68,18 +69,12 @@ function decide(
   policy: SlidingLogPolicy,
   cost = 1,
 ): Outcome<SlidingLogState> {
-  assertCost(cost, policy.limit);
+  const decision = peek(state, nowMs, policy, cost);
   const log = liveEntries(state, nowMs, policy);
-  const wait = waitFor(log, nowMs, policy, cost);
-  if (wait > 0)
-    return {
-      state: { kind: 'sliding-log', admittedAt: log },
-      decision: describe(log, nowMs, policy, false, wait),
-    };
-  const next = withEntries(log, nowMs, cost);
+  const next = decision.allowed ? withEntries(log, nowMs, cost) : log;
   return {
     state: { kind: 'sliding-log', admittedAt: next },
-    decision: describe(next, nowMs, policy, true, 0),
+    decision: decision.allowed ? describe(next, nowMs, policy, true, 0) : decision,
   };
 }
 
