@@ -11,6 +11,7 @@ for (const script of [
   'client-size.mjs',
   'bulk-fetch.mjs',
   'sandbox-throughput.mjs',
+  'sandbox-vs-examples.mjs',
   'analytics-simulation.mjs',
   'docs-build-time.mjs',
   'build-time.mjs',

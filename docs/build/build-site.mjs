@@ -1,25 +1,37 @@
 #!/usr/bin/env node
+// @ts-check
 // Builds the documentation site into docs/dist: the landing page, the guides (docs/guides/*.md with
-// their computed pictures and tables), one Redoc reference per API (Redoc's script served from
-// docs/dist/assets, so no page loads anything from outside), and the docs' copies of the bundled
-// specs with generated `x-codeSamples`, which the references render and the site offers for
-// download. Reads specs/dist (run the bundle first) and @mall-api/rate-limit (built); writes only
-// docs/dist. Never changes the hand-written specs or specs/dist.
+// their computed pictures and tables), one Redoc reference per API with its "Try it" console
+// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside),
+// the docs' copies of the bundled specs with generated `x-codeSamples`, the search index, the
+// Markdown copies and llms.txt, a Postman collection per API, and the API changelogs
+// (docs/changelogs/*.md, if any). Reads the specs through @mall-api/spec-model (run the bundle
+// first) and @mall-api/rate-limit (built); writes only docs/dist. Never changes the hand-written
+// specs or specs/dist.
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
-import { mockUrlOf, operationsOf, withCodeSamples } from './code-samples.mjs';
+import { bundleBrowserScripts } from './browser-bundles.mjs';
+import { parseChangelog, renderChangelogPage } from './changelog-pages.mjs';
+import { codeSamplesOf, mockUrlOf, withCodeSamples } from './code-samples.mjs';
+import { consoleApiOf } from './console-data.mjs';
 import { bucketDiagram, oauthSequenceDiagram, schedulerDiagram } from './diagrams.mjs';
-import { parseGuide, renderGuideIndex, renderGuidePage } from './guide-pages.mjs';
+import { parseGuide, renderGuideBody, renderGuideIndex, renderGuidePage } from './guide-pages.mjs';
 import { baseAddress, renderLanding } from './landing-page.mjs';
+import { guideMarkdown, llmsTxt, referenceMarkdown } from './markdown-copies.mjs';
 import { siteNav } from './page-shell.mjs';
+import { postmanCollection } from './postman-collections.mjs';
 import { renderReferencePage } from './reference-page.mjs';
+import { guideDocuments, referenceDocuments, searchIndexJson } from './search-index.mjs';
 import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './spec-tables.mjs';
 
+/** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
+/** @typedef {import('@mall-api/spec-model').ApiName} ApiName */
+
 const docsRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = join(docsRoot, '..');
 const dist = join(docsRoot, 'dist');
 
 /**
@@ -39,80 +51,131 @@ async function localRedocBundle() {
   return source.replace(remoteLogo, '../assets/redocly-logo.svg');
 }
 
-/** The guides, in their front matter's order. */
-async function readGuides() {
-  const folder = join(docsRoot, 'guides');
-  const files = (await readdir(folder)).filter((file) => file.endsWith('.md')).sort();
-  const guides = await Promise.all(
-    files.map(async (file) =>
-      parseGuide(file.replace(/\.md$/, ''), await readFile(join(folder, file), 'utf8')),
-    ),
+/**
+ * The Markdown files of a folder of docs/ (none when it does not exist), sorted by name.
+ * @param {string} name
+ */
+async function markdownFiles(name) {
+  const folder = join(docsRoot, name);
+  const files = await readdir(folder).catch(() => /** @type {string[]} */ ([]));
+  return Promise.all(
+    files
+      .filter((file) => file.endsWith('.md'))
+      .sort()
+      .map(async (file) => ({
+        name: file.replace(/\.md$/, ''),
+        text: await readFile(join(folder, file), 'utf8'),
+      })),
   );
-  return guides.sort((a, b) => a.order - b.order);
 }
 
 const started = performance.now();
+/** @type {{ name: ApiName, title: string, shortTitle: string, summary: string, status: string, auth: string, authGuide: string, rateLimit: string, rateLimitGuide: string, client: string }[]} */
 const apiTable = JSON.parse(await readFile(join(docsRoot, 'src', 'apis.json'), 'utf8'));
-const specs = Object.fromEntries(
-  await Promise.all(
-    apiTable.map(async (api) => [
-      api.name,
-      JSON.parse(await readFile(join(repoRoot, 'specs', 'dist', `${api.name}.openapi.json`), 'utf8')),
-    ]),
-  ),
+/** @type {Map<string, SpecModel>} */
+const models = new Map(
+  await Promise.all(apiTable.map(async (api) => /** @type {const} */ ([api.name, await loadSpec(api.name)]))),
 );
+/** @param {string} name */
+const modelOf = (name) => {
+  const model = models.get(name);
+  if (!model) throw new Error(`no API named ${name}`);
+  return model;
+};
 const apis = apiTable.map((api) => ({
   ...api,
-  version: specs[api.name].info.version,
-  base: baseAddress(specs[api.name]),
-  mockUrl: mockUrlOf(specs[api.name]),
-  operationCount: operationsOf(specs[api.name]).length,
+  version: String(/** @type {any} */ (modelOf(api.name).document.info)?.version),
+  base: baseAddress(modelOf(api.name).document),
+  mockUrl: mockUrlOf(modelOf(api.name).document),
+  operationCount: modelOf(api.name).operations.length,
 }));
 const nav = siteNav(apis);
-const guides = await readGuides();
+const guides = (await markdownFiles('guides'))
+  .map(({ name, text }) => parseGuide(name, text))
+  .sort((a, b) => a.order - b.order);
+const changelogs = (await markdownFiles('changelogs')).map(({ name, text }) => parseChangelog(name, text));
 
+/** @type {Record<string, string>} */
 const diagrams = {
   'oauth-sequence': oauthSequenceDiagram(),
   'client-scheduling': await schedulerDiagram(),
 };
 for (const api of apis) diagrams[`bucket-${api.name}`] = await bucketDiagram(api.name);
-const specOf = (name) => {
-  const spec = specs[name];
-  if (!spec) throw new Error(`no API named ${name}`);
-  return spec;
-};
+/** @type {Record<string, (argument: string) => string>} */
 const blocks = {
   diagram: (name) => {
     const diagram = diagrams[name];
     if (!diagram) throw new Error(`no diagram named ${name}`);
     return diagram;
   },
-  'status-table': (name) => statusTable(specOf(name)),
-  'paging-table': (name) => pagingTable(specOf(name)),
-  'rate-limit-headers': (name) => rateLimitHeaderTable(specOf(name)),
-  scopes: (name) => scopesTable(specOf(name)),
+  'status-table': (name) => statusTable(modelOf(name)),
+  'paging-table': (name) => pagingTable(modelOf(name)),
+  'rate-limit-headers': (name) => rateLimitHeaderTable(modelOf(name)),
+  scopes: (name) => scopesTable(modelOf(name)),
 };
 
 await rm(dist, { recursive: true, force: true });
-for (const folder of ['specs', 'assets', 'guides', ...apis.map((api) => api.name)]) {
+for (const folder of ['specs', 'assets', 'guides', 'postman', ...apis.map((api) => api.name)]) {
   await mkdir(join(dist, folder), { recursive: true });
 }
+const scripts = bundleBrowserScripts(docsRoot, dist);
 for (const asset of ['shell.css', 'site.css', 'reference.css', 'favicon.svg', 'redocly-logo.svg']) {
   await copyFile(join(docsRoot, 'src', asset), join(dist, 'assets', asset));
 }
 await writeFile(join(dist, 'assets', 'redoc.standalone.js'), await localRedocBundle());
+
+const searchDocuments = [];
+const postman = [];
 for (const api of apis) {
-  const spec = withCodeSamples(api.name, specs[api.name]);
+  const model = modelOf(api.name);
+  const samples = codeSamplesOf(api.name, model);
+  const spec = withCodeSamples(model, samples);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.json`), `${JSON.stringify(spec, null, 2)}\n`);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.yaml`), stringify(spec, { lineWidth: 0 }));
   await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav));
+  await writeFile(
+    join(dist, api.name, 'console.json'),
+    JSON.stringify(consoleApiOf(api.name, api.title, model, [...models.values()])),
+  );
+  await writeFile(
+    join(dist, api.name, 'reference.md'),
+    referenceMarkdown(api, model, new Map(samples.map((sample) => [sample.operationId, sample]))),
+  );
+  postman.push(
+    postmanCollection(model.document, api.mockUrl).then((collection) =>
+      writeFile(
+        join(dist, 'postman', `${api.name}.postman_collection.json`),
+        JSON.stringify(collection, null, 2),
+      ),
+    ),
+  );
+  searchDocuments.push(...referenceDocuments(api, model));
 }
 for (const guide of guides) {
   await writeFile(join(dist, 'guides', `${guide.name}.html`), renderGuidePage(guide, guides, nav, blocks));
+  await writeFile(join(dist, 'guides', `${guide.name}.md`), guideMarkdown(guide, blocks));
+  searchDocuments.push(...guideDocuments(guide, renderGuideBody(guide, blocks).html));
 }
+if (changelogs.length > 0) await mkdir(join(dist, 'changelogs'));
+for (const changelog of changelogs) {
+  await writeFile(join(dist, 'changelogs', `${changelog.name}.html`), renderChangelogPage(changelog, nav));
+  await writeFile(join(dist, 'changelogs', `${changelog.name}.md`), changelog.markdown);
+  searchDocuments.push({
+    id: `changelog:${changelog.name}`,
+    title: changelog.title,
+    section: 'Changelog',
+    url: `changelogs/${changelog.name}.html`,
+    text: changelog.markdown,
+    names: '',
+  });
+}
+await writeFile(join(dist, 'search-index.json'), searchIndexJson(searchDocuments));
+await writeFile(join(dist, 'llms.txt'), llmsTxt(apis, guides, changelogs));
 await writeFile(join(dist, 'guides', 'index.html'), renderGuideIndex(guides, nav));
-await writeFile(join(dist, 'index.html'), renderLanding(apis, guides, nav));
+await writeFile(join(dist, 'index.html'), renderLanding(apis, guides, nav, changelogs));
+await Promise.all([scripts, ...postman]);
 process.stdout.write(
   `docs built into docs/dist in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
-    `(${apis.length} references, ${guides.length} guides)\n`,
+    `(${apis.length} references, ${guides.length} guides, ${changelogs.length} changelogs, ` +
+    `${searchDocuments.length} search entries)\n`,
 );

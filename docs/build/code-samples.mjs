@@ -1,13 +1,25 @@
-// Generates the code samples of the references from the bundled specs, so they cannot drift from
-// them: for every operation a TypeScript sample using our client for that API (the operation's
-// required parameters and its first request-body example, taken from the spec) and a curl sample
-// against the API's local mock. The OAuth endpoints get samples using @mall-api/auth instead.
-// Each sample also carries the plain request it makes, so a test can send it to the mock. The docs
+// @ts-check
+// Generates the code samples of the references from the spec model, so they cannot drift from
+// the specs: for every operation a TypeScript sample using our client for that API (the
+// operation's required parameters and its first request-body example, taken from the spec), and
+// the same request in curl, Python and PHP against the API's local mock, written by httpsnippet
+// (see http-snippets.mjs). The OAuth endpoints get samples using @mall-api/auth instead. The docs
 // build writes the samples into its copies of the specs as `x-codeSamples`; the docs tests
-// type-check every TypeScript sample against the built clients and send every request. Not for
-// the hand-written specs or `specs/dist`, which never carry samples.
+// type-check every TypeScript sample against the built clients and run every curl, Python and PHP
+// sample against the mock. Not for the hand-written specs or `specs/dist`, which never carry samples.
+import { snippetOf } from './http-snippets.mjs';
+import { parameterExample, requestBodyExample, typedValue } from './spec-examples.mjs';
 
-/** The client options of the OAuth APIs' samples: the local mock and an access token. */
+/** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
+/** @typedef {import('@mall-api/spec-model').OperationEntry} OperationEntry */
+/** @typedef {import('@mall-api/spec-model').OperationParameter} OperationParameter */
+/** @typedef {import('./http-snippets.mjs').SampleRequest} SampleRequest */
+/** @typedef {import('./http-snippets.mjs').SnippetLanguage} SnippetLanguage */
+
+/**
+ * The client options of the OAuth APIs' samples: the local mock and an access token.
+ * @param {string} mockUrl
+ */
 const bearerOptions = (mockUrl) => [
   '// The local mock; omit baseUrl in production.',
   `baseUrl: '${mockUrl}',`,
@@ -15,13 +27,12 @@ const bearerOptions = (mockUrl) => [
   `auth: { accessToken: process.env.MALL_ACCESS_TOKEN ?? '' },`,
 ];
 
-/** How curl and the plain requests of the OAuth APIs' samples authenticate. */
-const bearerAuth = {
-  curlAuth: ['-H "Authorization: Bearer $MALL_ACCESS_TOKEN"'],
-  requestAuth: { kind: 'bearer' },
-};
-
-/** How the TypeScript samples of each API create their client, and how curl authenticates. */
+/**
+ * How the TypeScript samples of each API create their client, and how the plain requests
+ * authenticate (Basic with the demo partner, or the bearer token in `$MALL_ACCESS_TOKEN`).
+ * @type {Record<string, { package: string, factory: string, options: (mockUrl: string) => string[],
+ *   requestAuth: { kind: 'basic', clientId: string, clientSecret: string } | { kind: 'bearer' } }>}
+ */
 const clientProfiles = {
   collection: {
     package: '@mall-api/collection-client',
@@ -32,20 +43,19 @@ const clientProfiles = {
       '// The local mock; omit baseUrl in production.',
       `baseUrl: '${mockUrl}',`,
     ],
-    curlAuth: ['-u demo-partner:demo-partner-secret'],
     requestAuth: { kind: 'basic', clientId: 'demo-partner', clientSecret: 'demo-partner-secret' },
   },
   admin: {
     package: '@mall-api/admin-client',
     factory: 'createAdminClient',
     options: (mockUrl) => [`mallId: 'demomall',`, ...bearerOptions(mockUrl)],
-    ...bearerAuth,
+    requestAuth: { kind: 'bearer' },
   },
   analytics: {
     package: '@mall-api/analytics-client',
     factory: 'createAnalyticsClient',
     options: bearerOptions,
-    ...bearerAuth,
+    requestAuth: { kind: 'bearer' },
   },
 };
 
@@ -56,91 +66,32 @@ export const demoOAuthSample = {
   redirectUri: 'http://127.0.0.1:8900/callback',
 };
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
-
-/** Resolves a local `$ref` (repeatedly) inside `spec`. */
-function deref(spec, node) {
-  let current = node;
-  const seen = new Set();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    if (seen.has(current.$ref)) throw new Error(`circular $ref ${current.$ref}`);
-    seen.add(current.$ref);
-    current = current.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((parent, key) => parent?.[key], spec);
-  }
-  return current;
-}
-
-/** The local mock's address, from the spec's `servers` (the loopback entry). */
-export function mockUrlOf(spec) {
-  const server = (spec.servers ?? []).find((entry) => /^http:\/\/127\.0\.0\.1:\d+$/.test(entry.url));
-  if (!server) throw new Error(`${spec.info?.title}: no local mock server in servers`);
-  return server.url;
-}
-
-/** Every operation of a spec, in document order, with its path-level parameters merged in. */
-export function operationsOf(spec) {
-  const operations = [];
-  for (const [path, item] of Object.entries(spec.paths ?? {})) {
-    for (const method of methods) {
-      const operation = item[method];
-      if (!operation) continue;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>
-        deref(spec, p),
-      );
-      operations.push({ path, method, operation, parameters });
-    }
-  }
-  return operations;
-}
-
-/** The example value of a parameter: its own example(s), else its schema's example, default or first enum. */
-function parameterExample(spec, parameter) {
-  if (parameter.example !== undefined) return parameter.example;
-  const named = Object.values(parameter.examples ?? {})[0];
-  if (named !== undefined) return deref(spec, named).value;
-  const schema = deref(spec, parameter.schema) ?? {};
-  if (schema.example !== undefined) return schema.example;
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if (schema.default !== undefined) return schema.default;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  throw new Error(`parameter ${parameter.name} has no example`);
-}
-
-/** The value typed as the schema says: arrays as arrays (a comma string is split), numbers as numbers. */
-function typedValue(spec, parameter, value) {
-  const schema = deref(spec, parameter.schema) ?? {};
-  if (schema.type === 'array') {
-    const items = Array.isArray(value) ? value : String(value).split(',');
-    const itemType = deref(spec, schema.items)?.type;
-    return items.map((item) => (itemType === 'integer' || itemType === 'number' ? Number(item) : item));
-  }
-  if ((schema.type === 'integer' || schema.type === 'number') && typeof value === 'string')
-    return Number(value);
-  return value;
-}
-
-/** The first example of the operation's JSON request body, if it has one. */
-function requestBodyExample(spec, operation) {
-  const body = deref(spec, operation.requestBody);
-  if (!body) return undefined;
-  const [mediaType, media] = Object.entries(body.content ?? {})[0] ?? [];
-  if (!media) return undefined;
-  const named = Object.values(media.examples ?? {})[0];
-  const value = named !== undefined ? deref(spec, named).value : media.example;
-  if (value === undefined && body.required) throw new Error(`${operation.operationId}: no request example`);
-  return { mediaType, value };
+/**
+ * The local mock's address, from the spec's `servers` (the loopback entry).
+ * @param {any} document
+ * @returns {string}
+ */
+export function mockUrlOf(document) {
+  const servers = Array.isArray(document.servers) ? document.servers : [];
+  const server = servers.find((/** @type {any} */ entry) =>
+    /^http:\/\/127\.0\.0\.1:\d+$/.test(String(entry?.url)),
+  );
+  if (!server) throw new Error(`${document.info?.title}: no local mock server in servers`);
+  return String(server.url);
 }
 
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** @param {unknown} text */
 const quote = (text) => `'${String(text).replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 
+/** @param {string} name */
 const literalKey = (name) => (identifier.test(name) ? name : quote(name));
 
-/** The literal on one line. */
+/**
+ * The literal on one line.
+ * @param {unknown} value
+ * @returns {string}
+ */
 function flatLiteral(value) {
   if (value === null) return 'null';
   if (typeof value === 'string') return quote(value);
@@ -154,6 +105,8 @@ function flatLiteral(value) {
 /**
  * Formats a JSON value as a TypeScript literal (unquoted keys where possible, single quotes): on
  * one line when it fits in about 80 columns at `indent`, otherwise one entry per line.
+ * @param {unknown} value
+ * @returns {string}
  */
 export function tsLiteral(value, indent = '') {
   const flat = flatLiteral(value);
@@ -168,67 +121,62 @@ export function tsLiteral(value, indent = '') {
   return `{\n${lines.join('\n')}\n${indent}}`;
 }
 
-/** A query string with comma lists left readable (`a=1,2` rather than `a=1%2C2`). */
-function queryString(query) {
-  const encode = (text) => encodeURIComponent(String(text)).replace(/%2C/gi, ',');
-  return Object.entries(query)
-    .map(
-      ([name, value]) =>
-        `${encode(name)}=${Array.isArray(value) ? value.map(encode).join(',') : encode(value)}`,
-    )
-    .join('&');
-}
-
-/** JSON on one line, with a space after each `,` and `:` between tokens. */
-function flatJson(value) {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(flatJson).join(', ')}]`;
-  return `{${Object.entries(value)
-    .map(([name, item]) => `${JSON.stringify(name)}: ${flatJson(item)}`)
-    .join(', ')}}`;
-}
-
-/** JSON text laid out like {@link tsLiteral}: what fits on a line stays on one line. */
-export function jsonText(value, indent = '') {
-  const flat = flatJson(value);
-  if (value === null || typeof value !== 'object' || flat.length <= 60 - indent.length) return flat;
-  const inner = `${indent}  `;
-  const lines = Array.isArray(value)
-    ? value.map((item) => `${inner}${jsonText(item, inner)}`)
-    : Object.entries(value).map(
-        ([name, item]) => `${inner}${JSON.stringify(name)}: ${jsonText(item, inner)}`,
-      );
-  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-  return `${open}\n${lines.join(',\n')}\n${indent}${close}`;
-}
-
-const shellQuote = (text) => `'${String(text).replace(/'/g, `'\\''`)}'`;
-
-/** Joins curl arguments one per continued line. */
-const curlCommand = (parts) => `curl ${parts.join(' \\\n  ')}`;
-
-/** The required parameters of an operation, by location, with example values typed per schema. */
-function requiredParameters(spec, parameters) {
+/**
+ * The required parameters of an operation, by location, with example values typed per schema.
+ * @param {SpecModel} model
+ * @param {OperationEntry} operation
+ */
+function requiredParameters(model, operation) {
+  /** @type {{ path: Record<string, any>, query: Record<string, any> }} */
   const grouped = { path: {}, query: {} };
-  for (const parameter of parameters) {
-    if (!parameter.required || !(parameter.in in grouped)) continue;
-    grouped[parameter.in][parameter.name] = typedValue(spec, parameter, parameterExample(spec, parameter));
+  for (const parameter of operation.parameters) {
+    if (!parameter.required || (parameter.in !== 'path' && parameter.in !== 'query')) continue;
+    grouped[parameter.in][parameter.name] = typedValue(model, parameter, parameterExample(model, parameter));
   }
   return grouped;
 }
 
-/** The path with its `{name}` segments filled in. */
+/**
+ * The path with its `{name}` segments filled in.
+ * @param {string} path
+ * @param {Record<string, unknown>} values
+ */
 const fillPath = (path, values) =>
   path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(values[name])));
 
-/** Samples of an ordinary operation: our client, and curl against the mock. */
-function clientSamples(spec, api, entry) {
+/** @param {Record<string, unknown>} query as HAR query entries, comma lists joined */
+const harQuery = (query) =>
+  Object.entries(query).map(([name, value]) => ({
+    name,
+    value: Array.isArray(value) ? value.join(',') : String(value),
+  }));
+
+/**
+ * The authorization header of a request to the API named `api`.
+ * @param {string} api
+ */
+function authorizationHeader(api) {
   const profile = clientProfiles[api];
   if (!profile) throw new Error(`no client profile for the ${api} API`);
-  const mockUrl = mockUrlOf(spec);
-  const { path, method, operation, parameters } = entry;
-  const params = requiredParameters(spec, parameters);
-  const body = requestBodyExample(spec, operation);
+  return profile.requestAuth.kind === 'basic'
+    ? `Basic ${btoa(`${profile.requestAuth.clientId}:${profile.requestAuth.clientSecret}`)}`
+    : 'Bearer $MALL_ACCESS_TOKEN';
+}
+
+/**
+ * Samples of an ordinary operation: our client, and the request in curl, Python and PHP against
+ * the mock.
+ * @param {SpecModel} model
+ * @param {string} api
+ * @param {OperationEntry} operation
+ */
+function clientSamples(model, api, operation) {
+  const profile = clientProfiles[api];
+  if (!profile) throw new Error(`no client profile for the ${api} API`);
+  const mockUrl = mockUrlOf(model.document);
+  const { pathTemplate: path, method } = operation;
+  const params = requiredParameters(model, operation);
+  const body = requestBodyExample(model, operation);
 
   const init = [];
   const present = Object.fromEntries(
@@ -250,34 +198,49 @@ function clientSamples(spec, api, entry) {
     '',
   ].join('\n');
 
-  const query = queryString(params.query);
-  const url = `${mockUrl}${fillPath(path, params.path)}${query ? `?${query}` : ''}`;
-  const curlParts = [...profile.curlAuth];
-  if (body?.value !== undefined) {
-    curlParts.push(`-X ${method.toUpperCase()} -H 'Content-Type: ${body.mediaType}'`);
-    curlParts.push(`-d ${shellQuote(jsonText(body.value, '  '))}`);
-  } else if (method !== 'get') curlParts.push(`-X ${method.toUpperCase()}`);
-  curlParts.push(shellQuote(url));
-  return {
-    typescript,
-    curl: curlCommand(curlParts),
-    requests: [
-      {
-        method: method.toUpperCase(),
-        url,
-        auth: profile.requestAuth,
-        ...(body?.value !== undefined
-          ? { contentType: body.mediaType, body: JSON.stringify(body.value) }
-          : {}),
-      },
+  /** @type {SampleRequest} */
+  const request = {
+    method: method.toUpperCase(),
+    url: `${mockUrl}${fillPath(path, params.path)}`,
+    queryString: harQuery(params.query),
+    headers: [
+      { name: 'Authorization', value: authorizationHeader(api) },
+      ...(body ? [{ name: 'Content-Type', value: body.mediaType }] : []),
     ],
+    ...(body ? { postData: { mimeType: body.mediaType, text: JSON.stringify(body.value) } } : {}),
   };
+  return { typescript, ...requestSamples([{ request }]) };
 }
 
-/** The OAuth endpoints of a spec (authorize, token), from its authorization-code flow. */
-function oauthEndpoints(spec) {
-  for (const scheme of Object.values(spec.components?.securitySchemes ?? {})) {
-    const flow = deref(spec, scheme)?.flows?.authorizationCode;
+/**
+ * The curl, Python and PHP code of one or more requests (each after its comment, if any).
+ * @param {{ comment?: string, request: SampleRequest }[]} steps
+ * @returns {Record<SnippetLanguage, string>}
+ */
+function requestSamples(steps) {
+  /** @param {SnippetLanguage} language */
+  const code = (language) =>
+    steps
+      .map(({ comment, request }, index) => {
+        const text = snippetOf(language, request);
+        // PHP's opening tag and Python's imports are written once, before the first comment.
+        const [, head = '', rest = text] = /^(<\?php\n\n|(?:import \w+\n)+\n?)?([\s\S]*)$/.exec(text) ?? [];
+        return `${index === 0 ? head : ''}${comment ? `# ${comment}\n` : ''}${rest}`;
+      })
+      .join('\n\n');
+  return { curl: code('curl'), python: code('python'), php: code('php') };
+}
+
+/**
+ * The OAuth endpoints of a spec (authorize, token), from its authorization-code flow.
+ * @param {SpecModel} model
+ */
+export function oauthEndpoints(model) {
+  /** @type {any} */
+  const components = model.document.components;
+  for (const scheme of Object.values(components?.securitySchemes ?? {})) {
+    /** @type {any} */
+    const flow = /** @type {any} */ (model.resolveOptional(scheme))?.flows?.authorizationCode;
     if (flow) {
       return {
         authorize: new URL(flow.authorizationUrl.replace(/\{[^}]+\}/g, 'mall')).pathname,
@@ -288,11 +251,16 @@ function oauthEndpoints(spec) {
   return undefined;
 }
 
-/** Samples of the authorize endpoint: build the URL the operator's browser is sent to. */
-function authorizeSamples(spec, entry) {
-  const mockUrl = mockUrlOf(spec);
-  const scope = entry.parameters.find((parameter) => parameter.name === 'scope');
-  const scopes = typedValue(spec, scope, parameterExample(spec, scope));
+/**
+ * Samples of the authorize endpoint: build the URL the operator's browser is sent to.
+ * @param {SpecModel} model
+ * @param {OperationEntry} operation
+ */
+function authorizeSamples(model, operation) {
+  const mockUrl = mockUrlOf(model.document);
+  const scope = operation.parameters.find((parameter) => parameter.name === 'scope');
+  if (!scope) throw new Error(`${operation.operationId}: no scope parameter`);
+  const scopes = typedValue(model, scope, parameterExample(model, scope));
   const { clientId, redirectUri } = demoOAuthSample;
   const typescript = [
     `import { buildAuthorizeUrl, verifyState } from '@mall-api/auth';`,
@@ -317,26 +285,35 @@ function authorizeSamples(spec, entry) {
     '}',
     '',
   ].join('\n');
-  const url = `${mockUrl}${entry.path}?${queryString({
-    response_type: 'code',
-    client_id: clientId,
-    state: 'c29tZS1yYW5kb20tc3RhdGU',
-    redirect_uri: redirectUri,
-    scope: scopes,
-  })}`;
+  /** @type {SampleRequest} */
+  const request = {
+    method: 'GET',
+    url: `${mockUrl}${operation.pathTemplate}`,
+    headers: [],
+    queryString: harQuery({
+      response_type: 'code',
+      client_id: clientId,
+      state: 'c29tZS1yYW5kb20tc3RhdGU',
+      redirect_uri: redirectUri,
+      scope: scopes,
+    }),
+    showsRedirect: true,
+  };
   return {
     typescript,
-    curl: [
-      '# The mock approves at once: it answers 302 with the code in Location',
-      curlCommand(['-i', shellQuote(url)]),
-    ].join('\n'),
-    requests: [{ method: 'GET', url, auth: { kind: 'none' }, expectStatus: 302 }],
+    ...requestSamples([
+      { comment: 'The mock approves at once: it answers 302 with the code in Location', request },
+    ]),
   };
 }
 
-/** Samples of the token endpoint: exchange a code, then rotate the refresh token. */
-function tokenSamples(spec, entry) {
-  const mockUrl = mockUrlOf(spec);
+/**
+ * Samples of the token endpoint: exchange a code, then rotate the refresh token.
+ * @param {SpecModel} model
+ * @param {OperationEntry} operation
+ */
+function tokenSamples(model, operation) {
+  const mockUrl = mockUrlOf(model.document);
   const { clientId, clientSecret, redirectUri } = demoOAuthSample;
   const typescript = [
     `import { exchangeCode, refreshToken } from '@mall-api/auth';`,
@@ -364,84 +341,90 @@ function tokenSamples(spec, entry) {
     'console.log(renewed.accessTokenExpiresAt, renewed.refreshTokenExpiresAt);',
     '',
   ].join('\n');
-  const url = `${mockUrl}${entry.path}`;
-  const curl = [
-    '# grant_type=authorization_code (the code from the authorize redirect)',
-    curlCommand([
-      `-u ${clientId}:${clientSecret}`,
-      '-d grant_type=authorization_code',
-      '-d "code=$AUTHORIZATION_CODE"',
-      `-d ${shellQuote(`redirect_uri=${redirectUri}`)}`,
-      shellQuote(url),
-    ]),
-    '',
-    '# grant_type=refresh_token (the old refresh token stops working)',
-    curlCommand([
-      `-u ${clientId}:${clientSecret}`,
-      '-d grant_type=refresh_token',
-      '-d "refresh_token=$REFRESH_TOKEN"',
-      shellQuote(url),
-    ]),
-  ].join('\n');
+  /** @param {Record<string, string>} form @returns {SampleRequest} */
+  const tokenRequest = (form) => ({
+    method: 'POST',
+    url: `${mockUrl}${operation.pathTemplate}`,
+    headers: [
+      { name: 'Authorization', value: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
+      { name: 'Content-Type', value: 'application/x-www-form-urlencoded' },
+    ],
+    postData: {
+      mimeType: 'application/x-www-form-urlencoded',
+      params: Object.entries(form).map(([name, value]) => ({ name, value })),
+    },
+  });
   return {
     typescript,
-    curl,
-    requests: [
+    ...requestSamples([
       {
-        method: 'POST',
-        url,
-        auth: { kind: 'basic', clientId, clientSecret },
-        contentType: 'application/x-www-form-urlencoded',
-        form: { grant_type: 'authorization_code', code: '$AUTHORIZATION_CODE', redirect_uri: redirectUri },
+        comment: 'grant_type=authorization_code (the code from the authorize redirect)',
+        request: tokenRequest({
+          grant_type: 'authorization_code',
+          code: '$AUTHORIZATION_CODE',
+          redirect_uri: redirectUri,
+        }),
       },
       {
-        method: 'POST',
-        url,
-        auth: { kind: 'basic', clientId, clientSecret },
-        contentType: 'application/x-www-form-urlencoded',
-        form: { grant_type: 'refresh_token', refresh_token: '$REFRESH_TOKEN' },
+        comment: 'grant_type=refresh_token (the old refresh token stops working)',
+        request: tokenRequest({ grant_type: 'refresh_token', refresh_token: '$REFRESH_TOKEN' }),
       },
-    ],
+    ]),
   };
 }
 
 /**
- * The samples of every operation of `spec` (the API named `api`), in document order:
- * `{ operationId, method, path, typescript, curl, requests }`. `requests` are the plain requests
- * the curl sample sends (values starting with `$` are filled in by whoever sends them).
+ * The samples of every operation of the API named `api`, in the model's operation order:
+ * `{ operationId, method, path, typescript, curl, python, php }`. Values written `$NAME` in the
+ * curl, Python and PHP code are read from the environment (`MALL_ACCESS_TOKEN`, and for the token
+ * endpoint `AUTHORIZATION_CODE` and `REFRESH_TOKEN`).
+ * @param {string} api
+ * @param {SpecModel} model
  */
-export function codeSamplesOf(api, spec) {
-  const oauth = oauthEndpoints(spec);
-  return operationsOf(spec).map((entry) => {
+export function codeSamplesOf(api, model) {
+  const oauth = oauthEndpoints(model);
+  return model.operations.map((operation) => {
     const samples =
-      oauth && entry.path === oauth.authorize
-        ? authorizeSamples(spec, entry)
-        : oauth && entry.path === oauth.token
-          ? tokenSamples(spec, entry)
-          : clientSamples(spec, api, entry);
-    return { operationId: entry.operation.operationId, method: entry.method, path: entry.path, ...samples };
+      oauth && operation.pathTemplate === oauth.authorize
+        ? authorizeSamples(model, operation)
+        : oauth && operation.pathTemplate === oauth.token
+          ? tokenSamples(model, operation)
+          : clientSamples(model, api, operation);
+    return {
+      operationId: operation.operationId,
+      method: operation.method,
+      path: operation.pathTemplate,
+      ...samples,
+    };
   });
 }
 
 /**
- * A copy of `spec` with `x-codeSamples` on every operation: TypeScript and curl. Redoc's bundle
- * has no TypeScript grammar, so the TypeScript sample is highlighted as JavaScript (`lang`) and
- * labelled TypeScript (`label`), which is what the reader sees on the tab.
+ * The `x-codeSamples` of one operation's samples, in the order the references show them. Redoc's
+ * bundle has no TypeScript grammar, so the TypeScript sample is highlighted as JavaScript (`lang`)
+ * and labelled TypeScript (`label`), which is what the reader sees on the tab.
+ * @param {{ typescript: string, curl: string, python: string, php: string }} sample
  */
-export function withCodeSamples(api, spec) {
-  const copy = structuredClone(spec);
-  const samples = new Map(
-    codeSamplesOf(api, spec).map((sample) => [`${sample.method} ${sample.path}`, sample]),
-  );
-  for (const [path, item] of Object.entries(copy.paths ?? {})) {
-    for (const method of methods) {
-      const sample = samples.get(`${method} ${path}`);
-      if (!item[method] || !sample) continue;
-      item[method]['x-codeSamples'] = [
-        { lang: 'JavaScript', label: 'TypeScript', source: sample.typescript },
-        { lang: 'Shell', label: 'curl', source: sample.curl },
-      ];
-    }
+export const codeSampleTabs = (sample) => [
+  { lang: 'JavaScript', label: 'TypeScript', source: sample.typescript },
+  { lang: 'Shell', label: 'curl', source: sample.curl },
+  { lang: 'Python', label: 'Python', source: sample.python },
+  { lang: 'PHP', label: 'PHP', source: sample.php },
+];
+
+/**
+ * A copy of the model's document with `x-codeSamples` on every operation (TypeScript, curl,
+ * Python and PHP) from `samples` (see {@link codeSamplesOf}).
+ * @param {SpecModel} model
+ * @param {ReturnType<typeof codeSamplesOf>} samples
+ */
+export function withCodeSamples(model, samples) {
+  /** @type {any} */
+  const copy = structuredClone(model.document);
+  for (const sample of samples) {
+    const operation = copy.paths?.[sample.path]?.[sample.method];
+    if (!operation) throw new Error(`${sample.operationId} is not inline in the bundle's paths`);
+    operation['x-codeSamples'] = codeSampleTabs(sample);
   }
   return copy;
 }

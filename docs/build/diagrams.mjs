@@ -1,3 +1,4 @@
+// @ts-check
 // The pictures of the guides, drawn at build time as inline SVG (no diagram script, no CDN): the
 // OAuth 2.0 authorization-code sequence, and for each API's rate limit its bucket over time. The
 // bucket pictures are computed, not drawn by hand: a simulated client calls the real limiter of
@@ -14,9 +15,21 @@ import {
 } from '@mall-api/rate-limit';
 import { escapeHtml } from './page-shell.mjs';
 
+/** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
+/**
+ * @typedef {{ quantity: 'used' | 'remaining' | 'level', yLabel: string, header: string, durationS: number,
+ *   phases: { label: string, count: number, fromMs: number, everyMs: number }[], lead: string }} BucketScenario
+ */
+/** @typedef {{ t: number, y: number }} Sample */
+
+/** @param {number} value */
 const round = (value) => Math.round(value * 10) / 10;
 
-/** A figure with an accessible SVG: `role="img"`, a title and a long description. */
+/**
+ * A figure with an accessible SVG: `role="img"`, a title and a long description.
+ * @param {{ id: string, title: string, description: string, width: number, height: number, body: string,
+ *   caption: string }} figure
+ */
 function figure({ id, title, description, width, height, body, caption }) {
   return `<figure class="diagram" id="${id}">
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${id}-title ${id}-desc">
@@ -80,7 +93,7 @@ const oauthSteps = [
 export function oauthSequenceDiagram() {
   const actors = ['Operator’s browser', 'Your app (server)', 'Mall OAuth server', 'Admin / Analytics API'];
   const width = 900;
-  const column = (index) => 110 + index * 226;
+  const column = (/** @type {number} */ index) => 110 + index * 226;
   const top = 20;
   const headerHeight = 40;
   const stepHeight = 54;
@@ -131,6 +144,7 @@ export function oauthSequenceDiagram() {
  * demand (`count` calls, one every `everyMs`, from `fromMs`), and what the picture says about the
  * algorithm. The per-phase counts in the caption are the simulation's own.
  */
+/** @type {Record<string, BucketScenario>} */
 const bucketScenarios = {
   collection: {
     quantity: 'used',
@@ -168,11 +182,17 @@ const bucketScenarios = {
   },
 };
 
+/**
+ * @template T
+ * @param {number} count
+ * @param {(index: number) => T} at
+ */
 function range(count, at) {
   return Array.from({ length: count }, (_, index) => at(index));
 }
 
 /** Every call of a scenario: its time and the index of its phase, in time order. */
+/** @param {BucketScenario} scenario */
 const scenarioCalls = (scenario) =>
   scenario.phases
     .flatMap((phase, index) =>
@@ -183,6 +203,8 @@ const scenarioCalls = (scenario) =>
 /**
  * Runs the naive client of a scenario against the real server limiter on a simulated clock: each
  * call's outcome, and the plotted quantity sampled every 100 ms.
+ * @param {ApiName} api
+ * @param {BucketScenario} scenario
  */
 async function simulateServer(api, scenario) {
   let now = 0;
@@ -190,24 +212,33 @@ async function simulateServer(api, scenario) {
   const store = new MemoryStore({ clock });
   const limiter = createServerLimiter({ api, store, clock });
   const policy = apiLimits[api].policy;
+  /** @type {{ t: number, phase: number, allowed: boolean, y: number }[]} */
   const calls = [];
+  /** @type {Sample[]} */
   const samples = [];
   const pending = scenarioCalls(scenario);
   for (let t = 0; t <= scenario.durationS * 1000; t += 100) {
     while (pending.length > 0 && (pending[0]?.t ?? Infinity) < t + 100) {
       const call = pending.shift();
+      if (!call) break;
       now = call.t;
       const result = await limiter.take('partner');
       calls.push({
         t: now,
         phase: call.phase,
         allowed: result.allowed,
-        y: result.decision[scenario.quantity],
+        y:
+          /** @type {Record<string, number>} */ (/** @type {unknown} */ (result.decision))[
+            scenario.quantity
+          ] ?? 0,
       });
     }
     now = t + 100;
     const decision = await store.peek(`${api}:partner`, policy, now);
-    samples.push({ t: now, y: decision[scenario.quantity] });
+    samples.push({
+      t: now,
+      y: /** @type {Record<string, number>} */ (/** @type {unknown} */ (decision))[scenario.quantity] ?? 0,
+    });
   }
   return {
     calls,
@@ -215,15 +246,19 @@ async function simulateServer(api, scenario) {
   };
 }
 
+/** @param {ApiName} api */
 const policyMax = (api) => policyLimit(apiLimits[api].policy);
 
 /**
  * Puts the same burst through the client scheduler (the rate-limit middleware our clients
  * register) on a simulated clock: the time each queued request is let through.
+ * @param {ApiName} api
+ * @param {number} burst
  */
 async function simulateClient(api, burst) {
   const clock = manualClock(0);
   const middleware = createRateLimitMiddleware({ api, clock: clock.now, sleep: clock.sleep });
+  /** @type {number[]} */
   const sentAt = [];
   const all = Promise.all(
     range(burst, async () => {
@@ -235,14 +270,18 @@ async function simulateClient(api, burst) {
   return sentAt.sort((a, b) => a - b);
 }
 
-/** Axes, grid and labels of a chart; returns the scale functions and the markup. */
+/**
+ * Axes, grid and labels of a chart; returns the scale functions and the markup.
+ * @param {{ width: number, height: number, xMaxS: number, yMax: number, yLabel: string, xTickS: number,
+ *   yTick: number }} frame
+ */
 function chartFrame({ width, height, xMaxS, yMax, yLabel, xTickS, yTick }) {
   const left = 56;
   const right = 16;
   const topPad = 14;
   const bottom = 40;
-  const x = (ms) => round(left + (ms / 1000 / xMaxS) * (width - left - right));
-  const y = (value) => round(topPad + (1 - value / yMax) * (height - topPad - bottom));
+  const x = (/** @type {number} */ ms) => round(left + (ms / 1000 / xMaxS) * (width - left - right));
+  const y = (/** @type {number} */ value) => round(topPad + (1 - value / yMax) * (height - topPad - bottom));
   const parts = [
     `<rect class="plot" x="${left}" y="${topPad}" width="${width - left - right}" height="${height - topPad - bottom}"/>`,
   ];
@@ -262,10 +301,18 @@ function chartFrame({ width, height, xMaxS, yMax, yLabel, xTickS, yTick }) {
   return { x, y, parts };
 }
 
-/** Points of a step line through samples. */
+/**
+ * Points of a step line through samples.
+ * @param {Sample[]} samples
+ * @param {(t: number) => number} x
+ * @param {(y: number) => number} y
+ */
 const polyline = (samples, x, y) => samples.map((sample) => `${x(sample.t)},${y(sample.y)}`).join(' ');
 
-/** The picture of one API's bucket over time, and of the scheduled client's sending times. */
+/**
+ * The picture of one API's bucket over time, and of the scheduled client's sending times.
+ * @param {ApiName} api
+ */
 export async function bucketDiagram(api) {
   const scenario = bucketScenarios[api];
   if (!scenario) throw new Error(`no bucket scenario for the ${api} API`);
@@ -284,8 +331,9 @@ export async function bucketDiagram(api) {
   });
   const { x, y } = frame;
   const parts = [...frame.parts];
-  if (apiLimits[api].policy.kind === 'fixed-window') {
-    const windowMs = apiLimits[api].policy.windowMs;
+  const policy = apiLimits[api].policy;
+  if (policy.kind === 'fixed-window') {
+    const windowMs = policy.windowMs;
     for (let t = windowMs; t < scenario.durationS * 1000; t += windowMs) {
       parts.push(`<line class="boundary" x1="${x(t)}" x2="${x(t)}" y1="${y(limit)}" y2="${y(0)}"/>`);
     }
@@ -333,9 +381,12 @@ export async function bucketDiagram(api) {
  * cumulative count of requests sent against time, one line per API, none refused.
  */
 export async function schedulerDiagram() {
+  /** @type {Record<ApiName, number>} */
   const bursts = { collection: 60, admin: 60, analytics: 20 };
+  const apis = /** @type {ApiName[]} */ (Object.keys(bursts));
+  /** @type {Partial<Record<ApiName, number[]>>} */
   const runs = {};
-  for (const [api, burst] of Object.entries(bursts)) runs[api] = await simulateClient(api, burst);
+  for (const api of apis) runs[api] = await simulateClient(api, bursts[api]);
   const width = 860;
   const height = 280;
   const xMaxS = 70;
@@ -351,8 +402,8 @@ export async function schedulerDiagram() {
   const { x, y } = frame;
   const parts = [...frame.parts];
   const describe = [];
-  for (const api of Object.keys(bursts)) {
-    const sent = runs[api];
+  for (const api of apis) {
+    const sent = runs[api] ?? [];
     const points = [{ t: 0, y: 0 }];
     sent.forEach((t, index) => {
       points.push({ t, y: index }, { t, y: index + 1 });
@@ -364,7 +415,7 @@ export async function schedulerDiagram() {
   }
   parts.push(
     `<g class="legend" transform="translate(${width - 250} 150)"><rect class="legend-box" x="-8" y="-14" width="236" height="66" rx="4"/>`,
-    ...Object.keys(bursts).map(
+    ...apis.map(
       (api, index) =>
         `<line class="sent sent-${api}" x1="0" x2="22" y1="${index * 20}" y2="${index * 20}"/><text x="30" y="${index * 20 + 4}">${api} (${bursts[api]} queued)</text>`,
     ),

@@ -1,3 +1,4 @@
+// @ts-check
 // Renders the guides (docs/guides/*.md) into pages of the site with `marked`: each guide in the
 // shared page shell with a table of contents of its sections, and an index of all guides. A guide
 // starts with a small front matter (`title`, `summary`, `order`). In a guide's text, links to
@@ -8,7 +9,15 @@
 import { Marked } from 'marked';
 import { escapeHtml, pageShell } from './page-shell.mjs';
 
-/** The id a heading gets: its text, lower-cased, runs of other characters turned into `-`. */
+/** @typedef {{ name: string, title: string, summary: string, order: number, markdown: string }} Guide */
+/** @typedef {{ id: string, html: string }} Section */
+/** @typedef {Record<string, (argument: string) => string>} Blocks */
+/** @typedef {import('./page-shell.mjs').NavItem} NavItem */
+
+/**
+ * The id a heading gets: its text, lower-cased, runs of other characters turned into `-`.
+ * @param {string} text
+ */
 export function slug(text) {
   return (
     String(text)
@@ -20,7 +29,12 @@ export function slug(text) {
   );
 }
 
-/** Splits `---`-delimited front matter (`key: value` lines) from the Markdown after it. */
+/**
+ * Splits `---`-delimited front matter (`key: value` lines) from the Markdown after it.
+ * @param {string} name
+ * @param {string} source
+ * @returns {Guide}
+ */
 export function parseGuide(name, source) {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(source);
   if (!match) throw new Error(`guide ${name} has no front matter`);
@@ -30,19 +44,25 @@ export function parseGuide(name, source) {
       return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
     }),
   );
-  for (const key of ['title', 'summary', 'order']) {
-    if (!meta[key]) throw new Error(`guide ${name} has no ${key} in its front matter`);
-  }
+  /** @param {string} key */
+  const field = (key) => {
+    const value = meta[key];
+    if (!value) throw new Error(`guide ${name} has no ${key} in its front matter`);
+    return value;
+  };
   return {
     name,
-    title: meta.title,
-    summary: meta.summary,
-    order: Number(meta.order),
+    title: field('title'),
+    summary: field('summary'),
+    order: Number(field('order')),
     markdown: source.slice(match[0].length),
   };
 }
 
-/** A Markdown renderer with heading ids, guide links, focusable code blocks and captured sections. */
+/**
+ * A Markdown renderer with heading ids, guide links, focusable code blocks and captured sections.
+ * @param {Section[]} sections
+ */
 function guideRenderer(sections) {
   const used = new Map();
   return new Marked({
@@ -65,10 +85,13 @@ function guideRenderer(sections) {
       },
       code({ text, lang }) {
         const language = (lang ?? '').split(/\s/)[0];
-        const label = { ts: 'TypeScript', sh: 'Shell', json: 'JSON', http: 'HTTP', text: 'Text' }[language];
+        /** @type {Record<string, string>} */
+        const labels = { ts: 'TypeScript', sh: 'Shell', json: 'JSON', http: 'HTTP', text: 'Text' };
+        const label = labels[language ?? ''];
         return `<pre tabindex="0"${label ? ` aria-label="${label} example"` : ''}><code${language ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text)}</code></pre>\n`;
       },
       table(token) {
+        /** @param {import('marked').Tokens.TableCell} item @param {string} tag */
         const cell = (item, tag) =>
           `<${tag}${item.align ? ` style="text-align:${item.align}"` : ''}${tag === 'th' ? ' scope="col"' : ''}>${this.parser.parseInline(item.tokens)}</${tag}>`;
         const head = `<tr>${token.header.map((item) => cell(item, 'th')).join('')}</tr>`;
@@ -84,22 +107,32 @@ function guideRenderer(sections) {
 /**
  * Renders one guide's body: the Markdown, with every `{{name:argument}}` paragraph replaced by
  * `blocks[name](argument)` (a string of HTML). Returns the HTML and the guide's `##` sections.
+ * @param {{ name: string, markdown: string }} guide
+ * @param {Blocks} blocks
  */
 export function renderGuideBody(guide, blocks) {
+  /** @type {Section[]} */
   const sections = [];
-  const html = guideRenderer(sections)
-    .parse(guide.markdown)
-    .replace(/<p>\{\{([a-z-]+):([a-z0-9-]+)\}\}<\/p>/g, (_, name, argument) => {
+  const html = /** @type {string} */ (
+    guideRenderer(sections).parse(guide.markdown, { async: false })
+  ).replace(
+    /<p>\{\{([a-z-]+):([a-z0-9-]+)\}\}<\/p>/g,
+    (/** @type {string} */ _, /** @type {string} */ name, /** @type {string} */ argument) => {
       const block = blocks[name];
       if (!block) throw new Error(`guide ${guide.name}: unknown block {{${name}:${argument}}}`);
       return block(argument);
-    });
+    },
+  );
   if (/\{\{[a-z-]+:/.test(html))
     throw new Error(`guide ${guide.name}: a {{block}} is not alone in its paragraph`);
   return { html, sections };
 }
 
-/** The list of guides every guide page shows beside its text. */
+/**
+ * The list of guides every guide page shows beside its text.
+ * @param {Guide[]} guides
+ * @param {string} current
+ */
 function guideList(guides, current) {
   return `<nav class="guide-list" aria-label="Guides"><h2>Guides</h2><ol>
 ${guides
@@ -111,7 +144,13 @@ ${guides
 </ol></nav>`;
 }
 
-/** A guide's page: the list of guides, then the guide with its table of contents. */
+/**
+ * A guide's page: the list of guides, then the guide with its table of contents.
+ * @param {Guide} guide
+ * @param {Guide[]} guides
+ * @param {NavItem[]} nav
+ * @param {Blocks} blocks
+ */
 export function renderGuidePage(guide, guides, nav, blocks) {
   const { html, sections } = renderGuideBody(guide, blocks);
   const index = guides.findIndex((other) => other.name === guide.name);
@@ -137,14 +176,18 @@ export function renderGuidePage(guide, guides, nav, blocks) {
 ${guideList(guides, guide.name)}
 <article class="guide">
 <p class="breadcrumb"><a href="index.html">Guides</a> / ${escapeHtml(guide.title)}</p>
-${html.replace(/<\/h1>\n/, (end) => `${end}${toc}\n`)}
+${html.replace(/<\/h1>\n/, (/** @type {string} */ end) => `${end}${toc}\n`)}
 ${pager}
 </article>
 </div>`,
   });
 }
 
-/** The index of the guides. */
+/**
+ * The index of the guides.
+ * @param {Guide[]} guides
+ * @param {NavItem[]} nav
+ */
 export function renderGuideIndex(guides, nav) {
   return pageShell({
     title: 'Guides — mall-api documentation',

@@ -1,17 +1,34 @@
+// @ts-check
 // Renders the landing page (docs/dist/index.html): one card per API from docs/src/apis.json and
 // the API's bundled spec (status, version, base address, local mock, auth style, rate limit,
-// operation count and links to its reference, guides and spec downloads), the list of guides, and
-// the downloads table. Markup only; the build script decides where it goes.
+// operation count and links to its reference, guides and spec downloads), the list of guides, the
+// changelogs (when there are any), and the downloads (specs, Postman collections, Markdown copies,
+// llms.txt). Markup only; the build script decides where it goes.
 import { escapeHtml, pageShell } from './page-shell.mjs';
 
-/** The production base address of a spec: its first server, variables shown with their defaults. */
+/**
+ * The production base address of a spec: its first server, variables shown with their defaults.
+ * @param {any} spec
+ * @returns {{ template: string, example: string }}
+ */
 export function baseAddress(spec) {
   const server = spec.servers?.[0];
   if (!server) return { template: '', example: '' };
-  const example = server.url.replace(/\{([^}]+)\}/g, (_, name) => server.variables?.[name]?.default ?? name);
+  const example = server.url.replace(
+    /\{([^}]+)\}/g,
+    (/** @type {string} */ _, /** @type {string} */ name) => server.variables?.[name]?.default ?? name,
+  );
   return { template: server.url, example };
 }
 
+/**
+ * @typedef {{ name: string, title: string, shortTitle: string, summary: string, status: string,
+ *   version: string, base: { template: string, example: string }, mockUrl: string, auth: string,
+ *   authGuide: string, rateLimit: string, rateLimitGuide: string, operationCount: number,
+ *   client: string }} LandingApi
+ */
+
+/** @param {LandingApi} api */
 function apiCard(api) {
   const badge = `<span class="badge${api.status === 'Beta' ? ' beta' : ''}">${escapeHtml(api.status)}</span>`;
   const base =
@@ -33,12 +50,18 @@ function apiCard(api) {
   </dl>
   <p class="links"><a class="button" href="${api.name}/index.html">${escapeHtml(api.shortTitle)} reference</a>
     <a href="guides/getting-started.html#${api.name}-api">Getting started</a>
-    <span class="downloads">Spec: <a href="specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="specs/${api.name}.openapi.json" download>JSON</a></span></p>
+    <span class="downloads">Spec: <a href="specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="specs/${api.name}.openapi.json" download>JSON</a> · <a href="postman/${api.name}.postman_collection.json" download>Postman</a> · <a href="${api.name}/reference.md">Markdown</a></span></p>
 </section>`;
 }
 
-/** Renders the landing page for the given APIs (each with its spec facts) and guides. */
-export function renderLanding(apis, guides, nav) {
+/**
+ * Renders the landing page for the given APIs (each with its spec facts), guides and changelogs.
+ * @param {LandingApi[]} apis
+ * @param {{ name: string, title: string, summary: string }[]} guides
+ * @param {import('./page-shell.mjs').NavItem[]} nav
+ * @param {{ name: string, title: string }[]} changelogs
+ */
+export function renderLanding(apis, guides, nav, changelogs = []) {
   return pageShell({
     title: 'mall-api — API documentation',
     description: 'Documentation of the mall platform APIs: collection, admin and analytics.',
@@ -66,19 +89,29 @@ ${guides
   )
   .join('\n')}
 </ol>
-<h2 id="downloads">Spec downloads</h2>
-<p>The bundled OpenAPI 3.1 documents (one file per API, no external references), with the code samples of
-the references as <code>x-codeSamples</code>.</p>
+${
+  changelogs.length > 0
+    ? `<h2 id="changelogs">Changelogs</h2>
+<ul class="changelog-list">
+${changelogs.map((log) => `<li><a href="changelogs/${log.name}.html">${escapeHtml(log.title)}</a> (<a href="changelogs/${log.name}.md">Markdown</a>)</li>`).join('\n')}
+</ul>
+`
+    : ''
+}<h2 id="downloads">Downloads</h2>
+<p>The bundled OpenAPI 3.1 documents (one file per API, no external references, with the code samples of
+the references as <code>x-codeSamples</code>), a Postman collection per API (its <code>baseUrl</code> starts at the
+local mock), and every page as Markdown for tools and language models (listed in <a href="llms.txt">llms.txt</a>).</p>
 <div class="table-scroll" tabindex="0"><table>
-<caption>OpenAPI documents</caption>
-<thead><tr><th scope="col">API</th><th scope="col">Version</th><th scope="col">YAML</th><th scope="col">JSON</th></tr></thead>
+<caption>Downloads per API</caption>
+<thead><tr><th scope="col">API</th><th scope="col">Version</th><th scope="col">OpenAPI YAML</th><th scope="col">OpenAPI JSON</th><th scope="col">Postman</th><th scope="col">Markdown</th></tr></thead>
 <tbody>
 ${apis
   .map(
     (api) =>
-      `<tr><td>${escapeHtml(api.title)}</td><td>${escapeHtml(api.version)}</td><td><a href="specs/${api.name}.openapi.yaml" download>${api.name}.openapi.yaml</a></td><td><a href="specs/${api.name}.openapi.json" download>${api.name}.openapi.json</a></td></tr>`,
+      `<tr><td>${escapeHtml(api.title)}</td><td>${escapeHtml(api.version)}</td><td><a href="specs/${api.name}.openapi.yaml" download>${api.name}.openapi.yaml</a></td><td><a href="specs/${api.name}.openapi.json" download>${api.name}.openapi.json</a></td><td><a href="postman/${api.name}.postman_collection.json" download>${api.name}.postman_collection.json</a></td><td><a href="${api.name}/reference.md">${api.name}/reference.md</a></td></tr>`,
   )
   .join('\n')}
-</tbody></table></div>`,
+</tbody></table></div>
+<p>Guides as Markdown: ${guides.map((guide) => `<a href="guides/${guide.name}.md">${escapeHtml(guide.title)}</a>`).join(' · ')} · <a href="llms.txt">llms.txt</a></p>`,
   });
 }

@@ -1,7 +1,58 @@
+// @ts-check
 // Renders the page of one API reference: our site header around Redoc 2 (served from
 // docs/dist/assets, never a CDN), which renders the docs' copy of the bundled spec (with its
-// generated code samples) from docs/dist/specs.
-import { escapeHtml, siteHead, siteHeader } from './page-shell.mjs';
+// generated code samples) from docs/dist/specs in the light or dark theme the page shows (and
+// renders again when the reader switches), and the "Try it" console (assets/console.js).
+import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
+
+const fonts = {
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans KR", sans-serif',
+  headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+  code: { fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace' },
+};
+
+/** Redoc's theme per colour scheme; the dark one keeps every text at 4.5:1 or more. */
+const redocThemes = {
+  light: {
+    colors: { primary: { main: '#0b5cad' } },
+    typography: fonts,
+    sidebar: { width: '260px' },
+    rightPanel: { width: '45%' },
+  },
+  dark: {
+    colors: {
+      primary: { main: '#8cc4ff' },
+      text: { primary: '#e6e9ef', secondary: '#c3cad8' },
+      border: { dark: '#5b6478', light: '#2b3345' },
+      gray: { 50: '#1c2230', 100: '#262d3d' },
+      success: { main: '#6fd08c' },
+      error: { main: '#ff9b8f' },
+      warning: { main: '#ffc266' },
+      responses: {
+        success: { color: '#7fe09b', backgroundColor: 'rgba(127, 224, 155, 0.08)' },
+        error: { color: '#ffaaa0', backgroundColor: 'rgba(255, 170, 160, 0.08)' },
+        redirect: { color: '#ffc266', backgroundColor: 'rgba(255, 194, 102, 0.08)' },
+        info: { color: '#8cc4ff', backgroundColor: 'rgba(140, 196, 255, 0.08)' },
+      },
+    },
+    schema: {
+      nestedBackground: '#1c2230',
+      typeNameColor: '#c3cad8',
+      typeTitleColor: '#c3cad8',
+      linesColor: '#5b6478',
+      requireLabelColor: '#ff9b8f',
+      labelsTextSize: '0.9em',
+    },
+    typography: {
+      ...fonts,
+      code: { ...fonts.code, color: '#ffb8ad', backgroundColor: '#262d3d' },
+      links: { color: '#8cc4ff', visited: '#c9a8ff', hover: '#b8dcff' },
+    },
+    sidebar: { width: '260px', backgroundColor: '#161b26', textColor: '#e6e9ef', activeTextColor: '#8cc4ff' },
+    // The right panel is dark in both schemes: Redoc's own colours, which pass.
+    rightPanel: { width: '45%' },
+  },
+};
 
 /** Redoc options shared by every reference page. */
 const redocOptions = {
@@ -12,26 +63,20 @@ const redocOptions = {
   requiredPropsFirst: true,
   sortPropsAlphabetically: false,
   pathInMiddlePanel: true,
-  theme: {
-    colors: { primary: { main: '#0b5cad' } },
-    typography: {
-      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans KR", sans-serif',
-      headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
-      code: { fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace' },
-    },
-    sidebar: { width: '260px' },
-    rightPanel: { width: '45%' },
-  },
 };
 
-/** Renders `docs/dist/<api>/index.html`. */
+/**
+ * Renders `docs/dist/<api>/index.html`.
+ * @param {{ name: string, title: string, summary: string }} api
+ * @param {import('./page-shell.mjs').NavItem[]} nav
+ */
 export function renderReferencePage(api, nav) {
   return `<!doctype html>
 <html lang="en">
 <head>
 ${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.summary, stylesheets: ['shell.css', 'reference.css'] })}
 </head>
-<body class="reference">
+<body class="reference" data-api="${escapeHtml(api.name)}">
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
 <main id="content" aria-label="${escapeHtml(api.title)} reference"><div id="redoc"></div></main>
 <script src="../assets/redoc.standalone.js"></script>
@@ -40,8 +85,14 @@ ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
   const focusable = (root) => root.querySelectorAll?.('pre:not([tabindex])').forEach((pre) => pre.setAttribute('tabindex', '0'));
   const redoc = document.getElementById('redoc');
   new MutationObserver(() => focusable(redoc)).observe(redoc, { childList: true, subtree: true });
-  Redoc.init('../specs/${api.name}.openapi.json', ${JSON.stringify(redocOptions)}, redoc);
+  const options = ${JSON.stringify(redocOptions)};
+  const themes = ${JSON.stringify(redocThemes)};
+  const render = () => Redoc.init('../specs/${api.name}.openapi.json', { ...options, theme: themes[document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light'] }, redoc);
+  render();
+  document.addEventListener('themechange', render);
 </script>
+<script src="../assets/console.js"></script>
+${siteScript(1)}
 </body>
 </html>
 `;

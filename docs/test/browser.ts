@@ -28,9 +28,12 @@ export interface PageProblems {
   externalRequests: string[];
 }
 
-/** Opens a page that records its problems. */
-export async function openWatchedPage(browser: Browser): Promise<{ page: Page; problems: PageProblems }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+/** Opens a page that records its problems, in the given colour scheme (light by default). */
+export async function openWatchedPage(
+  browser: Browser,
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<{ page: Page; problems: PageProblems }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
   const problems: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
   page.on('console', (message) => {
     if (message.type() === 'error') problems.consoleErrors.push(message.text());

@@ -1,7 +1,8 @@
-// Each Redoc reference of the built site in a real headless Chromium: it shows every operation of
-// its spec, with the TypeScript and curl samples on the operations; it logs no console error,
-// fails no request and requests nothing outside localhost; and axe-core finds no serious or
-// critical accessibility violation. A screenshot of the admin reference is kept in test-results/.
+// Each Redoc reference of the built site in a real headless Chromium, in the light and the dark
+// scheme: it shows every operation of its spec, with the TypeScript, curl, Python and PHP samples
+// and a "Try it" button on the operations; it logs no console error, fails no request and requests
+// nothing outside localhost; and axe-core finds no serious or critical accessibility violation.
+// A screenshot of the admin reference is kept in test-results/.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -25,6 +26,7 @@ const apis = JSON.parse(await readFile(join(docsRoot, 'src', 'apis.json'), 'utf8
 
 interface Operation {
   operationId: string;
+  path: string;
   summary: string;
   'x-codeSamples'?: { lang: string; label: string; source: string }[];
 }
@@ -44,8 +46,13 @@ const redocKnownViolations: KnownViolation[] = [
   },
 ];
 
+type Scheme = 'light' | 'dark';
+const schemes: Scheme[] = ['light', 'dark'];
+
 interface LoadedReference {
   problems: PageProblems;
+  /** Operations with a "Try it" button. */
+  tryIt: string[];
   operations: Operation[];
   /** The operations shown: operationId → heading text, read once Redoc rendered. */
   shown: Map<string, string>;
@@ -54,45 +61,56 @@ interface LoadedReference {
 }
 const loaded = new Map<string, LoadedReference>();
 
-async function loadReference(name: string): Promise<LoadedReference> {
+async function loadReference(name: string, scheme: Scheme): Promise<LoadedReference> {
   const spec = JSON.parse(
     await readFile(join(docsRoot, 'dist', 'specs', `${name}.openapi.json`), 'utf8'),
   ) as {
     paths: Record<string, Record<string, Operation>>;
   };
-  const { page, problems } = await openWatchedPage(browser);
+  const { page, problems } = await openWatchedPage(browser, scheme);
   await page.goto(`${site.url}/${name}/index.html`, { waitUntil: 'networkidle' });
   await page.locator('[id^="operation/"]').first().waitFor({ timeout: 30_000 });
+  await page.locator('button.try-it').first().waitFor({ timeout: 30_000 });
+  const tryIt = await page.$$eval('[id^="operation/"]:has(button.try-it)', (nodes) =>
+    nodes.map((node) => node.id.replace(/^operation\//, '')),
+  );
   const headings = await page.$$eval('[id^="operation/"] h2', (nodes) =>
     nodes.map((node) => [node.closest('[id^="operation/"]')?.id ?? '', node.textContent?.trim() ?? '']),
   );
-  if (name === 'admin') await page.screenshot({ path: join(artifacts, 'admin-reference.png') });
+  if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
   const scan = seriousAccessibilityViolations(page, redocKnownViolations);
   scan.catch(() => undefined); // awaited by its test; keep an early failure from going unhandled
   return {
     problems,
-    operations: Object.values(spec.paths).flatMap((item) => Object.values(item)),
+    tryIt,
+    operations: Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.values(item).map((operation) => ({ ...operation, path })),
+    ),
     shown: new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? ''])),
     scan,
   };
 }
 
-// The three references load and are scanned side by side (one renderer process each), which
-// keeps the suite's time close to that of the largest reference.
+// The three references of a scheme load and are scanned side by side (one renderer process each),
+// which keeps the suite's time close to that of the largest reference; then the other scheme's.
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
   site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
   browser = await launchChromium();
-  const pages = await Promise.all(apis.map((api) => loadReference(api.name)));
-  for (const [index, api] of apis.entries()) loaded.set(api.name, pages[index] as LoadedReference);
-}, 120_000);
+  for (const scheme of schemes) {
+    const pages = await Promise.all(apis.map((api) => loadReference(api.name, scheme)));
+    for (const [index, api] of apis.entries())
+      loaded.set(`${api.name}:${scheme}`, pages[index] as LoadedReference);
+    await Promise.all(pages.map((page) => page.scan.catch(() => undefined)));
+  }
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await site?.close();
 });
 
-const reference = (name: string): LoadedReference => {
-  const entry = loaded.get(name);
+const reference = (name: string, scheme: Scheme = 'light'): LoadedReference => {
+  const entry = loaded.get(`${name}:${scheme}`);
   if (!entry) throw new Error(`the ${name} reference did not load`);
   return entry;
 };
@@ -107,41 +125,57 @@ describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
     expect(shown.size).toBe(operations.length);
   });
 
-  it('offers a TypeScript and a curl sample on every operation', () => {
+  it('offers a TypeScript, curl, Python and PHP sample on every operation', () => {
     for (const operation of reference(api.name).operations) {
       expect(
         operation['x-codeSamples']?.map((sample) => sample.label),
         operation.operationId,
-      ).toEqual(['TypeScript', 'curl']);
+      ).toEqual(['TypeScript', 'curl', 'Python', 'PHP']);
     }
   });
 
-  it('logs no console error, fails no request and requests nothing outside localhost', () => {
-    expect(reference(api.name).problems).toEqual({
-      consoleErrors: [],
-      failedRequests: [],
-      externalRequests: [],
-    });
+  it('offers "Try it" on every operation but the OAuth endpoints', () => {
+    const expected = reference(api.name)
+      .operations.filter((operation) => !/\/oauth\/(authorize|token)$/.test(operation.path))
+      .map((operation) => operation.operationId);
+    expect(expected.length).toBeGreaterThan(4);
+    expect(reference(api.name).tryIt.sort()).toEqual(expected.sort());
   });
 
-  it('has no serious or critical accessibility violation (axe-core)', async () => {
-    expect(await reference(api.name).scan).toEqual([]);
+  it.each(schemes)(
+    'logs no console error, fails no request and requests nothing outside localhost (%s)',
+    (scheme) => {
+      expect(reference(api.name, scheme).problems).toEqual({
+        consoleErrors: [],
+        failedRequests: [],
+        externalRequests: [],
+      });
+    },
+  );
+
+  it.each(schemes)('has no serious or critical accessibility violation (axe-core, %s)', async (scheme) => {
+    expect(await reference(api.name, scheme).scan).toEqual([]);
   });
 });
 
 describe('the code samples in a reference', () => {
-  it('show the TypeScript client call and the curl command in their tabs', async () => {
+  it('show the client call, the curl command, the Python and the PHP code in their tabs', async () => {
     const { page, problems } = await openWatchedPage(browser);
     await page.goto(`${site.url}/collection/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
     const operation = page.locator('[id="operation/listProducts"]');
-    await operation.getByRole('tab', { name: 'TypeScript' }).click();
-    await expect(operation.getByRole('tabpanel').locator('pre').first().textContent()).resolves.toContain(
-      "await client.GET('/api/products'",
-    );
-    await operation.getByRole('tab', { name: 'curl' }).click();
-    await expect(operation.getByRole('tabpanel').locator('pre').first().textContent()).resolves.toContain(
-      'curl -u demo-partner:demo-partner-secret',
-    );
+    const tabs = [
+      ['TypeScript', "await client.GET('/api/products'"],
+      ['curl', "--url 'http://127.0.0.1:4010/api/products?collection_product_category="],
+      ['Python', 'response = requests.get(url, headers=headers)'],
+      ['PHP', 'curl_setopt_array($curl, ['],
+    ] as const;
+    for (const [tab, code] of tabs) {
+      await operation.getByRole('tab', { name: tab }).click();
+      await expect(
+        operation.getByRole('tabpanel').locator('pre').first().textContent(),
+        tab,
+      ).resolves.toContain(code);
+    }
     expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
     await page.close();
   });

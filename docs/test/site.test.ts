@@ -1,7 +1,8 @@
 // The built site's own pages in a real headless Chromium: the landing page lists every API with
 // its status, version, base address, auth style, rate limit and links; every page reachable from it
 // (the guides and their index) loads with no console error, no failed request and no request
-// outside localhost, and has no serious or critical accessibility violation (axe-core); a link
+// outside localhost, and has no serious or critical accessibility violation (axe-core) in the light
+// and the dark scheme; the Markdown copies, llms.txt and the Postman collections are there; a link
 // checker over the whole site finds no broken internal link or anchor. Screenshots of the landing
 // page and of a guide are kept in test-results/.
 import { mkdir, readdir, readFile } from 'node:fs/promises';
@@ -108,13 +109,15 @@ interface PageCheck {
   violations: AccessibilityViolation[];
 }
 
-async function checkPage(path: string): Promise<PageCheck> {
-  const { page, problems } = await openWatchedPage(browser);
+type Scheme = 'light' | 'dark';
+
+async function checkPage(path: string, scheme: Scheme): Promise<PageCheck> {
+  const { page, problems } = await openWatchedPage(browser, scheme);
   await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
   const headings = await page.locator('h1').count();
   const violations = await seriousAccessibilityViolations(page);
   if (path === 'guides/rate-limits.html') {
-    await page.screenshot({ path: join(artifacts, 'guide-rate-limits.png'), fullPage: true });
+    await page.screenshot({ path: join(artifacts, `guide-rate-limits-${scheme}.png`), fullPage: true });
   }
   await page.close();
   return { problems, headings, violations };
@@ -123,27 +126,33 @@ async function checkPage(path: string): Promise<PageCheck> {
 // Under load, a page's axe-core scan can take several seconds: give the pages room.
 describe('every guide page and the guides index', { timeout: 120_000 }, () => {
   const checks = new Map<string, Promise<PageCheck>>();
+  const cases = handMadePages.flatMap((path) =>
+    (['light', 'dark'] as const).map((scheme) => ({ path, scheme })),
+  );
   // The pages are small: open them side by side, then look at each.
   beforeAll(() => {
-    for (const path of handMadePages) {
-      const check = checkPage(path);
+    for (const { path, scheme } of cases) {
+      const check = checkPage(path, scheme);
       check.catch(() => undefined); // awaited by the tests below
-      checks.set(path, check);
+      checks.set(`${path}:${scheme}`, check);
     }
   });
 
-  it.each(handMadePages)(
-    '%s loads with no console error, failed request or request outside localhost',
-    async (path) => {
-      const check = await checks.get(path);
+  it.each(cases)(
+    '$path loads with no console error, failed request or request outside localhost ($scheme)',
+    async ({ path, scheme }) => {
+      const check = await checks.get(`${path}:${scheme}`);
       expect(check?.problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
       expect(check?.headings).toBe(1);
     },
   );
 
-  it.each(handMadePages)('%s has no serious or critical accessibility violation (axe-core)', async (path) => {
-    expect((await checks.get(path))?.violations).toEqual([]);
-  });
+  it.each(cases)(
+    '$path has no serious or critical accessibility violation (axe-core, $scheme)',
+    async ({ path, scheme }) => {
+      expect((await checks.get(`${path}:${scheme}`))?.violations).toEqual([]);
+    },
+  );
 });
 
 describe('the link checker', () => {
@@ -183,6 +192,45 @@ const rawStatus = (base: string, path: string) =>
       .on('error', reject)
       .end();
   });
+
+describe('the downloads for tools', () => {
+  it('are linked from the landing page: llms.txt, a Markdown copy of every page, a Postman collection per API', async () => {
+    const landing = await (await fetch(`${site.url}/index.html`)).text();
+    const llms = await (await fetch(`${site.url}/llms.txt`)).text();
+    expect(landing).toContain('href="llms.txt"');
+    expect(llms).toMatch(/^# mall-api\n\n> /);
+    for (const name of guideNames) {
+      expect(landing).toContain(`href="guides/${name}.md"`);
+      expect(llms).toContain(`(guides/${name}.md)`);
+      const copy = await fetch(`${site.url}/guides/${name}.md`);
+      expect(copy.status).toBe(200);
+      expect(await copy.text()).not.toMatch(/\{\{[a-z-]+:/);
+    }
+    for (const api of apis) {
+      const spec = specs.get(api.name) as Spec;
+      const operations = Object.values(spec.paths).flatMap((item) => Object.values(item));
+      expect(landing).toContain(`href="${api.name}/reference.md"`);
+      expect(landing).toContain(`href="postman/${api.name}.postman_collection.json"`);
+      expect(llms).toContain(`(${api.name}/reference.md)`);
+      const markdown = await (await fetch(`${site.url}/${api.name}/reference.md`)).text();
+      for (const operation of operations)
+        expect(markdown).toContain(`operationId \`${operation.operationId}\``);
+      const collection = (await (
+        await fetch(`${site.url}/postman/${api.name}.postman_collection.json`)
+      ).json()) as {
+        info: { schema: string };
+        item: { item?: unknown[] }[];
+        variable: { key: string; value: string }[];
+      };
+      expect(collection.info.schema).toContain('v2.1.0');
+      const requests = collection.item.flatMap((folder) => folder.item ?? [folder]);
+      expect(requests.length).toBe(operations.length);
+      expect(collection.variable.find((variable) => variable.key === 'baseUrl')?.value).toBe(
+        spec.servers.find((server) => server.url.startsWith('http://127.0.0.1'))?.url,
+      );
+    }
+  });
+});
 
 describe('the docs server', () => {
   it('serves files under its root only, and survives malformed paths', async () => {

@@ -74,7 +74,7 @@ describe('the README sandbox QA flow', () => {
     expect(refused?.error.code).toBe('invalid_parameter');
     expect(refused?.error.more_info.violations[0].name).toBe('request.bundle_product_components/0');
     expect(bundles).toEqual({ bundleproducts: [] });
-    expect(collection?.store_products[0]).toMatchObject({ product_no: productNo, store_id: 'sandboxmall' });
+    expect(collection?.store_products[0]).toMatchObject({ product_no: productNo, store_id: 'demomall' });
     expect(sales?.sales.length).toBeGreaterThan(0);
     expect(afterDelete?.product.category).toEqual([]);
   }, 60_000);

@@ -1,7 +1,7 @@
 // Specification of the file token store: the TokenStore contract across handles on one directory,
 // file and directory permissions, atomic replacement (temp file + rename), what survives a crash
-// mid-write, and the lock file's stale-lock takeover.
-import { mkdtemp, readdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
+// mid-write, the lock file's stale-lock takeover, and the breaker every lock removal happens under.
+import { link, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manualClock } from '@mall-api/rate-limit';
@@ -13,7 +13,14 @@ import { createTokenManager } from './token-manager.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>();
-  return { ...actual, rename: vi.fn(actual.rename) };
+  return {
+    ...actual,
+    rename: vi.fn(actual.rename),
+    link: vi.fn(actual.link),
+    readFile: vi.fn(actual.readFile),
+    rm: vi.fn(actual.rm),
+    stat: vi.fn(actual.stat),
+  };
 });
 
 const directories: string[] = [];
@@ -21,6 +28,26 @@ async function freshDirectory(): Promise<string> {
   const base = await mkdtemp(join(tmpdir(), 'mall-api-auth-'));
   directories.push(base);
   return join(base, 'tokens', 'nested');
+}
+
+/**
+ * Makes every link, rename, rm, readFile and stat wait before it runs, as on a busy machine —
+ * up to 1 ms, and one call in ten 10 ms (a process descheduled) — until the returned function
+ * restores them.
+ */
+async function slowFileSystem(): Promise<() => void> {
+  const actual = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+  const late = () => new Promise((resolve) => setTimeout(resolve, Math.random() < 0.1 ? 10 : Math.random()));
+  const slowed = [
+    vi.mocked(link).mockImplementation(async (...args) => late().then(() => actual.link(...args))),
+    vi.mocked(rename).mockImplementation(async (...args) => late().then(() => actual.rename(...args))),
+    vi.mocked(rm).mockImplementation(async (...args) => late().then(() => actual.rm(...args))),
+    vi.mocked(stat).mockImplementation(async (...args) => late().then(() => actual.stat(...args))),
+    vi.mocked(readFile).mockImplementation(async (...args) => late().then(() => actual.readFile(...args))),
+  ];
+  return () => {
+    for (const mock of slowed) mock.mockReset();
+  };
 }
 
 afterAll(async () => {
@@ -225,17 +252,14 @@ describe('file token store lock', () => {
     ).toBeGreaterThanOrEqual(expiresAt);
   });
 
-  // On the real clock: this is a race of file operations between handles, and simulated pauses,
-  // which pass in no real time, would shrink the real time between them to nothing.
   it('lets exactly one of several waiters take over the same expired lock', async () => {
-    const directory = await freshDirectory();
-    await createFileTokenStore({ directory }).set('yourmall', sampleTokenSet());
-    await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() - 1));
-    const handles = Array.from({ length: 6 }, () => createFileTokenStore({ directory }));
+    const { clock, open, lockFile } = await lockFixture();
+    await writeFile(lockFile, lockRecord(clock.now() - 1));
+    const handles = Array.from({ length: 6 }, () => open());
     let holders = 0;
     let maxHolders = 0;
     let entries = 0;
-    await Promise.all(
+    const all = Promise.all(
       handles.map((handle) =>
         handle.withLock(
           'yourmall',
@@ -243,15 +267,73 @@ describe('file token store lock', () => {
             holders += 1;
             entries += 1;
             maxHolders = Math.max(maxHolders, holders);
-            await new Promise((resolve) => setTimeout(resolve, 10));
+            await clock.sleep(10);
             holders -= 1;
           },
-          { waitMs: 30_000 },
+          { waitMs: 60_000 },
         ),
       ),
     );
+    await clock.run(all);
     expect(entries).toBe(6);
     expect(maxHolders).toBe(1);
+  });
+
+  it('leaves an expired lock alone while another process holds the breaker', async () => {
+    const { directory, clock, open, lockFile } = await lockFixture();
+    await writeFile(lockFile, lockRecord(clock.now() - 1));
+    await writeFile(join(directory, '.yourmall.lock.break'), 'someone-breaking');
+    const lock = open().withLock('yourmall', async () => 'never', { waitMs: 1_000 });
+    await expect(clock.run(lock)).rejects.toMatchObject({ code: 'lock_timeout' });
+    expect(JSON.parse(await readFile(lockFile, 'utf8')).owner).toBe('dead-process');
+  });
+
+  it('clears a breaker left by a process that died mid-break once it is 2 s old, then takes the lock', async () => {
+    const { directory, clock, open, lockFile } = await lockFixture();
+    await writeFile(lockFile, lockRecord(clock.now() - 1));
+    const breaker = join(directory, '.yourmall.lock.break');
+    await writeFile(breaker, 'died-mid-break');
+    const old = new Date(Date.now() - 2_100);
+    await utimes(breaker, old, old);
+    expect(await clock.run(open().withLock('yourmall', async () => 'mine', { waitMs: 60_000 }))).toBe('mine');
+    expect(await readdir(directory)).toEqual(['yourmall.json']);
+  });
+
+  // A regression test on the real clock and real files: the breaker must make this safe in any
+  // interleaving, and moving the lock aside to check it (the old way) failed here within a round.
+  it('never has two holders when many acquirers in one process take over one expired lock at once', async () => {
+    const restore = await slowFileSystem();
+    try {
+      for (let round = 0; round < 6; round += 1) {
+        const directory = await freshDirectory();
+        await createFileTokenStore({ directory }).set('yourmall', sampleTokenSet());
+        await writeFile(join(directory, 'yourmall.lock'), lockRecord(Date.now() - 1));
+        let holders = 0;
+        let maxHolders = 0;
+        let entries = 0;
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 16 }, async () => {
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 4));
+            return createFileTokenStore({ directory }).withLock(
+              'yourmall',
+              async () => {
+                holders += 1;
+                entries += 1;
+                maxHolders = Math.max(maxHolders, holders);
+                await new Promise((resolve) => setTimeout(resolve, 1));
+                holders -= 1;
+              },
+              { waitMs: 5_000, retryDelayMs: 1 },
+            );
+          }),
+        );
+        expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+        expect({ round, entries, maxHolders }).toEqual({ round, entries: 16, maxHolders: 1 });
+        expect(await readdir(directory)).toEqual(['yourmall.json']);
+      }
+    } finally {
+      restore();
+    }
   });
 
   it('reports lock_lost when the locked work overran its lease and someone else took the lock', async () => {

@@ -3,12 +3,16 @@
 // temporary file is fsynced and then renamed over the old one, so a reader or a crash never sees a
 // partial record and the previous grant stays intact until the new one is durable. The per-mall
 // lock is an exclusive lock file (`<mallId>.lock`, created with link(2), which fails if it exists)
-// holding an owner id and a lease expiry; an expired lock is moved aside and checked before it is
-// taken over. Not for network file systems without atomic rename/link, nor for several hosts
-// (use the Redis store).
+// holding an owner id and a lease expiry. Creating it needs nothing else, but every removal — a
+// holder releasing it, a waiter breaking an expired one — happens under a short-lived breaker file
+// (`.<mallId>.lock.break`, created exclusively) after re-reading the lock, so a lock file can never
+// be removed except as the one that was checked. Every process sharing a directory must use this
+// protocol. Not for network file systems without atomic rename/link, nor for several hosts (use
+// the Redis store).
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { sanitizedCause, TokenStoreError } from './errors.js';
 import type { TokenSet } from './token-set.js';
 import { decodeTokenSet, encodeTokenSet } from './token-set-codec.js';
@@ -47,6 +51,16 @@ interface LockFileState {
   readonly modifiedAt: number;
 }
 
+/**
+ * Age after which a breaker file is taken for one left by a process that died mid-break, and is
+ * cleared. A live breaker is held for a handful of local file calls (milliseconds), so 2 s is
+ * ~1000x that — only a process stalled that long mid-break could be mistaken for a dead one, and
+ * then two removals could overlap. It is also well under the default 10 s wait, so waiters outlast
+ * a crashed breaker. The age is the file's mtime against the wall clock, not the store's clock:
+ * it measures real file work, which a simulated clock (jumping while real I/O is pending) does not.
+ */
+const BREAKER_ABANDONED_AFTER_MS = 2_000;
+
 function errorCode(error: unknown): string | undefined {
   const code: unknown = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
@@ -69,23 +83,31 @@ function parseLockRecord(text: string): LockRecord | undefined {
   }
 }
 
-/** Reads a lock file; `undefined` when it does not exist. */
-async function readLockFile(path: string): Promise<LockFileState | undefined> {
+/** The result of a file operation, or `undefined` when the file does not exist (ENOENT). */
+async function unlessMissing<T>(operation: Promise<T>): Promise<T | undefined> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    return { record: parseLockRecord(text), modifiedAt: info.mtimeMs };
+    return await operation;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }
 
-/** Writes `content` to a new file with mode 0600, fsyncs it, and closes it. */
-async function writeNewFile(path: string, content: string): Promise<void> {
+/** Reads a lock file; `undefined` when it does not exist. */
+async function readLockFile(path: string): Promise<LockFileState | undefined> {
+  const read = await unlessMissing(Promise.all([readFile(path, 'utf8'), stat(path)]));
+  return read && { record: parseLockRecord(read[0]), modifiedAt: read[1].mtimeMs };
+}
+
+/**
+ * Writes `content` to a new file with mode 0600 (failing with EEXIST if it exists), fsyncs it
+ * unless it need not survive a power loss, and closes it.
+ */
+async function writeNewFile(path: string, content: string, { durable = true } = {}): Promise<void> {
   const handle = await open(path, 'wx', 0o600);
   try {
     await handle.writeFile(content, 'utf8');
-    await handle.sync();
+    if (durable) await handle.sync();
   } finally {
     await handle.close();
   }
@@ -122,6 +144,7 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
 
   const tokenPath = (mallId: string): string => join(directory, `${mallId}.json`);
   const lockPath = (mallId: string): string => join(directory, `${mallId}.lock`);
+  const breakerPath = (mallId: string): string => join(directory, `.${mallId}.lock.break`);
 
   function storeFailed(operation: string, mallId: string, error: unknown, extra = {}): TokenStoreError {
     return new TokenStoreError('store_failed', `could not ${operation} the token file of mall ${mallId}`, {
@@ -156,49 +179,83 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
   }
 
   /**
-   * Moves the lock file aside and returns what was in it, so exactly one caller owns the moved
-   * copy; `undefined` when there was no lock file.
+   * Takes the mall's breaker — the short mutual exclusion every removal of the lock file happens
+   * under; its token, or `undefined` when someone holds it (an abandoned one is cleared for the
+   * next attempt).
    */
-  async function moveLockAside(mallId: string): Promise<{ path: string; state: LockFileState } | undefined> {
-    const aside = join(directory, `.${mallId}.lock.${uniqueSuffix()}.aside`);
+  async function tryTakeBreaker(mallId: string): Promise<string | undefined> {
+    const token = uniqueSuffix();
     try {
-      await rename(lockPath(mallId), aside);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    }
-    const state = (await readLockFile(aside)) ?? { record: undefined, modifiedAt: 0 };
-    return { path: aside, state };
-  }
-
-  /** Puts a lock file we moved aside by mistake back, unless someone has taken the lock since. */
-  async function restoreLock(mallId: string, aside: string): Promise<void> {
-    try {
-      await link(aside, lockPath(mallId));
+      await writeNewFile(breakerPath(mallId), token, { durable: false });
+      return token;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
-      // Someone took the free lock in the instant it was aside; its previous holder will see
-      // `lock_lost` when it releases. Nothing else can be done here.
-    } finally {
-      await rm(aside, { force: true });
+    }
+    await clearAbandonedBreaker(mallId);
+    return undefined;
+  }
+
+  /** Takes the breaker, waiting (in real time, see {@link BREAKER_ABANDONED_AFTER_MS}) while it is held. */
+  async function takeBreaker(mallId: string): Promise<string> {
+    for (;;) {
+      const token = await tryTakeBreaker(mallId);
+      if (token !== undefined) return token;
+      await delay(1 + Math.random() * 2);
     }
   }
 
-  /** Removes the lock file if its lease has expired (the holder died or overran its lease). */
+  /** Removes the breaker if it is still ours (it is not if we overran the bound and it was cleared). */
+  async function dropBreaker(mallId: string, token: string): Promise<void> {
+    const content = await unlessMissing(readFile(breakerPath(mallId), 'utf8'));
+    if (content === token) await rm(breakerPath(mallId), { force: true });
+  }
+
+  /**
+   * Deletes a breaker left by a process that died mid-break. It is moved aside first, so only one
+   * waiter deletes it, and checked to still be abandoned; a live breaker moved by mistake (one
+   * created between our look and our move) is put back. Runs only after a crash mid-break; the one
+   * interleaving it cannot repair — yet another breaker created while the live one was aside —
+   * needs that crash plus several waiters racing within a few file calls.
+   */
+  async function clearAbandonedBreaker(mallId: string): Promise<void> {
+    const abandoned = (info: { mtimeMs: number }) => info.mtimeMs + BREAKER_ABANDONED_AFTER_MS <= Date.now();
+    const seen = await unlessMissing(stat(breakerPath(mallId)));
+    if (seen === undefined || !abandoned(seen)) return;
+    const aside = join(directory, `.${mallId}.lock.break.${uniqueSuffix()}.abandoned`);
+    const moved = await unlessMissing(rename(breakerPath(mallId), aside).then(() => aside));
+    if (moved === undefined) return;
+    try {
+      if (!abandoned(await stat(moved))) await link(moved, breakerPath(mallId));
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    } finally {
+      await rm(moved, { force: true });
+    }
+  }
+
+  /** Whether a lock file's lease is over (an unreadable one is judged by its age). */
+  function isExpired(state: LockFileState, ttlMs: number): boolean {
+    const now = clock.now();
+    return state.record === undefined ? state.modifiedAt + ttlMs <= now : state.record.expiresAt <= now;
+  }
+
+  /**
+   * Removes the lock file if its lease has expired (the holder died or overran its lease). The
+   * check is repeated under the breaker, where the file cannot change: it can only be created
+   * while absent, and removed only under the breaker. A busy breaker means someone else is
+   * already removing a lock, so this caller just retries later.
+   */
   async function breakIfStale(mallId: string, ttlMs: number): Promise<void> {
     const seen = await readLockFile(lockPath(mallId));
-    if (seen === undefined) return;
-    const now = clock.now();
-    const expired = seen.record === undefined ? seen.modifiedAt + ttlMs <= now : seen.record.expiresAt <= now;
-    if (!expired) return;
-    const moved = await moveLockAside(mallId);
-    if (moved === undefined) return;
-    const sameLock =
-      seen.record === undefined
-        ? moved.state.record === undefined
-        : moved.state.record?.owner === seen.record.owner;
-    if (sameLock) await rm(moved.path, { force: true });
-    else await restoreLock(mallId, moved.path);
+    if (seen === undefined || !isExpired(seen, ttlMs)) return;
+    const token = await tryTakeBreaker(mallId);
+    if (token === undefined) return;
+    try {
+      const current = await readLockFile(lockPath(mallId));
+      if (current !== undefined && isExpired(current, ttlMs)) await rm(lockPath(mallId), { force: true });
+    } finally {
+      await dropBreaker(mallId, token);
+    }
   }
 
   async function acquire(mallId: string, timing: ResolvedLockOptions): Promise<string> {
@@ -225,18 +282,24 @@ export function createFileTokenStore(options: FileTokenStoreOptions): TokenStore
     }
   }
 
+  /** Removes the lock file under the breaker if it is still ours; `lock_lost` when it is not. */
   async function release(mallId: string, owner: string): Promise<void> {
-    let moved: Awaited<ReturnType<typeof moveLockAside>>;
+    let released = false;
     try {
-      moved = await moveLockAside(mallId);
-      if (moved !== undefined && moved.state.record?.owner === owner) {
-        await rm(moved.path, { force: true });
-        return;
+      const token = await takeBreaker(mallId);
+      try {
+        const current = await readLockFile(lockPath(mallId));
+        if (current?.record?.owner === owner) {
+          await rm(lockPath(mallId), { force: true });
+          released = true;
+        }
+      } finally {
+        await dropBreaker(mallId, token);
       }
-      if (moved !== undefined) await restoreLock(mallId, moved.path);
     } catch (error) {
       throw storeFailed('release the lock file of', mallId, error);
     }
+    if (released) return;
     throw new TokenStoreError(
       'lock_lost',
       `lock for mall ${mallId} expired and was taken over before release`,

@@ -4,11 +4,12 @@
 // breaks the contract fails, so the check is real.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ApiName } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { runContract } from './run-contract.js';
-import { prepareTarget } from './targets.js';
+import { prepareTarget, targetOptionsFromEnv } from './targets.js';
 
-describe.each([
+describe.each<[ApiName, number]>([
   ['collection', 5 * 8],
   ['admin', 336], // authorizeApp documents no 401: an unknown client is a 400 (no redirect is safe)
   ['analytics', 24 * 9],
@@ -19,7 +20,7 @@ describe.each([
   ])(
     `passes all ${transactions} transactions against %s`,
     async (_name, sandbox) => {
-      const target = await prepareTarget(api, {}, { sandbox });
+      const target = await prepareTarget(api, { sandbox });
       try {
         const result = await runContract({ api, target });
         expect(result.output).not.toMatch(/^fail:/m);
@@ -37,7 +38,7 @@ describe.each([
 
 describe('the sandbox target', () => {
   it('is chosen by CONTRACT_SANDBOX=1 and answers from a sandbox mall (an unknown product is a 404)', async () => {
-    const target = await prepareTarget('admin', { CONTRACT_SANDBOX: '1' });
+    const target = await prepareTarget('admin', targetOptionsFromEnv({ CONTRACT_SANDBOX: '1' }));
     try {
       expect(target.sandbox).toBe(true);
       const [authorization = ''] = target.authorizations;
@@ -60,9 +61,9 @@ async function collectionContractAgainst(body: unknown) {
   const { port } = liar.address() as AddressInfo;
   try {
     const target = await prepareTarget('collection', {
-      CONTRACT_BASE_URL: `http://127.0.0.1:${port}`,
-      CONTRACT_CLIENT_ID: 'demo-partner',
-      CONTRACT_CLIENT_SECRET: 'demo-partner-secret',
+      baseUrl: `http://127.0.0.1:${port}`,
+      clientId: 'demo-partner',
+      clientSecret: 'demo-partner-secret',
     });
     return await runContract({ api: 'collection', target });
   } finally {

@@ -1,5 +1,6 @@
 // The `mall-api-mock` command: it serves, prints its address and demo credentials, rejects bad
-// arguments, and stops cleanly on SIGINT and SIGTERM.
+// arguments, and stops cleanly on SIGINT and SIGTERM; without the optional @mall-api/sandbox
+// installed the example mode still serves and the stateful default says what is missing.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +12,13 @@ const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 
 const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
-function start(args: string[]): { child: ChildProcess; ready: Promise<string> } {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Preloading it hides the optional packages, as an install without them would. */
+const withoutSandbox = ['--import', join(import.meta.dirname, '..', 'test-fixtures', 'without-sandbox.mjs')];
+
+function start(args: string[], nodeOptions: string[] = []): { child: ChildProcess; ready: Promise<string> } {
+  const child = spawn(process.execPath, [...nodeOptions, cli, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -191,5 +197,28 @@ describe('mall-api-mock --sandbox', () => {
     expect(stderr).toContain(
       '--data-dir, --seed, --shops, --global-edition and --age-verification need the sandbox (drop --examples)',
     );
+  });
+
+  it('serves the example mode without @mall-api/sandbox installed, and names the package when stateful', async () => {
+    const { child, ready } = start(['collection', '--port', '0', '--quiet', '--examples'], withoutSandbox);
+    try {
+      const url = /listening on (http:\/\/\S+)/.exec(await ready)?.[1];
+      const response = await fetch(`${url}/api/products?collection_product_category=C100000`, {
+        headers: { authorization: demoBasic },
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exitCode(child);
+    }
+    const sandbox = spawn(process.execPath, [...withoutSandbox, cli, 'collection', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    sandbox.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exitCode(sandbox)).toBe(1);
+    expect(stderr).toContain('sandbox mode needs the optional package @mall-api/sandbox');
   });
 });

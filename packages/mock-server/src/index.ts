@@ -21,4 +21,4 @@ export {
   type RegisteredApp,
   type TokenResponseBody,
 } from './oauth/oauth-authority.js';
-export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
+export type { SandboxOptions } from './sandbox-loader.js';

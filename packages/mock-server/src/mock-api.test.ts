@@ -32,6 +32,7 @@ describe('the front layer', () => {
   it('runs the stages in the order its header states', async () => {
     const admin = await createMockApi('admin', { authority });
     expect(admin.stages).toEqual([
+      'cors-preflight',
       'identify-caller',
       'rate-limit',
       'oauth-endpoints',

@@ -1,6 +1,6 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
 // place that shows the order:
-//   identify caller → rate limit → OAuth endpoints (admin) → HTTPS only (admin, analytics) →
+//   CORS preflight → identify caller → rate limit → OAuth endpoints (admin) → HTTPS only (admin, analytics) →
 //   require credentials → known operation → scope → read body → validate request → faults → answer
 // The request is parsed once (pipeline/exchange.ts); each stage answers or passes on
 // (pipeline/stages/); every answer carries the API's rate-limit headers and every error the API's
@@ -14,6 +14,7 @@ import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
 import { type ControlAccess, controlPrefix, createControlApi } from './control/control-api.js';
+import { corsPreflight, corsResponseHeaders } from './cors.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { distDirectory } from './dist-directory.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
@@ -94,6 +95,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const sandbox = options.sandbox ?? malls.sandbox;
   const limiter = options.limiter;
   const stages: Stage[] = [
+    corsPreflight,
     identifyCaller(sources),
     rateLimit(limiter ? () => limiter : (mallId) => malls.limiter(name, mallId)),
     ...(profile.servesOAuth && options.authority ? [oauthEndpoints(options.authority)] : []),
@@ -107,6 +109,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     answer({ runtime, engine: lazyEngine, ...(sandbox ? { sandbox } : {}) }),
   ];
   const control = createControlApi(malls, options.control);
+  const cors = corsResponseHeaders(name);
   const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) =>
     malls.journal.record(mallOf(exchange), {
       receivedAt: new Date(malls.clocks.now(mallOf(exchange))).toISOString(),
@@ -144,7 +147,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         });
         status = reply.status;
         journal(exchange, status, stage, started);
-        sendReply(response, reply, limitHeaders);
+        sendReply(response, reply, { ...cors, ...limitHeaders });
       } catch (error) {
         status = 500;
         // The cause goes to the log (never a header or body of the request); the client gets the envelope.

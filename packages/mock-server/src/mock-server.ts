@@ -1,25 +1,26 @@
 // Starts mock APIs on their TCP ports and stops them cleanly. One process can serve every API,
 // each on its own port (collection 4010, admin 4011, analytics 4012 by default), sharing one
 // OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
-// mode one sandbox mall. Listening and shutdown only; the behaviour of each API lives in
-// mock-api.ts, the sandbox in sandbox/.
+// mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts), a mall
+// per mall id. Listening and shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
-import { legacySandboxGateway } from './legacy-sandbox-gateway.js';
+import { createMallClocks } from './malls/mall-clocks.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
+import type { SandboxMallsGateway } from './sandbox-gateway.js';
+import { loadSandbox, type SandboxOptions } from './sandbox-loader.js';
 
 /** Where and how to serve one API. */
 export interface ServeOptions extends Omit<MockApiOptions, 'sandbox'> {
   /**
    * Sandbox mode: answer from a stateful sandbox mall (in memory, or SQLite in `store.dataDir`),
-   * seeded with the sample mall of `seed` when given. A `Sandbox` instance is shared as it is.
+   * each new mall seeded with the sample mall of `seed` when given. Open sandbox malls are shared as they are.
    */
-  sandbox?: SandboxOptions | Sandbox;
+  sandbox?: SandboxOptions | SandboxMallsGateway;
   api: ApiName;
   /** TCP port; 0 picks a free one. Defaults to the API's own port. */
   port?: number;
@@ -39,14 +40,16 @@ export interface RunningMock {
 /** Starts one mock API and resolves once it is listening. */
 export async function startMockServer(options: ServeOptions): Promise<RunningMock> {
   const given = options.sandbox;
-  const ownSandbox = given && !isSandbox(given) ? await createSandbox(given) : undefined;
+  const clocks = options.malls?.clocks ?? createMallClocks();
+  const ownSandbox = given && !isSandbox(given) ? await loadSandbox(given, clocks) : undefined;
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
   try {
     mock = await createMockApi(options.api, {
       ...rest,
-      ...(sandbox ? { sandbox: legacySandboxGateway(sandbox) } : {}),
+      malls: options.malls ?? createMockMalls({ clocks, ...(sandbox ? { sandbox } : {}) }),
+      ...(sandbox && options.malls ? { sandbox } : {}),
     });
   } catch (error) {
     ownSandbox?.close();
@@ -81,11 +84,12 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   };
 }
 
-const isSandbox = (value: SandboxOptions | Sandbox): value is Sandbox => 'handlerFor' in value;
+const isSandbox = (value: SandboxOptions | SandboxMallsGateway): value is SandboxMallsGateway =>
+  'handles' in value;
 
 /** Options for serving several APIs together. */
 export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sandbox' | 'malls'> {
-  /** Sandbox mode: one sandbox mall shared by every API served (see {@link ServeOptions.sandbox}). */
+  /** Sandbox mode: the sandbox malls shared by every API served (see {@link ServeOptions.sandbox}). */
   sandbox?: SandboxOptions;
   apis?: readonly ApiName[];
   host?: string;
@@ -100,29 +104,31 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   mocks: RunningMock[];
   authority: OAuthAuthority;
   malls: MockMalls;
-  sandbox: Sandbox | undefined;
+  sandbox: SandboxMallsGateway | undefined;
   close(): Promise<void>;
 }> {
-  const malls = createMockMalls(options.clock ? { clock: options.clock } : {});
+  const clocks = createMallClocks(options.clock);
+  const sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks) : undefined;
+  const malls = createMockMalls({ clocks, ...(sandbox ? { sandbox } : {}) });
   const authority =
     options.authority ??
     createOAuthAuthority({ apps: [demoOAuthApp], clock: (mallId) => malls.clocks.now(mallId) });
-  const sandbox = options.sandbox ? await createSandbox(options.sandbox) : undefined;
   const mocks: RunningMock[] = [];
   const closeAll = async () => {
     await Promise.all(mocks.map((mock) => mock.close()));
     sandbox?.close();
   };
+  // The sandbox is opened once above and reaches every mock through `malls`.
+  const { sandbox: _opened, ...shared } = options;
   try {
     for (const api of options.apis ?? (Object.keys(apiProfiles) as ApiName[])) {
       const port = options.ports?.[api];
       mocks.push(
         await startMockServer({
-          ...options,
+          ...shared,
           api,
           authority,
           malls,
-          ...(sandbox ? { sandbox } : {}),
           ...(port !== undefined ? { port } : {}),
         }),
       );

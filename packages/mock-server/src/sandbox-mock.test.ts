@@ -1,6 +1,6 @@
 // Sandbox mode over real HTTP: the admin mock keeps what it is told (create a category, place
 // products in it, read it back), lists filter, page, sort and trim like the seed says, integrity
-// rules refuse writes with 404/422 and leave nothing changed, 50 concurrent creates lose nothing,
+// rules refuse writes with 404/422 and leave nothing changed, 50 creates 25 at a time lose nothing,
 // a data directory survives a restart, and the collection and analytics mocks serve views of the
 // same products (all 24 analytics operations, counting a product from its creation day on). Every
 // success body is checked against the operation's response schema.
@@ -23,7 +23,8 @@ let served: Awaited<ReturnType<typeof startMockServers>>;
 let admin: string;
 let collection: string;
 let analytics: string;
-let mallCounter = 0;
+/** The mall of the main mocks' tokens: the analytics' `mall_id` and the collection's `store_id`. */
+const sandboxMall = 'sandboxmall';
 let checkResponse: (
   api: 'admin' | 'collection' | 'analytics',
   method: string,
@@ -56,12 +57,14 @@ async function responseChecker() {
 }
 
 async function call(method: string, path: string, body?: unknown, base = admin) {
+  // Every call goes to one mall; its rate limit is not what these tests are about.
+  served.malls.resetLimits(sandboxMall);
   const api = base === admin ? 'admin' : base === collection ? 'collection' : 'analytics';
   const headers: Record<string, string> =
     api === 'collection'
       ? { authorization: demoBasic }
       : {
-          authorization: `Bearer ${issueDemoTokens(served.authority, api === 'admin' ? allScopes : ['mall.read_analytics'], `sbmall${++mallCounter}`).access_token}`,
+          authorization: `Bearer ${issueDemoTokens(served.authority, api === 'admin' ? allScopes : ['mall.read_analytics'], sandboxMall).access_token}`,
         };
   const response = await fetch(`${base}${path}`, {
     method,
@@ -340,11 +343,12 @@ describe('a multi-shop mall', () => {
   let shopsMall: Awaited<ReturnType<typeof startMockServers>>;
   const urlOf = (api: string) => shopsMall.mocks.find((mock) => mock.api === api)?.url ?? '';
   const send = async (method: string, path: string, body?: unknown, api = 'admin') => {
+    shopsMall.malls.resetLimits('shopsmall');
     const headers: Record<string, string> =
       api === 'collection'
         ? { authorization: demoBasic }
         : {
-            authorization: `Bearer ${issueDemoTokens(shopsMall.authority, [...allScopes, 'mall.read_analytics'], `shopsmall${++mallCounter}`).access_token}`,
+            authorization: `Bearer ${issueDemoTokens(shopsMall.authority, [...allScopes, 'mall.read_analytics'], 'shopsmall').access_token}`,
           };
     const response = await fetch(`${urlOf(api)}${path}`, {
       method,
@@ -393,7 +397,7 @@ describe('a multi-shop mall', () => {
 
     const collection = await send(
       'GET',
-      `/api/storeproducts?store_id=sandboxmall&product_name=two%20shop%20mug`,
+      `/api/storeproducts?store_id=shopsmall&product_name=two%20shop%20mug`,
       undefined,
       'collection',
     );
@@ -489,7 +493,8 @@ describe('icon exposure period', () => {
 describe('mall settings', () => {
   let globalMall: Awaited<ReturnType<typeof startMockServers>>;
   const send = async (method: string, path: string, body?: unknown) => {
-    const token = issueDemoTokens(globalMall.authority, allScopes, `globalmall${++mallCounter}`).access_token;
+    globalMall.malls.resetLimits('globalmall');
+    const token = issueDemoTokens(globalMall.authority, allScopes, 'globalmall').access_token;
     const response = await fetch(`${globalMall.mocks[0]?.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -711,17 +716,20 @@ describe('concurrent writes', () => {
   it('keeps every one of 50 parallel creates, with consistent counts and distinct numbers', async () => {
     const before = (await call('GET', '/api/v2/admin/products/count')).body.count;
     const category = await createCategory({ category_name: 'Concurrent' });
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        call('POST', '/api/v2/admin/products', {
-          request: {
-            product_name: `Parallel ${i}`,
-            supply_price: '1.00',
-            add_category_no: [{ category_no: category.category_no }],
-          },
-        }),
-      ),
-    );
+    // Two waves of 25 at once: the mall's bucket admits 40 at a time.
+    const wave = (first: number) =>
+      Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          call('POST', '/api/v2/admin/products', {
+            request: {
+              product_name: `Parallel ${first + i}`,
+              supply_price: '1.00',
+              add_category_no: [{ category_no: category.category_no }],
+            },
+          }),
+        ),
+      );
+    const results = [...(await wave(0)), ...(await wave(25))];
     expect(results.every((r) => r.status === 201)).toBe(true);
     expect(new Set(results.map((r) => r.body.product.product_no)).size).toBe(50);
     expect((await call('GET', '/api/v2/admin/products/count')).body.count).toBe(before + 50);
@@ -852,7 +860,7 @@ describe('a data directory', () => {
       });
       const url = first.mocks[0]?.url ?? '';
       const auth = () => ({
-        authorization: `Bearer ${issueDemoTokens(first.authority, allScopes, `sbmall${++mallCounter}`).access_token}`,
+        authorization: `Bearer ${issueDemoTokens(first.authority, allScopes, 'persistmall').access_token}`,
         'content-type': 'application/json',
       });
       const created = await fetch(`${url}/api/v2/admin/categories`, {
@@ -876,7 +884,7 @@ describe('a data directory', () => {
       });
       const url2 = second.mocks[0]?.url ?? '';
       const headers = {
-        authorization: `Bearer ${issueDemoTokens(second.authority, allScopes, 'restartmall').access_token}`,
+        authorization: `Bearer ${issueDemoTokens(second.authority, allScopes, 'persistmall').access_token}`,
       };
       const read = await fetch(`${url2}/api/v2/admin/categories/${categoryNo}`, { headers });
       expect(((await read.json()) as Body).category.category_name).toBe('Persistent');

@@ -31,11 +31,13 @@ export interface MockMallsOptions {
   readonly sandbox?: SandboxMallsGateway;
   /** Base time of every mall's clock (tests pass a simulated one). */
   readonly clock?: () => number;
+  /** The clocks, when they were created first (the sandbox's malls follow them too); else made from `clock`. */
+  readonly clocks?: MallClocks;
 }
 
 /** Creates the per-mall state. */
 export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
-  const clocks = createMallClocks(options.clock);
+  const clocks = options.clocks ?? createMallClocks(options.clock);
   const journal = createJournal();
   const faults = createFaultRules();
   const limiters = new Map<string, ServerLimiter>();

@@ -1,0 +1,52 @@
+// What the console knows of an API, written by the docs build into `<api>/console.json` (see
+// build/console-data.mjs) from the spec model: the local mock's address, how to authenticate,
+// and per operation its parameters and JSON body with their dereferenced schemas and the spec's
+// examples. Types only; shared by the build and the page.
+
+/** A JSON Schema taken from the spec, every `$ref` replaced. */
+export type Schema = { [key: string]: unknown };
+
+/** One parameter of an operation. */
+export interface ConsoleParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description: string;
+  schema: Schema;
+  /** The spec's example, written as the console's field shows it (comma lists for arrays). */
+  example: string;
+}
+
+/** One operation of the reference. */
+export interface ConsoleOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  summary: string;
+  /** The OAuth scope it needs (bearer APIs). */
+  requiredScope?: string;
+  parameters: ConsoleParameter[];
+  /** The JSON request body, if the operation takes one. */
+  body?: { required: boolean; schema: Schema; example: string };
+}
+
+/** How the console obtains a demo token from the mock's OAuth server. */
+export interface ConsoleOAuth {
+  /** The local OAuth server (the admin mock); the reader may point the console elsewhere. */
+  serverUrl: string;
+  authorizePath: string;
+  tokenPath: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+/** Everything the console of one API needs. */
+export interface ConsoleApi {
+  api: string;
+  title: string;
+  /** The local mock (the spec's loopback server). */
+  baseUrl: string;
+  auth: { kind: 'basic'; username: string; password: string } | { kind: 'bearer'; oauth: ConsoleOAuth };
+  operations: ConsoleOperation[];
+}

@@ -1,0 +1,153 @@
+// The console's request logic, apart from the page: turns what the reader typed into typed values
+// (as the schema says: numbers, booleans, comma lists), validates them and the JSON body with Ajv
+// against the operation's schemas from the spec, and builds the fetch request. No DOM here, so
+// every rule is unit-tested (console-request.test.ts).
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ConsoleOperation, ConsoleParameter, Schema } from './console-model.js';
+
+/** A problem found before sending: which parameter or body field, and what is wrong. */
+export interface InputProblem {
+  name: string;
+  message: string;
+}
+
+/** What the reader entered: raw text per parameter name, and the body text. */
+export interface ConsoleInput {
+  values: Record<string, string>;
+  body: string;
+}
+
+const numeric = (type: unknown) => type === 'integer' || type === 'number';
+
+/** The text of one field typed as `schema` says; text that is not a number stays text (Ajv reports it). */
+export function typedValue(schema: Schema, raw: string): unknown {
+  if (schema.type === 'array') {
+    const items = (schema.items ?? {}) as Schema;
+    return raw.split(',').map((item) => typedValue(items, item.trim()));
+  }
+  if (numeric(schema.type) && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  if (schema.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+(addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+
+function messageOf(error: ErrorObject): string {
+  if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'enum')
+    return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+  return error.message ?? 'is not valid';
+}
+
+function problemsOf(errors: ErrorObject[] | null | undefined, prefix: string): InputProblem[] {
+  return (errors ?? [])
+    .filter((error) => error.keyword !== 'if')
+    .map((error) => {
+      const path = error.instancePath
+        .split('/')
+        .slice(1)
+        .filter((segment) => !/^\d+$/.test(segment));
+      if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+      const name = prefix === '' ? (path[0] ?? 'request') : [prefix, ...path].join('.');
+      return { name, message: messageOf(error) };
+    });
+}
+
+/** Compiled validators, per schema object of the console data (compiled on first use). */
+const validators = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+const compiled = (schema: Schema) => {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+};
+/** The schema of an operation's parameters as one object, the required ones required. */
+const parameterSchemas = new WeakMap<ConsoleOperation, Schema>();
+const parameterSchemaOf = (operation: ConsoleOperation): Schema => {
+  let schema = parameterSchemas.get(operation);
+  if (!schema) {
+    schema = {
+      type: 'object',
+      properties: Object.fromEntries(operation.parameters.map((p) => [p.name, p.schema])),
+      required: operation.parameters.filter((p) => p.required).map((p) => p.name),
+    };
+    parameterSchemas.set(operation, schema);
+  }
+  return schema;
+};
+
+/** The parameters the reader filled in, typed per their schemas (empty fields left out). */
+export function typedParameters(
+  operation: ConsoleOperation,
+  input: ConsoleInput,
+): Map<ConsoleParameter, unknown> {
+  const typed = new Map<ConsoleParameter, unknown>();
+  for (const parameter of operation.parameters) {
+    const raw = input.values[parameter.name] ?? '';
+    if (raw.trim() !== '') typed.set(parameter, typedValue(parameter.schema, raw.trim()));
+  }
+  return typed;
+}
+
+/**
+ * Validates the input against the operation's schemas: the parameters (as one object, with the
+ * required ones required) and the JSON body. An empty list means the request may be sent.
+ */
+export function inputProblems(operation: ConsoleOperation, input: ConsoleInput): InputProblem[] {
+  const parameters = typedParameters(operation, input);
+  const validateParameters = compiled(parameterSchemaOf(operation));
+  const values = Object.fromEntries([...parameters].map(([parameter, value]) => [parameter.name, value]));
+  const problems = validateParameters(values) ? [] : problemsOf(validateParameters.errors, '');
+  if (operation.body) {
+    const text = input.body.trim();
+    if (text === '') {
+      if (operation.body.required) problems.push({ name: 'body', message: 'is required' });
+    } else {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        problems.push({ name: 'body', message: `is not JSON (${(error as Error).message})` });
+        return problems;
+      }
+      const validateBody = compiled(operation.body.schema);
+      if (!validateBody(body)) problems.push(...problemsOf(validateBody.errors, 'body'));
+    }
+  }
+  return problems;
+}
+
+/** The request to send: URL (path filled in, query as comma lists) and fetch options. */
+export function buildRequest(
+  operation: ConsoleOperation,
+  input: ConsoleInput,
+  baseUrl: string,
+  authorization: string | undefined,
+): { url: string; init: RequestInit } {
+  const parameters = typedParameters(operation, input);
+  const query = new URLSearchParams();
+  const headers = new Headers();
+  let path = operation.path;
+  for (const [parameter, value] of parameters) {
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
+    else if (parameter.in === 'query') query.append(parameter.name, text);
+    else headers.set(parameter.name, text);
+  }
+  if (authorization) headers.set('Authorization', authorization);
+  const body = operation.body && input.body.trim() !== '' ? input.body : undefined;
+  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  const search = query.toString().replace(/%2C/gi, ',');
+  return {
+    url: `${baseUrl.replace(/\/+$/, '')}${path}${search ? `?${search}` : ''}`,
+    init: { method: operation.method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) },
+  };
+}
+
+/** The response headers the console highlights: the API's rate-limit headers and Retry-After. */
+export const isRateLimitHeader = (name: string): boolean =>
+  /^(x-ratelimit-|x-api-call-limit$|retry-after$)/i.test(name);

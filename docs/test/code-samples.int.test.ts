@@ -1,0 +1,126 @@
+// Every curl, Python (requests) and PHP (ext-curl) sample of the references, run as written by
+// bash/curl, python3 and php with only the mock's port changed, gets a success from the local mock:
+// the mock's own request log shows a 2xx for each request the sample sends (302 for the OAuth
+// authorize step), and the sample prints the answer. The environment carries what the samples read
+// from it: a fresh access token (a mall of its own per sample), an authorization code and a
+// refresh token of the demo app.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { demoOAuthApp, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
+import { type ApiName, loadSpecSync } from '@mall-api/spec-model';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeSamplesOf, demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
+
+const docsRoot = join(import.meta.dirname, '..');
+const apiNames = (
+  JSON.parse(await readFile(join(docsRoot, 'src', 'apis.json'), 'utf8')) as { name: ApiName }[]
+).map((api) => api.name);
+const models = new Map(apiNames.map((name) => [name, loadSpecSync(name)]));
+const model = (name: ApiName) => models.get(name) ?? loadSpecSync(name);
+const samples = new Map(apiNames.map((name) => [name, codeSamplesOf(name, model(name))]));
+
+/** Runs `command` with `script` on its standard input; resolves to its standard output. */
+function run(command: string, args: string[], script: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}: ${err.slice(0, 500)}`)),
+    );
+    child.stdin.end(script);
+  });
+}
+
+/** How each language's sample is run: the interpreter, reading the program from standard input. */
+const interpreters = {
+  curl: ['bash', ['-s']],
+  python: ['python3', ['-']],
+  php: ['php', []],
+} as const;
+
+describe('the curl, Python and PHP samples', () => {
+  const log: string[] = [];
+  let served: Awaited<ReturnType<typeof startMockServers>>;
+  beforeAll(async () => {
+    served = await startMockServers({
+      ports: { collection: 0, admin: 0, analytics: 0 },
+      log: (line) => log.push(line),
+    });
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  /** A fresh single-use authorization code of the demo app. */
+  const authorizationCode = () => {
+    const outcome = served.authority.authorize({
+      mallId: 'demomall',
+      responseType: 'code',
+      clientId: demoOAuthApp.clientId,
+      redirectUri: demoOAuthSample.redirectUri,
+      scope: demoOAuthApp.scopes.join(','),
+      state: 'samples',
+    });
+    if (!outcome.ok) throw new Error(outcome.failure.description);
+    return new URL(outcome.location).searchParams.get('code') ?? '';
+  };
+
+  it.each(
+    apiNames.flatMap((name) => (['curl', 'python', 'php'] as const).map((language) => ({ name, language }))),
+  )(
+    'run as written against the $name mock and get a success ($language)',
+    { timeout: 120_000 },
+    async ({ name, language }) => {
+      const mock = served.mocks.find((entry) => entry.api === name);
+      if (!mock) throw new Error(`no ${name} mock`);
+      const sampleBase = mockUrlOf(model(name).document);
+      const port = new URL(mock.url).port;
+      let mall = 0;
+      const outcomes: string[] = [];
+      for (const sample of samples.get(name) ?? []) {
+        // The samples address the mock's default port; this one listens elsewhere.
+        const script = sample[language]
+          .replaceAll(sampleBase, mock.url)
+          .replace(/CURLOPT_PORT => "\d+"/g, `CURLOPT_PORT => "${port}"`);
+        // A mall of its own per sample, so the samples never meet a mall's rate limit.
+        mall += 1;
+        const tokens = issueDemoTokens(served.authority, demoOAuthApp.scopes, `${language}${mall}`);
+        const env = {
+          MALL_ACCESS_TOKEN: tokens.access_token,
+          AUTHORIZATION_CODE: authorizationCode(),
+          REFRESH_TOKEN: tokens.refresh_token,
+        };
+        const before = log.length;
+        const [command, args] = interpreters[language];
+        const output = await run(command, [...args], script, env).catch(
+          (error: Error) => `FAILED ${error.message}`,
+        );
+        const statuses = log
+          .slice(before)
+          .filter((line) => line.startsWith(`${name} `))
+          .map((line) => Number(line.split(' ')[3]));
+        const expected = sample.path.endsWith('/oauth/authorize') ? [302] : statuses.map(() => 200);
+        const succeeded =
+          statuses.length > 0 &&
+          statuses.every(
+            (status, index) => status === expected[index] || (expected[index] === 200 && status < 300),
+          );
+        if (!succeeded || output.startsWith('FAILED') || output.trim() === '') {
+          outcomes.push(
+            `${sample.operationId}: statuses ${statuses.join(',') || 'none'}; ${output.slice(0, 300)}`,
+          );
+        }
+      }
+      expect(outcomes).toEqual([]);
+    },
+  );
+});

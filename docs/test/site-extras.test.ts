@@ -1,0 +1,89 @@
+// The build's smaller pieces at the function: placeholders in httpsnippet's output read from the
+// environment in each language; the search index finds operations by summary, parameter and
+// field name and guide sections by their text; changelog pages and their links on the landing page
+// (present only when there are changelogs); llms.txt in the llmstxt.org layout.
+import { loadSpecSync } from '@mall-api/spec-model';
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { parseChangelog, renderChangelogPage } from '../build/changelog-pages.mjs';
+import { readPlaceholdersFromEnvironment, snippetOf } from '../build/http-snippets.mjs';
+import { renderLanding } from '../build/landing-page.mjs';
+import { llmsTxt } from '../build/markdown-copies.mjs';
+import { guideDocuments, referenceDocuments, searchIndexJson } from '../build/search-index.mjs';
+import { searchOptions } from '../src/search-options.mjs';
+
+describe('readPlaceholdersFromEnvironment', () => {
+  it('lets the shell expand $NAME inside single quotes', () => {
+    expect(readPlaceholdersFromEnvironment('curl', "--header 'Authorization: Bearer $TOKEN'")).toBe(
+      `--header 'Authorization: Bearer '"$TOKEN"`,
+    );
+  });
+  it('reads os.environ in Python and getenv in PHP, URL-encoded in a PHP form body', () => {
+    expect(readPlaceholdersFromEnvironment('python', 'x = {"a": "$CODE", "b": "Bearer $TOKEN"}')).toBe(
+      'import os\nx = {"a": os.environ["CODE"], "b": "Bearer " + os.environ["TOKEN"]}',
+    );
+    expect(readPlaceholdersFromEnvironment('php', 'CURLOPT_POSTFIELDS => "code=%24CODE&x=1"')).toBe(
+      `CURLOPT_POSTFIELDS => "code=" . urlencode(getenv('CODE')) . "&x=1"`,
+    );
+  });
+  it('leaves code without placeholders as httpsnippet wrote it', () => {
+    const request = { method: 'GET', url: 'http://127.0.0.1:4010/api/shops', headers: [] };
+    expect(snippetOf('python', request)).not.toContain('import os');
+    expect(snippetOf('curl', request)).toBe('curl --request GET \\\n  --url http://127.0.0.1:4010/api/shops');
+  });
+});
+
+describe('the search index', () => {
+  const admin = loadSpecSync('admin');
+  const documents = [
+    ...referenceDocuments({ name: 'admin', shortTitle: 'Admin' }, admin),
+    ...guideDocuments(
+      { name: 'rate-limits', title: 'Rate limits' },
+      '<h1>Rate limits</h1><p>Intro.</p><h2 id="admin-leaky-bucket"><a class="anchor" href="#admin-leaky-bucket">#</a>Admin: leaky bucket</h2><p>Drains two calls per second.</p>',
+    ),
+  ];
+  const index = MiniSearch.loadJSON(searchIndexJson(documents), searchOptions);
+  const urls = (query: string) =>
+    index.search(query, { prefix: true, combineWith: 'AND' }).map((result) => String(result.url));
+
+  it('has one entry per operation, found by a request field, a parameter and a response field', () => {
+    expect(documents.filter((document) => document.url.startsWith('admin/')).length).toBe(
+      admin.operations.length,
+    );
+    expect(urls('bundle_product_components')).toContain('admin/index.html#operation/createBundleProduct');
+    expect(urls('since_product_no')).toContain('admin/index.html#operation/listProducts');
+    expect(urls('category_depth')).toContain('admin/index.html#operation/getCategory');
+  });
+
+  it('has one entry per guide section, linked to its heading', () => {
+    expect(urls('drains two calls')).toEqual(['guides/rate-limits.html#admin-leaky-bucket']);
+    expect(documents.find((document) => document.url.endsWith('#admin-leaky-bucket'))?.title).toBe(
+      'Admin: leaky bucket',
+    );
+  });
+});
+
+describe('the changelogs', () => {
+  const changelog = parseChangelog(
+    'admin',
+    '# Admin API changelog\n\n## 2026-11-01\n\n- Added `since_product_no`.\n',
+  );
+  it('become pages titled by their first heading', () => {
+    expect(changelog.title).toBe('Admin API changelog');
+    const page = renderChangelogPage(changelog, []);
+    expect(page).toContain('<title>Admin API changelog — mall-api</title>');
+    expect(page).toContain('<code>since_product_no</code>');
+    expect(page.match(/<h1/g)?.length).toBe(1);
+  });
+
+  it('are linked from the landing page, which has no changelog section without them', () => {
+    expect(renderLanding([], [], [], [changelog])).toContain('href="changelogs/admin.html"');
+    expect(renderLanding([], [], [], [])).not.toContain('id="changelogs"');
+  });
+
+  it('are listed in llms.txt', () => {
+    const text = llmsTxt([], [], [changelog]);
+    expect(text).toContain('- [Admin API changelog](changelogs/admin.md)');
+    expect(llmsTxt([], [], [])).not.toContain('Changelogs');
+  });
+});

@@ -1,0 +1,84 @@
+// The contract runner as a product, against a server it did not start (our mock, started here, as
+// stand-in for any server): the CLI tests the collection API there with the given client and writes
+// a JUnit report; the token flow gets an admin token the server accepts and a token lacking the
+// API's scopes that it refuses; and missing credentials are a plain error, not a stack trace.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { demoOAuthApp, startMockServers } from '@mall-api/mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopesOutside } from './api-facts.js';
+import { obtainAccessToken } from './token-flow.js';
+
+const run = promisify(execFile);
+const cli = join(import.meta.dirname, '..', 'bin', 'mall-api-contract.js');
+let served: Awaited<ReturnType<typeof startMockServers>>;
+let scratch: string;
+const urlOf = (api: string) => served.mocks.find((mock) => mock.api === api)?.url ?? '';
+
+beforeAll(async () => {
+  served = await startMockServers({ apis: ['collection', 'admin'], ports: { collection: 0, admin: 0 } });
+  scratch = mkdtempSync(join(tmpdir(), 'contract-cli-'));
+});
+afterAll(async () => {
+  await served?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('mall-api-contract against a running server', () => {
+  it('tests the collection API with the given client and writes a JUnit report', async () => {
+    const report = join(scratch, 'reports', 'collection.xml');
+    const { stdout } = await run(process.execPath, [
+      cli,
+      ...['--api', 'collection', '--base-url', urlOf('collection')],
+      ...['--client-id', 'demo-partner', '--client-secret', 'demo-partner-secret', '--junit', report],
+    ]);
+    const [, passed = '0', failed, skipped = '0'] =
+      /collection: (\d+) passed, (\d+) failed, (\d+) skipped/.exec(stdout) ?? [];
+    expect(failed).toBe('0');
+    // On a server other than our mock the 5xx answers cannot be provoked, and a 429 is provoked
+    // once (it spends the whole budget): those are skipped, and say so.
+    expect(Number(skipped)).toBe(5 * 3 + 4);
+    expect(stdout).toMatch(/skip: GET \(429\) .*\n/);
+    expect(Number(passed) + Number(skipped)).toBe(5 * 8);
+    const xml = readFileSync(report, 'utf8');
+    expect(xml).toMatch(/<testsuite [^>]*tests="40"[^>]*failures="0"/);
+    expect(xml.match(/<testcase /g)).toHaveLength(40);
+  }, 180_000);
+
+  it('refuses to start without credentials for a bearer API, saying what it needs', async () => {
+    const failure = await run(process.execPath, [cli, '--api', 'admin', '--base-url', urlOf('admin')]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2 });
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toContain('the admin API needs --access-token, or --client-id and --client-secret');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the token flow', () => {
+  const flow = () => ({
+    authBaseUrl: urlOf('admin'),
+    clientId: demoOAuthApp.clientId,
+    clientSecret: demoOAuthApp.clientSecret,
+    redirectUri: 'http://127.0.0.1:9/callback',
+  });
+  const categories = (token: string) =>
+    fetch(`${urlOf('admin')}/api/v2/admin/categories`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('gets a token the server accepts, and one lacking the API scopes that it refuses with 403', async () => {
+    const token = await obtainAccessToken({ ...flow(), scopes: ['mall.read_category'] });
+    expect((await categories(token)).status).toBe(200);
+    const forbidden = await obtainAccessToken({ ...flow(), scopes: await scopesOutside('admin') });
+    expect((await categories(forbidden)).status).toBe(403);
+  });
+
+  it('fails with a plain message for an app the server does not know', async () => {
+    await expect(
+      obtainAccessToken({ ...flow(), clientId: 'unregistered-app', scopes: ['mall.read_category'] }),
+    ).rejects.toThrow(/without a code/);
+  });
+});

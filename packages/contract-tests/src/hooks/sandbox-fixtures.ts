@@ -1,0 +1,280 @@
+// Sandbox fixtures: against the stateful sandbox the spec's example ids (category 44, product 120,
+// …) name nothing, or something another transaction already changed, so before a transaction that
+// expects success the hooks create what it needs through the API itself and put the new ids in its
+// path and body. Driven by the spec's paths and examples, not by per-operation cases:
+// - a path parameter `{name}` that follows a collection with a POST (`/categories/{category_no}`)
+//   is a resource made by that POST from its documented example, so a get, update or delete acts
+//   on a resource created for it alone; a collection without a POST (`/mains/{display_group}`)
+//   lends a member from its GET;
+// - a body field named like such a parameter (`category_no`, `parent_category_no`,
+//   `fix_product_no`, …) refers to a resource of the first collection whose items that parameter
+//   names, created from the required fields of that collection's example;
+// - a transaction on a sub-collection with a POST (`/categories/{category_no}/products`, its items,
+//   its count) first adds a member with that POST, taking the ids and values the transaction names,
+//   so its update, delete or list finds something there.
+// Within one transaction an example id always stands for the same new resource, so the examples'
+// cross-references hold (the category a product update removes is one the product was created in).
+// A 404 gets an id the sandbox never issued instead.
+import type { Json, JsonObject, OperationParameter } from '@mall-api/spec-model';
+import type { SpecOperations } from './spec-operations.js';
+
+/** Sends one request to the server under test and resolves with its parsed 2xx answer. */
+export type ApiCall = (method: string, path: string, body?: unknown) => Promise<unknown>;
+
+/** A transaction expecting success, as the fixtures rewrite it. */
+export interface FixtureRequest {
+  readonly template: string;
+  readonly method: string;
+  readonly path: string;
+  readonly params: URLSearchParams;
+  readonly body?: string | undefined;
+}
+
+/** An id no sandbox issues, for path ids whose schema sets no maximum. */
+const unknownId = 2 ** 31 - 1;
+
+const parameterPattern = /^\{(.+)\}$/;
+const isTemplateSegment = (segment: string) => parameterPattern.test(segment);
+const nameOf = (segment: string) => parameterPattern.exec(segment)?.[1];
+
+type Value = Json | undefined;
+type Fields = Record<string, Value>;
+const isFields = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The fields of a body: inside `request` when the body wraps them there (`{shop_no, request}`). */
+const fieldsOf = (body: Value): Fields => {
+  if (!isFields(body)) return {};
+  return isFields(body.request) ? body.request : body;
+};
+
+/** `value` in the shape of the example's `like`: a list where it is a list, numbers for numbers. */
+const shapedLike = (like: Value, value: Value): Value => {
+  if (Array.isArray(like)) {
+    const items = Array.isArray(value) ? value : String(value).split(',');
+    return items.map((item) => shapedLike(like[0], item) ?? null);
+  }
+  if (Array.isArray(value)) return shapedLike(like, value[0]);
+  return typeof like === 'number' ? Number(value) : value;
+};
+
+/** The parsed JSON text, or undefined when it is not JSON. */
+const parseJson = (text: string): Value => {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The id a create answered: `{category: {category_no: 23}}` → 23 (the first, when a list). */
+const idFrom = (reply: unknown, name: string): Value => {
+  const first = isFields(reply) ? Object.values(reply)[0] : undefined;
+  const record = Array.isArray(first) ? first[0] : first;
+  const id = isFields(record) ? record[name] : undefined;
+  return Array.isArray(id) ? id[0] : id;
+};
+
+/** The sandbox fixtures of one spec. */
+export interface SandboxFixtures {
+  /** Makes what a transaction expecting success needs; the path and body to send instead. */
+  prepare(request: FixtureRequest): Promise<{ path: string; body?: string | undefined }>;
+  /**
+   * The path with its first integer id parameter replaced by an id that names nothing, for a 404
+   * from the sandbox itself; undefined when the path has no such parameter.
+   */
+  unknownIdPath(
+    template: string,
+    path: string,
+    parameters: readonly OperationParameter[],
+  ): string | undefined;
+}
+
+/** Builds the fixture maker for one spec; `call` reaches the server under test. */
+export function createSandboxFixtures({
+  spec,
+  call,
+}: {
+  spec: SpecOperations;
+  call: ApiCall;
+}): SandboxFixtures {
+  const { model, templates } = spec;
+  const hasPost = (template: string) => spec.operationAt(template, 'post') !== undefined;
+
+  /** Parameter name → the top-level collection with a POST whose items it names, first in the spec. */
+  const homes = new Map<string, string>();
+  for (const template of templates) {
+    const segments = template.split('/');
+    const index = segments.findIndex(isTemplateSegment);
+    const collection = segments.slice(0, index).join('/');
+    const name = nameOf(segments[index] ?? '');
+    if (name && hasPost(collection) && !homes.has(name)) homes.set(name, collection);
+  }
+  const kindOfField = (field: string) =>
+    [...homes.keys()].find((name) => field === name || field.endsWith(`_${name}`));
+
+  /** The example with only the fields its schema requires, at every level. */
+  const requiredOnly = (value: Value, schemaNode: Value): Value => {
+    const schema = model.resolveOptional(schemaNode);
+    if (Array.isArray(value)) return value.map((item) => requiredOnly(item, schema?.items) ?? null);
+    if (!isFields(value) || !isFields(schema?.properties)) return value;
+    const properties: JsonObject = schema.properties;
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([field]) => required.has(field))
+        .map(([field, item]) => [field, requiredOnly(item, properties[field]) ?? null]),
+    );
+  };
+
+  /** One transaction's ids: the new id each example id stands for. */
+  type State = { ids: Map<string, Value> };
+  const newState = (): State => ({ ids: new Map() });
+
+  const remembered = async (state: State, name: string, example: Value, make: () => Promise<Value>) => {
+    const key = `${name}:${String(example)}`;
+    if (!state.ids.has(key)) state.ids.set(key, await make());
+    return state.ids.get(key);
+  };
+
+  /** Creates a resource with the POST of `collection` (a concrete path) from its example. */
+  const create = async (
+    state: State,
+    template: string,
+    collection: string,
+    name: string,
+    minimal: boolean,
+  ) => {
+    const operation = spec.operationAt(template, 'post');
+    if (!operation) throw new Error(`no POST ${template} to create a ${name} with`);
+    const example = (spec.requestExample(operation) ?? {}) as Value;
+    const body = await withReferences(
+      state,
+      minimal ? requiredOnly(example, spec.requestSchema(operation)) : example,
+    );
+    const id = idFrom(await call('POST', collection, body), name);
+    if (id === undefined) throw new Error(`POST ${collection} answered no ${name}`);
+    return id;
+  };
+
+  /** The resource an example id in a body stands for: a new one from its home collection. */
+  const reference = (state: State, name: string, example: Value) => {
+    const home = homes.get(name) ?? '';
+    return remembered(state, name, example, () => create(state, home, home, name, true));
+  };
+
+  /** The body with every example id replaced by the id of a resource made for it. */
+  const withReferences = async (state: State, value: Value, name?: string): Promise<Value> => {
+    if (Array.isArray(value)) {
+      const items: Json[] = [];
+      for (const item of value) items.push((await withReferences(state, item, name)) ?? null);
+      return items;
+    }
+    if (isFields(value)) {
+      const fields: Fields = {};
+      for (const [field, item] of Object.entries(value))
+        fields[field] = await withReferences(state, item, kindOfField(field));
+      return fields as Json;
+    }
+    return name && Number.isInteger(value) ? reference(state, name, value) : value;
+  };
+
+  /** A member of a collection without a POST: the example's one if listed, else the first. */
+  const existingMember = async (collection: string, name: string, example: string) => {
+    const reply = await call('GET', collection);
+    const listed = (isFields(reply) ? Object.values(reply).find(Array.isArray) : undefined) ?? [];
+    const member = listed.find((item) => isFields(item) && String(item[name]) === example) ?? listed[0];
+    const id = isFields(member) ? member[name] : undefined;
+    if (id === undefined) throw new Error(`GET ${collection} lists no ${name} to use`);
+    return id;
+  };
+
+  /** The path with every id parameter standing for a resource that exists. */
+  const resolvePath = async (state: State, template: string, path: string) => {
+    const parts = template.split('/');
+    const segments = path.split('/');
+    for (const [index, part] of parts.entries()) {
+      const name = nameOf(part);
+      if (!name) continue;
+      const collectionTemplate = parts.slice(0, index).join('/');
+      const collection = segments.slice(0, index).join('/');
+      const example = segments[index] ?? '';
+      let id: Value;
+      if (hasPost(collectionTemplate) && !collectionTemplate.includes('{'))
+        id = await remembered(state, name, example, () =>
+          create(state, collectionTemplate, collection, name, false),
+        );
+      else if (homes.has(name)) id = await reference(state, name, Number(example));
+      else id = await existingMember(collection, name, example);
+      segments[index] = encodeURIComponent(String(id));
+    }
+    return segments.join('/');
+  };
+
+  /** The innermost collection with path parameters and a POST that the template lies in. */
+  const subCollectionOf = (template: string) =>
+    templates
+      .filter((t) => t.includes('{') && hasPost(t) && (template === t || template.startsWith(`${t}/`)))
+      .sort((a, b) => b.length - a.length)[0];
+
+  /**
+   * Adds a member to the sub-collection before an update, delete or list there: the POST's example,
+   * with the values the transaction names (its path ids, query and body fields) in place of the
+   * example's own.
+   */
+  const addMember = async (
+    state: State,
+    template: string,
+    method: string,
+    path: string,
+    params: URLSearchParams,
+    body: Value,
+  ) => {
+    const collectionTemplate = subCollectionOf(template);
+    if (!collectionTemplate || (method === 'POST' && template === collectionTemplate)) return;
+    const depth = collectionTemplate.split('/').length;
+    const segments = path.split('/');
+    const named: Fields = Object.fromEntries(params);
+    Object.assign(named, fieldsOf(body));
+    for (const [index, part] of template.split('/').entries()) {
+      const name = nameOf(part);
+      if (name && index >= depth) named[name] = decodeURIComponent(segments[index] ?? '');
+    }
+    const post = spec.operationAt(collectionTemplate, 'post');
+    const example = ((post && spec.requestExample(post)) ?? {}) as Value;
+    const exampleFields = fieldsOf(example);
+    const given: Fields = {};
+    for (const [field, value] of Object.entries(exampleFields)) {
+      if (named[field] === undefined) continue;
+      given[field] = shapedLike(value, named[field]);
+      delete exampleFields[field];
+    }
+    const memberBody = await withReferences(state, example);
+    Object.assign(fieldsOf(memberBody), given);
+    await call('POST', segments.slice(0, depth).join('/'), memberBody);
+  };
+
+  return {
+    async prepare({ template, method, path, params, body }) {
+      const state = newState();
+      const resolvedPath = await resolvePath(state, template, path);
+      const json = body ? parseJson(body) : undefined;
+      const parsed = json === undefined ? undefined : await withReferences(state, json);
+      await addMember(state, template, method, resolvedPath, params, parsed);
+      return { path: resolvedPath, body: parsed === undefined ? body : JSON.stringify(parsed) };
+    },
+
+    unknownIdPath(template, path, parameters) {
+      const schemas = template.split('/').map((part) => {
+        const parameter = parameters.find((p) => p.in === 'path' && p.name === nameOf(part));
+        return parameter?.schema;
+      });
+      const index = schemas.findIndex((schema) => schema?.type === 'integer');
+      if (index < 0) return undefined;
+      const segments = path.split('/');
+      const maximum = schemas[index]?.maximum;
+      segments[index] = String(typeof maximum === 'number' ? maximum : unknownId);
+      return segments.join('/');
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Opens the stateful sandbox (`@mall-api/sandbox`) for the mocks, loading the optional package only
+// here, in sandbox mode, so the plain mock runs without it installed. The sandbox's malls follow
+// the mocks' per-mall clocks, refuse fixtures by the same body rules the front layer applies, and
+// the demo mall exists from the start (the collection lists the malls that exist).
+import type { SandboxMallsOptions } from '@mall-api/sandbox';
+import { bodyRuleViolations } from './body-rules.js';
+import { defaultMallId } from './mall-address.js';
+import type { MallClocks } from './malls/mall-clocks.js';
+import type { SandboxMallsGateway } from './sandbox-gateway.js';
+
+/** How to run the sandbox (the `sandbox` option of startMockServer / startMockServers). */
+export interface SandboxOptions {
+  /** `memory` (default) or SQLite files in `dataDir`, kept across restarts. */
+  store?: 'memory' | { dataDir: string };
+  /** Fill each new mall with the deterministic sample mall of this seed (default: an empty mall). */
+  seed?: number;
+  /** Named fixtures a mall can be reset to (the control API's `reset` with `{ fixture }`). */
+  fixtures?: Readonly<Record<string, unknown>>;
+  /** Mall settings the product rules depend on (default: one domestic shop without age verification). */
+  mall?: SandboxMallsOptions['mall'];
+}
+
+/** Opens the sandbox malls; throws a clear error when `@mall-api/sandbox` is not installed. */
+export async function loadSandbox(options: SandboxOptions, clocks: MallClocks): Promise<SandboxMallsGateway> {
+  let sandbox: typeof import('@mall-api/sandbox');
+  try {
+    sandbox = await import('@mall-api/sandbox');
+  } catch (error) {
+    throw new Error(
+      `sandbox mode needs the optional package @mall-api/sandbox (npm install @mall-api/sandbox): ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+  }
+  return sandbox.createSandboxMalls({
+    ...(options.store ? { store: options.store } : {}),
+    newMall: options.seed === undefined ? 'empty' : { seed: options.seed },
+    ...(options.fixtures ? { fixtures: options.fixtures } : {}),
+    ...(options.mall ? { mall: options.mall } : {}),
+    clockFor: (mallId) => () => clocks.now(mallId),
+    malls: [defaultMallId],
+    requestRules: (operationId, body) => bodyRuleViolations(operationId, body),
+  });
+}

@@ -1,0 +1,65 @@
+// What a sandbox record looks like, taken from the spec: the documented example records serve as
+// templates for the attributes the sandbox does not model, and a request field is copied into a
+// record only when it is valid for that attribute of the record schema (request and record shapes
+// differ for a few fields, such as `add_category_no` against `category`). Keeps every answer valid
+// against the response schemas without restating them here. The spec is read through its model.
+import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
+
+/** The validator of one attribute, or null when the schema has no such attribute. */
+type AttributeCheck = ((value: unknown) => boolean) | null;
+
+/** Record templates and per-attribute checks of one API document. */
+export interface RecordShapes {
+  /** A deep copy of the record inside a named example (`{category: {...}}` or the first of `{products: [...]}`). */
+  template(exampleName: string): Record<string, unknown>;
+  /** The fields of `source` valid for the attributes of the schema component `schemaName`. */
+  acceptedFields(schemaName: string, source: Record<string, unknown>): Record<string, unknown>;
+  /** Whether `value` is valid for the attribute `field` of the schema component `schemaName`. */
+  fits(schemaName: string, field: string, value: unknown): boolean;
+}
+
+const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Builds the shapes of an API's spec model (the admin API's, the collection API's). */
+export function recordShapes(model: SpecModel): RecordShapes {
+  const checks = new Map<string, AttributeCheck>();
+  const components = isJsonObject(model.document.components) ? model.document.components : {};
+  const schemas = isJsonObject(components.schemas) ? components.schemas : {};
+  const examples = isJsonObject(components.examples) ? components.examples : {};
+
+  const checkFor = (schemaName: string, field: string): AttributeCheck => {
+    const key = `${schemaName}/${field}`;
+    let check = checks.get(key);
+    if (check === undefined) {
+      const schema = model.resolveOptional(schemas[schemaName]);
+      const properties = isJsonObject(schema?.properties) ? schema.properties : {};
+      if (field in properties) {
+        const validate = model.schemas().compile({
+          $ref: `#/components/schemas/${pointerSegment(schemaName)}/properties/${pointerSegment(field)}`,
+        });
+        check = (value) => validate(value) === true;
+      } else check = null;
+      checks.set(key, check);
+    }
+    return check;
+  };
+  const fits = (schemaName: string, field: string, value: unknown) =>
+    checkFor(schemaName, field)?.(value) === true;
+
+  return {
+    template(exampleName) {
+      const example = model.resolveOptional(examples[exampleName]);
+      const value = isJsonObject(example?.value) ? example.value : undefined;
+      const first = value ? Object.values(value)[0] : undefined;
+      const inner = Array.isArray(first) ? first[0] : first;
+      if (!isJsonObject(inner)) throw new Error(`the spec has no record example named ${exampleName}`);
+      return structuredClone(inner) as Record<string, unknown>;
+    },
+    acceptedFields(schemaName, source) {
+      return Object.fromEntries(
+        Object.entries(source).filter(([field, value]) => fits(schemaName, field, value)),
+      );
+    },
+    fits,
+  };
+}

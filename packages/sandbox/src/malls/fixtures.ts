@@ -1,0 +1,212 @@
+// Fixtures: a mall's starting data as JSON in the admin API's own request shapes,
+//   { categories: [...], products: [...], bundles: [...], placements: [...] }
+// where each category, product and bundle is the `request` object of createCategory,
+// createProduct and createBundleProduct, and each placement is the `request` of
+// createCategoryProduct plus the `category_no` it goes to, or the `request` of createMainProduct
+// plus the `main_display_group` it goes to. A record may carry `"$id": "<name>"`, and any number
+// field that names another record may instead hold `{ "$ref": "<name>" }` (a category's
+// `parent_category_no`, `add_category_no[].category_no`, `bundle_product_components[].product_no`,
+// a placement's `category_no` and `product_no[]`); a reference names a record listed before it.
+// Every record is checked against the create operation's request body schema (compiled from the
+// spec model) and the front layer's request rules first, then all are written in one transaction
+// through the same services the API uses, so their integrity rules hold; any refused record leaves
+// nothing loaded.
+import type { SpecModel } from '@mall-api/spec-model';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { DomainRefusal } from '../catalogue/refusal.js';
+import type { Violation } from '../sandbox-result.js';
+import { type RefusedChange, refusedChange } from './mall-outcome.js';
+
+/** Rules about a request body the front layer applies beyond its schema (by operation id): each broken rule names a body field. */
+export type RequestRules = (
+  operationId: string,
+  body: unknown,
+) => readonly { readonly name: string; readonly message: string }[];
+
+/** The outcome of loading a fixture: loaded, or why nothing was. */
+export type FixtureOutcome = { readonly ok: true } | RefusedChange;
+
+type Fields = Record<string, unknown>;
+type Section = 'categories' | 'products' | 'bundles' | 'placements';
+const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
+
+const isFields = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
+
+/** A fixture record ready to check and write: the operation, its path number and request. */
+interface Entry {
+  readonly section: Section;
+  readonly name: string;
+  readonly operationId: string;
+  readonly id: string | undefined;
+  /** The category or main group a placement goes to (maybe a reference). */
+  readonly target: unknown;
+  readonly request: Fields;
+}
+
+/** Replaces every `{ "$ref": name }` by `resolve(name)` (a deep copy). */
+function resolveRefs(value: unknown, resolve: (name: string) => number): unknown {
+  if (Array.isArray(value)) return value.map((item) => resolveRefs(item, resolve));
+  if (!isFields(value)) return value;
+  if (typeof value.$ref === 'string' && Object.keys(value).length === 1) return resolve(value.$ref);
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolveRefs(inner, resolve)]));
+}
+
+/** The entries of a fixture, or what is wrong with its shape. */
+function entriesOf(fixture: unknown): { entries: Entry[]; violations: Violation[] } {
+  const violations: Violation[] = [];
+  const entries: Entry[] = [];
+  if (!isFields(fixture)) return { entries, violations: [at('fixture', 'must be an object')] };
+  for (const key of Object.keys(fixture))
+    if (!(sections as readonly string[]).includes(key))
+      violations.push(at(key, `is not a fixture section (${sections.join(', ')})`));
+  for (const section of sections) {
+    const records = fixture[section] ?? [];
+    if (!Array.isArray(records)) {
+      violations.push(at(section, 'must be an array'));
+      continue;
+    }
+    records.forEach((record: unknown, index) => {
+      const name = `${section}/${index}`;
+      if (!isFields(record)) {
+        violations.push(at(name, 'must be an object'));
+        return;
+      }
+      const { $id: id, category_no: categoryNo, main_display_group: mainGroup, ...request } = record;
+      if (id !== undefined && (typeof id !== 'string' || id === ''))
+        violations.push(at(`${name}.$id`, 'must be a non-empty string'));
+      const placement = section === 'placements';
+      if (placement && (categoryNo === undefined) === (mainGroup === undefined)) {
+        violations.push(at(name, 'needs exactly one of category_no and main_display_group'));
+        return;
+      }
+      if (!placement && categoryNo !== undefined) request.category_no = categoryNo;
+      const operationId = {
+        categories: 'createCategory',
+        products: 'createProduct',
+        bundles: 'createBundleProduct',
+        placements: categoryNo === undefined ? 'createMainProduct' : 'createCategoryProduct',
+      }[section];
+      entries.push({
+        section,
+        name,
+        operationId,
+        id: typeof id === 'string' ? id : undefined,
+        target: placement ? (categoryNo ?? mainGroup) : undefined,
+        request,
+      });
+    });
+  }
+  const seen = new Set<string>();
+  for (const entry of entries)
+    if (entry.id !== undefined) {
+      if (seen.has(entry.id))
+        violations.push(at(`${entry.name}.$id`, `${entry.id} names an earlier record too`));
+      seen.add(entry.id);
+    }
+  return { entries, violations };
+}
+
+/** Loads fixtures into a mall's catalogue, checking them by the spec of `model` (the admin API's). */
+export function createFixtureLoader(model: SpecModel, requestRules: RequestRules = () => []) {
+  const validators = new Map<string, ReturnType<ReturnType<SpecModel['schemas']>['compile']>>();
+  const validatorOf = (operationId: string) => {
+    let validate = validators.get(operationId);
+    if (!validate) {
+      const schema = model.operation(operationId)?.bodySchema;
+      if (!schema) throw new Error(`the admin spec has no request body for ${operationId}`);
+      validate = model.schemas().compile(schema);
+      validators.set(operationId, validate);
+    }
+    return validate;
+  };
+
+  /** Schema and request-rule violations of one entry, each reference standing in as its own number. */
+  const check = (entry: Entry): Violation[] => {
+    let placeholder = 0;
+    const body = { shop_no: 1, request: resolveRefs(entry.request, () => ++placeholder) };
+    const validate = validatorOf(entry.operationId);
+    const violations: Violation[] = [];
+    if (!validate(body))
+      for (const error of validate.errors ?? []) {
+        const path = error.instancePath.replace(/^\/request/, '').replace(/^\//, '');
+        const missing = error.keyword === 'required' ? String(error.params.missingProperty) : '';
+        const field = [path, missing].filter(Boolean).join('/');
+        violations.push(at(`${entry.name}${field ? `.${field}` : ''}`, error.message ?? 'is not valid'));
+      }
+    for (const violation of requestRules(entry.operationId, body))
+      violations.push(at(`${entry.name}.${violation.name.replace(/^request\.?/, '')}`, violation.message));
+    return violations;
+  };
+
+  /** Writes one checked entry; returns the number it was given (for `$id`). */
+  const write = (
+    catalogue: Catalogue,
+    entry: Entry,
+    resolve: (name: string) => number,
+  ): number | undefined => {
+    const request = resolveRefs(entry.request, resolve) as Fields;
+    const target = resolveRefs(entry.target, resolve) as number;
+    switch (entry.section) {
+      case 'categories':
+        return catalogue.categories.create(1, request).category_no;
+      case 'products':
+      case 'bundles':
+        return catalogue.products.create(1, request, entry.section === 'bundles').product_no;
+      case 'placements': {
+        const numbers = request.product_no as number[];
+        const outcome =
+          entry.operationId === 'createCategoryProduct'
+            ? catalogue.placements.addToCategory(1, target, (request.display_group as number) ?? 1, numbers)
+            : catalogue.placements.addToMain(1, target, numbers);
+        if (outcome.refused.length > 0)
+          throw new DomainRefusal(
+            422,
+            'a placement names a product that does not exist',
+            outcome.refused.map(({ index, productNo }) =>
+              at(`product_no/${index}`, `product ${productNo} does not exist`),
+            ),
+          );
+        return undefined;
+      }
+    }
+  };
+
+  /** Loads `fixture` into the catalogue: every record or, when one is refused, none. */
+  return (catalogue: Catalogue, fixture: unknown): FixtureOutcome => {
+    const { entries, violations } = entriesOf(fixture);
+    for (const entry of entries) violations.push(...check(entry));
+    if (violations.length > 0) return refusedChange(violations);
+    const numbers = new Map<string, number>();
+    let current: Entry | undefined;
+    try {
+      catalogue.store.transaction(() => {
+        for (const entry of entries) {
+          current = entry;
+          const resolve = (name: string) => {
+            const number = numbers.get(name);
+            if (number === undefined)
+              throw new DomainRefusal(422, `${name} is not the $id of an earlier record`, [
+                at('$ref', `${name} is not the $id of an earlier record`),
+              ]);
+            return number;
+          };
+          const number = write(catalogue, entry, resolve);
+          if (entry.id !== undefined && number !== undefined) numbers.set(entry.id, number);
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof DomainRefusal)) throw error;
+      const prefix = current?.name ?? 'fixture';
+      const named = error.violations.length > 0 ? error.violations : [at('', error.message)];
+      return refusedChange(
+        named.map((v) => at(`${prefix}${v.name ? `.${v.name.replace(/^request\./, '')}` : ''}`, v.message)),
+      );
+    }
+    return { ok: true };
+  };
+}
+
+/** A fixture loader. */
+export type FixtureLoader = ReturnType<typeof createFixtureLoader>;

@@ -1,0 +1,28 @@
+// What a change to a mall's data (reset, fixture, restore) answers: what the mall now holds, or
+// the violations that kept it from changing at all.
+import type { Violation } from '../sandbox-result.js';
+
+/** How many records a mall holds (placements: every section and main-group entry). */
+export type MallCounts = {
+  readonly categories: number;
+  readonly products: number;
+  readonly bundles: number;
+  readonly placements: number;
+};
+
+/** A refused change: nothing was changed. */
+export interface RefusedChange {
+  readonly ok: false;
+  readonly message: string;
+  readonly violations: readonly Violation[];
+}
+
+/** A change to a mall: what it now holds, or why nothing changed. */
+export type MallOutcome = { readonly ok: true; readonly counts: MallCounts } | RefusedChange;
+
+/** The refusal of a change, its message naming every violation. */
+export const refusedChange = (violations: readonly Violation[]): RefusedChange => ({
+  ok: false,
+  message: violations.map((v) => `${v.name} ${v.message}`).join('; '),
+  violations,
+});

@@ -1,0 +1,226 @@
+// The sandbox malls of one process: every mall id is its own isolated mall (own records, own id
+// sequences), created on first use as `newMall` says (the seeded sample mall, an empty mall or a
+// named fixture), kept in memory or in one SQLite database in a data directory. Calls are routed
+// to their mall (collection calls, which carry no mall, go over every mall's store) and answered
+// as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
+// can be reset, loaded with fixtures, snapshotted and restored.
+import { loadSpec } from '@mall-api/spec-model';
+import type { MallSettings } from '../catalogue/product-service.js';
+import { recordShapes } from '../catalogue/record-shapes.js';
+import { DomainRefusal } from '../catalogue/refusal.js';
+import type { SandboxApi, SandboxCall, SandboxResult } from '../sandbox-result.js';
+import { seedSandbox } from '../seed/seed-data.js';
+import { openSqliteMalls, type SqliteMalls } from '../store/sqlite-store.js';
+import { createMemoryStore, type SandboxStore } from '../store/store.js';
+import { createCollectionView } from '../views/collection-view.js';
+import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { createFixtureLoader, type RequestRules } from './fixtures.js';
+import { createMall, type Mall, type MallContext } from './mall.js';
+import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
+import { clearStore, type MallSnapshot, restoreInto, snapshotOf, snapshotViolations } from './snapshot.js';
+
+/** What a new or reset mall starts with. */
+export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
+
+/** How to run the sandbox malls. */
+export interface SandboxMallsOptions {
+  /** `memory` (default), or one SQLite database in `dataDir` that survives a restart (one process per directory). */
+  store?: 'memory' | { dataDir: string };
+  /** What a mall starts with when first used (default: the seeded sample mall of seed 1). */
+  newMall?: MallStart;
+  /** Named fixtures a mall can start with or be reset to (see the README for the format). */
+  fixtures?: Readonly<Record<string, unknown>>;
+  /** Mall settings the product rules depend on (default: one domestic shop without age verification). */
+  mall?: Partial<MallSettings>;
+  /** The clock of each mall: created and updated dates (and so the days analytics show products on). */
+  clockFor?: (mallId: string) => () => number;
+  /** Malls created at start, before any call (a collection call sees only malls that exist). */
+  malls?: readonly string[];
+  /** The front layer's rules about request bodies beyond their schema, applied to fixtures too. */
+  requestRules?: RequestRules;
+}
+
+/** The sandbox malls of a process. */
+export interface SandboxMalls {
+  /** Whether the sandbox answers this operation (false: the mock answers from the spec's examples). */
+  handles(api: SandboxApi, operationId: string): boolean;
+  /**
+   * Answers a call, creating its mall on first use. Throws only on misuse: an operation `handles`
+   * says it does not answer, or an admin or analytics call without a mall id.
+   */
+  handle(call: SandboxCall): SandboxResult;
+  /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
+  reset(mallId: string, to?: MallStart): MallOutcome;
+  /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
+  loadFixture(mallId: string, fixture: unknown): MallOutcome;
+  /** Every record of a mall as plain JSON. */
+  snapshot(mallId: string): MallSnapshot;
+  /** Replaces a mall's records with a snapshot's (checked first; a bad snapshot changes nothing). */
+  restore(mallId: string, snapshot: unknown): MallOutcome;
+  /** The malls that exist, in id order. */
+  mallIds(): string[];
+  close(): void;
+}
+
+const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
+
+/** Opens the sandbox malls (and the malls a data directory already holds). */
+export async function createSandboxMalls(options: SandboxMallsOptions = {}): Promise<SandboxMalls> {
+  const database: SqliteMalls | undefined =
+    options.store === undefined || options.store === 'memory'
+      ? undefined
+      : await openSqliteMalls(options.store.dataDir);
+  try {
+    const [adminModel, collectionModel] = await Promise.all([loadSpec('admin'), loadSpec('collection')]);
+    const collectionShapes = recordShapes(collectionModel);
+    const context: MallContext = {
+      adminShapes: recordShapes(adminModel),
+      collectionTemplate: collectionShapes.template('ProductsPage'),
+      settings: { ...defaultSettings, ...options.mall },
+    };
+    const loadFixture = createFixtureLoader(adminModel, options.requestRules);
+    const fixtures = options.fixtures ?? {};
+    const newMall = options.newMall ?? { seed: 1 };
+    const clockFor = options.clockFor ?? (() => Date.now);
+    const malls = new Map<string, Mall>();
+    const openStore = (mallId: string): SandboxStore => database?.open(mallId) ?? createMemoryStore();
+
+    const counts = (mall: Mall): MallCounts => {
+      const products = mall.catalogue.products.all();
+      const { store } = mall.catalogue;
+      return {
+        categories: store.size('category'),
+        products: products.filter((p) => !p.bundle).length,
+        bundles: products.filter((p) => p.bundle).length,
+        placements: store.size('categoryPlacement') + store.size('mainPlacement'),
+      };
+    };
+    /** Fills an empty mall as `start` says. */
+    const start = (mall: Mall, to: MallStart): MallOutcome => {
+      if (to === 'empty') return { ok: true, counts: counts(mall) };
+      if ('seed' in to) {
+        seedSandbox(to.seed, mall.catalogue);
+        return { ok: true, counts: counts(mall) };
+      }
+      if (!Object.hasOwn(fixtures, to.fixture))
+        return refusedChange([
+          { location: 'body', name: 'fixture', message: `there is no fixture named ${to.fixture}` },
+        ]);
+      const loaded = loadFixture(mall.catalogue, fixtures[to.fixture]);
+      return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
+    };
+    const build = (mallId: string) => {
+      const mall = createMall(mallId, openStore(mallId), clockFor(mallId), context);
+      malls.set(mallId, mall);
+      return mall;
+    };
+    // A mall in a throwaway memory store: proves that `newMall` starts (a bad fixture fails here,
+    // not on some later first call) and lists the operations every mall answers.
+    const sample = createMall('sample', createMemoryStore(), clockFor('sample'), context);
+    const sampleStart = start(sample, newMall);
+    if (!sampleStart.ok)
+      throw new Error(
+        `new malls cannot start as configured: ${sampleStart.violations.map((v) => `${v.name} ${v.message}`).join('; ')}`,
+      );
+    // A seeded mall does not depend on its clock (the seed dates its records), so every new mall
+    // of a seed starts as a copy of the sample: much faster than seeding each one.
+    const seeded =
+      typeof newMall === 'object' && 'seed' in newMall ? snapshotOf(sample.catalogue.store) : undefined;
+    const mallOf = (mallId: string): Mall => {
+      const existing = malls.get(mallId);
+      if (existing) return existing;
+      const mall = build(mallId);
+      const { store } = mall.catalogue;
+      if (seeded) store.transaction(() => restoreInto(store, seeded));
+      else start(mall, newMall);
+      return mall;
+    };
+    for (const mallId of database?.mallIds() ?? []) build(mallId);
+    for (const mallId of options.malls ?? []) mallOf(mallId);
+
+    const collection = handlerTable(
+      createCollectionView(
+        () => [...malls.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((mall) => mall.collection),
+        collectionShapes,
+      ),
+    );
+    const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
+      api === 'collection' ? collection.get(operationId) : mall[api].get(operationId);
+
+    /** Runs `work` on the mall inside its store's transaction; a refusal undoes it and is answered. */
+    const inTransaction = (mall: Mall, work: () => MallOutcome): MallOutcome => {
+      try {
+        return mall.catalogue.store.transaction(() => {
+          const outcome = work();
+          if (!outcome.ok) throw new UndoChange(outcome);
+          return outcome;
+        });
+      } catch (error) {
+        if (error instanceof UndoChange) return error.refusal;
+        throw error;
+      }
+    };
+
+    return {
+      handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
+      handle(call) {
+        const handler =
+          call.api === 'collection'
+            ? collection.get(call.operationId)
+            : handlerFor(call.api, call.operationId, mallOf(requiredMall(call)));
+        if (!handler) throw new Error(`the sandbox does not handle ${call.api} ${call.operationId}`);
+        try {
+          return handler({ path: call.path, query: call.query, body: call.body });
+        } catch (error) {
+          if (error instanceof DomainRefusal) return error.toResult();
+          throw error;
+        }
+      },
+      reset(mallId, to = newMall) {
+        const mall = mallOf(mallId);
+        return inTransaction(mall, () => {
+          clearStore(mall.catalogue.store);
+          mall.catalogue.placements.ensureMains();
+          return start(mall, to);
+        });
+      },
+      loadFixture(mallId, fixture) {
+        const mall = mallOf(mallId);
+        const loaded = loadFixture(mall.catalogue, fixture);
+        return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
+      },
+      snapshot: (mallId) => snapshotOf(mallOf(mallId).catalogue.store),
+      restore(mallId, snapshot) {
+        const violations = snapshotViolations(snapshot);
+        if (violations.length > 0) return refusedChange(violations);
+        const mall = mallOf(mallId);
+        return inTransaction(mall, () => {
+          restoreInto(mall.catalogue.store, snapshot as MallSnapshot);
+          return { ok: true, counts: counts(mall) };
+        });
+      },
+      mallIds: () => [...malls.keys()].sort(),
+      close() {
+        malls.clear();
+        database?.close();
+      },
+    };
+  } catch (error) {
+    database?.close();
+    throw error;
+  }
+}
+
+/** The mall of an admin or analytics call. */
+function requiredMall(call: SandboxCall): string {
+  if (call.mallId === undefined || call.mallId === '')
+    throw new Error(`a ${call.api} call needs the mall id of its credentials`);
+  return call.mallId;
+}
+
+/** A change refused part-way: thrown inside the transaction so its writes are undone. */
+class UndoChange extends Error {
+  constructor(readonly refusal: RefusedChange) {
+    super(refusal.message);
+  }
+}

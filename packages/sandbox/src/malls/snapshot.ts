@@ -1,0 +1,62 @@
+// A mall's data as plain JSON, and back: every record of every table with its key, in insertion
+// order, so a restored mall answers exactly as the snapshotted one did (its id sequences
+// included). A snapshot is checked before anything is written: every table named, every entry a
+// key and a record.
+import type { Violation } from '../sandbox-result.js';
+import { type SandboxStore, type StoredRecord, type TableName, tableNames } from '../store/store.js';
+
+/** A mall's data as plain JSON. */
+export interface MallSnapshot {
+  readonly format: 'mall-api-sandbox-snapshot';
+  readonly version: 1;
+  readonly tables: { readonly [T in TableName]: readonly (readonly [string, StoredRecord])[] };
+}
+
+/** The snapshot of a store. */
+export function snapshotOf(store: SandboxStore): MallSnapshot {
+  const tables = {} as Record<TableName, [string, StoredRecord][]>;
+  for (const table of tableNames) tables[table] = store.entries(table);
+  return structuredClone({ format: 'mall-api-sandbox-snapshot', version: 1, tables });
+}
+
+const isRecord = (value: unknown): value is StoredRecord =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What is wrong with a value offered as a snapshot (nothing: a snapshot). */
+export function snapshotViolations(value: unknown): Violation[] {
+  const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
+  if (!isRecord(value)) return [at('snapshot', 'must be an object')];
+  const violations: Violation[] = [];
+  if (value.format !== 'mall-api-sandbox-snapshot')
+    violations.push(at('format', 'must be mall-api-sandbox-snapshot'));
+  if (value.version !== 1) violations.push(at('version', 'must be 1'));
+  const tables = value.tables;
+  if (!isRecord(tables)) return [...violations, at('tables', 'must be an object')];
+  for (const name of Object.keys(tables))
+    if (!(tableNames as readonly string[]).includes(name))
+      violations.push(at(`tables.${name}`, `is not a table (${tableNames.join(', ')})`));
+  for (const table of tableNames) {
+    const entries = tables[table];
+    if (!Array.isArray(entries)) {
+      violations.push(at(`tables.${table}`, 'must be an array of [key, record] pairs'));
+      continue;
+    }
+    entries.forEach((entry: unknown, index) => {
+      if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || !isRecord(entry[1]))
+        violations.push(at(`tables.${table}/${index}`, 'must be a [key, record] pair'));
+    });
+  }
+  return violations;
+}
+
+/** Removes every record of the store (inside the caller's transaction). */
+export function clearStore(store: SandboxStore): void {
+  for (const table of tableNames) for (const [key] of store.entries(table)) store.delete(table, key);
+}
+
+/** Replaces the store's records with the snapshot's (checked before; inside the caller's transaction). */
+export function restoreInto(store: SandboxStore, snapshot: MallSnapshot): void {
+  clearStore(store);
+  for (const table of tableNames)
+    for (const [key, record] of snapshot.tables[table]) store.put(table, key, structuredClone(record));
+}

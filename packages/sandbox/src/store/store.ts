@@ -1,0 +1,148 @@
+// The record store of one sandbox mall: named tables of JSON records keyed by string, number
+// sequences, and transactions in which a thrown error undoes every write (so a refused call
+// changes nothing). Writes run synchronously inside one transaction, so concurrent calls never
+// interleave within one and no update is lost. This file holds the interface and the in-memory
+// store; the SQLite database (sqlite-store.ts) keeps the same maps and writes them through to disk.
+
+/** The tables of a mall, in the order a snapshot lists them. */
+export const tableNames = [
+  'category',
+  'decoration',
+  'seo',
+  'main',
+  'product',
+  'categoryPlacement',
+  'mainPlacement',
+  'sequence',
+] as const;
+
+/** One of {@link tableNames}. */
+export type TableName = (typeof tableNames)[number];
+
+/** A stored record: any JSON object. */
+export type StoredRecord = Record<string, unknown>;
+
+/** Where the sandbox keeps its records. */
+export interface SandboxStore {
+  /** The record under `key`, or undefined. Callers must not mutate it: `put` a changed copy. */
+  get<T extends StoredRecord = StoredRecord>(table: TableName, key: string): T | undefined;
+  /** Every record of a table, in insertion order. */
+  all<T extends StoredRecord = StoredRecord>(table: TableName): T[];
+  /** Every key and record of a table, in insertion order. */
+  entries(table: TableName): [string, StoredRecord][];
+  /** Number of records in a table. */
+  size(table: TableName): number;
+  /** A number that changes whenever the table changes (writes and undone writes), for caches. */
+  revision(table: TableName): number;
+  put(table: TableName, key: string, value: StoredRecord): void;
+  delete(table: TableName, key: string): void;
+  /** The next number of a sequence, starting after `start` (kept in the `sequence` table). */
+  nextNumber(sequence: string, start: number): number;
+  /** Runs `work`; if it throws, every write it made is undone and the error rethrown. */
+  transaction<R>(work: () => R): R;
+  close(): void;
+}
+
+type UndoEntry = { table: TableName; key: string; previous: StoredRecord | undefined };
+
+/** Hooks a persistent store adds to the memory store (write-through, commit, rollback). */
+export interface StoreJournal {
+  begin(): void;
+  put(table: TableName, key: string, value: StoredRecord): void;
+  delete(table: TableName, key: string): void;
+  commit(): void;
+  rollback(): void;
+  close(): void;
+}
+
+/** An in-memory store, optionally journaled to disk, preloaded with `initial` records. */
+export function createMemoryStore(
+  journal?: StoreJournal,
+  initial: Iterable<[TableName, string, StoredRecord]> = [],
+): SandboxStore {
+  const tables = new Map<TableName, Map<string, StoredRecord>>();
+  const tableOf = (name: TableName) => {
+    let table = tables.get(name);
+    if (!table) {
+      table = new Map();
+      tables.set(name, table);
+    }
+    return table;
+  };
+  for (const [table, key, value] of initial) tableOf(table).set(key, value);
+  let undo: UndoEntry[] | undefined;
+  const revisions = new Map<TableName, number>();
+  const touch = (table: TableName) => revisions.set(table, (revisions.get(table) ?? 0) + 1);
+
+  const write = (table: TableName, key: string, value: StoredRecord | undefined) => {
+    const map = tableOf(table);
+    if (!undo) throw new Error('sandbox store writes must run inside a transaction');
+    undo.push({ table, key, previous: map.get(key) });
+    touch(table);
+    if (value === undefined) {
+      map.delete(key);
+      journal?.delete(table, key);
+    } else {
+      map.set(key, value);
+      journal?.put(table, key, value);
+    }
+  };
+
+  const store: SandboxStore = {
+    get: <T extends StoredRecord>(table: TableName, key: string) => tableOf(table).get(key) as T | undefined,
+    all: <T extends StoredRecord>(table: TableName) => [...tableOf(table).values()] as T[],
+    entries: (table) => [...tableOf(table).entries()],
+    size: (table) => tableOf(table).size,
+    revision: (table) => revisions.get(table) ?? 0,
+    put: (table, key, value) => write(table, key, value),
+    delete: (table, key) => {
+      if (tableOf(table).has(key)) write(table, key, undefined);
+    },
+    nextNumber(sequence, start) {
+      const current = tableOf('sequence').get(sequence)?.value;
+      const next = (typeof current === 'number' ? current : start) + 1;
+      write('sequence', sequence, { value: next });
+      return next;
+    },
+    transaction<R>(work: () => R): R {
+      if (undo) return work(); // nested: part of the outer transaction
+      undo = [];
+      journal?.begin();
+      try {
+        const result = work();
+        journal?.commit();
+        return result;
+      } catch (error) {
+        for (const entry of undo.reverse()) {
+          const map = tableOf(entry.table);
+          touch(entry.table);
+          if (entry.previous === undefined) map.delete(entry.key);
+          else map.set(entry.key, entry.previous);
+        }
+        journal?.rollback();
+        throw error;
+      } finally {
+        undo = undefined;
+      }
+    },
+    close: () => journal?.close(),
+  };
+  return store;
+}
+
+/**
+ * A value computed from some tables of `store`, computed again only after one of them changed
+ * (for list views that would otherwise copy and sort a table on every request).
+ */
+export function derivedFrom<T>(store: SandboxStore, tables: readonly TableName[], compute: () => T): () => T {
+  let computedAt: string | undefined;
+  let value: T;
+  return () => {
+    const revisions = tables.map((table) => store.revision(table)).join('|');
+    if (revisions !== computedAt) {
+      value = compute();
+      computedAt = revisions;
+    }
+    return value;
+  };
+}

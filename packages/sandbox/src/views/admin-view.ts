@@ -1,0 +1,297 @@
+// The admin API answered from one mall's catalogue: one handler per operation id (typed by the
+// generated operations), mapping the converted parameters and body onto the category, product and
+// placement services inside one store transaction (so a refused write changes nothing) and the
+// result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
+// here are answered by the mock from the spec's examples.
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { CategoryRecord } from '../catalogue/category-service.js';
+import type { AddOutcome } from '../catalogue/placement-service.js';
+import type { ProductRecord } from '../catalogue/product-directory.js';
+import { variantsOf } from '../catalogue/product-options.js';
+import { invalidFields } from '../catalogue/refusal.js';
+import type { operations } from '../generated/admin.js';
+import { answer, type SandboxResult, type Violation } from '../sandbox-result.js';
+import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
+import {
+  type CategoryFilters,
+  categoryMatcher,
+  countMatches,
+  embedded,
+  type ListWindow,
+  type ProductFilters,
+  page,
+  pageOfMatches,
+  pickFields,
+  productMatcher,
+} from './list-query.js';
+
+/** The admin operations of the generated types. */
+export type AdminOperations = operations;
+
+type Fields = Record<string, unknown>;
+/** What every admin call may carry: a shop in the query or in the body. */
+type ShopCarrier = { query: { shop_no?: number }; body: unknown };
+
+/** The shop a call names (`shop_no` of the body, else of the query; default 1), and where. */
+const shopOf = ({ query, body }: ShopCarrier): { shopNo: number; location: 'body' | 'query' } => {
+  const shop = (body as { shop_no?: unknown } | undefined)?.shop_no;
+  if (typeof shop === 'number') return { shopNo: shop, location: 'body' };
+  return { shopNo: query.shop_no ?? 1, location: 'query' };
+};
+
+/** The envelope of a partial add: answered, not refused (a refusal would roll the additions back). */
+const partialAddBody = (message: string, violations: readonly Violation[]) => ({
+  error: { code: 'multi_status', message, more_info: { violations } },
+});
+
+/** 201 when every product was added, 207 when some were, 422 when none could be. */
+function addReply(outcome: AddOutcome, body: Fields): SandboxResult {
+  const violations = outcome.refused.map(({ index, productNo }) => ({
+    location: 'body' as const,
+    name: `request.product_no/${index}`,
+    message: `product ${productNo} does not exist`,
+  }));
+  if (outcome.added.length === 0) throw invalidFields(violations);
+  if (violations.length > 0) {
+    const total = outcome.added.length + violations.length;
+    return answer(
+      partialAddBody(
+        `${outcome.added.length} of ${total} products were added; see violations for the others.`,
+        violations,
+      ),
+      207,
+    );
+  }
+  return answer({ product: { ...body, product_no: outcome.added } }, 201);
+}
+
+/** The admin handlers over one mall's catalogue. */
+export function createAdminView(catalogue: Catalogue): HandlerMap<AdminOperations> {
+  const { store, categories, products, placements } = catalogue;
+  /** The handler inside one store transaction: a refusal it throws undoes its writes. */
+  const write =
+    <O>(handler: Handler<O>): Handler<O> =>
+    (input) =>
+      store.transaction(() => handler(input));
+
+  const categoryList = (filters: CategoryFilters) => categories.all().filter(categoryMatcher(filters));
+  const productContext = {
+    categoriesFor: (categoryNo: number, withSub: boolean) =>
+      new Set(
+        withSub && categories.find(categoryNo)
+          ? categories.subtree(categoryNo).map((c) => c.category_no)
+          : [categoryNo],
+      ),
+    isBundle: (productNo: number) => products.isBundle(productNo),
+    customVariantCodes: (product: ProductRecord) =>
+      variantsOf(product, products.optionsOf(product.product_no)).flatMap((variant) =>
+        typeof variant.custom_variant_code === 'string' ? [variant.custom_variant_code] : [],
+      ),
+  };
+  type ProductListQuery = ProductFilters &
+    ListWindow & {
+      shop_no?: number;
+      sort?: string;
+      order?: string;
+      fields?: readonly string[];
+      embed?: readonly string[];
+    };
+  const productView = (
+    product: ProductRecord,
+    query: { fields?: readonly string[]; embed?: readonly string[] },
+  ) => ({
+    ...pickFields(product, query.fields, 'product_no'),
+    ...embedded(product, products.optionsOf(product.product_no), query.embed),
+  });
+  const productPage = (query: ProductListQuery, bundle?: boolean) =>
+    pageOfMatches(
+      products.ordered(bundle, query.sort, query.order === 'desc', query.shop_no ?? 1),
+      productMatcher(query, productContext),
+      query,
+      10,
+    ).map((p) => productView(p, query));
+  const productCount = (query: ProductFilters, bundle?: boolean) =>
+    countMatches(products.ordered(bundle, undefined, false), productMatcher(query, productContext));
+  const categoryView = (category: CategoryRecord, query: { shop_no?: number; fields?: readonly string[] }) =>
+    pickFields({ ...category, shop_no: query.shop_no ?? 1 }, query.fields, 'category_no');
+
+  /** Get, create, update and delete of products or bundle products, answered under `key`. */
+  type ProductOp<Get, Create, Update, Delete> = {
+    get: Handler<Get>;
+    create: Handler<Create>;
+    update: Handler<Update>;
+    delete: Handler<Delete>;
+  };
+  const productOperations = <
+    Get extends AdminOperations['getProduct' | 'getBundleProduct'],
+    Create extends AdminOperations['createProduct' | 'createBundleProduct'],
+    Update extends AdminOperations['updateProduct' | 'updateBundleProduct'],
+    Delete extends AdminOperations['deleteProduct' | 'deleteBundleProduct'],
+  >(
+    key: 'product' | 'bundleproduct',
+    bundle: boolean,
+  ): ProductOp<Get, Create, Update, Delete> => ({
+    get: (input) => {
+      const { path, query } = input as HandlerInput<AdminOperations['getProduct']>;
+      return answer({
+        [key]: productView(products.get(path.product_no, bundle, shopOf(input).shopNo), query),
+      });
+    },
+    create: write((input) => {
+      const { body } = input as HandlerInput<AdminOperations['createProduct']>;
+      return answer({ [key]: products.create(shopOf(input).shopNo, body.request, bundle) }, 201);
+    }),
+    update: write((input) => {
+      const { path, body } = input as HandlerInput<AdminOperations['updateProduct']>;
+      return answer({ [key]: products.update(path.product_no, shopOf(input).shopNo, body.request, bundle) });
+    }),
+    delete: write((input) => {
+      const { path } = input as HandlerInput<AdminOperations['deleteProduct']>;
+      products.delete(path.product_no, bundle);
+      return answer({ [key]: { product_no: path.product_no } });
+    }),
+  });
+  const plain = productOperations<
+    AdminOperations['getProduct'],
+    AdminOperations['createProduct'],
+    AdminOperations['updateProduct'],
+    AdminOperations['deleteProduct']
+  >('product', false);
+  const bundles = productOperations<
+    AdminOperations['getBundleProduct'],
+    AdminOperations['createBundleProduct'],
+    AdminOperations['updateBundleProduct'],
+    AdminOperations['deleteBundleProduct']
+  >('bundleproduct', true);
+
+  const handlers: HandlerMap<AdminOperations> = {
+    // Categories
+    listCategories: ({ query }) =>
+      answer({ categories: page(categoryList(query), query, 10).map((c) => categoryView(c, query)) }),
+    countCategories: ({ query }) => answer({ count: categoryList(query).length }),
+    getCategory: ({ path, query }) =>
+      answer({ category: categoryView(categories.get(path.category_no), query) }),
+    createCategory: write((input) =>
+      answer({ category: categories.create(shopOf(input).shopNo, input.body.request) }, 201),
+    ),
+    updateCategory: write((input) =>
+      answer({
+        category: categories.update(input.path.category_no, shopOf(input).shopNo, input.body.request),
+      }),
+    ),
+    deleteCategory: write(({ path }) => {
+      catalogue.removeCategory(path.category_no);
+      return answer({ category: { category_no: path.category_no } });
+    }),
+    listCategoryDecorationImages: ({ path }) =>
+      answer({ decorationimage: categories.decoration(path.category_no) }),
+    updateCategoryDecorationImages: write((input) =>
+      answer({
+        decorationimage: categories.updateDecoration(
+          input.path.category_no,
+          shopOf(input).shopNo,
+          input.body.request,
+        ),
+      }),
+    ),
+    listCategorySeo: ({ path }) => answer({ seo: categories.seo(path.category_no) }),
+    updateCategorySeo: write((input) =>
+      answer({ seo: categories.updateSeo(input.path.category_no, shopOf(input).shopNo, input.body.request) }),
+    ),
+
+    // Category products
+    listCategoryProducts: ({ path, query }) => {
+      const listed = placements.listCategoryProducts(path.category_no, query.display_group ?? 1);
+      return answer({ products: listed.slice(0, query.limit ?? 50000) });
+    },
+    countCategoryProducts: ({ path, query }) =>
+      answer({ count: placements.listCategoryProducts(path.category_no, query.display_group ?? 1).length }),
+    createCategoryProduct: write((input) => {
+      const { shopNo } = shopOf(input);
+      const { request } = input.body;
+      const group = request.display_group ?? 1;
+      const outcome = placements.addToCategory(shopNo, input.path.category_no, group, request.product_no);
+      return addReply(outcome, { shop_no: shopNo, display_group: group });
+    }),
+    updateCategoryProduct: write((input) => {
+      const { request } = input.body;
+      const product = placements.updateCategoryPlacement(
+        shopOf(input).shopNo,
+        input.path.category_no,
+        request.display_group,
+        request.product_no,
+        {
+          ...(request.sequence !== undefined ? { sequence: request.sequence } : {}),
+          ...(request.auto_sort !== undefined ? { auto_sort: request.auto_sort } : {}),
+          ...(request.fixed_sort !== undefined ? { fixed_sort: request.fixed_sort } : {}),
+        },
+      );
+      return answer({ product });
+    }),
+    deleteCategoryProduct: write(({ path, query }) => {
+      const group = query.display_group ?? 1;
+      placements.removeFromCategory(path.category_no, path.product_no, group);
+      return answer({ product: { display_group: group, product_no: path.product_no } });
+    }),
+
+    // Main display groups
+    listMains: ({ query }) =>
+      answer({ mains: placements.mains().map((main) => ({ ...main, shop_no: query.shop_no ?? 1 })) }),
+    listMainProducts: ({ path }) => answer({ products: placements.listMainProducts(path.display_group) }),
+    countMainProducts: ({ path }) =>
+      answer({ count: placements.listMainProducts(path.display_group).length }),
+    createMainProduct: write((input) => {
+      const { shopNo } = shopOf(input);
+      const outcome = placements.addToMain(shopNo, input.path.display_group, input.body.request.product_no);
+      return addReply(outcome, { shop_no: shopNo });
+    }),
+    updateMainProduct: write((input) => {
+      const { shopNo } = shopOf(input);
+      const order = input.body.request.product_no;
+      const fixed = input.body.request.fix_product_no ?? [];
+      placements.reorderMain(input.path.display_group, order, fixed);
+      return answer({ product: { shop_no: shopNo, product_no: order, fix_product_no: fixed } });
+    }),
+    deleteMainProduct: write(({ path, query }) => {
+      placements.removeFromMain(path.display_group, path.product_no);
+      return answer({ product: { shop_no: query.shop_no ?? 1, product_no: path.product_no } });
+    }),
+
+    // Products
+    listProducts: ({ query }) => answer({ products: productPage(query) }),
+    countProducts: ({ query }) => answer({ count: productCount(query) }),
+    getProduct: plain.get,
+    createProduct: plain.create,
+    updateProduct: plain.update,
+    deleteProduct: plain.delete,
+
+    // Bundle products
+    listBundleProducts: ({ query }) => answer({ bundleproducts: productPage(query, true) }),
+    getBundleProduct: bundles.get,
+    createBundleProduct: bundles.create,
+    updateBundleProduct: bundles.update,
+    deleteBundleProduct: bundles.delete,
+  };
+  return withShopCheck(handlers, products.settings.shops);
+}
+
+/** Every operation names a shop of the mall: shops 1 to `shops` share the catalogue. */
+function withShopCheck(handlers: HandlerMap<AdminOperations>, shops: number): HandlerMap<AdminOperations> {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([operationId, handler]) => [
+      operationId,
+      ((input: ShopCarrier & { path: unknown }) => {
+        const { shopNo, location } = shopOf(input);
+        if (shopNo > shops)
+          throw invalidFields([
+            {
+              location,
+              name: 'shop_no',
+              message: `shop ${shopNo} does not exist; the mall has shop${shops === 1 ? ' 1' : `s 1 to ${shops}`}`,
+            },
+          ]);
+        return (handler as AnyHandler)(input);
+      }) as AnyHandler,
+    ]),
+  ) as HandlerMap<AdminOperations>;
+}

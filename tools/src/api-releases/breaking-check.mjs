@@ -1,0 +1,81 @@
+// @ts-check
+// The breaking-change check of one API: its current bundle against its last released bundle. A
+// break passes only when it is declared — `info.version` a major version above the release and the
+// notes of that version listing the breaks under `## Breaking changes`.
+import semver from 'semver';
+import { currentBundlePath, pendingNotes, readBundle, releasedVersions } from './api-releases.mjs';
+import { diffBundles } from './spec-diff.mjs';
+
+/**
+ * The outcome for one API.
+ * @typedef {{ api: string, released?: string, current: string, breaking: import('./spec-diff.mjs').BreakingChange[], declared: boolean, problem?: string }} BreakingCheck
+ */
+
+/**
+ * Checks one API.
+ * @param {string} api
+ * @param {string} [root] the repository root (a test's copy, say)
+ * @returns {Promise<BreakingCheck>}
+ */
+export async function checkApi(api, root) {
+  const current = readBundle(currentBundlePath(api, root));
+  const version = String(current.info?.version);
+  const last = releasedVersions(api, root).at(-1);
+  if (!last) return { api, current: version, breaking: [], declared: false };
+  const released = readBundle(last.bundle);
+  // Identical documents cannot differ; skipping Optic there keeps the usual run quick.
+  const { breaking } =
+    JSON.stringify(released) === JSON.stringify(current)
+      ? { breaking: [] }
+      : await diffBundles(released, current);
+  const problem = !semver.valid(version)
+    ? `info.version ${version} is not a semantic version`
+    : semver.lt(version, last.version)
+      ? `info.version ${version} is below the released ${last.version}`
+      : undefined;
+  const declared =
+    semver.valid(version) !== null &&
+    semver.major(version) > semver.major(last.version) &&
+    (pendingNotes(api, version, root)?.declaredBreaks.length ?? 0) > 0;
+  return {
+    api,
+    released: last.version,
+    current: version,
+    breaking,
+    declared,
+    ...(problem ? { problem } : {}),
+  };
+}
+
+/** Whether the check lets the change through. @param {BreakingCheck} check */
+export const passes = (check) => !check.problem && (check.breaking.length === 0 || check.declared);
+
+/**
+ * The check in plain words, one line per break with its location.
+ * @param {BreakingCheck} check
+ * @returns {string}
+ */
+export function formatCheck(check) {
+  const { api, released, current, breaking, declared, problem } = check;
+  if (!released) return `${api}: no released version yet; nothing to compare\n`;
+  const head = `${api}: ${current} against released ${released}: `;
+  const lines = [];
+  if (problem) lines.push(`${head}${problem}`);
+  if (breaking.length === 0) {
+    if (!problem) lines.push(`${head}no breaking change`);
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(
+    `${head}${breaking.length} breaking change${breaking.length === 1 ? '' : 's'}${declared ? ` (declared in the ${current} release notes)` : ''}`,
+  );
+  for (const change of breaking)
+    lines.push(`  ✗ ${change.where}: ${change.message}`, `      at ${change.location}`);
+  if (!declared) {
+    const next = semver.valid(released) ? `${semver.major(released) + 1}.0.0` : 'the next major version';
+    lines.push(
+      `  To make these changes, set info.version in specs/${api}/openapi.yaml to ${next} and list them under`,
+      `  "## Breaking changes" in specs/releases/${api}/${next}.md; otherwise undo them.`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,81 @@
+// @ts-check
+// Compares two bundles of one API with Optic (@useoptic/openapi-utilities: an OpenAPI 3.0/3.1 diff
+// and rule engine, offline, pure JavaScript): the structural diff, grouped by endpoint, and every
+// breaking change found by Optic's BreakingChangesRuleset and our narrowing rules. Both bundles are
+// dereferenced through @mall-api/spec-model first, so a change to a shared component shows up at
+// every operation that uses it.
+import { createSpecModel } from '@mall-api/spec-model';
+import { compareSpecs, groupDiffsByEndpoint } from '@useoptic/openapi-utilities';
+import { RuleRunner } from '@useoptic/rulesets-base';
+import { BreakingChangesRuleset } from '@useoptic/standard-rulesets';
+import { narrowingRuleset } from './narrowing-rules.mjs';
+
+/**
+ * One breaking change, in plain words.
+ * @typedef {{ where: string, message: string, rule: string, location: string }} BreakingChange
+ */
+
+/** @param {Record<string, any>} document */
+const dereferenced = (document) => createSpecModel(document).dereference(document);
+
+/** @param {any} document */
+const opticInput = (document) => ({
+  jsonLike: document,
+  sourcemap: { rootFilePath: 'openapi.json', files: [], refMappings: {} },
+  isEmptySpec: false,
+});
+
+/**
+ * Diffs two bundles of one API.
+ * @param {Record<string, any>} before the released bundle
+ * @param {Record<string, any>} after the bundle being checked
+ * @returns {Promise<{ breaking: BreakingChange[], grouped: ReturnType<typeof groupDiffsByEndpoint>, before: any, after: any }>}
+ */
+export async function diffBundles(before, after) {
+  const from = /** @type {any} */ (dereferenced(before));
+  const to = /** @type {any} */ (dereferenced(after));
+  const runner = new RuleRunner([new BreakingChangesRuleset(), narrowingRuleset]);
+  const { diffs, results } = await compareSpecs(opticInput(from), opticInput(to), runner, {});
+  const breaking = results
+    .filter((result) => !result.passed && !result.exempted)
+    .map((result) => ({
+      where: result.where,
+      message: plainWords(result.error ?? result.name),
+      rule: result.name,
+      location: `${result.location.spec === 'before' ? 'released' : 'current'} bundle ${decodePointer(result.location.jsonPath)}`,
+    }));
+  return {
+    breaking: withoutConsequences(breaking),
+    grouped: groupDiffsByEndpoint({ from, to }, diffs, results),
+    before: from,
+    after: to,
+  };
+}
+
+/** Optic's message without its boilerplate, a type narrowing said as such. */
+const plainWords = (/** @type {string} */ message) =>
+  message
+    .replace(/\. This is a breaking change\.$/, '')
+    .replace(
+      /^expected (.+?) not (?:to )?be narrowed$/,
+      '$1 changed type: values of the old type are refused',
+    );
+
+/**
+ * The breaks without those inside another break (the parameters and responses of a removed
+ * operation, the fields of a removed response): one line per thing a client notices.
+ * @param {BreakingChange[]} breaks
+ */
+const withoutConsequences = (breaks) =>
+  breaks.filter(
+    (change) => !breaks.some((other) => other !== change && change.location.startsWith(`${other.location}/`)),
+  );
+
+/** `/paths/~1api~1shops/get` → `/paths/{/api/shops}/get`, readable in a terminal. */
+const decodePointer = (/** @type {string} */ pointer) =>
+  pointer
+    .split('/')
+    .map((segment) =>
+      segment.includes('~1') ? `{${segment.replace(/~1/g, '/').replace(/~0/g, '~')}}` : segment,
+    )
+    .join('/');

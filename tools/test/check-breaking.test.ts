@@ -1,0 +1,130 @@
+// The breaking-change check on copies of the collection bundle in a temp dir laid out like the
+// repository (specs/releases/collection/1.0.0.json released, specs/dist/… current): a narrowed
+// `limit` maximum and a removed parameter are reported in plain words with their location and fail
+// the command; a new optional parameter passes; a break declared in the notes of a new major
+// version passes. And the repository itself passes `npm run check:breaking`.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { narrowedConstraints } from '../src/api-releases/narrowing-rules.mjs';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+const checker = join(repoRoot, 'tools', 'src', 'check-breaking.mjs');
+const run = promisify(execFile);
+const released = readFileSync(join(repoRoot, 'specs', 'dist', 'collection.openapi.json'), 'utf8');
+const roots: string[] = [];
+
+type Bundle = {
+  info: { version: string };
+  components: { parameters: Record<string, { schema: Record<string, unknown> }> };
+  paths: Record<string, { get: { parameters: Record<string, unknown>[] } }>;
+};
+
+/** A repository layout with the released bundle and a changed copy as the current one. */
+function layout(change: (bundle: Bundle) => void, notes?: { version: string; text: string }): string {
+  const root = mkdtempSync(join(tmpdir(), 'check-breaking-'));
+  roots.push(root);
+  mkdirSync(join(root, 'specs', 'releases', 'collection'), { recursive: true });
+  mkdirSync(join(root, 'specs', 'dist'), { recursive: true });
+  writeFileSync(join(root, 'specs', 'releases', 'collection', '1.0.0.json'), released);
+  const current = JSON.parse(released) as Bundle;
+  change(current);
+  writeFileSync(join(root, 'specs', 'dist', 'collection.openapi.json'), JSON.stringify(current));
+  if (notes) writeFileSync(join(root, 'specs', 'releases', 'collection', `${notes.version}.md`), notes.text);
+  return root;
+}
+
+/** Runs the command on a layout: exit code and output. */
+async function check(root: string) {
+  try {
+    const { stdout } = await run(process.execPath, [checker, '--root', root, '--api', 'collection']);
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, output: failed.stdout };
+  }
+}
+
+const narrowLimit = (bundle: Bundle) => {
+  const limit = bundle.components.parameters.Limit;
+  if (limit?.schema.maximum !== 100)
+    throw new Error('the collection Limit parameter changed; update this test');
+  limit.schema.maximum = 50;
+};
+
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe('npm run check:breaking', () => {
+  it('reports a narrowed limit maximum at every operation using it, and fails', async () => {
+    const { code, output } = await check(layout(narrowLimit));
+    expect(code).toBe(1);
+    expect(output).toMatch(/collection: 1\.0\.0 against released 1\.0\.0: \d+ breaking changes/);
+    expect(output).toContain(
+      "✗ GET /api/shops query parameter: limit: query parameter 'limit' accepts less: maximum lowered from 100 to 50",
+    );
+    expect(output).toMatch(/at current bundle \/paths\/\{\/api\/shops\}\/get\/parameters\/\d+/);
+    expect(output).toContain('set info.version in specs/collection/openapi.yaml to 2.0.0');
+  }, 60_000);
+
+  it('reports a removed parameter, and fails', async () => {
+    const root = layout((bundle) => {
+      const operation = bundle.paths['/api/shops']?.get;
+      if (!operation) throw new Error('no GET /api/shops');
+      operation.parameters = operation.parameters.filter((p) => p.$ref !== '#/components/parameters/ShopSex');
+    });
+    const { code, output } = await check(root);
+    expect(code).toBe(1);
+    expect(output).toContain(
+      "✗ GET /api/shops query parameter: shop_sex: query parameter 'shop_sex' was removed",
+    );
+    expect(output).toMatch(/at released bundle \/paths\/\{\/api\/shops\}\/get\/parameters\/\d+/);
+  }, 60_000);
+
+  it('lets a new optional parameter through', async () => {
+    const root = layout((bundle) => {
+      bundle.paths['/api/shops']?.get.parameters.push({
+        name: 'shop_theme',
+        in: 'query',
+        schema: { type: 'string' },
+      });
+    });
+    const { code, output } = await check(root);
+    expect(output).toBe('collection: 1.0.0 against released 1.0.0: no breaking change\n');
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('lets a break through when a new major version declares it in its release notes', async () => {
+    const declare = (bundle: Bundle) => {
+      narrowLimit(bundle);
+      bundle.info.version = '2.0.0';
+    };
+    const notes = { version: '2.0.0', text: '## Breaking changes\n\n- `limit` now stops at 50.\n' };
+    const declared = await check(layout(declare, notes));
+    expect(declared.output).toMatch(/breaking changes \(declared in the 2\.0\.0 release notes\)/);
+    expect(declared.code).toBe(0);
+    const undeclared = await check(layout(declare, { version: '2.0.0', text: 'Faster.\n' }));
+    expect(undeclared.code).toBe(1);
+  }, 60_000);
+
+  it('passes on the repository: every spec is compatible with its last release', async () => {
+    const { stdout } = await run(process.execPath, [checker]);
+    expect(stdout.trim().split('\n')).toHaveLength(3);
+  }, 120_000);
+});
+
+describe('narrowedConstraints', () => {
+  it('names each keyword that accepts less, and nothing for a widening', () => {
+    expect(
+      narrowedConstraints(
+        { minimum: 1, maximum: 100, maxLength: 20 },
+        { minimum: 2, maximum: 100, maxLength: 10, pattern: '^[a-z]+$' },
+      ),
+    ).toEqual(['maxLength lowered from 20 to 10', 'minimum raised from 1 to 2', 'pattern ^[a-z]+$ added']);
+    expect(narrowedConstraints({ maximum: 50, minLength: 2 }, { maximum: 100 })).toEqual([]);
+  });
+});
