@@ -41,8 +41,11 @@ const allScopes = ['mall.read_category', 'mall.read_product', 'mall.read_analyti
 /** @type {Row[]} */
 const rows = [];
 
-<<<<<<< HEAD
-/** The least time N calls sent at once take under an API's policy, after its first burst. */
+/**
+ * The least time `count` calls sent at once take under an API's policy, after its first burst.
+ * @param {'collection' | 'admin' | 'analytics'} api
+ * @param {number} count
+ */
 function minimumMs(api, count) {
   const policy = apiLimits[api].policy;
   const burst = policyLimit(policy);
@@ -52,17 +55,14 @@ function minimumMs(api, count) {
   return ((count - burst) / refillPerSecond(policy)) * 1000;
 }
 
-async function measure(label, count, minimum, call) {
-=======
 /**
  * Makes `count` calls one after another and records the elapsed time against the minimum.
  * @param {string} label
  * @param {number} count
- * @param {(startedAt: number) => number} minimumMs least ms the limit allows, given the start time
+ * @param {number} minimum least ms the limit allows
  * @param {(index: number) => Promise<number>} call makes call `index`; resolves to its HTTP status
  */
-async function measure(label, count, minimumMs, call) {
->>>>>>> main
+async function measure(label, count, minimum, call) {
   const started = Date.now();
   const statuses = [];
   for (let i = 0; i < count; i++) statuses.push(await call(i));
