@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Benchmark: bulk fetches from each API's mock through our clients under the APIs' real limits,
-// in real time, against the theoretical minimum time each limit allows:
-//   collection  fixed window 40/min (aligned minutes): N calls finish no earlier than the window
-//               boundary that admits the last one;
+// Benchmark: bulk fetches from each API's mock through our clients under the APIs' real limits
+// (the specs' `x-rate-limit`, read through `apiLimits`), in real time, against the theoretical
+// minimum time each limit allows:
+//   collection  sliding log 40 in any 60 s: call k > 40 waits until 60 s after call k - 40, so
+//               N calls need floor((N - 1) / 40) minutes;
 //   admin       leaky bucket 40, draining 2/s: N calls need (N - 40) / 2 seconds;
 //   analytics   token bucket 10, one token per 2 s: N calls need (N - 10) × 2 seconds;
 // plus four worker processes sharing one admin mall through Redis. Prints elapsed and minimum
@@ -15,6 +16,7 @@ import { createAdminClient } from '@mall-api/admin-client';
 import { createAnalyticsClient } from '@mall-api/analytics-client';
 import { createCollectionClient } from '@mall-api/collection-client';
 import { issueDemoTokens, startMockServers } from '@mall-api/mock-server';
+import { apiLimits, policyLimit, refillPerSecond } from '@mall-api/rate-limit';
 import { startRedis } from './support/redis.mjs';
 
 const run = promisify(execFile);
@@ -40,13 +42,27 @@ const allScopes = ['mall.read_category', 'mall.read_product', 'mall.read_analyti
 const rows = [];
 
 /**
+ * The least time `count` calls sent at once take under an API's policy, after its first burst.
+ * @param {'collection' | 'admin' | 'analytics'} api
+ * @param {number} count
+ */
+function minimumMs(api, count) {
+  const policy = apiLimits[api].policy;
+  const burst = policyLimit(policy);
+  if (count <= burst) return 0;
+  if (policy.kind === 'sliding-log') return Math.floor((count - 1) / burst) * policy.windowMs;
+  if (policy.kind === 'fixed-window') throw new Error('an aligned window depends on the start time');
+  return ((count - burst) / refillPerSecond(policy)) * 1000;
+}
+
+/**
  * Makes `count` calls one after another and records the elapsed time against the minimum.
  * @param {string} label
  * @param {number} count
- * @param {(startedAt: number) => number} minimumMs least ms the limit allows, given the start time
+ * @param {number} minimum least ms the limit allows
  * @param {(index: number) => Promise<number>} call makes call `index`; resolves to its HTTP status
  */
-async function measure(label, count, minimumMs, call) {
+async function measure(label, count, minimum, call) {
   const started = Date.now();
   const statuses = [];
   for (let i = 0; i < count; i++) statuses.push(await call(i));
@@ -55,7 +71,7 @@ async function measure(label, count, minimumMs, call) {
     label,
     count,
     elapsed,
-    minimumMs: minimumMs(started),
+    minimumMs: minimum,
     tooMany: statuses.filter((s) => s === 429).length,
   });
 }
@@ -68,11 +84,7 @@ const collection = createCollectionClient({
 await measure(
   'collection',
   Number(values.collection),
-  (started) => {
-    const windowStart = Math.floor(started / 60_000) * 60_000;
-    const extraWindows = Math.ceil(Math.max(0, Number(values.collection) - 40) / 40);
-    return extraWindows === 0 ? 0 : windowStart + extraWindows * 60_000 - started;
-  },
+  minimumMs('collection', Number(values.collection)),
   async (i) =>
     (await collection.GET('/api/shops', { params: { query: { limit: 10, offset: i } } })).response.status,
 );
@@ -86,7 +98,7 @@ const admin = createAdminClient({
 await measure(
   'admin',
   Number(values.admin),
-  () => (Math.max(0, Number(values.admin) - 40) / 2) * 1000,
+  minimumMs('admin', Number(values.admin)),
   async (i) =>
     (await admin.GET('/api/v2/admin/categories', { params: { query: { limit: 10, offset: i } } })).response
       .status,
@@ -97,7 +109,7 @@ const analytics = createAnalyticsClient({ baseUrl: url.analytics, auth: { access
 await measure(
   'analytics',
   Number(values.analytics),
-  () => Math.max(0, Number(values.analytics) - 10) * 2000,
+  minimumMs('analytics', Number(values.analytics)),
   async (i) =>
     (
       await analytics.GET('/visitors/view', {
@@ -138,7 +150,7 @@ try {
     label: `admin, ${workers} workers via Redis`,
     count: statuses.length,
     elapsed: Math.max(...results.map((result) => result.finishedAt)) - started,
-    minimumMs: (Math.max(0, statuses.length - 40) / 2) * 1000,
+    minimumMs: minimumMs('admin', statuses.length),
     tooMany: statuses.filter((s) => s === 429).length,
   });
 } finally {

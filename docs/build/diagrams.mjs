@@ -11,6 +11,7 @@ import {
   createServerLimiter,
   MemoryStore,
   manualClock,
+  policyLimit,
 } from '@mall-api/rate-limit';
 import { escapeHtml } from './page-shell.mjs';
 
@@ -147,14 +148,14 @@ export function oauthSequenceDiagram() {
 const bucketScenarios = {
   collection: {
     quantity: 'used',
-    yLabel: 'calls counted in the window',
+    yLabel: 'calls in the last 60 s',
     header: 'X-Api-Call-Limit (used)',
     durationS: 150,
     phases: [
       { label: 'a burst of 50 calls in 2 s', count: 50, fromMs: 10_000, everyMs: 40 },
       { label: 'then one call every 3 s', count: 45, fromMs: 15_000, everyMs: 3_000 },
     ],
-    lead: 'Fixed window, 40 calls per minute per client IP. Windows start on the minute and the count drops to 0 at each boundary (dashed), so a client that spent its 40 calls early waits for the next window.',
+    lead: 'Sliding log, 40 calls in any 60 s per client IP. Each admitted call counts for exactly one minute after it was made, so a client that spent its 40 calls in a burst gets its budget back one call at a time, a minute after each.',
   },
   admin: {
     quantity: 'used',
@@ -246,10 +247,7 @@ async function simulateServer(api, scenario) {
 }
 
 /** @param {ApiName} api */
-const policyMax = (api) => {
-  const policy = apiLimits[api].policy;
-  return policy.kind === 'fixed-window' ? policy.limit : policy.capacity;
-};
+const policyMax = (api) => policyLimit(apiLimits[api].policy);
 
 /**
  * Puts the same burst through the client scheduler (the rate-limit middleware our clients

@@ -68,6 +68,12 @@ describe('the guides', () => {
   it('state the rate limits the limiter enforces', async () => {
     const guide = await guideText('rate-limits');
     const { collection, admin, analytics } = apiLimits;
+    if (
+      collection.policy.kind !== 'sliding-log' ||
+      admin.policy.kind !== 'leaky-bucket' ||
+      analytics.policy.kind !== 'token-bucket'
+    )
+      throw new Error('the guide describes a sliding log, a leaky bucket and a token bucket');
     expect(collection.policy.windowMs).toBe(60_000);
     expect(guide).toContain(`${collection.policy.limit} calls per minute`);
     expect(guide).toContain(

@@ -13,7 +13,10 @@ export type OpenApiDocument = {
 
 /** `../shared/reference/examples/<api>` beside the checkout: the platform's published payloads. */
 export function referenceExamplesDir(api: string): string {
-  return join(import.meta.dirname, '..', '..', '..', 'shared', 'reference', 'examples', api);
+  // `MALL_API_REFERENCE_DIR` points elsewhere when the checkout is not beside `shared/` (a worktree).
+  const reference =
+    process.env.MALL_API_REFERENCE_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'reference');
+  return join(reference, 'examples', api);
 }
 
 /** Loads `specs/dist/<api>.openapi.json`. */

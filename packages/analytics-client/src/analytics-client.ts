@@ -53,8 +53,9 @@ type Paths = keyof typeof listEndpoints;
 type PageablePath = { [P in Paths]: (typeof listEndpoints)[P]['pageable'] extends true ? P : never }[Paths];
 type Query<P extends Paths> = NonNullable<paths[P]['get']['parameters']['query']>;
 type Body<P extends Paths> = paths[P]['get']['responses'][200]['content']['application/json'];
-type Item<P extends Paths> =
-  Body<P> extends { [K in (typeof listEndpoints)[P]['key']]: readonly (infer T)[] } ? T : never;
+/** The records of a list body under `K`; a body that may come in several shapes gives the records of each. */
+type Records<B, K extends PropertyKey> = B extends { [Key in K]: readonly (infer T)[] } ? T : never;
+type Item<P extends Paths> = Records<Body<P>, (typeof listEndpoints)[P]['key']>;
 
 /** A typed client of the analytics API; `ClientThrows` is `true` when created with `throwOnError: true`. */
 export interface AnalyticsClient<ClientThrows extends boolean = false>

@@ -951,14 +951,14 @@ describe('admin mock: the body rules a schema cannot express → 422 naming the 
       'PUT',
       '/api/v2/admin/products/120',
       { request: { shipping_period: { minimum: 5, maximum: 3 } } },
-      ['request.shipping_period'],
+      ['request.shipping_period/maximum'],
     ],
     [
       'a shipping period minimum above the default maximum 7',
       'POST',
       '/api/v2/admin/bundleproducts',
       newBundle({ shipping_period: { minimum: 8 } }),
-      ['request.shipping_period'],
+      ['request.shipping_period/maximum'],
     ],
     [
       'a pinned product that is not in the order',

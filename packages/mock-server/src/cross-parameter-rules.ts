@@ -1,12 +1,12 @@
 // Rules a JSON Schema cannot express about one parameter alone, read from the spec so each API
-// states them once: `x-mutually-exclusive` pairs on the operation, `*_min`/`*_max` and
-// `*_start_date`/`*_end_date` pairs that must not cross, `x-not-before: <other>` on a date
-// parameter, `x-max-values-per-key` on a `key:value` comma list, and `x-requires-one-of` on a
-// comma list (`{ value: [parameters] }`: with that value, one of those parameters must be given). The rules of an operation are
-// worked out once; checking a request then only looks at the parameters involved. Each broken
-// rule becomes a violation naming the parameter.
-
-import type { OperationEntry } from '@mall-api/spec-model';
+// states them once (specs/README.md, "Extensions"): `x-mutually-exclusive` pairs on the operation,
+// `x-not-less-than: {field}` on the upper bound of a range or period (numbers or dates; the same
+// extension the body rules read), `x-max-values-per-key: {maximum}` on a `key:value` comma list,
+// and `x-requires-one-of` on a comma list (`{ value: [parameters] }`: with that value, one of those
+// parameters must be given). The rules of an operation are worked out once; checking a request
+// then only looks at the parameters involved. Each broken rule becomes a violation naming the
+// parameter.
+import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from './error-envelope.js';
 
 type Query = Readonly<Record<string, string | string[]>>;
@@ -16,45 +16,34 @@ export type CrossParameterCheck = (query: Query) => Violation[];
 
 const first = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value[0] : value;
-const asNumber = (raw: string) => Number(raw);
-const asDate = (raw: string) => Date.parse(raw);
+/** A number, or a date (`YYYY-MM-DD` or a date-time) as ms since the epoch. */
+const comparable = (raw: string): number => {
+  const number = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(number) ? number : Date.parse(raw);
+};
 
 interface OrderedPair {
   /** The parameter that must not be smaller. */
   readonly upper: string;
   readonly lower: string;
-  readonly parse: (raw: string) => number;
   readonly message: string;
 }
 
 function orderedPairs(operation: OperationEntry): OrderedPair[] {
   const names = new Set(operation.parameters.map((p) => p.name));
-  const pairs: OrderedPair[] = [];
-  for (const { name, extensions } of operation.parameters) {
-    for (const [low, high, parse] of [
-      ['_min', '_max', asNumber],
-      ['_start_date', '_end_date', asDate],
-    ] as const) {
-      const upper = `${name.slice(0, -low.length)}${high}`;
-      if (name.endsWith(low) && names.has(upper))
-        pairs.push({ upper, lower: name, parse, message: `must not be less than ${name}` });
-    }
-    const notBefore = extensions['x-not-before'];
-    if (typeof notBefore === 'string') {
-      pairs.push({
-        upper: name,
-        lower: notBefore,
-        parse: asDate,
-        message: `must not be less than ${notBefore}`,
-      });
-    }
-  }
-  return pairs;
+  return operation.parameters.flatMap(({ name, extensions }) => {
+    const rule = extensions['x-not-less-than'];
+    const lower = isJsonObject(rule) ? rule.field : undefined;
+    return typeof lower === 'string' && names.has(lower)
+      ? [{ upper: name, lower, message: `must not be less than ${lower}` }]
+      : [];
+  });
 }
 
 function perKeyLimits(operation: OperationEntry): { name: string; max: number }[] {
   return operation.parameters.flatMap(({ name, extensions }) => {
-    const max = extensions['x-max-values-per-key'];
+    const rule = extensions['x-max-values-per-key'];
+    const max = isJsonObject(rule) ? rule.maximum : undefined;
     return typeof max === 'number' ? [{ name, max }] : [];
   });
 }
@@ -71,7 +60,9 @@ function valueRequirements(operation: OperationEntry): ValueRequirement[] {
     const rule = extensions['x-requires-one-of'];
     if (typeof rule !== 'object' || rule === null) return [];
     return Object.entries(rule).flatMap(([value, oneOf]) =>
-      Array.isArray(oneOf) && oneOf.length > 0 ? [{ name, value, oneOf: oneOf.map(String) }] : [],
+      Array.isArray(oneOf) && oneOf.length > 0 && !value.startsWith('x-')
+        ? [{ name, value, oneOf: oneOf.map(String) }]
+        : [],
     );
   });
 }
@@ -99,11 +90,11 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
         violations.push({ location: 'query', name: b, message: `cannot be combined with ${a}` });
       }
     }
-    for (const { upper, lower, parse, message } of pairs) {
+    for (const { upper, lower, message } of pairs) {
       const high = first(query[upper]);
       const low = first(query[lower]);
       if (high === undefined || low === undefined) continue;
-      const [h, l] = [parse(high), parse(low)];
+      const [h, l] = [comparable(high), comparable(low)];
       if (Number.isFinite(h) && Number.isFinite(l) && h < l)
         violations.push({ location: 'query', name: upper, message });
     }

@@ -181,7 +181,7 @@ describe('collection mock: choosing a documented response', () => {
 });
 
 describe('collection mock: 40 calls per minute per client', () => {
-  it('admits 40 calls, answers the 41st with 429, envelope and Retry-After, and resets with the window', async () => {
+  it('admits 40 calls, answers the 41st with 429, envelope and Retry-After, and admits again a minute after the first', async () => {
     let now = Date.UTC(2026, 0, 1, 0, 0, 10);
     const limited = await startMockServer({
       api: 'collection',
@@ -195,13 +195,13 @@ describe('collection mock: 40 calls per minute per client', () => {
       expect(statuses.every((s) => s === 200)).toBe(true);
       const rejected = await get();
       expect(rejected.status).toBe(429);
-      expect(rejected.headers.get('retry-after')).toBe('50');
+      expect(rejected.headers.get('retry-after')).toBe('60');
       expect(rejected.headers.get('x-ratelimit-remaining')).toBe('0');
       expect(rejected.headers.get('x-api-call-limit')).toBe('40/40');
       const body = (await rejected.json()) as { error: { code: string; more_info: { retry_after: number } } };
       expect(body.error.code).toBe('too_many_requests');
-      expect(body.error.more_info.retry_after).toBe(50);
-      now += 50_000;
+      expect(body.error.more_info.retry_after).toBe(60);
+      now += 60_000;
       const afterReset = await get();
       expect(afterReset.status).toBe(200);
       expect(afterReset.headers.get('x-api-call-limit')).toBe('1/40');

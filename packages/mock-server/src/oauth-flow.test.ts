@@ -64,7 +64,9 @@ describe('authorization codes over HTTP', () => {
       `${admin.url}/api/v2/oauth/authorize?${new URLSearchParams({ ...base, client_id: 'nobody', redirect_uri: redirectUri })}`,
       { redirect: 'manual' },
     );
-    expect(unknown.status).toBe(401);
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get('location')).toBeNull();
+    expect(await unknown.json()).toMatchObject({ error: 'invalid_request' });
     const badRedirect = await fetch(
       `${admin.url}/api/v2/oauth/authorize?${new URLSearchParams({ ...base, client_id: demoApp.clientId, redirect_uri: 'https://evil.example/cb' })}`,
       { redirect: 'manual' },

@@ -7,6 +7,11 @@ import { checkPolicy, policyLimit } from './policy.js';
 
 const policyArb: fc.Arbitrary<LimitPolicy> = fc.oneof(
   fc.record({
+    kind: fc.constant('sliding-log' as const),
+    limit: fc.integer({ min: 1, max: 8 }),
+    windowMs: fc.integer({ min: 1, max: 5_000 }),
+  }),
+  fc.record({
     kind: fc.constant('fixed-window' as const),
     limit: fc.integer({ min: 1, max: 8 }),
     windowMs: fc.integer({ min: 1, max: 5_000 }),

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
-import { apiLimits } from './api-limits.js';
 import type { Decision, FixedWindowPolicy } from './policy.js';
-import { replay, timedCalls } from './testing/algorithm-runs.js';
+import { callGaps, replay, timedCalls } from './testing/algorithm-runs.js';
 
 /** Obviously correct: keep every admitted call and count those in the same window. */
 function referenceFixedWindow(policy: FixedWindowPolicy, calls: readonly { at: number; cost: number }[]) {
@@ -33,12 +32,9 @@ const policyArb = fc.record({
   windowMs: fc.integer({ min: 1, max: 5_000 }),
 });
 
-const callsArb = fc.array(
-  fc.record({ gap: fc.integer({ min: 0, max: 3_000 }), cost: fc.integer({ min: 1, max: 8 }) }),
-  { minLength: 1, maxLength: 60 },
-);
+const callsArb = callGaps(3_000, 60);
 
-const minute = apiLimits.collection.policy;
+const minute: FixedWindowPolicy = { kind: 'fixed-window', limit: 40, windowMs: 60_000 };
 const start = Date.UTC(2025, 0, 1, 12, 0, 0); // a minute boundary
 
 function run(policy: FixedWindowPolicy, times: readonly number[]): Decision[] {

@@ -1,4 +1,4 @@
-// Public entry of @mall-api/rate-limit: algorithms, the memory store, server limiter, client
+// Public entry of @mall-api/rate-limit: algorithms (sliding log, fixed window, leaky and token bucket), the memory store, server limiter, client
 // middleware and the API limit table. The Redis store is deliberately not here; import it from
 // `@mall-api/rate-limit/redis` so clients that do not use Redis never load ioredis.
 export {
@@ -9,8 +9,20 @@ export {
 } from './admission-queue.js';
 export { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 export { drainMsPerUnit, type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
+export { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';
 export { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
-export { type ApiLimit, type ApiLimits, type ApiName, apiLimits, resolveApiLimit } from './api-limits.js';
+export {
+  type ApiLimit,
+  type ApiLimits,
+  type ApiName,
+  apiLimitFromExtension,
+  apiLimitFromSpec,
+  apiLimits,
+  type CountedPer,
+  checkRateLimitExtension,
+  type RateLimitExtension,
+  resolveApiLimit,
+} from './api-limits.js';
 export {
   type ApiMiddlewareOptions,
   createRateLimitMiddleware,
@@ -36,6 +48,7 @@ export {
   type Outcome,
   policyLimit,
   refillPerSecond,
+  type SlidingLogPolicy,
   type TokenBucketPolicy,
 } from './policy.js';
 export {

@@ -1,4 +1,4 @@
-// Runs the right algorithm for any policy: the union of the three algorithm states, and `decide`,
+// Runs the right algorithm for any policy: the union of the four algorithm states, and `decide`,
 // `peek`, `observe` and `timeUntilAdmitted` that pick the algorithm by `policy.kind`. Stores use
 // these so they never branch on the algorithm themselves. A saved state of another kind than the
 // policy (the policy of a key changed) counts as absent. Not for storage or time keeping. Each
@@ -7,11 +7,12 @@
 // (bench/rate-limit-decisions.mjs).
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
+import { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';
 import { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
 import type { Decision, LimitPolicy, Outcome } from './policy.js';
 
-/** The saved state of any of the three algorithms; `kind` matches the policy's. */
-export type LimitState = FixedWindowState | LeakyBucketState | TokenBucketState;
+/** The saved state of any of the four algorithms; `kind` matches the policy's. */
+export type LimitState = SlidingLogState | FixedWindowState | LeakyBucketState | TokenBucketState;
 
 /** Admits or refuses a call of `cost` under `policy`; see {@link LimitAlgorithm.decide}. */
 export function decideLimit(
@@ -21,6 +22,8 @@ export function decideLimit(
   cost = 1,
 ): Outcome<LimitState> {
   switch (policy.kind) {
+    case 'sliding-log':
+      return slidingLog.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
     case 'fixed-window':
       return fixedWindow.decide(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
     case 'leaky-bucket':
@@ -38,6 +41,8 @@ export function peekLimit(
   cost = 1,
 ): Decision {
   switch (policy.kind) {
+    case 'sliding-log':
+      return slidingLog.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
     case 'fixed-window':
       return fixedWindow.peek(state?.kind === policy.kind ? state : undefined, nowMs, policy, cost);
     case 'leaky-bucket':
@@ -55,6 +60,8 @@ export function observeLimit(
   remaining: number,
 ): LimitState {
   switch (policy.kind) {
+    case 'sliding-log':
+      return slidingLog.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
     case 'fixed-window':
       return fixedWindow.observe(state?.kind === policy.kind ? state : undefined, nowMs, policy, remaining);
     case 'leaky-bucket':

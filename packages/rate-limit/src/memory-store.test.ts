@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiLimits } from './api-limits.js';
 import { manualClock } from './clock.js';
 import { MemoryStore } from './memory-store.js';
-import type { LimitPolicy } from './policy.js';
+import { type LimitPolicy, policyLimit } from './policy.js';
 
 const start = Date.UTC(2025, 0, 1, 12, 0, 0);
 
@@ -14,8 +14,7 @@ describe('MemoryStore', () => {
       const decisions = await Promise.all(
         Array.from({ length: 200 }, () => store.decide('client', policy, start)),
       );
-      const limit = policy.kind === 'fixed-window' ? policy.limit : policy.capacity;
-      expect(decisions.filter((d) => d.allowed)).toHaveLength(limit);
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(policyLimit(policy));
     },
   );
 

@@ -1,5 +1,5 @@
-// The shared vocabulary of every limiter: the three policies (fixed window, leaky bucket, token
-// bucket), the decision a limiter returns, the shape the three algorithms share, and the checks
+// The shared vocabulary of every limiter: the four policies (sliding log, fixed window, leaky
+// bucket, token bucket), the decision a limiter returns, the shape the three algorithms share, and the checks
 // that a policy and a cost make sense. Types and checks only; the algorithms live in
 // `algorithms/`, and what each mall API uses lives in `api-limits.ts`.
 import { RateLimitError } from './errors.js';
@@ -10,6 +10,19 @@ export interface FixedWindowPolicy {
   /** Units admitted per window. */
   readonly limit: number;
   /** Window length in milliseconds. */
+  readonly windowMs: number;
+}
+
+/**
+ * At most `limit` units in ANY span of `windowMs` (a rolling window): each admitted unit is logged
+ * and counts until `windowMs` after it was admitted. Stricter than a fixed window, which lets twice
+ * the limit through across a window boundary.
+ */
+export interface SlidingLogPolicy {
+  readonly kind: 'sliding-log';
+  /** Units admitted in any span of `windowMs`. */
+  readonly limit: number;
+  /** Length of the rolling window in milliseconds. */
   readonly windowMs: number;
 }
 
@@ -32,7 +45,7 @@ export interface TokenBucketPolicy {
 }
 
 /** Any rate-limit policy; `kind` selects the algorithm. */
-export type LimitPolicy = FixedWindowPolicy | LeakyBucketPolicy | TokenBucketPolicy;
+export type LimitPolicy = SlidingLogPolicy | FixedWindowPolicy | LeakyBucketPolicy | TokenBucketPolicy;
 
 /** The answer of a limiter for one call, and the limiter's state after it. */
 export interface Decision {
@@ -57,7 +70,7 @@ export interface Outcome<S> {
 }
 
 /**
- * The shape every algorithm has. Each function is pure and O(1); time is passed in (ms since the
+ * The shape every algorithm has. Each function is pure and O(1) (the sliding log: O(limit)); time is passed in (ms since the
  * epoch), and an absent state means "never used" (which is also the state once `resetMs` passed).
  */
 export interface LimitAlgorithm<P extends LimitPolicy, S> {
@@ -75,14 +88,15 @@ export interface LimitAlgorithm<P extends LimitPolicy, S> {
   observe(state: S | undefined, nowMs: number, policy: P, remaining: number): S;
 }
 
-/** The policy's limit (fixed window) or capacity (buckets). */
+/** The policy's limit (sliding log, fixed window) or capacity (buckets). */
 export function policyLimit(policy: LimitPolicy): number {
-  return policy.kind === 'fixed-window' ? policy.limit : policy.capacity;
+  return 'limit' in policy ? policy.limit : policy.capacity;
 }
 
 /** Units the policy gives back per second on average (refill or drain rate; limit per window). */
 export function refillPerSecond(policy: LimitPolicy): number {
   switch (policy.kind) {
+    case 'sliding-log':
     case 'fixed-window':
       return (policy.limit * 1000) / policy.windowMs;
     case 'leaky-bucket':
@@ -103,7 +117,7 @@ const isPositive = (value: number): boolean => Number.isFinite(value) && value >
 export function checkPolicy(policy: LimitPolicy): RateLimitError | undefined {
   const limit = policyLimit(policy);
   const rate =
-    policy.kind === 'fixed-window'
+    'windowMs' in policy
       ? policy.windowMs
       : policy.kind === 'leaky-bucket'
         ? policy.leakPerSecond

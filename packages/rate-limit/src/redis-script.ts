@@ -4,9 +4,10 @@
 // holds them to that. Text and argument layout only; no Redis client lives here.
 
 /**
- * The limiter script. KEYS[1] is a hash with `at` (window start, or the instant the bucket is
- * empty/full) and `n` (count in the window). ARGV: 1 operation (`decide` | `peek` | `observe`),
- * 2 model (`fixed-window` | `bucket`), 3 limit or capacity, 4 window ms or ms per unit, 5 cost,
+ * The limiter script. For the sliding log KEYS[1] is a list of admission instants (ascending, one
+ * per unit); otherwise a hash with `at` (window start, or the instant the bucket is empty/full) and
+ * `n` (count in the window). ARGV: 1 operation (`decide` | `peek` | `observe`), 2 model
+ * (`sliding-log` | `fixed-window` | `bucket`), 3 limit or capacity, 4 window ms or ms per unit, 5 cost,
  * 6 remaining reported by a server (`''` when not observing), 7 now in ms (`''` = Redis `TIME`).
  * Returns `{ allowed (0|1), used, remaining, retryAfterMs, resetMs }`, numbers as exact strings.
  * Leaky and token buckets are the same model here: "ms of backlog" is ms until empty (leaky) or
@@ -23,10 +24,48 @@ if now == nil then
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local EPSILON = 1e-9
+local function exact(x) return string.format('%.17g', x) end
+local allowed, retry, used, reset
+
+if model == 'sliding-log' then
+  -- A list of admission instants, ascending, one per unit; entries expire span ms after.
+  local saved = redis.call('LRANGE', KEYS[1], 0, -1)
+  local log = {}
+  for i = 1, #saved do
+    local t = tonumber(saved[i])
+    if t + span > now then log[#log + 1] = t end
+  end
+  local changed = false
+  if reported ~= nil then
+    local reportedUse = math.min(limit, math.max(0, limit - reported))
+    for _ = #log + 1, reportedUse do log[#log + 1] = now; changed = true end
+    table.sort(log)
+  end
+  local excess = #log + cost - limit
+  allowed = excess <= 0
+  if allowed then retry = 0 else retry = log[excess] + span - now end
+  if allowed and op == 'decide' then
+    for _ = 1, cost do log[#log + 1] = now end
+    table.sort(log)
+    changed = true
+  end
+  used = math.min(#log, limit)
+  if #log == 0 then reset = 0 else reset = math.max(0, log[#log] + span - now) end
+  if changed then
+    local values = {}
+    for i = 1, #log do values[i] = exact(log[i]) end
+    redis.call('DEL', KEYS[1])
+    redis.call('RPUSH', KEYS[1], unpack(values))
+    redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(reset)))
+  end
+  local admitted = 0
+  if allowed then admitted = 1 end
+  return { admitted, exact(used), exact(limit - used), exact(retry), exact(reset) }
+end
+
 local saved = redis.call('HMGET', KEYS[1], 'at', 'n')
 local at, count = tonumber(saved[1]), tonumber(saved[2])
 local changed = false
-local allowed, retry, used, reset
 
 if model == 'fixed-window' then
   local start = now - (now % span)
@@ -59,7 +98,6 @@ else
   count = 0
 end
 
-local function exact(x) return string.format('%.17g', x) end
 if changed then
   redis.call('HSET', KEYS[1], 'at', exact(at), 'n', exact(count))
   redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(reset)))

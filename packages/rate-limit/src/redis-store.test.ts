@@ -7,7 +7,7 @@ import { createRateLimitMiddleware } from './client-scheduler.js';
 import { manualClock } from './clock.js';
 import { RateLimitError } from './errors.js';
 import { MemoryStore } from './memory-store.js';
-import type { Decision, LimitPolicy } from './policy.js';
+import { type Decision, type LimitPolicy, policyLimit } from './policy.js';
 import { LIMITER_SCRIPT_SHA, RedisStore } from './redis-store.js';
 import type { FetchLike } from './request-sender.js';
 import { createServerLimiter } from './server-limiter.js';
@@ -51,7 +51,7 @@ describe('RedisStore', () => {
       const decisions = await Promise.all(
         Array.from({ length: 200 }, () => store.decide(key, policy, start)),
       );
-      expect(admittedOf(decisions)).toBe(policy.kind === 'fixed-window' ? policy.limit : policy.capacity);
+      expect(admittedOf(decisions)).toBe(policyLimit(policy));
     },
   );
 
@@ -73,7 +73,7 @@ describe('RedisStore', () => {
     expect(perProcess.every((decisions) => decisions.length === 60)).toBe(true);
   });
 
-  it('never admits more than 40 per minute in total across processes with the collection policy', async () => {
+  it('never admits more than 40 in any rolling minute across processes with the collection policy', async () => {
     const key = freshKey();
     const processes = Array.from({ length: 4 }, () => new RedisStore({ redis: connect() }));
     const policy = apiLimits.collection.policy;
@@ -84,9 +84,10 @@ describe('RedisStore', () => {
         ),
       );
     const first = (await round(start + 10_000)).flat();
-    const sameWindow = (await round(start + 59_999)).flat();
-    const nextWindow = (await round(start + 60_000)).flat();
-    expect([admittedOf(first), admittedOf(sameWindow), admittedOf(nextWindow)]).toEqual([40, 0, 40]);
+    const acrossTheMinute = (await round(start + 60_000)).flat();
+    const minuteLater = (await round(start + 69_999)).flat();
+    const expired = (await round(start + 70_000)).flat();
+    expect([first, acrossTheMinute, minuteLater, expired].map(admittedOf)).toEqual([40, 0, 0, 40]);
   });
 
   it('gives every key a TTL, so keys expire by themselves', async () => {
@@ -104,7 +105,7 @@ describe('RedisStore', () => {
   it('writes under the configured key prefix', async () => {
     const store = new RedisStore({ redis, keyPrefix: 'mall-api:test-prefix:' });
     await store.decide('ip-1', apiLimits.collection.policy, start);
-    expect(await redis.keys('mall-api:test-prefix:*')).toEqual(['mall-api:test-prefix:fixed-window:ip-1']);
+    expect(await redis.keys('mall-api:test-prefix:*')).toEqual(['mall-api:test-prefix:sliding-log:ip-1']);
   });
 
   it('falls back to EVAL when Redis lost the script, and EVALSHA works again afterwards', async () => {
@@ -132,6 +133,11 @@ describe('RedisStore', () => {
         limit: fc.integer({ min: 1, max: 6 }),
         windowMs: fc.integer({ min: 1, max: 3_000 }),
       }),
+      fc.record({
+        kind: fc.constant('sliding-log' as const),
+        limit: fc.integer({ min: 1, max: 6 }),
+        windowMs: fc.integer({ min: 1, max: 3_000 }),
+      }),
     );
     const stepArb = fc.record({
       gap: fc.integer({ min: 0, max: 2_500 }),
@@ -147,7 +153,7 @@ describe('RedisStore', () => {
         async (policy, steps) => {
           const memory = new MemoryStore();
           const key = freshKey();
-          const limit = policy.kind === 'fixed-window' ? policy.limit : policy.capacity;
+          const limit = policyLimit(policy);
           let at = start;
           for (const { gap, op, cost, remaining } of steps) {
             at += gap;

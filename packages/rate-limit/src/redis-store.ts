@@ -92,7 +92,7 @@ export class RedisStore implements RateLimitStore {
     assertCost(cost, limit);
     const args = [
       operation,
-      policy.kind === 'fixed-window' ? 'fixed-window' : 'bucket',
+      policy.kind === 'fixed-window' || policy.kind === 'sliding-log' ? policy.kind : 'bucket',
       String(limit),
       String(msPerUnit(policy)),
       String(cost),
@@ -126,6 +126,7 @@ export class RedisStore implements RateLimitStore {
 /** The script's span: window length, or ms per unit of the bucket. */
 function msPerUnit(policy: LimitPolicy): number {
   switch (policy.kind) {
+    case 'sliding-log':
     case 'fixed-window':
       return policy.windowMs;
     case 'leaky-bucket':

@@ -14,7 +14,7 @@ async function takeMany(take: () => Promise<LimitResult>, count: number): Promis
 }
 
 describe('createServerLimiter', () => {
-  describe('collection API (fixed window, 40 per minute per client IP)', () => {
+  describe('collection API (sliding log, 40 in any minute per client IP)', () => {
     it('sends X-RateLimit-Limit, X-RateLimit-Remaining and X-Api-Call-Limit on every admitted call', async () => {
       const clock = manualClock(start + 1_000);
       const limiter = createServerLimiter({ api: 'collection', clock: clock.now });
@@ -37,7 +37,7 @@ describe('createServerLimiter', () => {
       const clock = manualClock(start + 1_000);
       const limiter = createServerLimiter({ api: 'collection', clock: clock.now });
       await takeMany(() => limiter.take('203.0.113.7'), 40);
-      clock.advance(500);
+      clock.advance(1_500);
       const refused = await limiter.take('203.0.113.7');
       expect(refused).toMatchObject({ allowed: false, status: 429, retryAfterSeconds: 59 });
       expect(refused.headers).toEqual({
@@ -56,9 +56,10 @@ describe('createServerLimiter', () => {
     });
 
     it('rounds Retry-After up and never sends less than 1 second', async () => {
-      const clock = manualClock(start + 59_999);
+      const clock = manualClock(start);
       const limiter = createServerLimiter({ api: 'collection', clock: clock.now });
       await takeMany(() => limiter.take('ip'), 40);
+      clock.advance(59_999);
       const refused = await limiter.take('ip');
       expect(refused.decision.retryAfterMs).toBe(1);
       expect(refused.headers['Retry-After']).toBe('1');

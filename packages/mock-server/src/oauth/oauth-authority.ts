@@ -1,15 +1,16 @@
 // The mock platform's OAuth 2.0 authorization server state: registered apps, single-use
-// authorization codes (one minute), access tokens (two hours) and rotating refresh tokens (two
-// weeks), on an injectable clock. Every admin and analytics mock of one process shares one
-// authority, so tokens it issues are what those mocks accept. It decides; HTTP lives in
-// oauth-routes.ts.
+// authorization codes, access tokens and rotating refresh tokens, living as long as the admin
+// spec's `x-token-lifetimes` says (one minute, two hours, two weeks), on an injectable clock.
+// Every admin and analytics mock of one process shares one authority, so tokens it issues are
+// what those mocks accept. It decides; HTTP lives in oauth-routes.ts.
 import { randomBytes } from 'node:crypto';
 import {
   type TokenResponseBody as AuthTokenResponseBody,
   constantTimeEqual,
   formatTokenResponse,
 } from '@mall-api/auth';
-import { issuedScopeName } from './scope-names.js';
+import { type JsonObject, loadSpecSync, resolveOptional } from '@mall-api/spec-model';
+import { issuedScopeName, platformScopeAliases, type ScopeAliases } from './scope-names.js';
 
 /** An app registered with the mock platform. */
 export interface RegisteredApp {
@@ -31,12 +32,26 @@ export interface OAuthLifetimes {
   readonly refreshTokenMs: number;
 }
 
-/** The platform's lifetimes: code 1 minute, access token 2 hours, refresh token 2 weeks. */
-export const platformLifetimes: OAuthLifetimes = {
-  codeMs: 60_000,
-  accessTokenMs: 2 * 60 * 60_000,
-  refreshTokenMs: 14 * 24 * 60 * 60_000,
-};
+/**
+ * The lifetimes a document's OAuth security schemes state in `x-token-lifetimes` (seconds).
+ *
+ * @throws when no security scheme states all three lifetimes.
+ */
+export function lifetimesFromSpec(document: JsonObject): OAuthLifetimes {
+  const schemes = resolveOptional(document, resolveOptional(document, document.components)?.securitySchemes);
+  for (const scheme of Object.values(schemes ?? {})) {
+    const stated = resolveOptional(document, resolveOptional(document, scheme)?.['x-token-lifetimes']);
+    const [code, access, refresh] = ['authorization-code', 'access-token', 'refresh-token'].map(
+      (name) => stated?.[`${name}-seconds`],
+    );
+    if (typeof code === 'number' && typeof access === 'number' && typeof refresh === 'number')
+      return { codeMs: code * 1000, accessTokenMs: access * 1000, refreshTokenMs: refresh * 1000 };
+  }
+  throw new Error('the spec states no x-token-lifetimes on an OAuth security scheme');
+}
+
+/** The platform's lifetimes, as the shipped admin spec states them (code, access and refresh token). */
+export const platformLifetimes: OAuthLifetimes = lifetimesFromSpec(loadSpecSync('admin').document);
 
 /** Who an access token speaks for. */
 export interface Grant {
@@ -88,6 +103,8 @@ export interface OAuthAuthorityOptions {
   readonly lifetimes?: OAuthLifetimes;
   /** The user who "approves" every authorization (the mock has no login page). */
   readonly userId?: string;
+  /** How issued tokens list requested scopes (default: the shipped specs' `x-scope-aliases`). */
+  readonly scopeAliases?: ScopeAliases;
 }
 
 /** The mock authorization server. */
@@ -142,6 +159,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
   const clock = options.clock ?? (() => Date.now());
   const lifetimes = options.lifetimes ?? platformLifetimes;
   const userId = options.userId ?? 'demo-admin';
+  const scopeAliases = options.scopeAliases ?? platformScopeAliases();
   const codes = new Map<string, CodeRecord>();
   const accessTokens = new Map<string, TokenRecord>();
   const refreshTokens = new Map<string, TokenRecord>();
@@ -199,7 +217,8 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         return {
           ok: false,
           redirectable: false,
-          failure: { status: 401, error: 'invalid_client', description: 'Unknown client_id.' },
+          // RFC 6749 4.1.2.1: an unknown client must not be redirected to; the operator sees a 400.
+          failure: { status: 400, error: 'invalid_request', description: 'The client_id is not registered.' },
         };
       }
       if (!redirectUri || !app.redirectUris.some((registered) => redirectMatches(registered, redirectUri))) {
@@ -240,7 +259,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         clientId: app.clientId,
         mallId,
         userId,
-        scopes: requested.map(issuedScopeName),
+        scopes: requested.map((name) => issuedScopeName(name, scopeAliases)),
         redirectUri,
         expiresAt: clock(mallId) + lifetimes.codeMs,
       });

@@ -1,15 +1,53 @@
-// How the platform names scopes in issued tokens. An app asks for `mall.read_analytics`, but the
-// token lists `mall.analytics` (analytics seed, section 5); every other scope is listed as asked.
-// Both the authority (when issuing) and the scope check (when enforcing) use this one table.
+// How the platform names scopes in issued tokens, read from the specs: a security scheme's
+// `x-scope-aliases` maps a requested scope to the name an issued token lists it under (the
+// analytics spec: `mall.read_analytics` is listed as `mall.analytics`, seed 5); scopes without an
+// alias are listed as asked. The authority (when issuing) and the scope check (when enforcing) use
+// the same aliases. No scope name is written here.
+import { type JsonObject, loadSpecSync, resolveOptional } from '@mall-api/spec-model';
 
-const listedAs: Readonly<Record<string, string>> = { 'mall.read_analytics': 'mall.analytics' };
+/** Requested scope -> the name an issued token lists it under. */
+export type ScopeAliases = ReadonlyMap<string, string>;
+
+/**
+ * The scope aliases the security schemes of `documents` declare in `x-scope-aliases` (its
+ * `description` and `x-` keys are prose, not aliases).
+ */
+export function scopeAliasesFromSpec(...documents: readonly JsonObject[]): ScopeAliases {
+  const aliases = new Map<string, string>();
+  for (const document of documents) {
+    const schemes = resolveOptional(
+      document,
+      resolveOptional(document, document.components)?.securitySchemes,
+    );
+    for (const scheme of Object.values(schemes ?? {})) {
+      const declared = resolveOptional(document, resolveOptional(document, scheme)?.['x-scope-aliases']);
+      for (const [requested, listed] of Object.entries(declared ?? {})) {
+        if (requested !== 'description' && !requested.startsWith('x-') && typeof listed === 'string')
+          aliases.set(requested, listed);
+      }
+    }
+  }
+  return aliases;
+}
+
+let shipped: ScopeAliases | undefined;
+
+/** The aliases of the shipped admin and analytics bundles (the APIs whose tokens the mock issues). */
+export function platformScopeAliases(): ScopeAliases {
+  shipped ??= scopeAliasesFromSpec(loadSpecSync('admin').document, loadSpecSync('analytics').document);
+  return shipped;
+}
 
 /** The name under which a requested scope appears in an issued token. */
-export function issuedScopeName(requested: string): string {
-  return listedAs[requested] ?? requested;
+export function issuedScopeName(requested: string, aliases: ScopeAliases = platformScopeAliases()): string {
+  return aliases.get(requested) ?? requested;
 }
 
 /** Whether a token's listed scopes grant `required`. */
-export function grantsScope(listed: readonly string[], required: string): boolean {
-  return listed.includes(required) || listed.includes(issuedScopeName(required));
+export function grantsScope(
+  listed: readonly string[],
+  required: string,
+  aliases: ScopeAliases = platformScopeAliases(),
+): boolean {
+  return listed.includes(required) || listed.includes(issuedScopeName(required, aliases));
 }

@@ -1,6 +1,7 @@
 // Test helpers shared by the algorithm tests: turn generated gaps into timed calls, replay calls
 // through an algorithm as its decisions' numbers (to compare with a reference model), and hammer
 // an algorithm with unit calls at a fixed step. Not part of the build.
+import fc from 'fast-check';
 import type { LimitAlgorithm, LimitPolicy } from '../policy.js';
 
 /** A call at an instant (ms since the epoch) taking `cost` units. */
@@ -8,6 +9,13 @@ export interface TimedCall {
   readonly at: number;
   readonly cost: number;
 }
+
+/** Random calls as gaps (ms, up to `maxGapMs`) and raw costs, for {@link timedCalls}. */
+export const callGaps = (maxGapMs: number, maxLength: number) =>
+  fc.array(fc.record({ gap: fc.integer({ min: 0, max: maxGapMs }), cost: fc.integer({ min: 1, max: 8 }) }), {
+    minLength: 1,
+    maxLength,
+  });
 
 /** Calls at `origin` plus the running sum of the gaps, each cost folded into 1..`maxCost`. */
 export function timedCalls(

@@ -1,0 +1,78 @@
+// The lint refuses a rule extension that does not say where its fact comes from: the `mall`
+// Redocly plugin's `rule-provenance` rule (specs/lint/rule-provenance.js) runs in `npm run lint`.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const specs = join(import.meta.dirname, '..');
+const redocly = join(specs, '..', 'node_modules', '.bin', 'redocly');
+let directory: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'provenance-lint-'));
+  await writeFile(
+    join(directory, 'redocly.yaml'),
+    `plugins:\n  - ${join(specs, 'lint', 'rule-provenance.js')}\nrules:\n  mall/rule-provenance: error\n`,
+  );
+});
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+/** Lints a one-operation document whose `price_max` parameter carries `rule`. */
+async function lint(rule: string): Promise<{ ok: boolean; output: string }> {
+  const file = join(directory, 'openapi.yaml');
+  await writeFile(
+    file,
+    `openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /items:
+    get:
+      parameters:
+        - { name: price_min, in: query, schema: { type: number } }
+        - name: price_max
+          in: query
+          schema: { type: number }
+${rule
+  .split('\n')
+  .map((line) => `          ${line}`)
+  .join('\n')}
+      responses:
+        '200': { description: ok }
+`,
+  );
+  try {
+    const { stdout, stderr } = await run(redocly, [
+      'lint',
+      file,
+      '--config',
+      join(directory, 'redocly.yaml'),
+    ]);
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+describe('mall/rule-provenance', () => {
+  it('fails a rule extension without x-provenance', async () => {
+    const result = await lint('x-not-less-than: { field: price_min }');
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('x-not-less-than states a rule without x-provenance');
+  });
+
+  it('fails an x-provenance outside seed, reference and inferred', async () => {
+    const result = await lint('x-not-less-than: { field: price_min, x-provenance: guessed }');
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('x-provenance must be one of seed, reference, inferred');
+  });
+
+  it('passes a rule extension with its provenance, inside it or beside a list-valued one', async () => {
+    expect((await lint('x-not-less-than: { field: price_min, x-provenance: inferred }')).ok).toBe(true);
+    expect((await lint('x-provenance: seed\nx-mutually-exclusive: [[price_min, price_max]]')).ok).toBe(true);
+  });
+});
