@@ -8,7 +8,7 @@
 // control API instead. An unexpected failure is logged with its cause and answered with a bare 500
 // envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServerLimiter } from '@mall-api/rate-limit';
+import { apiLimitFromSpec, type ServerLimiter } from '@mall-api/rate-limit';
 import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
@@ -92,14 +92,19 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     ...(options.authority ? { authority: options.authority } : {}),
   };
   const malls = options.malls ?? createMockMalls();
+  // The API's limit and what it counts per come from its spec (x-rate-limit), as the clients' do.
+  const limit = apiLimitFromSpec(spec.document, name);
   const sandbox = options.sandbox ?? malls.sandbox;
   const limiter = options.limiter;
   const stages: Stage[] = [
     corsPreflight,
     identifyCaller(sources),
-    rateLimit(limiter ? () => limiter : (mallId) => malls.limiter(name, mallId)),
+    rateLimit(
+      limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
+      limit.countedPer ?? 'client-ip',
+    ),
     ...(profile.servesOAuth && options.authority ? [oauthEndpoints(options.authority)] : []),
-    ...(profile.httpsOnly ? [httpsOnly] : []),
+    ...(spec.document['x-https-only'] ? [httpsOnly] : []),
     requireCredentials,
     knownOperation,
     scope,

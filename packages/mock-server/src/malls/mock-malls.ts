@@ -2,8 +2,7 @@
 // request journal, its fault rules and its rate-limit buckets (on the mall's clock), plus the
 // sandbox malls when the mocks run stateful. Resetting a mall resets all of it. The mall of a
 // request is the one its host or per-mall base URL names, else its token's, else the demo mall.
-import { createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
-import type { ApiName } from '../api-profiles.js';
+import { type ApiLimit, createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
 import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
 import { createFaultRules, type FaultRules } from './fault-rules.js';
 import { createJournal, type Journal } from './journal.js';
@@ -16,8 +15,8 @@ export interface MockMalls {
   readonly faults: FaultRules;
   /** The stateful malls; undefined in example-only mode. */
   readonly sandbox: SandboxMallsGateway | undefined;
-  /** The rate limiter of one API at one mall (collection: per client address, on the demo mall's clock). */
-  limiter(api: ApiName, mallId: string): ServerLimiter;
+  /** The rate limiter of one API's limit at one mall, on the mall's clock. */
+  limiter(limit: ApiLimit, mallId: string): ServerLimiter;
   /** Empties a mall's rate-limit buckets. */
   resetLimits(mallId: string): void;
   /** Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock. */
@@ -50,12 +49,12 @@ export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
     journal,
     faults,
     sandbox: options.sandbox,
-    limiter(api, mallId) {
+    limiter(limit, mallId) {
       used.add(mallId);
-      const key = `${api}@${mallId}`;
+      const key = `${limit.name}@${mallId}`;
       let limiter = limiters.get(key);
       if (!limiter) {
-        limiter = createServerLimiter({ api, clock: () => clocks.now(mallId) });
+        limiter = createServerLimiter({ api: limit, clock: () => clocks.now(mallId) });
         limiters.set(key, limiter);
       }
       return limiter;

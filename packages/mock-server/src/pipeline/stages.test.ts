@@ -79,7 +79,7 @@ describe('identify-caller', () => {
 describe('rate-limit', () => {
   it('keeps the headers, answers 429 past the limit, and counts each mall apart', async () => {
     const limiter = createServerLimiter({ api: 'admin' });
-    const stage = rateLimit(() => limiter);
+    const stage = rateLimit(() => limiter, 'mall');
     const request = {
       url: '/api/v2/admin/categories',
       headers: { authorization: bearer(['mall.read_category'], 'busy') },
