@@ -58,8 +58,10 @@ export function unknownExampleId(
   known: KnownIds,
   pathParameters: Readonly<Record<string, string>>,
 ): string | undefined {
-  return [...known].find(([name, values]) => {
+  for (const [name, values] of known) {
     const value = pathParameters[name];
-    return value !== undefined && values.size > 0 && !values.has(value) && !values.has(String(Number(value)));
-  })?.[0];
+    if (value !== undefined && values.size > 0 && !values.has(value) && !values.has(String(Number(value))))
+      return name;
+  }
+  return undefined;
 }

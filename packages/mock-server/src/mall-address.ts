@@ -15,7 +15,11 @@ const mallLabel = /^[a-z0-9][a-z0-9-]{0,62}$/i;
 
 /** The mall id the Host header's first label names (`<mall>.localhost`, `<mall>.<anything>.<tld>`), if any. */
 export function mallFromHost(request: IncomingMessage): string | undefined {
-  const host = (request.headers.host ?? '').replace(/:\d+$/, '');
+  const header = request.headers.host ?? '';
+  // The common case, a loopback address, names no mall.
+  if (header.startsWith('127.0.0.1') || header.startsWith('localhost:') || header === 'localhost')
+    return undefined;
+  const host = header.replace(/:\d+$/, '');
   if (/^[\d.]+$/.test(host) || host === 'localhost' || host.startsWith('[')) return undefined;
   const [first] = host.split('.');
   return first && mallLabel.test(first) && host.split('.').length >= 2 ? first.toLowerCase() : undefined;

@@ -115,9 +115,10 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   ];
   const control = createControlApi(malls, options.control);
   const cors = corsResponseHeaders(name);
-  const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) =>
-    malls.journal.record(mallOf(exchange), {
-      receivedAtMs: malls.clocks.now(mallOf(exchange)),
+  const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) => {
+    const mallId = mallOf(exchange);
+    malls.journal.record(mallId, {
+      receivedAtMs: malls.clocks.now(mallId),
       api: name,
       method: exchange.method,
       path: exchange.path,
@@ -128,6 +129,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       answeredBy,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });
+  };
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   return {

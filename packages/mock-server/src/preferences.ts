@@ -16,6 +16,9 @@ export function readPreference(
   preferHeader: string | undefined,
   query: URLSearchParams,
 ): { preference: ResponsePreference; apiQuery: URLSearchParams } {
+  // Most requests ask for nothing: no Prefer header and none of the mock's own parameters.
+  if (!preferHeader && !controlParameters.some((name) => query.has(name)))
+    return { preference: {}, apiQuery: query };
   const preference: ResponsePreference = {};
   const pairs = new Map<string, string>();
   for (const part of (preferHeader ?? '').split(/[,;]/)) {

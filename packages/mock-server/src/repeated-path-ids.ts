@@ -52,6 +52,7 @@ export function reconcileRepeatedPathIds(
   body: unknown,
 ): ReconciledRequest {
   const { pathNames, declaredInQuery } = namesOf(operation);
+  if (pathNames.length === 0) return { query, body, violations: [] };
   const violations: Violation[] = [];
   let keptQuery = query;
   let keptBody = body;
