@@ -19,6 +19,7 @@ import {
   type SimulatedOrder,
   type SimulatedVisit,
 } from '../simulation/analytics-simulation.js';
+import { derivedFrom } from '../store/store.js';
 import {
   type AnalyticsQuery,
   type AnalyticsReport,
@@ -433,6 +434,9 @@ function selection(query: Query): VisitSelection {
   };
 }
 
+/** How many computed report answers a mall keeps (the same query is answered from them). */
+const answerCapacity = 256;
+
 /**
  * The handlers of the 24 analytics operations, over one mall's products (displayed products from
  * their creation day on) and category names.
@@ -441,12 +445,26 @@ export function createAnalyticsView(catalogue: Catalogue): HandlerMap<AnalyticsO
   const { store, products, categories } = catalogue;
   const days = createSimulatedDays(store, products);
   const reports = analyticsReports((categoryNo) => categories.find(categoryNo)?.category_name);
+  /** Answers already computed, by operation and query; new after any product or category write. */
+  const answered = derivedFrom(
+    store,
+    ['product', 'category'],
+    () => new Map<string, ReturnType<AnyHandler>>(),
+  );
   return Object.fromEntries(
     Object.entries(reports).map(([operationId, report]): [string, AnyHandler] => [
       operationId,
       ({ query }) => {
         const converted = query as Query;
-        return answer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
+        const cache = answered();
+        const key = `${operationId}|${JSON.stringify(converted)}`;
+        let result = cache.get(key);
+        if (!result) {
+          result = answer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
+          cache.set(key, result);
+          if (cache.size > answerCapacity) cache.delete(cache.keys().next().value as string);
+        }
+        return result;
       },
     ]),
   ) as HandlerMap<AnalyticsOperations>;
