@@ -43,6 +43,15 @@ describe('cross-parameter rules read from the specs', () => {
     expect(namesOf('admin', 'listProducts', { embed: 'variants', custom_variant_code: 'X' })).toEqual([]);
   });
 
+  it('x-filter names the attributes a `<attribute>:<value>` item may use', () => {
+    expect(
+      namesOf('collection', 'listShops', { shop_properties: 'shop_grade:black,shop_language:ko_KR' }),
+    ).toEqual([]);
+    expect(namesOf('collection', 'listShops', { shop_properties: 'shop_grade:black,password:x' })).toEqual([
+      'shop_properties',
+    ]);
+  });
+
   it('follows a rule changed in a copy of the spec', () => {
     const document = structuredClone(loadSpecSync('collection').document);
     const parameters = (document.components as JsonObject).parameters as JsonObject;

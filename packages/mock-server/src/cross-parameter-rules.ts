@@ -2,8 +2,9 @@
 // states them once (specs/README.md, "Extensions"): `x-mutually-exclusive` pairs on the operation,
 // `x-not-less-than: {field}` on the upper bound of a range or period (numbers or dates; the same
 // extension the body rules read), `x-max-values-per-key: {maximum}` on a `key:value` comma list,
-// and `x-requires-one-of` on a comma list (`{ value: [parameters] }`: with that value, one of those
-// parameters must be given). The rules of an operation are worked out once; checking a request
+// `x-requires-one-of` on a comma list (`{ value: [parameters] }`: with that value, one of those
+// parameters must be given), and `x-filter.attributes` on an `<attribute>:<value>` comma list (the
+// attributes an item may name). The rules of an operation are worked out once; checking a request
 // then only looks at the parameters involved. Each broken rule becomes a violation naming the
 // parameter.
 import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
@@ -69,6 +70,15 @@ function valueRequirements(operation: OperationEntry): ValueRequirement[] {
 
 /** Works out an operation's cross-parameter rules once and returns the check for its requests. */
 /** The operation's `x-mutually-exclusive` pairs. */
+/** `x-filter` lists on `<attribute>:<value>` comma lists: the attributes an item may name. */
+function attributeFilters(operation: OperationEntry): { name: string; attributes: readonly string[] }[] {
+  return operation.parameters.flatMap(({ name, extensions }) => {
+    const filter = extensions['x-filter'];
+    const attributes = isJsonObject(filter) ? filter.attributes : undefined;
+    return Array.isArray(attributes) ? [{ name, attributes: attributes.map(String) }] : [];
+  });
+}
+
 function mutuallyExclusivePairs(operation: OperationEntry): (readonly [string, string])[] {
   const declared = operation.extensions['x-mutually-exclusive'];
   return (Array.isArray(declared) ? declared : []).flatMap((pair) =>
@@ -81,7 +91,14 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
   const pairs = orderedPairs(operation);
   const limits = perKeyLimits(operation);
   const requirements = valueRequirements(operation);
-  if (exclusive.length === 0 && pairs.length === 0 && limits.length === 0 && requirements.length === 0)
+  const filters = attributeFilters(operation);
+  if (
+    exclusive.length === 0 &&
+    pairs.length === 0 &&
+    limits.length === 0 &&
+    requirements.length === 0 &&
+    filters.length === 0
+  )
     return () => [];
   return (query) => {
     const violations: Violation[] = [];
@@ -125,6 +142,17 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
           });
         }
       }
+    }
+    for (const { name, attributes } of filters) {
+      const raw = query[name];
+      const items = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => v.split(','));
+      const unknown = items.map((item) => item.split(':')[0] ?? '').find((key) => !attributes.includes(key));
+      if (unknown !== undefined)
+        violations.push({
+          location: 'query',
+          name,
+          message: `names the attribute ${unknown}, which is not one of ${attributes.join(', ')}`,
+        });
     }
     return violations;
   };

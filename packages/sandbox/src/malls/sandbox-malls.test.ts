@@ -143,6 +143,14 @@ describe('malls', () => {
       ['beta', 2],
     ]);
     expect(collection('listShops', { store_id: 'beta', shop_no: [2] }).shops).toHaveLength(1);
+    const grade = String(shops[0]?.shop_grade);
+    expect(grade).toMatch(/^[a-z]+$/);
+    const withGrade = collection('listShops', { shop_properties: [`shop_grade:${grade}`] }).shops as Body[];
+    expect(withGrade).toHaveLength(4);
+    expect(collection('listShops', { shop_properties: ['shop_grade:no-such-grade'] }).shops).toEqual([]);
+    expect(
+      collection('listShops', { shop_properties: ['shop_grade:no-such-grade', `shop_grade:${grade}`] }).shops,
+    ).toHaveLength(4);
   });
 
   it('resets a mall to exactly its seed, to empty, or to a fixture', async () => {

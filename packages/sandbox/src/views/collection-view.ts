@@ -214,10 +214,26 @@ export function createCollectionView(
     listShops: ({ query }) => {
       const shops = storesNamed(query.store_id)
         .flatMap(shopsOf)
-        .filter((shop) => !query.shop_no || query.shop_no.includes(shop.shop_no));
+        .filter((shop) => !query.shop_no || query.shop_no.includes(shop.shop_no))
+        .filter(
+          (shop) => !query.shop_properties || query.shop_properties.some((item) => hasProperty(shop, item)),
+        );
       return answer({ shops: page(shops, query, 10) });
     },
   };
+}
+
+/**
+ * Whether a shop has the property an `<attribute>:<value>` item of `shop_properties` names: the
+ * attribute equals the value or, for a list attribute, contains it (the front layer has refused
+ * attributes the spec's `x-filter` does not list).
+ */
+function hasProperty(shop: Readonly<Record<string, unknown>>, item: string): boolean {
+  const at = item.indexOf(':');
+  const value = item.slice(at + 1);
+  const actual = shop[item.slice(0, at)];
+  if (actual === undefined || actual === null) return false;
+  return Array.isArray(actual) ? actual.map(String).includes(value) : String(actual) === value;
 }
 
 /** Collection records by `sort` (`direction` 1 ascending, -1 descending), ties by number; a new array. */
