@@ -1,7 +1,27 @@
 // The credentials the mocks accept out of the box: Basic clients of the collection API, with the
 // scopes each carries, and the OAuth app registered with the mock platform for the admin and
-// analytics APIs. Demo values for local QA, printed by `npm start`; no production secret lives here.
+// analytics APIs. The scopes are read from the specs (`x-required-scope`, the OAuth flows' scopes).
+// Demo values for local QA, printed by `npm start`; no production secret lives here.
+import { isJsonObject, loadSpecSync, type SpecModel } from '@mall-api/spec-model';
 import type { RegisteredApp } from './oauth/oauth-authority.js';
+
+const collection = loadSpecSync('collection');
+/** The scope an operation requires, as its spec says (`x-required-scope`). */
+const scopesOf = (spec: SpecModel, operationId: string): string[] => {
+  const scope = spec.operation(operationId)?.requiredScope;
+  return scope ? [scope] : [];
+};
+/** Every scope the collection API's operations require. */
+const collectionScopes = [
+  ...new Set(collection.operations.flatMap((op) => scopesOf(collection, op.operationId))),
+];
+/** The scopes an API's OAuth authorization-code flow offers. */
+function oauthScopes(spec: SpecModel): string[] {
+  const schemes = spec.resolveOptional(spec.resolveOptional(spec.document.components)?.securitySchemes);
+  const flow = spec.resolveOptional(spec.resolveOptional(schemes?.oauth2)?.flows);
+  const scopes = spec.resolveOptional(flow?.authorizationCode)?.scopes;
+  return isJsonObject(scopes) ? Object.keys(scopes) : [];
+}
 
 /** A client credential the collection mock accepts, with its granted scopes. */
 export interface ClientCredential {
@@ -15,9 +35,13 @@ export const demoCollectionCredentials: readonly ClientCredential[] = [
   {
     clientId: 'demo-partner',
     clientSecret: 'demo-partner-secret',
-    scopes: ['collection.read_shop', 'collection.read_product'],
+    scopes: collectionScopes,
   },
-  { clientId: 'shops-only-partner', clientSecret: 'shops-only-secret', scopes: ['collection.read_shop'] },
+  {
+    clientId: 'shops-only-partner',
+    clientSecret: 'shops-only-secret',
+    scopes: scopesOf(collection, 'listShops'),
+  },
 ];
 
 /** The demo OAuth app: any loopback `/callback` redirect on any port, every platform scope. */
@@ -25,11 +49,5 @@ export const demoOAuthApp: RegisteredApp = {
   clientId: 'demo-app',
   clientSecret: 'demo-app-secret',
   redirectUris: ['http://127.0.0.1/callback', 'http://localhost/callback'],
-  scopes: [
-    'mall.read_category',
-    'mall.write_category',
-    'mall.read_product',
-    'mall.write_product',
-    'mall.read_analytics',
-  ],
+  scopes: [...new Set([...oauthScopes(loadSpecSync('admin')), ...oauthScopes(loadSpecSync('analytics'))])],
 };
