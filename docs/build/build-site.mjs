@@ -1,13 +1,4 @@
 #!/usr/bin/env node
-// @ts-check
-// Builds the documentation site into docs/dist: the landing page, the guides (docs/guides/*.md with
-// their computed pictures and tables), one Redoc reference per API with its "Try it" console
-// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside),
-// the docs' copies of the bundled specs with generated `x-codeSamples`, the search index, the
-// Markdown copies and llms.txt, a Postman collection per API, and the API changelogs
-// (docs/changelogs/*.md, if any). Reads the specs through @mall-api/spec-model (run the bundle
-// first) and @mall-api/rate-limit (built); writes only docs/dist. Never changes the hand-written
-// specs or specs/dist.
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -24,6 +15,16 @@ import { baseAddress, renderLanding } from './landing-page.mjs';
 import { guideMarkdown, llmsTxt, referenceMarkdown } from './markdown-copies.mjs';
 import { siteNav } from './page-shell.mjs';
 import { postmanCollection } from './postman-collections.mjs';
+// @ts-check
+// Builds the documentation site into docs/dist: the landing page, the guides (docs/guides/*.md with
+// their computed pictures and tables), one Redoc reference per API with its "Try it" console
+// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside),
+// the docs' copies of the bundled specs with generated `x-codeSamples`, the search index, the
+// Markdown copies and llms.txt, a Postman collection per API, and the API changelogs
+// (docs/changelogs/*.md, if any). Reads the specs through @mall-api/spec-model (run the bundle
+// first) and @mall-api/rate-limit (built); writes only docs/dist. Never changes the hand-written
+// specs or specs/dist.
+import { rateLimitSummary } from './rate-limit-summary.mjs';
 import { renderReferencePage } from './reference-page.mjs';
 import { guideDocuments, referenceDocuments, searchIndexJson } from './search-index.mjs';
 import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './spec-tables.mjs';
@@ -70,7 +71,7 @@ async function markdownFiles(name) {
 }
 
 const started = performance.now();
-/** @type {{ name: ApiName, title: string, shortTitle: string, summary: string, status: string, auth: string, authGuide: string, rateLimit: string, rateLimitGuide: string, client: string }[]} */
+/** @type {{ name: ApiName, title: string, shortTitle: string, summary: string, status: string, auth: string, authGuide: string, rateLimitGuide: string, client: string }[]} */
 const apiTable = JSON.parse(await readFile(join(docsRoot, 'src', 'apis.json'), 'utf8'));
 /** @type {Map<string, SpecModel>} */
 const models = new Map(
@@ -88,6 +89,7 @@ const apis = apiTable.map((api) => ({
   base: baseAddress(modelOf(api.name).document),
   mockUrl: mockUrlOf(modelOf(api.name).document),
   operationCount: modelOf(api.name).operations.length,
+  rateLimit: rateLimitSummary(modelOf(api.name).document['x-rate-limit']),
 }));
 const nav = siteNav(apis);
 const guides = (await markdownFiles('guides'))
