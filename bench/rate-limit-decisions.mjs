@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Benchmark: rate-limit decisions per second of each algorithm (fixed window, leaky bucket, token
-// bucket) as a pure function, on the in-memory store, and on a real Redis server (one atomic Lua
+// Benchmark: rate-limit decisions per second of each API's algorithm (as its spec states it:
+// sliding log, leaky bucket, token bucket) as a pure function, on the in-memory store, and on a real Redis server (one atomic Lua
 // script per decision, 64 decisions in flight).
 //   node bench/rate-limit-decisions.mjs [--seconds 2]
 import { parseArgs } from 'node:util';
@@ -11,11 +11,13 @@ import { startRedis } from './support/redis.mjs';
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' } } });
 const budgetMs = Number(values.seconds) * 1000;
 /** @type {[name: string, policy: import('@mall-api/rate-limit').LimitPolicy][]} */
-const policies = [
-  ['fixed window (collection)', apiLimits.collection.policy],
-  ['leaky bucket (admin)', apiLimits.admin.policy],
-  ['token bucket (analytics)', apiLimits.analytics.policy],
-];
+const policies = /** @type {const} */ (['collection', 'admin', 'analytics']).map((api) => {
+  const { policy } = apiLimits[api];
+  return /** @type {[string, import('@mall-api/rate-limit').LimitPolicy]} */ ([
+    `${policy.kind} (${api})`,
+    policy,
+  ]);
+});
 
 /**
  * Runs `step` (with a running count) for the time budget; returns steps per second.
