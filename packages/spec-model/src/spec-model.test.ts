@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compareSpecificity, createSpecModel, dereference, type JsonObject, loadSpec } from './index.js';
+import {
+  compareSpecificity,
+  createSpecModel,
+  dereference,
+  type JsonObject,
+  loadSpec,
+  loadSpecSync,
+} from './index.js';
 
 const document: JsonObject = {
   openapi: '3.1.0',
@@ -83,6 +90,13 @@ describe('spec model', () => {
     const validate = model.schemas().compile({ $ref: '#/components/schemas/Node' });
     expect(validate({ name: 'abc', child: { name: 'x' } })).toBe(true);
     expect(validate({ name: 'abc', child: { name: 'toolong' } })).toBe(false);
+  });
+
+  it('reads each bundle once per process, whether asked synchronously or not', async () => {
+    const admin = await loadSpec('admin');
+    expect(await loadSpec('admin')).toBe(admin);
+    expect(loadSpecSync('admin')).toBe(admin);
+    expect(loadSpecSync('analytics')).toBe(await loadSpec('analytics'));
   });
 
   it('loads every bundled API with a stable digest', async () => {

@@ -94,14 +94,36 @@ function modelOfText(text: string, file: string): SpecModel {
   return createSpecModel(parsed, createHash('sha256').update(text).digest('hex'));
 }
 
-/** Reads an API's bundle (build `@mall-api/specs` first). */
+/**
+ * The models read so far, one per API: every reader in a process (the mock, the sandbox, the demo
+ * credentials) shares one parse of each bundle. Models are read-only; a test that needs a changed
+ * document copies it and calls {@link createSpecModel}.
+ */
+const loaded = new Map<ApiName, SpecModel | Promise<SpecModel>>();
+
+/** Reads an API's bundle once per process (build `@mall-api/specs` first). */
 export async function loadSpec(api: ApiName): Promise<SpecModel> {
-  const file = bundledSpecPath(api);
-  return modelOfText(await readFile(file, 'utf8'), file);
+  let model = loaded.get(api);
+  if (!model) {
+    const file = bundledSpecPath(api);
+    model = readFile(file, 'utf8').then((text) => {
+      const parsed = modelOfText(text, file);
+      loaded.set(api, parsed);
+      return parsed;
+    });
+    loaded.set(api, model);
+    // A failed read is not kept: the next call tries again.
+    model.catch(() => loaded.delete(api));
+  }
+  return model;
 }
 
-/** Reads an API's bundle synchronously (for build scripts). */
+/** Reads an API's bundle synchronously, once per process (for build scripts and module set-up). */
 export function loadSpecSync(api: ApiName): SpecModel {
+  const cached = loaded.get(api);
+  if (cached && !(cached instanceof Promise)) return cached;
   const file = bundledSpecPath(api);
-  return modelOfText(readFileSync(file, 'utf8'), file);
+  const model = modelOfText(readFileSync(file, 'utf8'), file);
+  loaded.set(api, model);
+  return model;
 }
