@@ -123,7 +123,7 @@ describe('the mock installed from a registry by name', () => {
       expect(installed(mockApp, name), name).toBe(false);
   });
 
-  it('starts with npx mall-api-mock and answers a request from the sandbox', async () => {
+  it('starts with npx mall-api-mock, answers from the sandbox, and gives documented responses without Prism', async () => {
     const port = await freePort();
     const child = spawn('npx', ['mall-api-mock', 'collection', '--port', String(port), '--quiet'], {
       cwd: mockApp,
@@ -146,15 +146,16 @@ describe('the mock installed from a registry by name', () => {
       child.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
     });
     const [demo] = demoCollectionCredentials;
-    const response = await fetch(`${url}/api/shops`, {
-      headers: {
-        authorization: `Basic ${Buffer.from(`${demo?.clientId}:${demo?.clientSecret}`).toString('base64')}`,
-      },
-    });
+    const authorization = `Basic ${Buffer.from(`${demo?.clientId}:${demo?.clientSecret}`).toString('base64')}`;
+    const response = await fetch(`${url}/api/shops`, { headers: { authorization } });
     expect(response.status).toBe(200);
     // The sandbox mall's own shop, not a spec example.
     const body = (await response.json()) as { shops?: { store_id?: string; shop_name?: string }[] };
     expect(body.shops?.[0]).toMatchObject({ store_id: 'demomall', shop_name: 'Sandbox Mall' });
+    // A documented response, prepared at build time: Prism is not installed to make it.
+    const asked = await fetch(`${url}/api/shops`, { headers: { authorization, prefer: 'code=503' } });
+    expect(asked.status).toBe(503);
+    expect(((await asked.json()) as { error?: { code?: string } }).error?.code).toBe('service_unavailable');
   }, 120_000);
 });
 
