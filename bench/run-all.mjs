@@ -9,6 +9,7 @@ for (const script of [
   'mock-startup.mjs',
   'rate-limit-decisions.mjs',
   'client-size.mjs',
+  'installed-sizes.mjs',
   'bulk-fetch.mjs',
   'sandbox-throughput.mjs',
   'sandbox-vs-examples.mjs',

@@ -1,21 +1,7 @@
 // Benchmark support: start a server process, wait until it answers, and stop it.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
-/**
- * A free TCP port on 127.0.0.1.
- * @returns {Promise<number>}
- */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../tools/src/free-port.mjs';
 
 /**
  * A process started by {@link startProcess}.

@@ -4,7 +4,8 @@
 // each other in the tarballs through `overrides`, third-party dependencies come from the npm
 // registry). There the app that uses each client type-checks (and a wrong query does not), the mock
 // starts from the installed package with `npx mall-api-mock`, the app runs against it, and
-// `npx @mall-api/contract-tests` tests the admin mock through the token flow, writing a JUnit report.
+// `npx @mall-api/contract-tests` (with Dredd, its optional peer, installed beside it) tests the
+// admin mock through the token flow, writing a JUnit report.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -16,47 +17,30 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/free-port.mjs';
+import { packWorkspaces, publishedWorkspaces, repoRoot, rootManifest } from '../src/published-packages.mjs';
 
 const run = promisify(execFile);
-const repoRoot = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'fixtures', 'packed-app');
-const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
-  workspaces: string[];
-  devDependencies: Record<string, string>;
-};
+const published = publishedWorkspaces();
+/** Dredd is an optional peer of the contract tests: the app that runs them installs it. */
+const dreddVersion = (
+  JSON.parse(readFileSync(join(repoRoot, 'packages', 'contract-tests', 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies.dredd;
 
 interface Manifest {
   name: string;
-  version: string;
-  private?: boolean;
 }
-/** The workspaces meant for users: every one the root lists that is not private. */
-const published = rootManifest.workspaces
-  .map((directory) => ({
-    directory: join(repoRoot, directory),
-    manifest: JSON.parse(readFileSync(join(repoRoot, directory, 'package.json'), 'utf8')) as Manifest,
-  }))
-  .filter(({ manifest }) => manifest.private !== true);
 
 let scratch: string;
-const tarballs = new Map<string, string>();
+let tarballs = new Map<string, string>();
 const mocks: ChildProcess[] = [];
-
-/** A free TCP port on 127.0.0.1. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /** Runs npm (or npx) in the scratch app. */
 const npm = (command: 'npm' | 'npx', args: string[], timeout = 300_000) =>
@@ -95,19 +79,7 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'mall-api-packed-'));
   const packed = join(scratch, 'tarballs');
   mkdirSync(packed);
-  const { stdout } = await run(
-    'npm',
-    [
-      'pack',
-      '--json',
-      '--pack-destination',
-      packed,
-      ...published.flatMap(({ manifest }) => ['-w', manifest.name]),
-    ],
-    { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 },
-  );
-  for (const entry of JSON.parse(stdout) as { name: string; filename: string }[])
-    tarballs.set(entry.name, join(packed, entry.filename));
+  tarballs = await packWorkspaces(packed);
   const app = join(scratch, 'app');
   mkdirSync(app);
   for (const file of ['app.ts', 'wrong-query.ts', 'tsconfig.json'])
@@ -119,7 +91,7 @@ beforeAll(async () => {
       name: 'scratch-app',
       private: true,
       type: 'module',
-      dependencies: fileSpecs,
+      dependencies: { ...fileSpecs, dredd: dreddVersion },
       devDependencies: {
         typescript: rootManifest.devDependencies.typescript,
         '@types/node': rootManifest.devDependencies['@types/node'],

@@ -13,7 +13,18 @@ import type { ContractTarget } from './targets.js';
 const require = createRequire(import.meta.url);
 /** The compiled hook file (from src/ in tests as from dist/ when installed: both sit beside dist/). */
 const hookFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'hooks', 'contract-hooks.cjs');
-const dreddBin = join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');
+
+/** Dredd's command; Dredd is an optional peer dependency, so a missing one is said plainly. */
+function dreddBin(): string {
+  try {
+    return join(dirname(require.resolve('dredd/package.json')), 'bin', 'dredd');
+  } catch (cause) {
+    throw new Error(
+      'Dredd is not installed: it is a peer dependency of @mall-api/contract-tests (npm install --save-dev dredd@^14.1.0; the README lists the overrides that lift its vulnerable packages)',
+      { cause },
+    );
+  }
+}
 
 /** What one contract run found. */
 export interface ContractResult {
@@ -56,7 +67,7 @@ export async function runContract({
   const report = junit ? resolve(junit) : undefined;
   if (report) mkdirSync(dirname(report), { recursive: true });
   const args = [
-    dreddBin,
+    dreddBin(),
     specFile.replace(/\.json$/, '.yaml'),
     target.baseUrl,
     '--hookfiles',

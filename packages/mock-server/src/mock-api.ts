@@ -78,8 +78,17 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   }
   let engine: Promise<PrismEngine> | undefined;
   const lazyEngine = () => {
-    // Prism is loaded only when a response was not prepared ahead: importing it costs seconds.
-    engine ??= import('./prism-engine.js').then(({ createPrismEngine }) => createPrismEngine(spec.document));
+    // Prism is loaded only for a spec whose responses the build did not prepare (importing it costs
+    // seconds); it is an optional peer dependency, so the published mock runs without it.
+    engine ??= import('./prism-engine.js').then(
+      ({ createPrismEngine }) => createPrismEngine(spec.document),
+      (cause: unknown) => {
+        throw new Error(
+          `the ${name} responses of this spec were not prepared at build time; preparing them needs Prism (npm install @stoplight/prism-http @stoplight/prism-core fp-ts)`,
+          { cause },
+        );
+      },
+    );
     return engine;
   };
   const runtime = createOperationRuntime(
@@ -111,7 +120,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     readBody,
     validateRequest(runtime),
     faults(malls.faults),
-    answer({ runtime, engine: lazyEngine, ...(sandbox ? { sandbox } : {}) }),
+    answer({ runtime, ...(sandbox ? { sandbox } : {}) }),
   ];
   const control = createControlApi(malls, options.control);
   const cors = corsResponseHeaders(name);

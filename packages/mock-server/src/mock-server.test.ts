@@ -175,6 +175,23 @@ describe('collection mock: choosing a documented response', () => {
     expect(body.error?.message).toContain('product_ukey');
   });
 
+  it('returns a default-response example named without a code', async () => {
+    const named = await call(products, { authorization: demo, prefer: 'example=twoProducts' });
+    const plain = await call(products, { authorization: demo });
+    expect(named.status).toBe(200);
+    expect(named.body).toEqual(plain.body);
+  });
+
+  it('answers a preference naming no documented response with a 404 envelope naming Prefer', async () => {
+    for (const prefer of ['code=418', 'code=200, example=NoSuchExample', 'example=NoSuchExample']) {
+      const { status, body } = await call(products, { authorization: demo, prefer });
+      expect(status, prefer).toBe(404);
+      expect(body.error?.code).toBe('not_found');
+      const violations = body.error?.more_info.violations as { name: string }[];
+      expect(violations.map((v) => v.name)).toEqual(['Prefer']);
+    }
+  });
+
   it('still requires credentials when a response is asked for', async () => {
     expect((await call(products, { prefer: 'code=200' })).status).toBe(401);
   });

@@ -1,8 +1,10 @@
 // Responses prepared ahead of requests: in static mode the documented answer of an operation
 // depends only on the status and example asked for, not on the request, so Prism's engine is asked
-// for each (operation, status, example) once and the results are kept serialized. The build does
-// this for every bundled spec (dist/prepared/<api>.json, tagged with the spec's digest) so a mock
-// starts without running Prism; without a matching file, an operation is prepared on first use.
+// for each (operation, status, example) once — and for each example of the default response named
+// without a status — and the results are kept serialized. The build does this for every bundled
+// spec (dist/prepared/<api>.json, tagged with the spec's digest) so a mock answers without Prism;
+// without a matching file (a spec other than the bundled ones), an operation is prepared on first
+// use, which needs Prism installed.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
@@ -68,12 +70,12 @@ export async function prepareOperation(
     for (const example of exampleNames(spec, operation.responses[code]))
       preferences.push({ code: Number(code), example });
   }
-  for (const preference of preferences) {
+  const ask = async (preference: ResponsePreference) => {
     const result = await engine.handle(
       { method: operation.method, path, query: {}, headers: {}, body: undefined },
       preference,
     );
-    if (result.kind !== 'response') continue;
+    if (result.kind !== 'response') return undefined;
     const contentType = contentTypeOf(result.headers);
     table[preparedKey(preference)] = {
       status: result.status,
@@ -81,7 +83,14 @@ export async function prepareOperation(
       contentType,
       payload: serializeBody(result.body, contentType),
     };
-  }
+    return result.status;
+  };
+  const [defaultPreference, ...others] = preferences;
+  const defaultStatus = await ask(defaultPreference ?? {});
+  // An example named without a code is one of the default response's examples.
+  for (const example of exampleNames(spec, operation.responses[String(defaultStatus)]))
+    others.push({ example });
+  for (const preference of others) await ask(preference);
   return table;
 }
 

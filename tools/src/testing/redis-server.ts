@@ -2,9 +2,12 @@
 // and stops it afterwards. Not for production use; tests import it directly by path.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../free-port.mjs';
+
+export { freePort };
 
 /** A running throwaway Redis server. */
 export interface TestRedisServer {
@@ -13,19 +16,6 @@ export interface TestRedisServer {
   readonly port: number;
   /** Stops the server and removes its working directory. */
   stop(): Promise<void>;
-}
-
-/** Asks the kernel for a free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, deadline: number): Promise<void> {

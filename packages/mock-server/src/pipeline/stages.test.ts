@@ -272,7 +272,7 @@ describe('answer', () => {
     specDigest: admin.digest,
     operations: new Proxy({}, { get: () => ({ '|': prepared, '200|': prepared }) }),
   });
-  const stage = answer({ runtime, engine: noEngine, sandbox });
+  const stage = answer({ runtime, sandbox });
 
   it('hands the sandbox the converted parameters and the caller’s mall, and maps a refusal to the envelope', async () => {
     const { exchange } = await adminThrough([validateRequest(runtime)], {

@@ -1,23 +1,22 @@
 // Last stage: the answer. The sandbox answers the operations it keeps state for (unless the caller
 // asked for a documented response with `Prefer`); every other request gets the documented response
-// the preference names — prepared at build time, or from Prism's engine for one that was not. In
-// example mode an id the spec's examples do not know is a 404, never another record.
+// the preference names, from the operation's prepared responses (made at build time, or when the
+// operation was compiled). A preference naming no documented response is a 404 envelope; Prism is
+// never asked here. In example mode an id the spec's examples do not know is a 404, never another
+// record.
 
 import type { Route } from '@mall-api/spec-model';
-import { errorEnvelope } from '../../error-envelope.js';
+import { errorEnvelope, type Violation } from '../../error-envelope.js';
 import { unknownExampleId } from '../../example-ids.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
-import type { PrismEngine } from '../../prism-engine.js';
 import type { SandboxGateway, SandboxResult } from '../../sandbox-gateway.js';
-import { type Exchange, queryRecord } from '../exchange.js';
+import type { Exchange } from '../exchange.js';
 import { envelopeReply, type Reply } from '../reply.js';
 import type { Stage } from '../stage.js';
 
 /** What the answer stage answers from. */
 export interface AnswerSources {
   readonly runtime: OperationRuntime;
-  /** Prism's engine, created on first need. */
-  readonly engine: () => Promise<PrismEngine>;
   readonly sandbox?: SandboxGateway;
 }
 
@@ -27,18 +26,28 @@ function sandboxReply(result: SandboxResult): Reply {
   return envelopeReply(result.status, errorEnvelope(result.status, result.message, moreInfo));
 }
 
-function flattenHeaders(exchange: Exchange): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(exchange.request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
+/** The 404 for a preference that names no documented response of the operation. */
+function undocumentedPreference({ preference, route }: Exchange): Reply {
+  const asked = [
+    ...(preference.code !== undefined ? [`code=${preference.code}`] : []),
+    ...(preference.example !== undefined ? [`example=${preference.example}`] : []),
+  ].join(', ');
+  const operationId = route?.operation.operationId ?? 'this operation';
+  const violation: Violation = {
+    location: 'header',
+    name: 'Prefer',
+    message: `names no documented response of ${operationId} (${asked})`,
+  };
+  return envelopeReply(
+    404,
+    errorEnvelope(404, `${operationId} documents no response for ${asked}.`, { violations: [violation] }),
+  );
 }
 
-/** The documented answer a compiled operation has ready (404 for an id the examples lack), if any. */
-function fromExamples(exchange: Exchange, compiled: CompiledOperation): Reply | undefined {
+/** The documented answer a compiled operation has ready (404 for an id the examples lack). */
+function fromExamples(exchange: Exchange, compiled: CompiledOperation): Reply {
   const { preference, route } = exchange;
-  if (!route) return undefined;
+  if (!route) throw new Error('the answer stage needs a routed request');
   const asked = preference.code !== undefined || preference.example !== undefined;
   const unknown = asked ? undefined : unknownExampleId(compiled.knownIds, route.pathParameters);
   if (unknown !== undefined) {
@@ -50,33 +59,15 @@ function fromExamples(exchange: Exchange, compiled: CompiledOperation): Reply | 
     );
   }
   const prepared = compiled.prepared(preference);
-  return prepared && { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
+  if (!prepared) return undocumentedPreference(exchange);
+  return { status: prepared.status, headers: prepared.headers, body: undefined, prepared };
 }
 
 /** Creates the stage. */
-export function answer({ runtime, engine, sandbox }: AnswerSources): Stage {
-  /** The answer of an operation not compiled yet, or of a response that was not prepared. */
-  const answerFromSpec = async (exchange: Exchange): Promise<Reply> => {
-    const ready = fromExamples(exchange, await runtime((exchange.route as Route).operation));
-    if (ready) return ready;
-    // Anything not prepared (an unknown example name, say) goes to the engine as asked.
-    const result = await (await engine()).handle(
-      {
-        method: exchange.method,
-        path: exchange.path,
-        query: queryRecord(exchange.query),
-        headers: flattenHeaders(exchange),
-        body: exchange.body,
-      },
-      exchange.preference,
-    );
-    if (result.kind !== 'response')
-      return envelopeReply(
-        404,
-        errorEnvelope(404, `No API exists at ${exchange.method} ${exchange.path}. Check the endpoint URL.`),
-      );
-    return { status: result.status, headers: result.headers, body: result.body };
-  };
+export function answer({ runtime, sandbox }: AnswerSources): Stage {
+  /** The answer of an operation not compiled yet. */
+  const answerFromSpec = async (exchange: Exchange): Promise<Reply> =>
+    fromExamples(exchange, await runtime((exchange.route as Route).operation));
 
   return {
     name: 'answer',
@@ -100,7 +91,7 @@ export function answer({ runtime, engine, sandbox }: AnswerSources): Stage {
         );
       }
       const compiled = runtime.compiled(operation);
-      return (compiled && fromExamples(exchange, compiled)) || answerFromSpec(exchange);
+      return compiled ? fromExamples(exchange, compiled) : answerFromSpec(exchange);
     },
   };
 }

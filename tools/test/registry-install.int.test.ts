@@ -1,0 +1,177 @@
+// The published packages install from a registry as a user installs them: every public workspace is
+// packed and published to a local verdaccio registry (no uplinks: it serves only what was published
+// to it), and scratch projects outside the repository run `npm install` of one package by name, the
+// @mall-api scope taken from that registry and third-party packages from the npm registry. The mock
+// installs alone — its workspace dependencies come from the registry, Prism, Dredd and ioredis do
+// not come at all — and `npx mall-api-mock` answers a real request from the sandbox; a client
+// installs without ioredis and loads. Every tarball carries its LICENSE and no source map, test
+// file or build-time script.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { demoCollectionCredentials } from '@mall-api/mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/free-port.mjs';
+import { type LocalRegistry, startLocalRegistry } from '../src/local-registry.mjs';
+import { packWorkspaces, publishedWorkspaces } from '../src/published-packages.mjs';
+
+const run = promisify(execFile);
+let scratch: string;
+let registry: LocalRegistry | undefined;
+let tarballs = new Map<string, string>();
+const mocks: ChildProcess[] = [];
+
+/** Creates a scratch project and installs `name` into it from the registry, as a user would. */
+async function installAlone(project: string, name: string): Promise<string> {
+  const directory = join(scratch, project);
+  mkdirSync(directory);
+  writeFileSync(
+    join(directory, 'package.json'),
+    // The plain mocks never open SQLite; the native build is only for the sandbox's SQLite store.
+    JSON.stringify({
+      name: project,
+      private: true,
+      type: 'module',
+      allowScripts: { 'better-sqlite3': false },
+    }),
+  );
+  registry?.useFor(directory);
+  await run('npm', ['install', name, '--no-audit', '--no-fund'], {
+    cwd: directory,
+    timeout: 600_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return directory;
+}
+
+/** The integrity npm recorded for each installed package, by name, from the project's lock file. */
+function integrities(directory: string): Map<string, string> {
+  const lock = JSON.parse(readFileSync(join(directory, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { integrity?: string }>;
+  };
+  return new Map(
+    Object.entries(lock.packages)
+      .filter(([path]) => path.startsWith('node_modules/'))
+      .map(([path, entry]) => [path.slice(path.lastIndexOf('node_modules/') + 13), entry.integrity ?? '']),
+  );
+}
+
+/** The Subresource Integrity string of a tarball, as a registry serves it. */
+const integrityOf = (tarball: string) =>
+  `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+
+const installed = (directory: string, name: string) =>
+  existsSync(join(directory, 'node_modules', ...name.split('/'), 'package.json'));
+
+let mockApp: string;
+let clientApp: string;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'mall-api-registry-install-'));
+  mkdirSync(join(scratch, 'tarballs'));
+  tarballs = await packWorkspaces(join(scratch, 'tarballs'));
+  registry = await startLocalRegistry('@mall-api');
+  for (const tarball of tarballs.values()) await registry.publish(tarball);
+  mockApp = await installAlone('mock-app', '@mall-api/mock-server');
+  clientApp = await installAlone('client-app', '@mall-api/collection-client');
+}, 1_200_000);
+
+afterAll(async () => {
+  for (const child of mocks) child.kill();
+  await registry?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('tarballs', () => {
+  it('are one per published workspace, each with its LICENSE, and no source map, test file or build script', async () => {
+    expect([...tarballs.keys()].sort()).toEqual(
+      publishedWorkspaces()
+        .map(({ manifest }) => manifest.name)
+        .sort(),
+    );
+    for (const [name, tarball] of tarballs) {
+      const { stdout } = await run('tar', ['-tzf', tarball]);
+      const files = stdout.split('\n').filter(Boolean);
+      expect(files, name).toContain('package/LICENSE');
+      expect(
+        files.filter((file) => /\.map$|\.test(-d)?\.|\/testing\/fake-|prepare-build/.test(file)),
+        name,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('the mock installed from a registry by name', () => {
+  it('brings its workspace dependencies, the sandbox included, as the very tarballs published', () => {
+    const installedIntegrity = integrities(mockApp);
+    for (const name of [
+      '@mall-api/mock-server',
+      '@mall-api/sandbox',
+      '@mall-api/spec-model',
+      '@mall-api/specs',
+      '@mall-api/rate-limit',
+      '@mall-api/auth',
+    ])
+      expect(installedIntegrity.get(name), name).toBe(integrityOf(tarballs.get(name) ?? ''));
+  });
+
+  it('brings neither Prism nor Dredd nor ioredis', () => {
+    for (const name of ['@stoplight/prism-http', '@stoplight/prism-core', 'fp-ts', 'dredd', 'ioredis'])
+      expect(installed(mockApp, name), name).toBe(false);
+  });
+
+  it('starts with npx mall-api-mock, answers from the sandbox, and gives documented responses without Prism', async () => {
+    const port = await freePort();
+    const child = spawn('npx', ['mall-api-mock', 'collection', '--port', String(port), '--quiet'], {
+      cwd: mockApp,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    mocks.push(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const listening = /mock collection API listening on (\S+)/.exec(output);
+        if (listening?.[1]) {
+          clearTimeout(timer);
+          resolve(listening[1]);
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
+    });
+    const [demo] = demoCollectionCredentials;
+    const authorization = `Basic ${Buffer.from(`${demo?.clientId}:${demo?.clientSecret}`).toString('base64')}`;
+    const response = await fetch(`${url}/api/shops`, { headers: { authorization } });
+    expect(response.status).toBe(200);
+    // The sandbox mall's own shop, not a spec example.
+    const body = (await response.json()) as { shops?: { store_id?: string; shop_name?: string }[] };
+    expect(body.shops?.[0]).toMatchObject({ store_id: 'demomall', shop_name: 'Sandbox Mall' });
+    // A documented response, prepared at build time: Prism is not installed to make it.
+    const asked = await fetch(`${url}/api/shops`, { headers: { authorization, prefer: 'code=503' } });
+    expect(asked.status).toBe(503);
+    expect(((await asked.json()) as { error?: { code?: string } }).error?.code).toBe('service_unavailable');
+  }, 120_000);
+});
+
+describe('a client installed from a registry by name', () => {
+  it('installs without ioredis and loads', async () => {
+    expect(installed(clientApp, '@mall-api/collection-client')).toBe(true);
+    expect(installed(clientApp, 'ioredis')).toBe(false);
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "console.log(typeof (await import('@mall-api/collection-client')).createCollectionClient)",
+      ],
+      { cwd: clientApp },
+    );
+    expect(stdout.trim()).toBe('function');
+  });
+});
