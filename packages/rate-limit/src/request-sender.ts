@@ -54,6 +54,8 @@ export interface Admission {
   pause(request: Request, untilMs: number): void;
   /** Brings the model in step with the rate-limit headers of `response`. */
   observe(request: Request, response: Response): Promise<void>;
+  /** The attempt admitted for `request` has ended, answered (after `observe`) or not. */
+  finished(request: Request): void;
 }
 
 /** Why a request is sent again. */
@@ -302,7 +304,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
         : answer;
       const durationMs = clock() - started;
       onEvent?.({ type: 'response', ...about(request, call), status: response.status, durationMs });
-      await admission?.observe(request, response);
+      await admission?.observe(call.origin, response);
       return response;
     } catch (error) {
       // Once aborted, the abort's reason (the caller's, else the timeout) whatever fetch reported.
@@ -310,6 +312,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
     } finally {
       call.requestMs += clock() - started;
       clearTimeout(alarm);
+      admission?.finished(call.origin);
       // A streamed body stays under the caller's signal until it aborts.
       if (call.readBody) callerSignal.removeEventListener('abort', onCallerAbort);
     }
@@ -342,6 +345,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
       // The first attempt was sent by the client's own fetch: count it and read its headers.
       call.attempts = 1;
       if ('response' in outcome) await admission?.observe(request, outcome.response);
+      admission?.finished(request);
     }
     for (let retry = retryOf(request, call, outcome); retry; retry = retryOf(request, call, outcome)) {
       onEvent?.({ type: 'retry', ...about(request, call), ...retry });
