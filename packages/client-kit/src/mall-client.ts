@@ -114,7 +114,7 @@ export function wrapCalls<Paths extends {}, ClientThrows extends boolean>(
     }
     const { response } = result;
     if (!response.ok && (init?.throwOnError ?? context.throwOnError)) {
-      throw statusError(site, response.status, result.error, context.timingOf(response));
+      throw statusError(site, response, result.error, context.timingOf(response));
     }
     return result;
   };
