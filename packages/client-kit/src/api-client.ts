@@ -98,7 +98,7 @@ export function assembleApiClient<Paths extends {}, ClientThrows extends boolean
   const { protocol, hostname } = new URL(parts.baseUrl);
   if (parts.httpsOnly && protocol === 'http:' && !loopback.test(hostname) && !parts.allowInsecureHttp)
     throw new RangeError(
-      `${parts.baseUrl}: this API accepts HTTPS only; credentials go over plain HTTP to a loopback address only (or set allowInsecureHttp)`,
+      `${parts.baseUrl}: this API accepts HTTPS only (allowInsecureHttp sends credentials anyway)`,
     );
   const operationId = (method: string, path: string | undefined) =>
     path === undefined ? undefined : operationIds[path]?.[method];
