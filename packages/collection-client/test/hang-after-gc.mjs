@@ -3,7 +3,7 @@
 // are forced. One scenario per run (argv[2]): `timeout` (every attempt times out and is retried),
 // `signal` (the caller aborts while the first attempt waits), `signal-in-retry` (the caller aborts
 // after some attempts timed out). Prints one JSON line: for each call, how it ended and after how
-// many ms (`pending` if it had not settled 5 s after the start).
+// many ms (`pending` if it had not settled 10 s after the start).
 import { createServer } from 'node:http';
 import { createCollectionClient } from '@mall-api/collection-client';
 
@@ -59,7 +59,7 @@ const pending = outcomes.map((outcome) => {
     },
   );
 });
-await Promise.race([Promise.all(pending), new Promise((resolve) => setTimeout(resolve, 5000))]);
+await Promise.race([Promise.all(pending), new Promise((resolve) => setTimeout(resolve, 10_000))]);
 clearInterval(collector);
 process.stdout.write(`${JSON.stringify({ garbage: garbage.length, outcomes })}\n`);
 for (const socket of sockets) socket.destroy();
