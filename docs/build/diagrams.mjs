@@ -251,19 +251,24 @@ const policyMax = (api) => policyLimit(apiLimits[api].policy);
 
 /**
  * Puts the same burst through the client scheduler (the rate-limit middleware our clients
- * register) on a simulated clock: the time each queued request is let through.
+ * register) on a simulated clock, each request answered at once with the headers of the API's
+ * server limiter: the time each queued request is let through.
  * @param {ApiName} api
  * @param {number} burst
  */
 async function simulateClient(api, burst) {
   const clock = manualClock(0);
   const middleware = createRateLimitMiddleware({ api, clock: clock.now, sleep: clock.sleep });
+  const server = createServerLimiter({ api, clock: clock.now });
   /** @type {number[]} */
   const sentAt = [];
   const all = Promise.all(
     range(burst, async () => {
-      await middleware.onRequest({ request: new Request('http://127.0.0.1/') });
+      const params = { request: new Request('http://127.0.0.1/') };
+      await middleware.onRequest(params);
       sentAt.push(clock.now());
+      const { status, headers } = await server.take('app');
+      await middleware.onResponse({ ...params, response: new Response('{}', { status, headers }) });
     }),
   );
   await clock.run(all);

@@ -1,6 +1,6 @@
 // The size limit CI enforces: each client package, bundled with all it imports, minified and
-// gzipped without types, stays within 10 kB, and pulls in no Node built-in (so it runs in browsers
-// and edge runtimes, and never drags in Redis or file-system code).
+// gzipped without types, stays within its limit (`clientSizeLimits`), and pulls in no Node
+// built-in (so it runs in browsers and edge runtimes, and never drags in Redis or file-system code).
 import { describe, expect, it } from 'vitest';
 import { clientSizeLimits, measureClient } from '../src/client-size.mjs';
 

@@ -2,8 +2,10 @@
 // package.json is packed with `npm pack`; each passes publint and @arethetypeswrong/cli; the
 // tarballs are installed into a scratch app in a temp dir (no workspace links: the packages find
 // each other in the tarballs through `overrides`, third-party dependencies come from the npm
-// registry). There the app that uses each client type-checks (and a wrong query does not), the mock
-// starts from the installed package with `npx mall-api-mock`, the app runs against it, and
+// registry). There the app that uses each client type-checks under `nodenext`, `node16` and
+// `bundler` resolution (and a wrong query does not), a CommonJS module's `import = require()` of
+// each client type-checks, the mock starts from the installed package with `npx mall-api-mock`, the
+// app and a `.cjs` script that `require()`s each client run against it, and
 // `npx @mall-api/contract-tests` (with Dredd, its optional peer, installed beside it) tests the
 // admin mock through the token flow, writing a JUnit report.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -82,7 +84,7 @@ beforeAll(async () => {
   tarballs = await packWorkspaces(packed);
   const app = join(scratch, 'app');
   mkdirSync(app);
-  for (const file of ['app.ts', 'wrong-query.ts', 'tsconfig.json'])
+  for (const file of ['app.ts', 'wrong-query.ts', 'require.cjs', 'require-types.cts', 'tsconfig.json'])
     copyFileSync(join(fixtures, file), join(app, file));
   const fileSpecs = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
   writeFileSync(
@@ -173,6 +175,29 @@ describe('the published packages', () => {
     expect(refused).toMatch(/wrong-query\.ts.*error TS2322/);
   }, 180_000);
 
+  it.each([
+    ['node16', ['--module', 'Node16', '--moduleResolution', 'Node16']],
+    ['bundler', ['--module', 'Preserve', '--moduleResolution', 'Bundler']],
+  ])(
+    'resolve the types of each client under %s resolution',
+    async (_, resolution) => {
+      const { stdout } = await npm('npx', [
+        ...['tsc', '--noEmit', '--strict', ...resolution, '--target', 'ES2022', '--types', 'node'],
+        'app.ts',
+      ]);
+      expect(stdout).toBe('');
+    },
+    180_000,
+  );
+
+  it('type-check a CommonJS module that imports each client with require()', async () => {
+    const { stdout } = await npm('npx', [
+      ...['tsc', '--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext'],
+      ...['--target', 'ES2022', '--types', 'node', 'require-types.cts'],
+    ]);
+    expect(stdout).toBe('');
+  }, 180_000);
+
   it('start the mock with npx mall-api-mock, and the app runs against it', async () => {
     // All three APIs in one process (the analytics mock takes the admin mock's tokens), on their
     // default ports at a loopback address of their own, so nothing else on this machine is in the
@@ -192,6 +217,11 @@ describe('the published packages', () => {
     expect(found).toMatchObject({ products: 200, categories: 200, views: 200 });
     expect(found.productCount).toBeGreaterThan(0);
     expect(found.categoryCount).toBeGreaterThan(0);
+    // A CommonJS script require()s each client and reads from the same mock.
+    const required = await run(process.execPath, [join(scratch, 'app', 'require.cjs')], {
+      env: { ...process.env, COLLECTION_URL: urls.collection },
+    });
+    expect(JSON.parse(required.stdout)).toEqual({ shops: 200, admin: 'function', analytics: 'function' });
   }, 180_000);
 
   it('run the admin contract tests with npx @mall-api/contract-tests, through the token flow, with a JUnit report', async () => {

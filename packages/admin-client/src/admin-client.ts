@@ -20,7 +20,7 @@ import {
 import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from './generated/admin.js';
 import { listEndpoints } from './generated/list-keys.js';
-import { operationIds } from './generated/operation-ids.js';
+import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
 /** The API version used when a request names none (the latest). */
 export const adminLatestApiVersion = '2020-09-01';
@@ -189,6 +189,8 @@ export function createAdminClient<const ClientThrows extends boolean = false>(
     auth: bearerAuthMiddleware(auth, rest.onEvent),
     ...(apiVersion ? { headers: { 'X-Platform-Api-Version': apiVersion } } : {}),
     operationIds,
+    httpsOnly,
+    userAgent,
   });
   const get = client.GET as unknown as LooseGet;
 

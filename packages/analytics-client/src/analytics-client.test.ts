@@ -2,6 +2,8 @@
 // requests and merging them in order, failures retried and typed for fetchRange too (against a
 // local fault server), and the token-bucket scheduler against the real mock in simulated time (a
 // burst of 10, then one call per two seconds, and never a 429).
+
+import { readFileSync } from 'node:fs';
 import { startFaultServer } from '@mall-api/client-kit/testing';
 import {
   createOAuthAuthority,
@@ -42,6 +44,31 @@ describe('requests', () => {
     expect(requests[0]?.url).toBe(
       'https://analytics.test/visitors/view?mall_id=demomall&start_date=2026-01-01&end_date=2026-01-31&device_type=mobile',
     );
+  });
+
+  it('sends a User-Agent naming the package and the version in its package.json', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const { requests, fetch } = recordingFetch(() => ({ view: [] }));
+    const client = createAnalyticsClient({ auth: { accessToken: 't' }, baseUrl: 'https://a.test', fetch });
+    await client.GET('/visitors/view', { params: { query: range } });
+    expect(requests[0]?.headers.get('user-agent')).toBe(`mall-api-analytics-client/${version}`);
+  });
+
+  it('refuses plain HTTP to this HTTPS-only API, except to a loopback address or with allowInsecureHttp', () => {
+    const auth = { accessToken: 't' };
+    expect(() => createAnalyticsClient({ auth, baseUrl: 'http://analytics.example' })).toThrow(
+      /accepts HTTPS only/,
+    );
+    for (const baseUrl of [
+      'http://127.0.0.1:4012',
+      'http://localhost:4012',
+      'http://[::1]:4012',
+      'https://a.test',
+    ])
+      expect(() => createAnalyticsClient({ auth, baseUrl })).not.toThrow();
+    expect(() =>
+      createAnalyticsClient({ auth, baseUrl: 'http://analytics.example', allowInsecureHttp: true }),
+    ).not.toThrow();
   });
 });
 

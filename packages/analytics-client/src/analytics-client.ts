@@ -19,7 +19,7 @@ import {
 import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from './generated/analytics.js';
 import { listEndpoints } from './generated/list-keys.js';
-import { operationIds } from './generated/operation-ids.js';
+import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
 /** Production base address of the analytics API. */
 export const analyticsBaseUrl = 'https://ca-api.cafe24data.com';
@@ -86,6 +86,8 @@ export function createAnalyticsClient<const ClientThrows extends boolean = false
     baseUrl: baseUrl ?? analyticsBaseUrl,
     auth: bearerAuthMiddleware(auth, rest.onEvent),
     operationIds,
+    httpsOnly,
+    userAgent,
   });
   const get = client.GET as unknown as LooseGet;
   const pages = <T>(path: Paths, query: Record<string, unknown>, paging?: Partial<OffsetPagingOptions>) => {

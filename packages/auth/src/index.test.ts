@@ -42,7 +42,7 @@ describe('@mall-api/auth entry point', () => {
     const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
     expect(manifest.exports['./redis']).toEqual({
       types: './dist/redis-token-store.d.ts',
-      import: './dist/redis-token-store.js',
+      default: './dist/redis-token-store.js',
     });
   });
 });

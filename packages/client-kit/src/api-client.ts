@@ -1,6 +1,7 @@
-// Assembles an openapi-fetch client the way all three mall clients need it: base URL, comma-list
-// query serialization, default headers (set before any middleware runs, so a resent request carries
-// them too), the auth middleware, then the request sender — the API's rate-limit scheduler, or a
+// Assembles an openapi-fetch client the way all three mall clients need it: base URL (refused when
+// it is plain HTTP to an HTTPS-only API, loopback hosts aside), comma-list query serialization,
+// default headers with the client's `User-Agent` (set before any middleware runs, so a resent
+// request carries them too), the auth middleware, then the request sender — the API's rate-limit scheduler, or a
 // plain sender when scheduling is off — registered last and used as the client's `fetch`, so every
 // attempt is queued, timed out, retried and reported in one place. Auth comes first so the copy the
 // sender keeps for a retry carries the credentials. The calls are wrapped for typed errors, events
@@ -46,6 +47,11 @@ export interface ClientRuntimeOptions<ClientThrows extends boolean = boolean> {
    * (credentials redacted), for your logs or traces. It must not throw.
    */
   onEvent?: (event: ClientEvent) => void;
+  /**
+   * Send credentials to an HTTPS-only API over plain `http://` to a host other than a loopback
+   * address (default false: the client refuses to be created with such a `baseUrl`).
+   */
+  allowInsecureHttp?: boolean;
 }
 
 /** What {@link assembleApiClient} needs. */
@@ -64,7 +70,14 @@ export interface ApiClientParts extends ClientRuntimeOptions {
   rateLimitKey?: string;
   /** The spec's operationIds by path template and upper-case method (the client's generated map). */
   operationIds: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Whether the API accepts HTTPS only (the spec's `x-https-only`, generated). */
+  httpsOnly: boolean;
+  /** The `User-Agent` sent with every request (generated from the package name and version). */
+  userAgent: string;
 }
+
+/** A loopback host: `localhost`, 127.0.0.0/8 or `[::1]`. */
+const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /** A mall client: typed calls plus the rate-limit state its responses last reported. */
 export type ApiClient<Paths extends {}, ClientThrows extends boolean> = MallClient<Paths, ClientThrows> & {
@@ -72,11 +85,21 @@ export type ApiClient<Paths extends {}, ClientThrows extends boolean> = MallClie
   rateLimit(): LimitReport | undefined;
 };
 
-/** Creates an openapi-fetch client for `Paths` with the mall APIs' conventions. */
+/**
+ * Creates an openapi-fetch client for `Paths` with the mall APIs' conventions.
+ *
+ * @throws RangeError when the API accepts HTTPS only and `baseUrl` is plain `http://` to a host
+ *   that is not a loopback address, unless `allowInsecureHttp` is set.
+ */
 export function assembleApiClient<Paths extends {}, ClientThrows extends boolean>(
   parts: ApiClientParts,
 ): ApiClient<Paths, ClientThrows> {
   const { onEvent, operationIds } = parts;
+  const { protocol, hostname } = new URL(parts.baseUrl);
+  if (parts.httpsOnly && protocol === 'http:' && !loopback.test(hostname) && !parts.allowInsecureHttp)
+    throw new RangeError(
+      `${parts.baseUrl}: this API accepts HTTPS only (allowInsecureHttp sends credentials anyway)`,
+    );
   const operationId = (method: string, path: string | undefined) =>
     path === undefined ? undefined : operationIds[path]?.[method];
   const common = {
@@ -106,7 +129,7 @@ export function assembleApiClient<Paths extends {}, ClientThrows extends boolean
     baseUrl: parts.baseUrl,
     querySerializer: commaListQuery,
     fetch: sender.fetch as typeof globalThis.fetch,
-    ...(parts.headers ? { headers: { ...parts.headers } } : {}),
+    headers: { 'User-Agent': parts.userAgent, ...parts.headers },
   });
   client.use(parts.auth, sender);
   const calls = wrapCalls<Paths, ClientThrows>(client, {

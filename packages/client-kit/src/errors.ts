@@ -51,6 +51,8 @@ export interface MallApiErrorDetails<K extends MallErrorKind> extends CallSite {
   readonly message: string;
   readonly moreInfo?: Readonly<Record<string, unknown>> | undefined;
   readonly body?: unknown;
+  readonly headers?: Headers | undefined;
+  readonly requestId?: string | undefined;
   readonly timing?: CallTiming | undefined;
   readonly cause?: unknown;
 }
@@ -78,6 +80,10 @@ export class MallApiError<K extends MallErrorKind = MallErrorKind> extends Error
   declare readonly path: string;
   /** The parsed error body as the server sent it. */
   declare readonly body: unknown;
+  /** The response's headers (`Retry-After`, rate-limit headers…); `undefined` without a response. */
+  declare readonly headers: Headers | undefined;
+  /** The request ID the service sent (`X-Request-Id` or `Request-Id`), to quote to its support. */
+  declare readonly requestId: string | undefined;
   /** Requests sent for the call, retries included. */
   declare readonly attempts: number;
   /** Time the call waited in the rate-limit queue (ms). */
@@ -112,13 +118,17 @@ export function isMallApiError<K extends MallErrorKind = MallErrorKind>(
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
 
-/** The error for an error status answered with `body` (the envelope, or OAuth's `{ error, error_description }`). */
+/**
+ * The error for an error `response` answered with `body` (the envelope, or OAuth's `{ error,
+ * error_description }`), with the response's headers and request ID.
+ */
 export function statusError(
   site: CallSite,
-  status: number,
+  response: Response,
   body: unknown,
   timing?: CallTiming,
 ): MallApiError {
+  const { status, headers } = response;
   const oauth = record(body);
   const envelope = record(oauth?.error);
   const code = envelope?.code ?? oauth?.error;
@@ -131,6 +141,8 @@ export function statusError(
     message: `answered ${status}${typeof message === 'string' ? `: ${message}` : ''}`,
     moreInfo: record(envelope?.more_info),
     body,
+    headers,
+    requestId: headers.get('X-Request-Id') ?? headers.get('Request-Id') ?? undefined,
     timing,
   });
 }

@@ -42,9 +42,15 @@ type Operation<Paths, Path extends keyof Paths, M extends HttpMethod> = Extract<
 type Init<Paths, Path extends keyof Paths, M extends HttpMethod> =
   | (NonNullable<MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>> & CallOptions)
   | Extract<MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>, undefined>;
+/**
+ * The one option of `I` openapi-fetch's response type reads. A call without init leaves `I` at its
+ * constraint, a union with every fetch option; handing that whole union to `FetchResponse` gave
+ * results that `Promise.all` over two calls could not reduce (TS2590).
+ */
+type ParseAsOf<I> = I extends { parseAs: infer P } ? { parseAs: P } : unknown;
 /** What a call of `M` on `Path` with `I` resolves to. */
 type Result<Paths, Path extends keyof Paths, M extends HttpMethod, I, ClientThrows extends boolean> = Promise<
-  CallResult<FetchResponse<Operation<Paths, Path, M>, I, MediaType>, I, ClientThrows>
+  CallResult<FetchResponse<Operation<Paths, Path, M>, ParseAsOf<I>, MediaType>, I, ClientThrows>
 >;
 
 /** One HTTP method of a mall client, e.g. `GET`. */
@@ -108,7 +114,7 @@ export function wrapCalls<Paths extends {}, ClientThrows extends boolean>(
     }
     const { response } = result;
     if (!response.ok && (init?.throwOnError ?? context.throwOnError)) {
-      throw statusError(site, response.status, result.error, context.timingOf(response));
+      throw statusError(site, response, result.error, context.timingOf(response));
     }
     return result;
   };

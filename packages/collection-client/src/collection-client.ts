@@ -14,7 +14,7 @@ import {
 import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { Middleware } from 'openapi-fetch';
 import type { paths } from './generated/collection.js';
-import { operationIds } from './generated/operation-ids.js';
+import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
 /** Production base address of the collection API. */
 export const collectionBaseUrl = 'https://collection-api.cafe24.com';
@@ -96,6 +96,8 @@ export function createCollectionClient<const ClientThrows extends boolean = fals
     baseUrl: baseUrl ?? collectionBaseUrl,
     auth: basicAuthMiddleware(clientId, clientSecret),
     operationIds,
+    httpsOnly,
+    userAgent,
   });
   return Object.assign(client, {
     paginate<P extends ListPath>(

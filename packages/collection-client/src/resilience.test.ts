@@ -157,6 +157,24 @@ describe('typed errors', () => {
     });
   });
 
+  it('carries the response headers and the request ID the service sent', async () => {
+    server = await startFaultServer(() => ({
+      status: 404,
+      headers: { 'X-Request-Id': 'req-7f3a', 'X-Api-Call-Limit': '3/40' },
+      body: envelope('not_found', 'No such shop.'),
+    }));
+    const error = await clientOf(server.url, { throwOnError: true })
+      .GET('/api/shops')
+      .catch((caught: unknown) => caught);
+    expect(isMallApiError(error, 'not_found')).toBe(true);
+    expect((error as MallApiError).requestId).toBe('req-7f3a');
+    expect((error as MallApiError).headers?.get('X-Api-Call-Limit')).toBe('3/40');
+    // A plain-HTTP address is fine here: the collection spec states no x-https-only.
+    expect(() =>
+      createCollectionClient({ clientId: 'a', clientSecret: 'b', baseUrl: 'http://collection.example' }),
+    ).not.toThrow();
+  });
+
   it('returns { error } by default, and a call may ask to throw', async () => {
     server = await startFaultServer(() => ({ status: 422, body: envelope('invalid_parameter', 'limit') }));
     const client = clientOf(server.url);

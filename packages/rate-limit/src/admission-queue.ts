@@ -2,9 +2,10 @@
 // admitted under a policy. Only the head of a queue talks to the store; when refused it sleeps
 // exactly `retryAfterMs` and asks again, so nothing is consumed until a call is sent. A call whose
 // signal aborts leaves the queue at once (rejecting with the abort reason) and its place goes to
-// the next; `pause` holds a key back (a server said Retry-After). The admission says whether the
-// call had to wait (queued behind others, refused or paused). Not for HTTP: the client middleware
-// puts requests through it.
+// the next; `pause` holds a key back (a server said Retry-After), and a `holdAfter` admission holds
+// it until `release` (one call alone while the caller learns the server's state). The admission
+// says whether the call had to wait (queued behind others, refused, paused or held). Not for HTTP:
+// the client middleware puts requests through it.
 import type { Clock, Sleep } from './clock.js';
 import type { Decision, LimitPolicy } from './policy.js';
 import type { RateLimitStore } from './store.js';
@@ -12,7 +13,13 @@ import type { RateLimitStore } from './store.js';
 /** What an {@link AdmissionQueue} needs. */
 export interface AdmissionQueueOptions {
   readonly store: RateLimitStore;
-  readonly policy: LimitPolicy;
+  /** The policy, or the policy of each key. */
+  readonly policy: LimitPolicy | ((key: string) => LimitPolicy);
+  /**
+   * Ms to hold `key` back after admitting a call (0 or absent: none), until {@link
+   * AdmissionQueue.release} or that time, whichever comes first; asked at each admission.
+   */
+  readonly holdAfter?: (key: string) => number;
   /** Local time, for pauses. */
   readonly clock: Clock;
   /** Time passed to the store; `undefined` lets the store use its own (Redis `TIME`). */
@@ -42,6 +49,8 @@ export interface AdmissionQueue {
   admit(key: string, options?: AdmitOptions): Promise<Admitted>;
   /** Admits nothing for `key` before `untilMs` (local clock). */
   pause(key: string, untilMs: number): void;
+  /** Ends the hold a `holdAfter` admission put on `key` (pauses stay). */
+  release(key: string): void;
   /** Ms until a call for `key` would be admitted, pause included, without consuming. */
   timeUntilAdmitted(key: string, cost?: number): Promise<number>;
   /** Calls waiting for `key`. */
@@ -67,9 +76,12 @@ interface Lane {
 
 /** Creates an {@link AdmissionQueue}. */
 export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQueue {
-  const { store, policy, clock, storeTime, sleep } = options;
+  const { store, clock, storeTime, sleep, holdAfter } = options;
+  const policyOf = (key: string): LimitPolicy =>
+    typeof options.policy === 'function' ? options.policy(key) : options.policy;
   const lanes = new Map<string, Lane>();
   const pausedUntil = new Map<string, number>();
+  const heldUntil = new Map<string, number>();
 
   const leave = (lane: Lane, waiter: Waiter): void => {
     const index = lane.waiters.indexOf(waiter);
@@ -78,13 +90,14 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
     if (index === 0) lane.wake?.abort();
   };
 
-  const pauseLeft = (key: string): number => {
-    const until = pausedUntil.get(key);
-    if (until === undefined) return 0;
-    const left = until - clock();
-    if (left <= 0) pausedUntil.delete(key);
-    return Math.max(0, left);
+  const left = (until: Map<string, number>, key: string): number => {
+    const at = until.get(key);
+    if (at === undefined) return 0;
+    const ms = at - clock();
+    if (ms <= 0) until.delete(key);
+    return Math.max(0, ms);
   };
+  const pauseLeft = (key: string): number => Math.max(left(pausedUntil, key), left(heldUntil, key));
 
   const nap = async (lane: Lane, ms: number): Promise<void> => {
     const wake = new AbortController();
@@ -111,7 +124,7 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
         }
         let decision: Decision;
         try {
-          decision = await store.decide(key, policy, storeTime(), head.cost);
+          decision = await store.decide(key, policyOf(key), storeTime(), head.cost);
         } catch (error) {
           leave(lane, head);
           head.reject(error);
@@ -125,6 +138,8 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
         // The head may have aborted while the store answered: its slot goes to the next in line.
         const taker = lane.waiters[0];
         if (taker !== undefined && taker.cost === head.cost) {
+          const hold = holdAfter?.(key) ?? 0;
+          if (hold > 0) heldUntil.set(key, clock() + hold);
           leave(lane, taker);
           taker.resolve({ ...decision, waited: taker.waited });
         }
@@ -166,8 +181,11 @@ export function createAdmissionQueue(options: AdmissionQueueOptions): AdmissionQ
     pause(key, untilMs) {
       pausedUntil.set(key, Math.max(untilMs, pausedUntil.get(key) ?? untilMs));
     },
+    release(key) {
+      if (heldUntil.delete(key)) lanes.get(key)?.wake?.abort();
+    },
     async timeUntilAdmitted(key, cost = 1) {
-      const decision = await store.peek(key, policy, storeTime(), cost);
+      const decision = await store.peek(key, policyOf(key), storeTime(), cost);
       return Math.max(pauseLeft(key), decision.retryAfterMs);
     },
     waiting(key) {

@@ -45,14 +45,13 @@ describe('apiLimitFromSpec', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
 
     const client = createRateLimitMiddleware({ api, clock: clock.now, sleep: clock.sleep });
+    const answering = createServerLimiter({ api, clock: clock.now });
     for (let i = 0; i < 3; i++) {
-      await client.onRequest({
-        request: new Request('https://collection.example/api/shops'),
-        schemaPath: '/api/shops',
-        params: {},
-        id: String(i),
-        options: {},
-      } as never);
+      const request = new Request('https://collection.example/api/shops');
+      const params = { request, schemaPath: '/api/shops', params: {}, id: String(i), options: {} };
+      await client.onRequest(params as never);
+      const { status, headers } = await answering.take('ip');
+      await client.onResponse({ ...params, response: new Response('{}', { status, headers }) } as never);
     }
     expect(await client.timeUntilAdmitted()).toBe(10_000);
   });

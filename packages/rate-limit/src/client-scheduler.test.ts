@@ -108,6 +108,24 @@ describe('createRateLimitMiddleware', () => {
       },
     );
 
+    it('after a 429 from the sliding log, the calls it counted and the model did not free their slots when Retry-After says', async () => {
+      const clock = manualClock(start);
+      const { fetch } = scriptedFetch(
+        clock,
+        () =>
+          new Response('{}', { status: 429, headers: { 'Retry-After': '20', 'X-RateLimit-Remaining': '0' } }),
+      );
+      const middleware = createRateLimitMiddleware({
+        api: 'collection',
+        clock: clock.now,
+        sleep: clock.sleep,
+        maxRetries: 0,
+      });
+      expect((await clock.run(send(middleware, fetch, get()))).status).toBe(429);
+      // Not a whole window as if all 40 had been made now.
+      expect(await middleware.timeUntilAdmitted()).toBe(20_000);
+    });
+
     it('reports how long until the next request would be sent', async () => {
       const clock = manualClock(start + 15_000);
       const server = fakeServer('collection', clock);

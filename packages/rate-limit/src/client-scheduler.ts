@@ -2,7 +2,11 @@
 // a slot in a local model of the API's bucket (queueing, never failing), keeps that model in step
 // with the rate-limit headers of every response (other apps share the server's bucket), remembers
 // what those headers last reported, and resends a 429 with bounded exponential backoff that honours
-// `Retry-After` — and, through the request sender it builds on, times attempts out and retries
+// `Retry-After`. While it has heard nothing from the server for as long as the limit remembers
+// (a window, the time to drain or refill), it sends one call alone and waits for its headers before
+// the rest. A sliding log's window is stretched by the longest recent time from admission to answer,
+// since the server logs a call when it arrives, not when it left; a 429 logs the calls the server
+// counted and the model did not to expire when its `Retry-After` says. And, through the request sender it builds on, times attempts out and retries
 // failures under the same queue. With a Redis store the model is shared, so N workers together stay
 // under the limit. Structurally typed: it imports nothing from openapi-fetch. Not for servers; see
 // `server-limiter.ts`.
@@ -11,7 +15,7 @@ import { type ApiLimit, type ApiName, resolveApiLimit } from './api-limits.js';
 import { type Clock, type Sleep, systemClock, systemSleep } from './clock.js';
 import { MemoryStore } from './memory-store.js';
 import type { LimitPolicy } from './policy.js';
-import { checkPolicy, policyLimit } from './policy.js';
+import { checkPolicy, policyLimit, refillPerSecond } from './policy.js';
 import { readRemaining } from './rate-limit-headers.js';
 import {
   createRequestSender,
@@ -19,7 +23,7 @@ import {
   type RequestSender,
   type RequestSenderOptions,
 } from './request-sender.js';
-import type { BackoffOptions } from './retry-backoff.js';
+import { type BackoffOptions, parseRetryAfter } from './retry-backoff.js';
 import type { RateLimitStore } from './store.js';
 
 /** Options of {@link createRateLimitMiddleware} whatever it schedules for. */
@@ -112,8 +116,29 @@ export function createRateLimitMiddleware(options: RateLimitMiddlewareOptions): 
   const sleep = options.sleep ?? systemSleep;
   const store = options.store ?? new MemoryStore({ clock });
   const storeTime = (): number | undefined => injectedClock?.();
-  const queue = createAdmissionQueue({ store, policy: api.policy, clock, storeTime, sleep });
+  const { policy } = api;
+  const capacity = policyLimit(policy);
+  /** Ms after which a server's report tells nothing more: a window, or the time to drain or refill. */
+  const horizonMs = (capacity * 1000) / refillPerSecond(policy);
   const reports = new Map<string, LimitReport>();
+  /** When a response last reported the state of each key (a 429 forgets it). */
+  const heardAt = new Map<string, number>();
+  const admittedAt = new WeakMap<Request, number>();
+  /** Per key, ms from admission to answer of the last `capacity` answered attempts. */
+  const lags = new Map<string, number[]>();
+  const policyOf = (key: string): LimitPolicy =>
+    policy.kind === 'sliding-log'
+      ? { ...policy, windowMs: policy.windowMs + Math.max(0, ...(lags.get(key) ?? [])) }
+      : policy;
+  const queue = createAdmissionQueue({
+    store,
+    policy: policyOf,
+    clock,
+    storeTime,
+    sleep,
+    holdAfter: (key) =>
+      clock() - (heardAt.get(key) ?? Number.NEGATIVE_INFINITY) < horizonMs ? 0 : horizonMs,
+  });
 
   const storeKey = (key: string): string => `${api.name}:${key}`;
   const keyOf = (request: Request): string => {
@@ -126,7 +151,9 @@ export function createRateLimitMiddleware(options: RateLimitMiddlewareOptions): 
   const sender = createRequestSender({
     admission: {
       async admit(request, admitOptions) {
-        return (await queue.admit(keyOf(request), admitOptions)).waited;
+        const { waited } = await queue.admit(keyOf(request), admitOptions);
+        admittedAt.set(request, clock());
+        return waited;
       },
       pause(request, untilMs) {
         queue.pause(keyOf(request), untilMs);
@@ -134,14 +161,34 @@ export function createRateLimitMiddleware(options: RateLimitMiddlewareOptions): 
       /** Raises the local usage to what the server reported (a 429 without headers means "full"). */
       async observe(request, response) {
         const key = keyOf(request);
+        const now = clock();
+        const since = admittedAt.get(request);
+        if (since !== undefined) {
+          const lag = lags.get(key) ?? [];
+          if (lag.push(now - since) > capacity) lag.shift();
+          lags.set(key, lag);
+        }
         const reported = readRemaining(response.headers);
         if (reported !== undefined) {
-          const capacity = policyLimit(api.policy);
           const remaining = Math.min(reported, capacity);
-          reports.set(key, { used: capacity - remaining, remaining, capacity, reportedAt: clock() });
+          reports.set(key, { used: capacity - remaining, remaining, capacity, reportedAt: now });
         }
-        const remaining = reported ?? (response.status === 429 ? 0 : undefined);
-        if (remaining !== undefined) await store.observe(key, api.policy, remaining, storeTime());
+        const keyPolicy = policyOf(key);
+        if (response.status === 429) {
+          heardAt.delete(key);
+          const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), now);
+          const at =
+            keyPolicy.kind === 'sliding-log' && retryAfterMs !== undefined
+              ? (storeTime() ?? now) + retryAfterMs - keyPolicy.windowMs
+              : storeTime();
+          await store.observe(key, keyPolicy, reported ?? 0, at);
+        } else if (reported !== undefined) {
+          heardAt.set(key, now);
+          await store.observe(key, keyPolicy, reported, storeTime());
+        }
+      },
+      finished(request) {
+        queue.release(keyOf(request));
       },
     },
     clock,

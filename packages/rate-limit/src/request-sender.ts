@@ -1,7 +1,10 @@
 // Sends the calls of an openapi-fetch client so they survive production: a middleware plus the
 // `fetch` the client sends with. Every attempt first waits for admission under the API's rate limit
-// (when an admission is given), then runs under its own timeout combined with the caller's signal,
-// and is read to the end (so a connection dropped mid-body is a failed attempt and the timeout
+// (when an admission is given), then runs under its own timeout and the caller's signal — one
+// controller of its own, held by the timer and the caller's listener and handed to `fetch` directly
+// (a signal combined with `AbortSignal.any` or followed through `new Request` can be garbage
+// collected while the fetch still needs it), and the attempt settles when it aborts even if `fetch`
+// never notices — and is read to the end (so a connection dropped mid-body is a failed attempt and the timeout
 // covers the body). A 429 is resent after `Retry-After` or backoff, holding back the whole bucket;
 // a 500, 503, 504, 408, dropped connection or timeout is resent with full-jitter backoff (never
 // before `Retry-After`) when the method is idempotent or the call opted in. Every resend queues
@@ -12,8 +15,11 @@ import { type Clock, type Sleep, systemClock, systemSleep } from './clock.js';
 import { RateLimitError } from './errors.js';
 import { type BackoffOptions, fullJitterDelayMs, parseRetryAfter, retryDelayMs } from './retry-backoff.js';
 
-/** The `fetch` a request is sent with. */
-export type FetchLike = (request: Request) => Promise<Response>;
+/**
+ * The `fetch` a request is sent with; `init.signal` (when given) aborts the attempt and takes the
+ * place of `request.signal`.
+ */
+export type FetchLike = (request: Request, init?: { readonly signal?: AbortSignal }) => Promise<Response>;
 
 /** What the middleware reads from openapi-fetch's `onRequest` parameters. */
 export interface RequestHookParams {
@@ -48,6 +54,8 @@ export interface Admission {
   pause(request: Request, untilMs: number): void;
   /** Brings the model in step with the rate-limit headers of `response`. */
   observe(request: Request, response: Response): Promise<void>;
+  /** The attempt admitted for `request` has ended, answered (after `observe`) or not. */
+  finished(request: Request): void;
 }
 
 /** Why a request is sent again. */
@@ -138,6 +146,8 @@ const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie']
 type Outcome = { readonly response: Response } | { readonly error: unknown };
 
 interface Call {
+  /** The request the client made: its signal is the caller's; held so that signal keeps following. */
+  readonly origin: Request;
   readonly path: string | undefined;
   readonly send: FetchLike;
   readonly timeoutMs: number;
@@ -213,7 +223,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
   const rateLimitRetries = checkCount('maxRetries', options.rateLimitRetries ?? 3, 0);
   const calls = new WeakMap<Request, Call>();
   const timings = new WeakMap<object, CallTiming>();
-  const globalFetch: FetchLike = (request) => globalThis.fetch(request);
+  const globalFetch: FetchLike = (request, init) => globalThis.fetch(request, init);
 
   const about = (request: Request, call: Call) => ({
     method: request.method,
@@ -228,6 +238,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
     const callRetries =
       typeof settings.maxRetries === 'number' ? checkCount('maxRetries', settings.maxRetries, 0) : maxRetries;
     const call: Call = {
+      origin: request,
       path: schemaPath,
       send,
       timeoutMs: typeof settings.timeout === 'number' ? checkCount('timeout', settings.timeout, 1) : timeout,
@@ -253,7 +264,10 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
     if (waited) onEvent?.({ type: 'throttle-wait', ...about(request, call), waitMs });
   };
 
-  /** One attempt: its own timeout, combined with the caller's signal, until the body is read. */
+  /**
+   * One attempt under its own controller, aborted by its timeout or the caller's signal; settles
+   * with the abort reason as soon as either fires, until the body is read.
+   */
   const attempt = async (request: Request, call: Call): Promise<Response> => {
     call.attempts += 1;
     if (onEvent !== undefined) {
@@ -263,31 +277,44 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
       });
       onEvent({ type: 'request', ...about(request, call), queueWaitMs: call.queueWaitMs, headers });
     }
+    const callerSignal = call.origin.signal;
+    const controller = new AbortController();
+    let fail: (reason: unknown) => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    const abort = (reason: unknown) => {
+      controller.abort(reason);
+      fail(reason);
+    };
     // Real time, whatever clock schedules: the timeout is about the network, not the limit model.
-    const timer = new AbortController();
     const timeoutMs = call.timeoutMs;
-    const alarm = setTimeout(() => {
-      timer.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
-    const signal = AbortSignal.any([request.signal, timer.signal]);
+    const alarm = setTimeout(
+      () => abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
+    const onCallerAbort = () => abort(callerSignal.reason);
+    if (callerSignal.aborted) onCallerAbort();
+    else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
     const started = clock();
     try {
-      const answer = await call.send(new Request(request, { signal }));
-      const response = call.readBody ? await readToEnd(answer, signal) : answer;
+      const answer = await Promise.race([call.send(request, { signal: controller.signal }), aborted]);
+      const response = call.readBody
+        ? await Promise.race([readToEnd(answer, controller.signal), aborted])
+        : answer;
       const durationMs = clock() - started;
       onEvent?.({ type: 'response', ...about(request, call), status: response.status, durationMs });
-      await admission?.observe(request, response);
+      await admission?.observe(call.origin, response);
       return response;
     } catch (error) {
-      // The caller's abort wins; then our timeout; else the error as fetch reported it.
-      throw request.signal.aborted
-        ? request.signal.reason
-        : timer.signal.aborted
-          ? timer.signal.reason
-          : error;
+      // Once aborted, the abort's reason (the caller's, else the timeout) whatever fetch reported.
+      throw controller.signal.aborted ? controller.signal.reason : error;
     } finally {
       call.requestMs += clock() - started;
       clearTimeout(alarm);
+      admission?.finished(call.origin);
+      // A streamed body stays under the caller's signal until it aborts.
+      if (call.readBody) callerSignal.removeEventListener('abort', onCallerAbort);
     }
   };
 
@@ -318,6 +345,7 @@ export function createRequestSender(options: RequestSenderOptions = {}): Request
       // The first attempt was sent by the client's own fetch: count it and read its headers.
       call.attempts = 1;
       if ('response' in outcome) await admission?.observe(request, outcome.response);
+      admission?.finished(request);
     }
     for (let retry = retryOf(request, call, outcome); retry; retry = retryOf(request, call, outcome)) {
       onEvent?.({ type: 'retry', ...about(request, call), ...retry });
