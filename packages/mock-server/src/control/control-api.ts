@@ -1,5 +1,6 @@
-// The control API of the mocks, for tests: under `/__mock/` on every mock port, loopback callers
-// only unless allowed otherwise, and with a control token when one is set. It resets a mall (to its
+// The control API of the mocks, for tests: under `/__mock/` on every mock port, behind the control
+// guard (control-guard.ts: loopback callers, allowed Host and Origin, the control token, JSON
+// only), with bodies read within the control body limit. It resets a mall (to its
 // seed, empty, or a named fixture), loads a fixture, snapshots and restores a mall, reads, counts
 // and clears the mall's request journal, adds and clears fault rules, moves the mall's clock and
 // empties its rate-limit buckets. Every call validates its input first: bad input is a 400 or 422
@@ -13,31 +14,21 @@
 //   GET|POST|DELETE /__mock/malls/{mall}/faults   list / add / clear; DELETE …/faults/{id} removes one
 //   GET|POST /__mock/malls/{mall}/clock           read / {"advanceMs": n} or {"at": "2026-01-01T00:00:00Z"}
 //   DELETE /__mock/malls/{mall}/rate-limits
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Violation } from '../error-envelope.js';
 import type { FaultAction } from '../malls/fault-rules.js';
 import type { JournalFilter } from '../malls/journal.js';
 import type { MockMalls } from '../malls/mock-malls.js';
-import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
+import { bodyFailureReply, errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
+import { type ControlAccess, controlGuard, defaultControlBodyLimit } from './control-guard.js';
 import { type ControlSchema, controlViolations } from './control-schemas.js';
 
 /** The prefix of every control path. */
 export const controlPrefix = '/__mock/';
 
-/** Who may call the control API. */
-export interface ControlAccess {
-  /** When set, every control call must send it in `X-Mock-Control-Token`. */
-  readonly token?: string;
-  /** Accept callers that are not on the loopback interface (off by default). */
-  readonly allowRemote?: boolean;
-}
-
-const loopback = /^(127\.|::1$|::ffff:127\.)/;
 const mallLabel = /^[a-z0-9][a-z0-9-]{0,62}$/;
-const digest = (value: string) => createHash('sha256').update(value).digest();
 const ok = (body: unknown, status = 200): Reply => ({ status, headers: {}, body });
 
 interface ControlRequest {
@@ -69,9 +60,17 @@ function journalFilter(query: URLSearchParams): { filter: JournalFilter } | { vi
   return violations.length > 0 ? { violations } : { filter: raw as JournalFilter };
 }
 
-/** Creates the handler of control requests. */
-export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
-  const expected = access.token === undefined ? undefined : digest(access.token);
+/**
+ * Creates the handler of control requests.
+ * @param publicHosts the server's public host names, which the control guard admits as `Host`
+ */
+export function createControlApi(
+  malls: MockMalls,
+  access: ControlAccess = {},
+  publicHosts: readonly string[] = [],
+) {
+  const guard = controlGuard(access, publicHosts);
+  const bodyLimit = access.maxBodyBytes ?? defaultControlBodyLimit;
 
   const validated = async (
     request: ControlRequest,
@@ -172,15 +171,8 @@ export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
 
   /** Answers a control request (its path starts with {@link controlPrefix}). */
   return async function handleControl(request: IncomingMessage, url: URL): Promise<Reply> {
-    if (!access.allowRemote && !loopback.test(request.socket.remoteAddress ?? '')) {
-      return errorReply(403, 'The control API answers loopback callers only.');
-    }
-    if (expected) {
-      const presented = request.headers['x-mock-control-token'];
-      if (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expected)) {
-        return errorReply(401, 'The control API needs the control token in X-Mock-Control-Token.');
-      }
-    }
+    const refused = guard(request);
+    if (refused) return refused;
     const method = (request.method ?? 'GET').toUpperCase();
     const segments = url.pathname.slice(controlPrefix.length).split('/').filter(Boolean);
     if (segments[0] !== 'malls') return errorReply(404, `No control operation at ${method} ${url.pathname}.`);
@@ -213,10 +205,10 @@ export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
       rest: rest.join('/'),
       query: url.searchParams,
       body: () => {
-        read ??= readJsonBody(request, ['application/json'], 64 * 1024 * 1024).then((parsed) =>
+        read ??= readJsonBody(request, ['application/json'], bodyLimit).then((parsed) =>
           parsed.ok
             ? { ok: true as const, value: parsed.value }
-            : { ok: false as const, reply: errorReply(400, parsed.message) },
+            : { ok: false as const, reply: bodyFailureReply(parsed) },
         );
         return read;
       },
