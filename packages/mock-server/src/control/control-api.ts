@@ -16,13 +16,14 @@
 //   DELETE /__mock/malls/{mall}/rate-limits
 import type { IncomingMessage } from 'node:http';
 import type { Violation } from '../error-envelope.js';
-import type { FaultAction } from '../malls/fault-rules.js';
+import type { FaultAction, FaultMatch } from '../malls/fault-rules.js';
 import type { JournalFilter } from '../malls/journal.js';
 import type { MockMalls } from '../malls/mock-malls.js';
 import { bodyFailureReply, errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
 import { type ControlAccess, controlGuard, defaultControlBodyLimit } from './control-guard.js';
+import { clockViolation, delayViolation, operationViolation } from './control-rules.js';
 import { type ControlSchema, controlViolations } from './control-schemas.js';
 
 /** The prefix of every control path. */
@@ -52,12 +53,17 @@ function changeReply(change: MallChange): Reply {
 const toStart = (to: unknown): MallStart | undefined =>
   to === undefined || to === 'seed' ? undefined : to === 'empty' ? 'empty' : (to as MallStart);
 
-function journalFilter(query: URLSearchParams): { filter: JournalFilter } | { violations: Violation[] } {
+async function journalFilter(
+  query: URLSearchParams,
+): Promise<{ filter: JournalFilter } | { violations: Violation[] }> {
   const raw: Record<string, unknown> = Object.fromEntries(query);
   for (const key of ['status', 'after'])
     if (typeof raw[key] === 'string' && /^\d+$/.test(raw[key] as string)) raw[key] = Number(raw[key]);
   const violations = controlViolations('journalFilter', raw, 'query');
-  return violations.length > 0 ? { violations } : { filter: raw as JournalFilter };
+  if (violations.length > 0) return { violations };
+  const filter = raw as JournalFilter;
+  const unknown = await operationViolation(filter.api, filter.operationId, 'operationId', 'query');
+  return unknown ? { violations: [unknown] } : { filter };
 }
 
 /**
@@ -109,14 +115,14 @@ export function createControlApi(
     'GET snapshot': (request) => needsSandbox() ?? ok(malls.sandbox?.snapshot(request.mallId)),
     'PUT snapshot': (request) =>
       changeData(request, (sandbox, value) => sandbox.restore(request.mallId, value)),
-    'GET journal': (request) => {
-      const parsed = journalFilter(request.query);
+    'GET journal': async (request) => {
+      const parsed = await journalFilter(request.query);
       return 'violations' in parsed
         ? violationsReply(parsed.violations)
         : ok({ entries: malls.journal.entries(request.mallId, parsed.filter) });
     },
-    'GET journal/count': (request) => {
-      const parsed = journalFilter(request.query);
+    'GET journal/count': async (request) => {
+      const parsed = await journalFilter(request.query);
       return 'violations' in parsed
         ? violationsReply(parsed.violations)
         : ok({ count: malls.journal.entries(request.mallId, parsed.filter).length });
@@ -130,13 +136,17 @@ export function createControlApi(
         match = {},
         times,
         action,
-      } = input.value as { match?: object; times?: number; action: FaultAction & { maxMs?: number } };
+      } = input.value as { match?: FaultMatch; times?: number; action: FaultAction & { maxMs?: number } };
+      const refused =
+        delayViolation(action) ??
+        (await operationViolation(match.api, match.operationId, 'match.operationId'));
+      if (refused) return violationsReply([refused]);
       const stored =
         action.kind === 'delay'
           ? {
               kind: 'delay' as const,
               minMs: action.minMs,
-              maxMs: Math.max(action.minMs, action.maxMs ?? action.minMs),
+              maxMs: action.maxMs ?? action.minMs,
             }
           : action;
       return ok(
@@ -154,6 +164,11 @@ export function createControlApi(
       const input = await validated(request, 'clock');
       if ('reply' in input) return input.reply;
       const { advanceMs, at } = input.value as { advanceMs?: number; at?: string };
+      const refused =
+        advanceMs === undefined
+          ? clockViolation('at', Date.parse(at ?? ''))
+          : clockViolation('advanceMs', malls.clocks.now(request.mallId) + advanceMs);
+      if (refused) return violationsReply([refused]);
       if (advanceMs !== undefined) malls.clocks.advance(request.mallId, advanceMs);
       if (at !== undefined) malls.clocks.set(request.mallId, Date.parse(at));
       return ok(clockBody(request.mallId));

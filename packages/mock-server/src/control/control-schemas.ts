@@ -3,22 +3,46 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { Violation } from '../error-envelope.js';
 
+// A union is told apart by one test (`if` the value is a string, or on `kind`), never by `oneOf`, so
+// one mistake is one violation that names its key rather than one per branch.
 const mallStart = {
-  oneOf: [
-    { const: 'seed' },
-    { const: 'empty' },
-    {
-      type: 'object',
-      additionalProperties: false,
-      properties: { seed: { type: 'integer', minimum: 0 } },
-      required: ['seed'],
+  if: { type: 'string' },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, never awaited
+  then: { enum: ['seed', 'empty'] },
+  else: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    properties: {
+      seed: { type: 'integer', minimum: 0 },
+      fixture: { type: 'string', minLength: 1 },
     },
-    {
-      type: 'object',
-      additionalProperties: false,
-      properties: { fixture: { type: 'string', minLength: 1 } },
-      required: ['fixture'],
-    },
+  },
+};
+
+/** The fields of a fault action of one kind, the `kind` included. */
+const actionOf = (kind: string, required: string[], properties: Record<string, object>) => ({
+  if: { required: ['kind'], properties: { kind: { const: kind } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, never awaited
+  then: { type: 'object', additionalProperties: false, required, properties: { kind: {}, ...properties } },
+});
+
+const faultAction = {
+  type: 'object',
+  required: ['kind'],
+  properties: { kind: { enum: ['delay', 'status', 'drop', 'hang'] } },
+  allOf: [
+    actionOf('delay', ['minMs'], {
+      minMs: { type: 'integer', minimum: 0, maximum: 600_000 },
+      maxMs: { type: 'integer', minimum: 0, maximum: 600_000 },
+    }),
+    actionOf('status', ['status'], {
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      retryAfterSeconds: { type: 'integer', minimum: 0, maximum: 86_400 },
+    }),
+    actionOf('drop', [], {}),
+    actionOf('hang', [], {}),
   ],
 };
 
@@ -44,36 +68,7 @@ const schemas = {
         },
       },
       times: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-      action: {
-        oneOf: [
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['kind', 'minMs'],
-            properties: {
-              kind: { const: 'delay' },
-              minMs: { type: 'integer', minimum: 0, maximum: 600_000 },
-              maxMs: { type: 'integer', minimum: 0, maximum: 600_000 },
-            },
-          },
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['kind', 'status'],
-            properties: {
-              kind: { const: 'status' },
-              status: { type: 'integer', minimum: 400, maximum: 599 },
-              retryAfterSeconds: { type: 'integer', minimum: 0, maximum: 86_400 },
-            },
-          },
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['kind'],
-            properties: { kind: { enum: ['drop', 'hang'] } },
-          },
-        ],
-      },
+      action: faultAction,
     },
   },
   clock: {
@@ -109,14 +104,23 @@ const validators = Object.fromEntries(
   Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]),
 ) as Record<ControlSchema, ReturnType<typeof ajv.compile>>;
 
+/** The key an error is about: its path, plus the missing or unexpected property it names. */
+const keyOf = (error: ErrorObject): string[] => {
+  const key = error.params.missingProperty ?? error.params.additionalProperty;
+  return [...error.instancePath.split('/').slice(1), ...(key === undefined ? [] : [String(key)])];
+};
+
+const messageOf = (error: ErrorObject): string => {
+  if (error.keyword === 'additionalProperties') return 'is not a known key';
+  if (error.keyword === 'enum')
+    return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+  return error.message ?? 'is not valid';
+};
+
 const violationOf = (location: Violation['location'], error: ErrorObject): Violation => ({
   location,
-  name:
-    [
-      ...error.instancePath.split('/').slice(1),
-      ...(error.keyword === 'required' ? [String(error.params.missingProperty)] : []),
-    ].join('.') || (location === 'body' ? 'body' : 'query'),
-  message: error.message ?? 'is not valid',
+  name: keyOf(error).join('.') || (location === 'body' ? 'body' : 'query'),
+  message: messageOf(error),
 });
 
 /** The violations of a value against a control schema (empty when it is valid). */
@@ -126,5 +130,9 @@ export function controlViolations(
   location: Violation['location'] = 'body',
 ): Violation[] {
   const validate = validators[schema];
-  return validate(value) ? [] : (validate.errors ?? []).map((error) => violationOf(location, error));
+  if (validate(value)) return [];
+  // An `if` error only says that its branch failed; the branch's own error names the key.
+  return (validate.errors ?? [])
+    .filter((error) => error.keyword !== 'if')
+    .map((error) => violationOf(location, error));
 }

@@ -4,6 +4,7 @@
 // envelope's message and violations.
 import type { FaultAction, FaultMatch, FaultRule } from '../malls/fault-rules.js';
 import type { JournalEntry, JournalFilter } from '../malls/journal.js';
+import { verifyFailure } from './verify-report.js';
 
 /** How to (re)create a mall's data. */
 export type ResetTarget = 'seed' | 'empty' | { seed: number } | { fixture: string };
@@ -42,7 +43,7 @@ export interface ControlClient {
   journal(mallId: string, filter?: JournalFilter): Promise<JournalEntry[]>;
   count(mallId: string, filter?: JournalFilter): Promise<number>;
   clearJournal(mallId: string): Promise<number>;
-  /** Resolves when the journal holds what was expected; otherwise throws, listing what the mall received instead. */
+  /** Resolves when the journal holds what was expected; otherwise throws, listing the closest requests the mall received. */
   verify(mallId: string, expectation: Expectation): Promise<JournalEntry[]>;
   addFault(mallId: string, fault: FaultRequest): Promise<FaultRule>;
   faults(mallId: string): Promise<FaultRule[]>;
@@ -60,9 +61,6 @@ const filterQuery = (filter: JournalFilter = {}) => {
   ).toString();
   return query ? `?${query}` : '';
 };
-
-const describeEntry = (entry: JournalEntry) =>
-  `  #${entry.sequence} ${entry.method} ${entry.path}${Object.keys(entry.query).length ? `?${new URLSearchParams(entry.query as Record<string, string>)}` : ''} → ${entry.status} (${entry.operationId ?? 'no operation'})`;
 
 /**
  * Creates a control client for the mock at `baseUrl` (any of its ports).
@@ -111,12 +109,7 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       const matching = await client.journal(mallId, filter);
       if (times === undefined ? matching.length > 0 : matching.length === times) return matching;
       const received = await client.journal(mallId);
-      const wanted = `${times === undefined ? 'at least one' : `exactly ${times}`} request(s) matching ${JSON.stringify(filter)}`;
-      throw new Error(
-        `Expected ${wanted} at mall ${mallId}, found ${matching.length}. The mall received instead:\n${
-          received.length > 0 ? received.map(describeEntry).join('\n') : '  (nothing)'
-        }`,
-      );
+      throw new Error(verifyFailure(mallId, filter, times, matching.length, received));
     },
     addFault: (mallId, fault) => call('POST', `${mall(mallId)}/faults`, fault),
     faults: async (mallId) => (await call<{ faults: FaultRule[] }>('GET', `${mall(mallId)}/faults`)).faults,
