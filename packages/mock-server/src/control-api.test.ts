@@ -303,7 +303,9 @@ describe('control input and access', () => {
     await refused(mock.control.journal(mall, { status: 'x' as never }), 422);
     await refused(mock.control.reset('Not A Mall!'), 422);
     const farFuture = await refused(mock.control.setClock(mall, '+275760-09-13T00:00:00.000Z'), 422);
-    expect(farFuture.violations).toMatchObject([{ name: 'at', message: expect.stringMatching(/outside 1970/) }]);
+    expect(farFuture.violations).toMatchObject([
+      { name: 'at', message: expect.stringMatching(/outside 1970/) },
+    ]);
     const unknownOperation = await refused(
       mock.control.addFault(mall, {
         match: { api: 'admin', operationId: 'listWidgets' },
