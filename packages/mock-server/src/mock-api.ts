@@ -127,7 +127,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     faults(malls.faults),
     answer({ runtime, engine: lazyEngine, ...(sandbox ? { sandbox } : {}) }),
   ];
-  const control = createControlApi(malls, options.control, options.publicHosts);
+  const control = await createControlApi(malls, options.control, options.publicHosts);
   const cors = corsResponseHeaders(name);
   const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) => {
     const mallId = mallOf(exchange);
