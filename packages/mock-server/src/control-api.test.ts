@@ -5,6 +5,7 @@
 // nothing, and access: loopback only, control token.
 import { createAdminClient } from '@mall-api/admin-client';
 import { createMemoryTokenStore, createTokenManager, parseTokenResponse, refreshToken } from '@mall-api/auth';
+import { loadSpec } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlError, type StartedMock, startMock } from './qa/index.js';
 
@@ -340,6 +341,27 @@ describe('control input and access', () => {
       headers: { 'x-mock-control-token': 'qa-control-secret' },
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it('serves its own OpenAPI document, the bundle it validates against', async () => {
+    const response = await fetch(`${mock.urls.analytics}/__mock/openapi.json`, {
+      headers: { 'x-mock-control-token': 'qa-control-secret' },
+    });
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document).toEqual((await loadSpec('control')).document);
+    expect(Object.keys(document.paths)).toContain('/__mock/malls/{mall}/faults/{id}');
+  });
+
+  it('refuses an unknown journal filter instead of ignoring it', async () => {
+    const response = await fetch(`${mock.urls.admin}/__mock/malls/ctl-filter/journal?opId=listCategories`, {
+      headers: { 'x-mock-control-token': 'qa-control-secret' },
+    });
+    expect(response.status).toBe(422);
+    expect((await response.json()).error.more_info.violations).toEqual([
+      { location: 'query', name: 'opId', message: 'is not a known parameter' },
+    ]);
   });
 
   it('needs the control token when one is set, on every mock port', async () => {
