@@ -17,7 +17,7 @@ import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 import { startMockServers } from './mock-server.js';
 
-const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--examples | [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]] [--control-token T] [--control-remote]
+const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--examples | [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]] [--control-token T] [--control-remote] [--public-host H ...] [--allowed-origin O ...] [--max-body-bytes N] [--max-control-body-bytes N]
 APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
 
 async function main(): Promise<void> {
@@ -31,6 +31,10 @@ async function main(): Promise<void> {
       examples: { type: 'boolean', default: false },
       'control-token': { type: 'string' },
       'control-remote': { type: 'boolean', default: false },
+      'public-host': { type: 'string', multiple: true },
+      'allowed-origin': { type: 'string', multiple: true },
+      'max-body-bytes': { type: 'string' },
+      'max-control-body-bytes': { type: 'string' },
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
       shops: { type: 'string' },
@@ -96,9 +100,13 @@ async function main(): Promise<void> {
     ports,
     ...(log ? { log } : {}),
     ...(sandbox ? { sandbox } : {}),
+    ...(values['public-host'] ? { publicHosts: values['public-host'] } : {}),
+    ...(values['max-body-bytes'] ? { maxBodyBytes: Number(values['max-body-bytes']) } : {}),
     control: {
       ...(values['control-token'] === undefined ? {} : { token: values['control-token'] }),
       allowRemote: values['control-remote'] === true,
+      ...(values['allowed-origin'] ? { allowedOrigins: values['allowed-origin'] } : {}),
+      ...(values['max-control-body-bytes'] ? { maxBodyBytes: Number(values['max-control-body-bytes']) } : {}),
     },
   });
   if (sandbox)

@@ -5,6 +5,7 @@
 // nothing, and access: loopback only, control token.
 import { createAdminClient } from '@mall-api/admin-client';
 import { createMemoryTokenStore, createTokenManager, parseTokenResponse, refreshToken } from '@mall-api/auth';
+import { loadSpec } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlError, type StartedMock, startMock } from './qa/index.js';
 
@@ -45,17 +46,21 @@ describe('request journal', () => {
     expect(await mock.control.journal(freshMall())).toEqual([]);
   });
 
-  it('verifies an expected call, and says what was received instead when it is missing', async () => {
+  it('verifies an expected call, and shows the closest requests received when it is missing', async () => {
     const mall = freshMall();
     await adminCall(mall, '/api/v2/admin/categories');
     await expect(
       mock.control.verify(mall, { operationId: 'listCategories', times: 1 }),
     ).resolves.toHaveLength(1);
     const failure = mock.control.verify(mall, { operationId: 'createCategory' });
+    await expect(failure).rejects.toThrow(/found 0\. The closest of the 3 request\(s\) the mall received:\n/);
     await expect(failure).rejects.toThrow(
-      /found 0\. The mall received instead:\n.*GET \/api\/v2\/oauth\/authorize/s,
+      /GET \/api\/v2\/admin\/categories → 200 \(listCategories\): operationId listCategories ≠ createCategory/,
     );
-    await expect(failure).rejects.toThrow(/GET \/api\/v2\/admin\/categories → 200 \(listCategories\)/);
+    await expect(mock.control.verify(mall, { operationId: 'createCategorie' })).rejects.toMatchObject({
+      status: 422,
+      violations: [{ name: 'operationId', message: 'createCategorie is not an operation of any API' }],
+    });
   });
 
   it('clears a mall’s journal', async () => {
@@ -298,6 +303,32 @@ describe('control input and access', () => {
     await refused(mock.control.advanceClock(mall, -5), 422);
     await refused(mock.control.journal(mall, { status: 'x' as never }), 422);
     await refused(mock.control.reset('Not A Mall!'), 422);
+    const farFuture = await refused(mock.control.setClock(mall, '+275760-09-13T00:00:00.000Z'), 422);
+    expect(farFuture.violations.map((v) => v.name)).toEqual(['at']);
+    const late = freshMall();
+    await mock.control.setClock(late, '9999-12-30T00:00:00Z');
+    const pastEnd = await refused(mock.control.advanceClock(late, 2 * 86_400_000), 422);
+    expect(pastEnd.violations).toMatchObject([
+      { name: 'advanceMs', message: expect.stringMatching(/outside 1970/) },
+    ]);
+    expect((await mock.control.clock(late)).now).toMatch(/^9999-12-30T/);
+    const unknownOperation = await refused(
+      mock.control.addFault(mall, {
+        match: { api: 'admin', operationId: 'listWidgets' },
+        action: { kind: 'drop' },
+      }),
+      422,
+    );
+    expect(unknownOperation.violations).toMatchObject([
+      { name: 'match.operationId', message: 'listWidgets is not an operation of the admin API' },
+    ]);
+    const backwards = await refused(
+      mock.control.addFault(mall, { action: { kind: 'delay', minMs: 500, maxMs: 100 } }),
+      422,
+    );
+    expect(backwards.violations.map((v) => v.name)).toEqual(['action.maxMs']);
+    const unknownKey = await refused(mock.control.reset(mall, { sed: 1 } as never), 422);
+    expect(unknownKey.violations).toMatchObject([{ name: 'to.sed', message: 'is not a known key' }]);
     expect(await mock.control.faults(mall)).toEqual([]);
     expect((await mock.control.clock(mall)).offsetMs).toBe(0);
     const notJson = await fetch(`${mock.urls.admin}/__mock/malls/${mall}/faults`, {
@@ -310,6 +341,27 @@ describe('control input and access', () => {
       headers: { 'x-mock-control-token': 'qa-control-secret' },
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it('serves its own OpenAPI document, the bundle it validates against', async () => {
+    const response = await fetch(`${mock.urls.analytics}/__mock/openapi.json`, {
+      headers: { 'x-mock-control-token': 'qa-control-secret' },
+    });
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document).toEqual((await loadSpec('control')).document);
+    expect(Object.keys(document.paths)).toContain('/__mock/malls/{mall}/faults/{id}');
+  });
+
+  it('refuses an unknown journal filter instead of ignoring it', async () => {
+    const response = await fetch(`${mock.urls.admin}/__mock/malls/ctl-filter/journal?opId=listCategories`, {
+      headers: { 'x-mock-control-token': 'qa-control-secret' },
+    });
+    expect(response.status).toBe(422);
+    expect((await response.json()).error.more_info.violations).toEqual([
+      { location: 'query', name: 'opId', message: 'is not a known parameter' },
+    ]);
   });
 
   it('needs the control token when one is set, on every mock port', async () => {

@@ -19,6 +19,8 @@ const codeByStatus: Record<number, string> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
   422: 'invalid_parameter',
   429: 'too_many_requests',
   500: 'internal_error',

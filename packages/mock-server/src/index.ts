@@ -1,5 +1,10 @@
 // Public entry of @mall-api/mock-server: start mock APIs programmatically, or build a handler.
 export { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
+export {
+  type ControlAccess,
+  defaultControlBodyLimit,
+  defaultControlOrigins,
+} from './control/control-guard.js';
 export { type ClientCredential, demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 export { type ErrorEnvelope, errorEnvelope, type Violation } from './error-envelope.js';
 export { createMockApi, type MockApi, type MockApiOptions } from './mock-api.js';
@@ -21,4 +26,5 @@ export {
   type RegisteredApp,
   type TokenResponseBody,
 } from './oauth/oauth-authority.js';
+export { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
 export type { SandboxOptions } from './sandbox-loader.js';

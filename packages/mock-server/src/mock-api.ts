@@ -13,7 +13,8 @@ import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-mo
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
-import { type ControlAccess, controlPrefix, createControlApi } from './control/control-api.js';
+import { controlPrefix, createControlApi } from './control/control-api.js';
+import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { distDirectory } from './dist-directory.js';
@@ -50,6 +51,10 @@ export interface MockApiOptions {
   malls?: MockMalls;
   /** Who may call the control API (`/__mock/`): loopback only by default. */
   control?: ControlAccess;
+  /** The largest API request body read, in bytes (default 1 MiB); a larger one is a 413 before it is read. */
+  maxBodyBytes?: number;
+  /** Host names the server is reachable under besides loopback and `*.localhost` (their subdomains too); the control API and the OAuth endpoints refuse any other `Host` (default: none). */
+  publicHosts?: readonly string[];
   /** Called once per request with a log line that never contains credentials or tokens. */
   log?: (line: string) => void;
   /** Called with the cause of every 500 (defaults to standard error). */
@@ -72,6 +77,13 @@ export interface MockApi {
 /** Builds the handler for one API from its bundled spec. */
 export async function createMockApi(name: ApiName, options: MockApiOptions = {}): Promise<MockApi> {
   const profile = apiProfiles[name];
+  for (const [option, value] of [
+    ['maxBodyBytes', options.maxBodyBytes],
+    ['control.maxBodyBytes', options.control?.maxBodyBytes],
+  ] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
+      throw new Error(`${option} must be a positive number of bytes, got ${value}`);
+  }
   const spec = options.spec ?? (await loadSpec(name));
   if (profile.auth === 'bearer' && !options.authority) {
     throw new Error(`the ${name} mock needs an OAuth authority to check bearer tokens`);
@@ -112,17 +124,19 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
       limit.countedPer ?? 'client-ip',
     ),
-    ...(profile.servesOAuth && options.authority ? [oauthEndpoints(options.authority)] : []),
+    ...(profile.servesOAuth && options.authority
+      ? [oauthEndpoints(options.authority, options.publicHosts)]
+      : []),
     ...(spec.document['x-https-only'] ? [httpsOnly] : []),
     requireCredentials,
     knownOperation,
     scope,
-    readBody,
+    readBody(options.maxBodyBytes),
     validateRequest(runtime),
     faults(malls.faults),
     answer({ runtime, ...(sandbox ? { sandbox } : {}) }),
   ];
-  const control = createControlApi(malls, options.control);
+  const control = await createControlApi(malls, options.control, options.publicHosts);
   const cors = corsResponseHeaders(name);
   const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) => {
     const mallId = mallOf(exchange);

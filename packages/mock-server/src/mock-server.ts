@@ -2,11 +2,13 @@
 // each on its own port (collection 4010, admin 4011, analytics 4012 by default), sharing one
 // OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
 // mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts), a mall
-// per mall id. Listening and shutdown only; the behaviour of each API lives in mock-api.ts.
+// per mall id. A server bound off the loopback interface refuses to start without a control token.
+// Listening and shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
+import { isLoopbackAddress } from './host-rule.js';
 import { createMallClocks } from './malls/mall-clocks.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
@@ -24,7 +26,7 @@ export interface ServeOptions extends Omit<MockApiOptions, 'sandbox'> {
   api: ApiName;
   /** TCP port; 0 picks a free one. Defaults to the API's own port. */
   port?: number;
-  /** Defaults to 127.0.0.1. */
+  /** Defaults to 127.0.0.1. Any other than a loopback address needs `control.token`. */
   host?: string;
 }
 
@@ -39,6 +41,12 @@ export interface RunningMock {
 
 /** Starts one mock API and resolves once it is listening. */
 export async function startMockServer(options: ServeOptions): Promise<RunningMock> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackAddress(host) && options.control?.token === undefined) {
+    throw new Error(
+      `listening on ${host} (off the loopback interface) needs a control token: anyone who reaches the port could rewrite the malls`,
+    );
+  }
   const given = options.sandbox;
   const clocks = options.malls?.clocks ?? createMallClocks();
   const ownSandbox = given && !isSandbox(given) ? await loadSandbox(given, clocks) : undefined;
@@ -59,7 +67,6 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     void mock.handle(request, response);
   });
   server.keepAliveTimeout = 5_000;
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
       ownSandbox?.close();

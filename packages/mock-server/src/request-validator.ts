@@ -31,15 +31,19 @@ export type RequestValidator = (request: RawRequestParts) => CheckedRequest;
 
 type Location = 'path' | 'query' | 'header';
 
-function messageOf(error: ErrorObject): string {
+function messageOf(error: ErrorObject, nameUnknownKeys = false): string {
   if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'additionalProperties' && nameUnknownKeys) return 'is not a known key';
   if (error.keyword === 'enum')
     return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
   return error.message ?? 'is not valid';
 }
 
-/** The parameter or field an error is about: `limit`, `request.category_name`, `shop_name`. */
-function nameOf(error: ErrorObject, topLevel: boolean): string {
+/**
+ * The parameter or field an error is about: `limit`, `request.category_name`, `shop_name`; with
+ * `nameUnknownKeys`, an unexpected key is named itself rather than the object holding it.
+ */
+function nameOf(error: ErrorObject, topLevel: boolean, nameUnknownKeys = false): string {
   const segments = error.instancePath
     .split('/')
     .slice(1)
@@ -47,6 +51,8 @@ function nameOf(error: ErrorObject, topLevel: boolean): string {
   if (error.keyword === 'required' || error.keyword === 'dependentRequired') {
     segments.push(String(error.params.missingProperty));
   }
+  if (error.keyword === 'additionalProperties' && nameUnknownKeys)
+    segments.push(String(error.params.additionalProperty));
   // For a parameter, the first segment is the parameter; an item index below it adds nothing.
   const relevant = topLevel ? segments.slice(0, 1) : segments.filter((s) => !/^\d+$/.test(s));
   return relevant.join('.') || 'request';
@@ -69,8 +75,17 @@ const rawValue = (location: Location, parameter: OperationParameter, request: Ra
       ? request.query[parameter.name]
       : request.headers[parameter.name.toLowerCase()];
 
+/** How violations are named. */
+export interface ValidatorOptions {
+  /** Name an unexpected body key itself (`to.sed`) instead of the object that holds it (the APIs' way). */
+  readonly nameUnknownKeys?: boolean;
+}
+
 /** Creates the compiler for one spec; call it once per operation. */
-export function requestValidatorCompiler(spec: SpecModel): (operation: OperationEntry) => RequestValidator {
+export function requestValidatorCompiler(
+  spec: SpecModel,
+  { nameUnknownKeys = false }: ValidatorOptions = {},
+): (operation: OperationEntry) => RequestValidator {
   const compiler = spec.schemas();
   const parameterValidator = (parameters: readonly OperationParameter[]): ValidateFunction =>
     compiler.compile({
@@ -112,7 +127,11 @@ export function requestValidatorCompiler(spec: SpecModel): (operation: Operation
       if (bodyValidator && request.body !== undefined && !bodyValidator(request.body)) {
         for (const error of bodyValidator.errors ?? []) {
           if (error.keyword === 'if') continue;
-          violations.push({ location: 'body', name: nameOf(error, false), message: messageOf(error) });
+          violations.push({
+            location: 'body',
+            name: nameOf(error, false, nameUnknownKeys),
+            message: messageOf(error, nameUnknownKeys),
+          });
         }
       }
       if (operation.bodyRequired && request.body === undefined) {

@@ -27,4 +27,5 @@ export {
   loadSpecSync,
   type Route,
   type SpecModel,
+  type SpecName,
 } from './spec-model.js';

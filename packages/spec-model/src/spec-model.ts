@@ -1,6 +1,7 @@
 // The spec model: a bundled document with its digest, its operation index and routing, reference
 // resolution and a schema compiler created on first use. `loadSpec` reads the bundle shipped by
-// `@mall-api/specs`; `createSpecModel` wraps any document (a test's modified copy, say).
+// `@mall-api/specs` (a platform API's, or the mocks' control API's); `createSpecModel` wraps any
+// document (a test's modified copy, say).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -20,6 +21,8 @@ import { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js'
 export const apiNames = ['collection', 'admin', 'analytics'] as const;
 /** One of {@link apiNames}. */
 export type ApiName = (typeof apiNames)[number];
+/** Every bundled document: the platform's APIs and the mocks' control API (which is no platform API). */
+export type SpecName = ApiName | 'control';
 
 /** A routed request: the operation and its decoded path parameters. */
 export interface Route {
@@ -83,8 +86,8 @@ export function createSpecModel(document: JsonObject, digest?: string): SpecMode
 
 const require = createRequire(import.meta.url);
 
-/** The file path of an API's bundled JSON document in the installed `@mall-api/specs`. */
-export function bundledSpecPath(api: ApiName): string {
+/** The file path of a bundled JSON document in the installed `@mall-api/specs`. */
+export function bundledSpecPath(api: SpecName): string {
   return require.resolve(`@mall-api/specs/${api}.openapi.json`);
 }
 
@@ -99,10 +102,10 @@ function modelOfText(text: string, file: string): SpecModel {
  * credentials) shares one parse of each bundle. Models are read-only; a test that needs a changed
  * document copies it and calls {@link createSpecModel}.
  */
-const loaded = new Map<ApiName, SpecModel | Promise<SpecModel>>();
+const loaded = new Map<SpecName, SpecModel | Promise<SpecModel>>();
 
 /** Reads an API's bundle once per process (build `@mall-api/specs` first). */
-export async function loadSpec(api: ApiName): Promise<SpecModel> {
+export async function loadSpec(api: SpecName): Promise<SpecModel> {
   let model = loaded.get(api);
   if (!model) {
     const file = bundledSpecPath(api);
@@ -119,7 +122,7 @@ export async function loadSpec(api: ApiName): Promise<SpecModel> {
 }
 
 /** Reads an API's bundle synchronously, once per process (for build scripts and module set-up). */
-export function loadSpecSync(api: ApiName): SpecModel {
+export function loadSpecSync(api: SpecName): SpecModel {
   const cached = loaded.get(api);
   if (cached && !(cached instanceof Promise)) return cached;
   const file = bundledSpecPath(api);

@@ -1,51 +1,38 @@
-// The control API of the mocks, for tests: under `/__mock/` on every mock port, loopback callers
-// only unless allowed otherwise, and with a control token when one is set. It resets a mall (to its
-// seed, empty, or a named fixture), loads a fixture, snapshots and restores a mall, reads, counts
-// and clears the mall's request journal, adds and clears fault rules, moves the mall's clock and
-// empties its rate-limit buckets. Every call validates its input first: bad input is a 400 or 422
-// with the API's envelope and changes nothing.
-//   GET    /__mock/malls                          the malls in use
-//   POST   /__mock/malls/{mall}/reset             {"to": "seed" | "empty" | {"seed": n} | {"fixture": name}}
-//   POST   /__mock/malls/{mall}/fixtures          a fixture (categories, products, bundles, placements)
-//   GET|PUT /__mock/malls/{mall}/snapshot         take / restore a snapshot
-//   GET    /__mock/malls/{mall}/journal[/count]   ?api&method&path&operationId&status&after
-//   DELETE /__mock/malls/{mall}/journal
-//   GET|POST|DELETE /__mock/malls/{mall}/faults   list / add / clear; DELETE …/faults/{id} removes one
-//   GET|POST /__mock/malls/{mall}/clock           read / {"advanceMs": n} or {"at": "2026-01-01T00:00:00Z"}
-//   DELETE /__mock/malls/{mall}/rate-limits
-import { createHash, timingSafeEqual } from 'node:crypto';
+// The control API of the mocks, for tests: under `/__mock/` on every mock port, described by its
+// own OpenAPI document (specs/control, served at `/__mock/openapi.json`). Every request passes the
+// control guard (control-guard.ts: loopback callers, allowed Host and Origin, the control token,
+// JSON only), is routed and validated against the document by the same machinery as the APIs
+// (`@mall-api/spec-model` and the request validator; unknown query parameters refused too), its
+// body read within the control body limit, and checked against the rules beyond shape
+// (control-rules.ts) before anything changes: bad input is a 400, 413 or 422 with the API's
+// envelope and changes nothing. The operations: reset a mall (to its seed, empty, or a named
+// fixture), load a fixture, snapshot and restore, read, count and clear the request journal, add
+// and clear fault rules, move the mall's clock and empty its rate-limit buckets.
 import type { IncomingMessage } from 'node:http';
+import { loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
-import type { FaultAction } from '../malls/fault-rules.js';
+import type { FaultAction, FaultMatch } from '../malls/fault-rules.js';
 import type { JournalFilter } from '../malls/journal.js';
 import type { MockMalls } from '../malls/mock-malls.js';
-import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
+import { queryRecord } from '../pipeline/exchange.js';
+import { bodyFailureReply, errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { readJsonBody } from '../request-body.js';
-import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
-import { type ControlSchema, controlViolations } from './control-schemas.js';
+import { requestValidatorCompiler } from '../request-validator.js';
+import type { MallChange, MallStart } from '../sandbox-gateway.js';
+import { type ControlAccess, controlGuard, defaultControlBodyLimit } from './control-guard.js';
+import { clockViolation, delayViolation, operationViolation } from './control-rules.js';
 
 /** The prefix of every control path. */
 export const controlPrefix = '/__mock/';
 
-/** Who may call the control API. */
-export interface ControlAccess {
-  /** When set, every control call must send it in `X-Mock-Control-Token`. */
-  readonly token?: string;
-  /** Accept callers that are not on the loopback interface (off by default). */
-  readonly allowRemote?: boolean;
-}
-
-const loopback = /^(127\.|::1$|::ffff:127\.)/;
-const mallLabel = /^[a-z0-9][a-z0-9-]{0,62}$/;
-const digest = (value: string) => createHash('sha256').update(value).digest();
 const ok = (body: unknown, status = 200): Reply => ({ status, headers: {}, body });
 
-interface ControlRequest {
-  readonly method: string;
+/** A control request after routing and validation: its mall, converted parameters and body. */
+interface ControlCall {
   readonly mallId: string;
-  readonly rest: string;
-  readonly query: URLSearchParams;
-  readonly body: () => Promise<{ ok: true; value: unknown } | { ok: false; reply: Reply }>;
+  readonly path: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
 }
 
 function changeReply(change: MallChange): Reply {
@@ -61,165 +48,133 @@ function changeReply(change: MallChange): Reply {
 const toStart = (to: unknown): MallStart | undefined =>
   to === undefined || to === 'seed' ? undefined : to === 'empty' ? 'empty' : (to as MallStart);
 
-function journalFilter(query: URLSearchParams): { filter: JournalFilter } | { violations: Violation[] } {
-  const raw: Record<string, unknown> = Object.fromEntries(query);
-  for (const key of ['status', 'after'])
-    if (typeof raw[key] === 'string' && /^\d+$/.test(raw[key] as string)) raw[key] = Number(raw[key]);
-  const violations = controlViolations('journalFilter', raw, 'query');
-  return violations.length > 0 ? { violations } : { filter: raw as JournalFilter };
-}
+/** Query parameters the operation does not declare, each one violation. */
+const unknownQuery = (operation: OperationEntry, query: URLSearchParams): Violation[] => {
+  const known = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  return [...new Set(query.keys())]
+    .filter((key) => !known.has(key))
+    .map((name) => ({ location: 'query', name, message: 'is not a known parameter' }));
+};
 
-/** Creates the handler of control requests. */
-export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
-  const expected = access.token === undefined ? undefined : digest(access.token);
+/**
+ * Creates the handler of control requests.
+ * @param publicHosts the server's public host names, which the control guard admits as `Host`
+ */
+export async function createControlApi(
+  malls: MockMalls,
+  access: ControlAccess = {},
+  publicHosts: readonly string[] = [],
+) {
+  const spec = await loadSpec('control');
+  const compile = requestValidatorCompiler(spec, { nameUnknownKeys: true });
+  const validators = new Map(spec.operations.map((operation) => [operation.operationId, compile(operation)]));
+  const guard = controlGuard(access, publicHosts);
+  const bodyLimit = access.maxBodyBytes ?? defaultControlBodyLimit;
 
-  const validated = async (
-    request: ControlRequest,
-    schema: ControlSchema,
-  ): Promise<{ value: unknown } | { reply: Reply }> => {
-    const body = await request.body();
-    if (!body.ok) return { reply: body.reply };
-    const violations = controlViolations(schema, body.value);
-    return violations.length > 0 ? { reply: violationsReply(violations) } : { value: body.value };
-  };
-
-  const needsSandbox = (): Reply | undefined =>
+  const sandboxChange = (change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallChange): Reply =>
     malls.sandbox
-      ? undefined
+      ? changeReply(change(malls.sandbox))
       : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
-
-  /** Reads the body and hands it to a change of the mall's data (refused in example mode). */
-  const changeData = async (
-    request: ControlRequest,
-    change: (sandbox: SandboxMallsGateway, value: unknown) => MallChange,
-  ): Promise<Reply> => {
-    const sandbox = malls.sandbox;
-    if (!sandbox) return needsSandbox() as Reply;
-    const body = await request.body();
-    return body.ok ? changeReply(change(sandbox, body.value)) : body.reply;
-  };
-
-  const routes: Record<string, (request: ControlRequest) => Promise<Reply> | Reply> = {
-    'POST reset': async (request) => {
-      const input = await validated(request, 'reset');
-      if ('reply' in input) return input.reply;
-      return changeReply(malls.reset(request.mallId, toStart((input.value as { to?: unknown }).to)));
-    },
-    'POST fixtures': (request) =>
-      changeData(request, (sandbox, value) => sandbox.loadFixture(request.mallId, value)),
-    'GET snapshot': (request) => needsSandbox() ?? ok(malls.sandbox?.snapshot(request.mallId)),
-    'PUT snapshot': (request) =>
-      changeData(request, (sandbox, value) => sandbox.restore(request.mallId, value)),
-    'GET journal': (request) => {
-      const parsed = journalFilter(request.query);
-      return 'violations' in parsed
-        ? violationsReply(parsed.violations)
-        : ok({ entries: malls.journal.entries(request.mallId, parsed.filter) });
-    },
-    'GET journal/count': (request) => {
-      const parsed = journalFilter(request.query);
-      return 'violations' in parsed
-        ? violationsReply(parsed.violations)
-        : ok({ count: malls.journal.entries(request.mallId, parsed.filter).length });
-    },
-    'DELETE journal': (request) => ok({ cleared: malls.journal.clear(request.mallId) }),
-    'GET faults': (request) => ok({ faults: malls.faults.list(request.mallId) }),
-    'POST faults': async (request) => {
-      const input = await validated(request, 'fault');
-      if ('reply' in input) return input.reply;
-      const {
-        match = {},
-        times,
-        action,
-      } = input.value as { match?: object; times?: number; action: FaultAction & { maxMs?: number } };
-      const stored =
-        action.kind === 'delay'
-          ? {
-              kind: 'delay' as const,
-              minMs: action.minMs,
-              maxMs: Math.max(action.minMs, action.maxMs ?? action.minMs),
-            }
-          : action;
-      return ok(
-        malls.faults.add(request.mallId, {
-          match,
-          action: stored,
-          ...(times === undefined ? {} : { remaining: times }),
-        }),
-        201,
-      );
-    },
-    'DELETE faults': (request) => ok({ cleared: malls.faults.clear(request.mallId) }),
-    'GET clock': (request) => ok(clockBody(request.mallId)),
-    'POST clock': async (request) => {
-      const input = await validated(request, 'clock');
-      if ('reply' in input) return input.reply;
-      const { advanceMs, at } = input.value as { advanceMs?: number; at?: string };
-      if (advanceMs !== undefined) malls.clocks.advance(request.mallId, advanceMs);
-      if (at !== undefined) malls.clocks.set(request.mallId, Date.parse(at));
-      return ok(clockBody(request.mallId));
-    },
-    'DELETE rate-limits': (request) => {
-      malls.resetLimits(request.mallId);
-      return ok({ ok: true });
-    },
-  };
 
   const clockBody = (mallId: string) => ({
     now: new Date(malls.clocks.now(mallId)).toISOString(),
     offsetMs: malls.clocks.offset(mallId),
   });
 
+  const journal = async (call: ControlCall, answer: (filter: JournalFilter) => Reply): Promise<Reply> => {
+    const filter = call.query as JournalFilter;
+    const unknown = await operationViolation(filter.api, filter.operationId, 'operationId', 'query');
+    return unknown ? violationsReply([unknown]) : answer(filter);
+  };
+
+  /** The operations, by operationId. */
+  const operations: Record<string, (call: ControlCall) => Promise<Reply> | Reply> = {
+    getControlDocument: () => ok(spec.document),
+    listMalls: () => ok({ malls: malls.mallIds() }),
+    createReset: (call) => changeReply(malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
+    createFixture: (call) => sandboxChange((sandbox) => sandbox.loadFixture(call.mallId, call.body)),
+    getSnapshot: (call) =>
+      malls.sandbox
+        ? ok(malls.sandbox.snapshot(call.mallId))
+        : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.'),
+    updateSnapshot: (call) => sandboxChange((sandbox) => sandbox.restore(call.mallId, call.body)),
+    listJournal: (call) =>
+      journal(call, (filter) => ok({ entries: malls.journal.entries(call.mallId, filter) })),
+    countJournal: (call) =>
+      journal(call, (filter) => ok({ count: malls.journal.entries(call.mallId, filter).length })),
+    deleteJournal: (call) => ok({ cleared: malls.journal.clear(call.mallId) }),
+    listFaults: (call) => ok({ faults: malls.faults.list(call.mallId) }),
+    createFault: async (call) => {
+      const {
+        match = {},
+        times,
+        action,
+      } = call.body as { match?: FaultMatch; times?: number; action: FaultAction & { maxMs?: number } };
+      const refused =
+        delayViolation(action) ??
+        (await operationViolation(match.api, match.operationId, 'match.operationId'));
+      if (refused) return violationsReply([refused]);
+      const stored =
+        action.kind === 'delay'
+          ? { kind: 'delay' as const, minMs: action.minMs, maxMs: action.maxMs ?? action.minMs }
+          : action;
+      const rule = { match, action: stored, ...(times === undefined ? {} : { remaining: times }) };
+      return ok(malls.faults.add(call.mallId, rule), 201);
+    },
+    deleteFaults: (call) => ok({ cleared: malls.faults.clear(call.mallId) }),
+    deleteFault: (call) => {
+      const id = call.path.id as number;
+      return malls.faults.remove(call.mallId, id)
+        ? ok({ removed: id })
+        : errorReply(404, `No fault rule ${id} at mall ${call.mallId}.`);
+    },
+    getClock: (call) => ok(clockBody(call.mallId)),
+    updateClock: (call) => {
+      const { advanceMs, at } = call.body as { advanceMs?: number; at?: string };
+      const refused =
+        advanceMs === undefined
+          ? clockViolation('at', Date.parse(at ?? ''))
+          : clockViolation('advanceMs', malls.clocks.now(call.mallId) + advanceMs);
+      if (refused) return violationsReply([refused]);
+      if (advanceMs !== undefined) malls.clocks.advance(call.mallId, advanceMs);
+      if (at !== undefined) malls.clocks.set(call.mallId, Date.parse(at));
+      return ok(clockBody(call.mallId));
+    },
+    deleteRateLimits: (call) => {
+      malls.resetLimits(call.mallId);
+      return ok({ ok: true });
+    },
+  };
+
   /** Answers a control request (its path starts with {@link controlPrefix}). */
   return async function handleControl(request: IncomingMessage, url: URL): Promise<Reply> {
-    if (!access.allowRemote && !loopback.test(request.socket.remoteAddress ?? '')) {
-      return errorReply(403, 'The control API answers loopback callers only.');
-    }
-    if (expected) {
-      const presented = request.headers['x-mock-control-token'];
-      if (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expected)) {
-        return errorReply(401, 'The control API needs the control token in X-Mock-Control-Token.');
-      }
-    }
+    const refused = guard(request);
+    if (refused) return refused;
     const method = (request.method ?? 'GET').toUpperCase();
-    const segments = url.pathname.slice(controlPrefix.length).split('/').filter(Boolean);
-    if (segments[0] !== 'malls') return errorReply(404, `No control operation at ${method} ${url.pathname}.`);
-    if (segments.length === 1 && method === 'GET') return ok({ malls: malls.mallIds() });
-    const mallId = segments[1] ?? '';
-    if (!mallLabel.test(mallId)) {
-      return violationsReply([
-        {
-          location: 'path',
-          name: 'mall',
-          message: 'must be a mall id (lower-case letters, digits and hyphens)',
-        },
-      ]);
+    const route = spec.route(method, url.pathname);
+    const handler = route && operations[route.operation.operationId];
+    const validate = route && validators.get(route.operation.operationId);
+    if (!route || !handler || !validate)
+      return errorReply(404, `No control operation at ${method} ${url.pathname}.`);
+    let body: unknown;
+    if (route.operation.bodyMediaTypes.length > 0) {
+      const parsed = await readJsonBody(request, ['application/json'], bodyLimit);
+      if (!parsed.ok) return bodyFailureReply(parsed);
+      body = parsed.value;
     }
-    const rest = segments.slice(2);
-    if (method === 'DELETE' && rest[0] === 'faults' && rest.length === 2) {
-      const id = Number(rest[1]);
-      if (!Number.isInteger(id))
-        return violationsReply([{ location: 'path', name: 'id', message: 'must be a fault rule id' }]);
-      return malls.faults.remove(mallId, id)
-        ? ok({ removed: id })
-        : errorReply(404, `No fault rule ${id} at mall ${mallId}.`);
-    }
-    const route = routes[`${method} ${rest.join('/')}`];
-    if (!route) return errorReply(404, `No control operation at ${method} ${url.pathname}.`);
-    let read: Promise<{ ok: true; value: unknown } | { ok: false; reply: Reply }> | undefined;
-    return route({
-      method,
-      mallId,
-      rest: rest.join('/'),
-      query: url.searchParams,
-      body: () => {
-        read ??= readJsonBody(request, ['application/json'], 64 * 1024 * 1024).then((parsed) =>
-          parsed.ok
-            ? { ok: true as const, value: parsed.value }
-            : { ok: false as const, reply: errorReply(400, parsed.message) },
-        );
-        return read;
-      },
+    const checked = validate({
+      pathParameters: route.pathParameters,
+      query: queryRecord(url.searchParams),
+      headers: request.headers,
+      body,
+    });
+    const violations = [...checked.violations, ...unknownQuery(route.operation, url.searchParams)];
+    if (violations.length > 0) return violationsReply(violations);
+    return handler({
+      mallId: String(checked.parameters.path.mall ?? ''),
+      path: checked.parameters.path,
+      query: checked.parameters.query,
+      body,
     });
   };
 }

@@ -32,6 +32,15 @@ export const envelopeReply = (status: number, envelope: ErrorEnvelope): Reply =>
 export const errorReply = (status: number, message: string, moreInfo: Record<string, unknown> = {}): Reply =>
   envelopeReply(status, errorEnvelope(status, message, moreInfo));
 
+/**
+ * The reply to a body that could not be read: a 413 closes the connection, so the unread rest of
+ * the body is dropped rather than drained.
+ */
+export const bodyFailureReply = (failure: { status: number; message: string }): Reply =>
+  failure.status === 413
+    ? { ...errorReply(413, failure.message), headers: { connection: 'close' } }
+    : errorReply(failure.status, failure.message);
+
 /** The 422 reply naming every violated rule. */
 export const violationsReply = (violations: readonly Violation[]): Reply =>
   envelopeReply(422, invalidParameterEnvelope(violations));

@@ -195,16 +195,39 @@ describe('read-body', () => {
     body,
   });
   it('parses a JSON body onto the exchange', async () => {
-    const { exchange, reply } = await adminThrough([readBody], write('{"shop_no":1}'));
+    const { exchange, reply } = await adminThrough([readBody()], write('{"shop_no":1}'));
     expect(reply).toBeUndefined();
     expect(exchange.body).toEqual({ shop_no: 1 });
   });
   it('answers 400 for a body that is not JSON or not declared as JSON', async () => {
-    expect((await adminThrough([readBody], write('{oops'))).reply?.status).toBe(400);
-    expect((await adminThrough([readBody], write('{}', 'text/plain'))).reply?.status).toBe(400);
+    expect((await adminThrough([readBody()], write('{oops'))).reply?.status).toBe(400);
+    expect((await adminThrough([readBody()], write('{}', 'text/plain'))).reply?.status).toBe(400);
+  });
+  it('answers 413 for a declared Content-Length over the limit without reading the body', async () => {
+    const request = {
+      ...write('{"shop_no":1}'),
+      headers: { 'content-type': 'application/json', 'content-length': '17' },
+    };
+    const { exchange, reply } = await adminThrough([readBody(16)], request);
+    expect(reply?.status).toBe(413);
+    expect(errorOf(reply)?.code).toBe('payload_too_large');
+    expect(reply?.headers).toMatchObject({ connection: 'close' });
+    expect(exchange.request.readableFlowing).toBeNull();
+  });
+  it('stops reading a chunked body as soon as it passes the limit', async () => {
+    const chunks = ['{"a":"', 'x'.repeat(10), 'y'.repeat(10), 'z'.repeat(10), '"}'];
+    const { exchange, reply } = await adminThrough([readBody(20)], { ...write(''), body: chunks });
+    expect(reply?.status).toBe(413);
+    expect(exchange.request.readableEnded).toBe(false);
+  });
+  it('reads a body exactly at the limit', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(20) });
+    const { exchange, reply } = await adminThrough([readBody(body.length)], write(body));
+    expect(reply).toBeUndefined();
+    expect(exchange.body).toEqual({ name: 'x'.repeat(20) });
   });
   it('ignores Content-Type on an operation without a body', async () => {
-    const { reply } = await adminThrough([readBody], {
+    const { reply } = await adminThrough([readBody()], {
       url: '/api/v2/admin/categories',
       headers: { 'content-type': 'application/json' },
     });

@@ -1,16 +1,27 @@
 // A typed client of the mocks' control API (`/__mock/`), for tests: reset a mall, load a fixture,
 // snapshot and restore, read and verify the request journal, inject faults, move the mall's clock
-// and empty its rate-limit buckets. A refused control call throws a ControlError carrying the
-// envelope's message and violations.
-import type { FaultAction, FaultMatch, FaultRule } from '../malls/fault-rules.js';
+// and empty its rate-limit buckets. Its calls are openapi-fetch over the types openapi-typescript
+// generates from the control API's OpenAPI document (specs/control); this file adds the method
+// names tests call and turns a refusal into a ControlError carrying the envelope's message and
+// violations.
+import createClient from 'openapi-fetch';
+import type { ErrorEnvelope, Violation } from '../error-envelope.js';
+import type { components, operations, paths } from '../generated/control.js';
+import type { FaultAction, FaultRule } from '../malls/fault-rules.js';
 import type { JournalEntry, JournalFilter } from '../malls/journal.js';
+import { verifyFailure } from './verify-report.js';
+
+type Fixture = components['schemas']['Fixture'];
+type Snapshot = components['schemas']['Snapshot'];
+type JournalQuery = NonNullable<operations['listJournal']['parameters']['query']>;
 
 /** How to (re)create a mall's data. */
 export type ResetTarget = 'seed' | 'empty' | { seed: number } | { fixture: string };
 
 /** A fault rule to add: which requests, what happens, and for how many calls (default: every call). */
 export interface FaultRequest {
-  match?: FaultMatch;
+  /** Which requests (as the control document describes them); none given, every request. */
+  match?: components['schemas']['FaultMatch'];
   action: FaultAction | { kind: 'delay'; minMs: number; maxMs?: number };
   times?: number;
 }
@@ -42,7 +53,7 @@ export interface ControlClient {
   journal(mallId: string, filter?: JournalFilter): Promise<JournalEntry[]>;
   count(mallId: string, filter?: JournalFilter): Promise<number>;
   clearJournal(mallId: string): Promise<number>;
-  /** Resolves when the journal holds what was expected; otherwise throws, listing what the mall received instead. */
+  /** Resolves when the journal holds what was expected; otherwise throws, listing the closest requests the mall received. */
   verify(mallId: string, expectation: Expectation): Promise<JournalEntry[]>;
   addFault(mallId: string, fault: FaultRequest): Promise<FaultRule>;
   faults(mallId: string): Promise<FaultRule[]>;
@@ -54,80 +65,79 @@ export interface ControlClient {
   resetRateLimits(mallId: string): Promise<void>;
 }
 
-const filterQuery = (filter: JournalFilter = {}) => {
-  const query = new URLSearchParams(
-    Object.entries(filter).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])),
-  ).toString();
-  return query ? `?${query}` : '';
-};
-
-const describeEntry = (entry: JournalEntry) =>
-  `  #${entry.sequence} ${entry.method} ${entry.path}${Object.keys(entry.query).length ? `?${new URLSearchParams(entry.query as Record<string, string>)}` : ''} → ${entry.status} (${entry.operationId ?? 'no operation'})`;
-
 /**
  * Creates a control client for the mock at `baseUrl` (any of its ports).
  * @param options.token the control token, when the mock was started with one
  */
 export function createControlClient(baseUrl: string, options: { token?: string } = {}): ControlClient {
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${baseUrl.replace(/\/$/, '')}/__mock/${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(options.token ? { 'x-mock-control-token': options.token } : {}),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const payload = (await response.json()) as T & {
-      error?: { message: string; more_info?: { violations?: { name: string; message: string }[] } };
-    };
-    if (!response.ok) {
-      throw new ControlError(
-        response.status,
-        payload.error?.message ?? `control call failed with ${response.status}`,
-        payload.error?.more_info?.violations ?? [],
-      );
-    }
-    return payload;
+  const api = createClient<paths>({
+    baseUrl: baseUrl.replace(/\/$/, ''),
+    ...(options.token ? { headers: { 'x-mock-control-token': options.token } } : {}),
+  });
+  /** The data of a successful call; a refusal throws a ControlError with the envelope's message. */
+  const data = async <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> => {
+    const { data: value, error, response } = await call;
+    if (response.ok && value !== undefined) return value;
+    const envelope = error as ErrorEnvelope | undefined;
+    throw new ControlError(
+      response.status,
+      envelope?.error?.message ?? `control call failed with ${response.status}`,
+      (envelope?.error?.more_info?.violations as Violation[] | undefined) ?? [],
+    );
   };
-  const mall = (mallId: string) => `malls/${encodeURIComponent(mallId)}`;
+  const mall = (mallId: string) => ({ params: { path: { mall: mallId } } });
+  const filtered = (mallId: string, filter: JournalFilter = {}) => ({
+    params: { path: { mall: mallId }, query: filter as JournalQuery },
+  });
   const client: ControlClient = {
-    malls: async () => (await call<{ malls: string[] }>('GET', 'malls')).malls,
+    malls: async () => (await data(api.GET('/__mock/malls'))).malls,
     reset: async (mallId, to) =>
-      void (await call('POST', `${mall(mallId)}/reset`, to === undefined ? {} : { to })),
+      void (await data(
+        api.POST('/__mock/malls/{mall}/reset', { ...mall(mallId), body: to === undefined ? {} : { to } }),
+      )),
     loadFixture: async (mallId, fixture) =>
-      (await call<{ counts?: Record<string, number> }>('POST', `${mall(mallId)}/fixtures`, fixture)).counts ??
-      {},
-    snapshot: (mallId) => call('GET', `${mall(mallId)}/snapshot`),
-    restore: async (mallId, snapshot) => void (await call('PUT', `${mall(mallId)}/snapshot`, snapshot)),
+      (await data(api.POST('/__mock/malls/{mall}/fixtures', { ...mall(mallId), body: fixture as Fixture })))
+        .counts ?? {},
+    snapshot: (mallId) => data(api.GET('/__mock/malls/{mall}/snapshot', mall(mallId))),
+    restore: async (mallId, snapshot) =>
+      void (await data(
+        api.PUT('/__mock/malls/{mall}/snapshot', { ...mall(mallId), body: snapshot as Snapshot }),
+      )),
     journal: async (mallId, filter) =>
-      (await call<{ entries: JournalEntry[] }>('GET', `${mall(mallId)}/journal${filterQuery(filter)}`))
-        .entries,
+      (await data(api.GET('/__mock/malls/{mall}/journal', filtered(mallId, filter))))
+        .entries as JournalEntry[],
     count: async (mallId, filter) =>
-      (await call<{ count: number }>('GET', `${mall(mallId)}/journal/count${filterQuery(filter)}`)).count,
+      (await data(api.GET('/__mock/malls/{mall}/journal/count', filtered(mallId, filter)))).count,
     clearJournal: async (mallId) =>
-      (await call<{ cleared: number }>('DELETE', `${mall(mallId)}/journal`)).cleared,
+      (await data(api.DELETE('/__mock/malls/{mall}/journal', mall(mallId)))).cleared,
     async verify(mallId, { times, ...filter }) {
       const matching = await client.journal(mallId, filter);
       if (times === undefined ? matching.length > 0 : matching.length === times) return matching;
       const received = await client.journal(mallId);
-      const wanted = `${times === undefined ? 'at least one' : `exactly ${times}`} request(s) matching ${JSON.stringify(filter)}`;
-      throw new Error(
-        `Expected ${wanted} at mall ${mallId}, found ${matching.length}. The mall received instead:\n${
-          received.length > 0 ? received.map(describeEntry).join('\n') : '  (nothing)'
-        }`,
-      );
+      throw new Error(verifyFailure(mallId, filter, times, matching.length, received));
     },
-    addFault: (mallId, fault) => call('POST', `${mall(mallId)}/faults`, fault),
-    faults: async (mallId) => (await call<{ faults: FaultRule[] }>('GET', `${mall(mallId)}/faults`)).faults,
-    removeFault: async (mallId, id) => void (await call('DELETE', `${mall(mallId)}/faults/${id}`)),
+    addFault: async (mallId, fault) =>
+      (await data(api.POST('/__mock/malls/{mall}/faults', { ...mall(mallId), body: fault }))) as FaultRule,
+    faults: async (mallId) =>
+      (await data(api.GET('/__mock/malls/{mall}/faults', mall(mallId)))).faults as FaultRule[],
+    removeFault: async (mallId, id) =>
+      void (await data(
+        api.DELETE('/__mock/malls/{mall}/faults/{id}', { params: { path: { mall: mallId, id } } }),
+      )),
     clearFaults: async (mallId) =>
-      (await call<{ cleared: number }>('DELETE', `${mall(mallId)}/faults`)).cleared,
-    clock: (mallId) => call('GET', `${mall(mallId)}/clock`),
-    advanceClock: (mallId, ms) => call('POST', `${mall(mallId)}/clock`, { advanceMs: ms }),
+      (await data(api.DELETE('/__mock/malls/{mall}/faults', mall(mallId)))).cleared,
+    clock: (mallId) => data(api.GET('/__mock/malls/{mall}/clock', mall(mallId))),
+    advanceClock: (mallId, ms) =>
+      data(api.POST('/__mock/malls/{mall}/clock', { ...mall(mallId), body: { advanceMs: ms } })),
     setClock: (mallId, at) =>
-      call('POST', `${mall(mallId)}/clock`, { at: typeof at === 'string' ? at : at.toISOString() }),
-    resetRateLimits: async (mallId) => void (await call('DELETE', `${mall(mallId)}/rate-limits`)),
+      data(
+        api.POST('/__mock/malls/{mall}/clock', {
+          ...mall(mallId),
+          body: { at: typeof at === 'string' ? at : at.toISOString() },
+        }),
+      ),
+    resetRateLimits: async (mallId) =>
+      void (await data(api.DELETE('/__mock/malls/{mall}/rate-limits', mall(mallId)))),
   };
   return client;
 }

@@ -19,6 +19,12 @@ export interface StartMockOptions {
   seed?: number;
   /** Require this token on control calls. */
   controlToken?: string;
+  /** Browser origins whose pages may call the control API (default: the docs site's, `http://127.0.0.1:8080` and `http://localhost:8080`). */
+  allowedOrigins?: readonly string[];
+  /** The largest API request body, in bytes (default 1 MiB); over it is a 413. */
+  maxBodyBytes?: number;
+  /** The largest control request body, in bytes (default 16 MiB); over it is a 413. */
+  maxControlBodyBytes?: number;
   /** Base time of every mall's clock. */
   clock?: () => number;
 }
@@ -52,7 +58,12 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
     apis,
     ports: Object.fromEntries(apis.map((api) => [api, 0])),
     ...(options.sandbox === false ? {} : { sandbox: { seed: options.seed ?? 1 } }),
-    ...(options.controlToken === undefined ? {} : { control: { token: options.controlToken } }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    control: {
+      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
+      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+      ...(options.maxControlBodyBytes === undefined ? {} : { maxBodyBytes: options.maxControlBodyBytes }),
+    },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const urls = Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])) as Partial<

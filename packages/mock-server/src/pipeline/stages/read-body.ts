@@ -1,19 +1,25 @@
 // Stage: reads and parses the body of an operation that declares one (JSON, or a form for the
-// OAuth token endpoint); a body that is too large, not JSON or not parseable is a 400. Operations
-// without a body ignore whatever Content-Type a client sends with them.
+// OAuth token endpoint) within the API's body limit: over it is a 413 before the rest is read; a
+// body that is not JSON or not parseable is a 400. Operations without a body ignore whatever
+// Content-Type a client sends with them, and their bodies are never read.
 import { readJsonBody } from '../../request-body.js';
-import { errorReply } from '../reply.js';
+import { bodyFailureReply } from '../reply.js';
 import type { Stage } from '../stage.js';
 
-/** The stage. */
-export const readBody: Stage = {
-  name: 'read-body',
-  async run(exchange) {
-    const operation = exchange.route?.operation;
-    if (!operation || operation.bodyMediaTypes.length === 0) return undefined;
-    const parsed = await readJsonBody(exchange.request, operation.bodyMediaTypes);
-    if (!parsed.ok) return errorReply(400, parsed.message);
-    exchange.body = parsed.value;
-    return undefined;
-  },
-};
+/** The default limit of an API request body: 1 MiB. */
+export const defaultApiBodyLimit = 1024 * 1024;
+
+/** Creates the stage with the API's body limit in bytes. */
+export function readBody(limitBytes: number = defaultApiBodyLimit): Stage {
+  return {
+    name: 'read-body',
+    async run(exchange) {
+      const operation = exchange.route?.operation;
+      if (!operation || operation.bodyMediaTypes.length === 0) return undefined;
+      const parsed = await readJsonBody(exchange.request, operation.bodyMediaTypes, limitBytes);
+      if (!parsed.ok) return bodyFailureReply(parsed);
+      exchange.body = parsed.value;
+      return undefined;
+    },
+  };
+}

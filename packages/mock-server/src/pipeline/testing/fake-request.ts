@@ -1,5 +1,6 @@
-// Builds an IncomingMessage-like request for stage tests: method, URL, headers, an optional body
-// and the peer address, without a socket or a server.
+// Builds an IncomingMessage-like request for stage tests: method, URL, headers (a loopback `Host`
+// unless given, as every HTTP/1.1 client sends one), an optional body and the peer address, without
+// a socket or a server.
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { SpecModel } from '@mall-api/spec-model';
@@ -11,7 +12,8 @@ export interface FakeRequest {
   method?: string;
   url: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** The body, in one chunk or as the chunks a chunked upload sends. */
+  body?: string | readonly string[];
   remoteAddress?: string;
 }
 
@@ -23,11 +25,15 @@ export function fakeRequest({
   body,
   remoteAddress = '127.0.0.1',
 }: FakeRequest) {
-  const request = Readable.from(body === undefined ? [] : [Buffer.from(body)]) as unknown as IncomingMessage;
+  const chunks = body === undefined ? [] : typeof body === 'string' ? [body] : body;
+  const request = Readable.from(chunks.map((chunk) => Buffer.from(chunk))) as unknown as IncomingMessage;
   Object.assign(request, {
     method,
     url,
-    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+    headers: {
+      host: '127.0.0.1',
+      ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+    },
     socket: { remoteAddress },
   });
   return request;

@@ -1,0 +1,44 @@
+// What a failed `verify` says: how many requests matched against how many were expected, then the
+// few received requests closest to the expectation (most filter fields alike, latest first), each
+// with the fields that differ, never the whole journal.
+import type { JournalEntry, JournalFilter } from '../malls/journal.js';
+
+/** How many of the closest entries a failure lists. */
+export const closestShown = 5;
+
+type Compared = 'api' | 'method' | 'path' | 'operationId' | 'status';
+const compared: readonly Compared[] = ['api', 'method', 'path', 'operationId', 'status'];
+
+/** The filter fields an entry does not match, as `field: received ≠ wanted`. */
+function differences(entry: JournalEntry, filter: JournalFilter): string[] {
+  return compared.flatMap((field) => {
+    const wanted = field === 'method' ? filter.method?.toUpperCase() : filter[field];
+    return wanted === undefined || entry[field] === wanted ? [] : [`${field} ${entry[field]} ≠ ${wanted}`];
+  });
+}
+
+const describe = (entry: JournalEntry, diff: readonly string[]) =>
+  `  #${entry.sequence} ${entry.method} ${entry.path} → ${entry.status} (${entry.operationId ?? 'no operation'})${diff.length > 0 ? `: ${diff.join(', ')}` : ''}`;
+
+/**
+ * The message of a failed expectation.
+ * @param matching how many entries matched the filter
+ * @param received every entry of the mall (after `filter.after`, when given)
+ */
+export function verifyFailure(
+  mallId: string,
+  filter: JournalFilter,
+  times: number | undefined,
+  matching: number,
+  received: readonly JournalEntry[],
+): string {
+  const wanted = `${times === undefined ? 'at least one' : `exactly ${times}`} request(s) matching ${JSON.stringify(filter)}`;
+  const ranked = received
+    .filter((entry) => filter.after === undefined || entry.sequence > filter.after)
+    .map((entry) => ({ entry, diff: differences(entry, filter) }))
+    .sort((a, b) => a.diff.length - b.diff.length || b.entry.sequence - a.entry.sequence);
+  const shown = ranked.slice(0, closestShown).map(({ entry, diff }) => describe(entry, diff));
+  const more = ranked.length - shown.length;
+  const list = shown.length > 0 ? shown.join('\n') : '  (nothing)';
+  return `Expected ${wanted} at mall ${mallId}, found ${matching}. The closest of the ${ranked.length} request(s) the mall received:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
+}
