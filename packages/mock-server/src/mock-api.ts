@@ -142,8 +142,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       let limitHeaders: Record<string, string> = {};
       try {
         if (request.url?.startsWith(controlPrefix)) {
-          const reply = await control(request, new URL(request.url, 'http://mock.local'));
+          const url = new URL(request.url, 'http://mock.local');
+          const reply = await control(request, url);
           status = reply.status;
+          // A change a control call made puts its mall in use (and may drop the least recently used).
+          const changed = /^\/__mock\/malls\/([^/]+)\//.exec(url.pathname)?.[1];
+          if (changed && reply.status < 300 && (request.method === 'POST' || request.method === 'PUT'))
+            malls.touch(changed);
           sendReply(response, reply, {});
           return;
         }
@@ -157,6 +162,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         const { reply, stage } = outcome;
         status = reply.status;
         journal(exchange, status, stage, started);
+        // Only a caller that passed the credentials check makes a mall in use (see mall-roster.ts).
+        if (exchange.caller?.ok) malls.touch(mallOf(exchange));
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
         sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (error) {

@@ -7,7 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
+import type { JournalLimits } from './malls/journal.js';
 import { createMallClocks } from './malls/mall-clocks.js';
+import type { MallLimits } from './malls/mall-roster.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
@@ -97,6 +99,10 @@ export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sand
   ports?: Partial<Record<ApiName, number>>;
   /** Base time of every mall's clock (tests pass a simulated one); the OAuth authority and the buckets follow it. */
   clock?: () => number;
+  /** The cap on malls in use and their idle expiry (defaults: 200 malls, one hour). */
+  mallLimits?: MallLimits;
+  /** The bounds of the request journal (defaults: 10,000 entries and 16 MiB per mall, 128 MiB in all). */
+  journalLimits?: JournalLimits;
 }
 
 /** Starts several mock APIs that share one OAuth authority (created with the demo app unless given). */
@@ -109,7 +115,12 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
 }> {
   const clocks = createMallClocks(options.clock);
   const sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks) : undefined;
-  const malls = createMockMalls({ clocks, ...(sandbox ? { sandbox } : {}) });
+  const malls = createMockMalls({
+    clocks,
+    ...(sandbox ? { sandbox } : {}),
+    ...(options.mallLimits ? { limits: options.mallLimits } : {}),
+    ...(options.journalLimits ? { journal: options.journalLimits } : {}),
+  });
   const authority =
     options.authority ??
     createOAuthAuthority({ apps: [demoOAuthApp], clock: (mallId) => malls.clocks.now(mallId) });
@@ -119,7 +130,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     sandbox?.close();
   };
   // The sandbox is opened once above and reaches every mock through `malls`.
-  const { sandbox: _opened, ...shared } = options;
+  const { sandbox: _opened, mallLimits: _limits, journalLimits: _journal, ...shared } = options;
   try {
     for (const api of options.apis ?? (Object.keys(apiProfiles) as ApiName[])) {
       const port = options.ports?.[api];

@@ -107,7 +107,13 @@ export function createControlApi(malls: MockMalls, access: ControlAccess = {}) {
     },
     'POST fixtures': (request) =>
       changeData(request, (sandbox, value) => sandbox.loadFixture(request.mallId, value)),
-    'GET snapshot': (request) => needsSandbox() ?? ok(malls.sandbox?.snapshot(request.mallId)),
+    'GET snapshot': (request) => {
+      const snapshot = malls.sandbox?.snapshot(request.mallId);
+      return (
+        needsSandbox() ??
+        (snapshot === undefined ? errorReply(404, `No mall ${request.mallId} exists.`) : ok(snapshot))
+      );
+    },
     'PUT snapshot': (request) =>
       changeData(request, (sandbox, value) => sandbox.restore(request.mallId, value)),
     'GET journal': (request) => {

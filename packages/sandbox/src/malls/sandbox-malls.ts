@@ -3,7 +3,8 @@
 // named fixture), kept in memory or in one SQLite database in a data directory. Calls are routed
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
 // as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
-// can be reset, loaded with fixtures, snapshotted and restored.
+// can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
+// and the least recently used one past their cap).
 import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
@@ -53,12 +54,14 @@ export interface SandboxMalls {
   reset(mallId: string, to?: MallStart): MallOutcome;
   /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
   loadFixture(mallId: string, fixture: unknown): MallOutcome;
-  /** Every record of a mall as plain JSON. */
-  snapshot(mallId: string): MallSnapshot;
+  /** Every record of a mall as plain JSON; undefined for a mall that does not exist (none is created). */
+  snapshot(mallId: string): MallSnapshot | undefined;
   /** Replaces a mall's records with a snapshot's (checked first; a bad snapshot changes nothing). */
   restore(mallId: string, snapshot: unknown): MallOutcome;
   /** The malls that exist, in id order. */
   mallIds(): string[];
+  /** Removes a mall and its records (memory and data directory); false when it did not exist. */
+  drop(mallId: string): boolean;
   close(): void;
 }
 
@@ -189,7 +192,10 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         const loaded = loadFixture(mall.catalogue, fixture);
         return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
       },
-      snapshot: (mallId) => snapshotOf(mallOf(mallId).catalogue.store),
+      snapshot(mallId) {
+        const mall = malls.get(mallId);
+        return mall && snapshotOf(mall.catalogue.store);
+      },
       restore(mallId, snapshot) {
         const violations = snapshotViolations(snapshot);
         if (violations.length > 0) return refusedChange(violations);
@@ -200,6 +206,14 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         });
       },
       mallIds: () => [...malls.keys()].sort(),
+      drop(mallId) {
+        const mall = malls.get(mallId);
+        if (!mall) return false;
+        malls.delete(mallId);
+        database?.drop(mallId);
+        mall.catalogue.store.close();
+        return true;
+      },
       close() {
         malls.clear();
         database?.close();

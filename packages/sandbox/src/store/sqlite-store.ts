@@ -17,6 +17,8 @@ export interface SqliteMalls {
   mallIds(): string[];
   /** The store of a mall (created empty when the database has none of its rows). */
   open(mallId: string): SandboxStore;
+  /** Deletes every stored record of a mall. */
+  drop(mallId: string): void;
   /** Closes the database and releases the directory. */
   close(): void;
 }
@@ -65,6 +67,7 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): SqliteMalls {
   const remove = db.prepare('DELETE FROM mall_records WHERE mall = ? AND tbl = ? AND key = ?');
   const rowsOf = db.prepare('SELECT mall, tbl, key, value FROM mall_records WHERE mall = ? ORDER BY rowid');
   const malls = db.prepare('SELECT DISTINCT mall FROM mall_records ORDER BY mall');
+  const removeMall = db.prepare('DELETE FROM mall_records WHERE mall = ?');
   return {
     mallIds: () => (malls.all() as { mall: string }[]).map((row) => row.mall),
     open(mallId) {
@@ -87,6 +90,7 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): SqliteMalls {
         initial,
       );
     },
+    drop: (mallId) => void removeMall.run(mallId),
     close: () => {
       db.close();
       unlock();
