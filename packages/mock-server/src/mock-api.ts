@@ -17,6 +17,7 @@ import { type ControlAccess, controlPrefix, createControlApi } from './control/c
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { distDirectory } from './dist-directory.js';
+import { errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import { createOperationRuntime } from './operation-runtime.js';
@@ -50,10 +51,12 @@ export interface MockApiOptions {
   malls?: MockMalls;
   /** Who may call the control API (`/__mock/`): loopback only by default. */
   control?: ControlAccess;
-  /** Called once per request with a log line that never contains credentials or tokens. */
+  /** Called once per request with a log line that never contains credentials, tokens or the query. */
   log?: (line: string) => void;
   /** Called with the cause of every 500 (defaults to standard error). */
   logError?: (line: string) => void;
+  /** `text` lines (default) or `json`: one JSON object per request and per error (see log-lines.ts). */
+  logFormat?: LogFormat;
   /** The spec to serve (defaults to the API's bundle); tests pass a modified copy. */
   spec?: SpecModel;
   /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
@@ -131,6 +134,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     });
   };
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const format = options.logFormat ?? 'text';
 
   return {
     profile,
@@ -169,16 +173,19 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       } catch (error) {
         status = 500;
         // The cause goes to the log (never a header or body of the request); the client gets the envelope.
-        logError(
-          `${profile.name} 500 on ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
+        logError(errorLine(format, { api: profile.name, method: request.method, url: request.url }, error));
         const kind = error instanceof Error ? error.name : 'Error';
         if (!response.headersSent)
           sendReply(response, errorReply(500, `An internal error occurred (${kind}).`), limitHeaders);
         else response.destroy();
       } finally {
         options.log?.(
-          `${profile.name} ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`,
+          requestLine(
+            format,
+            { api: profile.name, method: request.method, url: request.url },
+            status,
+            performance.now() - started,
+          ),
         );
       }
     },

@@ -31,7 +31,9 @@ describe('a shared sandbox', () => {
     expect(await mallsInUse()).toEqual(before);
     const snapshot = await control('malls/nobody-1/snapshot');
     expect(snapshot.status).toBe(404);
-    expect(await snapshot.json()).toMatchObject({ error: { code: expect.any(String), message: expect.stringContaining('nobody-1') } });
+    expect(await snapshot.json()).toMatchObject({
+      error: { code: expect.any(String), message: expect.stringContaining('nobody-1') },
+    });
     expect(await mallsInUse()).toEqual(before);
   });
 
@@ -54,9 +56,12 @@ describe('a shared sandbox', () => {
 
   it('gives each run’s per-mall base URL its own collection bucket, which resetRateLimits empties', async () => {
     const remaining = async (mallId: string) => {
-      const response = await fetch(`${mock.mallUrl('collection', mallId)}/api/products/count?collection_product_category=C100000`, {
-        headers: { authorization: basic() },
-      });
+      const response = await fetch(
+        `${mock.mallUrl('collection', mallId)}/api/products/count?collection_product_category=C100000`,
+        {
+          headers: { authorization: basic() },
+        },
+      );
       expect(response.status).toBe(200);
       return response.headers.get('x-ratelimit-remaining');
     };
