@@ -195,6 +195,65 @@ describe('malls', () => {
     expect(createCategory(malls, 'b', 'Next').category_no).toBe(25);
   });
 
+  it('keeps the collection count over every mall current as malls change, are dropped and created', async () => {
+    const malls = await open({ newMall: 'empty' });
+    const lamp = (mallId: string, name: string) =>
+      bodyOf(
+        malls.handle(
+          admin('createProduct', mallId, {
+            body: { request: { product_name: name, supply_price: '1.00', display: 'T' } },
+          }),
+        ),
+      ).product as Body;
+    const total = (query: Record<string, unknown> = {}) =>
+      bodyOf(
+        malls.handle({
+          api: 'collection',
+          operationId: 'countProducts',
+          path: {},
+          query: { collection_product_category: ['C900000'], ...query },
+          body: undefined,
+          mallId: undefined,
+        }),
+      ).count as number;
+    lamp('a', 'a one');
+    lamp('b', 'b one');
+    expect(total()).toBe(2);
+    lamp('a', 'a two');
+    expect(total()).toBe(3);
+    expect(total({ product_name: 'two' })).toBe(1);
+    const gone = lamp('b', 'b two');
+    malls.handle(admin('deleteProduct', 'b', { path: { product_no: gone.product_no } }));
+    expect(total()).toBe(3);
+    malls.drop('a');
+    expect(total()).toBe(1);
+    lamp('c', 'c one');
+    expect(total()).toBe(2);
+    expect(total({ store_id: 'c' })).toBe(1);
+  });
+
+  it('loads a fixture of 40,000 categories completely', async () => {
+    const malls = await open({ newMall: 'empty' });
+    const categories = Array.from({ length: 40_000 }, (_, i) =>
+      i % 100 === 0
+        ? { $id: `top-${i}`, category_name: `Top ${i}` }
+        : { category_name: `Child ${i}`, parent_category_no: { $ref: `top-${i - (i % 100)}` } },
+    );
+    expect(malls.loadFixture('big', { categories })).toMatchObject({
+      ok: true,
+      counts: { categories: 40_000 },
+    });
+    const [top] = bodyOf(
+      malls.handle(admin('listCategories', 'big', { query: { category_depth: 1, limit: 1 } })),
+    ).categories as Body[];
+    const children = bodyOf(
+      malls.handle(
+        admin('listCategories', 'big', { query: { parent_category_no: top?.category_no, limit: 100 } }),
+      ),
+    ).categories as Body[];
+    expect(children.map((c) => c.display_order)).toEqual(Array.from({ length: 99 }, (_, i) => i + 1));
+  });
+
   it('snapshots only malls that exist, creating none', async () => {
     const malls = await open({ newMall: 'empty' });
     expect(malls.snapshot('never-used')).toBeUndefined();

@@ -12,9 +12,10 @@ import { DomainRefusal } from '../catalogue/refusal.js';
 import type { SandboxApi, SandboxCall, SandboxResult } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
 import { openSqliteMalls, type SqliteMalls } from '../store/sqlite-store.js';
-import { createMemoryStore, type SandboxStore } from '../store/store.js';
+import { createMemoryStore, type SandboxStore, type TableName } from '../store/store.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { createMallChanges } from '../views/mall-changes.js';
 import { createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
 import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
@@ -86,7 +87,13 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
     const newMall = options.newMall ?? { seed: 1 };
     const clockFor = options.clockFor ?? (() => Date.now);
     const malls = new Map<string, Mall>();
-    const openStore = (mallId: string): SandboxStore => database?.open(mallId) ?? createMemoryStore();
+    // Changes to each mall's collection data, so counts over every mall recount only changed malls.
+    const changes = createMallChanges();
+    const onChange = (mallId: string) => (table: TableName) => {
+      if (table === 'product' || table === 'category') changes.mark(mallId);
+    };
+    const openStore = (mallId: string): SandboxStore =>
+      database?.open(mallId, onChange(mallId)) ?? createMemoryStore(undefined, [], onChange(mallId));
 
     const counts = (mall: Mall): MallCounts => {
       const products = mall.catalogue.products.all();
@@ -112,9 +119,13 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       const loaded = loadFixture(mall.catalogue, fixtures[to.fixture]);
       return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
     };
+    // The malls' collection stores in mall-id order, kept until a mall is created or dropped.
+    let inOrder: Mall['collection'][] | undefined;
     const build = (mallId: string) => {
       const mall = createMall(mallId, openStore(mallId), clockFor(mallId), context);
       malls.set(mallId, mall);
+      inOrder = undefined;
+      changes.mark(mallId);
       return mall;
     };
     // A mall in a throwaway memory store: proves that `newMall` starts (a bad fixture fails here,
@@ -143,8 +154,14 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
 
     const collection = handlerTable(
       createCollectionView(
-        () => [...malls.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((mall) => mall.collection),
+        () => {
+          inOrder ??= [...malls.values()]
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .map((mall) => mall.collection);
+          return inOrder;
+        },
         collectionShapes,
+        { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
       ),
     );
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
@@ -210,6 +227,8 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         const mall = malls.get(mallId);
         if (!mall) return false;
         malls.delete(mallId);
+        inOrder = undefined;
+        changes.mark(mallId);
         database?.drop(mallId);
         mall.catalogue.store.close();
         return true;

@@ -15,8 +15,8 @@ import { createMemoryStore, type SandboxStore, type StoredRecord, type TableName
 export interface SqliteMalls {
   /** The malls with at least one stored record. */
   mallIds(): string[];
-  /** The store of a mall (created empty when the database has none of its rows). */
-  open(mallId: string): SandboxStore;
+  /** The store of a mall (created empty when the database has none of its rows); see createMemoryStore's `onChange`. */
+  open(mallId: string, onChange?: (table: TableName) => void): SandboxStore;
   /** Deletes every stored record of a mall. */
   drop(mallId: string): void;
   /** Closes the database and releases the directory. */
@@ -70,7 +70,7 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): SqliteMalls {
   const removeMall = db.prepare('DELETE FROM mall_records WHERE mall = ?');
   return {
     mallIds: () => (malls.all() as { mall: string }[]).map((row) => row.mall),
-    open(mallId) {
+    open(mallId, onChange) {
       const initial = (rowsOf.all(mallId) as Row[]).map((row): [TableName, string, StoredRecord] => [
         row.tbl,
         row.key,
@@ -88,6 +88,7 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): SqliteMalls {
           close: () => {},
         },
         initial,
+        onChange,
       );
     },
     drop: (mallId) => void removeMall.run(mallId),
