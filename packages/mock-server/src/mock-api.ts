@@ -166,8 +166,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         const { reply, stage } = outcome;
         status = reply.status;
         journal(exchange, status, stage, started);
-        // Only a caller that passed the credentials check makes a mall in use (see mall-roster.ts).
-        if (exchange.caller?.ok) malls.touch(mallOf(exchange));
+        // Only an authenticated request that was answered (or reached the answer) puts its mall in
+        // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
+        if (exchange.caller?.ok && (status < 400 || stage === 'answer')) malls.touch(mallOf(exchange));
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
         sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (error) {

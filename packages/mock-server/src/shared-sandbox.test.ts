@@ -29,6 +29,12 @@ describe('a shared sandbox', () => {
       expect(refused.status).toBe(401);
     }
     expect(await mallsInUse()).toEqual(before);
+    const narrow = (await mock.token('scoped', ['mall.read_category'])).access_token;
+    const forbidden = await fetch(`${mock.mallUrl('admin', 'scoped')}/api/v2/admin/products`, {
+      headers: { authorization: `Bearer ${narrow}` },
+    });
+    expect(forbidden.status).toBe(403);
+    expect(await mallsInUse()).toEqual(before);
     const snapshot = await control('malls/nobody-1/snapshot');
     expect(snapshot.status).toBe(404);
     expect(await snapshot.json()).toMatchObject({
