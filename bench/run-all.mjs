@@ -13,6 +13,7 @@ for (const script of [
   'bulk-fetch.mjs',
   'sandbox-throughput.mjs',
   'sandbox-vs-examples.mjs',
+  'sandbox-bounds.mjs',
   'analytics-simulation.mjs',
   'docs-build-time.mjs',
   'build-time.mjs',

@@ -6,6 +6,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   apiProfiles,
+  defaultJournalLimits,
+  defaultMallLimits,
   demoCollectionCredentials,
   demoOAuthApp,
   platformLifetimes,
@@ -111,5 +113,16 @@ describe('the samples and the landing page', () => {
       );
       expect(mockUrlOf(spec)).toBe(`http://127.0.0.1:${apiProfiles[api.name].defaultPort}`);
     }
+  });
+
+  it('quote the shared sandbox limits the mock server applies by default', async () => {
+    const guide = await guideText('qa-testing');
+    const mib = 2 ** 20;
+    expect(guide).toContain(`\`--max-malls\` malls (${defaultMallLimits.maxMalls})`);
+    expect(guide).toContain(`\`--mall-idle-minutes\` (${defaultMallLimits.idleMs / 60_000})`);
+    expect(guide).toContain(
+      `| 10,000 and ${defaultJournalLimits.mallBytes / mib} MiB per mall, ${defaultJournalLimits.bytes / mib} MiB in all |`,
+    );
+    expect(guide).toContain(`(${defaultJournalLimits.entries.toLocaleString('en-US')}) entries`);
   });
 });

@@ -1,53 +1,20 @@
 // The `mall-api-mock` command: it serves, prints its address and demo credentials, rejects bad
 // arguments, and stops cleanly on SIGINT and SIGTERM; without the optional @mall-api/sandbox
 // installed the example mode still serves and the stateful default says what is missing.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuthorization } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
+import { cli, demoToken, exitCode, startCli } from './testing/cli-process.js';
 
 const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
-
-const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
 /** Preloading it hides the optional packages, as an install without them would. */
 const withoutSandbox = ['--import', join(import.meta.dirname, '..', 'test-fixtures', 'without-sandbox.mjs')];
 
-function start(args: string[], nodeOptions: string[] = []): { child: ChildProcess; ready: Promise<string> } {
-  const child = spawn(process.execPath, [...nodeOptions, cli, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/demo credentials|OAuth demo app/.test(output)) resolve(output);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-  return { child, ready };
-}
-
-/** An access token from the admin mock at `url`, through the OAuth flow. */
-async function demoToken(url: string): Promise<string> {
-  const redirect = 'http://127.0.0.1:8765/callback';
-  const authorize = await fetch(
-    `${url}/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s&redirect_uri=${redirect}&scope=mall.read_category,mall.write_category`,
-    { redirect: 'manual' },
-  );
-  const code = new URL(authorize.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const token = await fetch(`${url}/api/v2/oauth/token`, {
-    method: 'POST',
-    headers: { authorization: basicAuthorization('demo-app', 'demo-app-secret') },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect }),
-  });
-  return ((await token.json()) as { access_token: string }).access_token;
-}
-
-const exitCode = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+const start = (args: string[], nodeOptions: string[] = []) => startCli(args, { nodeOptions });
 
 describe('mall-api-mock', () => {
   it('is stateful by default: a created category is read back, an unknown one is a 404', async () => {
@@ -112,13 +79,13 @@ describe('mall-api-mock', () => {
     expect(await exited).toBe(0);
   });
 
-  it('rejects an unknown API with a message and exit code 1', async () => {
+  it('rejects an unknown API with a message and exit code 2', async () => {
     const child = spawn(process.execPath, [cli, 'nonsense'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    expect(await exitCode(child)).toBe(1);
+    expect(await exitCode(child)).toBe(2);
     expect(stderr).toContain('unknown API: nonsense');
   });
 });
@@ -193,9 +160,9 @@ describe('mall-api-mock --sandbox', () => {
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    expect(await exitCode(child)).toBe(1);
+    expect(await exitCode(child)).toBe(2);
     expect(stderr).toContain(
-      '--data-dir, --seed, --shops, --global-edition and --age-verification need the sandbox (drop --examples)',
+      '--data-dir, --seed, --shops, --global-edition, --age-verification, --fixtures need the sandbox (drop --examples)',
     );
   });
 

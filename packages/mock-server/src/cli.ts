@@ -1,135 +1,359 @@
 #!/usr/bin/env node
-// `mall-api-mock`: serves the mock APIs from the command line, stateful by default.
-//   mall-api-mock                      every API on its default port, answering from sandbox malls
-//                                      (each mall id its own, created on first use from seed 1)
-//   mall-api-mock collection --port 0  one API on a chosen port
-//   mall-api-mock [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]
-//                                      sandbox settings: SQLite in DIR so malls survive a restart;
-//                                      the seed of new malls' sample data; a multi-shop mall; the
-//                                      mall settings that switch on the rules depending on them
-//   mall-api-mock --examples           answers from the spec's examples only (no state)
-//   --control-token T / --control-remote  guard the control API (/__mock/): require a token, or
-//                                      accept callers off the loopback interface
-// Prints each URL and the demo credentials, logs one line per request (never credentials) unless
-// --quiet, and stops cleanly on SIGINT/SIGTERM.
-import { parseArgs } from 'node:util';
+// `mall-api-mock`: serves the mock APIs from one process, stateful by default (sandbox malls, each
+// mall id its own, created on first use from seed 1), every API on its chosen port with one OAuth
+// authority. Every option also comes from an environment variable (`--data-dir` ←
+// `MALL_API_MOCK_DATA_DIR`); `--help` lists them all with their defaults. It prints each URL and
+// the demo credentials, logs each request as text or JSON (never credentials), answers
+// `/__health` and `/__ready` on every port, and on SIGTERM or SIGINT stops accepting, lets requests
+// in flight finish (up to --shutdown-timeout), closes the stores and exits 0. A usage mistake
+// exits 2 with a message; a failure to start exits 1.
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { type ApiName, apiProfiles } from './api-profiles.js';
+import { type CliOption, optionHelp, readOptions, UsageError } from './cli-options.js';
 import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
-import { startMockServers } from './mock-server.js';
+import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
+import { healthPaths } from './health.js';
+import { type LogFormat, messageLine } from './log-lines.js';
+import { defaultJournalLimits } from './malls/journal.js';
+import { defaultMallLimits } from './malls/mall-roster.js';
+import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
+import { type ServeManyOptions, startMockServers } from './mock-server.js';
 
-const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [--examples | [--data-dir DIR] [--seed N] [--shops N] [--global-edition] [--age-verification]] [--control-token T] [--control-remote] [--public-host H ...] [--allowed-origin O ...] [--max-body-bytes N] [--max-control-body-bytes N]
-APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
+const envPrefix = 'MALL_API_MOCK_';
+const apiNames = Object.keys(apiProfiles) as ApiName[];
+const defaultPorts = apiNames.map((api) => `${api}=${apiProfiles[api].defaultPort}`).join(',');
+const mib = 2 ** 20;
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      quiet: { type: 'boolean', default: false },
-      sandbox: { type: 'boolean', default: false },
-      examples: { type: 'boolean', default: false },
-      'control-token': { type: 'string' },
-      'control-remote': { type: 'boolean', default: false },
-      'public-host': { type: 'string', multiple: true },
-      'allowed-origin': { type: 'string', multiple: true },
-      'max-body-bytes': { type: 'string' },
-      'max-control-body-bytes': { type: 'string' },
-      'data-dir': { type: 'string' },
-      seed: { type: 'string' },
-      shops: { type: 'string' },
-      'global-edition': { type: 'boolean', default: false },
-      'age-verification': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    return;
-  }
-  const known = Object.keys(apiProfiles);
-  const unknown = positionals.filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new Error(`unknown API: ${unknown.join(', ')}\n${usage}`);
-  const apis = (positionals.length > 0 ? positionals : known) as ApiName[];
-  if (values.port !== undefined && apis.length !== 1) throw new Error('--port needs exactly one API');
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
-    throw new Error(`--port must be a TCP port number, got ${values.port}`);
-  }
-  const globalEdition = values['global-edition'] === true;
-  const ageVerification = values['age-verification'] === true;
-  if (values.examples && values.sandbox) throw new Error('--examples and --sandbox exclude each other');
-  if (
-    values.examples &&
-    (values['data-dir'] !== undefined ||
-      values.seed !== undefined ||
-      values.shops !== undefined ||
-      globalEdition ||
-      ageVerification)
-  )
-    throw new Error(
-      '--data-dir, --seed, --shops, --global-edition and --age-verification need the sandbox (drop --examples)',
-    );
-  const shops = values.shops === undefined ? 1 : Number(values.shops);
-  if (!(Number.isInteger(shops) && shops >= 1 && shops <= 99))
-    throw new Error(`--shops must be a number of shops from 1 to 99, got ${values.shops}`);
-  const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!(Number.isInteger(seed) && seed >= 0))
-    throw new Error(`--seed must be a non-negative integer, got ${values.seed}`);
-  const dataDir = values['data-dir'];
-  const sandbox = !values.examples
-    ? {
-        store: dataDir === undefined ? ('memory' as const) : { dataDir },
-        seed,
-        mall: { globalEdition, ageVerification, shops },
-      }
-    : undefined;
-  const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
-  // Handle the signals before anything starts, so a stop during start-up (seeding, say) is clean too.
-  let served: Awaited<ReturnType<typeof startMockServers>> | undefined;
-  const stop = async () => {
-    await served?.close();
-    process.exit(0);
+/** Every option of the command (each also read from `MALL_API_MOCK_<NAME>`). */
+const options = {
+  apis: {
+    type: 'string',
+    value: 'LIST',
+    default: apiNames.join(','),
+    help: 'the APIs to serve (or name them as arguments)',
+  },
+  ports: {
+    type: 'string',
+    value: 'API=N,…',
+    default: defaultPorts,
+    help: 'the port of each API; 0 picks a free one',
+  },
+  ...Object.fromEntries(
+    apiNames.map((api) => [
+      `${api}-port`,
+      {
+        type: 'string' as const,
+        value: 'N',
+        default: String(apiProfiles[api].defaultPort),
+        help: `the ${api} API's port`,
+      },
+    ]),
+  ),
+  port: { type: 'string', value: 'N', help: 'the port of the one API served' },
+  host: { type: 'string', value: 'HOST', default: '127.0.0.1', help: 'the address every API listens on' },
+  examples: { type: 'boolean', help: 'answer from the spec examples only, keeping no state' },
+  sandbox: { type: 'boolean', help: 'answer from stateful sandbox malls (the default)' },
+  'data-dir': {
+    type: 'string',
+    value: 'DIR',
+    default: 'in memory',
+    help: 'keep the malls in SQLite in DIR across restarts',
+  },
+  seed: {
+    type: 'string',
+    value: 'N',
+    default: '1',
+    help: 'the seed of the sample data new malls start with',
+  },
+  shops: { type: 'string', value: 'N', default: '1', help: 'shops per mall (1 to 99)' },
+  'global-edition': { type: 'boolean', help: 'malls are global-edition malls' },
+  'age-verification': { type: 'boolean', help: 'malls verify buyers’ age' },
+  fixtures: {
+    type: 'string',
+    value: 'DIR',
+    help: 'register each DIR/<name>.json as the fixture <name> a reset can load',
+  },
+  'max-malls': {
+    type: 'string',
+    value: 'N',
+    default: String(defaultMallLimits.maxMalls),
+    help: 'malls kept; one more drops the least recently used',
+  },
+  'mall-idle-minutes': {
+    type: 'string',
+    value: 'N',
+    default: String(defaultMallLimits.idleMs / 60_000),
+    help: 'a mall unused this long is dropped (0: never)',
+  },
+  'journal-entries': {
+    type: 'string',
+    value: 'N',
+    default: String(defaultJournalLimits.entries),
+    help: 'request journal entries kept per mall',
+  },
+  'journal-mall-mb': {
+    type: 'string',
+    value: 'N',
+    default: String(defaultJournalLimits.mallBytes / mib),
+    help: 'request journal MiB kept per mall',
+  },
+  'journal-mb': {
+    type: 'string',
+    value: 'N',
+    default: String(defaultJournalLimits.bytes / mib),
+    help: 'request journal MiB kept over every mall',
+  },
+  'control-token': {
+    type: 'string',
+    value: 'T',
+    help: 'the control API (/__mock/) requires T in X-Mock-Control-Token',
+  },
+  'control-remote': { type: 'boolean', help: 'the control API answers callers off the loopback interface' },
+  'public-host': {
+    type: 'string',
+    value: 'NAMES',
+    help: 'comma-separated public host names the control API and OAuth endpoints accept in Host (loopback and *.localhost always)',
+  },
+  'allowed-origin': {
+    type: 'string',
+    value: 'ORIGINS',
+    default: defaultControlOrigins.join(','),
+    help: 'comma-separated browser origins the control API accepts (others: 403)',
+  },
+  'max-body-bytes': {
+    type: 'string',
+    value: 'N',
+    default: String(defaultApiBodyLimit),
+    help: 'largest API request body; a larger one is a 413, never read',
+  },
+  'max-control-body-bytes': {
+    type: 'string',
+    value: 'N',
+    default: String(defaultControlBodyLimit),
+    help: 'largest control API request body (fixtures, snapshots); a larger one is a 413',
+  },
+  'log-format': {
+    type: 'string',
+    value: 'text|json',
+    default: 'text',
+    help: 'one line per request and per error; json: one JSON object each',
+  },
+  quiet: { type: 'boolean', help: 'no line per request' },
+  'shutdown-timeout': {
+    type: 'string',
+    value: 'SECONDS',
+    default: '10',
+    help: 'on SIGTERM or SIGINT, how long requests in flight may finish',
+  },
+  help: { type: 'boolean', short: 'h', help: 'print this help', argumentOnly: true },
+  version: { type: 'boolean', help: 'print the version', argumentOnly: true },
+} satisfies Record<string, CliOption>;
+
+const usage = `Usage: mall-api-mock [api ...] [options]
+Serves the mock ${apiNames.join(', ')} APIs (default: all, each on its own port) from one process.
+${healthPaths.live} (live) and ${healthPaths.ready} (ready) answer on every port, without credentials.
+
+Options (each also from the environment variable in brackets):
+${optionHelp(options, envPrefix)}`;
+
+type Values = ReturnType<typeof readOptions<typeof options>>['values'];
+
+/** An integer option within bounds, or a UsageError naming the option. */
+function integer(values: Values, name: keyof typeof options, min: number, max: number): number | undefined {
+  const text = values[name];
+  if (text === undefined || typeof text === 'boolean') return undefined;
+  const value = Number(text);
+  if (!(/^\d+$/.test(text.trim()) && value >= min && value <= max))
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${text}`);
+  return value;
+}
+
+/** A comma-separated option as a list (undefined when not given). */
+const listOf = (text: string | undefined): string[] | undefined =>
+  text === undefined ? undefined : text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+
+/** The APIs to serve: named as arguments, else by --apis, else all. */
+function apisOf(values: Values, positionals: readonly string[]): ApiName[] {
+  const named =
+    positionals.length > 0 ? positionals : (values.apis?.split(',').map((api) => api.trim()) ?? []);
+  const unknown = named.filter((name) => !(apiNames as string[]).includes(name));
+  if (unknown.length > 0)
+    throw new UsageError(`unknown API: ${unknown.join(', ')} (APIs: ${apiNames.join(', ')})`);
+  return named.length > 0 ? [...new Set(named as ApiName[])] : apiNames;
+}
+
+/** The port of each API: --ports, then the per-API flags, then --port for a single API. */
+function portsOf(values: Values, apis: readonly ApiName[]): Partial<Record<ApiName, number>> {
+  const ports: Partial<Record<ApiName, number>> = {};
+  const port = (flag: string, text: string) => {
+    const value = Number(text);
+    if (!(/^\d+$/.test(text.trim()) && value < 65536))
+      throw new UsageError(`${flag} must be a TCP port number, got ${text}`);
+    return value;
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  const ports = port !== undefined && apis[0] ? { [apis[0]]: port } : {};
-  served = await startMockServers({
+  for (const pair of values.ports?.split(',').filter((part) => part.trim() !== '') ?? []) {
+    const [api = '', text = ''] = pair.split('=').map((part) => part.trim());
+    if (!(apiNames as string[]).includes(api))
+      throw new UsageError(`--ports names an unknown API: ${api} (write API=N, e.g. ${defaultPorts})`);
+    ports[api as ApiName] = port(`--ports ${api}`, text);
+  }
+  for (const api of apiNames) {
+    const text = values[`${api}-port` as keyof Values];
+    if (typeof text === 'string') ports[api] = port(`--${api}-port`, text);
+  }
+  if (values.port !== undefined) {
+    if (apis.length !== 1 || !apis[0]) throw new UsageError('--port needs exactly one API');
+    ports[apis[0]] = port('--port', values.port);
+  }
+  const taken = new Map<number, ApiName>();
+  for (const api of apis) {
+    const chosen = ports[api] ?? apiProfiles[api].defaultPort;
+    const other = taken.get(chosen);
+    if (chosen !== 0 && other)
+      throw new UsageError(`the ${other} and ${api} APIs cannot share port ${chosen}`);
+    taken.set(chosen, api);
+  }
+  return ports;
+}
+
+/** The named fixtures of a directory: each `<name>.json` file is the fixture `<name>`. */
+function fixturesIn(dir: string): Record<string, unknown> {
+  const fixtures: Record<string, unknown> = {};
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
+    try {
+      fixtures[basename(file, '.json')] = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    } catch (error) {
+      throw new Error(
+        `the fixture ${join(dir, file)} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return fixtures;
+}
+
+/** The version of this package. */
+const version = (): string =>
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
+
+/** What to serve and how, from the options; throws a UsageError on a mistake. */
+function settingsOf(values: Values, positionals: readonly string[]) {
+  const apis = apisOf(values, positionals);
+  const ports = portsOf(values, apis);
+  const format = values['log-format'] ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--log-format must be text or json, got ${format}`);
+  if (values.examples && values.sandbox) throw new UsageError('--examples and --sandbox exclude each other');
+  const sandboxOnly = [
+    'data-dir',
+    'seed',
+    'shops',
+    'global-edition',
+    'age-verification',
+    'fixtures',
+  ] as const;
+  if (values.examples && sandboxOnly.some((name) => values[name] !== undefined && values[name] !== false))
+    throw new UsageError(`--${sandboxOnly.join(', --')} need the sandbox (drop --examples)`);
+  const shops = integer(values, 'shops', 1, 99) ?? 1;
+  const seed = integer(values, 'seed', 0, Number.MAX_SAFE_INTEGER) ?? 1;
+  const mall = {
+    globalEdition: values['global-edition'] === true,
+    ageVerification: values['age-verification'] === true,
+    shops,
+  };
+  const dataDir = values['data-dir'];
+  const idleMinutes = integer(values, 'mall-idle-minutes', 0, 525_600);
+  const maxMalls = integer(values, 'max-malls', 1, 1_000_000);
+  const journalEntries = integer(values, 'journal-entries', 1, 1_000_000);
+  const journalMallMb = integer(values, 'journal-mall-mb', 1, 65_536);
+  const journalMb = integer(values, 'journal-mb', 1, 65_536);
+  const maxBodyBytes = integer(values, 'max-body-bytes', 1, 2 ** 31);
+  const maxControlBodyBytes = integer(values, 'max-control-body-bytes', 1, 2 ** 31);
+  const publicHosts = listOf(values['public-host']);
+  const allowedOrigins = listOf(values['allowed-origin']);
+  const serve: ServeManyOptions = {
     apis,
-    host: values.host,
+    host: values.host ?? '127.0.0.1',
     ports,
-    ...(log ? { log } : {}),
-    ...(sandbox ? { sandbox } : {}),
-    ...(values['public-host'] ? { publicHosts: values['public-host'] } : {}),
-    ...(values['max-body-bytes'] ? { maxBodyBytes: Number(values['max-body-bytes']) } : {}),
+    ...(publicHosts === undefined ? {} : { publicHosts }),
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    logFormat: format,
+    graceMs: (integer(values, 'shutdown-timeout', 0, 3_600) ?? 10) * 1000,
+    ...(values.examples
+      ? {}
+      : {
+          sandbox: {
+            store: dataDir === undefined ? ('memory' as const) : { dataDir },
+            seed,
+            mall,
+            ...(values.fixtures === undefined ? {} : { fixtures: fixturesIn(values.fixtures) }),
+          },
+        }),
+    mallLimits: {
+      ...(maxMalls === undefined ? {} : { maxMalls }),
+      ...(idleMinutes === undefined ? {} : { idleMs: idleMinutes * 60_000 }),
+    },
+    journalLimits: {
+      ...(journalEntries === undefined ? {} : { entries: journalEntries }),
+      ...(journalMallMb === undefined ? {} : { mallBytes: journalMallMb * mib }),
+      ...(journalMb === undefined ? {} : { bytes: journalMb * mib }),
+    },
     control: {
       ...(values['control-token'] === undefined ? {} : { token: values['control-token'] }),
       allowRemote: values['control-remote'] === true,
-      ...(values['allowed-origin'] ? { allowedOrigins: values['allowed-origin'] } : {}),
-      ...(values['max-control-body-bytes'] ? { maxBodyBytes: Number(values['max-control-body-bytes']) } : {}),
+      ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+      ...(maxControlBodyBytes === undefined ? {} : { maxBodyBytes: maxControlBodyBytes }),
     },
-  });
-  if (sandbox)
-    process.stdout.write(
-      `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}, seed ${seed}${shops > 1 ? `, ${shops} shops` : ''}${globalEdition ? ', global edition' : ''}${ageVerification ? ', age verification on' : ''}\n`,
-    );
-  else process.stdout.write('example mode: answers come from the spec examples; nothing is stored\n');
-  process.stdout.write(
-    `control API: /__mock/ on every port (${values['control-remote'] ? 'any caller' : 'loopback only'}${values['control-token'] === undefined ? '' : ', token required'})\n`,
+  };
+  const mode = values.examples
+    ? 'example mode: answers come from the spec examples; nothing is stored'
+    : `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}, seed ${seed}${shops > 1 ? `, ${shops} shops` : ''}${mall.globalEdition ? ', global edition' : ''}${mall.ageVerification ? ', age verification on' : ''}`;
+  return { serve, format: format as LogFormat, mode };
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = readOptions(options, process.argv.slice(2), process.env, envPrefix);
+  if (values.help) return void process.stdout.write(`${usage}\n`);
+  if (values.version) return void process.stdout.write(`${version()}\n`);
+  const { serve, format, mode } = settingsOf(values, positionals);
+  const say = (message: string, fields?: Record<string, unknown>) =>
+    process.stdout.write(`${messageLine(format, message, fields)}\n`);
+  const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
+  // Handle the signals before anything starts, so a stop during start-up (seeding, say) is clean too.
+  let served: Awaited<ReturnType<typeof startMockServers>> | undefined;
+  const stop = async (signal: string) => {
+    say(`${signal}: stopping (requests in flight may finish)`);
+    await served?.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  served = await startMockServers({ ...serve, ...(log ? { log } : {}) });
+  say(mode);
+  say(
+    `control API: /__mock/ on every port (${serve.control?.allowRemote ? 'any caller' : 'loopback only'}${serve.control?.token === undefined ? '' : ', token required'})`,
   );
-  for (const mock of served.mocks) process.stdout.write(`mock ${mock.api} API listening on ${mock.url}\n`);
-  if (apis.includes('collection')) {
+  for (const mock of served.mocks)
+    say(`mock ${mock.api} API listening on ${mock.url}`, { api: mock.api, url: mock.url });
+  // The demo credentials are public (README); a JSON log carries no client secret, so only text shows them.
+  if (format === 'text' && serve.apis?.includes('collection')) {
     const demo = demoCollectionCredentials[0];
-    if (demo) process.stdout.write(`collection demo credentials: ${demo.clientId}:${demo.clientSecret}\n`);
+    if (demo) say(`collection demo credentials: ${demo.clientId}:${demo.clientSecret}`);
   }
-  if (apis.some((api) => apiProfiles[api].auth === 'bearer')) {
-    process.stdout.write(
-      `OAuth demo app: client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}\n`,
-    );
-  }
+  if (format === 'text' && serve.apis?.some((api) => apiProfiles[api].auth === 'bearer'))
+    say(`OAuth demo app: client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}`);
+  say('ready', { urls: Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])) });
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`mall-api-mock: ${error instanceof Error ? error.message : String(error)}\n`);
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) {
+    process.stderr.write(`mall-api-mock: ${message}\nRun mall-api-mock --help for every option.\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`mall-api-mock: ${message}\n`);
   process.exit(1);
 });

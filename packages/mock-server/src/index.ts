@@ -7,6 +7,8 @@ export {
 } from './control/control-guard.js';
 export { type ClientCredential, demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 export { type ErrorEnvelope, errorEnvelope, type Violation } from './error-envelope.js';
+export { defaultJournalLimits, type JournalLimits } from './malls/journal.js';
+export { defaultMallLimits, type MallLimits } from './malls/mall-roster.js';
 export { createMockApi, type MockApi, type MockApiOptions } from './mock-api.js';
 export {
   type RunningMock,

@@ -18,6 +18,7 @@ import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { distDirectory } from './dist-directory.js';
+import { errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import { createOperationRuntime } from './operation-runtime.js';
@@ -55,10 +56,12 @@ export interface MockApiOptions {
   maxBodyBytes?: number;
   /** Host names the server is reachable under besides loopback and `*.localhost` (their subdomains too); the control API and the OAuth endpoints refuse any other `Host` (default: none). */
   publicHosts?: readonly string[];
-  /** Called once per request with a log line that never contains credentials or tokens. */
+  /** Called once per request with a log line that never contains credentials, tokens or the query. */
   log?: (line: string) => void;
   /** Called with the cause of every 500 (defaults to standard error). */
   logError?: (line: string) => void;
+  /** `text` lines (default) or `json`: one JSON object per request and per error (see log-lines.ts). */
+  logFormat?: LogFormat;
   /** The spec to serve (defaults to the API's bundle); tests pass a modified copy. */
   spec?: SpecModel;
   /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
@@ -154,6 +157,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     });
   };
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const format = options.logFormat ?? 'text';
 
   return {
     profile,
@@ -165,8 +169,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       let limitHeaders: Record<string, string> = {};
       try {
         if (request.url?.startsWith(controlPrefix)) {
-          const reply = await control(request, new URL(request.url, 'http://mock.local'));
+          const url = new URL(request.url, 'http://mock.local');
+          const reply = await control(request, url);
           status = reply.status;
+          // A change a control call made puts its mall in use (and may drop the least recently used).
+          const changed = /^\/__mock\/malls\/([^/]+)\//.exec(url.pathname)?.[1];
+          if (changed && reply.status < 300 && (request.method === 'POST' || request.method === 'PUT'))
+            malls.touch(changed);
           sendReply(response, reply, {});
           return;
         }
@@ -180,21 +189,27 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         const { reply, stage } = outcome;
         status = reply.status;
         journal(exchange, status, stage, started);
+        // Only an authenticated request that was answered (or reached the answer) puts its mall in
+        // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
+        if (exchange.caller?.ok && (status < 400 || stage === 'answer')) malls.touch(mallOf(exchange));
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
         sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (error) {
         status = 500;
         // The cause goes to the log (never a header or body of the request); the client gets the envelope.
-        logError(
-          `${profile.name} 500 on ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
+        logError(errorLine(format, { api: profile.name, method: request.method, url: request.url }, error));
         const kind = error instanceof Error ? error.name : 'Error';
         if (!response.headersSent)
           sendReply(response, errorReply(500, `An internal error occurred (${kind}).`), limitHeaders);
         else response.destroy();
       } finally {
         options.log?.(
-          `${profile.name} ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`,
+          requestLine(
+            format,
+            { api: profile.name, method: request.method, url: request.url },
+            status,
+            performance.now() - started,
+          ),
         );
       }
     },

@@ -3,13 +3,17 @@
 // OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
 // mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts), a mall
 // per mall id. A server bound off the loopback interface refuses to start without a control token.
-// Listening and shutdown only; the behaviour of each API lives in mock-api.ts.
+// Every port answers the health endpoints (health.ts); ready once every API listens.
+// Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { isLoopbackAddress } from './host-rule.js';
+import { createHealth, type Health } from './health.js';
+import type { JournalLimits } from './malls/journal.js';
 import { createMallClocks } from './malls/mall-clocks.js';
+import type { MallLimits } from './malls/mall-roster.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
@@ -28,6 +32,8 @@ export interface ServeOptions extends Omit<MockApiOptions, 'sandbox'> {
   port?: number;
   /** Defaults to 127.0.0.1. Any other than a loopback address needs `control.token`. */
   host?: string;
+  /** The readiness `/__ready` reports (several APIs share one); else this API's own, ready once it listens. */
+  health?: Health;
 }
 
 /** A running mock API. */
@@ -36,7 +42,11 @@ export interface RunningMock {
   /** e.g. `http://127.0.0.1:4010` */
   readonly url: string;
   readonly port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to `graceMs` (default 0:
+   * none), then closes every connection.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Starts one mock API and resolves once it is listening. */
@@ -63,8 +73,14 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     ownSandbox?.close();
     throw error;
   }
+  const health = options.health ?? createHealth();
+  let stopping = false;
   const server: Server = createServer((request, response) => {
-    void mock.handle(request, response);
+    // While stopping, each connection closes once its answer is sent (no keep-alive reuse).
+    response.once('finish', () => {
+      if (stopping) server.closeIdleConnections();
+    });
+    if (!health.answer(request, response)) void mock.handle(request, response);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -74,19 +90,25 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     });
     server.listen(options.port ?? apiProfiles[options.api].defaultPort, host, () => resolve());
   });
+  if (!options.health) health.markReady();
   const { port } = server.address() as AddressInfo;
   return {
     api: options.api,
     port,
     url: `http://${host}:${port}`,
-    close: () =>
+    close: (graceMs = 0) =>
       new Promise<void>((resolve, reject) => {
+        stopping = true;
+        health.markStopping();
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close((error) => {
+          clearTimeout(force);
           ownSandbox?.close();
           if (error) reject(error);
           else resolve();
         });
-        server.closeAllConnections();
+        server.closeIdleConnections();
+        if (graceMs === 0) server.closeAllConnections();
       }),
   };
 }
@@ -104,6 +126,12 @@ export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sand
   ports?: Partial<Record<ApiName, number>>;
   /** Base time of every mall's clock (tests pass a simulated one); the OAuth authority and the buckets follow it. */
   clock?: () => number;
+  /** How long `close` lets requests in flight finish, in milliseconds (default 0). */
+  graceMs?: number;
+  /** The cap on malls in use and their idle expiry (defaults: 200 malls, one hour). */
+  mallLimits?: MallLimits;
+  /** The bounds of the request journal (defaults: 10,000 entries and 16 MiB per mall, 128 MiB in all). */
+  journalLimits?: JournalLimits;
 }
 
 /** Starts several mock APIs that share one OAuth authority (created with the demo app unless given). */
@@ -116,17 +144,29 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
 }> {
   const clocks = createMallClocks(options.clock);
   const sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks) : undefined;
-  const malls = createMockMalls({ clocks, ...(sandbox ? { sandbox } : {}) });
+  const malls = createMockMalls({
+    clocks,
+    ...(sandbox ? { sandbox } : {}),
+    ...(options.mallLimits ? { limits: options.mallLimits } : {}),
+    ...(options.journalLimits ? { journal: options.journalLimits } : {}),
+  });
   const authority =
     options.authority ??
     createOAuthAuthority({ apps: [demoOAuthApp], clock: (mallId) => malls.clocks.now(mallId) });
   const mocks: RunningMock[] = [];
+  const health = createHealth();
   const closeAll = async () => {
-    await Promise.all(mocks.map((mock) => mock.close()));
+    await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
     sandbox?.close();
   };
   // The sandbox is opened once above and reaches every mock through `malls`.
-  const { sandbox: _opened, ...shared } = options;
+  const {
+    sandbox: _opened,
+    mallLimits: _limits,
+    journalLimits: _journal,
+    graceMs: _grace,
+    ...shared
+  } = options;
   try {
     for (const api of options.apis ?? (Object.keys(apiProfiles) as ApiName[])) {
       const port = options.ports?.[api];
@@ -136,6 +176,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
           api,
           authority,
           malls,
+          health,
           ...(port !== undefined ? { port } : {}),
         }),
       );
@@ -144,5 +185,6 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     await closeAll();
     throw error;
   }
+  health.markReady();
   return { mocks, authority, malls, sandbox, close: closeAll };
 }

@@ -45,8 +45,11 @@ export type MallChange =
 export interface SandboxMallsGateway extends SandboxGateway {
   reset(mallId: string, to?: MallStart): MallChange;
   loadFixture(mallId: string, fixture: unknown): MallChange;
+  /** The mall's records; undefined for a mall that does not exist. */
   snapshot(mallId: string): unknown;
   restore(mallId: string, snapshot: unknown): MallChange;
   mallIds(): string[];
+  /** Removes a mall and its records; false when it did not exist. */
+  drop(mallId: string): boolean;
   close(): void;
 }

@@ -36,6 +36,8 @@ beforeAll(async () => {
     ports: { collection: 0, admin: 0, analytics: 0 },
     sandbox: { seed: 4 },
   });
+  // The mall exists before the first snapshot (an unknown mall has none).
+  served.malls.reset(mall);
 });
 afterAll(async () => {
   await served.close();

@@ -93,10 +93,12 @@ export async function createControlApi(
     listMalls: () => ok({ malls: malls.mallIds() }),
     createReset: (call) => changeReply(malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
     createFixture: (call) => sandboxChange((sandbox) => sandbox.loadFixture(call.mallId, call.body)),
-    getSnapshot: (call) =>
-      malls.sandbox
-        ? ok(malls.sandbox.snapshot(call.mallId))
-        : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.'),
+    getSnapshot: (call) => {
+      if (!malls.sandbox)
+        return errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
+      const snapshot = malls.sandbox.snapshot(call.mallId);
+      return snapshot === undefined ? errorReply(404, `No mall ${call.mallId} exists.`) : ok(snapshot);
+    },
     updateSnapshot: (call) => sandboxChange((sandbox) => sandbox.restore(call.mallId, call.body)),
     listJournal: (call) =>
       journal(call, (filter) => ok({ entries: malls.journal.entries(call.mallId, filter) })),

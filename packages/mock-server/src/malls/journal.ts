@@ -1,6 +1,6 @@
 // The request journal of each mall: what a QA engineer's app sent (method, path, operation, query,
 // body with secrets redacted) and what it got (status, which stage answered, timing), in order,
-// bounded per mall. Filtering, counting and clearing are what the control API and `verify` use.
+// bounded in entries and bytes per mall and in bytes overall (oldest dropped first). Filtering, counting and clearing are what the control API and `verify` use.
 
 /** One journaled request. */
 export interface JournalEntry {
@@ -68,8 +68,69 @@ const matches = (entry: JournalEntry, filter: JournalFilter) =>
   (filter.after === undefined || entry.sequence > filter.after);
 
 interface Recorded {
+  readonly mallId: string;
   readonly sequence: number;
   readonly input: JournalInput;
+  /** Estimated bytes kept for the entry. */
+  readonly bytes: number;
+  /** False once trimmed or cleared (the overall queue drops it lazily). */
+  kept: boolean;
+}
+
+/** The bounds of the journal. */
+export interface JournalLimits {
+  /** Entries kept per mall (default 10,000). */
+  readonly entries?: number;
+  /** Estimated bytes kept per mall (default 16 MiB); a larger body is kept as a note of its size. */
+  readonly mallBytes?: number;
+  /** Estimated bytes kept over every mall (default 128 MiB). */
+  readonly bytes?: number;
+}
+
+/** The defaults of {@link JournalLimits}. */
+export const defaultJournalLimits = {
+  entries: 10_000,
+  mallBytes: 16 * 2 ** 20,
+  bytes: 128 * 2 ** 20,
+} as const;
+
+/** Fixed cost counted per entry besides its path, query and body. */
+const entryOverhead = 256;
+
+/** The size of a body as JSON (what it cost to send), 0 for none. */
+const bodyBytes = (body: unknown): number =>
+  body === null || body === undefined ? 0 : (JSON.stringify(body)?.length ?? 0);
+
+/** Entries in arrival order, trimmed at the front without copying on every removal. */
+class Queue<T> {
+  private items: T[] = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(item: T): void {
+    this.items.push(item);
+  }
+  first(): T | undefined {
+    return this.items[this.head];
+  }
+  shift(): T | undefined {
+    const item = this.items[this.head];
+    this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+  values(): T[] {
+    return this.items.slice(this.head);
+  }
+  /** Keeps the items `keep` accepts (a compaction). */
+  retain(keep: (item: T) => boolean): void {
+    this.items = this.values().filter(keep);
+    this.head = 0;
+  }
 }
 
 /** The entry of a recorded request, with secrets redacted (done when read, not on the request path). */
@@ -88,28 +149,71 @@ const entryOf = ({ sequence, input: { receivedAtMs, query, body, ...rest } }: Re
   };
 };
 
-/** Creates per-mall journals answering at most the last `limit` entries per mall (older ones are dropped). */
-export function createJournal(limit = 10_000): Journal {
-  const byMall = new Map<string, Recorded[]>();
+/**
+ * Creates per-mall journals bounded in entries and bytes per mall and in bytes overall: past a
+ * bound the oldest entries (of the mall, or of any mall) are dropped first.
+ */
+export function createJournal(limits: JournalLimits = {}): Journal {
+  const { entries: maxEntries, mallBytes, bytes: maxBytes } = { ...defaultJournalLimits, ...limits };
+  const byMall = new Map<string, { queue: Queue<Recorded>; bytes: number }>();
+  // Every kept entry in arrival order (plus dropped ones not yet passed), for the overall bound.
+  const overall = new Queue<Recorded>();
+  let dropped = 0;
+  let total = 0;
   let sequence = 0;
+  const dropOldest = (mallId: string) => {
+    const mall = byMall.get(mallId);
+    const oldest = mall?.queue.shift();
+    if (!mall || !oldest) return;
+    oldest.kept = false;
+    dropped += 1;
+    mall.bytes -= oldest.bytes;
+    total -= oldest.bytes;
+    if (mall.queue.length === 0) byMall.delete(mallId);
+  };
   return {
     record(mallId, input) {
-      let list = byMall.get(mallId);
-      if (!list) {
-        list = [];
-        byMall.set(mallId, list);
+      let mall = byMall.get(mallId);
+      if (!mall) {
+        mall = { queue: new Queue(), bytes: 0 };
+        byMall.set(mallId, mall);
       }
-      list.push({ sequence: ++sequence, input });
-      // Trim in batches (a quarter of the bound at a time), so a full journal costs O(1) per request.
-      if (list.length > limit + Math.ceil(limit / 4)) list.splice(0, list.length - limit);
+      const size = bodyBytes(input.body);
+      const fixed = entryOverhead + input.path.length + input.query.toString().length;
+      const kept =
+        fixed + size <= mallBytes
+          ? { input, bytes: fixed + size }
+          : {
+              input: { ...input, body: `[a body of ${size} bytes, over the journal's bound]` },
+              bytes: fixed + 64,
+            };
+      const recorded: Recorded = { mallId, sequence: ++sequence, kept: true, ...kept };
+      mall.queue.push(recorded);
+      overall.push(recorded);
+      mall.bytes += recorded.bytes;
+      total += recorded.bytes;
+      while (mall.queue.length > maxEntries || mall.bytes > mallBytes) dropOldest(mallId);
+      while (total > maxBytes) {
+        const oldest = overall.shift();
+        if (!oldest) break;
+        if (oldest.kept) dropOldest(oldest.mallId);
+        dropped -= 1;
+      }
+      // Entries dropped per mall stay in the overall queue until passed; compact when they dominate.
+      if (dropped > 1024 && dropped * 2 > overall.length) {
+        overall.retain((entry) => entry.kept);
+        dropped = 0;
+      }
     },
     entries: (mallId, filter = {}) =>
-      (byMall.get(mallId) ?? [])
-        .slice(-limit)
-        .map(entryOf)
-        .filter((entry) => matches(entry, filter)),
+      (byMall.get(mallId)?.queue.values() ?? []).map(entryOf).filter((entry) => matches(entry, filter)),
     clear(mallId) {
-      const cleared = byMall.get(mallId)?.length ?? 0;
+      const mall = byMall.get(mallId);
+      if (!mall) return 0;
+      const cleared = mall.queue.length;
+      for (const entry of mall.queue.values()) entry.kept = false;
+      dropped += cleared;
+      total -= mall.bytes;
       byMall.delete(mallId);
       return cleared;
     },

@@ -1,12 +1,16 @@
 // Everything the mocks of one process keep per mall besides its data: the mall's clock, its
 // request journal, its fault rules and its rate-limit buckets (on the mall's clock), plus the
-// sandbox malls when the mocks run stateful. Resetting a mall resets all of it. The mall of a
-// request is the one its host or per-mall base URL names, else its token's, else the demo mall.
+// sandbox malls when the mocks run stateful. Resetting a mall resets all of it. The malls in use
+// are bounded (mall-roster.ts): a mall dropped for idleness or past the cap loses all of it, and
+// the buckets of malls never used (refused requests) are bounded by count, least recently used
+// going first. The mall of a request is the one its host or per-mall base URL names, else its
+// token's, else the demo mall.
 import { type ApiLimit, createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
 import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
 import { createFaultRules, type FaultRules } from './fault-rules.js';
-import { createJournal, type Journal } from './journal.js';
+import { createJournal, type Journal, type JournalLimits } from './journal.js';
 import { createMallClocks, type MallClocks } from './mall-clocks.js';
+import { createMallRoster, defaultMallLimits, type MallLimits } from './mall-roster.js';
 
 /** Per-mall state shared by the mock APIs of a process. */
 export interface MockMalls {
@@ -21,7 +25,9 @@ export interface MockMalls {
   resetLimits(mallId: string): void;
   /** Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock. */
   reset(mallId: string, to?: MallStart): MallChange;
-  /** Malls that have been used (data, journal or faults). */
+  /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
+  touch(mallId: string): void;
+  /** Malls in use (idle ones dropped first). */
   mallIds(): string[];
 }
 
@@ -32,30 +38,55 @@ export interface MockMallsOptions {
   readonly clock?: () => number;
   /** The clocks, when they were created first (the sandbox's malls follow them too); else made from `clock`. */
   readonly clocks?: MallClocks;
+  /** The cap on malls and their idle expiry. */
+  readonly limits?: MallLimits;
+  /** The bounds of the request journal. */
+  readonly journal?: JournalLimits;
+  /** Real time, for idle expiry (tests pass a simulated one). */
+  readonly now?: () => number;
 }
 
 /** Creates the per-mall state. */
 export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
   const clocks = options.clocks ?? createMallClocks(options.clock);
-  const journal = createJournal();
+  const journal = createJournal(options.journal);
   const faults = createFaultRules();
   const limiters = new Map<string, ServerLimiter>();
-  const used = new Set<string>();
+  // Buckets of unauthenticated callers at any mall name are kept too (429 comes before 401), so
+  // their number is bounded apart from the roster's.
+  const maxLimiters = 4 * (options.limits?.maxMalls ?? defaultMallLimits.maxMalls);
   const resetLimits = (mallId: string) => {
     for (const key of [...limiters.keys()]) if (key.endsWith(`@${mallId}`)) limiters.delete(key);
   };
+  const clear = (mallId: string) => {
+    journal.clear(mallId);
+    faults.clear(mallId);
+    resetLimits(mallId);
+    clocks.reset(mallId);
+  };
+  const roster = createMallRoster(
+    (mallId) => {
+      options.sandbox?.drop(mallId);
+      clear(mallId);
+    },
+    options.limits,
+    options.now,
+  );
+  for (const mallId of options.sandbox?.mallIds() ?? []) roster.touch(mallId);
   return {
     clocks,
     journal,
     faults,
     sandbox: options.sandbox,
     limiter(limit, mallId) {
-      used.add(mallId);
       const key = `${limit.name}@${mallId}`;
       let limiter = limiters.get(key);
-      if (!limiter) {
-        limiter = createServerLimiter({ api: limit, clock: () => clocks.now(mallId) });
-        limiters.set(key, limiter);
+      if (limiter) limiters.delete(key);
+      else limiter = createServerLimiter({ api: limit, clock: () => clocks.now(mallId) });
+      limiters.set(key, limiter);
+      for (const [oldest] of limiters) {
+        if (limiters.size <= maxLimiters) break;
+        limiters.delete(oldest);
       }
       return limiter;
     },
@@ -63,12 +94,11 @@ export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
     reset(mallId, to) {
       const change = options.sandbox ? options.sandbox.reset(mallId, to) : { ok: true as const };
       if (!change.ok) return change;
-      journal.clear(mallId);
-      faults.clear(mallId);
-      resetLimits(mallId);
-      clocks.reset(mallId);
+      clear(mallId);
+      roster.touch(mallId);
       return change;
     },
-    mallIds: () => [...new Set([...used, ...(options.sandbox?.mallIds() ?? [])])].sort(),
+    touch: roster.touch,
+    mallIds: roster.mallIds,
   };
 }

@@ -5,6 +5,7 @@
 import type { ApiName } from '../api-profiles.js';
 import { demoCollectionCredentials, demoOAuthApp } from '../demo-credentials.js';
 import { mallPathPrefix } from '../mall-address.js';
+import type { MallLimits } from '../malls/mall-roster.js';
 import { startMockServers } from '../mock-server.js';
 import type { TokenResponseBody } from '../oauth/oauth-authority.js';
 import { type ControlClient, createControlClient } from './control-client.js';
@@ -27,6 +28,10 @@ export interface StartMockOptions {
   maxControlBodyBytes?: number;
   /** Base time of every mall's clock. */
   clock?: () => number;
+  /** Named fixtures a mall can be reset to (`control.reset(mall, { fixture: name })`). */
+  fixtures?: Readonly<Record<string, unknown>>;
+  /** The cap on malls in use and their idle expiry (defaults: 200 malls, one hour). */
+  mallLimits?: MallLimits;
 }
 
 /** Running mocks, as a test sees them. */
@@ -57,7 +62,12 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
   const served = await startMockServers({
     apis,
     ports: Object.fromEntries(apis.map((api) => [api, 0])),
-    ...(options.sandbox === false ? {} : { sandbox: { seed: options.seed ?? 1 } }),
+    ...(options.sandbox === false
+      ? {}
+      : {
+          sandbox: { seed: options.seed ?? 1, ...(options.fixtures ? { fixtures: options.fixtures } : {}) },
+        }),
+    ...(options.mallLimits ? { mallLimits: options.mallLimits } : {}),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     control: {
       ...(options.controlToken === undefined ? {} : { token: options.controlToken }),

@@ -4,6 +4,7 @@
 // SEO per category, and deletion that takes the sub-categories with it (catalogue.ts removes their
 // placements too). Listing, filters and paging live in views/list-query.ts.
 import type { SandboxStore, StoredRecord } from '../store/store.js';
+import { createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidField, notFound } from './refusal.js';
 
@@ -62,8 +63,9 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
     if (!category) throw notFound(`Category ${categoryNo} does not exist.`);
     return category;
   };
+  const tree = createChildIndex(store);
   const children = (categoryNo: number) =>
-    store.all<CategoryRecord>('category').filter((c) => c.parent_category_no === categoryNo);
+    tree.childrenOf(categoryNo).map((no) => find(no) as CategoryRecord);
   const subtree = (categoryNo: number): CategoryRecord[] => {
     const root = get(categoryNo);
     const result = [root];
@@ -122,7 +124,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
         ...child,
         ...pathOf(child.category_no, child.category_name, category),
       } as CategoryRecord;
-      store.put('category', String(child.category_no), moved);
+      tree.put(moved, () => store.put('category', String(child.category_no), moved));
       renameDescendants(moved);
     }
   };
@@ -184,7 +186,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
         );
       const { parent_category_no: _omit, ...fields } = request;
       const categoryNo = store.nextNumber('category_no', firstCategoryNo);
-      const siblings = children(parent ? parent.category_no : mainCategoryNo);
+      const siblings = tree.childrenOf(parent ? parent.category_no : mainCategoryNo);
       const category = {
         ...base,
         hash_tags: [],
@@ -196,7 +198,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
         ...pathOf(categoryNo, String(request.category_name), parent),
       } as CategoryRecord;
       checkDisplaySets(category);
-      store.put('category', String(categoryNo), category);
+      tree.put(category, () => store.put('category', String(categoryNo), category));
       return category;
     },
     update(categoryNo, shopNo, request) {
@@ -211,7 +213,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
         ...pathOf(categoryNo, name, parent),
       } as CategoryRecord;
       checkDisplaySets(updated);
-      store.put('category', String(categoryNo), updated);
+      tree.put(updated, () => store.put('category', String(categoryNo), updated));
       if (name !== current.category_name) renameDescendants(updated);
       return updated;
     },

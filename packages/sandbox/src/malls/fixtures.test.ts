@@ -81,6 +81,7 @@ describe('fixtures', () => {
   });
 
   it('refuse a record the request schema refuses, naming it, and load nothing', () => {
+    malls.reset('schema');
     const before = JSON.stringify(malls.snapshot('schema'));
     const outcome = malls.loadFixture('schema', {
       ...good,
@@ -92,6 +93,7 @@ describe('fixtures', () => {
   });
 
   it('refuse a record an integrity rule refuses (a placement of a product that is not there) and load nothing', () => {
+    malls.reset('integrity');
     const before = JSON.stringify(malls.snapshot('integrity'));
     const outcome = malls.loadFixture('integrity', {
       ...good,

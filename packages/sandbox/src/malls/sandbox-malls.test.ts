@@ -2,7 +2,8 @@
 // and id sequences, even with eight used at once; answers and refusals come back as values (a
 // refused write keeps nothing); the collection serves one store per mall; a reset gives exactly the
 // seeded mall again, or an empty one, or a fixture; a snapshot restores a mall exactly and a bad
-// one changes nothing; dates follow each mall's clock; and a data directory keeps every mall
+// one changes nothing; an unknown mall has no snapshot; a dropped mall is gone (from a data
+// directory too); dates follow each mall's clock; and a data directory keeps every mall
 // across a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,8 +159,11 @@ describe('malls', () => {
       newMall: { seed: 3 },
       fixtures: { tiny: { categories: [{ category_name: 'Only' }] } },
     });
+    createCategory(malls, 's', 'Added');
+    malls.reset('s');
     const seeded = JSON.stringify(malls.snapshot('s'));
     const fresh = await open({ newMall: { seed: 3 } });
+    fresh.reset('other');
     expect(JSON.stringify(fresh.snapshot('other'))).toBe(seeded);
     createCategory(malls, 's', 'Added');
     malls.handle(admin('deleteProduct', 's', { path: { product_no: 12 } }));
@@ -180,6 +184,7 @@ describe('malls', () => {
     const malls = await open({ newMall: 'empty' });
     createCategory(malls, 'a', 'Kept');
     const snapshot = malls.snapshot('a');
+    if (!snapshot) throw new Error('mall a exists');
     createCategory(malls, 'a', 'Later');
     const before = JSON.stringify(malls.snapshot('a'));
     const bad = malls.restore('a', { ...snapshot, tables: { ...snapshot.tables, product: [['1']] } });
@@ -188,6 +193,82 @@ describe('malls', () => {
     expect(malls.restore('b', JSON.parse(JSON.stringify(snapshot)))).toMatchObject({ ok: true });
     expect(malls.snapshot('b')).toEqual(snapshot);
     expect(createCategory(malls, 'b', 'Next').category_no).toBe(25);
+  });
+
+  it('keeps the collection count over every mall current as malls change, are dropped and created', async () => {
+    const malls = await open({ newMall: 'empty' });
+    const lamp = (mallId: string, name: string) =>
+      bodyOf(
+        malls.handle(
+          admin('createProduct', mallId, {
+            body: { request: { product_name: name, supply_price: '1.00', display: 'T' } },
+          }),
+        ),
+      ).product as Body;
+    const total = (query: Record<string, unknown> = {}) =>
+      bodyOf(
+        malls.handle({
+          api: 'collection',
+          operationId: 'countProducts',
+          path: {},
+          query: { collection_product_category: ['C900000'], ...query },
+          body: undefined,
+          mallId: undefined,
+        }),
+      ).count as number;
+    lamp('a', 'a one');
+    lamp('b', 'b one');
+    expect(total()).toBe(2);
+    lamp('a', 'a two');
+    expect(total()).toBe(3);
+    expect(total({ product_name: 'two' })).toBe(1);
+    const gone = lamp('b', 'b two');
+    malls.handle(admin('deleteProduct', 'b', { path: { product_no: gone.product_no } }));
+    expect(total()).toBe(3);
+    malls.drop('a');
+    expect(total()).toBe(1);
+    lamp('c', 'c one');
+    expect(total()).toBe(2);
+    expect(total({ store_id: 'c' })).toBe(1);
+  });
+
+  it('loads a fixture of 40,000 categories completely', async () => {
+    const malls = await open({ newMall: 'empty' });
+    const categories = Array.from({ length: 40_000 }, (_, i) =>
+      i % 100 === 0
+        ? { $id: `top-${i}`, category_name: `Top ${i}` }
+        : { category_name: `Child ${i}`, parent_category_no: { $ref: `top-${i - (i % 100)}` } },
+    );
+    expect(malls.loadFixture('big', { categories })).toMatchObject({
+      ok: true,
+      counts: { categories: 40_000 },
+    });
+    const [top] = bodyOf(
+      malls.handle(admin('listCategories', 'big', { query: { category_depth: 1, limit: 1 } })),
+    ).categories as Body[];
+    const children = bodyOf(
+      malls.handle(
+        admin('listCategories', 'big', { query: { parent_category_no: top?.category_no, limit: 100 } }),
+      ),
+    ).categories as Body[];
+    expect(children.map((c) => c.display_order)).toEqual(Array.from({ length: 99 }, (_, i) => i + 1));
+  });
+
+  it('snapshots only malls that exist, creating none', async () => {
+    const malls = await open({ newMall: 'empty' });
+    expect(malls.snapshot('never-used')).toBeUndefined();
+    expect(malls.mallIds()).toEqual([]);
+  });
+
+  it('drops a mall with its records: the next use starts it afresh', async () => {
+    const malls = await open({ newMall: 'empty' });
+    createCategory(malls, 'gone', 'Temporary');
+    createCategory(malls, 'kept', 'Stays');
+    expect(malls.drop('gone')).toBe(true);
+    expect(malls.drop('gone')).toBe(false);
+    expect(malls.mallIds()).toEqual(['kept']);
+    expect(count(malls, 'gone')).toBe(0);
+    expect(count(malls, 'kept')).toBe(1);
   });
 
   it('dates records by each mall’s own clock', async () => {
@@ -244,5 +325,10 @@ describe('malls', () => {
     expect(count(second, 'one')).toBe(1);
     expect(count(second, 'two')).toBe(1);
     expect(count(second, 'three')).toBeGreaterThan(10);
+    second.drop('one');
+    second.close();
+    opened.splice(opened.indexOf(second), 1);
+    const third = await open({ store: { dataDir }, newMall: 'empty' });
+    expect(third.mallIds()).toEqual(['three', 'two']);
   });
 });

@@ -3,7 +3,8 @@
 // named fixture), kept in memory or in one SQLite database in a data directory. Calls are routed
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
 // as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
-// can be reset, loaded with fixtures, snapshotted and restored.
+// can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
+// and the least recently used one past their cap).
 import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
@@ -11,9 +12,10 @@ import { DomainRefusal } from '../catalogue/refusal.js';
 import type { SandboxApi, SandboxCall, SandboxResult } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
 import { openSqliteMalls, type SqliteMalls } from '../store/sqlite-store.js';
-import { createMemoryStore, type SandboxStore } from '../store/store.js';
+import { createMemoryStore, type SandboxStore, type TableName } from '../store/store.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { createMallChanges } from '../views/mall-changes.js';
 import { createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
 import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
@@ -53,12 +55,14 @@ export interface SandboxMalls {
   reset(mallId: string, to?: MallStart): MallOutcome;
   /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
   loadFixture(mallId: string, fixture: unknown): MallOutcome;
-  /** Every record of a mall as plain JSON. */
-  snapshot(mallId: string): MallSnapshot;
+  /** Every record of a mall as plain JSON; undefined for a mall that does not exist (none is created). */
+  snapshot(mallId: string): MallSnapshot | undefined;
   /** Replaces a mall's records with a snapshot's (checked first; a bad snapshot changes nothing). */
   restore(mallId: string, snapshot: unknown): MallOutcome;
   /** The malls that exist, in id order. */
   mallIds(): string[];
+  /** Removes a mall and its records (memory and data directory); false when it did not exist. */
+  drop(mallId: string): boolean;
   close(): void;
 }
 
@@ -83,7 +87,13 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
     const newMall = options.newMall ?? { seed: 1 };
     const clockFor = options.clockFor ?? (() => Date.now);
     const malls = new Map<string, Mall>();
-    const openStore = (mallId: string): SandboxStore => database?.open(mallId) ?? createMemoryStore();
+    // Changes to each mall's collection data, so counts over every mall recount only changed malls.
+    const changes = createMallChanges();
+    const onChange = (mallId: string) => (table: TableName) => {
+      if (table === 'product' || table === 'category') changes.mark(mallId);
+    };
+    const openStore = (mallId: string): SandboxStore =>
+      database?.open(mallId, onChange(mallId)) ?? createMemoryStore(undefined, [], onChange(mallId));
 
     const counts = (mall: Mall): MallCounts => {
       const products = mall.catalogue.products.all();
@@ -109,9 +119,13 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       const loaded = loadFixture(mall.catalogue, fixtures[to.fixture]);
       return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
     };
+    // The malls' collection stores in mall-id order, kept until a mall is created or dropped.
+    let inOrder: Mall['collection'][] | undefined;
     const build = (mallId: string) => {
       const mall = createMall(mallId, openStore(mallId), clockFor(mallId), context);
       malls.set(mallId, mall);
+      inOrder = undefined;
+      changes.mark(mallId);
       return mall;
     };
     // A mall in a throwaway memory store: proves that `newMall` starts (a bad fixture fails here,
@@ -123,15 +137,18 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         `new malls cannot start as configured: ${sampleStart.violations.map((v) => `${v.name} ${v.message}`).join('; ')}`,
       );
     // A seeded mall does not depend on its clock (the seed dates its records), so every new mall
-    // of a seed starts as a copy of the sample: much faster than seeding each one.
+    // of a seed starts as the sample's records, shared (frozen, so no mall can change them in
+    // place): much faster and smaller than seeding each one.
     const seeded =
-      typeof newMall === 'object' && 'seed' in newMall ? snapshotOf(sample.catalogue.store) : undefined;
+      typeof newMall === 'object' && 'seed' in newMall
+        ? deepFreeze(snapshotOf(sample.catalogue.store))
+        : undefined;
     const mallOf = (mallId: string): Mall => {
       const existing = malls.get(mallId);
       if (existing) return existing;
       const mall = build(mallId);
       const { store } = mall.catalogue;
-      if (seeded) store.transaction(() => restoreInto(store, seeded));
+      if (seeded) store.transaction(() => restoreInto(store, seeded, true));
       else start(mall, newMall);
       return mall;
     };
@@ -140,8 +157,14 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
 
     const collection = handlerTable(
       createCollectionView(
-        () => [...malls.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((mall) => mall.collection),
+        () => {
+          inOrder ??= [...malls.values()]
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .map((mall) => mall.collection);
+          return inOrder;
+        },
         collectionShapes,
+        { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
       ),
     );
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
@@ -189,7 +212,10 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         const loaded = loadFixture(mall.catalogue, fixture);
         return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
       },
-      snapshot: (mallId) => snapshotOf(mallOf(mallId).catalogue.store),
+      snapshot(mallId) {
+        const mall = malls.get(mallId);
+        return mall && snapshotOf(mall.catalogue.store);
+      },
       restore(mallId, snapshot) {
         const violations = snapshotViolations(snapshot);
         if (violations.length > 0) return refusedChange(violations);
@@ -200,6 +226,16 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         });
       },
       mallIds: () => [...malls.keys()].sort(),
+      drop(mallId) {
+        const mall = malls.get(mallId);
+        if (!mall) return false;
+        malls.delete(mallId);
+        inOrder = undefined;
+        changes.mark(mallId);
+        database?.drop(mallId);
+        mall.catalogue.store.close();
+        return true;
+      },
       close() {
         malls.clear();
         database?.close();
@@ -223,4 +259,13 @@ class UndoChange extends Error {
   constructor(readonly refusal: RefusedChange) {
     super(refusal.message);
   }
+}
+
+/** Freezes a value and everything in it (the shared records of new seeded malls). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -54,9 +54,15 @@ export function clearStore(store: SandboxStore): void {
   for (const table of tableNames) for (const [key] of store.entries(table)) store.delete(table, key);
 }
 
-/** Replaces the store's records with the snapshot's (checked before; inside the caller's transaction). */
-export function restoreInto(store: SandboxStore, snapshot: MallSnapshot): void {
+/**
+ * Replaces the store's records with the snapshot's (checked before; inside the caller's
+ * transaction). `shared`: the snapshot's records are stored as they are, not copied — for a
+ * snapshot nobody changes (stores never change a record in place, they put a changed copy), so
+ * every new mall of a seed shares the seed's records until it writes its own.
+ */
+export function restoreInto(store: SandboxStore, snapshot: MallSnapshot, shared = false): void {
   clearStore(store);
   for (const table of tableNames)
-    for (const [key, record] of snapshot.tables[table]) store.put(table, key, structuredClone(record));
+    for (const [key, record] of snapshot.tables[table])
+      store.put(table, key, shared ? record : structuredClone(record));
 }

@@ -7,8 +7,10 @@ import { createSandboxMalls } from '../malls/sandbox-malls.js';
 import { seedProductCount } from './seed-data.js';
 
 const snapshot = async (seed: number) => {
-  const malls = await createSandboxMalls({ newMall: { seed } });
-  const { tables } = malls.snapshot('seeded');
+  const malls = await createSandboxMalls({ newMall: { seed }, malls: ['seeded'] });
+  const taken = malls.snapshot('seeded');
+  if (!taken) throw new Error('the seeded mall exists');
+  const { tables } = taken;
   malls.close();
   const records = (entries: readonly (readonly [string, unknown])[]) => entries.map(([, record]) => record);
   return {

@@ -15,8 +15,10 @@ import { createMemoryStore, type SandboxStore, type StoredRecord, type TableName
 export interface SqliteMalls {
   /** The malls with at least one stored record. */
   mallIds(): string[];
-  /** The store of a mall (created empty when the database has none of its rows). */
-  open(mallId: string): SandboxStore;
+  /** The store of a mall (created empty when the database has none of its rows); see createMemoryStore's `onChange`. */
+  open(mallId: string, onChange?: (table: TableName) => void): SandboxStore;
+  /** Deletes every stored record of a mall. */
+  drop(mallId: string): void;
   /** Closes the database and releases the directory. */
   close(): void;
 }
@@ -65,9 +67,10 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): SqliteMalls {
   const remove = db.prepare('DELETE FROM mall_records WHERE mall = ? AND tbl = ? AND key = ?');
   const rowsOf = db.prepare('SELECT mall, tbl, key, value FROM mall_records WHERE mall = ? ORDER BY rowid');
   const malls = db.prepare('SELECT DISTINCT mall FROM mall_records ORDER BY mall');
+  const removeMall = db.prepare('DELETE FROM mall_records WHERE mall = ?');
   return {
     mallIds: () => (malls.all() as { mall: string }[]).map((row) => row.mall),
-    open(mallId) {
+    open(mallId, onChange) {
       const initial = (rowsOf.all(mallId) as Row[]).map((row): [TableName, string, StoredRecord] => [
         row.tbl,
         row.key,
@@ -85,8 +88,10 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): SqliteMalls {
           close: () => {},
         },
         initial,
+        onChange,
       );
     },
+    drop: (mallId) => void removeMall.run(mallId),
     close: () => {
       db.close();
       unlock();

@@ -55,10 +55,14 @@ export interface StoreJournal {
   close(): void;
 }
 
-/** An in-memory store, optionally journaled to disk, preloaded with `initial` records. */
+/**
+ * An in-memory store, optionally journaled to disk, preloaded with `initial` records; `onChange`
+ * hears of every change to a table (a write or an undone one), for indexes kept across stores.
+ */
 export function createMemoryStore(
   journal?: StoreJournal,
   initial: Iterable<[TableName, string, StoredRecord]> = [],
+  onChange?: (table: TableName) => void,
 ): SandboxStore {
   const tables = new Map<TableName, Map<string, StoredRecord>>();
   const tableOf = (name: TableName) => {
@@ -72,7 +76,10 @@ export function createMemoryStore(
   for (const [table, key, value] of initial) tableOf(table).set(key, value);
   let undo: UndoEntry[] | undefined;
   const revisions = new Map<TableName, number>();
-  const touch = (table: TableName) => revisions.set(table, (revisions.get(table) ?? 0) + 1);
+  const touch = (table: TableName) => {
+    revisions.set(table, (revisions.get(table) ?? 0) + 1);
+    onChange?.(table);
+  };
 
   const write = (table: TableName, key: string, value: StoredRecord | undefined) => {
     const map = tableOf(table);

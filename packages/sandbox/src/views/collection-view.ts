@@ -17,6 +17,7 @@ import { parseBound } from '../support/kst-time.js';
 import { memo } from '../support/memo.js';
 import type { HandlerMap } from './handler-types.js';
 import { countMatches, type ListWindow, page, pageOfMatches } from './list-query.js';
+import type { MallChanges } from './mall-changes.js';
 
 /** The collection operations of the generated types. */
 export type CollectionOperations = operations;
@@ -92,7 +93,15 @@ export interface CollectionStore {
   readonly shops: number;
   /** The displayed products as collection records, in the order asked, until the next write. */
   products(sort: string | undefined, order: string | undefined): readonly CollectionProduct[];
+  /**
+   * How many displayed products `matches` accepts, kept per `key` (the query it stands for) until
+   * the next write, so a count over many malls reads one number from each unchanged mall.
+   */
+  count(key: string, matches: (product: CollectionProduct) => boolean): number;
 }
+
+/** Distinct count queries kept per mall between writes (more start the cache over). */
+const countsKept = 256;
 
 /** The collection store of one mall; `template` is the collection's example product record. */
 export function createCollectionStore(
@@ -131,8 +140,19 @@ export function createCollectionStore(
       return view;
     };
   });
+  const counts = derivedFrom(store, ['product', 'category'], () => new Map<string, number>());
   return {
     storeId,
+    count(key, matches) {
+      const kept = counts();
+      let count = kept.get(key);
+      if (count === undefined) {
+        count = countMatches(views()(undefined, undefined), matches);
+        if (kept.size >= countsKept) kept.clear();
+        kept.set(key, count);
+      }
+      return count;
+    },
     shops: products.settings.shops,
     products: (sort, order) => views()(sort, order),
   };
@@ -180,12 +200,59 @@ function productsOf(stores: readonly CollectionStore[], sort?: string, order?: s
 
 const strip = ({ codes: _codes, ...record }: CollectionProduct) => record;
 
-/** The collection handlers over the stores `stores()` lists (one per mall, in mall-id order). */
+/** What the collection knows of the malls' changes, to keep counts over every mall current. */
+export interface CollectionIndex {
+  readonly changes: MallChanges;
+  /** The collection store of a mall, undefined once it is dropped. */
+  storeOf(storeId: string): CollectionStore | undefined;
+}
+
+/** A count over every mall: the total, each mall's part, and the change it is current to. */
+interface CountOverMalls {
+  total: number;
+  readonly parts: Map<string, number>;
+  position: number;
+}
+
+/**
+ * The collection handlers over the stores `stores()` lists (one per mall, in mall-id order); with
+ * an `index`, a count over every mall recounts only the malls changed since it was last asked.
+ */
 export function createCollectionView(
   stores: () => readonly CollectionStore[],
   shapes: RecordShapes,
+  index?: CollectionIndex,
 ): HandlerMap<CollectionOperations> {
   const shopTemplate = shapes.template('ShopsPage');
+  const overMalls = new Map<string, CountOverMalls>();
+  /** A count over every mall, brought up to date by recounting the malls changed since. */
+  const countOverMalls = (
+    key: string,
+    matches: (product: CollectionProduct) => boolean,
+    { changes, storeOf }: CollectionIndex,
+  ): number => {
+    const kept = overMalls.get(key);
+    const changed = kept && changes.since(kept.position);
+    if (kept && changed) {
+      for (const storeId of changed) {
+        const part = storeOf(storeId)?.count(key, matches) ?? 0;
+        kept.total += part - (kept.parts.get(storeId) ?? 0);
+        if (part === 0) kept.parts.delete(storeId);
+        else kept.parts.set(storeId, part);
+      }
+      kept.position = changes.position();
+      return kept.total;
+    }
+    const fresh: CountOverMalls = { total: 0, parts: new Map(), position: changes.position() };
+    for (const store of stores()) {
+      const part = store.count(key, matches);
+      fresh.total += part;
+      if (part > 0) fresh.parts.set(store.storeId, part);
+    }
+    if (overMalls.size >= countsKept) overMalls.clear();
+    overMalls.set(key, fresh);
+    return fresh.total;
+  };
   const storesNamed = (ids: readonly string[] | string | undefined) => {
     const wanted = typeof ids === 'string' ? [ids] : ids;
     return stores().filter((s) => !wanted || wanted.includes(s.storeId));
@@ -207,8 +274,15 @@ export function createCollectionView(
     }));
   return {
     listProducts: ({ query }) => answer({ products: list(storesNamed(query.store_id), query, true) }),
-    countProducts: ({ query }) =>
-      answer({ count: countMatches(productsOf(storesNamed(query.store_id)), productMatcher(query, true)) }),
+    countProducts: ({ query }) => {
+      const matches = productMatcher(query, true);
+      const key = JSON.stringify(query);
+      if (query.store_id !== undefined || !index)
+        return answer({
+          count: storesNamed(query.store_id).reduce((sum, s) => sum + s.count(key, matches), 0),
+        });
+      return answer({ count: countOverMalls(key, matches, index) });
+    },
     listStoreProducts: ({ query }) =>
       answer({ store_products: list(storesNamed(query.store_id), query, false) }),
     listShops: ({ query }) => {

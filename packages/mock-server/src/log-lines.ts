@@ -1,0 +1,65 @@
+// The mocks' log lines: one per request (API, method, path, status, duration) and one per
+// unexpected error (the same plus its cause), as text or as one JSON object per line for a log
+// collector. Only the path is logged, never the query (an OAuth code or state travels there),
+// headers (Authorization, cookies) or bodies (client secrets, tokens).
+
+/** How the mocks write their logs. */
+export type LogFormat = 'text' | 'json';
+
+/** The request a line is about. */
+export interface LoggedRequest {
+  readonly api: string;
+  readonly method: string | undefined;
+  /** The request URL; only its path is written. */
+  readonly url: string | undefined;
+}
+
+const pathOf = (url: string | undefined) => (url ?? '').split('?')[0] ?? '';
+
+/** The line of one answered request. */
+export function requestLine(format: LogFormat, request: LoggedRequest, status: number, ms: number): string {
+  const method = request.method ?? '-';
+  const path = pathOf(request.url);
+  return format === 'json'
+    ? JSON.stringify({
+        time: new Date().toISOString(),
+        level: status >= 500 ? 'error' : 'info',
+        event: 'request',
+        api: request.api,
+        method,
+        path,
+        status,
+        durationMs: Math.round(ms * 10) / 10,
+      })
+    : `${request.api} ${method} ${path} ${status} ${ms.toFixed(1)}ms`;
+}
+
+/** The line of an unexpected error while answering a request (a 500), with its cause. */
+export function errorLine(format: LogFormat, request: LoggedRequest, error: unknown): string {
+  const method = request.method ?? '-';
+  const path = pathOf(request.url);
+  const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return format === 'json'
+    ? JSON.stringify({
+        time: new Date().toISOString(),
+        level: 'error',
+        event: 'error',
+        api: request.api,
+        method,
+        path,
+        error: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      })
+    : `${request.api} 500 on ${method} ${path}: ${cause}`;
+}
+
+/** A line the command writes about itself (start-up, shutdown), in the same format. */
+export function messageLine(
+  format: LogFormat,
+  message: string,
+  fields: Record<string, unknown> = {},
+): string {
+  return format === 'json'
+    ? JSON.stringify({ time: new Date().toISOString(), level: 'info', event: 'message', message, ...fields })
+    : message;
+}
