@@ -11,14 +11,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { type CliOption, optionHelp, readOptions, UsageError } from './cli-options.js';
-import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
+import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
 import { healthPaths } from './health.js';
 import { type LogFormat, messageLine } from './log-lines.js';
 import { defaultJournalLimits } from './malls/journal.js';
 import { defaultMallLimits } from './malls/mall-roster.js';
-import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
 import { type ServeManyOptions, startMockServers } from './mock-server.js';
+import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
 
 const envPrefix = 'MALL_API_MOCK_';
 const apiNames = Object.keys(apiProfiles) as ApiName[];
@@ -171,7 +171,12 @@ function integer(values: Values, name: keyof typeof options, min: number, max: n
 
 /** A comma-separated option as a list (undefined when not given). */
 const listOf = (text: string | undefined): string[] | undefined =>
-  text === undefined ? undefined : text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  text === undefined
+    ? undefined
+    : text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
 
 /** The APIs to serve: named as arguments, else by --apis, else all. */
 function apisOf(values: Values, positionals: readonly string[]): ApiName[] {

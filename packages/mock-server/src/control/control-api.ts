@@ -95,7 +95,10 @@ export async function createControlApi(
     createFixture: (call) => sandboxChange((sandbox) => sandbox.loadFixture(call.mallId, call.body)),
     getSnapshot: (call) => {
       if (!malls.sandbox)
-        return errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
+        return errorReply(
+          409,
+          'The mocks run in example mode (--examples): there is no mall data to change.',
+        );
       const snapshot = malls.sandbox.snapshot(call.mallId);
       return snapshot === undefined ? errorReply(404, `No mall ${call.mallId} exists.`) : ok(snapshot);
     },
