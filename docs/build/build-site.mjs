@@ -3,6 +3,7 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promi
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoCollectionCredentials, demoOAuthApp } from '@mall-api/mock-server';
 import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
 import { bundleBrowserScripts } from './browser-bundles.mjs';
@@ -144,11 +145,22 @@ for (const api of apis) {
     referenceMarkdown(api, model, new Map(samples.map((sample) => [sample.operationId, sample]))),
   );
   postman.push(
-    postmanCollection(model.document, api.mockUrl).then((collection) =>
-      writeFile(
-        join(dist, 'postman', `${api.name}.postman_collection.json`),
-        JSON.stringify(collection, null, 2),
-      ),
+    postmanCollection({
+      name: api.name,
+      model,
+      mockUrl: api.mockUrl,
+      oauthMockUrl: mockUrlOf(modelOf('admin').document),
+      demo: api.name === 'collection' ? (demoCollectionCredentials[0] ?? demoOAuthApp) : demoOAuthApp,
+    }).then(({ collection, environments }) =>
+      Promise.all([
+        writeFile(
+          join(dist, 'postman', `${api.name}.postman_collection.json`),
+          JSON.stringify(collection, null, 2),
+        ),
+        ...environments.map((environment) =>
+          writeFile(join(dist, 'postman', environment.file), JSON.stringify(environment.json, null, 2)),
+        ),
+      ]),
     ),
   );
   searchDocuments.push(...referenceDocuments(api, model));
