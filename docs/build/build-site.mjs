@@ -14,14 +14,16 @@ import { bucketDiagram, oauthSequenceDiagram, schedulerDiagram } from './diagram
 import { parseGuide, renderGuideBody, renderGuideIndex, renderGuidePage } from './guide-pages.mjs';
 import { baseAddress, renderLanding } from './landing-page.mjs';
 import { guideMarkdown, llmsTxt, referenceMarkdown } from './markdown-copies.mjs';
+import { renderOAuthCallbackPage } from './oauth-callback-page.mjs';
 import { siteNav } from './page-shell.mjs';
 import { postmanCollection } from './postman-collections.mjs';
 // @ts-check
 // Builds the documentation site into docs/dist: the landing page, the guides (docs/guides/*.md with
 // their computed pictures and tables), one Redoc reference per API with its "Try it" console
-// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside),
+// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside)
+// and the OAuth redirect page its "Get a demo token" lands on,
 // the docs' copies of the bundled specs with generated `x-codeSamples`, the search index, the
-// Markdown copies and llms.txt, a Postman collection per API, and the API changelogs
+// Markdown copies and llms.txt, a Postman collection and its environments per API, and the API changelogs
 // (docs/changelogs/*.md, if any). Reads the specs through @mall-api/spec-model (run the bundle
 // first) and @mall-api/rate-limit (built); writes only docs/dist. Never changes the hand-written
 // specs or specs/dist.
@@ -118,7 +120,7 @@ const blocks = {
 };
 
 await rm(dist, { recursive: true, force: true });
-for (const folder of ['specs', 'assets', 'guides', 'postman', ...apis.map((api) => api.name)]) {
+for (const folder of ['specs', 'assets', 'guides', 'postman', 'oauth', ...apis.map((api) => api.name)]) {
   await mkdir(join(dist, folder), { recursive: true });
 }
 const scripts = bundleBrowserScripts(docsRoot, dist);
@@ -184,6 +186,7 @@ for (const changelog of changelogs) {
   });
 }
 await writeFile(join(dist, 'search-index.json'), searchIndexJson(searchDocuments));
+await writeFile(join(dist, 'oauth', 'callback.html'), renderOAuthCallbackPage());
 await writeFile(join(dist, 'llms.txt'), llmsTxt(apis, guides, changelogs));
 await writeFile(join(dist, 'guides', 'index.html'), renderGuideIndex(guides, nav));
 await writeFile(join(dist, 'index.html'), renderLanding(apis, guides, nav, changelogs));

@@ -9,6 +9,7 @@
 // environment says the OAuth server consents at once (`sandboxConsent`, the local mocks), fetches
 // an access token by the authorization-code flow before the first request.
 import Converter from 'openapi-to-postmanv2';
+import { productionUrlOf } from './code-samples.mjs';
 import { parameterExample, requestBodyExample } from './spec-examples.mjs';
 
 /** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
@@ -139,19 +140,6 @@ function oauthFlow(model) {
     tokenUrl: String(flow.tokenUrl),
     scopes: Object.keys(model.resolveOptional(flow.scopes) ?? {}),
   };
-}
-
-/**
- * The production base URL of the API, its `{var}` server variables written as Postman variables.
- * @param {any} document
- */
-function productionBase(document) {
-  const server = (document.servers ?? []).find((/** @type {any} */ entry) => !/127\.0\.0\.1/.test(entry.url));
-  if (!server) throw new Error(`${document.info?.title}: no production server`);
-  const variables = server.variables ?? {};
-  return String(server.url).replace(/\{([^}]+)\}/g, (/** @type {string} */ _, /** @type {string} */ name) =>
-    name === 'mall_id' ? '{{mallId}}' : String(variables[name]?.default ?? ''),
-  );
 }
 
 /**
@@ -354,7 +342,13 @@ export async function postmanCollection({ name, model, mockUrl, oauthMockUrl, de
   collection.event = [{ listen: 'test', script: { type: 'text/javascript', exec: retryScript.split('\n') } }];
   const flow = oauthFlow(model);
   const common = { baseUrl: mockUrl, clientId: demo.clientId, clientSecret: demo.clientSecret };
-  const production = { baseUrl: productionBase(model.document), clientId: '', clientSecret: '' };
+  const production = {
+    baseUrl: productionUrlOf(model.document, (variable, fallback) =>
+      variable === 'mall_id' ? '{{mallId}}' : fallback,
+    ),
+    clientId: '',
+    clientSecret: '',
+  };
   /** @type {Record<string, string>} */
   let local = common;
   /** @type {Record<string, string>} */

@@ -1,8 +1,8 @@
 // The site's interactive parts in a real headless Chromium, against real mocks: the "Try it"
 // console of a reference sends a request to the mock and shows its 200 with the rate-limit
 // headers, refuses a bad parameter before sending (naming it) and, sent anyway, shows the mock's
-// 422; "Get a demo token" runs the OAuth flow through the docs server and keeps the token in
-// sessionStorage only; the search finds operations by field name from `/` and Ctrl-K; the dark
+// 422; "Get a demo token" runs the OAuth flow through the site's redirect page and keeps the
+// token in sessionStorage only; the search finds operations by field name from `/` and Ctrl-K; the dark
 // mode follows the system and the toggle (remembered), on the landing page and in Redoc; and no
 // page logs a console error or requests anything outside localhost.
 import { readFile } from 'node:fs/promises';
@@ -121,23 +121,6 @@ describe('the Try it console', { timeout: 90_000 }, () => {
     ).resolves.toBe(1);
     expect(problems).toEqual(noProblems);
     await page.close();
-  });
-});
-
-describe('the docs server’s authorize relay', () => {
-  it('relays only the authorize endpoint of a mock on this machine', async () => {
-    const relay = (target: string) =>
-      fetch(`${site.url}/console/authorize?url=${encodeURIComponent(target)}`).then(async (response) => ({
-        status: response.status,
-        body: (await response.json()) as Record<string, string>,
-      }));
-    expect((await relay('https://example.com/api/v2/oauth/authorize')).status).toBe(400);
-    expect((await relay(`${mockUrl('admin')}/api/v2/admin/products`)).status).toBe(400);
-    const answered = await relay(
-      `${mockUrl('admin')}/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s1&redirect_uri=http://127.0.0.1:8765/callback&scope=mall.read_category`,
-    );
-    expect(answered.status).toBe(200);
-    expect(new URL(answered.body.location ?? '').searchParams.get('state')).toBe('s1');
   });
 });
 

@@ -49,6 +49,25 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
     value: sessionStorage.getItem(baseKey(api.api)) ?? api.baseUrl,
   });
   base.addEventListener('change', () => sessionStorage.setItem(baseKey(api.api), base.value));
+  // The base-URL selector: a choice fills the field (and the OAuth server that goes with it).
+  const target = element('select', { id: id('target') });
+  for (const [index, server] of api.servers.entries()) {
+    target.append(element('option', { value: String(index) }, server.label));
+  }
+  const chosen = api.servers.findIndex((server) => server.url === base.value);
+  target.value = String(chosen >= 0 ? chosen : 1);
+  let oauthServer: HTMLInputElement | undefined;
+  target.addEventListener('change', () => {
+    const server = api.servers[Number(target.value)];
+    if (!server) return;
+    base.value = server.url;
+    base.placeholder = server.url ? '' : 'https://sandbox.example.com';
+    base.dispatchEvent(new Event('change'));
+    if (oauthServer && server.oauthUrl !== undefined) {
+      oauthServer.value = server.oauthUrl;
+      oauthServer.dispatchEvent(new Event('change'));
+    }
+  });
 
   const status = element('p', { class: 'console-status', role: 'status' });
   const auth = element('fieldset', {}, element('legend', {}, 'Authentication'));
@@ -82,6 +101,7 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
       token.value = storedToken(server.value, scope);
     });
     token.addEventListener('change', () => storeToken(server.value, scope, token.value));
+    oauthServer = server;
     const get = element('button', { type: 'button', class: 'console-token' }, 'Get a demo token');
     get.addEventListener('click', async () => {
       status.textContent = 'Asking the mock’s OAuth server…';
@@ -231,6 +251,8 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
         'fieldset',
         {},
         element('legend', {}, 'Server'),
+        element('label', { for: target.id }, 'Send to'),
+        target,
         element('label', { for: base.id }, 'Base URL'),
         base,
       ),
