@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { demoCollectionCredentials, demoOAuthApp } from '@mall-api/mock-server';
 import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
+import { hashAssets } from './asset-hashes.mjs';
 import { bundleBrowserScripts } from './browser-bundles.mjs';
 import { parseChangelog, renderChangelogPage } from './changelog-pages.mjs';
 import { codeSamplesOf, mockUrlOf, withCodeSamples } from './code-samples.mjs';
@@ -28,6 +29,7 @@ import { postmanCollection } from './postman-collections.mjs';
 // first) and @mall-api/rate-limit (built); writes only docs/dist. Never changes the hand-written
 // specs or specs/dist.
 import { rateLimitSummary } from './rate-limit-summary.mjs';
+import { redocSpecJson } from './redoc-spec.mjs';
 import { renderReferencePage } from './reference-page.mjs';
 import { guideDocuments, referenceDocuments, searchIndexJson } from './search-index.mjs';
 import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './spec-tables.mjs';
@@ -137,11 +139,11 @@ for (const api of apis) {
   const spec = withCodeSamples(model, samples);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.json`), `${JSON.stringify(spec, null, 2)}\n`);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.yaml`), stringify(spec, { lineWidth: 0 }));
-  await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav));
-  await writeFile(
-    join(dist, api.name, 'console.json'),
-    JSON.stringify(consoleApiOf(api.name, api.title, model, [...models.values()])),
-  );
+  await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), redocSpecJson(spec));
+  const consoleApi = consoleApiOf(api.name, api.title, model, [...models.values()]);
+  const tryIt = consoleApi.operations.map(({ operationId, summary }) => ({ operationId, summary }));
+  await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav, tryIt));
+  await writeFile(join(dist, api.name, 'console.json'), JSON.stringify(consoleApi));
   await writeFile(
     join(dist, api.name, 'reference.md'),
     referenceMarkdown(api, model, new Map(samples.map((sample) => [sample.operationId, sample]))),
@@ -191,6 +193,7 @@ await writeFile(join(dist, 'llms.txt'), llmsTxt(apis, guides, changelogs));
 await writeFile(join(dist, 'guides', 'index.html'), renderGuideIndex(guides, nav));
 await writeFile(join(dist, 'index.html'), renderLanding(apis, guides, nav, changelogs));
 await Promise.all([scripts, ...postman]);
+await hashAssets(dist);
 process.stdout.write(
   `docs built into docs/dist in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
     `(${apis.length} references, ${guides.length} guides, ${changelogs.length} changelogs, ` +

@@ -176,13 +176,28 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     await page.close();
   });
 
-  it('renders the Redoc reference again in its dark theme when toggled', async () => {
+  it('renders the Redoc reference again in its dark theme when toggled, at the same anchor and place', async () => {
     const page = await browser.newPage({ colorScheme: 'light' });
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(`${site.url}/collection/index.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/collection/index.html#operation/listStoreProducts`, {
+      waitUntil: 'networkidle',
+    });
     const sidebar = '#redoc .menu-content';
     const light = await background(page, sidebar);
+    // Where the reader is: the anchor, and the section at the top of the view with its offset.
+    const place = () =>
+      page.evaluate(() => {
+        const section = document.elementFromPoint(window.innerWidth / 2, 100)?.closest('[data-section-id]');
+        return {
+          hash: location.hash,
+          section: section?.getAttribute('data-section-id'),
+          offset: Math.round(section?.getBoundingClientRect().top ?? Number.NaN),
+        };
+      });
+    const before = await place();
+    expect(before.section).toBeTruthy();
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Dark mode' }).click();
     await expect(theme(page)).resolves.toBe('dark');
     await page.waitForFunction(
@@ -193,8 +208,9 @@ describe('the dark mode', { timeout: 60_000 }, () => {
       [sidebar, light] as const,
     );
     await expect(background(page, sidebar)).resolves.toBe('rgb(22, 27, 38)');
-    // The console's buttons come back with the new rendering.
+    // The console's buttons come back with the new rendering, at the same anchor and place.
     await page.locator('[id="operation/listShops"] button.try-it').waitFor();
+    await expect.poll(place, { timeout: 10_000 }).toEqual(before);
     expect(errors).toEqual([]);
     await page.close();
   });
