@@ -14,6 +14,7 @@ for (const script of [
   'sandbox-vs-examples.mjs',
   'analytics-simulation.mjs',
   'docs-build-time.mjs',
+  'docs-reference-load.mjs',
   'build-time.mjs',
 ]) {
   process.stdout.write(`\n== ${script}\n`);

@@ -8,7 +8,7 @@ import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
 import { hashAssets } from './asset-hashes.mjs';
 import { bundleBrowserScripts } from './browser-bundles.mjs';
-import { parseChangelog, renderChangelogPage } from './changelog-pages.mjs';
+import { parseChangelog, renderChangelogPage, withPendingReleases } from './changelog-pages.mjs';
 import { codeSamplesOf, mockUrlOf, withCodeSamples } from './code-samples.mjs';
 import { consoleApiOf } from './console-data.mjs';
 import { bucketDiagram, oauthSequenceDiagram, schedulerDiagram } from './diagrams.mjs';
@@ -100,7 +100,27 @@ const nav = siteNav(apis);
 const guides = (await markdownFiles('guides'))
   .map(({ name, text }) => parseGuide(name, text))
   .sort((a, b) => a.order - b.order);
-const changelogs = (await markdownFiles('changelogs')).map(({ name, text }) => parseChangelog(name, text));
+/**
+ * The release notes of an API's versions in specs/releases/<api>/ (`<version>.md`).
+ * @param {string} api
+ */
+async function releaseNotes(api) {
+  const folder = join(docsRoot, '..', 'specs', 'releases', api);
+  const files = await readdir(folder).catch(() => /** @type {string[]} */ ([]));
+  return Promise.all(
+    files
+      .filter((file) => file.endsWith('.md'))
+      .map(async (file) => ({
+        version: file.replace(/\.md$/, ''),
+        markdown: await readFile(join(folder, file), 'utf8'),
+      })),
+  );
+}
+const changelogs = await Promise.all(
+  (await markdownFiles('changelogs')).map(async ({ name, text }) =>
+    withPendingReleases(parseChangelog(name, text), await releaseNotes(name)),
+  ),
+);
 
 /** @type {Record<string, string>} */
 const diagrams = {
@@ -191,7 +211,22 @@ await writeFile(join(dist, 'search-index.json'), searchIndexJson(searchDocuments
 await writeFile(join(dist, 'oauth', 'callback.html'), renderOAuthCallbackPage());
 await writeFile(join(dist, 'llms.txt'), llmsTxt(apis, guides, changelogs));
 await writeFile(join(dist, 'guides', 'index.html'), renderGuideIndex(guides, nav));
-await writeFile(join(dist, 'index.html'), renderLanding(apis, guides, nav, changelogs));
+const [demoPartner] = demoCollectionCredentials;
+const firstSample = codeSamplesOf('collection', modelOf('collection')).find(
+  (sample) => sample.operationId === 'listProducts',
+);
+if (!demoPartner || !firstSample) throw new Error('no demo partner or no listProducts sample');
+await writeFile(
+  join(dist, 'index.html'),
+  renderLanding(apis, guides, nav, changelogs, {
+    sample: {
+      summary: String(modelOf('collection').operation('listProducts')?.definition.summary),
+      reference: 'collection/index.html#operation/listProducts',
+      ...firstSample,
+    },
+    credentials: { basic: demoPartner, oauth: demoOAuthApp },
+  }),
+);
 await Promise.all([scripts, ...postman]);
 await hashAssets(dist);
 process.stdout.write(

@@ -3,7 +3,9 @@
 // the API's bundled spec (status, version, base address, local mock, auth style, rate limit,
 // operation count and links to its reference, guides and spec downloads), the list of guides, the
 // changelogs (when there are any), and the downloads (specs, Postman collections, Markdown copies,
-// llms.txt). Markup only; the build script decides where it goes.
+// llms.txt), after a "Try it now" block: the demo credentials of the local mocks and one request in
+// curl, Python and PHP (the reference's own generated samples). Markup only; the build script
+// decides where it goes.
 import { escapeHtml, pageShell } from './page-shell.mjs';
 
 /**
@@ -55,13 +57,44 @@ function apiCard(api) {
 }
 
 /**
- * Renders the landing page for the given APIs (each with its spec facts), guides and changelogs.
+ * @typedef {{ summary: string, reference: string, curl: string, python: string, php: string }} TryNowSample
+ *   one request of a reference with its generated samples; `reference` is its link
+ */
+
+/**
+ * The "Try it now" block: start the mocks, the demo credentials, one request three ways.
+ * @param {TryNowSample} sample
+ * @param {{ basic: { clientId: string, clientSecret: string }, oauth: { clientId: string, clientSecret: string } }} credentials
+ */
+function tryNow(sample, credentials) {
+  const block = (/** @type {string} */ label, /** @type {string} */ code) =>
+    `<h3>${label}</h3>
+<pre tabindex="0"><code>${escapeHtml(code.trim())}</code></pre>`;
+  return `<section class="try-now" aria-labelledby="try-now">
+<h2 id="try-now">Try it now</h2>
+<p>Start the sandbox mocks with <code>npm start</code> (a sample mall behind every API, on
+<code>http://127.0.0.1:4010</code> to <code>4012</code>), then send a real request. The mocks take these demo credentials:</p>
+<dl class="facts">
+  <dt>Collection API (Basic)</dt><dd>client ID <code>${escapeHtml(credentials.basic.clientId)}</code>, secret <code>${escapeHtml(credentials.basic.clientSecret)}</code></dd>
+  <dt>Admin and analytics (OAuth 2.0 app)</dt><dd>client ID <code>${escapeHtml(credentials.oauth.clientId)}</code>, secret <code>${escapeHtml(credentials.oauth.clientSecret)}</code>; the mock consents at once, and each reference’s <strong>Get a demo token</strong> fetches a token for you</dd>
+</dl>
+<p>${escapeHtml(sample.summary)}, three ways (or press <strong>Try it</strong> on any operation of <a href="${sample.reference}">the reference</a>):</p>
+${block('curl', sample.curl)}
+${block('Python', sample.python)}
+${block('PHP', sample.php)}
+</section>`;
+}
+
+/**
+ * Renders the landing page for the given APIs (each with its spec facts), guides and changelogs,
+ * with the "Try it now" block of `sample`.
  * @param {LandingApi[]} apis
  * @param {{ name: string, title: string, summary: string }[]} guides
  * @param {import('./page-shell.mjs').NavItem[]} nav
  * @param {{ name: string, title: string }[]} changelogs
+ * @param {{ sample: TryNowSample, credentials: Parameters<typeof tryNow>[1] }} start
  */
-export function renderLanding(apis, guides, nav, changelogs = []) {
+export function renderLanding(apis, guides, nav, changelogs, start) {
   return pageShell({
     title: 'mall-api — API documentation',
     description: 'Documentation of the mall platform APIs: collection, admin and analytics.',
@@ -74,8 +107,9 @@ references, their code samples, the typed clients, the mock servers and the cont
 generated from those same documents, so none of them can say something the others do not.</p>
 <p class="links"><a class="button" href="guides/getting-started.html">Get started</a>
 <a href="guides/authentication.html">Authentication</a> · <a href="guides/mock-servers.html">Mock servers for QA</a> ·
-<a href="guides/index.html">All guides</a></p>
+<a href="guides/index.html">All guides</a> · <a href="#try-now">Try it now</a></p>
 </section>
+${tryNow(start.sample, start.credentials)}
 <h2 id="apis">APIs</h2>
 <div class="cards">
 ${apis.map(apiCard).join('\n')}

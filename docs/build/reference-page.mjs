@@ -68,9 +68,21 @@ const redocOptions = {
 };
 
 /**
+ * What the page shows before Redoc has loaded (plain HTML, so the reader has the API's summary,
+ * addresses and downloads at once): it stays above the rendered reference.
+ * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
+ */
+const intro = (api) => `<section class="reference-intro" aria-label="About the ${escapeHtml(api.title)}">
+<p class="reference-lede">${escapeHtml(api.summary)}</p>
+<p class="reference-facts">Version ${escapeHtml(api.version)} · base URL <code>${escapeHtml(api.base.template)}</code> · local mock <code>${escapeHtml(api.mockUrl)}</code> · every operation has a <strong>Try it</strong> button.</p>
+<p class="reference-facts">Download: <a href="../specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="../specs/${api.name}.openapi.json" download>JSON</a> · <a href="../postman/${api.name}.postman_collection.json" download>Postman</a> · <a href="reference.md">Markdown</a></p>
+</section>`;
+
+/**
  * Renders `docs/dist/<api>/index.html`. `tryIt` lists the operations that get a "Try it" button
- * (the console's data, `console.json`, loads when the first one is pressed).
- * @param {{ name: string, title: string, summary: string }} api
+ * (the console's data, `console.json`, loads when the first one is pressed). Redoc and the
+ * scripts load deferred, so the page paints its header and intro first.
+ * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  * @param {import('./page-shell.mjs').NavItem[]} nav
  * @param {{ operationId: string, summary: string }[]} tryIt
  */
@@ -82,9 +94,10 @@ ${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.sum
 </head>
 <body class="reference" data-api="${escapeHtml(api.name)}">
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
-<main id="content" aria-label="${escapeHtml(api.title)} reference"><div id="redoc"></div></main>
-<script src="../assets/redoc.standalone.js"></script>
+<main id="content" aria-label="${escapeHtml(api.title)} reference">${intro(api)}<div id="redoc"></div></main>
+<script src="../assets/redoc.standalone.js" defer></script>
 <script>
+addEventListener('DOMContentLoaded', () => {
   // Code blocks scroll sideways: make each one reachable by keyboard, as they are rendered.
   const focusable = (root) => root.querySelectorAll?.('pre:not([tabindex])').forEach((pre) => pre.setAttribute('tabindex', '0'));
   const redoc = document.getElementById('redoc');
@@ -113,9 +126,10 @@ ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
       }, 50);
     });
   });
+});
 </script>
 <script type="application/json" id="try-it-operations">${JSON.stringify(tryIt).replace(/</g, '\\u003c')}</script>
-<script src="../assets/console.js"></script>
+<script src="../assets/console.js" defer></script>
 ${siteScript(1)}
 </body>
 </html>
