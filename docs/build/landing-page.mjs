@@ -133,16 +133,16 @@ ${changelogs.map((log) => `<li><a href="changelogs/${log.name}.html">${escapeHtm
     : ''
 }<h2 id="downloads">Downloads</h2>
 <p>The bundled OpenAPI 3.1 documents (one file per API, no external references, with the code samples of
-the references as <code>x-codeSamples</code>), a Postman collection per API (its <code>baseUrl</code> starts at the
-local mock), and every page as Markdown for tools and language models (listed in <a href="llms.txt">llms.txt</a>).</p>
+the references as <code>x-codeSamples</code>), a Postman collection per API with a local-sandbox environment (the
+demo credentials) and a your-mall one (empty secrets), and every page as Markdown for tools and language models (listed in <a href="llms.txt">llms.txt</a>).</p>
 <div class="table-scroll" tabindex="0"><table>
 <caption>Downloads per API</caption>
-<thead><tr><th scope="col">API</th><th scope="col">Version</th><th scope="col">OpenAPI YAML</th><th scope="col">OpenAPI JSON</th><th scope="col">Postman</th><th scope="col">Markdown</th></tr></thead>
+<thead><tr><th scope="col">API</th><th scope="col">Version</th><th scope="col">OpenAPI YAML</th><th scope="col">OpenAPI JSON</th><th scope="col">Postman</th><th scope="col">Postman environments</th><th scope="col">Markdown</th></tr></thead>
 <tbody>
 ${apis
   .map(
     (api) =>
-      `<tr><td>${escapeHtml(api.title)}</td><td>${escapeHtml(api.version)}</td><td><a href="specs/${api.name}.openapi.yaml" download>${api.name}.openapi.yaml</a></td><td><a href="specs/${api.name}.openapi.json" download>${api.name}.openapi.json</a></td><td><a href="postman/${api.name}.postman_collection.json" download>${api.name}.postman_collection.json</a></td><td><a href="${api.name}/reference.md">${api.name}/reference.md</a></td></tr>`,
+      `<tr><td>${escapeHtml(api.title)}</td><td>${escapeHtml(api.version)}</td><td><a href="specs/${api.name}.openapi.yaml" download>${api.name}.openapi.yaml</a></td><td><a href="specs/${api.name}.openapi.json" download>${api.name}.openapi.json</a></td><td><a href="postman/${api.name}.postman_collection.json" download>${api.name}.postman_collection.json</a></td><td><a href="postman/${api.name}.local-sandbox.postman_environment.json" download>local sandbox</a> · <a href="postman/${api.name}.your-mall.postman_environment.json" download>your mall</a></td><td><a href="${api.name}/reference.md">${api.name}/reference.md</a></td></tr>`,
   )
   .join('\n')}
 </tbody></table></div>

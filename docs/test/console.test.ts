@@ -148,6 +148,36 @@ describe('the search', { timeout: 60_000 }, () => {
     expect(problems).toEqual(noProblems);
     await page.close();
   });
+
+  it('counts every match, lists a topic’s guide, and follows the arrows and Enter', async () => {
+    const { page, problems } = await openWatchedPage(browser);
+    await page.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
+    await page.keyboard.press('/');
+    const dialog = page.locator('dialog.search');
+    await page.keyboard.type('limit');
+    const status = dialog.locator('.search-status');
+    await status.filter({ hasText: /result/ }).waitFor();
+    const [, total] = /^(\d+) results, the first 20 shown$/.exec((await status.textContent()) ?? '') ?? [];
+    expect(Number(total)).toBeGreaterThan(20);
+    await expect(dialog.locator('.search-results li').count()).resolves.toBe(20);
+    // The pagination guide, whose topic is limit and offset, is among those shown.
+    await expect(
+      dialog.locator('.search-results li a', { hasText: /^Pagination and offset caps$/ }).count(),
+    ).resolves.toBeGreaterThan(0);
+    const option = (position: number) => dialog.locator('.search-results li').nth(position);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(option(1).getAttribute('aria-selected')).resolves.toBe('true');
+    await page.keyboard.press('ArrowUp');
+    await expect(option(0).getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(option(1).getAttribute('aria-selected')).resolves.toBe('false');
+    const target = (await option(0).locator('a').getAttribute('href')) ?? '';
+    await page.keyboard.press('Enter');
+    await page.waitForURL(target);
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    expect(problems).toEqual(noProblems);
+    await page.close();
+  });
 });
 
 describe('the dark mode', { timeout: 60_000 }, () => {

@@ -38,7 +38,7 @@ describe('the search index', () => {
   const documents = [
     ...referenceDocuments({ name: 'admin', shortTitle: 'Admin' }, admin),
     ...guideDocuments(
-      { name: 'rate-limits', title: 'Rate limits' },
+      { name: 'rate-limits', title: 'Rate limits', summary: 'How each API counts calls: throttling.' },
       '<h1>Rate limits</h1><p>Intro.</p><h2 id="admin-leaky-bucket"><a class="anchor" href="#admin-leaky-bucket">#</a>Admin: leaky bucket</h2><p>Drains two calls per second.</p>',
     ),
   ];
@@ -60,6 +60,10 @@ describe('the search index', () => {
     expect(documents.find((document) => document.url.endsWith('#admin-leaky-bucket'))?.title).toBe(
       'Admin: leaky bucket',
     );
+  });
+
+  it('finds a guide by the topics of its summary', () => {
+    expect(urls('throttling')).toEqual(['guides/rate-limits.html']);
   });
 });
 
