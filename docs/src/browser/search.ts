@@ -95,7 +95,7 @@ export function setUpSearch(button: HTMLButtonElement, dialog: HTMLDialogElement
   const highlight = (position: number) => {
     const items = [...list.children] as HTMLLIElement[];
     active = position < 0 || items.length === 0 ? -1 : position % items.length;
-    items.forEach((item, index) => item.setAttribute('aria-selected', String(index === active)));
+    for (const [index, item] of items.entries()) item.setAttribute('aria-selected', String(index === active));
     const current = items[active];
     if (current) {
       input.setAttribute('aria-activedescendant', current.id);
