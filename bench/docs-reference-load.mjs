@@ -8,11 +8,11 @@
 // (Python's http.server: no compression). Prints both, the ratios, and whether each page keeps the
 // budget (≤ 600 kB, LCP ≤ 2.5 s). Needs `npm run docs` first.
 //   node bench/docs-reference-load.mjs [--runs 3]
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startDocsServer } from '../docs/build/serve.mjs';
+import { startPlainStaticServer } from '../docs/test/plain-static-server.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
@@ -25,26 +25,6 @@ const profile = {
   downloadBytesPerSecond: (1.6 * 1000 * 1000) / 8,
   uploadBytesPerSecond: (750 * 1000) / 8,
 };
-
-/** Starts Python's http.server over docs/dist on a free port. */
-function plainServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'python3',
-      ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dist],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
-    let seen = '';
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const port = /port (\d+)/.exec(seen)?.[1];
-      if (port) resolve({ url: `http://127.0.0.1:${port}`, close: async () => void child.kill() });
-    });
-    child.on('error', reject);
-  });
-}
 
 /**
  * Loads `url` once, cold and throttled; resolves to the bytes transferred and the LCP.
@@ -103,7 +83,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 const docsServer = await startDocsServer({ root: dist, port: 0 });
-const baselineServer = await plainServer();
+const baselineServer = await startPlainStaticServer(dist);
 let overBudget = false;
 process.stdout.write(
   `reference pages, cold, ${profile.cpuSlowdown}× CPU, 1.6 Mbps, ${profile.latencyMs} ms RTT, median of ${runs} runs\n`,
@@ -137,5 +117,5 @@ for (const name of pages) {
 }
 await browser.close();
 await docsServer.close();
-await baselineServer.close();
+baselineServer.close();
 if (overBudget) process.exitCode = 1;

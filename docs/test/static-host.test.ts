@@ -3,58 +3,34 @@
 // authorization-code flow in Chromium through the redirect page shipped in docs/dist, against the
 // admin mock the reader picked, and the console's request with that token gets a 200. The
 // base-URL selector offers the local mock, a hosted sandbox and the reader's mall.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startMockServers } from '@mall-api/mock-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openWatchedPage } from './browser.js';
+import { startPlainStaticServer } from './plain-static-server.mjs';
 
 const dist = join(import.meta.dirname, '..', 'dist');
 let browser: Browser;
-let python: ChildProcess;
-let siteUrl: string;
+let plain: { url: string; close: () => void };
 let served: Awaited<ReturnType<typeof startMockServers>>;
 const mockUrl = (api: string) => served.mocks.find((mock) => mock.api === api)?.url ?? '';
 
-/** Starts `python3 -m http.server` on a free port over docs/dist; resolves to its URL. */
-function startPlainServer(): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'python3',
-      ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dist],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let seen = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk;
-      const port = /port (\d+)/.exec(seen)?.[1];
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`http.server exited ${code}`)));
-  });
-}
-
 beforeAll(async () => {
-  const plain = await startPlainServer();
-  python = plain.child;
-  siteUrl = plain.url;
+  plain = await startPlainStaticServer(dist);
   served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 }, sandbox: { seed: 1 } });
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  python?.kill();
+  plain?.close();
   await served?.close();
 });
 
 describe('docs/dist on a plain static server', { timeout: 90_000 }, () => {
   it('gets a demo token through the shipped redirect page and sends a request with it', async () => {
     const { page, problems } = await openWatchedPage(browser);
-    await page.goto(`${siteUrl}/admin/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
+    await page.goto(`${plain.url}/admin/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
     await page.locator('[id="operation/listProducts"] button.try-it').click();
     const dialog = page.locator('dialog.console');
     const options = await dialog.getByLabel('Send to').locator('option').allTextContents();
