@@ -62,7 +62,9 @@ function plainNullable(schema, root) {
     return schema;
   const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = schema;
   const { title: _title, ...shape } = target;
-  return { ...shape, ...rest, type: [target.type, 'null'] };
+  // null stays a valid value where the type lists its values.
+  const values = Array.isArray(shape.enum) ? { enum: [...shape.enum, null] } : {};
+  return { ...shape, ...rest, ...values, type: [target.type, 'null'] };
 }
 
 /**
