@@ -16,6 +16,7 @@ for (const script of [
   'sandbox-bounds.mjs',
   'analytics-simulation.mjs',
   'docs-build-time.mjs',
+  'docs-reference-load.mjs',
   'build-time.mjs',
 ]) {
   process.stdout.write(`\n== ${script}\n`);

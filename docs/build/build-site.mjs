@@ -3,28 +3,33 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promi
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoCollectionCredentials, demoOAuthApp } from '@mall-api/mock-server';
 import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
+import { hashAssets } from './asset-hashes.mjs';
 import { bundleBrowserScripts } from './browser-bundles.mjs';
-import { parseChangelog, renderChangelogPage } from './changelog-pages.mjs';
+import { parseChangelog, renderChangelogPage, withPendingReleases } from './changelog-pages.mjs';
 import { codeSamplesOf, mockUrlOf, withCodeSamples } from './code-samples.mjs';
 import { consoleApiOf } from './console-data.mjs';
 import { bucketDiagram, oauthSequenceDiagram, schedulerDiagram } from './diagrams.mjs';
 import { parseGuide, renderGuideBody, renderGuideIndex, renderGuidePage } from './guide-pages.mjs';
 import { baseAddress, renderLanding } from './landing-page.mjs';
 import { guideMarkdown, llmsTxt, referenceMarkdown } from './markdown-copies.mjs';
+import { renderOAuthCallbackPage } from './oauth-callback-page.mjs';
 import { siteNav } from './page-shell.mjs';
 import { postmanCollection } from './postman-collections.mjs';
 // @ts-check
 // Builds the documentation site into docs/dist: the landing page, the guides (docs/guides/*.md with
 // their computed pictures and tables), one Redoc reference per API with its "Try it" console
-// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside),
+// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside)
+// and the OAuth redirect page its "Get a demo token" lands on,
 // the docs' copies of the bundled specs with generated `x-codeSamples`, the search index, the
-// Markdown copies and llms.txt, a Postman collection per API, and the API changelogs
+// Markdown copies and llms.txt, a Postman collection and its environments per API, and the API changelogs
 // (docs/changelogs/*.md, if any). Reads the specs through @mall-api/spec-model (run the bundle
 // first) and @mall-api/rate-limit (built); writes only docs/dist. Never changes the hand-written
 // specs or specs/dist.
 import { rateLimitSummary } from './rate-limit-summary.mjs';
+import { redocSpecJson } from './redoc-spec.mjs';
 import { renderReferencePage } from './reference-page.mjs';
 import { guideDocuments, referenceDocuments, searchIndexJson } from './search-index.mjs';
 import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './spec-tables.mjs';
@@ -95,7 +100,27 @@ const nav = siteNav(apis);
 const guides = (await markdownFiles('guides'))
   .map(({ name, text }) => parseGuide(name, text))
   .sort((a, b) => a.order - b.order);
-const changelogs = (await markdownFiles('changelogs')).map(({ name, text }) => parseChangelog(name, text));
+/**
+ * The release notes of an API's versions in specs/releases/<api>/ (`<version>.md`).
+ * @param {string} api
+ */
+async function releaseNotes(api) {
+  const folder = join(docsRoot, '..', 'specs', 'releases', api);
+  const files = await readdir(folder).catch(() => /** @type {string[]} */ ([]));
+  return Promise.all(
+    files
+      .filter((file) => file.endsWith('.md'))
+      .map(async (file) => ({
+        version: file.replace(/\.md$/, ''),
+        markdown: await readFile(join(folder, file), 'utf8'),
+      })),
+  );
+}
+const changelogs = await Promise.all(
+  (await markdownFiles('changelogs')).map(async ({ name, text }) =>
+    withPendingReleases(parseChangelog(name, text), await releaseNotes(name)),
+  ),
+);
 
 /** @type {Record<string, string>} */
 const diagrams = {
@@ -117,7 +142,7 @@ const blocks = {
 };
 
 await rm(dist, { recursive: true, force: true });
-for (const folder of ['specs', 'assets', 'guides', 'postman', ...apis.map((api) => api.name)]) {
+for (const folder of ['specs', 'assets', 'guides', 'postman', 'oauth', ...apis.map((api) => api.name)]) {
   await mkdir(join(dist, folder), { recursive: true });
 }
 const scripts = bundleBrowserScripts(docsRoot, dist);
@@ -134,21 +159,32 @@ for (const api of apis) {
   const spec = withCodeSamples(model, samples);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.json`), `${JSON.stringify(spec, null, 2)}\n`);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.yaml`), stringify(spec, { lineWidth: 0 }));
-  await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav));
-  await writeFile(
-    join(dist, api.name, 'console.json'),
-    JSON.stringify(consoleApiOf(api.name, api.title, model, [...models.values()])),
-  );
+  await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), redocSpecJson(spec));
+  const consoleApi = consoleApiOf(api.name, api.title, model, [...models.values()]);
+  const tryIt = consoleApi.operations.map(({ operationId, summary }) => ({ operationId, summary }));
+  await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav, tryIt));
+  await writeFile(join(dist, api.name, 'console.json'), JSON.stringify(consoleApi));
   await writeFile(
     join(dist, api.name, 'reference.md'),
     referenceMarkdown(api, model, new Map(samples.map((sample) => [sample.operationId, sample]))),
   );
   postman.push(
-    postmanCollection(model.document, api.mockUrl).then((collection) =>
-      writeFile(
-        join(dist, 'postman', `${api.name}.postman_collection.json`),
-        JSON.stringify(collection, null, 2),
-      ),
+    postmanCollection({
+      name: api.name,
+      model,
+      mockUrl: api.mockUrl,
+      oauthMockUrl: mockUrlOf(modelOf('admin').document),
+      demo: api.name === 'collection' ? (demoCollectionCredentials[0] ?? demoOAuthApp) : demoOAuthApp,
+    }).then(({ collection, environments }) =>
+      Promise.all([
+        writeFile(
+          join(dist, 'postman', `${api.name}.postman_collection.json`),
+          JSON.stringify(collection, null, 2),
+        ),
+        ...environments.map((environment) =>
+          writeFile(join(dist, 'postman', environment.file), JSON.stringify(environment.json, null, 2)),
+        ),
+      ]),
     ),
   );
   searchDocuments.push(...referenceDocuments(api, model));
@@ -172,10 +208,27 @@ for (const changelog of changelogs) {
   });
 }
 await writeFile(join(dist, 'search-index.json'), searchIndexJson(searchDocuments));
+await writeFile(join(dist, 'oauth', 'callback.html'), renderOAuthCallbackPage());
 await writeFile(join(dist, 'llms.txt'), llmsTxt(apis, guides, changelogs));
 await writeFile(join(dist, 'guides', 'index.html'), renderGuideIndex(guides, nav));
-await writeFile(join(dist, 'index.html'), renderLanding(apis, guides, nav, changelogs));
+const [demoPartner] = demoCollectionCredentials;
+const firstSample = codeSamplesOf('collection', modelOf('collection')).find(
+  (sample) => sample.operationId === 'listProducts',
+);
+if (!demoPartner || !firstSample) throw new Error('no demo partner or no listProducts sample');
+await writeFile(
+  join(dist, 'index.html'),
+  renderLanding(apis, guides, nav, changelogs, {
+    sample: {
+      summary: String(modelOf('collection').operation('listProducts')?.definition.summary),
+      reference: 'collection/index.html#operation/listProducts',
+      ...firstSample,
+    },
+    credentials: { basic: demoPartner, oauth: demoOAuthApp },
+  }),
+);
 await Promise.all([scripts, ...postman]);
+await hashAssets(dist);
 process.stdout.write(
   `docs built into docs/dist in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
     `(${apis.length} references, ${guides.length} guides, ${changelogs.length} changelogs, ` +

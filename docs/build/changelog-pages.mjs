@@ -1,6 +1,9 @@
 // @ts-check
 // The API changelogs (docs/changelogs/<api>.md, when the folder exists) as pages of the site:
-// each rendered like a guide's text, its title taken from its first `#` heading.
+// each rendered like a guide's text, its title taken from its first `#` heading. A version with
+// release notes in specs/releases/<api>/ that the changelog does not list yet (declared, not yet
+// cut) is shown first, marked as not yet released, so the site lists every version the references
+// may show.
 import { renderGuideBody } from './guide-pages.mjs';
 import { escapeHtml, pageShell } from './page-shell.mjs';
 
@@ -15,6 +18,46 @@ import { escapeHtml, pageShell } from './page-shell.mjs';
 export function parseChangelog(name, markdown) {
   const heading = /^#\s+(.+)$/m.exec(markdown);
   return { name, title: heading?.[1]?.trim() ?? `${name} changelog`, markdown };
+}
+
+/** @param {string} a @param {string} b newest first, by the numbers of `major.minor.patch` */
+const newestFirst = (a, b) => {
+  const parts = (/** @type {string} */ version) =>
+    version.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let index = 0; index < Math.max(x.length, y.length); index++) {
+    const difference = (y[index] ?? 0) - (x[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+};
+
+/**
+ * `changelog` with the versions of `notes` (release notes by version, from specs/releases/<api>/)
+ * that it has no `## <version>` section for, put after its introduction, newest first.
+ * @param {Changelog} changelog
+ * @param {{ version: string, markdown: string }[]} notes
+ * @returns {Changelog}
+ */
+export function withPendingReleases(changelog, notes) {
+  const listed = (/** @type {string} */ version) =>
+    new RegExp(`^## ${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`, 'm').test(changelog.markdown);
+  const pending = notes
+    .filter((note) => !listed(note.version))
+    .sort((a, b) => newestFirst(a.version, b.version));
+  if (pending.length === 0) return changelog;
+  const sections = pending
+    .map(
+      (note) =>
+        `## ${note.version} — not yet released\n\n${note.markdown.trim().replace(/^(#+) /gm, '#$1 ')}\n`,
+    )
+    .join('\n');
+  const firstVersion = changelog.markdown.search(/^## /m);
+  const markdown =
+    firstVersion < 0
+      ? `${changelog.markdown.trimEnd()}\n\n${sections}`
+      : `${changelog.markdown.slice(0, firstVersion)}${sections}\n${changelog.markdown.slice(firstVersion)}`;
+  return { ...changelog, markdown };
 }
 
 /**

@@ -80,6 +80,25 @@ export function mockUrlOf(document) {
   return String(server.url);
 }
 
+/**
+ * The production address from the spec's `servers` (the entry that is not the local mock), each
+ * `{name}` server variable written by `variable` (by default, the variable's default value).
+ * @param {any} document
+ * @param {(name: string, fallback: string) => string} [variable]
+ * @returns {string}
+ */
+export function productionUrlOf(document, variable = (_name, fallback) => fallback) {
+  const servers = Array.isArray(document.servers) ? document.servers : [];
+  const server = servers.find(
+    (/** @type {any} */ entry) => !/^http:\/\/127\.0\.0\.1/.test(String(entry?.url)),
+  );
+  if (!server) throw new Error(`${document.info?.title}: no production server in servers`);
+  const variables = server.variables ?? {};
+  return String(server.url).replace(/\{([^}]+)\}/g, (/** @type {string} */ _, /** @type {string} */ name) =>
+    variable(name, String(variables[name]?.default ?? '')),
+  );
+}
+
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** @param {unknown} text */
 const quote = (text) => `'${String(text).replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;

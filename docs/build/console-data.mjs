@@ -1,11 +1,12 @@
 // @ts-check
 // Writes what the reference's "Try it" console knows of an API (`<api>/console.json`, typed by
-// src/browser/console-model.ts), from the spec model: the local mock's address, the demo
+// src/browser/console-model.ts), from the spec model: the servers to pick from (the local mock,
+// a hosted sandbox, the reader's mall from the spec's production server), the demo
 // credentials (Basic) or the local OAuth server (the mock that serves the flow's token endpoint),
 // and per operation its parameters and JSON body with dereferenced schemas — the very schemas the
 // page validates the input against — and the spec's examples to pre-fill the fields with.
-import { demoCollectionCredentials, demoOAuthApp } from '@mall-api/mock-server';
-import { demoOAuthSample, mockUrlOf, oauthEndpoints } from './code-samples.mjs';
+import { demoCollectionCredentials, demoOAuthApp, docsRedirectPath } from '@mall-api/mock-server';
+import { mockUrlOf, oauthEndpoints, productionUrlOf } from './code-samples.mjs';
 import { parameterExample, requestBodyExample, typedValue } from './spec-examples.mjs';
 
 /** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
@@ -75,12 +76,15 @@ export function consoleApiOf(api, title, model, models) {
   const flow = oauthEndpoints(model);
   /** @type {ConsoleApi['auth']} */
   let auth;
+  /** @type {string | undefined} */
+  let oauthProduction;
   if (flow) {
     const server = models.find((candidate) =>
       candidate.operations.some((operation) => operation.pathTemplate === flow.token),
     );
     if (!server) throw new Error(`${api}: no API serves the token endpoint ${flow.token}`);
     const oauthBase = mockUrlOf(server.document);
+    oauthProduction = productionUrlOf(server.document);
     auth = {
       kind: 'bearer',
       oauth: {
@@ -89,7 +93,7 @@ export function consoleApiOf(api, title, model, models) {
         tokenPath: flow.token,
         clientId: demoOAuthApp.clientId,
         clientSecret: demoOAuthApp.clientSecret,
-        redirectUri: demoOAuthSample.redirectUri,
+        redirectPage: docsRedirectPath.slice(1),
       },
     };
   } else {
@@ -101,6 +105,19 @@ export function consoleApiOf(api, title, model, models) {
     api,
     title,
     baseUrl: mockUrlOf(model.document),
+    servers: [
+      {
+        label: 'Local mock (npm start)',
+        url: mockUrlOf(model.document),
+        ...(auth.kind === 'bearer' ? { oauthUrl: auth.oauth.serverUrl } : {}),
+      },
+      { label: 'Hosted sandbox (a mock you run elsewhere)', url: '' },
+      {
+        label: 'Your mall',
+        url: productionUrlOf(model.document),
+        ...(oauthProduction ? { oauthUrl: oauthProduction } : {}),
+      },
+    ],
     auth,
     operations: model.operations
       .filter(

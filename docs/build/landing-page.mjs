@@ -3,7 +3,9 @@
 // the API's bundled spec (status, version, base address, local mock, auth style, rate limit,
 // operation count and links to its reference, guides and spec downloads), the list of guides, the
 // changelogs (when there are any), and the downloads (specs, Postman collections, Markdown copies,
-// llms.txt). Markup only; the build script decides where it goes.
+// llms.txt), after a "Try it now" block: the demo credentials of the local mocks and one request in
+// curl, Python and PHP (the reference's own generated samples). Markup only; the build script
+// decides where it goes.
 import { escapeHtml, pageShell } from './page-shell.mjs';
 
 /**
@@ -55,13 +57,44 @@ function apiCard(api) {
 }
 
 /**
- * Renders the landing page for the given APIs (each with its spec facts), guides and changelogs.
+ * @typedef {{ summary: string, reference: string, curl: string, python: string, php: string }} TryNowSample
+ *   one request of a reference with its generated samples; `reference` is its link
+ */
+
+/**
+ * The "Try it now" block: start the mocks, the demo credentials, one request three ways.
+ * @param {TryNowSample} sample
+ * @param {{ basic: { clientId: string, clientSecret: string }, oauth: { clientId: string, clientSecret: string } }} credentials
+ */
+function tryNow(sample, credentials) {
+  const block = (/** @type {string} */ label, /** @type {string} */ code) =>
+    `<h3>${label}</h3>
+<pre tabindex="0"><code>${escapeHtml(code.trim())}</code></pre>`;
+  return `<section class="try-now" aria-labelledby="try-now">
+<h2 id="try-now">Try it now</h2>
+<p>Start the sandbox mocks with <code>npm start</code> (a sample mall behind every API, on
+<code>http://127.0.0.1:4010</code> to <code>4012</code>), then send a real request. The mocks take these demo credentials:</p>
+<dl class="facts">
+  <dt>Collection API (Basic)</dt><dd>client ID <code>${escapeHtml(credentials.basic.clientId)}</code>, secret <code>${escapeHtml(credentials.basic.clientSecret)}</code></dd>
+  <dt>Admin and analytics (OAuth 2.0 app)</dt><dd>client ID <code>${escapeHtml(credentials.oauth.clientId)}</code>, secret <code>${escapeHtml(credentials.oauth.clientSecret)}</code>; the mock consents at once, and each reference’s <strong>Get a demo token</strong> fetches a token for you</dd>
+</dl>
+<p>${escapeHtml(sample.summary)}, three ways (or press <strong>Try it</strong> on any operation of <a href="${sample.reference}">the reference</a>):</p>
+${block('curl', sample.curl)}
+${block('Python', sample.python)}
+${block('PHP', sample.php)}
+</section>`;
+}
+
+/**
+ * Renders the landing page for the given APIs (each with its spec facts), guides and changelogs,
+ * with the "Try it now" block of `sample`.
  * @param {LandingApi[]} apis
  * @param {{ name: string, title: string, summary: string }[]} guides
  * @param {import('./page-shell.mjs').NavItem[]} nav
  * @param {{ name: string, title: string }[]} changelogs
+ * @param {{ sample: TryNowSample, credentials: Parameters<typeof tryNow>[1] }} start
  */
-export function renderLanding(apis, guides, nav, changelogs = []) {
+export function renderLanding(apis, guides, nav, changelogs, start) {
   return pageShell({
     title: 'mall-api — API documentation',
     description: 'Documentation of the mall platform APIs: collection, admin and analytics.',
@@ -74,8 +107,9 @@ references, their code samples, the typed clients, the mock servers and the cont
 generated from those same documents, so none of them can say something the others do not.</p>
 <p class="links"><a class="button" href="guides/getting-started.html">Get started</a>
 <a href="guides/authentication.html">Authentication</a> · <a href="guides/mock-servers.html">Mock servers for QA</a> ·
-<a href="guides/index.html">All guides</a></p>
+<a href="guides/index.html">All guides</a> · <a href="#try-now">Try it now</a></p>
 </section>
+${tryNow(start.sample, start.credentials)}
 <h2 id="apis">APIs</h2>
 <div class="cards">
 ${apis.map(apiCard).join('\n')}
@@ -99,16 +133,16 @@ ${changelogs.map((log) => `<li><a href="changelogs/${log.name}.html">${escapeHtm
     : ''
 }<h2 id="downloads">Downloads</h2>
 <p>The bundled OpenAPI 3.1 documents (one file per API, no external references, with the code samples of
-the references as <code>x-codeSamples</code>), a Postman collection per API (its <code>baseUrl</code> starts at the
-local mock), and every page as Markdown for tools and language models (listed in <a href="llms.txt">llms.txt</a>).</p>
+the references as <code>x-codeSamples</code>), a Postman collection per API with a local-sandbox environment (the
+demo credentials) and a your-mall one (empty secrets), and every page as Markdown for tools and language models (listed in <a href="llms.txt">llms.txt</a>).</p>
 <div class="table-scroll" tabindex="0"><table>
 <caption>Downloads per API</caption>
-<thead><tr><th scope="col">API</th><th scope="col">Version</th><th scope="col">OpenAPI YAML</th><th scope="col">OpenAPI JSON</th><th scope="col">Postman</th><th scope="col">Markdown</th></tr></thead>
+<thead><tr><th scope="col">API</th><th scope="col">Version</th><th scope="col">OpenAPI YAML</th><th scope="col">OpenAPI JSON</th><th scope="col">Postman</th><th scope="col">Postman environments</th><th scope="col">Markdown</th></tr></thead>
 <tbody>
 ${apis
   .map(
     (api) =>
-      `<tr><td>${escapeHtml(api.title)}</td><td>${escapeHtml(api.version)}</td><td><a href="specs/${api.name}.openapi.yaml" download>${api.name}.openapi.yaml</a></td><td><a href="specs/${api.name}.openapi.json" download>${api.name}.openapi.json</a></td><td><a href="postman/${api.name}.postman_collection.json" download>${api.name}.postman_collection.json</a></td><td><a href="${api.name}/reference.md">${api.name}/reference.md</a></td></tr>`,
+      `<tr><td>${escapeHtml(api.title)}</td><td>${escapeHtml(api.version)}</td><td><a href="specs/${api.name}.openapi.yaml" download>${api.name}.openapi.yaml</a></td><td><a href="specs/${api.name}.openapi.json" download>${api.name}.openapi.json</a></td><td><a href="postman/${api.name}.postman_collection.json" download>${api.name}.postman_collection.json</a></td><td><a href="postman/${api.name}.local-sandbox.postman_environment.json" download>local sandbox</a> · <a href="postman/${api.name}.your-mall.postman_environment.json" download>your mall</a></td><td><a href="${api.name}/reference.md">${api.name}/reference.md</a></td></tr>`,
   )
   .join('\n')}
 </tbody></table></div>

@@ -1,8 +1,10 @@
 // @ts-check
 // Renders the page of one API reference: our site header around Redoc 2 (served from
 // docs/dist/assets, never a CDN), which renders the docs' copy of the bundled spec (with its
-// generated code samples) from docs/dist/specs in the light or dark theme the page shows (and
-// renders again when the reader switches), and the "Try it" console (assets/console.js).
+// generated code samples; `<api>.redoc.json`, see redoc-spec.mjs) from docs/dist/specs in the light
+// or dark theme the page shows (rendering again, at the same anchor and scroll position, when the
+// reader switches), and the "Try it" console (assets/console.js, with the list of operations that
+// get a Try it button; its data loads on first use).
 import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
 
 const fonts = {
@@ -66,11 +68,25 @@ const redocOptions = {
 };
 
 /**
- * Renders `docs/dist/<api>/index.html`.
- * @param {{ name: string, title: string, summary: string }} api
- * @param {import('./page-shell.mjs').NavItem[]} nav
+ * What the page shows before Redoc has loaded (plain HTML, so the reader has the API's summary,
+ * addresses and downloads at once): it stays above the rendered reference.
+ * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  */
-export function renderReferencePage(api, nav) {
+const intro = (api) => `<section class="reference-intro" aria-label="About the ${escapeHtml(api.title)}">
+<p class="reference-lede">${escapeHtml(api.summary)}</p>
+<p class="reference-facts">Version ${escapeHtml(api.version)} · base URL <code>${escapeHtml(api.base.template)}</code> · local mock <code>${escapeHtml(api.mockUrl)}</code> · every operation has a <strong>Try it</strong> button.</p>
+<p class="reference-facts">Download: <a href="../specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="../specs/${api.name}.openapi.json" download>JSON</a> · <a href="../postman/${api.name}.postman_collection.json" download>Postman</a> · <a href="reference.md">Markdown</a></p>
+</section>`;
+
+/**
+ * Renders `docs/dist/<api>/index.html`. `tryIt` lists the operations that get a "Try it" button
+ * (the console's data, `console.json`, loads when the first one is pressed). Redoc and the
+ * scripts load deferred, so the page paints its header and intro first.
+ * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
+ * @param {import('./page-shell.mjs').NavItem[]} nav
+ * @param {{ operationId: string, summary: string }[]} tryIt
+ */
+export function renderReferencePage(api, nav, tryIt) {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -78,20 +94,42 @@ ${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.sum
 </head>
 <body class="reference" data-api="${escapeHtml(api.name)}">
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
-<main id="content" aria-label="${escapeHtml(api.title)} reference"><div id="redoc"></div></main>
-<script src="../assets/redoc.standalone.js"></script>
+<main id="content" aria-label="${escapeHtml(api.title)} reference">${intro(api)}<div id="redoc"></div></main>
+<script src="../assets/redoc.standalone.js" defer></script>
 <script>
+addEventListener('DOMContentLoaded', () => {
   // Code blocks scroll sideways: make each one reachable by keyboard, as they are rendered.
   const focusable = (root) => root.querySelectorAll?.('pre:not([tabindex])').forEach((pre) => pre.setAttribute('tabindex', '0'));
   const redoc = document.getElementById('redoc');
   new MutationObserver(() => focusable(redoc)).observe(redoc, { childList: true, subtree: true });
   const options = ${JSON.stringify(redocOptions)};
   const themes = ${JSON.stringify(redocThemes)};
-  const render = () => Redoc.init('../specs/${api.name}.openapi.json', { ...options, theme: themes[document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light'] }, redoc);
+  const render = (done) => Redoc.init('../specs/${api.name}.redoc.json', { ...options, theme: themes[document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light'] }, redoc, done);
   render();
-  document.addEventListener('themechange', render);
+  // Redoc's theme is fixed when it renders (its colours go through functions that need real
+  // colours, not CSS variables): a new theme renders again, keeps the anchor, and puts the section
+  // that was at the top of the view back at the same place once Redoc has laid it out.
+  const topSection = () => {
+    const below = (document.querySelector('header.site')?.offsetHeight ?? 0) + 8;
+    const section = document.elementFromPoint(window.innerWidth / 2, below)?.closest('[data-section-id]');
+    return section ? { id: section.getAttribute('data-section-id'), offset: section.getBoundingClientRect().top } : undefined;
+  };
+  document.addEventListener('themechange', () => {
+    const anchor = location.hash;
+    const kept = topSection();
+    render(() => {
+      if (location.hash !== anchor) history.replaceState(null, '', anchor || location.pathname);
+      if (!kept) return;
+      setTimeout(() => {
+        const section = document.querySelector('[data-section-id="' + CSS.escape(kept.id) + '"]');
+        if (section) window.scrollBy(0, section.getBoundingClientRect().top - kept.offset);
+      }, 50);
+    });
+  });
+});
 </script>
-<script src="../assets/console.js"></script>
+<script type="application/json" id="try-it-operations">${JSON.stringify(tryIt).replace(/</g, '\\u003c')}</script>
+<script src="../assets/console.js" defer></script>
 ${siteScript(1)}
 </body>
 </html>

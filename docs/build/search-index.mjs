@@ -24,9 +24,9 @@ const plainText = (html) =>
     .trim();
 
 /**
- * The sections of a rendered guide: the text before the first `##` under the guide's title, then
- * one document per `##` section.
- * @param {{ name: string, title: string }} guide
+ * The sections of a rendered guide: the text before the first `##` under the guide's title (found
+ * also by the words of the guide's summary, its topics), then one document per `##` section.
+ * @param {{ name: string, title: string, summary: string }} guide
  * @param {string} html the guide's rendered body
  * @returns {SearchDocument[]}
  */
@@ -39,7 +39,7 @@ export function guideDocuments(guide, html) {
       section: 'Guide',
       url: `guides/${guide.name}.html`,
       text: plainText(intro),
-      names: '',
+      names: guide.summary,
     },
   ];
   for (const section of sections) {

@@ -1,14 +1,16 @@
 // @ts-check
 // A small static file server for docs/dist (used by `npm start` and the browser tests). It serves
-// files under its root only, with the right content types, and one route of its own for the
-// reference console's "Get a demo token": `GET /console/authorize?url=<authorize URL>` makes the
-// mock OAuth server's authorize request (loopback mocks only, so it is no open proxy) without
-// following its redirect, and answers `{ "location": … }` — a page cannot read a cross-origin
-// redirect's Location itself.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// files under its root only, with the right content types, compressed (brotli or gzip, as the
+// browser accepts, for text types) and with cache headers: content-hashed assets
+// (`assets/name.<hash>.ext`) are immutable for a year, everything else is revalidated by ETag. It
+// has no routes of its own: the site works from any static host (the console's demo token uses
+// the OAuth redirect page shipped in docs/dist).
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /** @type {Record<string, string>} */
 const types = {
@@ -23,76 +25,73 @@ const types = {
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
 };
+const compressible = new Set(['.html', '.css', '.js', '.json', '.yaml', '.svg', '.md', '.txt']);
+/** A content-hashed asset name, as the docs build writes them (see build/asset-hashes.mjs). */
+export const hashedAsset = /\/assets\/[^/]+\.[0-9a-f]{10}\.[a-z0-9]+$/;
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
 
 /**
- * @param {import('node:http').ServerResponse} response
- * @param {number} status
- * @param {Record<string, unknown>} body
+ * The encoding to send for an Accept-Encoding header: brotli, else gzip, else none.
+ * @param {string | undefined} accepted
+ * @returns {'br' | 'gzip' | undefined}
  */
-const sendJson = (response, status, body) =>
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
-
-const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/**
- * Answers `/console/authorize`: the authorize request of a loopback mock, its redirect reported.
- * @param {URLSearchParams} query
- * @param {import('node:http').ServerResponse} response
- */
-async function relayAuthorize(query, response) {
-  let target;
-  try {
-    target = new URL(query.get('url') ?? '');
-  } catch {
-    return sendJson(response, 400, { error: 'invalid_request', error_description: 'url is not a URL' });
-  }
-  if (
-    target.protocol !== 'http:' ||
-    !loopbackHosts.has(target.hostname) ||
-    !target.pathname.endsWith('/oauth/authorize')
-  ) {
-    return sendJson(response, 400, {
-      error: 'invalid_request',
-      error_description:
-        'only the authorize endpoint of a mock on this machine (http://127.0.0.1) is relayed',
-    });
-  }
-  try {
-    const answer = await fetch(target, { redirect: 'manual' });
-    const location = answer.headers.get('location');
-    await answer.body?.cancel();
-    if (location) return sendJson(response, 200, { location });
-    return sendJson(response, 502, {
-      error: 'no_redirect',
-      error_description: `the mock answered ${answer.status}`,
-    });
-  } catch {
-    return sendJson(response, 502, {
-      error: 'unreachable',
-      error_description: `no mock answers at ${target.origin}`,
-    });
-  }
+export function chooseEncoding(accepted) {
+  const names = new Set(
+    (accepted ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, quality]) => quality?.trim() !== 'q=0')
+      .map(([name]) => name?.trim().toLowerCase()),
+  );
+  if (names.has('br')) return 'br';
+  if (names.has('gzip')) return 'gzip';
+  return undefined;
 }
 
 /**
- * Starts serving `root` on host:port (port 0 picks a free one); resolves to its URL and a close function. */
+ * Starts serving `root` on host:port (port 0 picks a free one); resolves to its URL and a close
+ * function. Files are read and compressed once, then kept while their modification time holds.
+ */
 export async function startDocsServer(
   /** @type {{ root: string, port?: number, host?: string }} */ { root, port = 8080, host = '127.0.0.1' },
 ) {
   const base = resolve(root);
+  /** @typedef {{ mtime: number, etag: string, body: Buffer, br?: Buffer, gzip?: Buffer }} Entry */
+  /** @type {Map<string, Entry>} */
+  const cache = new Map();
+  /** @param {string} file @returns {Promise<Entry>} */
+  const load = async (file) => {
+    const { mtimeMs } = await stat(file);
+    const cached = cache.get(file);
+    if (cached && cached.mtime === mtimeMs) return cached;
+    const body = await readFile(file);
+    /** @type {Entry} */
+    const entry = { mtime: mtimeMs, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, body };
+    if (compressible.has(extname(file))) {
+      Object.assign(entry, {
+        br: await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+        gzip: await gzipped(body, { level: 9 }),
+      });
+    }
+    cache.set(file, entry);
+    return entry;
+  };
+
   const server = createServer(async (request, response) => {
     let pathname;
-    let url;
     try {
       // The path only: `//x` or a stray `%` must not be read as a host or crash the server.
-      url = new URL(`http://docs.local/${(request.url ?? '/').replace(/^\/+/, '')}`);
-      pathname = decodeURIComponent(url.pathname);
+      pathname = decodeURIComponent(
+        new URL(`http://docs.local/${(request.url ?? '/').replace(/^\/+/, '')}`).pathname,
+      );
     } catch {
       response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request');
       return;
     }
-    if (pathname === '/console/authorize' && request.method === 'GET') {
-      await relayAuthorize(url.searchParams, response);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed');
       return;
     }
     let file = normalize(join(base, pathname));
@@ -100,15 +99,30 @@ export async function startDocsServer(
       response.writeHead(403).end();
       return;
     }
+    let entry;
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      await stat(file);
+      entry = await load(file);
     } catch {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(response);
+    const encoding = entry.br ? chooseEncoding(request.headers['accept-encoding']) : undefined;
+    /** @type {Record<string, string>} */
+    const headers = {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'cache-control': hashedAsset.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      etag: entry.etag,
+      ...(entry.br ? { vary: 'Accept-Encoding' } : {}),
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    };
+    if (request.headers['if-none-match'] === entry.etag) {
+      response.writeHead(304, headers).end();
+      return;
+    }
+    const body = encoding ? (entry[encoding] ?? entry.body) : entry.body;
+    response.writeHead(200, { ...headers, 'content-length': String(body.length) });
+    response.end(request.method === 'HEAD' ? undefined : body);
   });
   await new Promise((ready, fail) => {
     server.once('error', fail);

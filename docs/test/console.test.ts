@@ -1,8 +1,8 @@
 // The site's interactive parts in a real headless Chromium, against real mocks: the "Try it"
 // console of a reference sends a request to the mock and shows its 200 with the rate-limit
 // headers, refuses a bad parameter before sending (naming it) and, sent anyway, shows the mock's
-// 422; "Get a demo token" runs the OAuth flow through the docs server and keeps the token in
-// sessionStorage only; the search finds operations by field name from `/` and Ctrl-K; the dark
+// 422; "Get a demo token" runs the OAuth flow through the site's redirect page and keeps the
+// token in sessionStorage only; the search finds operations by field name from `/` and Ctrl-K; the dark
 // mode follows the system and the toggle (remembered), on the landing page and in Redoc; and no
 // page logs a console error or requests anything outside localhost.
 import { readFile } from 'node:fs/promises';
@@ -124,23 +124,6 @@ describe('the Try it console', { timeout: 90_000 }, () => {
   });
 });
 
-describe('the docs server’s authorize relay', () => {
-  it('relays only the authorize endpoint of a mock on this machine', async () => {
-    const relay = (target: string) =>
-      fetch(`${site.url}/console/authorize?url=${encodeURIComponent(target)}`).then(async (response) => ({
-        status: response.status,
-        body: (await response.json()) as Record<string, string>,
-      }));
-    expect((await relay('https://example.com/api/v2/oauth/authorize')).status).toBe(400);
-    expect((await relay(`${mockUrl('admin')}/api/v2/admin/products`)).status).toBe(400);
-    const answered = await relay(
-      `${mockUrl('admin')}/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s1&redirect_uri=http://127.0.0.1:8765/callback&scope=mall.read_category`,
-    );
-    expect(answered.status).toBe(200);
-    expect(new URL(answered.body.location ?? '').searchParams.get('state')).toBe('s1');
-  });
-});
-
 describe('the search', { timeout: 60_000 }, () => {
   it('opens with / and finds operations by a field name, and with Ctrl-K', async () => {
     const { page, problems } = await openWatchedPage(browser);
@@ -162,6 +145,36 @@ describe('the search', { timeout: 60_000 }, () => {
     ).resolves.toContain('guides/rate-limits.html#');
     await dialog.locator('.search-results li a').first().click();
     await page.waitForURL(/guides\/rate-limits\.html#/);
+    expect(problems).toEqual(noProblems);
+    await page.close();
+  });
+
+  it('counts every match, lists a topic’s guide, and follows the arrows and Enter', async () => {
+    const { page, problems } = await openWatchedPage(browser);
+    await page.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
+    await page.keyboard.press('/');
+    const dialog = page.locator('dialog.search');
+    await page.keyboard.type('limit');
+    const status = dialog.locator('.search-status');
+    await status.filter({ hasText: /result/ }).waitFor();
+    const [, total] = /^(\d+) results, the first 20 shown$/.exec((await status.textContent()) ?? '') ?? [];
+    expect(Number(total)).toBeGreaterThan(20);
+    await expect(dialog.locator('.search-results li').count()).resolves.toBe(20);
+    // The pagination guide, whose topic is limit and offset, is among those shown.
+    await expect(
+      dialog.locator('.search-results li a', { hasText: /^Pagination and offset caps$/ }).count(),
+    ).resolves.toBeGreaterThan(0);
+    const option = (position: number) => dialog.locator('.search-results li').nth(position);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(option(1).getAttribute('aria-selected')).resolves.toBe('true');
+    await page.keyboard.press('ArrowUp');
+    await expect(option(0).getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(option(1).getAttribute('aria-selected')).resolves.toBe('false');
+    const target = (await option(0).locator('a').getAttribute('href')) ?? '';
+    await page.keyboard.press('Enter');
+    await page.waitForURL(target);
+    await expect(dialog.isVisible()).resolves.toBe(false);
     expect(problems).toEqual(noProblems);
     await page.close();
   });
@@ -193,13 +206,28 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     await page.close();
   });
 
-  it('renders the Redoc reference again in its dark theme when toggled', async () => {
+  it('renders the Redoc reference again in its dark theme when toggled, at the same anchor and place', async () => {
     const page = await browser.newPage({ colorScheme: 'light' });
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(`${site.url}/collection/index.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/collection/index.html#operation/listStoreProducts`, {
+      waitUntil: 'networkidle',
+    });
     const sidebar = '#redoc .menu-content';
     const light = await background(page, sidebar);
+    // Where the reader is: the anchor, and the section at the top of the view with its offset.
+    const place = () =>
+      page.evaluate(() => {
+        const section = document.elementFromPoint(window.innerWidth / 2, 100)?.closest('[data-section-id]');
+        return {
+          hash: location.hash,
+          section: section?.getAttribute('data-section-id'),
+          offset: Math.round(section?.getBoundingClientRect().top ?? Number.NaN),
+        };
+      });
+    const before = await place();
+    expect(before.section).toBeTruthy();
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Dark mode' }).click();
     await expect(theme(page)).resolves.toBe('dark');
     await page.waitForFunction(
@@ -210,8 +238,9 @@ describe('the dark mode', { timeout: 60_000 }, () => {
       [sidebar, light] as const,
     );
     await expect(background(page, sidebar)).resolves.toBe('rgb(22, 27, 38)');
-    // The console's buttons come back with the new rendering.
+    // The console's buttons come back with the new rendering, at the same anchor and place.
     await page.locator('[id="operation/listShops"] button.try-it').waitFor();
+    await expect.poll(place, { timeout: 10_000 }).toEqual(before);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -5,7 +5,7 @@
 import { loadSpecSync } from '@mall-api/spec-model';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { parseChangelog, renderChangelogPage } from '../build/changelog-pages.mjs';
+import { parseChangelog, renderChangelogPage, withPendingReleases } from '../build/changelog-pages.mjs';
 import { readPlaceholdersFromEnvironment, snippetOf } from '../build/http-snippets.mjs';
 import { renderLanding } from '../build/landing-page.mjs';
 import { llmsTxt } from '../build/markdown-copies.mjs';
@@ -38,7 +38,7 @@ describe('the search index', () => {
   const documents = [
     ...referenceDocuments({ name: 'admin', shortTitle: 'Admin' }, admin),
     ...guideDocuments(
-      { name: 'rate-limits', title: 'Rate limits' },
+      { name: 'rate-limits', title: 'Rate limits', summary: 'How each API counts calls: throttling.' },
       '<h1>Rate limits</h1><p>Intro.</p><h2 id="admin-leaky-bucket"><a class="anchor" href="#admin-leaky-bucket">#</a>Admin: leaky bucket</h2><p>Drains two calls per second.</p>',
     ),
   ];
@@ -61,7 +61,23 @@ describe('the search index', () => {
       'Admin: leaky bucket',
     );
   });
+
+  it('finds a guide by the topics of its summary', () => {
+    expect(urls('throttling')).toEqual(['guides/rate-limits.html']);
+  });
 });
+
+/** The landing page's "Try it now" input. */
+const start = {
+  sample: {
+    summary: 'List products',
+    reference: 'collection/index.html',
+    curl: 'curl',
+    python: 'py',
+    php: 'php',
+  },
+  credentials: { basic: { clientId: 'a', clientSecret: 'b' }, oauth: { clientId: 'c', clientSecret: 'd' } },
+};
 
 describe('the changelogs', () => {
   const changelog = parseChangelog(
@@ -77,8 +93,28 @@ describe('the changelogs', () => {
   });
 
   it('are linked from the landing page, which has no changelog section without them', () => {
-    expect(renderLanding([], [], [], [changelog])).toContain('href="changelogs/admin.html"');
-    expect(renderLanding([], [], [], [])).not.toContain('id="changelogs"');
+    expect(renderLanding([], [], [], [changelog], start)).toContain('href="changelogs/admin.html"');
+    expect(renderLanding([], [], [], [], start)).not.toContain('id="changelogs"');
+  });
+
+  it('show first, as not yet released, the versions with release notes the changelog lacks', () => {
+    const shown = withPendingReleases(changelog, [
+      { version: '2026-11-01', markdown: 'listed already' },
+      { version: '2.0.0', markdown: 'Two.\n\n## Breaking changes\n\n- Gone.\n' },
+      { version: '10.0.0', markdown: 'Ten.\n' },
+    ]).markdown;
+    expect(shown).not.toContain('listed already');
+    const order = [
+      '## 10.0.0 — not yet released',
+      '## 2.0.0 — not yet released',
+      '### Breaking changes',
+      '## 2026-11-01',
+    ];
+    expect(order.map((text) => shown.indexOf(text))).toEqual(
+      [...order.map((text) => shown.indexOf(text))].sort((a, b) => a - b),
+    );
+    expect(order.every((text) => shown.includes(text))).toBe(true);
+    expect(withPendingReleases(changelog, [])).toBe(changelog);
   });
 
   it('are listed in llms.txt', () => {

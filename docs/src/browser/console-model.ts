@@ -38,7 +38,17 @@ export interface ConsoleOAuth {
   tokenPath: string;
   clientId: string;
   clientSecret: string;
-  redirectUri: string;
+  /** The site's OAuth redirect page, relative to the site root (`oauth/callback.html`). */
+  redirectPage: string;
+}
+
+/** A server the console can send to: the local mock, a hosted sandbox, or the reader's mall. */
+export interface ConsoleServer {
+  label: string;
+  /** Its base URL; empty where the reader has to type it (a hosted sandbox). */
+  url: string;
+  /** The OAuth server that goes with it (bearer APIs). */
+  oauthUrl?: string;
 }
 
 /** Everything the console of one API needs. */
@@ -47,6 +57,8 @@ export interface ConsoleApi {
   title: string;
   /** The local mock (the spec's loopback server). */
   baseUrl: string;
+  /** The servers the base-URL selector offers, the local mock first. */
+  servers: ConsoleServer[];
   auth: { kind: 'basic'; username: string; password: string } | { kind: 'bearer'; oauth: ConsoleOAuth };
   operations: ConsoleOperation[];
 }

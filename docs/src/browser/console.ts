@@ -1,9 +1,11 @@
 // The "Try it" console of a reference page (assets/console.js): a button beside every operation
 // Redoc renders opens a dialog with the operation's parameters and JSON body pre-filled from the
-// spec's examples, the base URL (the local mock by default, editable) and the credentials (the
-// demo partner for Basic; for OAuth a token field and "Get a demo token"). Send validates the
-// input against the operation's schemas first (console-request.ts), then shows the answer's
-// status, headers (rate-limit headers marked) and body. Reads `<api>/console.json`.
+// spec's examples, the server (a selector of the local mock, a hosted sandbox and the reader's
+// mall, and the base URL itself) and the credentials (the demo partner for Basic; for OAuth a
+// token field and "Get a demo token"). Send validates the input against the operation's schemas
+// first (console-request.ts), then shows the answer's status, headers (rate-limit headers marked)
+// and body. The buttons come from the page's `#try-it-operations` list; `<api>/console.json`
+// (schemas and examples) is fetched when Try it is first pressed.
 import type { ConsoleApi, ConsoleOperation, ConsoleParameter } from './console-model.js';
 import { buildRequest, type ConsoleInput, inputProblems, isRateLimitHeader } from './console-request.js';
 import { fetchDemoToken, storedToken, storeToken } from './demo-token.js';
@@ -49,6 +51,25 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
     value: sessionStorage.getItem(baseKey(api.api)) ?? api.baseUrl,
   });
   base.addEventListener('change', () => sessionStorage.setItem(baseKey(api.api), base.value));
+  // The base-URL selector: a choice fills the field (and the OAuth server that goes with it).
+  const target = element('select', { id: id('target') });
+  for (const [index, server] of api.servers.entries()) {
+    target.append(element('option', { value: String(index) }, server.label));
+  }
+  const chosen = api.servers.findIndex((server) => server.url === base.value);
+  target.value = String(chosen >= 0 ? chosen : 1);
+  let oauthServer: HTMLInputElement | undefined;
+  target.addEventListener('change', () => {
+    const server = api.servers[Number(target.value)];
+    if (!server) return;
+    base.value = server.url;
+    base.placeholder = server.url ? '' : 'https://sandbox.example.com';
+    base.dispatchEvent(new Event('change'));
+    if (oauthServer && server.oauthUrl !== undefined) {
+      oauthServer.value = server.oauthUrl;
+      oauthServer.dispatchEvent(new Event('change'));
+    }
+  });
 
   const status = element('p', { class: 'console-status', role: 'status' });
   const auth = element('fieldset', {}, element('legend', {}, 'Authentication'));
@@ -82,6 +103,7 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
       token.value = storedToken(server.value, scope);
     });
     token.addEventListener('change', () => storeToken(server.value, scope, token.value));
+    oauthServer = server;
     const get = element('button', { type: 'button', class: 'console-token' }, 'Get a demo token');
     get.addEventListener('click', async () => {
       status.textContent = 'Asking the mock’s OAuth server…';
@@ -231,6 +253,8 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
         'fieldset',
         {},
         element('legend', {}, 'Server'),
+        element('label', { for: target.id }, 'Send to'),
+        target,
         element('label', { for: base.id }, 'Base URL'),
         base,
       ),
@@ -260,16 +284,26 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
   if (!dialog.open) dialog.showModal();
 }
 
-/** Adds a "Try it" button beside the heading of each operation of `api` that Redoc has rendered. */
-function addButtons(container: HTMLElement, api: ConsoleApi, open: (operation: ConsoleOperation) => void) {
-  for (const operation of api.operations) {
+/** An operation with a "Try it" button, as the page lists them (`#try-it-operations`). */
+interface TryItOperation {
+  operationId: string;
+  summary: string;
+}
+
+/** Adds a "Try it" button beside the heading of each listed operation that Redoc has rendered. */
+function addButtons(
+  container: HTMLElement,
+  operations: TryItOperation[],
+  open: (operationId: string) => void,
+) {
+  for (const operation of operations) {
     const section = document.getElementById(`operation/${operation.operationId}`);
     const heading = section?.querySelector('h2');
     if (!section || !heading || !container.contains(section) || section.querySelector('button.try-it'))
       continue;
     const button = element('button', { type: 'button', class: 'try-it' }, 'Try it');
     button.setAttribute('aria-label', `Try it: ${operation.summary}`);
-    button.addEventListener('click', () => open(operation));
+    button.addEventListener('click', () => open(operation.operationId));
     heading.after(button);
   }
 }
@@ -278,17 +312,25 @@ const script = document.currentScript as HTMLScriptElement | null;
 const siteRoot = new URL('../', script?.src ?? document.baseURI);
 const container = document.getElementById('redoc');
 const apiName = document.body.dataset.api;
-if (container && apiName) {
+const listed = document.getElementById('try-it-operations')?.textContent;
+if (container && apiName && listed) {
+  const operations = JSON.parse(listed) as TryItOperation[];
   const dialog = element('dialog', { class: 'console', 'aria-labelledby': 'console-title' });
   document.body.append(dialog);
-  void fetch(new URL(`${apiName}/console.json`, siteRoot))
-    .then((response) => response.json() as Promise<ConsoleApi>)
-    .then((api) => {
-      const open = (operation: ConsoleOperation) => openConsole(dialog, api, operation, siteRoot);
-      addButtons(container, api, open);
-      new MutationObserver(() => addButtons(container, api, open)).observe(container, {
-        childList: true,
-        subtree: true,
-      });
+  // The console's data (schemas, examples) loads when Try it is first pressed, not with the page.
+  let data: Promise<ConsoleApi> | undefined;
+  const open = (operationId: string) => {
+    data ??= fetch(new URL(`${apiName}/console.json`, siteRoot)).then(
+      (response) => response.json() as Promise<ConsoleApi>,
+    );
+    void data.then((api) => {
+      const operation = api.operations.find((entry) => entry.operationId === operationId);
+      if (operation) openConsole(dialog, api, operation, siteRoot);
     });
+  };
+  addButtons(container, operations, open);
+  new MutationObserver(() => addButtons(container, operations, open)).observe(container, {
+    childList: true,
+    subtree: true,
+  });
 }

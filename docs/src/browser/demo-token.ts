@@ -1,9 +1,10 @@
-// The console's "Get a demo token": runs the mock OAuth server's authorization-code flow for the
-// scope an operation needs, as the demo app. The mock consents at once and answers the authorize
-// step with a redirect whose Location carries the code; a page cannot read a cross-origin
-// Location, so the docs server makes that one request (`/console/authorize`, loopback mocks only,
-// see build/serve.mjs) and hands back the Location. The page checks the state and exchanges the
-// code itself. Tokens are kept in this tab's sessionStorage only.
+// The console's "Get a demo token": the standard OAuth 2.0 authorization-code flow, as the demo
+// app, for the scope an operation needs, against the OAuth server the reader picked. The authorize
+// URL opens in a small window; the server (the mock consents at once) redirects it to the site's
+// own redirect page (`oauth/callback.html`, shipped in docs/dist), which hands the query back to
+// this page with postMessage and closes; this page checks the state and exchanges the code at the
+// token URL itself. Works from any static host: nothing but files is asked of the docs server.
+// Tokens are kept in this tab's sessionStorage only.
 import type { ConsoleOAuth } from './console-model.js';
 
 const storageKey = (server: string, scope: string) => `mall-api-console:token:${server}:${scope}`;
@@ -21,6 +22,12 @@ export class DemoTokenError extends Error {
   override name = 'DemoTokenError';
 }
 
+/** What the redirect page posts back: the query of the redirect (`?code=…&state=…`). */
+export interface RedirectMessage {
+  source: 'mall-api-oauth';
+  query: string;
+}
+
 async function json(response: Response): Promise<Record<string, unknown>> {
   const text = await response.text();
   try {
@@ -30,9 +37,39 @@ async function json(response: Response): Promise<Record<string, unknown>> {
   }
 }
 
+/** Waits for the redirect page in `popup` to post the redirect's query; fails if it is closed first. */
+function redirectQuery(popup: Window): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      window.removeEventListener('message', listener);
+      clearInterval(watch);
+    };
+    const listener = (event: MessageEvent) => {
+      const data = event.data as Partial<RedirectMessage> | undefined;
+      if (
+        event.origin !== window.location.origin ||
+        event.source !== popup ||
+        data?.source !== 'mall-api-oauth'
+      )
+        return;
+      stop();
+      resolve(new URLSearchParams(data.query ?? ''));
+    };
+    const watch = setInterval(() => {
+      if (!popup.closed) return;
+      // A message posted just before the window closed is still delivered first.
+      setTimeout(() => {
+        stop();
+        reject(new DemoTokenError('authorize: the sign-in window closed without an answer'));
+      }, 200);
+    }, 400);
+    window.addEventListener('message', listener);
+  });
+}
+
 /**
- * Obtains an access token for `scope` from the mock OAuth server at `server` and keeps it for
- * this tab. `siteRoot` is where the docs server answers `console/authorize`.
+ * Obtains an access token for `scope` from the OAuth server at `server` and keeps it for this
+ * tab. `siteRoot` is where the site's redirect page lives. Call it from a click: it opens a window.
  */
 export async function fetchDemoToken(
   oauth: ConsoleOAuth,
@@ -41,34 +78,28 @@ export async function fetchDemoToken(
   siteRoot: URL,
 ): Promise<string> {
   const state = crypto.randomUUID();
+  const redirectUri = new URL(oauth.redirectPage, siteRoot).href;
   const authorize = new URL(oauth.authorizePath, server);
   authorize.search = new URLSearchParams({
     response_type: 'code',
     client_id: oauth.clientId,
     state,
-    redirect_uri: oauth.redirectUri,
+    redirect_uri: redirectUri,
     scope,
   }).toString();
-  const proxy = new URL('console/authorize', siteRoot);
-  proxy.searchParams.set('url', authorize.href);
-  const step = await json(await fetch(proxy));
-  if (typeof step.location !== 'string') {
-    throw new DemoTokenError(`authorize: ${String(step.error_description ?? step.error ?? 'no redirect')}`);
-  }
-  const redirect = new URL(step.location);
-  if (redirect.searchParams.get('state') !== state)
-    throw new DemoTokenError('authorize: the state does not match');
-  const code = redirect.searchParams.get('code');
-  if (!code) {
-    throw new DemoTokenError(`authorize: ${redirect.searchParams.get('error_description') ?? 'no code'}`);
-  }
+  const popup = window.open(authorize, 'mall-api-oauth', 'popup,width=520,height=640');
+  if (!popup) throw new DemoTokenError('authorize: the browser blocked the sign-in window');
+  const redirect = await redirectQuery(popup);
+  if (redirect.get('state') !== state) throw new DemoTokenError('authorize: the state does not match');
+  const code = redirect.get('code');
+  if (!code) throw new DemoTokenError(`authorize: ${redirect.get('error_description') ?? 'no code'}`);
   const answer = await fetch(new URL(oauth.tokenPath, server), {
     method: 'POST',
     headers: {
       Authorization: `Basic ${btoa(`${oauth.clientId}:${oauth.clientSecret}`)}`,
       'Content-Type': 'application/x-www-form-urlencoded',
     },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: oauth.redirectUri }),
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
   });
   const tokens = await json(answer);
   if (typeof tokens.access_token !== 'string') {

@@ -44,10 +44,22 @@ export const demoCollectionCredentials: readonly ClientCredential[] = [
   },
 ];
 
-/** The demo OAuth app: any loopback `/callback` redirect on any port, every platform scope. */
+/**
+ * The documentation site's OAuth redirect page (`docs/dist/oauth/callback.html`), where the
+ * reference console's "Get a demo token" lands when the site is served from a loopback address.
+ */
+export const docsRedirectPath = '/oauth/callback.html';
+
+/**
+ * The demo OAuth app: any loopback `/callback` redirect on any port (apps and CLIs), the docs
+ * site's redirect page on any loopback port, every platform scope.
+ */
 export const demoOAuthApp: RegisteredApp = {
   clientId: 'demo-app',
   clientSecret: 'demo-app-secret',
-  redirectUris: ['http://127.0.0.1/callback', 'http://localhost/callback'],
+  redirectUris: ['http://127.0.0.1', 'http://localhost'].flatMap((origin) => [
+    `${origin}/callback`,
+    `${origin}${docsRedirectPath}`,
+  ]),
   scopes: [...new Set([...oauthScopes(loadSpecSync('admin')), ...oauthScopes(loadSpecSync('analytics'))])],
 };

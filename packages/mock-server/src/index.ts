@@ -5,7 +5,12 @@ export {
   defaultControlBodyLimit,
   defaultControlOrigins,
 } from './control/control-guard.js';
-export { type ClientCredential, demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
+export {
+  type ClientCredential,
+  demoCollectionCredentials,
+  demoOAuthApp,
+  docsRedirectPath,
+} from './demo-credentials.js';
 export { type ErrorEnvelope, errorEnvelope, type Violation } from './error-envelope.js';
 export { defaultJournalLimits, type JournalLimits } from './malls/journal.js';
 export { defaultMallLimits, type MallLimits } from './malls/mall-roster.js';

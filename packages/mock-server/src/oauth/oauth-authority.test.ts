@@ -49,6 +49,22 @@ describe('authorization codes', () => {
     });
   });
 
+  it('redirects the demo app to the docs site’s redirect page on a loopback port, nowhere else', () => {
+    const { authorize } = setup();
+    const docsPage = 'http://127.0.0.1:41234/oauth/callback.html';
+    const outcome = authorize({ redirectUri: docsPage });
+    expect(outcome.ok && `${new URL(outcome.location).origin}${new URL(outcome.location).pathname}`).toBe(
+      docsPage,
+    );
+    for (const redirectUri of [
+      'https://docs.example/oauth/callback.html',
+      'http://127.0.0.1:41234/docs/oauth/callback.html',
+      'http://127.0.0.1:41234/oauth/other.html',
+    ]) {
+      expect(authorize({ redirectUri })).toMatchObject({ ok: false, redirectable: false });
+    }
+  });
+
   it('redirects with an error for an unknown scope', () => {
     const { authorize } = setup();
     const outcome = authorize({ scope: 'mall.delete_everything' });

@@ -23,9 +23,10 @@ import type { MallChanges } from './mall-changes.js';
 export type CollectionOperations = operations;
 
 /**
- * The collection category codes of the admin categories: department k is `C{k}00000`, its section
- * j `C{k}0{j}00` and that section's sub-section m `C{k}0{j}{m}0` (k, j, m from 1, in number
- * order). Returns a lookup by category number, computed once per category tree.
+ * The collection category codes of the admin categories, in the form the spec's examples show
+ * (`C100000`, `C100200`, `C100210`): department k is `C{k}00000`, its section j `C{k}00{j}00` and
+ * that section's sub-section m `C{k}00{j}{m}0` (k, j, m from 1 to 9, in number order). Returns a
+ * lookup by category number, computed once per category tree.
  */
 export function collectionCodes(categories: readonly CategoryRecord[]): (categoryNo: number) => string[] {
   const byNo = new Map(categories.map((c) => [c.category_no, c]));
@@ -45,8 +46,8 @@ export function collectionCodes(categories: readonly CategoryRecord[]): (categor
     if (k === undefined) return [];
     return [
       `C${k}00000`,
-      ...(j === undefined ? [] : [`C${k}0${j}00`]),
-      ...(j === undefined || m === undefined ? [] : [`C${k}0${j}${m}0`]),
+      ...(j === undefined ? [] : [`C${k}00${j}00`]),
+      ...(j === undefined || m === undefined ? [] : [`C${k}00${j}${m}0`]),
     ];
   });
 }

@@ -1,0 +1,84 @@
+// A new partner's first minutes land on data: against the default sandbox mocks (`npm start`'s
+// seed 1, on free ports), the README's and the guides' curl examples of the collection API that
+// expect a success, as written (only the port changed), the landing page's "Try it now" request,
+// and the reference console's pre-filled category examples each answer 200 with products.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repoRoot = join(import.meta.dirname, '..', '..');
+const documented = 'http://127.0.0.1:4010';
+
+/** The one-line curl commands of `markdown` that send the demo partner and expect a success. */
+const successCurls = (markdown: string) =>
+  markdown
+    .split('\n')
+    .filter((line) => line.startsWith('curl -u demo-partner:') && !line.includes('#') && !line.endsWith('\\'))
+    .filter((line) => !/Prefer:|__code=/.test(line));
+
+/** Runs a curl command line with bash, the collection mock's port swapped in; its status and body. */
+async function curl(command: string, mockUrl: string) {
+  const { stdout } = await run('bash', [
+    '-c',
+    `${command.replaceAll(documented, mockUrl)} -s -w '\\n%{http_code}'`,
+  ]);
+  const lines = stdout.trimEnd().split('\n');
+  const status = Number(lines.pop());
+  return { status, body: JSON.parse(lines.join('\n')) as Record<string, unknown[]> };
+}
+
+describe('the first minutes against the default sandbox', () => {
+  let mock: StartedMock;
+  beforeAll(async () => {
+    mock = await startMock({ apis: ['collection'] });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  const mockUrl = () => mock.urls.collection ?? '';
+
+  it('the README and guides: every success example lists products', { timeout: 60_000 }, async () => {
+    const files = ['README.md', 'docs/guides/mock-servers.md', 'docs/guides/getting-started.md'];
+    const commands = (
+      await Promise.all(files.map(async (file) => successCurls(await readFile(join(repoRoot, file), 'utf8'))))
+    ).flat();
+    expect(commands.length).toBeGreaterThanOrEqual(2);
+    for (const command of commands) {
+      const { status, body } = await curl(command, mockUrl());
+      expect({ command, status }).toEqual({ command, status: 200 });
+      expect(Object.values(body)[0]?.length, command).toBeGreaterThan(0);
+    }
+  });
+
+  it('the landing page’s "Try it now" curl lists products', { timeout: 60_000 }, async () => {
+    const landing = await readFile(join(repoRoot, 'docs', 'dist', 'index.html'), 'utf8');
+    const block = /<h3>curl<\/h3>\s*<pre[^>]*><code>([\s\S]*?)<\/code><\/pre>/.exec(landing)?.[1] ?? '';
+    const command = block
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&')
+      .replace(/\\\n\s*/g, '');
+    expect(command).toContain('curl');
+    const { status, body } = await curl(command, mockUrl());
+    expect(status).toBe(200);
+    expect(body.products?.length).toBeGreaterThan(0);
+  });
+
+  it('the console’s pre-filled category lists products', async () => {
+    const consoleData = JSON.parse(
+      await readFile(join(repoRoot, 'docs', 'dist', 'collection', 'console.json'), 'utf8'),
+    ) as { operations: { operationId: string; parameters: { name: string; example: string }[] }[] };
+    const example = consoleData.operations
+      .find((operation) => operation.operationId === 'listProducts')
+      ?.parameters.find((parameter) => parameter.name === 'collection_product_category')?.example;
+    const answer = await fetch(`${mockUrl()}/api/products?collection_product_category=${example}`, {
+      headers: { authorization: `Basic ${btoa('demo-partner:demo-partner-secret')}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { products: unknown[] }).products.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,103 @@
+// The Postman collections of docs/dist run: newman runs every request of each collection with its
+// local-sandbox environment against the real sandbox mocks (on free ports, so only the ports in
+// the environment change) and every request gets one of its operation's documented success
+// statuses. Redirects are not followed, as the authorize step's 302 is the answer to read.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
+import { type ApiName, loadSpecSync } from '@mall-api/spec-model';
+import newman, { type NewmanRunSummary } from 'newman';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const postmanDir = join(import.meta.dirname, '..', 'dist', 'postman');
+const apis: ApiName[] = ['collection', 'admin', 'analytics'];
+
+/** Reads a JSON file of docs/dist/postman. */
+const readJson = async (file: string) => JSON.parse(await readFile(join(postmanDir, file), 'utf8'));
+
+/** Runs `collection` with `environment` in newman, redirects off. */
+const run = (collection: unknown, environment: unknown) =>
+  new Promise<NewmanRunSummary>((resolve, reject) =>
+    newman.run(
+      {
+        collection: collection as never,
+        environment: environment as never,
+        ignoreRedirects: true,
+        reporters: [],
+      },
+      (error, summary) => (error ? reject(error) : resolve(summary)),
+    ),
+  );
+
+/** The operation that `method path` calls (a concrete path, or a Postman template with `:name`). */
+function operationOf(api: ApiName, method: string, path: string) {
+  const template = path.replace(/:([A-Za-z_]+)/g, '{$1}');
+  const operation = loadSpecSync(api).operations.find(
+    (entry) =>
+      entry.method.toUpperCase() === method.toUpperCase() &&
+      (entry.pathTemplate === template || entry.matchPath(path)),
+  );
+  if (!operation) throw new Error(`${api}: no operation for ${method} ${path}`);
+  return operation;
+}
+
+/** The path of a Postman URL's segments. */
+const pathOf = (segments: readonly string[] | undefined = []) => `/${segments.filter(Boolean).join('/')}`;
+
+describe('the Postman collections under newman', () => {
+  let mock: StartedMock;
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it.each(apis)(
+    'run every request of the %s collection with a documented success',
+    { timeout: 120_000 },
+    async (api) => {
+      const collection = await readJson(`${api}.postman_collection.json`);
+      const environment = await readJson(`${api}.local-sandbox.postman_environment.json`);
+      const local = new Map<string, string>();
+      for (const name of apis) {
+        const url = mock.urls[name];
+        const documented = (await readJson(`${name}.local-sandbox.postman_environment.json`)).values.find(
+          (value: { key: string }) => value.key === 'baseUrl',
+        ).value;
+        if (url) local.set(documented, url);
+      }
+      for (const value of environment.values as { value: string }[]) {
+        for (const [documented, url] of local) value.value = value.value.replace(documented, url);
+      }
+      const summary = await run(collection, environment);
+      // A request answered 429 is sent again after Retry-After (the collection's test script), and a
+      // lookup script may read the same route first: every answer of an item's own operation is a
+      // documented success or a 429, and the last one a success.
+      const answers = new Map<string, { request: string; statuses: number[]; expected: number[] }>();
+      for (const execution of summary.run.executions) {
+        const { method, url } = execution.request;
+        const operation = operationOf(api, method, pathOf(url.path));
+        const own = operationOf(api, execution.item.request.method, pathOf(execution.item.request.url.path));
+        // Requests sent by the collection's scripts (the token, a lookup) are not the item's own.
+        if (operation !== own) continue;
+        const entry = answers.get(execution.item.id) ?? {
+          request: `${method} ${pathOf(url.path)}`,
+          statuses: [],
+          expected: operation.responseCodes.filter((code) => /^[23]\d\d$/.test(code)).map(Number),
+        };
+        entry.statuses.push(execution.response?.code ?? 0);
+        answers.set(execution.item.id, entry);
+      }
+      const failed = [...answers.values()].filter(({ statuses, expected }) => {
+        const last = statuses.at(-1) ?? 0;
+        return (
+          !expected.includes(last) || statuses.some((status) => status !== 429 && !expected.includes(status))
+        );
+      });
+      expect(failed).toEqual([]);
+      expect(answers.size).toBe(loadSpecSync(api).operations.length);
+      expect(summary.run.failures).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,66 @@
+// docs/dist works from any static file server: served by Python's plain `http.server` (no route of
+// ours, no compression, no relay), a reference's "Get a demo token" runs the standard OAuth
+// authorization-code flow in Chromium through the redirect page shipped in docs/dist, against the
+// admin mock the reader picked, and the console's request with that token gets a 200. The
+// base-URL selector offers the local mock, a hosted sandbox and the reader's mall.
+import { join } from 'node:path';
+import { startMockServers } from '@mall-api/mock-server';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openWatchedPage } from './browser.js';
+import { startPlainStaticServer } from './plain-static-server.mjs';
+
+const dist = join(import.meta.dirname, '..', 'dist');
+let browser: Browser;
+let plain: { url: string; close: () => void };
+let served: Awaited<ReturnType<typeof startMockServers>>;
+const mockUrl = (api: string) => served.mocks.find((mock) => mock.api === api)?.url ?? '';
+
+beforeAll(async () => {
+  plain = await startPlainStaticServer(dist);
+  served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 }, sandbox: { seed: 1 } });
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  plain?.close();
+  await served?.close();
+});
+
+describe('docs/dist on a plain static server', { timeout: 90_000 }, () => {
+  it('gets a demo token through the shipped redirect page and sends a request with it', async () => {
+    const { page, problems } = await openWatchedPage(browser);
+    await page.goto(`${plain.url}/admin/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
+    await page.locator('[id="operation/listProducts"] button.try-it').click();
+    const dialog = page.locator('dialog.console');
+    const options = await dialog.getByLabel('Send to').locator('option').allTextContents();
+    expect(options).toEqual([
+      'Local mock (npm start)',
+      'Hosted sandbox (a mock you run elsewhere)',
+      'Your mall',
+    ]);
+    await dialog.getByLabel('Send to').selectOption({ label: 'Your mall' });
+    await expect(dialog.getByLabel('Base URL').inputValue()).resolves.toBe('https://yourmall.cafe24api.com');
+    await dialog.getByLabel('Send to').selectOption({ label: 'Hosted sandbox (a mock you run elsewhere)' });
+    await dialog.getByLabel('Base URL').fill(mockUrl('admin'));
+    await dialog.getByLabel('OAuth server').fill(mockUrl('admin'));
+    const popup = page.waitForEvent('popup');
+    await dialog.getByRole('button', { name: 'Get a demo token' }).click();
+    // The sign-in window passes through the mock's authorize and lands on the site's own page.
+    const signIn = await popup;
+    await signIn.waitForEvent('close');
+    await dialog
+      .locator('.console-status', { hasText: 'Demo token for mall.read_product kept in this tab only.' })
+      .waitFor();
+    const token = await dialog.locator('input[type="password"]').inputValue();
+    expect(token.length).toBeGreaterThan(10);
+    await dialog.getByRole('button', { name: 'Send request' }).click();
+    await expect(
+      dialog.locator('.console-http-status', { hasText: /^\d{3}/ }).textContent(),
+    ).resolves.toMatch(/^200 OK/);
+    await expect(dialog.locator('pre.console-body').textContent()).resolves.toContain('"product_no"');
+    expect(problems.consoleErrors).toEqual([]);
+    expect(problems.externalRequests).toEqual([]);
+    await page.close();
+  });
+});
