@@ -1,0 +1,68 @@
+// The auth matrix of every read operation, from the spec's security and `x-` facts: no
+// credentials and wrong credentials get 401; a credential without the operation's scope gets the
+// status the operation documents for it (403, or 401 where it documents no 403); a token of
+// another mall and an expired token get 401; plain HTTP gets `x-https-only.status` where the spec
+// says only HTTPS is accepted. Each answer must also conform (answer-checks.ts). A credential the
+// run was not given is a skipped check, saying so.
+import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
+import type { Check } from './check.js';
+import type { CredentialKind } from './conformance-client.js';
+import { baselineParts } from './request-cases.js';
+import type { CheckContext } from './request-checks.js';
+
+interface Row {
+  readonly name: string;
+  readonly credential: CredentialKind;
+  readonly status: number;
+  readonly plainHttp?: boolean;
+}
+
+function rows(context: CheckContext, operation: OperationEntry): Row[] {
+  const scoped = operation.requiredScope !== undefined && operation.requiredScope !== 'none';
+  const httpsOnly = context.model.document['x-https-only'];
+  return [
+    { name: 'no credentials', credential: 'none', status: 401 },
+    { name: 'wrong credentials', credential: 'wrong', status: 401 },
+    ...(scoped
+      ? [
+          {
+            name: `a credential without ${operation.requiredScope}`,
+            credential: 'forbidden' as const,
+            status: operation.responseCodes.includes('403') ? 403 : 401,
+          },
+        ]
+      : []),
+    { name: 'a token of another mall', credential: 'other-mall', status: 401 },
+    { name: 'an expired token', credential: 'expired', status: 401 },
+    ...(isJsonObject(httpsOnly) && typeof httpsOnly.status === 'number'
+      ? [{ name: 'plain HTTP', credential: 'valid' as const, status: httpsOnly.status, plainHttp: true }]
+      : []),
+  ];
+}
+
+/** The auth checks of every read operation that needs credentials. */
+export function authChecks(context: CheckContext): Check[] {
+  return context.model.operations
+    .filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none')
+    .flatMap((operation) =>
+      rows(context, operation).map((row) => ({
+        group: 'auth',
+        subject: operation.operationId,
+        name: `${row.name} → ${row.status}`,
+        async run() {
+          if (!context.client.has(row.credential))
+            return { skipped: `no ${row.credential} credential given` };
+          const answer = await context.client.send({
+            operation,
+            parts: baselineParts(context.model, operation),
+            credential: row.credential,
+            ...(row.plainHttp ? { plainHttp: true } : {}),
+          });
+          const problems = context.answers.problems(operation, answer);
+          return {
+            problems: answer.status === row.status ? problems : [`answered ${answer.status}`, ...problems],
+          };
+        },
+      })),
+    );
+}
