@@ -17,9 +17,28 @@ interface Row {
   readonly plainHttp?: boolean;
 }
 
+/** Whether the document's security asks for OAuth tokens (which belong to a mall and expire). */
+function usesTokens(context: CheckContext): boolean {
+  const schemes =
+    context.model.resolveOptional(
+      context.model.resolveOptional(context.model.document.components)?.securitySchemes,
+    ) ?? {};
+  const security = Array.isArray(context.model.document.security) ? context.model.document.security : [];
+  return security.some(
+    (requirement) =>
+      isJsonObject(requirement) &&
+      Object.keys(requirement).some(
+        (name) => context.model.resolveOptional(schemes[name])?.type === 'oauth2',
+      ),
+  );
+}
+
 function rows(context: CheckContext, operation: OperationEntry): Row[] {
-  const scoped = operation.requiredScope !== undefined && operation.requiredScope !== 'none';
+  const required = operation.requiredScope;
+  const grantedAnyway = required !== undefined && context.client.forbiddenScopes?.includes(required) === true;
+  const scoped = required !== undefined && required !== 'none' && !grantedAnyway;
   const httpsOnly = context.model.document['x-https-only'];
+  const tokens = usesTokens(context);
   return [
     { name: 'no credentials', credential: 'none', status: 401 },
     { name: 'wrong credentials', credential: 'wrong', status: 401 },
@@ -32,8 +51,12 @@ function rows(context: CheckContext, operation: OperationEntry): Row[] {
           },
         ]
       : []),
-    { name: 'a token of another mall', credential: 'other-mall', status: 401 },
-    { name: 'an expired token', credential: 'expired', status: 401 },
+    ...(tokens
+      ? [
+          { name: 'a token of another mall', credential: 'other-mall' as const, status: 401 },
+          { name: 'an expired token', credential: 'expired' as const, status: 401 },
+        ]
+      : []),
     ...(isJsonObject(httpsOnly) && typeof httpsOnly.status === 'number'
       ? [{ name: 'plain HTTP', credential: 'valid' as const, status: httpsOnly.status, plainHttp: true }]
       : []),

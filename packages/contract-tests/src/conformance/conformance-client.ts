@@ -14,6 +14,8 @@ export interface Credentials {
   readonly authorization: string;
   /** One lacking the API's scopes (403/401 checks). */
   readonly forbidden?: string | undefined;
+  /** The scopes `forbidden` does grant, when known (operations needing one of them skip its check). */
+  readonly forbiddenScopes?: readonly string[] | undefined;
   /** A token of another mall (APIs with malls). */
   readonly otherMall?: string | undefined;
   /** An expired token. */
@@ -49,6 +51,8 @@ export interface ConformanceClient {
   readonly sent: number;
   /** Whether a credential of that kind is available. */
   has(kind: CredentialKind): boolean;
+  /** The scopes the forbidden credential grants, when known. */
+  readonly forbiddenScopes: readonly string[] | undefined;
   readonly sleep: Sleep;
 }
 
@@ -135,6 +139,7 @@ export function createConformanceClient(settings: ClientSettings): ConformanceCl
       return sent;
     },
     sleep: settings.sleep,
+    forbiddenScopes: credentials.forbiddenScopes,
     has: (kind) => kind === 'none' || authorizationOf[kind] !== undefined,
     async send(request) {
       let answer = await once(request);

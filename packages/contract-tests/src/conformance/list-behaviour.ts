@@ -23,6 +23,12 @@ const compare = (a: Json | undefined, b: Json | undefined): number | undefined =
   return undefined;
 };
 
+/** Whether an item's attribute holds a filter value: equal, or for a list attribute, containing it. */
+const holds = (attribute: Json | undefined, value: Json) =>
+  Array.isArray(attribute)
+    ? attribute.map(String).includes(String(value))
+    : String(attribute) === String(value);
+
 /** Problems of a 2xx list answer of `operation` to `query`; none for an answer that is not a list. */
 export function listProblems(
   operation: OperationEntry,
@@ -40,9 +46,7 @@ export function listProblems(
     const value = query[parameter.name];
     if (parameter.in !== 'query' || value === undefined || !Array.isArray(parameter.schema.enum)) continue;
     if (['sort', 'order', 'limit', 'offset'].includes(parameter.name)) continue;
-    const stray = items.find(
-      (item) => parameter.name in item && String(item[parameter.name]) !== String(value),
-    );
+    const stray = items.find((item) => parameter.name in item && !holds(item[parameter.name], value));
     if (stray)
       problems.push(
         `${parameter.name}=${value} answered an item with ${parameter.name}=${String(stray[parameter.name])}`,

@@ -1,8 +1,8 @@
 // The conformance runner's own target when no --base-url is given: our mock of one API, started
 // here with a stateful sandbox mall, addressed as one mall (`/__mall/conformance`), with the demo
-// credentials — for bearer APIs a token of every scope, one lacking the API's scopes, one of
-// another mall, and one issued a token lifetime ago (`x-token-lifetimes` of the spec) so it has
-// expired. Waiting moves that mall's clock (mock-clock.ts).
+// credentials — for the collection API the full client and the one limited to some scopes; for
+// the bearer APIs a token of every scope, one lacking the API's scopes, one of another mall, and
+// one issued a token lifetime ago (`x-token-lifetimes` of the spec) so it has expired. Waiting moves that mall's clock (mock-clock.ts).
 import { basicAuthorization } from '@mall-api/auth';
 import { type ApiName, isJsonObject, loadSpec } from '@mall-api/spec-model';
 import { apiFacts, scopesOutside } from '../api-facts.js';
@@ -51,11 +51,19 @@ export async function startLocalTarget(api: ApiName): Promise<LocalTarget> {
   const common = { baseUrl, sleep: mockClockSleep(baseUrl), close: served.close };
   const facts = await apiFacts(api);
   if (facts.auth === 'basic') {
-    const [demo] = demoCollectionCredentials;
+    const [demo, limited] = demoCollectionCredentials;
     if (!demo) throw new Error('the mock has no demo credentials');
     return {
       ...common,
-      credentials: { authorization: basicAuthorization(demo.clientId, demo.clientSecret) },
+      credentials: {
+        authorization: basicAuthorization(demo.clientId, demo.clientSecret),
+        ...(limited
+          ? {
+              forbidden: basicAuthorization(limited.clientId, limited.clientSecret),
+              forbiddenScopes: limited.scopes,
+            }
+          : {}),
+      },
     };
   }
   const outside = await scopesOutside(api);
