@@ -4,7 +4,8 @@
 // the bearer APIs a token of every scope, one lacking the API's scopes, one of another mall, and
 // one issued a token lifetime ago (`x-token-lifetimes` of the spec) so it has expired. Waiting moves that mall's clock (mock-clock.ts).
 import { basicAuthorization } from '@mall-api/auth';
-import { type ApiName, isJsonObject, loadSpec } from '@mall-api/spec-model';
+import type { OAuthAuthority } from '@mall-api/mock-server';
+import { type ApiName, isJsonObject, loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { apiFacts, scopesOutside } from '../api-facts.js';
 import type { Sleep } from '../hooks/pacing.js';
 import type { Credentials } from './conformance-client.js';
@@ -13,6 +14,8 @@ import { mockClockSleep } from './mock-clock.js';
 /** A started local target. */
 export interface LocalTarget {
   readonly baseUrl: string;
+  /** The server's own URL (no mall) and the mock's OAuth authority, for a Dredd run against it. */
+  readonly served: { readonly url: string; readonly authority: OAuthAuthority };
   readonly credentials: Credentials;
   readonly sleep: Sleep;
   close(): Promise<void>;
@@ -33,8 +36,16 @@ async function accessTokenSeconds(api: ApiName): Promise<number | undefined> {
   return undefined;
 }
 
+/** What may differ from our plain sandbox mock (the mutant test serves broken copies). */
+export interface LocalTargetOptions {
+  /** The document the mock serves instead of the API's bundle. */
+  readonly spec?: SpecModel;
+  /** Puts something in front of the mock (at its URL), answering at the URL it returns. */
+  readonly front?: (mockUrl: string) => Promise<{ readonly url: string; close(): Promise<void> }>;
+}
+
 /** Starts our sandbox mock of `api` for a conformance run. */
-export async function startLocalTarget(api: ApiName): Promise<LocalTarget> {
+export async function startLocalTarget(api: ApiName, options: LocalTargetOptions = {}): Promise<LocalTarget> {
   const { demoCollectionCredentials, issueDemoTokens, startMockServers } = await import(
     '@mall-api/mock-server'
   );
@@ -44,11 +55,22 @@ export async function startLocalTarget(api: ApiName): Promise<LocalTarget> {
     ports: { [api]: 0 },
     sandbox: { store: 'memory', seed: 1 },
     clock: () => Date.now() + shiftMs,
+    ...(options.spec ? { spec: options.spec } : {}),
   });
   const [mock] = served.mocks;
   if (!mock) throw new Error(`the ${api} mock did not start`);
-  const baseUrl = `${mock.url}/__mall/${mall}`;
-  const common = { baseUrl, sleep: mockClockSleep(baseUrl), close: served.close };
+  const front = options.front ? await options.front(mock.url) : { url: mock.url, close: async () => {} };
+  const baseUrl = `${front.url}/__mall/${mall}`;
+  const close = async () => {
+    await front.close();
+    await served.close();
+  };
+  const common = {
+    baseUrl,
+    served: { url: front.url, authority: served.authority },
+    sleep: mockClockSleep(baseUrl),
+    close,
+  };
   const facts = await apiFacts(api);
   if (facts.auth === 'basic') {
     const [demo, limited] = demoCollectionCredentials;

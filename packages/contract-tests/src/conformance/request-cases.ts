@@ -111,6 +111,7 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
     }
     cases.push(...ruleCases(p, base, example));
   }
+  cases.push(...orderingCases(byName, base));
   for (const pair of exclusive) {
     const [a, b] = pair;
     if (a && b)
@@ -205,4 +206,18 @@ function orderedPair(a: Json, b: Json): [Json, Json] {
   }
   const number = Number(sample);
   return Number.isFinite(number) ? [String(number), String(number + 10)] : [sample, sample];
+}
+
+/** Every `sort` value in every `order`, so the order of each sort key is checked both ways. */
+function orderingCases(byName: ReadonlyMap<string, OperationParameter>, base: RequestParts): RequestCase[] {
+  const keys = byName.get('sort')?.schema.enum;
+  const orders = byName.get('order')?.schema.enum;
+  if (!Array.isArray(keys) || !Array.isArray(orders)) return [];
+  return keys.flatMap((sort) =>
+    orders.map((order) => ({
+      name: `sort=${sort}&order=${order}`,
+      parts: { ...base, query: { ...base.query, sort, order } },
+      expect: { kind: 'valid' as const },
+    })),
+  );
 }

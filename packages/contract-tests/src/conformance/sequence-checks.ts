@@ -89,6 +89,15 @@ function differences(sent: JsonObject | undefined, answer: Answer): string[] {
     );
 }
 
+/** Attributes the create answer's record had that the read of the same record lacks. */
+function missingAttributes(created: JsonObject | undefined, answer: Answer): string[] {
+  const stored = recordOf(answer.body);
+  if (!created || !stored) return [];
+  return Object.keys(created)
+    .filter((key) => !(key in stored))
+    .map((key) => `the record read back has no ${key}, which the create answer had`);
+}
+
 /** The sequence checks of an API. */
 export function sequenceChecks(context: CheckContext): Check[] {
   return findSequences(context.model).map((sequence) => ({
@@ -145,6 +154,7 @@ async function runSequence(context: CheckContext, sequence: Sequence): Promise<C
   let deleted = false;
   try {
     const read = await send(sequence.read, itemParts);
+    problems.push(...missingAttributes(recordOf(created.answer.body), read.answer));
     problems.push(
       ...read.problems,
       ...(read.answer.status === 200
