@@ -21,6 +21,8 @@ export interface Mutant {
   readonly name: string;
   readonly api: ApiName;
   readonly kind: 'behavioural' | 'shallow';
+  /** The group of conformance checks meant to catch it (`requests`, `paging`, `auth`, `rate-limit`, `sequence`). */
+  readonly caughtBy: string;
   /** Changes a copy of the bundle the mock serves. */
   readonly spec?: (document: JsonObject) => void;
   /** Breaks the traffic in front of the mock. */
@@ -94,18 +96,21 @@ export const mutants: readonly Mutant[] = [
     name: '`limit` ignored (listProducts)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'requests',
     proxy: rewriteQuery('listProducts', (query) => query.delete('limit')),
   },
   {
     name: 'a filter ignored (listProducts `display`)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'requests',
     proxy: rewriteQuery('listProducts', (query) => query.delete('display')),
   },
   {
     name: 'sorting reversed (listProducts)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'requests',
     proxy: rewriteQuery('listProducts', (query) => {
       const flipped = { asc: 'desc', desc: 'asc' }[query.get('order') ?? ''];
       if (flipped) query.set('order', flipped);
@@ -115,6 +120,7 @@ export const mutants: readonly Mutant[] = [
     name: '`offset` off by one page (listProducts)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'paging',
     proxy: rewriteQuery('listProducts', (query) => {
       const offset = Number(query.get('offset') ?? 0);
       if (offset > 0) query.set('offset', String(offset + Number(query.get('limit') ?? 0)));
@@ -124,6 +130,7 @@ export const mutants: readonly Mutant[] = [
     name: 'one validation rule dropped (listCategories `limit` maximum)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'requests',
     spec: (document) =>
       editParameter(document, 'listCategories', 'limit', (parameter) => {
         if (isJsonObject(parameter.schema)) delete parameter.schema.maximum;
@@ -133,6 +140,7 @@ export const mutants: readonly Mutant[] = [
     name: 'a write not persisted (updateCategory answers without storing)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'sequence',
     proxy: (model) => ({
       async request(request, forward) {
         if (operationOf(model, request) !== 'updateCategory') return undefined;
@@ -144,6 +152,7 @@ export const mutants: readonly Mutant[] = [
     name: 'a delete not deleting (deleteCategory answers without deleting)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'sequence',
     proxy: (model) => ({
       async request(request, forward) {
         if (operationOf(model, request) !== 'deleteCategory') return undefined;
@@ -159,6 +168,7 @@ export const mutants: readonly Mutant[] = [
     name: 'bucket size changed (40 → 50)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'rate-limit',
     spec: (document) => {
       rateLimit(document).capacity = 50;
     },
@@ -167,6 +177,7 @@ export const mutants: readonly Mutant[] = [
     name: 'drain rate changed (2/s → 4/s)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'rate-limit',
     spec: (document) => {
       rateLimit(document)['drain-per-second'] = 4;
     },
@@ -175,6 +186,7 @@ export const mutants: readonly Mutant[] = [
     name: 'a date-range rule missing (listVisitorViews end_date before start_date)',
     api: 'analytics',
     kind: 'behavioural',
+    caughtBy: 'requests',
     spec: (document) =>
       editParameter(document, 'listVisitorViews', 'end_date', (parameter) => {
         delete parameter['x-not-less-than'];
@@ -184,6 +196,7 @@ export const mutants: readonly Mutant[] = [
     name: 'a scope check dropped (getCategory)',
     api: 'admin',
     kind: 'behavioural',
+    caughtBy: 'auth',
     spec: (document) => {
       delete operationIn(document, 'getCategory')['x-required-scope'];
     },
@@ -192,6 +205,7 @@ export const mutants: readonly Mutant[] = [
     name: 'a field dropped (getCategory `category_name`)',
     api: 'admin',
     kind: 'shallow',
+    caughtBy: 'sequence',
     proxy: rewriteBody('getCategory', (body) => {
       if (isJsonObject(body.category)) delete body.category.category_name;
     }),
@@ -200,6 +214,7 @@ export const mutants: readonly Mutant[] = [
     name: 'a type changed (listProducts `product_no` as a string)',
     api: 'admin',
     kind: 'shallow',
+    caughtBy: 'requests',
     proxy: rewriteBody('listProducts', (body) => {
       for (const item of firstList(body)) item.product_no = String(item.product_no) as Json;
     }),
@@ -208,6 +223,7 @@ export const mutants: readonly Mutant[] = [
     name: '422 answered as 400 (collection)',
     api: 'collection',
     kind: 'shallow',
+    caughtBy: 'requests',
     proxy: () => ({
       answer(answer) {
         if (answer.status === 422) answer.status = 400;
@@ -218,6 +234,7 @@ export const mutants: readonly Mutant[] = [
     name: 'a header missing (collection X-RateLimit-Remaining)',
     api: 'collection',
     kind: 'shallow',
+    caughtBy: 'requests',
     proxy: () => ({
       answer(answer) {
         delete answer.headers['x-ratelimit-remaining'];
