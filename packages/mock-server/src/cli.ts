@@ -8,6 +8,7 @@
 //                                      the seed of new malls' sample data; a multi-shop mall; the
 //                                      mall settings that switch on the rules depending on them
 //   mall-api-mock --examples           answers from the spec's examples only (no state)
+//   mall-api-mock proxy --api A --target URL   the validating proxy in front of a real service (proxy/)
 //   --control-token T / --control-remote  guard the control API (/__mock/): require a token, or
 //                                      accept callers off the loopback interface
 // Prints each URL and the demo credentials, logs one line per request (never credentials) unless
@@ -21,6 +22,10 @@ const usage = `Usage: mall-api-mock [api ...] [--port N] [--host H] [--quiet] [-
 APIs: ${Object.keys(apiProfiles).join(', ')} (default: all, each on its own port)`;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'proxy') {
+    const { runProxyCli } = await import('./proxy/proxy-cli.js');
+    return runProxyCli(process.argv.slice(3));
+  }
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {

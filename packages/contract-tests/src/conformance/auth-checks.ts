@@ -2,7 +2,7 @@
 // credentials and wrong credentials get 401; a credential without the operation's scope gets the
 // status the operation documents for it (403, or 401 where it documents no 403); a token of
 // another mall and an expired token get 401; plain HTTP gets `x-https-only.status` where the spec
-// says only HTTPS is accepted. Each answer must also conform (answer-checks.ts). A credential the
+// says only HTTPS is accepted. Each answer must also conform (the answer checks of @mall-api/mock-server). A credential the
 // run was not given is a skipped check, saying so.
 import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
 import type { Check } from './check.js';

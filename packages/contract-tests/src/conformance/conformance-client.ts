@@ -3,9 +3,10 @@
 // credential a check asks for, spends one unit of the `--max-requests` budget per request, paces by
 // the server's rate-limit headers and retries a 429 after its Retry-After. Waiting goes through a
 // `Sleep`, so against our mock the runner can move the mall's clock instead of waiting (mock-clock.ts).
+
+import type { Answer } from '@mall-api/mock-server/answer-checks';
 import type { Json, OperationEntry } from '@mall-api/spec-model';
 import { createPacing, type Sleep } from '../hooks/pacing.js';
-import type { Answer } from './answer-checks.js';
 import type { RequestParts } from './request-cases.js';
 
 /** The credentials of a run; all but `authorization` optional (their checks are skipped without them). */

@@ -1,12 +1,13 @@
 // The checks of the requests derived from the spec (request-cases.ts), one per case of every read
-// operation: a valid request must get a 2xx that conforms (answer-checks.ts) and shows what it
+// operation: a valid request must get a 2xx that conforms (the answer checks of @mall-api/mock-server) and shows what it
 // asked for (list-behaviour.ts); an invalid one the status the operation documents for validation
 // (422, or 400 where it documents no 422) with a conforming envelope whose violations name the
 // field. Plus one paging check per operation with `limit` and `offset`: the page at offset n is
 // the second half of the page of 2n from 0. Write operations are exercised only on records the run
 // creates (sequence-checks.ts), never here.
+
+import { type AnswerChecks, violatedFields } from '@mall-api/mock-server/answer-checks';
 import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
-import { type AnswerChecks, violatedFields } from './answer-checks.js';
 import type { Check, CheckOutcome } from './check.js';
 import type { ConformanceClient } from './conformance-client.js';
 import { listItems, listProblems } from './list-behaviour.js';

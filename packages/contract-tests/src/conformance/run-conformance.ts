@@ -3,9 +3,10 @@
 // (sequence-checks.ts) and, last because it spends the budget, the rate limit
 // (rate-limit-checks.ts). Everything is derived from the API's bundle through
 // @mall-api/spec-model. A spent `maxRequests` budget skips what is left, saying so.
+
+import { createAnswerChecks } from '@mall-api/mock-server/answer-checks';
 import { type ApiName, loadSpec } from '@mall-api/spec-model';
 import type { Sleep } from '../hooks/pacing.js';
-import { createAnswerChecks } from './answer-checks.js';
 import { authChecks } from './auth-checks.js';
 import type { Check, CheckResult } from './check.js';
 import { BudgetSpent, type Credentials, createConformanceClient } from './conformance-client.js';

@@ -4,6 +4,8 @@
 // back (the fields it sent), finds it in the list, updates it from the update example, reads the
 // update back, checks that a credential without the scope cannot delete it, deletes it and reads
 // 404. It only ever updates or deletes the record it created, and deletes it if a step fails.
+
+import { type Answer, violatedFields } from '@mall-api/mock-server/answer-checks';
 import {
   isJsonObject,
   type Json,
@@ -11,7 +13,6 @@ import {
   type OperationEntry,
   type SpecModel,
 } from '@mall-api/spec-model';
-import { type Answer, violatedFields } from './answer-checks.js';
 import type { Check, CheckOutcome } from './check.js';
 import { baselineParts } from './request-cases.js';
 import type { CheckContext } from './request-checks.js';

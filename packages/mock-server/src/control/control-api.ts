@@ -8,7 +8,7 @@
 //   POST   /__mock/malls/{mall}/reset             {"to": "seed" | "empty" | {"seed": n} | {"fixture": name}}
 //   POST   /__mock/malls/{mall}/fixtures          a fixture (categories, products, bundles, placements)
 //   GET|PUT /__mock/malls/{mall}/snapshot         take / restore a snapshot
-//   GET    /__mock/malls/{mall}/journal[/count]   ?api&method&path&operationId&status&after
+//   GET    /__mock/malls/{mall}/journal[/count]   ?api&method&path&operationId&status&after&violated
 //   DELETE /__mock/malls/{mall}/journal
 //   GET|POST|DELETE /__mock/malls/{mall}/faults   list / add / clear; DELETE …/faults/{id} removes one
 //   GET|POST /__mock/malls/{mall}/clock           read / {"advanceMs": n} or {"at": "2026-01-01T00:00:00Z"}
@@ -65,6 +65,7 @@ function journalFilter(query: URLSearchParams): { filter: JournalFilter } | { vi
   const raw: Record<string, unknown> = Object.fromEntries(query);
   for (const key of ['status', 'after'])
     if (typeof raw[key] === 'string' && /^\d+$/.test(raw[key] as string)) raw[key] = Number(raw[key]);
+  if (raw.violated === 'true' || raw.violated === 'false') raw.violated = raw.violated === 'true';
   const violations = controlViolations('journalFilter', raw, 'query');
   return violations.length > 0 ? { violations } : { filter: raw as JournalFilter };
 }

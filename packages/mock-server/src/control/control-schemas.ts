@@ -96,6 +96,7 @@ const schemas = {
       operationId: { type: 'string', minLength: 1 },
       status: { type: 'integer', minimum: 0, maximum: 599 },
       after: { type: 'integer', minimum: 0 },
+      violated: { type: 'boolean' },
     },
   },
 } as const;
