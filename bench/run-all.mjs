@@ -15,6 +15,7 @@ for (const script of [
   'analytics-simulation.mjs',
   'docs-build-time.mjs',
   'build-time.mjs',
+  'conformance-catch-rate.mjs',
 ]) {
   process.stdout.write(`\n== ${script}\n`);
   execFileSync(process.execPath, [join(import.meta.dirname, script)], { stdio: 'inherit' });
