@@ -52,6 +52,7 @@ describe('the validating proxy in front of a conforming service', () => {
     expect(through.headers.get('x-api-call-limit')).toMatch(/^\d+\/40$/);
     const control = createControlClient(proxy.url);
     await control.verify(mall, { operationId: 'listCategories', violated: false, times: 1 });
+    await control.verify(mall, { violated: true, times: 0 });
   });
 
   it('journals and logs a request that breaks a rule, naming the field, and still forwards it', async () => {
