@@ -7,7 +7,8 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ApiName, apiNames } from '@mall-api/spec-model';
 import { isApiName } from '../api-facts.js';
-import { prepareTarget, type TargetOptions, targetOptionsFromEnv } from '../targets.js';
+import { targetFlags, targetOptionsFrom } from '../target-flags.js';
+import { prepareTarget } from '../targets.js';
 import type { Credentials } from './conformance-client.js';
 import { junitReport, markdownReport } from './conformance-report.js';
 import { startLocalTarget } from './local-target.js';
@@ -34,16 +35,9 @@ const usage = `usage: mall-api-contract conformance [--api NAME] [--base-url URL
 const { values } = parseArgs({
   args: process.argv.slice(3),
   options: {
-    api: { type: 'string' },
-    'base-url': { type: 'string' },
-    'client-id': { type: 'string' },
-    'client-secret': { type: 'string' },
-    'access-token': { type: 'string' },
-    'forbidden-access-token': { type: 'string' },
+    ...targetFlags,
     'other-mall-access-token': { type: 'string' },
     'expired-access-token': { type: 'string' },
-    'auth-base-url': { type: 'string' },
-    'redirect-uri': { type: 'string' },
     seed: { type: 'string' },
     'max-requests': { type: 'string' },
     'spend-rate-limit': { type: 'boolean' },
@@ -72,16 +66,7 @@ const wholeNumber = (text: string | undefined, name: string, fallback: number) =
   return number;
 };
 
-const fromEnv = targetOptionsFromEnv(process.env);
-const targetOptions: TargetOptions = {
-  baseUrl: values['base-url'] ?? fromEnv.baseUrl,
-  clientId: values['client-id'] ?? fromEnv.clientId,
-  clientSecret: values['client-secret'] ?? fromEnv.clientSecret,
-  accessToken: values['access-token'] ?? fromEnv.accessToken,
-  forbiddenAccessToken: values['forbidden-access-token'] ?? fromEnv.forbiddenAccessToken,
-  authBaseUrl: values['auth-base-url'] ?? fromEnv.authBaseUrl,
-  redirectUri: values['redirect-uri'] ?? fromEnv.redirectUri,
-};
+const targetOptions = targetOptionsFrom(values, process.env);
 const apis = (values.api ?? process.env.CONTRACT_API ?? apiNames.join(',')).split(',').filter(Boolean);
 const unknown = apis.filter((api) => !isApiName(api));
 if (unknown.length > 0) fail(`unknown API ${unknown.join(', ')}`);
