@@ -18,6 +18,7 @@ for (const script of [
   'docs-build-time.mjs',
   'docs-reference-load.mjs',
   'build-time.mjs',
+  'conformance-catch-rate.mjs',
 ]) {
   process.stdout.write(`\n== ${script}\n`);
   execFileSync(process.execPath, [join(import.meta.dirname, script)], { stdio: 'inherit' });

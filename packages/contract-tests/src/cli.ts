@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { apiNames } from '@mall-api/spec-model';
 import { isApiName } from './api-facts.js';
 import { runContract } from './run-contract.js';
-import { prepareTarget, type TargetOptions, targetOptionsFromEnv } from './targets.js';
+import { targetFlags, targetOptionsFrom } from './target-flags.js';
+import { prepareTarget, type TargetOptions } from './targets.js';
 
 const usage = `usage: mall-api-contract [--api admin] [--base-url URL] [options]
 
@@ -25,14 +26,7 @@ const usage = `usage: mall-api-contract [--api admin] [--base-url URL] [options]
 
 const { values } = parseArgs({
   options: {
-    api: { type: 'string' },
-    'base-url': { type: 'string' },
-    'client-id': { type: 'string' },
-    'client-secret': { type: 'string' },
-    'access-token': { type: 'string' },
-    'forbidden-access-token': { type: 'string' },
-    'auth-base-url': { type: 'string' },
-    'redirect-uri': { type: 'string' },
+    ...targetFlags,
     sandbox: { type: 'boolean' },
     junit: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -43,17 +37,8 @@ if (values.help) {
   process.exit(0);
 }
 
-const fromEnv = targetOptionsFromEnv(process.env);
-const options: TargetOptions = {
-  baseUrl: values['base-url'] ?? fromEnv.baseUrl,
-  clientId: values['client-id'] ?? fromEnv.clientId,
-  clientSecret: values['client-secret'] ?? fromEnv.clientSecret,
-  accessToken: values['access-token'] ?? fromEnv.accessToken,
-  forbiddenAccessToken: values['forbidden-access-token'] ?? fromEnv.forbiddenAccessToken,
-  authBaseUrl: values['auth-base-url'] ?? fromEnv.authBaseUrl,
-  redirectUri: values['redirect-uri'] ?? fromEnv.redirectUri,
-  sandbox: values.sandbox ?? fromEnv.sandbox,
-};
+const fromFlags = targetOptionsFrom(values, process.env);
+const options: TargetOptions = { ...fromFlags, sandbox: values.sandbox ?? fromFlags.sandbox };
 const apis = (values.api ?? process.env.CONTRACT_API ?? apiNames.join(',')).split(',').filter(Boolean);
 const junit = values.junit ?? process.env.CONTRACT_JUNIT;
 

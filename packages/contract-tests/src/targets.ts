@@ -10,6 +10,7 @@
 // transaction acts on; with a base URL, sandbox mode declares the server there a sandbox (say
 // `mall-api-mock --sandbox`).
 import { basicAuthorization } from '@mall-api/auth';
+import type { OAuthAuthority } from '@mall-api/mock-server';
 import type { ApiName } from '@mall-api/spec-model';
 import { type ApiFacts, apiFacts, scopesOutside } from './api-facts.js';
 import type { ContractSettings } from './settings.js';
@@ -106,9 +107,7 @@ async function remoteTarget(
 }
 
 async function localTarget(facts: ApiFacts, sandbox: boolean): Promise<ContractTarget> {
-  const { demoCollectionCredentials, demoOAuthApp, issueDemoTokens, startMockServers } = await import(
-    '@mall-api/mock-server'
-  );
+  const { startMockServers } = await import('@mall-api/mock-server');
   const api: ApiName = facts.api;
   const served = await startMockServers({
     apis: [api],
@@ -117,7 +116,24 @@ async function localTarget(facts: ApiFacts, sandbox: boolean): Promise<ContractT
   });
   const [mock] = served.mocks;
   if (!mock) throw new Error(`the ${api} mock did not start`);
-  const common = { baseUrl: mock.url, targetIsMock: true, sandbox, close: served.close };
+  return mockTarget(api, { url: mock.url, authority: served.authority, sandbox, close: served.close });
+}
+
+/** One of our mocks, running (or a proxy in front of one, at `url`). */
+export interface RunningMockTarget {
+  readonly url: string;
+  /** The mock's OAuth authority, which issues the tokens the transactions use. */
+  readonly authority: OAuthAuthority;
+  readonly sandbox: boolean;
+  close(): Promise<void>;
+}
+
+/** The contract target of a running mock of `api`: the demo credentials and a pool of tokens. */
+export async function mockTarget(api: ApiName, running: RunningMockTarget): Promise<ContractTarget> {
+  const { demoCollectionCredentials, demoOAuthApp, issueDemoTokens } = await import('@mall-api/mock-server');
+  const facts = await apiFacts(api);
+  const { sandbox, authority } = running;
+  const common = { baseUrl: running.url, targetIsMock: true, sandbox, close: running.close };
   if (facts.auth === 'basic') {
     const [demo] = demoCollectionCredentials;
     if (!demo) throw new Error('the mock has no demo credentials');
@@ -132,7 +148,7 @@ async function localTarget(facts: ApiFacts, sandbox: boolean): Promise<ContractT
   const tokens = (scopes: readonly string[], prefix: string) =>
     Array.from(
       { length: tokenPoolSize },
-      (_, i) => `Bearer ${issueDemoTokens(served.authority, [...scopes], `${prefix}${i}`).access_token}`,
+      (_, i) => `Bearer ${issueDemoTokens(authority, [...scopes], `${prefix}${i}`).access_token}`,
     );
   return {
     ...common,

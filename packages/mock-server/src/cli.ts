@@ -6,7 +6,8 @@
 // the demo credentials, logs each request as text or JSON (never credentials), answers
 // `/__health` and `/__ready` on every port, and on SIGTERM or SIGINT stops accepting, lets requests
 // in flight finish (up to --shutdown-timeout), closes the stores and exits 0. A usage mistake
-// exits 2 with a message; a failure to start exits 1.
+// exits 2 with a message; a failure to start exits 1. `mall-api-mock proxy …` runs the validating
+// proxy in front of a real service instead (proxy/proxy-cli.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type ApiName, apiProfiles } from './api-profiles.js';
@@ -151,6 +152,7 @@ const options = {
 } satisfies Record<string, CliOption>;
 
 const usage = `Usage: mall-api-mock [api ...] [options]
+       mall-api-mock proxy --api A --target URL [--port N] [--record DIR]   (the validating proxy; proxy --help)
 Serves the mock ${apiNames.join(', ')} APIs (default: all, each on its own port) from one process.
 ${healthPaths.live} (live) and ${healthPaths.ready} (ready) answer on every port, without credentials.
 
@@ -320,6 +322,10 @@ function settingsOf(values: Values, positionals: readonly string[]) {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'proxy') {
+    const { runProxyCli } = await import('./proxy/proxy-cli.js');
+    return runProxyCli(process.argv.slice(3));
+  }
   const { values, positionals } = readOptions(options, process.argv.slice(2), process.env, envPrefix);
   if (values.help) return void process.stdout.write(`${usage}\n`);
   if (values.version) return void process.stdout.write(`${version()}\n`);

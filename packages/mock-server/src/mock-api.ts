@@ -17,11 +17,10 @@ import { controlPrefix, createControlApi } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
-import { distDirectory } from './dist-directory.js';
 import { errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
-import { createOperationRuntime } from './operation-runtime.js';
+import { apiRuntime } from './operation-runtime.js';
 import { type Exchange, mallOf, parseExchange } from './pipeline/exchange.js';
 import { errorReply, sendReply } from './pipeline/reply.js';
 import { type PipelineOutcome, runStages, type Stage } from './pipeline/stage.js';
@@ -36,8 +35,6 @@ import { readBody } from './pipeline/stages/read-body.js';
 import { requireCredentials } from './pipeline/stages/require-credentials.js';
 import { scope } from './pipeline/stages/scope.js';
 import { validateRequest } from './pipeline/stages/validate-request.js';
-import { loadPreparedApi, preparedFile } from './prepared-responses.js';
-import type { PrismEngine } from './prism-engine.js';
 import type { SandboxGateway } from './sandbox-gateway.js';
 
 /** Options for one mock API. */
@@ -91,26 +88,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   if (profile.auth === 'bearer' && !options.authority) {
     throw new Error(`the ${name} mock needs an OAuth authority to check bearer tokens`);
   }
-  let engine: Promise<PrismEngine> | undefined;
-  const lazyEngine = () => {
-    // Prism is loaded only for a spec whose responses the build did not prepare (importing it costs
-    // seconds); it is an optional peer dependency, so the published mock runs without it.
-    engine ??= import('./prism-engine.js').then(
-      ({ createPrismEngine }) => createPrismEngine(spec.document),
-      (cause: unknown) => {
-        throw new Error(
-          `the ${name} responses of this spec were not prepared at build time; preparing them needs Prism (npm install @stoplight/prism-http @stoplight/prism-core fp-ts)`,
-          { cause },
-        );
-      },
-    );
-    return engine;
-  };
-  const runtime = createOperationRuntime(
-    spec,
-    lazyEngine,
-    await loadPreparedApi(preparedFile(distDirectory, name), spec.digest),
-  );
+  const { runtime, engine: lazyEngine } = await apiRuntime(name, spec);
   const sources: CredentialSources = {
     basic: createBasicGuard(options.credentials ?? demoCollectionCredentials),
     ...(options.authority ? { authority: options.authority } : {}),

@@ -4,11 +4,14 @@
 // Prism's engine (created once, on first need) prepares them.
 import type { OperationEntry, SpecModel } from '@mall-api/spec-model';
 import { type CrossParameterCheck, compileCrossParameterRules } from './cross-parameter-rules.js';
+import { distDirectory } from './dist-directory.js';
 import { type KnownIds, knownExampleIds } from './example-ids.js';
 import type { ResponsePreference } from './preferences.js';
 import {
+  loadPreparedApi,
   type PreparedApi,
   type PreparedResponse,
+  preparedFile,
   preparedKey,
   prepareOperation,
 } from './prepared-responses.js';
@@ -65,4 +68,31 @@ export function createOperationRuntime(
     return compiled;
   };
   return Object.assign(runtime, { compiled: (operation: OperationEntry) => done.get(operation) });
+}
+
+/**
+ * The runtime of one API's spec with the build's prepared responses (when they match the spec)
+ * and Prism's engine, loaded only on first need (an optional peer: see below).
+ */
+export async function apiRuntime(
+  name: string,
+  spec: SpecModel,
+): Promise<{ runtime: OperationRuntime; engine: () => Promise<PrismEngine> }> {
+  let engine: Promise<PrismEngine> | undefined;
+  const lazyEngine = () => {
+    // Prism is loaded only for a spec whose responses the build did not prepare (importing it costs
+    // seconds); it is an optional peer dependency, so the published mock runs without it.
+    engine ??= import('./prism-engine.js').then(
+      ({ createPrismEngine }) => createPrismEngine(spec.document),
+      (cause: unknown) => {
+        throw new Error(
+          `the ${name} responses of this spec were not prepared at build time; preparing them needs Prism (npm install @stoplight/prism-http @stoplight/prism-core fp-ts)`,
+          { cause },
+        );
+      },
+    );
+    return engine;
+  };
+  const prepared = await loadPreparedApi(preparedFile(distDirectory, name), spec.digest);
+  return { runtime: createOperationRuntime(spec, lazyEngine, prepared), engine: lazyEngine };
 }

@@ -14,8 +14,13 @@ export interface Pacing {
   wait(): Promise<void>;
 }
 
-/** Pacing under `api`'s rate limit. */
-export function createPacing(api: ApiName): Pacing {
+/** Waits `ms` milliseconds (or, against a mock with a controllable clock, moves its clock that far). */
+export type Sleep = (ms: number) => Promise<void>;
+
+const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pacing under `api`'s rate limit, waiting with `sleep`. */
+export function createPacing(api: ApiName, sleep: Sleep = realSleep): Pacing {
   const { policy } = apiLimits[api];
   const recoveryMs = policy.kind === 'fixed-window' ? policy.windowMs : (2 * 1000) / refillPerSecond(policy);
   let pauseMs = 0;
@@ -31,7 +36,7 @@ export function createPacing(api: ApiName): Pacing {
       if (pauseMs <= 0) return;
       const ms = pauseMs;
       pauseMs = 0;
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await sleep(ms);
     },
   };
 }

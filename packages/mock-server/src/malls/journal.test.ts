@@ -30,6 +30,14 @@ describe('journal', () => {
     expect(journal.clear('a')).toBe(2);
     expect(journal.entries('b')).toHaveLength(1);
   });
+  it('selects the entries the validating proxy found violations in, or those it found none in', () => {
+    const journal = createJournal();
+    journal.record('a', entry('/clean'));
+    journal.record('a', { ...entry('/broken'), violations: ['answer body/categories must be array'] });
+    journal.record('a', { ...entry('/checked'), violations: [] });
+    expect(journal.entries('a', { violated: true }).map((e) => e.path)).toEqual(['/broken']);
+    expect(journal.entries('a', { violated: false }).map((e) => e.path)).toEqual(['/clean', '/checked']);
+  });
   it('drops the oldest entries past its bound', () => {
     const journal = createJournal({ entries: 2 });
     for (const path of ['/1', '/2', '/3']) journal.record('a', entry(path));

@@ -17,6 +17,8 @@ export interface JournalEntry {
   /** The stage that answered (`answer`, `validate-request`, `faults`, …). */
   readonly answeredBy: string;
   readonly durationMs: number;
+  /** What the validating proxy found wrong with the request or the answer (absent elsewhere). */
+  readonly violations?: readonly string[];
 }
 
 /** Which entries to select; every given field must match. */
@@ -28,6 +30,8 @@ export interface JournalFilter {
   readonly status?: number;
   /** Only entries after this sequence number. */
   readonly after?: number;
+  /** Only entries with (true) or without (false) violations the validating proxy found. */
+  readonly violated?: boolean;
 }
 
 /** What is recorded per request; kept as it is and turned into a {@link JournalEntry} when read. */
@@ -65,7 +69,8 @@ const matches = (entry: JournalEntry, filter: JournalFilter) =>
   (filter.path === undefined || entry.path === filter.path) &&
   (filter.operationId === undefined || entry.operationId === filter.operationId) &&
   (filter.status === undefined || entry.status === filter.status) &&
-  (filter.after === undefined || entry.sequence > filter.after);
+  (filter.after === undefined || entry.sequence > filter.after) &&
+  (filter.violated === undefined || (entry.violations?.length ?? 0) > 0 === filter.violated);
 
 interface Recorded {
   readonly mallId: string;

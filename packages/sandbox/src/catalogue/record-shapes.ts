@@ -12,6 +12,8 @@ type AttributeCheck = ((value: unknown) => boolean) | null;
 export interface RecordShapes {
   /** A deep copy of the record inside a named example (`{category: {...}}` or the first of `{products: [...]}`). */
   template(exampleName: string): Record<string, unknown>;
+  /** Deep copies of every record of a named list example (`{standardtags: [...]}`), in order. */
+  records(exampleName: string): Record<string, unknown>[];
   /** The fields of `source` valid for the attributes of the schema component `schemaName`. */
   acceptedFields(schemaName: string, source: Record<string, unknown>): Record<string, unknown>;
   /** Whether `value` is valid for the attribute `field` of the schema component `schemaName`. */
@@ -46,15 +48,22 @@ export function recordShapes(model: SpecModel): RecordShapes {
   const fits = (schemaName: string, field: string, value: unknown) =>
     checkFor(schemaName, field)?.(value) === true;
 
+  /** The records inside a named example: the first property's list, or its one record. */
+  const recordsOf = (exampleName: string): Record<string, unknown>[] => {
+    const example = model.resolveOptional(examples[exampleName]);
+    const value = isJsonObject(example?.value) ? example.value : undefined;
+    const first = value ? Object.values(value)[0] : undefined;
+    const records = Array.isArray(first) ? first : [first];
+    return records.filter(isJsonObject).map((record) => structuredClone(record) as Record<string, unknown>);
+  };
+
   return {
-    template(exampleName) {
-      const example = model.resolveOptional(examples[exampleName]);
-      const value = isJsonObject(example?.value) ? example.value : undefined;
-      const first = value ? Object.values(value)[0] : undefined;
-      const inner = Array.isArray(first) ? first[0] : first;
-      if (!isJsonObject(inner)) throw new Error(`the spec has no record example named ${exampleName}`);
-      return structuredClone(inner) as Record<string, unknown>;
+    template: (exampleName) => {
+      const [first] = recordsOf(exampleName);
+      if (!first) throw new Error(`the spec has no record example named ${exampleName}`);
+      return first;
     },
+    records: recordsOf,
     acceptedFields(schemaName, source) {
       return Object.fromEntries(
         Object.entries(source).filter(([field, value]) => fits(schemaName, field, value)),

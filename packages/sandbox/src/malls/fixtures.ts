@@ -28,6 +28,13 @@ export type FixtureOutcome = { readonly ok: true } | RefusedChange;
 
 type Fields = Record<string, unknown>;
 type Section = 'categories' | 'products' | 'bundles' | 'placements';
+
+/** The fixture sections of records, each with the create operation whose `request` a record is. */
+export const recordSections = {
+  categories: 'createCategory',
+  products: 'createProduct',
+  bundles: 'createBundleProduct',
+} as const;
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
 
 const isFields = (value: unknown): value is Fields =>
@@ -82,12 +89,12 @@ function entriesOf(fixture: unknown): { entries: Entry[]; violations: Violation[
         return;
       }
       if (!placement && categoryNo !== undefined) request.category_no = categoryNo;
-      const operationId = {
-        categories: 'createCategory',
-        products: 'createProduct',
-        bundles: 'createBundleProduct',
-        placements: categoryNo === undefined ? 'createMainProduct' : 'createCategoryProduct',
-      }[section];
+      const operationId =
+        section === 'placements'
+          ? categoryNo === undefined
+            ? 'createMainProduct'
+            : 'createCategoryProduct'
+          : recordSections[section];
       entries.push({
         section,
         name,

@@ -254,6 +254,8 @@ export function createCollectionView(
     overMalls.set(key, fresh);
     return fresh.total;
   };
+  // The platform's standard tags are not mall data: every mall lists the documented ones.
+  const standardTags = shapes.records('StandardTagsPage');
   const storesNamed = (ids: readonly string[] | string | undefined) => {
     const wanted = typeof ids === 'string' ? [ids] : ids;
     return stores().filter((s) => !wanted || wanted.includes(s.storeId));
@@ -292,9 +294,11 @@ export function createCollectionView(
         .filter((shop) => !query.shop_no || query.shop_no.includes(shop.shop_no))
         .filter(
           (shop) => !query.shop_properties || query.shop_properties.some((item) => hasProperty(shop, item)),
-        );
+        )
+        .filter((shop) => matchesAttributes(shop, query));
       return answer({ shops: page(shops, query, 10) });
     },
+    listStandardTags: ({ query }) => answer({ standardtags: page(standardTags, query, 10) }),
   };
 }
 
@@ -309,6 +313,21 @@ function hasProperty(shop: Readonly<Record<string, unknown>>, item: string): boo
   const actual = shop[item.slice(0, at)];
   if (actual === undefined || actual === null) return false;
   return Array.isArray(actual) ? actual.map(String).includes(value) : String(actual) === value;
+}
+
+/** Fields of a shop that `listShops` filters by on their own, beside `shop_properties`. */
+const ownShopFilters = new Set(['store_id', 'shop_no', 'shop_properties']);
+
+/**
+ * Whether a shop matches every other query parameter named after one of its attributes (filters
+ * combine with AND; the items of a list parameter with OR), as the operation describes.
+ */
+function matchesAttributes(shop: Readonly<Record<string, unknown>>, query: object): boolean {
+  return Object.entries(query).every(([name, wanted]) => {
+    if (ownShopFilters.has(name) || !(name in shop) || wanted === undefined) return true;
+    const items: unknown[] = Array.isArray(wanted) ? wanted : [wanted];
+    return items.some((item) => hasProperty(shop, `${name}:${String(item)}`));
+  });
 }
 
 /** Collection records by `sort` (`direction` 1 ascending, -1 descending), ties by number; a new array. */

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Benchmark: how many deliberately broken copies of our stateful mock (the mutants of
+// packages/contract-tests/src/mutants) the Dredd contract tests catch, and how many the
+// conformance runner catches, in the same run and against the same mutants. First both run
+// against the unbroken mock of each API involved, behind the same proxy (the baseline); a tool
+// catches a mutant when something fails that did not fail on the baseline (a timing-dependent 429
+// transaction of Dredd's, say). Prints one line per mutant and the two catch rates.
+//   npm run build && node bench/conformance-catch-rate.mjs
+import { mockTarget, runConformance, runContract } from '../packages/contract-tests/dist/index.js';
+import { mutants, startMutant } from '../packages/contract-tests/dist/mutants/mutants.js';
+
+/**
+ * Runs both tools against a started target; resolves with the checks and transactions that failed.
+ * @param {import('../packages/contract-tests/dist/index.js').ConformanceOptions['api']} api
+ * @param {import('../packages/contract-tests/dist/index.js').LocalTarget} target
+ */
+async function measure(api, target) {
+  const report = await runConformance({
+    api,
+    baseUrl: target.baseUrl,
+    credentials: target.credentials,
+    sleep: target.sleep,
+    spendRateLimit: true,
+  });
+  const contract = await runContract({
+    api,
+    target: await mockTarget(api, { ...target.served, sandbox: true, close: async () => {} }),
+  });
+  const failedTransactions = contract.output.split('\n').flatMap((line) => {
+    const name = /^fail: (.+?) duration:/.exec(line)?.[1];
+    return name ? [name] : [];
+  });
+  return {
+    runner: new Set(report.results.filter((r) => r.status === 'failed').map((r) => `${r.subject} ${r.name}`)),
+    dredd: new Set(failedTransactions),
+  };
+}
+
+/**
+ * Whether `found` holds a failure the unbroken mock did not already have.
+ * @param {Set<string>} found
+ * @param {Set<string>} baseline
+ */
+const newFailure = (found, baseline) => [...found].some((name) => !baseline.has(name));
+
+const apis = [...new Set(mutants.map((mutant) => mutant.api))];
+/** @type {Map<string, Awaited<ReturnType<typeof measure>>>} */
+const baselines = new Map();
+for (const api of apis) {
+  // The unbroken mock behind the same proxy as the mutants, changing nothing.
+  const target = await startMutant({
+    name: 'unbroken',
+    api,
+    kind: 'shallow',
+    caughtBy: '',
+    proxy: () => ({}),
+  });
+  try {
+    const found = await measure(api, target);
+    baselines.set(api, found);
+    process.stdout.write(
+      `unbroken ${api} mock: runner ${found.runner.size} failed checks, Dredd ${found.dredd.size} failed transactions${found.dredd.size ? ` (${[...found.dredd].join('; ').slice(0, 200)})` : ''}\n`,
+    );
+  } finally {
+    await target.close();
+  }
+}
+const caught = { runner: 0, dredd: 0 };
+for (const mutant of mutants) {
+  const target = await startMutant(mutant);
+  try {
+    const found = await measure(mutant.api, target);
+    const baseline = baselines.get(mutant.api) ?? { runner: new Set(), dredd: new Set() };
+    const byRunner = newFailure(found.runner, baseline.runner);
+    const byDredd = newFailure(found.dredd, baseline.dredd);
+    caught.runner += byRunner ? 1 : 0;
+    caught.dredd += byDredd ? 1 : 0;
+    process.stdout.write(
+      `${mutant.kind.padEnd(11)} ${mutant.api.padEnd(10)} ${mutant.name}: Dredd ${byDredd ? 'caught' : 'missed'}, runner ${byRunner ? 'caught' : 'missed'}\n`,
+    );
+  } finally {
+    await target.close();
+  }
+}
+process.stdout.write(
+  `catch rate: Dredd ${caught.dredd}/${mutants.length}, conformance runner ${caught.runner}/${mutants.length}\n`,
+);

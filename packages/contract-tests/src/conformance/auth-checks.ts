@@ -1,0 +1,91 @@
+// The auth matrix of every read operation, from the spec's security and `x-` facts: no
+// credentials and wrong credentials get 401; a credential without the operation's scope gets the
+// status the operation documents for it (403, or 401 where it documents no 403); a token of
+// another mall and an expired token get 401; plain HTTP gets `x-https-only.status` where the spec
+// says only HTTPS is accepted. Each answer must also conform (the answer checks of @mall-api/mock-server). A credential the
+// run was not given is a skipped check, saying so.
+import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
+import type { Check } from './check.js';
+import type { CredentialKind } from './conformance-client.js';
+import { baselineParts } from './request-cases.js';
+import type { CheckContext } from './request-checks.js';
+
+interface Row {
+  readonly name: string;
+  readonly credential: CredentialKind;
+  readonly status: number;
+  readonly plainHttp?: boolean;
+}
+
+/** Whether the document's security asks for OAuth tokens (which belong to a mall and expire). */
+function usesTokens(context: CheckContext): boolean {
+  const schemes =
+    context.model.resolveOptional(
+      context.model.resolveOptional(context.model.document.components)?.securitySchemes,
+    ) ?? {};
+  const security = Array.isArray(context.model.document.security) ? context.model.document.security : [];
+  return security.some(
+    (requirement) =>
+      isJsonObject(requirement) &&
+      Object.keys(requirement).some(
+        (name) => context.model.resolveOptional(schemes[name])?.type === 'oauth2',
+      ),
+  );
+}
+
+function rows(context: CheckContext, operation: OperationEntry): Row[] {
+  const required = operation.requiredScope;
+  const grantedAnyway = required !== undefined && context.client.forbiddenScopes?.includes(required) === true;
+  const scoped = required !== undefined && required !== 'none' && !grantedAnyway;
+  const httpsOnly = context.model.document['x-https-only'];
+  const tokens = usesTokens(context);
+  return [
+    { name: 'no credentials', credential: 'none', status: 401 },
+    { name: 'wrong credentials', credential: 'wrong', status: 401 },
+    ...(scoped
+      ? [
+          {
+            name: `a credential without ${operation.requiredScope}`,
+            credential: 'forbidden' as const,
+            status: operation.responseCodes.includes('403') ? 403 : 401,
+          },
+        ]
+      : []),
+    ...(tokens
+      ? [
+          { name: 'a token of another mall', credential: 'other-mall' as const, status: 401 },
+          { name: 'an expired token', credential: 'expired' as const, status: 401 },
+        ]
+      : []),
+    ...(isJsonObject(httpsOnly) && typeof httpsOnly.status === 'number'
+      ? [{ name: 'plain HTTP', credential: 'valid' as const, status: httpsOnly.status, plainHttp: true }]
+      : []),
+  ];
+}
+
+/** The auth checks of every read operation that needs credentials. */
+export function authChecks(context: CheckContext): Check[] {
+  return context.model.operations
+    .filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none')
+    .flatMap((operation) =>
+      rows(context, operation).map((row) => ({
+        group: 'auth',
+        subject: operation.operationId,
+        name: `${row.name} → ${row.status}`,
+        async run() {
+          if (!context.client.has(row.credential))
+            return { skipped: `no ${row.credential} credential given` };
+          const answer = await context.client.send({
+            operation,
+            parts: baselineParts(context.model, operation),
+            credential: row.credential,
+            ...(row.plainHttp ? { plainHttp: true } : {}),
+          });
+          const problems = context.answers.problems(operation, answer);
+          return {
+            problems: answer.status === row.status ? problems : [`answered ${answer.status}`, ...problems],
+          };
+        },
+      })),
+    );
+}

@@ -1,0 +1,55 @@
+// The two reports of a conformance run: JUnit XML (one test suite per API, one test case per
+// check, its problems as the failure) for CI, and Markdown for people: the totals, then every
+// failed check with its problems, then the skipped ones with why. Neither ever holds credentials:
+// the runner never puts them in a result.
+import type { CheckResult } from './check.js';
+import type { ConformanceReport } from './run-conformance.js';
+
+const xml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The JUnit XML of one or more runs. */
+export function junitReport(reports: readonly ConformanceReport[]): string {
+  const suites = reports.map((report) => {
+    const cases = report.results.map((r) => {
+      const head = `    <testcase classname="${xml(`${report.api}.${r.group}.${r.subject}`)}" name="${xml(r.name)}"`;
+      if (r.status === 'passed') return `${head}/>`;
+      const body =
+        r.status === 'failed'
+          ? `<failure message="${xml(r.details[0] ?? 'failed')}">${xml(r.details.join('\n'))}</failure>`
+          : `<skipped message="${xml(r.details.join('; '))}"/>`;
+      return `${head}>${body}</testcase>`;
+    });
+    return `  <testsuite name="conformance ${xml(report.api)}" tests="${report.results.length}" failures="${report.failed}" skipped="${report.skipped}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+const line = (r: CheckResult) => `- **${r.subject}** (${r.group}) ${r.name}: ${r.details.join('; ')}`;
+
+/** The Markdown report of one or more runs. */
+export function markdownReport(reports: readonly ConformanceReport[]): string {
+  return reports
+    .map((report) => {
+      const failed = report.results.filter((r) => r.status === 'failed');
+      const skipped = report.results.filter((r) => r.status === 'skipped');
+      return [
+        `# Conformance of the ${report.api} API`,
+        '',
+        `Server ${report.baseUrl}, seed ${report.seed}, ${report.requests} requests.`,
+        '',
+        '| passed | failed | skipped |',
+        '|---|---|---|',
+        `| ${report.passed} | ${report.failed} | ${report.skipped} |`,
+        '',
+        '## Failed',
+        '',
+        ...(failed.length ? failed.map(line) : ['None.']),
+        '',
+        '## Skipped',
+        '',
+        ...(skipped.length ? skipped.map(line) : ['None.']),
+        '',
+      ].join('\n');
+    })
+    .join('\n');
+}

@@ -1,0 +1,223 @@
+// The requests the conformance runner derives for one operation from its parameters and their
+// `x-` rules (specs/README.md, "Extensions"): the baseline (required parameters at their examples),
+// valid variants of one parameter at a time (parameter-values.ts; optional parameters on, rules
+// between parameters kept), and one invalid request per rule — each schema keyword, a missing
+// required parameter, `x-not-less-than`, `x-mutually-exclusive`, `x-requires-one-of` and
+// `x-max-values-per-key` — naming the parameter the answer's violation must name. Nothing here is
+// a list of operations or parameters: everything comes from the operation index.
+import type { Json, JsonObject, OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
+import { isJsonObject } from '@mall-api/spec-model';
+import { exampleOf, invalidValues, validVariants } from './parameter-values.js';
+
+/** The parts of a request the runner fills in for an operation. */
+export interface RequestParts {
+  readonly path: Readonly<Record<string, Json>>;
+  readonly query: Readonly<Record<string, Json>>;
+}
+
+/** One derived request and what its answer must be. */
+export interface RequestCase {
+  readonly name: string;
+  readonly parts: RequestParts;
+  /** Valid: a 2xx. Invalid: the documented validation status with a violation naming `field` (one of `fields`). */
+  readonly expect:
+    | { readonly kind: 'valid' }
+    | { readonly kind: 'invalid'; readonly fields: readonly string[] };
+}
+
+const wants = (operation: OperationEntry, where: OperationParameter['in']) =>
+  operation.parameters.filter((parameter) => parameter.in === where);
+
+/** The request every case starts from: path and required query parameters at their examples. */
+export function baselineParts(model: SpecModel, operation: OperationEntry): RequestParts {
+  const exampleValue = (parameter: OperationParameter) =>
+    exampleOf(parameter, model.resolveOptional(parameter.schema.items) ?? {});
+  return {
+    path: Object.fromEntries(wants(operation, 'path').map((p) => [p.name, firstOf(exampleValue(p))])),
+    query: Object.fromEntries(
+      wants(operation, 'query')
+        .filter((p) => p.required)
+        .map((p) => [p.name, exampleValue(p)]),
+    ),
+  };
+}
+
+const firstOf = (value: Json): Json => (Array.isArray(value) ? (value[0] ?? null) : value);
+
+/** The rules between parameters, as the spec states them on the operation and its parameters. */
+function mutuallyExclusive(operation: OperationEntry): string[][] {
+  const pairs = operation.extensions['x-mutually-exclusive'];
+  return Array.isArray(pairs) ? pairs.filter(Array.isArray).map((pair) => pair.map(String)) : [];
+}
+
+/** Parameters that `x-requires-one-of` asks for when `parameter` holds `value`. */
+function requiredWith(parameter: OperationParameter, value: Json): string[] {
+  const rule = parameter.extensions['x-requires-one-of'];
+  if (!isJsonObject(rule)) return [];
+  const values = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const needed = values.map((item) => rule[item]).find(Array.isArray);
+  return needed ? needed.map(String) : [];
+}
+
+/** Every valid and invalid request case of `operation`. */
+export function requestCases(model: SpecModel, operation: OperationEntry, seed: number): RequestCase[] {
+  const base = baselineParts(model, operation);
+  const byName = new Map(operation.parameters.map((p) => [p.name, p]));
+  const exclusive = mutuallyExclusive(operation);
+  const itemsOf = (p: OperationParameter): JsonObject => model.resolveOptional(p.schema.items) ?? {};
+  const example = (name: string): Json => {
+    const p = byName.get(name);
+    return p ? exampleOf(p, itemsOf(p)) : null;
+  };
+  /** Base plus `name=value`, with what the rules between parameters then ask for. */
+  const withValue = (p: OperationParameter, value: Json): RequestParts => {
+    const extra: Record<string, Json> = { [p.name]: value };
+    const [needed] = requiredWith(p, value);
+    if (needed && !(needed in base.query)) extra[needed] = example(needed);
+    const partner = lowerBoundOf(p);
+    if (partner && !(partner in base.query)) extra[partner] = lowest(byName.get(partner), value);
+    const target = p.in === 'path' ? 'path' : 'query';
+    return { ...base, [target]: { ...base[target], ...extra } };
+  };
+  const cases: RequestCase[] = [
+    { name: 'baseline (required parameters at their examples)', parts: base, expect: { kind: 'valid' } },
+  ];
+  for (const p of operation.parameters.filter((q) => q.in === 'query' || q.in === 'path')) {
+    const items = itemsOf(p);
+    if (
+      p.in === 'query' &&
+      !p.required &&
+      !exclusive.some((pair) => pair.includes(p.name) && pair.some((o) => o in base.query && o !== p.name))
+    )
+      cases.push({
+        name: `${p.name} on (its example)`,
+        parts: withValue(p, exampleOf(p, items)),
+        expect: { kind: 'valid' },
+      });
+    if (p.in === 'query')
+      for (const variant of validVariants(p, items, seed))
+        cases.push({
+          name: `${p.name} at ${variant.label}`,
+          parts: withValue(p, variant.value),
+          expect: { kind: 'valid' },
+        });
+    for (const invalid of invalidValues(p, items)) {
+      const target = p.in === 'path' ? 'path' : 'query';
+      cases.push({
+        name: `${p.name} breaking ${invalid.label}`,
+        parts: { ...base, [target]: { ...base[target], [p.name]: invalid.value } },
+        expect: { kind: 'invalid', fields: [p.name] },
+      });
+    }
+    cases.push(...ruleCases(p, base, example));
+  }
+  cases.push(...orderingCases(byName, base));
+  for (const pair of exclusive) {
+    const [a, b] = pair;
+    if (a && b)
+      cases.push({
+        name: `${a} with ${b} (x-mutually-exclusive)`,
+        parts: { ...base, query: { ...base.query, [a]: example(a), [b]: example(b) } },
+        expect: { kind: 'invalid', fields: [a, b] },
+      });
+  }
+  return cases;
+}
+
+/** `x-not-less-than`'s sibling of `p`, if it has one. */
+function lowerBoundOf(p: OperationParameter): string | undefined {
+  const rule = p.extensions['x-not-less-than'];
+  return isJsonObject(rule) && typeof rule.field === 'string' ? rule.field : undefined;
+}
+
+/** A value of the lower-bound parameter that does not exceed `upper` (its minimum, or `upper` itself). */
+function lowest(partner: OperationParameter | undefined, upper: Json): Json {
+  const minimum = partner?.schema.minimum;
+  return typeof minimum === 'number' && typeof upper === 'number' && minimum <= upper ? minimum : upper;
+}
+
+/** The invalid requests of the `x-` rules on one parameter and of its requiredness. */
+function ruleCases(
+  p: OperationParameter,
+  base: RequestParts,
+  example: (name: string) => Json,
+): RequestCase[] {
+  const cases: RequestCase[] = [];
+  if (p.required && p.in === 'query') {
+    const { [p.name]: _dropped, ...rest } = base.query;
+    cases.push({
+      name: `${p.name} missing (required)`,
+      parts: { ...base, query: rest },
+      expect: { kind: 'invalid', fields: [p.name] },
+    });
+  }
+  const partner = lowerBoundOf(p);
+  if (partner) {
+    const [low, high] = orderedPair(example(p.name), example(partner));
+    cases.push({
+      name: `${p.name} below ${partner} (x-not-less-than)`,
+      parts: { ...base, query: { ...base.query, [partner]: high, [p.name]: low } },
+      expect: { kind: 'invalid', fields: [p.name] },
+    });
+  }
+  const requires = p.extensions['x-requires-one-of'];
+  if (isJsonObject(requires))
+    for (const [value, needed] of Object.entries(requires)) {
+      const others = Array.isArray(needed) ? needed.map(String) : [];
+      if (others.some((name) => name in base.query)) continue;
+      cases.push({
+        name: `${p.name}=${value} without ${others.join(' or ')} (x-requires-one-of)`,
+        parts: { ...base, query: { ...base.query, [p.name]: value } },
+        expect: { kind: 'invalid', fields: [p.name, ...others] },
+      });
+    }
+  const perKey = p.extensions['x-max-values-per-key'];
+  const first = firstOf(example(p.name));
+  if (
+    isJsonObject(perKey) &&
+    typeof perKey.maximum === 'number' &&
+    typeof first === 'string' &&
+    first.includes(':')
+  ) {
+    const key = first.slice(0, first.indexOf(':'));
+    const values = Array.from({ length: perKey.maximum + 1 }, (_, i) => `${key}:v${i}`);
+    cases.push({
+      name: `${p.name} with ${perKey.maximum + 1} values of ${key} (x-max-values-per-key)`,
+      parts: { ...base, query: { ...base.query, [p.name]: values } },
+      expect: { kind: 'invalid', fields: [p.name] },
+    });
+  }
+  return cases;
+}
+
+/** Two distinct values of the kind of `a` and `b` (numbers, dates, decimal strings), lower first. */
+function orderedPair(a: Json, b: Json): [Json, Json] {
+  const sample =
+    typeof a === 'number' || typeof a === 'string'
+      ? a
+      : typeof b === 'number' || typeof b === 'string'
+        ? b
+        : 1;
+  if (typeof sample === 'number') return [sample, sample + 10];
+  if (/^\d{4}-\d{2}-\d{2}/.test(sample)) {
+    const day = new Date(`${sample.slice(0, 10)}T00:00:00Z`);
+    const later = new Date(day.getTime() + 5 * 86_400_000).toISOString().slice(0, 10);
+    return [sample.slice(0, 10), later];
+  }
+  const number = Number(sample);
+  return Number.isFinite(number) ? [String(number), String(number + 10)] : [sample, sample];
+}
+
+/** Every `sort` value in every `order`, so the order of each sort key is checked both ways. */
+function orderingCases(byName: ReadonlyMap<string, OperationParameter>, base: RequestParts): RequestCase[] {
+  const keys = byName.get('sort')?.schema.enum;
+  const orders = byName.get('order')?.schema.enum;
+  if (!Array.isArray(keys) || !Array.isArray(orders)) return [];
+  return keys.flatMap((sort) =>
+    orders.map((order) => ({
+      name: `sort=${sort}&order=${order}`,
+      parts: { ...base, query: { ...base.query, sort, order } },
+      expect: { kind: 'valid' as const },
+    })),
+  );
+}

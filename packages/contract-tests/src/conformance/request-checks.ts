@@ -1,0 +1,109 @@
+// The checks of the requests derived from the spec (request-cases.ts), one per case of every read
+// operation: a valid request must get a 2xx that conforms (the answer checks of @mall-api/mock-server) and shows what it
+// asked for (list-behaviour.ts); an invalid one the status the operation documents for validation
+// (422, or 400 where it documents no 422) with a conforming envelope whose violations name the
+// field. Plus one paging check per operation with `limit` and `offset`: the page at offset n is
+// the second half of the page of 2n from 0. Write operations are exercised only on records the run
+// creates (sequence-checks.ts), never here.
+
+import { type AnswerChecks, violatedFields } from '@mall-api/mock-server/answer-checks';
+import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
+import type { Check, CheckOutcome } from './check.js';
+import type { ConformanceClient } from './conformance-client.js';
+import { listItems, listProblems } from './list-behaviour.js';
+import { baselineParts, type RequestCase, requestCases } from './request-cases.js';
+
+/** What the request checks need. */
+export interface CheckContext {
+  readonly model: SpecModel;
+  readonly client: ConformanceClient;
+  readonly answers: AnswerChecks;
+  readonly seed: number;
+}
+
+/** The status an operation documents for a request that breaks a rule. */
+export const validationStatus = (operation: OperationEntry) =>
+  operation.responseCodes.includes('422') ? 422 : 400;
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+async function runCase(
+  context: CheckContext,
+  operation: OperationEntry,
+  testCase: RequestCase,
+): Promise<CheckOutcome> {
+  const answer = await context.client.send({ operation, parts: testCase.parts });
+  const problems = context.answers.problems(operation, answer);
+  if (testCase.expect.kind === 'valid') {
+    if (answer.status === 404 && operation.parameters.some((p) => p.in === 'path') && problems.length === 0)
+      return { skipped: 'the example record does not exist on this server (404)' };
+    if (!is2xx(answer.status)) return { problems: [`answered ${answer.status}, not 2xx`, ...problems] };
+    return { problems: [...problems, ...listProblems(operation, testCase.parts.query, answer.body)] };
+  }
+  const expected = validationStatus(operation);
+  if (answer.status !== expected)
+    return { problems: [`answered ${answer.status}, not ${expected}`, ...problems] };
+  const named = violatedFields(answer.body);
+  const fields = testCase.expect.fields;
+  if (
+    !named.some((name) =>
+      fields.some((field) => name === field || name.startsWith(`${field}/`) || name.startsWith(`${field}.`)),
+    )
+  )
+    problems.push(`the violations name ${named.join(', ') || 'nothing'}, not ${fields.join(' or ')}`);
+  return { problems };
+}
+
+/** The request checks of every read operation. */
+export function requestChecks(context: CheckContext): Check[] {
+  return context.model.operations
+    .filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none')
+    .flatMap((operation) => [
+      ...requestCases(context.model, operation, context.seed).map((testCase) => ({
+        group: 'requests',
+        subject: operation.operationId,
+        name: testCase.name,
+        run: () => runCase(context, operation, testCase),
+      })),
+      ...pagingChecks(context, operation),
+    ]);
+}
+
+const numberAt = (operation: OperationEntry, name: string, key: string) => {
+  const value = operation.parameters.find((p) => p.name === name)?.schema[key];
+  return typeof value === 'number' ? value : undefined;
+};
+
+function pagingChecks(context: CheckContext, operation: OperationEntry): Check[] {
+  const names = operation.parameters.map((p) => p.name);
+  if (!names.includes('limit') || !names.includes('offset')) return [];
+  const size = Math.max(numberAt(operation, 'limit', 'minimum') ?? 1, 1);
+  const maximum = numberAt(operation, 'limit', 'maximum') ?? Number.POSITIVE_INFINITY;
+  if (2 * size > maximum) return [];
+  return [
+    {
+      group: 'paging',
+      subject: operation.operationId,
+      name: `offset=${size}&limit=${size} is the second half of offset=0&limit=${2 * size}`,
+      async run() {
+        const base = baselineParts(context.model, operation);
+        const page = (query: Record<string, Json>) =>
+          context.client.send({ operation, parts: { ...base, query: { ...base.query, ...query } } });
+        const whole = await page({ offset: 0, limit: 2 * size });
+        const second = await page({ offset: size, limit: size });
+        if (!is2xx(whole.status) || !is2xx(second.status))
+          return { problems: [`answered ${whole.status} and ${second.status}, not 2xx`] };
+        const expected = (listItems(whole.body) ?? []).slice(size);
+        const got = listItems(second.body) ?? [];
+        if (expected.length === 0) return { skipped: `fewer than ${size + 1} items to page through` };
+        return JSON.stringify(got) === JSON.stringify(expected)
+          ? { problems: [] }
+          : {
+              problems: [
+                `the page at offset ${size} holds ${got.length} items that are not items ${size}–${2 * size - 1} of the list`,
+              ],
+            };
+      },
+    },
+  ];
+}

@@ -1,0 +1,271 @@
+// Deliberately broken copies of our mock, one behaviour each, for measuring how much drift the
+// conformance runner (and Dredd) catch. A mutant either serves a changed copy of the spec (the
+// mock then enforces the changed rule: a dropped validation rule, another bucket, no scope check)
+// while the runner still reads the real one, or puts a proxy in front of the mock that breaks a
+// behaviour (mutant-proxy.ts). Behavioural mutants are the ones an example transaction cannot see;
+// shallow ones change the shape of an answer. Not shipped.
+import {
+  type ApiName,
+  createSpecModel,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  loadSpec,
+  type SpecModel,
+} from '@mall-api/spec-model';
+import { type LocalTarget, startLocalTarget } from '../conformance/local-target.js';
+import { type ProxiedRequest, type ProxyMutation, startMutantProxy } from './mutant-proxy.js';
+
+/** One broken copy of a mock. */
+export interface Mutant {
+  readonly name: string;
+  readonly api: ApiName;
+  readonly kind: 'behavioural' | 'shallow';
+  /** The group of conformance checks meant to catch it (`requests`, `paging`, `auth`, `rate-limit`, `sequence`). */
+  readonly caughtBy: string;
+  /** Changes a copy of the bundle the mock serves. */
+  readonly spec?: (document: JsonObject) => void;
+  /** Breaks the traffic in front of the mock. */
+  readonly proxy?: (model: SpecModel) => ProxyMutation;
+}
+
+/** The operation a proxied request addresses (per-mall prefix removed). */
+function operationOf(model: SpecModel, request: ProxiedRequest) {
+  const path = request.url.pathname.replace(/^\/__mall\/[^/]+/, '');
+  return model.route(request.method, path)?.operation.operationId;
+}
+
+/** The operation object `operationId` names in a document. */
+function operationIn(document: JsonObject, operationId: string): JsonObject {
+  for (const item of Object.values(isJsonObject(document.paths) ? document.paths : {}))
+    for (const operation of Object.values(isJsonObject(item) ? item : {}))
+      if (isJsonObject(operation) && operation.operationId === operationId) return operation;
+  throw new Error(`no operation ${operationId}`);
+}
+
+/** Replaces one parameter of one operation by an edited, dereferenced copy (others sharing it keep theirs). */
+function editParameter(
+  document: JsonObject,
+  operationId: string,
+  name: string,
+  edit: (parameter: JsonObject) => void,
+) {
+  const model = createSpecModel(document);
+  const operation = operationIn(document, operationId);
+  const parameters = Array.isArray(operation.parameters) ? operation.parameters : [];
+  operation.parameters = parameters.map((raw) => {
+    const parameter = model.dereference(raw);
+    if (!isJsonObject(parameter) || parameter.name !== name) return raw;
+    edit(parameter);
+    return parameter;
+  });
+}
+
+const rateLimit = (document: JsonObject) => document['x-rate-limit'] as JsonObject;
+const bodyOf = (text: string): JsonObject => JSON.parse(text) as JsonObject;
+
+/** Rewrites the query of the GET requests of `operationId`. */
+const rewriteQuery =
+  (operationId: string, rewrite: (query: URLSearchParams) => void) =>
+  (model: SpecModel): ProxyMutation => ({
+    request(request) {
+      if (request.method === 'GET' && operationOf(model, request) === operationId)
+        rewrite(request.url.searchParams);
+      return undefined;
+    },
+  });
+
+/** Drops the query parameter `name` of `operationId` when its value is valid (an invalid one still reaches the mock). */
+const ignoreValid =
+  (operationId: string, name: string) =>
+  (model: SpecModel): ProxyMutation => {
+    const schema = model.operation(operationId)?.parameters.find((p) => p.name === name)?.schema ?? {};
+    const validate = model.schemas().compile(schema);
+    const numeric = schema.type === 'integer' || schema.type === 'number';
+    return rewriteQuery(operationId, (query) => {
+      const raw = query.get(name);
+      if (raw !== null && validate(numeric && raw.trim() !== '' ? Number(raw) : raw)) query.delete(name);
+    })(model);
+  };
+
+/** Rewrites the JSON body of the 2xx answers of `operationId`. */
+const rewriteBody =
+  (operationId: string, rewrite: (body: JsonObject) => void) =>
+  (model: SpecModel): ProxyMutation => ({
+    answer(answer, request) {
+      if (answer.status >= 300 || operationOf(model, request) !== operationId) return;
+      const body = bodyOf(answer.body);
+      rewrite(body);
+      answer.body = JSON.stringify(body);
+    },
+  });
+
+const firstList = (body: JsonObject): JsonObject[] =>
+  (Object.values(body).find(Array.isArray) ?? []) as JsonObject[];
+
+/** Every mutant the measurement makes. */
+export const mutants: readonly Mutant[] = [
+  {
+    name: '`limit` ignored (listProducts)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'requests',
+    // Only a valid limit is ignored: the mock still refuses one out of range.
+    proxy: ignoreValid('listProducts', 'limit'),
+  },
+  {
+    name: 'a filter ignored (listProducts `display`)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'requests',
+    // Only a valid value is ignored: the mock still refuses another.
+    proxy: ignoreValid('listProducts', 'display'),
+  },
+  {
+    name: 'sorting reversed (listProducts)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'requests',
+    proxy: rewriteQuery('listProducts', (query) => {
+      const flipped = { asc: 'desc', desc: 'asc' }[query.get('order') ?? ''];
+      if (flipped) query.set('order', flipped);
+    }),
+  },
+  {
+    name: '`offset` off by one page (listProducts)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'paging',
+    proxy: rewriteQuery('listProducts', (query) => {
+      const offset = Number(query.get('offset') ?? 0);
+      if (offset > 0) query.set('offset', String(offset + Number(query.get('limit') ?? 0)));
+    }),
+  },
+  {
+    name: 'one validation rule dropped (listCategories `limit` maximum)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'requests',
+    spec: (document) =>
+      editParameter(document, 'listCategories', 'limit', (parameter) => {
+        if (isJsonObject(parameter.schema)) delete parameter.schema.maximum;
+      }),
+  },
+  {
+    name: 'a write not persisted (updateCategory answers without storing)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'sequence',
+    proxy: (model) => ({
+      async request(request, forward) {
+        if (operationOf(model, request) !== 'updateCategory') return undefined;
+        return forward({ ...request, method: 'GET', body: '' });
+      },
+    }),
+  },
+  {
+    name: 'a delete not deleting (deleteCategory answers without deleting)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'sequence',
+    proxy: (model) => ({
+      async request(request, forward) {
+        if (operationOf(model, request) !== 'deleteCategory') return undefined;
+        // The mock still checks the credential (as a read); the record stays.
+        const read = await forward({ ...request, method: 'GET', body: '' });
+        if (read.status !== 200) return read;
+        const category_no = Number(request.url.pathname.split('/').pop());
+        return { ...read, body: JSON.stringify({ category: { category_no } }) };
+      },
+    }),
+  },
+  {
+    name: 'bucket size changed (40 → 50)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'rate-limit',
+    spec: (document) => {
+      rateLimit(document).capacity = 50;
+    },
+  },
+  {
+    name: 'drain rate changed (2/s → 4/s)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'rate-limit',
+    spec: (document) => {
+      rateLimit(document)['drain-per-second'] = 4;
+    },
+  },
+  {
+    name: 'a date-range rule missing (listVisitorViews end_date before start_date)',
+    api: 'analytics',
+    kind: 'behavioural',
+    caughtBy: 'requests',
+    spec: (document) =>
+      editParameter(document, 'listVisitorViews', 'end_date', (parameter) => {
+        delete parameter['x-not-less-than'];
+      }),
+  },
+  {
+    name: 'a scope check dropped (getCategory)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'auth',
+    spec: (document) => {
+      delete operationIn(document, 'getCategory')['x-required-scope'];
+    },
+  },
+  {
+    name: 'a field dropped (getCategory `category_name`)',
+    api: 'admin',
+    kind: 'shallow',
+    caughtBy: 'sequence',
+    proxy: rewriteBody('getCategory', (body) => {
+      if (isJsonObject(body.category)) delete body.category.category_name;
+    }),
+  },
+  {
+    name: 'a type changed (listProducts `product_no` as a string)',
+    api: 'admin',
+    kind: 'shallow',
+    caughtBy: 'requests',
+    proxy: rewriteBody('listProducts', (body) => {
+      for (const item of firstList(body)) item.product_no = String(item.product_no) as Json;
+    }),
+  },
+  {
+    name: '422 answered as 400 (collection)',
+    api: 'collection',
+    kind: 'shallow',
+    caughtBy: 'requests',
+    proxy: () => ({
+      answer(answer) {
+        if (answer.status === 422) answer.status = 400;
+      },
+    }),
+  },
+  {
+    name: 'a header missing (collection X-RateLimit-Remaining)',
+    api: 'collection',
+    kind: 'shallow',
+    caughtBy: 'requests',
+    proxy: () => ({
+      answer(answer) {
+        delete answer.headers['x-ratelimit-remaining'];
+      },
+    }),
+  },
+];
+
+/** Starts the mock of `mutant.api` broken as `mutant` says, as a conformance target. */
+export async function startMutant(mutant: Mutant): Promise<LocalTarget> {
+  const model = await loadSpec(mutant.api);
+  const copy = mutant.spec ? structuredClone(model.document) : undefined;
+  if (copy) mutant.spec?.(copy);
+  const proxy = mutant.proxy?.(model);
+  return startLocalTarget(mutant.api, {
+    ...(copy ? { spec: createSpecModel(copy) } : {}),
+    ...(proxy ? { front: (url: string) => startMutantProxy(url, proxy) } : {}),
+  });
+}

@@ -1,0 +1,145 @@
+// The validating proxy in front of a real service (our stateful mock stands in for it, and a
+// broken copy of it for a service that drifted): traffic passes unchanged, every violation of the
+// request or the answer is journaled (queryable and verify-able through the control API) and
+// logged, no credential is stored, and recorded answers load back as a sandbox fixture.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSpec } from '@mall-api/spec-model';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlClient } from '../qa/control-client.js';
+import { type StartedMock, startMock } from '../qa/start-mock.js';
+import { createFixtureRecorder } from './fixture-recorder.js';
+import { type RunningProxy, startValidatingProxy } from './validating-proxy.js';
+
+let mock: StartedMock;
+let proxy: RunningProxy;
+let token: string;
+let scratch: string;
+const lines: string[] = [];
+const mall = 'proxied';
+const at = (path: string) => `${proxy.url}/__mall/${mall}${path}`;
+const get = (path: string) => fetch(at(path), { headers: { authorization: `Bearer ${token}` } });
+
+beforeAll(async () => {
+  mock = await startMock({ apis: ['admin'] });
+  token = (await mock.token(mall)).access_token;
+  scratch = mkdtempSync(join(tmpdir(), 'proxy-'));
+  proxy = await startValidatingProxy({
+    api: 'admin',
+    target: mock.urls.admin ?? '',
+    log: (line) => lines.push(line),
+    recorder: await createFixtureRecorder(await loadSpec('admin'), scratch),
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await mock?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the validating proxy in front of a conforming service', () => {
+  it('forwards requests and answers unchanged and journals no violation for conforming traffic', async () => {
+    const through = await get('/api/v2/admin/categories?limit=3');
+    const direct = await fetch(`${mock.mallUrl('admin', mall)}/api/v2/admin/categories?limit=3`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(through.status).toBe(200);
+    expect(await through.json()).toEqual(await direct.json());
+    expect(through.headers.get('x-api-call-limit')).toMatch(/^\d+\/40$/);
+    const control = createControlClient(proxy.url);
+    await control.verify(mall, { operationId: 'listCategories', violated: false, times: 1 });
+    await control.verify(mall, { violated: true, times: 0 });
+  });
+
+  it('journals and logs a request that breaks a rule, naming the field, and still forwards it', async () => {
+    const answer = await get('/api/v2/admin/categories?limit=0');
+    expect(answer.status).toBe(422);
+    const control = createControlClient(proxy.url);
+    const [entry] = await control.verify(mall, { operationId: 'listCategories', violated: true, times: 1 });
+    expect(entry?.violations).toEqual(['request query limit: must be >= 1']);
+    expect(lines.some((line) => line.includes('listCategories: request query limit: must be >= 1'))).toBe(
+      true,
+    );
+  });
+
+  it('never stores or logs a credential', async () => {
+    const basic = Buffer.from('demo-app:demo-app-secret').toString('base64');
+    await fetch(at('/api/v2/oauth/token'), {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'a-refresh-token-secret' }),
+    });
+    const journal = JSON.stringify(await createControlClient(proxy.url).journal(mall));
+    for (const secret of [token, basic, 'demo-app-secret', 'a-refresh-token-secret']) {
+      expect(journal).not.toContain(secret);
+      expect(lines.join('\n')).not.toContain(secret);
+    }
+    expect(journal).toContain('[redacted]');
+  });
+
+  it('records answers as a fixture that the control API loads into another mall', async () => {
+    await get('/api/v2/admin/categories?limit=5');
+    await get('/api/v2/admin/products?limit=5');
+    const fixture = JSON.parse(readFileSync(join(scratch, `${mall}.json`), 'utf8'));
+    expect(fixture.categories.length).toBeGreaterThan(0);
+    expect(fixture.products.length).toBeGreaterThan(0);
+    const counts = await mock.control.loadFixture('loaded', fixture);
+    expect(counts).toMatchObject({ categories: expect.any(Number), products: expect.any(Number) });
+    const loadedToken = (await mock.token('loaded')).access_token;
+    const names = async (mallId: string, bearer: string) => {
+      const response = await fetch(`${mock.mallUrl('admin', mallId)}/api/v2/admin/categories?limit=100`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      return ((await response.json()) as { categories: { category_name: string }[] }).categories.map(
+        (c) => c.category_name,
+      );
+    };
+    expect(await names('loaded', loadedToken)).toEqual(
+      expect.arrayContaining(fixture.categories.map((c: { category_name: string }) => c.category_name)),
+    );
+  });
+});
+
+describe('the validating proxy in front of a service that drifted', () => {
+  let broken: Server;
+  let drifted: RunningProxy;
+
+  beforeAll(async () => {
+    // A copy of the mock that answers listCategories with the category numbers as strings and no rate-limit header.
+    broken = createServer(async (request, response) => {
+      const answer = await fetch(`${mock.urls.admin}${request.url}`, {
+        headers: { authorization: request.headers.authorization ?? '' },
+      });
+      const body = (await answer.json()) as { categories?: { category_no: unknown }[] };
+      for (const category of body.categories ?? []) category.category_no = String(category.category_no);
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    drifted = await startValidatingProxy({
+      api: 'admin',
+      target: `http://127.0.0.1:${(broken.address() as AddressInfo).port}`,
+    });
+  });
+  afterAll(async () => {
+    await drifted?.close();
+    await new Promise((resolve) => broken?.close(resolve));
+  });
+
+  it('reports what the answer breaks in the journal', async () => {
+    const answer = await fetch(`${drifted.url}/__mall/${mall}/api/v2/admin/categories?limit=2`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(answer.status).toBe(200);
+    const [entry] = await createControlClient(drifted.url).verify(mall, { violated: true, times: 1 });
+    expect(entry?.violations).toEqual(
+      expect.arrayContaining([
+        'answer body/categories/0/category_no must be integer',
+        'answer header X-Api-Call-Limit is missing',
+      ]),
+    );
+  });
+});

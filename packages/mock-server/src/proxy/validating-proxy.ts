@@ -1,0 +1,207 @@
+// The validating proxy (`mall-api-mock proxy`), after Prism's proxy mode: forwards every request to
+// a real service and checks both sides against the spec — the request with the mock's own stages
+// (known operation, body, parameters, cross-parameter and body rules), the answer with the answer
+// checks (status, content type, 2020-12 schema, envelope, rate-limit headers). It never changes the
+// traffic. What it finds goes to the mall's journal (`violations`, filter `?violated=true`, so
+// `verify` can assert on it) and to the log; credentials are never stored (the journal redacts
+// secret-named fields, the log holds no header or body). With a recorder, 200 answers are kept as
+// a sandbox fixture. The control API (`/__mock/`) is served as by the mock.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Json, loadSpec, type SpecModel } from '@mall-api/spec-model';
+import { type ApiName, apiProfiles } from '../api-profiles.js';
+import { type ControlAccess, controlPrefix, createControlApi } from '../control/control-api.js';
+import { createMockMalls, type MockMalls } from '../malls/mock-malls.js';
+import { apiRuntime } from '../operation-runtime.js';
+import { type Exchange, mallOf, parseExchange } from '../pipeline/exchange.js';
+import { type Reply, sendReply } from '../pipeline/reply.js';
+import type { Stage } from '../pipeline/stage.js';
+import { knownOperation } from '../pipeline/stages/known-operation.js';
+import { readBody } from '../pipeline/stages/read-body.js';
+import { validateRequest } from '../pipeline/stages/validate-request.js';
+import { createAnswerChecks } from './answer-checks.js';
+import type { FixtureRecorder } from './fixture-recorder.js';
+
+/** Options of {@link startValidatingProxy}. */
+export interface ValidatingProxyOptions {
+  readonly api: ApiName;
+  /** The real service's base URL (`https://yourmall.cafe24api.com`). */
+  readonly target: string;
+  /** TCP port; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** Defaults to 127.0.0.1. */
+  readonly host?: string;
+  /** The spec to check against (default: the API's bundle). */
+  readonly spec?: SpecModel;
+  /** Who may call the control API. */
+  readonly control?: ControlAccess;
+  /** Receives one line per request and one per violation (never a header or a body). */
+  readonly log?: (line: string) => void;
+  /** Keeps 200 answers as fixtures. */
+  readonly recorder?: FixtureRecorder;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  readonly url: string;
+  /** The journal (and the rest of the per-mall state the control API serves). */
+  readonly malls: MockMalls;
+  close(): Promise<void>;
+}
+
+const hopByHop = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+]);
+
+/** What a stage's answer says is wrong with the request. */
+function requestViolations(reply: Reply): string[] {
+  const error = (
+    reply.body as {
+      error?: {
+        message?: string;
+        more_info?: { violations?: { location: string; name: string; message: string }[] };
+      };
+    }
+  )?.error;
+  const violations = error?.more_info?.violations ?? [];
+  return violations.length > 0
+    ? violations.map((v) => `request ${v.location} ${v.name}: ${v.message}`)
+    : [`request: ${error?.message ?? `refused with ${reply.status}`}`];
+}
+
+/** The body to forward (UTF-8 text): as it came, or the one the stages parsed re-serialized (JSON or a form). */
+function forwardedBody(exchange: Exchange, raw: Buffer | undefined): string | undefined {
+  if (raw) return raw.length > 0 ? raw.toString() : undefined;
+  if (exchange.body === undefined) return undefined;
+  return /application\/x-www-form-urlencoded/i.test(exchange.request.headers['content-type'] ?? '')
+    ? new URLSearchParams(exchange.body as Record<string, string>).toString()
+    : JSON.stringify(exchange.body);
+}
+
+const readAll = async (request: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+
+/** Starts the proxy; resolves once it listens. */
+export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningProxy> {
+  const profile = apiProfiles[options.api];
+  const spec = options.spec ?? (await loadSpec(options.api));
+  const { runtime } = await apiRuntime(options.api, spec);
+  const checks: Stage[] = [knownOperation, readBody, validateRequest(runtime)];
+  const answers = createAnswerChecks(spec, options.api);
+  const malls = createMockMalls();
+  const control = createControlApi(malls, options.control);
+  const target = options.target.replace(/\/$/, '');
+  const log = options.log ?? (() => {});
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (request.url?.startsWith(controlPrefix)) {
+      sendReply(response, await control(request, new URL(request.url, 'http://proxy.local')), {});
+      return;
+    }
+    const started = performance.now();
+    const exchange = parseExchange(profile, spec, request);
+    const violations: string[] = [];
+    for (const stage of checks) {
+      const reply = await stage.run(exchange);
+      if (reply) {
+        violations.push(...requestViolations(reply));
+        break;
+      }
+    }
+    // A body the stages did not read (no route, or none declared) is forwarded as it came.
+    const raw = request.readableEnded ? undefined : await readAll(request);
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).flatMap(([name, value]) =>
+        hopByHop.has(name) || value === undefined
+          ? []
+          : [[name, Array.isArray(value) ? value.join(', ') : value]],
+      ),
+    );
+    const body = forwardedBody(exchange, raw);
+    const upstream = await fetch(`${target}${exchange.path}${exchange.url.search}`, {
+      method: exchange.method,
+      headers,
+      redirect: 'manual',
+      ...(body === undefined || exchange.method === 'GET' || exchange.method === 'HEAD' ? {} : { body }),
+    });
+    const text = await upstream.text();
+    let parsed: Json | undefined;
+    try {
+      parsed = text ? (JSON.parse(text) as Json) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    const operation = exchange.route?.operation;
+    if (operation) {
+      violations.push(
+        ...answers
+          .problems(operation, { status: upstream.status, headers: upstream.headers, body: parsed })
+          .map((p) => `answer ${p}`),
+      );
+      if (upstream.status === 200) options.recorder?.observe(mallOf(exchange), operation, parsed);
+    }
+    const mallId = mallOf(exchange);
+    malls.journal.record(mallId, {
+      receivedAtMs: malls.clocks.now(mallId),
+      api: options.api,
+      method: exchange.method,
+      path: exchange.path,
+      operationId: operation?.operationId ?? null,
+      query: exchange.query,
+      body: exchange.body ?? null,
+      status: upstream.status,
+      answeredBy: 'proxy',
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      violations,
+    });
+    log(
+      `${options.api} proxy ${exchange.method} ${exchange.path} ${upstream.status} ${violations.length} violation(s)`,
+    );
+    for (const violation of violations) log(`  ${operation?.operationId ?? exchange.path}: ${violation}`);
+    const answerHeaders: Record<string, string> = {};
+    upstream.headers.forEach((value, name) => {
+      if (!hopByHop.has(name) && name !== 'content-encoding') answerHeaders[name] = value;
+    });
+    response.writeHead(upstream.status, answerHeaders).end(text);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // The cause goes to the log (no header or body of the request); the client gets the envelope.
+      log(
+        `${options.api} proxy 502 on ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      if (!response.headersSent)
+        response.writeHead(502, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: {
+              code: 'bad_gateway',
+              message: 'The service behind the proxy did not answer.',
+              more_info: {},
+            },
+          }),
+        );
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    malls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
