@@ -10,15 +10,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type Json, loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../api-profiles.js';
-import { type ControlAccess, controlPrefix, createControlApi } from '../control/control-api.js';
+import { controlPrefix, createControlApi } from '../control/control-api.js';
+import type { ControlAccess } from '../control/control-guard.js';
 import { createMockMalls, type MockMalls } from '../malls/mock-malls.js';
 import { apiRuntime } from '../operation-runtime.js';
 import { type Exchange, mallOf, parseExchange } from '../pipeline/exchange.js';
-import { type Reply, sendReply } from '../pipeline/reply.js';
+import { bodyFailureReply, type Reply, sendReply } from '../pipeline/reply.js';
 import type { Stage } from '../pipeline/stage.js';
 import { knownOperation } from '../pipeline/stages/known-operation.js';
-import { readBody } from '../pipeline/stages/read-body.js';
+import { defaultApiBodyLimit, readBody } from '../pipeline/stages/read-body.js';
 import { validateRequest } from '../pipeline/stages/validate-request.js';
+import { readBodyText, tooLargeMessage } from '../request-body.js';
 import { createAnswerChecks } from './answer-checks.js';
 import type { FixtureRecorder } from './fixture-recorder.js';
 
@@ -35,6 +37,8 @@ export interface ValidatingProxyOptions {
   readonly spec?: SpecModel;
   /** Who may call the control API. */
   readonly control?: ControlAccess;
+  /** The largest request body read and forwarded, in bytes (default 1 MiB); over it is a 413. */
+  readonly maxBodyBytes?: number;
   /** Receives one line per request and one per violation (never a header or a body). */
   readonly log?: (line: string) => void;
   /** Keeps 200 answers as fixtures. */
@@ -78,29 +82,24 @@ function requestViolations(reply: Reply): string[] {
 }
 
 /** The body to forward (UTF-8 text): as it came, or the one the stages parsed re-serialized (JSON or a form). */
-function forwardedBody(exchange: Exchange, raw: Buffer | undefined): string | undefined {
-  if (raw) return raw.length > 0 ? raw.toString() : undefined;
+function forwardedBody(exchange: Exchange, raw: string | undefined): string | undefined {
+  if (raw !== undefined) return raw.length > 0 ? raw : undefined;
   if (exchange.body === undefined) return undefined;
   return /application\/x-www-form-urlencoded/i.test(exchange.request.headers['content-type'] ?? '')
     ? new URLSearchParams(exchange.body as Record<string, string>).toString()
     : JSON.stringify(exchange.body);
 }
 
-const readAll = async (request: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
-
 /** Starts the proxy; resolves once it listens. */
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningProxy> {
   const profile = apiProfiles[options.api];
   const spec = options.spec ?? (await loadSpec(options.api));
   const { runtime } = await apiRuntime(options.api, spec);
-  const checks: Stage[] = [knownOperation, readBody, validateRequest(runtime)];
+  const bodyLimit = options.maxBodyBytes ?? defaultApiBodyLimit;
+  const checks: Stage[] = [knownOperation, readBody(bodyLimit), validateRequest(runtime)];
   const answers = createAnswerChecks(spec, options.api);
   const malls = createMockMalls();
-  const control = createControlApi(malls, options.control);
+  const control = await createControlApi(malls, options.control);
   const target = options.target.replace(/\/$/, '');
   const log = options.log ?? (() => {});
 
@@ -119,8 +118,14 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
         break;
       }
     }
-    // A body the stages did not read (no route, or none declared) is forwarded as it came.
-    const raw = request.readableEnded ? undefined : await readAll(request);
+    // A body the stages did not read (no route, or none declared) is forwarded as it came, within
+    // the same limit: a larger one is refused with a 413 and never read into memory.
+    const unread = !request.readableEnded;
+    const raw = unread ? await readBodyText(request, bodyLimit) : undefined;
+    if (unread && raw === undefined) {
+      sendReply(response, bodyFailureReply({ status: 413, message: tooLargeMessage(bodyLimit) }), {});
+      return;
+    }
     const headers = Object.fromEntries(
       Object.entries(request.headers).flatMap(([name, value]) =>
         hopByHop.has(name) || value === undefined
