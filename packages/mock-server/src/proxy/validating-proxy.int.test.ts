@@ -143,3 +143,26 @@ describe('the validating proxy in front of a service that drifted', () => {
     );
   });
 });
+
+describe('the validating proxy and large bodies', () => {
+  it('refuses a body over its limit with a 413 envelope, on a route it knows and on one it does not', async () => {
+    const small = await startValidatingProxy({
+      api: 'admin',
+      target: mock.urls.admin ?? '',
+      maxBodyBytes: 64,
+    });
+    try {
+      for (const path of ['/api/v2/admin/categories', '/api/v2/admin/no-such-resource']) {
+        const answer = await fetch(`${small.url}/__mall/${mall}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ request: { category_name: 'x'.repeat(500) } }),
+        });
+        expect(answer.status).toBe(413);
+        expect(await answer.json()).toMatchObject({ error: { code: expect.any(String) } });
+      }
+    } finally {
+      await small.close();
+    }
+  });
+});
