@@ -136,6 +136,18 @@ describe('malls', () => {
           .products as Body[]
       ).map((p) => p.product_ukey),
     ).toEqual([`beta_1_${all[2]?.product_no}`, `beta_2_${all[2]?.product_no}`]);
+    const language = String(all[0]?.shop_language);
+    const otherLanguage = language === 'en_US' ? 'ko_KR' : 'en_US';
+    const byLanguage = (shop_language: unknown) =>
+      collection('listProducts', { collection_product_category: ['C900000'], shop_language })
+        .products as Body[];
+    expect(byLanguage(language)).toHaveLength(4);
+    expect(byLanguage(otherLanguage)).toEqual([]);
+    expect(byLanguage([otherLanguage, language])).toHaveLength(4);
+    expect(
+      collection('countProducts', { collection_product_category: ['C900000'], product_status_type: 'S' })
+        .count,
+    ).toBe(all.filter((p) => p.product_status_type === 'S').length);
     const shops = collection('listShops', {}).shops as Body[];
     expect(shops.map((s) => [s.store_id, s.shop_no])).toEqual([
       ['alpha', 1],

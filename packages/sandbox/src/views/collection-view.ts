@@ -183,6 +183,7 @@ function productMatcher(query: ProductQuery, requireCategory: boolean) {
   const to = end === undefined ? undefined : parseBound(end, true);
   return (p: CollectionProduct) =>
     (!requireCategory || !wanted || p.codes.some((code) => wanted.includes(code))) &&
+    equalAttributes.every((name) => hasAttribute(p, name, (query as Record<string, unknown>)[name])) &&
     (!names || names.some((n) => p.product_name.toLowerCase().includes(n))) &&
     (!numbers || numbers.includes(p.product_no)) &&
     (!shops || shops.includes(p.shop_no)) &&
@@ -190,6 +191,16 @@ function productMatcher(query: ProductQuery, requireCategory: boolean) {
     (max === undefined || Number(p.price) <= max) &&
     (from === undefined || Date.parse(p.created_date) >= from) &&
     (to === undefined || Date.parse(p.created_date) <= to);
+}
+
+/** Product attributes a query parameter of the same name selects by value (one, or any of a list). */
+const equalAttributes = ['shop_language', 'shop_currency_code', 'product_status_type', 'product_popular_age'];
+
+/** Whether a record's attribute is the value asked for, or one of them (true when none is asked). */
+function hasAttribute(record: object, name: string, wanted: unknown): boolean {
+  if (wanted === undefined) return true;
+  const actual = (record as Record<string, unknown>)[name];
+  return (Array.isArray(wanted) ? wanted : [wanted]).some((item) => String(item) === String(actual));
 }
 
 /** The products of the stores in the order asked: one store's view, or the stores' views merged. */
