@@ -25,6 +25,8 @@ const headings = /** @type {const} */ ([
 export function changeSections(diffed) {
   const summary = summarizeChanges(diffed.grouped, diffed);
   const lines = [];
+  const document = documentChanges(diffed.before, diffed.after);
+  if (document.length > 0) lines.push('### Document', '', ...document.map((line) => `- ${line}`), '');
   for (const [key, heading] of headings) {
     if (summary[key].length === 0) continue;
     lines.push(`### ${heading}`, '', ...summary[key].map((line) => `- ${line}`), '');
@@ -37,6 +39,36 @@ export function changeSections(diffed) {
       '',
     );
   return lines;
+}
+
+/**
+ * What changed outside the operations (the endpoint diff does not see it): `info` field by field
+ * and every other root member (`x-api-versions`, `x-rate-limit`, `servers`, …), in words.
+ * @param {Record<string, any>} before
+ * @param {Record<string, any>} after
+ * @returns {string[]}
+ */
+export function documentChanges(before, after) {
+  const same = (/** @type {unknown} */ a, /** @type {unknown} */ b) =>
+    JSON.stringify(a) === JSON.stringify(b);
+  /** @param {Record<string, any>} was @param {Record<string, any>} is @param {string} prefix @param {string[]} skip */
+  const members = (was, is, prefix, skip) =>
+    [...new Set([...Object.keys(was ?? {}), ...Object.keys(is ?? {})])]
+      .filter((key) => !skip.includes(key) && !same(was?.[key], is?.[key]))
+      .sort()
+      .map((key) =>
+        was?.[key] === undefined
+          ? `\`${prefix}${key}\` added`
+          : is?.[key] === undefined
+            ? `\`${prefix}${key}\` removed`
+            : typeof is[key] === 'object' || /description|summary/.test(key)
+              ? `\`${prefix}${key}\` changed`
+              : `\`${prefix}${key}\` ${String(was[key])} → ${String(is[key])}`,
+      );
+  return [
+    ...members(before.info, after.info, 'info.', []),
+    ...members(before, after, '', ['info', 'paths', 'components']),
+  ];
 }
 
 /**
