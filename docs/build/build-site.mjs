@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
+import { apiVersionsLabel } from './api-versions-label.mjs';
 import { bundleBrowserScripts } from './browser-bundles.mjs';
 import { parseChangelog, renderChangelogPage } from './changelog-pages.mjs';
 import { codeSamplesOf, mockUrlOf, withCodeSamples } from './code-samples.mjs';
@@ -86,6 +87,7 @@ const modelOf = (name) => {
 const apis = apiTable.map((api) => ({
   ...api,
   version: String(/** @type {any} */ (modelOf(api.name).document.info)?.version),
+  apiVersions: apiVersionsLabel(modelOf(api.name).document),
   base: baseAddress(modelOf(api.name).document),
   mockUrl: mockUrlOf(modelOf(api.name).document),
   operationCount: modelOf(api.name).operations.length,
