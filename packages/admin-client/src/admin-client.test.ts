@@ -103,6 +103,32 @@ describe('requests the client sends', () => {
     });
   });
 
+  it('decodes a 207 as data: the added products and each item status, typed from the spec', async () => {
+    const body = {
+      product: { shop_no: 1, display_group: 1, product_no: [120] },
+      results: [
+        { index: 0, product_no: 120, status: 201 },
+        { index: 1, product_no: 99999, status: 422, message: 'product 99999 does not exist' },
+      ],
+    };
+    const fetch = (async () =>
+      new Response(JSON.stringify(body), {
+        status: 207,
+        headers: { 'content-type': 'application/json' },
+      })) as typeof globalThis.fetch;
+    const client = createAdminClient({ mallId: 'm1', auth: { accessToken: 't' }, fetch, rateLimit: false });
+    const { data, error, response } = await client.POST('/api/v2/admin/categories/{category_no}/products', {
+      params: { path: { category_no: 24 } },
+      body: { request: { product_no: [120, 99999] } },
+    });
+    expect(response.status).toBe(207);
+    expect(error).toBeUndefined();
+    // `results` exists only on the 207 body type: this compiles because the spec types it.
+    const failed = data && 'results' in data ? data.results.filter((item) => item.status === 422) : [];
+    expect(failed.map((item) => item.product_no)).toEqual([99999]);
+    expect(data?.product.product_no).toEqual([120]);
+  });
+
   it('refuses a mall ID that is not a host label and a version that is not a release date', () => {
     expect(adminBaseUrl('blueharbor')).toBe('https://blueharbor.cafe24api.com');
     expect(() => createAdminClient({ mallId: 'evil.example/x', auth: { accessToken: 't' } })).toThrow(
