@@ -21,36 +21,39 @@ beforeAll(async () => {
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
-/** Lints a one-operation document whose `price_max` parameter carries `rule`. */
-const lint = (rule: string) =>
-  lintDocument(
-    `openapi: 3.1.0
+/** `rule`'s lines indented by `spaces`. */
+const indented = (rule: string, spaces: number) =>
+  rule
+    .split('\n')
+    .map((line) => `${' '.repeat(spaces)}${line}`)
+    .join('\n');
+
+/** A document with one operation on `/items` (`operation`: the method and what follows it). */
+const oneOperation = (operation: string) => `openapi: 3.1.0
 info: { title: t, version: '1' }
 paths:
   /items:
-    get:
+${operation}
+      responses:
+        '200': { description: ok }
+`;
+
+/** Lints a one-operation document whose `price_max` parameter carries `rule`. */
+const lint = (rule: string) =>
+  lintDocument(
+    oneOperation(`    get:
       parameters:
         - { name: price_min, in: query, schema: { type: number } }
         - name: price_max
           in: query
           schema: { type: number }
-${rule
-  .split('\n')
-  .map((line) => `          ${line}`)
-  .join('\n')}
-      responses:
-        '200': { description: ok }
-`,
+${indented(rule, 10)}`),
   );
 
 /** Lints a one-operation document whose request body's `request` object carries `rule`. */
 const lintRequest = (rule: string) =>
   lintDocument(
-    `openapi: 3.1.0
-info: { title: t, version: '1' }
-paths:
-  /items:
-    put:
+    oneOperation(`    put:
       requestBody:
         content:
           application/json:
@@ -60,13 +63,7 @@ paths:
                 request:
                   type: object
                   properties: { a: { type: string }, b: { type: string } }
-${rule
-  .split('\n')
-  .map((line) => `                  ${line}`)
-  .join('\n')}
-      responses:
-        '200': { description: ok }
-`,
+${indented(rule, 18)}`),
   );
 
 /** Lints one document text with only the `mall` plugin's rule. */

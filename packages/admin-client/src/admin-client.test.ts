@@ -44,6 +44,14 @@ function recordingFetch(answer: (request: Request) => unknown) {
   return { requests, fetch: fetch as typeof globalThis.fetch };
 }
 
+/** A fetch that answers every request with `status` and the JSON `body`. */
+const answering = (status: number, body: unknown) =>
+  (async () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    })) as typeof globalThis.fetch;
+
 const query = (request: Request | undefined) => new URL(request?.url ?? 'http://x').searchParams;
 
 describe('requests the client sends', () => {
@@ -111,11 +119,7 @@ describe('requests the client sends', () => {
         { index: 1, product_no: 99999, status: 422, message: 'product 99999 does not exist' },
       ],
     };
-    const fetch = (async () =>
-      new Response(JSON.stringify(body), {
-        status: 207,
-        headers: { 'content-type': 'application/json' },
-      })) as typeof globalThis.fetch;
+    const fetch = answering(207, body);
     const client = createAdminClient({ mallId: 'm1', auth: { accessToken: 't' }, fetch, rateLimit: false });
     const { data, error, response } = await client.POST('/api/v2/admin/categories/{category_no}/products', {
       params: { path: { category_no: 24 } },
@@ -273,11 +277,7 @@ describe('paginate', () => {
     const envelope = {
       error: { code: 'forbidden', message: 'no', more_info: { required_scope: 'mall.read_product' } },
     };
-    const fetch = (async () =>
-      new Response(JSON.stringify(envelope), {
-        status: 403,
-        headers: { 'content-type': 'application/json' },
-      })) as typeof globalThis.fetch;
+    const fetch = answering(403, envelope);
     const client = createAdminClient({ mallId: 'm1', auth: { accessToken: 't' }, fetch, rateLimit: false });
     const drain = async () => {
       for await (const _ of client.paginate('/api/v2/admin/bundleproducts', {})) {
