@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { demoCollectionCredentials, demoOAuthApp } from '@mall-api/mock-server';
 import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
+import { apiVersionsLabel } from './api-versions-label.mjs';
 import { hashAssets } from './asset-hashes.mjs';
 import { bundleBrowserScripts } from './browser-bundles.mjs';
 import { parseChangelog, renderChangelogPage, withPendingReleases } from './changelog-pages.mjs';
@@ -91,6 +92,7 @@ const modelOf = (name) => {
 const apis = apiTable.map((api) => ({
   ...api,
   version: String(/** @type {any} */ (modelOf(api.name).document.info)?.version),
+  apiVersions: apiVersionsLabel(modelOf(api.name).document),
   base: baseAddress(modelOf(api.name).document),
   mockUrl: mockUrlOf(modelOf(api.name).document),
   operationCount: modelOf(api.name).operations.length,

@@ -4,6 +4,8 @@
 // spec model (every operation with its parameters, body, responses and samples), and `llms.txt`
 // (llmstxt.org) listing them. Text only; the build script writes the files.
 
+import { apiVersionsLabel } from './api-versions-label.mjs';
+
 /** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
 /** @typedef {{ name: string, title: string, summary: string, markdown: string }} Guide */
 /** @typedef {{ name: string, title: string, shortTitle: string, summary: string }} ApiEntry */
@@ -49,7 +51,12 @@ function typeText(schema) {
  */
 export function referenceMarkdown(api, model, samples) {
   const info = /** @type {Record<string, unknown>} */ (model.document.info ?? {});
-  const lines = [`# ${api.title} — reference`, '', `Version ${String(info.version)}. ${api.summary}`, ''];
+  const lines = [
+    `# ${api.title} — reference`,
+    '',
+    `API versions: ${apiVersionsLabel(model.document)}. Description revision ${String(info.version)}. ${api.summary}`,
+    '',
+  ];
   if (info.description) lines.push(String(info.description), '');
   for (const operation of model.operations) {
     const definition = operation.definition;

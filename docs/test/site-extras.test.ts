@@ -1,10 +1,12 @@
 // The build's smaller pieces at the function: placeholders in httpsnippet's output read from the
 // environment in each language; the search index finds operations by summary, parameter and
 // field name and guide sections by their text; changelog pages and their links on the landing page
-// (present only when there are changelogs); llms.txt in the llmstxt.org layout.
+// (present only when there are changelogs); llms.txt in the llmstxt.org layout; the API versions
+// label, apart from the description revision.
 import { loadSpecSync } from '@mall-api/spec-model';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
+import { apiVersionsLabel } from '../build/api-versions-label.mjs';
 import { parseChangelog, renderChangelogPage, withPendingReleases } from '../build/changelog-pages.mjs';
 import { readPlaceholdersFromEnvironment, snippetOf } from '../build/http-snippets.mjs';
 import { renderLanding } from '../build/landing-page.mjs';
@@ -121,5 +123,14 @@ describe('the changelogs', () => {
     const text = llmsTxt([], [], [changelog]);
     expect(text).toContain('- [Admin API changelog](changelogs/admin.md)');
     expect(llmsTxt([], [], [])).not.toContain('Changelogs');
+  });
+});
+
+describe('API versions on the site', () => {
+  it('names the date versions apart from the description revision', () => {
+    expect(apiVersionsLabel(loadSpecSync('admin').document)).toBe(
+      '2020-09-01 (latest); header X-Platform-Api-Version',
+    );
+    expect(apiVersionsLabel(loadSpecSync('collection').document)).toBe('none published');
   });
 });

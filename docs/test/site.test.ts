@@ -8,8 +8,10 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import type { JsonObject } from '@mall-api/spec-model';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiVersionsLabel } from '../build/api-versions-label.mjs';
 import { rateLimitSummary } from '../build/rate-limit-summary.mjs';
 import { startDocsServer } from '../build/serve.mjs';
 import {
@@ -87,6 +89,7 @@ describe('the landing page', () => {
       for (const fact of [
         api.status,
         spec.info.version,
+        apiVersionsLabel(spec as unknown as JsonObject),
         spec.servers[0]?.url ?? '?',
         api.auth,
         rateLimitSummary(spec['x-rate-limit']),

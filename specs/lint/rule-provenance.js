@@ -3,10 +3,13 @@
 // machine-readable rules the mock, the clients and the docs read; specs/README.md "Extensions")
 // does not say where its fact comes from. An object-valued rule extension carries its own
 // `x-provenance`; a scalar or list one (`x-mutually-exclusive`) is covered by an `x-provenance` on
-// the node that holds it. Every `x-provenance` is `seed`, `reference` or `inferred`.
+// the node that holds it. Every `x-provenance` is `seed`, `reference` or `inferred`. A schema of a
+// request body that states a rule by a schema keyword no plain field description gives
+// (`if`/`then`, `dependentRequired`, `minProperties`, `not`) carries `x-provenance` beside it.
 
 /** The rule extensions: every one must state its provenance. */
 const ruleExtensions = [
+  'x-api-versions',
   'x-rate-limit',
   'x-https-only',
   'x-scope-aliases',
@@ -22,9 +25,16 @@ const ruleExtensions = [
   'x-filter',
 ];
 const provenances = ['seed', 'reference', 'inferred'];
+/** The schema keywords that state a rule in a request, each needing a provenance on its schema. */
+const schemaRuleKeywords = ['if', 'dependentRequired', 'minProperties', 'not'];
 
 /** @param {unknown} value */
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * @typedef {{ child: (path: string[]) => Location }} Location
+ * @typedef {{ report: (problem: { message: string, location?: unknown }) => void, location: Location, resolve: (node: unknown) => { node: unknown, location?: Location } }} RuleContext
+ */
 
 /** @type {() => Record<string, unknown>} */
 function RuleProvenance() {
@@ -57,6 +67,48 @@ function RuleProvenance() {
           else check(fields['x-provenance'], [key]);
         }
         if (fields['x-provenance'] !== undefined) check(fields['x-provenance'], ['x-provenance']);
+      },
+    },
+    RequestBody: {
+      Schema: {
+        /**
+         * Walks the request schema and its sub-schemas (through `$ref`s, each once).
+         * @param {Record<string, unknown>} schema
+         * @param {RuleContext} ctx
+         */
+        enter(schema, ctx) {
+          const seen = new Set();
+          /** @param {unknown} node @param {Location} location */
+          const walk = (node, location) => {
+            if (!isObject(node)) return;
+            const fields = /** @type {Record<string, unknown>} */ (node);
+            if (typeof fields.$ref === 'string') {
+              const resolved = ctx.resolve(fields);
+              if (resolved.node !== undefined && !seen.has(resolved.node)) {
+                seen.add(resolved.node);
+                walk(resolved.node, resolved.location ?? location);
+              }
+              return;
+            }
+            if (fields['x-provenance'] === undefined)
+              for (const keyword of schemaRuleKeywords)
+                if (fields[keyword] !== undefined)
+                  ctx.report({
+                    message: `${keyword} states a request rule without x-provenance (seed, reference or inferred) on its schema.`,
+                    location: location.child([keyword]),
+                  });
+            for (const [key, value] of Object.entries(fields)) {
+              if (['properties', 'patternProperties', 'dependentSchemas'].includes(key) && isObject(value))
+                for (const [name, sub] of Object.entries(/** @type {Record<string, unknown>} */ (value)))
+                  walk(sub, location.child([key, name]));
+              else if (['allOf', 'anyOf', 'oneOf', 'prefixItems'].includes(key) && Array.isArray(value))
+                for (const [index, sub] of value.entries()) walk(sub, location.child([key, String(index)]));
+              else if (['items', 'not', 'if', 'then', 'else', 'additionalProperties'].includes(key))
+                walk(value, location.child([key]));
+            }
+          };
+          walk(schema, ctx.location);
+        },
       },
     },
   };

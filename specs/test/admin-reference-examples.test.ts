@@ -1,4 +1,4 @@
-// The platform's published admin example payloads (shared/reference/examples/admin, see its
+// The platform's published admin example payloads (specs/test/reference-examples/admin, see its
 // INDEX.md) validate against the schemas of our admin bundle — after two mechanical steps and
 // except for the deliberate differences listed here, each with its reason. A listed difference
 // that no longer occurs fails the test too, so the list stays honest.

@@ -1,4 +1,4 @@
-// The analytics API's published example payloads (shared/reference/examples/analytics: the response
+// The analytics API's published example payloads (test/reference-examples/analytics: the response
 // samples of the platform's reference) validate against the response schemas of our analytics
 // bundle — except for the deliberate differences listed here, each with its reason (documentation
 // slips, not shapes of the live service). A listed difference that no longer occurs fails the test

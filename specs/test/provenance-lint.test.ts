@@ -21,29 +21,55 @@ beforeAll(async () => {
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
-/** Lints a one-operation document whose `price_max` parameter carries `rule`. */
-async function lint(rule: string): Promise<{ ok: boolean; output: string }> {
-  const file = join(directory, 'openapi.yaml');
-  await writeFile(
-    file,
-    `openapi: 3.1.0
+/** `rule`'s lines indented by `spaces`. */
+const indented = (rule: string, spaces: number) =>
+  rule
+    .split('\n')
+    .map((line) => `${' '.repeat(spaces)}${line}`)
+    .join('\n');
+
+/** A document with one operation on `/items` (`operation`: the method and what follows it). */
+const oneOperation = (operation: string) => `openapi: 3.1.0
 info: { title: t, version: '1' }
 paths:
   /items:
-    get:
+${operation}
+      responses:
+        '200': { description: ok }
+`;
+
+/** Lints a one-operation document whose `price_max` parameter carries `rule`. */
+const lint = (rule: string) =>
+  lintDocument(
+    oneOperation(`    get:
       parameters:
         - { name: price_min, in: query, schema: { type: number } }
         - name: price_max
           in: query
           schema: { type: number }
-${rule
-  .split('\n')
-  .map((line) => `          ${line}`)
-  .join('\n')}
-      responses:
-        '200': { description: ok }
-`,
+${indented(rule, 10)}`),
   );
+
+/** Lints a one-operation document whose request body's `request` object carries `rule`. */
+const lintRequest = (rule: string) =>
+  lintDocument(
+    oneOperation(`    put:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                request:
+                  type: object
+                  properties: { a: { type: string }, b: { type: string } }
+${indented(rule, 18)}`),
+  );
+
+/** Lints one document text with only the `mall` plugin's rule. */
+async function lintDocument(text: string): Promise<{ ok: boolean; output: string }> {
+  const file = join(directory, 'openapi.yaml');
+  await writeFile(file, text);
   try {
     const { stdout, stderr } = await run(redocly, [
       'lint',
@@ -74,5 +100,39 @@ describe('mall/rule-provenance', () => {
   it('passes a rule extension with its provenance, inside it or beside a list-valued one', async () => {
     expect((await lint('x-not-less-than: { field: price_min, x-provenance: inferred }')).ok).toBe(true);
     expect((await lint('x-provenance: seed\nx-mutually-exclusive: [[price_min, price_max]]')).ok).toBe(true);
+  });
+
+  it.each([
+    ['minProperties', 'minProperties: 1'],
+    ['dependentRequired', 'dependentRequired: { a: [b] }'],
+    ['if', 'if: { required: [a] }\nthen: { required: [b] }'],
+    ['not', 'not: { required: [a, b] }'],
+  ])(
+    'fails a request schema stating a rule by %s without x-provenance, passes it with one',
+    async (keyword, rule) => {
+      const bare = await lintRequest(rule);
+      expect(bare.ok).toBe(false);
+      expect(bare.output).toContain(`${keyword} states a request rule without x-provenance`);
+      expect((await lintRequest(`x-provenance: inferred\n${rule}`)).ok).toBe(true);
+    },
+  );
+
+  it('finds a request rule inside an allOf item and leaves response schemas alone', async () => {
+    const nested = await lintRequest('allOf:\n  - if: { required: [a] }\n    then: { required: [b] }');
+    expect(nested.ok).toBe(false);
+    expect(nested.output).toContain('if states a request rule');
+    const response = await lintDocument(`openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /items:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, minProperties: 1 }
+`);
+    expect(response.ok).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-// The platform's published example payloads (shared/reference/examples/collection), after the
+// The platform's published example payloads (test/reference-examples/collection), after the
 // seeds' `collection` renaming, validate against our response schemas — except for the deliberate
 // differences listed here, each with its reason. A listed difference that no longer occurs fails
 // the test too, so the list stays honest.

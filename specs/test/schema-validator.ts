@@ -1,6 +1,6 @@
 // Test support: validates values against schemas of a bundled OpenAPI 3.1 document with Ajv's
 // JSON Schema 2020-12 dialect, resolving `#/components/...` references inside the document, and
-// finds the platform's reference example payloads.
+// finds the platform's published example payloads vendored beside the tests.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -11,12 +11,9 @@ export type OpenApiDocument = {
   components: Record<string, Record<string, unknown>>;
 };
 
-/** `../shared/reference/examples/<api>` beside the checkout: the platform's published payloads. */
+/** `specs/test/reference-examples/<api>`: the platform's published payloads, vendored (see its README). */
 export function referenceExamplesDir(api: string): string {
-  // `MALL_API_REFERENCE_DIR` points elsewhere when the checkout is not beside `shared/` (a worktree).
-  const reference =
-    process.env.MALL_API_REFERENCE_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'reference');
-  return join(reference, 'examples', api);
+  return join(import.meta.dirname, 'reference-examples', api);
 }
 
 /** Loads `specs/dist/<api>.openapi.json`. */

@@ -49,7 +49,12 @@ describe('spec decisions', () => {
     expect(limit).toMatchObject({ 'refill-interval-seconds': 2, 'x-provenance': 'inferred' });
     expect(String(limit.description)).toContain('contradicts');
     const header = (analytics.components.headers as Record<string, Node>)['XRateLimitReplenishRate'] as Node;
-    expect(header).toMatchObject({ example: 0.5, 'x-provenance': 'inferred' });
+    // The seed's example value is shown beside the value the rule gives, and the description explains.
+    expect(header).toMatchObject({
+      examples: { SeedExample: { value: 2 }, OneTokenEveryTwoSeconds: { value: 0.5 } },
+      'x-provenance': 'inferred',
+    });
+    expect(String(header.description)).toContain('disagree');
   });
 
   it.each([
@@ -61,5 +66,70 @@ describe('spec decisions', () => {
       Object.values(item as Record<string, Node>).map((op) => op['x-request-limit']),
     );
     expect(new Set(limits)).toEqual(new Set([limit]));
+  });
+});
+
+describe('versions, 207, HTTPS on OAuth, examples (issue 25)', () => {
+  const parameters = admin.components.parameters as Record<string, Node>;
+
+  it('the admin version header is an enum of the x-api-versions dates, the latest by default', () => {
+    const versions = admin['x-api-versions'] as Node;
+    const dates = (versions.versions as Node[]).map((v) => v.date);
+    const header = parameters.PlatformApiVersion as Node;
+    expect(header.name).toBe(versions.header);
+    expect((header.schema as Node).enum).toEqual(dates);
+    expect((header.schema as Node).default).toBe(dates[0]);
+    expect(versions['unknown-version']).toMatchObject({
+      'answered-as': 'oldest',
+      'x-provenance': 'reference',
+    });
+    for (const other of [collection, analytics])
+      expect(other['x-api-versions']).toMatchObject({ versions: [], 'x-provenance': 'seed' });
+  });
+
+  it('info.version of every spec is a plain semantic version: a description revision, no pre-release', () => {
+    for (const document of [admin, collection, analytics])
+      expect(String((document as Node & { info: Node }).info.version)).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('a 207 is a success body listing each item status, not the error envelope', () => {
+    const validate = schemaValidator(admin);
+    for (const [path, schema] of [
+      ['/api/v2/admin/categories/{category_no}/products', 'CategoryProductMultiStatus'],
+      ['/api/v2/admin/mains/{display_group}/products', 'MainProductMultiStatus'],
+    ] as const) {
+      const multi = (operation(admin, path, 'post').responses as Record<string, Node>)['207'] as Node;
+      const resolved = (admin.components.responses as Record<string, Node>)[
+        String(multi.$ref).split('/').pop() as string
+      ] as Node;
+      const content = (resolved.content as Record<string, Node>)['application/json'] as Node;
+      expect((content.schema as Node).$ref).toBe(`#/components/schemas/${schema}`);
+      expect(resolved['x-provenance']).toBe('inferred');
+      const pointer = `/components/schemas/${schema}`;
+      expect(validate(pointer, { error: { code: 'x', message: 'y', more_info: {} } })).not.toEqual([]);
+    }
+    expect((admin.components.schemas as Record<string, Node>).ItemStatusList?.['x-provenance']).toBe(
+      'inferred',
+    );
+  });
+
+  it('the OAuth endpoints document 403 for a request that is not HTTPS', () => {
+    for (const [path, method] of [
+      ['/api/v2/oauth/authorize', 'get'],
+      ['/api/v2/oauth/token', 'post'],
+    ] as const)
+      expect(Object.keys(operation(admin, path, method).responses as Node)).toContain('403');
+  });
+
+  it('every analytics date-time in an example has seconds (HH:MM:SS+09:00)', () => {
+    const text = JSON.stringify(analytics.components.examples);
+    expect(text).toMatch(/T\d{2}:\d{2}:\d{2}\+09:00/);
+    expect(text).not.toMatch(/T\d{2}:\d{2}\+09:00/);
+  });
+
+  it('the remaining-calls example fits the smallest bucket (analytics: 10 tokens)', () => {
+    const remaining = (analytics.components.headers as Record<string, Node>).XRateLimitRemaining as Node;
+    const capacity = (analytics['x-rate-limit'] as Node).capacity as number;
+    expect(remaining.example as number).toBeLessThanOrEqual(capacity);
   });
 });

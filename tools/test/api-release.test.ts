@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkApi, passes } from '../src/api-releases/breaking-check.mjs';
 import { renderChangelog } from '../src/api-releases/changelog.mjs';
 import { cutRelease, pendingRelease } from '../src/api-releases/cut-release.mjs';
+import { writePendingNotes } from '../src/api-releases/pending-notes.mjs';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const released = readFileSync(join(repoRoot, 'specs', 'releases', 'collection', '1.0.0.json'), 'utf8');
@@ -26,6 +27,7 @@ describe('an API release', () => {
     writeFileSync(join(releases, '1.0.0.md'), '---\ndate: 2026-11-23\n---\nFirst release.\n');
     const next = JSON.parse(released);
     next.info.version = '1.1.0';
+    next['x-api-versions'] = { header: 'X-Version', versions: [{ date: '2026-12-01' }] };
     next.paths['/api/shops'].get.parameters.push({
       name: 'shop_theme',
       in: 'query',
@@ -34,6 +36,8 @@ describe('an API release', () => {
     next.paths['/api/products/count'].get.deprecated = true;
     writeFileSync(join(root, 'specs', 'dist', 'collection.openapi.json'), JSON.stringify(next));
     writeFileSync(join(releases, '1.1.0.md'), 'Shops can be found by theme.\n');
+    expect(passes(await checkApi('collection', root))).toBe(false);
+    await writePendingNotes('collection', root);
 
     expect(pendingRelease('collection', root)).toMatchObject({
       version: '1.1.0',
@@ -43,15 +47,19 @@ describe('an API release', () => {
     expect(passes(await checkApi('collection', root))).toBe(true);
     cutRelease('collection', '2026-12-01', root);
     expect(existsSync(join(releases, '1.1.0.json'))).toBe(true);
-    expect(readFileSync(join(releases, '1.1.0.md'), 'utf8')).toBe(
-      '---\ndate: 2026-12-01\n---\nShops can be found by theme.\n',
+    expect(readFileSync(join(releases, '1.1.0.md'), 'utf8')).toMatch(
+      /^---\ndate: 2026-12-01\n---\nShops can be found by theme\.\n\n<!-- every change since the last release/,
     );
     expect(pendingRelease('collection', root).due).toBe(false);
 
     const changelog = await renderChangelog('collection', root);
-    expect(changelog.indexOf('## 1.1.0 — 2026-12-01')).toBeLessThan(
-      changelog.indexOf('## 1.0.0 — 2026-11-23'),
+    expect(changelog.indexOf('## Description 1.1.0 — 2026-12-01')).toBeLessThan(
+      changelog.indexOf('## Description 1.0.0 — 2026-11-23'),
     );
+    // The revision's API versions are stated apart from its number; the generated block is not repeated.
+    expect(changelog).toContain('API versions described: 2026-12-01 (`X-Version`; the first is the latest).');
+    expect(changelog).toContain('API versions: not yet recorded as data in this revision.');
+    expect(changelog).not.toContain('<!-- every change');
     expect(changelog).toContain('### Added\n\n- query parameter `shop_theme` of `GET /api/shops`');
     expect(changelog).toContain('### Deprecated\n\n- operation `GET /api/products/count`');
     expect(changelog).not.toContain('### Removed');
@@ -66,7 +74,7 @@ describe('docs/changelogs', () => {
     ]);
     for (const api of ['collection', 'admin', 'analytics'])
       expect(readFileSync(join(repoRoot, 'docs', 'changelogs', `${api}.md`), 'utf8')).toMatch(
-        /^# .+: changelog\n[\s\S]*\n## \d+\.\d+\.\d+\S* — \d{4}-\d{2}-\d{2}\n/,
+        /^# .+: changelog\n[\s\S]*\n## Description \d+\.\d+\.\d+\S* — \d{4}-\d{2}-\d{2}\n\nAPI versions/,
       );
   });
 });

@@ -1,8 +1,9 @@
 // The breaking-change check on copies of the collection bundle in a temp dir laid out like the
 // repository (specs/releases/collection/1.0.0.json released, specs/dist/… current): a narrowed
 // `limit` maximum and a removed parameter are reported in plain words with their location and fail
-// the command; a new optional parameter passes; a break declared in the notes of a new major
-// version passes. And the repository itself passes `npm run check:breaking`.
+// the command; a new optional parameter passes in a new revision whose notes hold every change
+// (generated); a changed description under the released number fails; a break declared in the
+// notes of a new major revision passes. And the repository itself passes `npm run check:breaking`.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { narrowedConstraints } from '../src/api-releases/narrowing-rules.mjs';
+import { writePendingNotes } from '../src/api-releases/pending-notes.mjs';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const checker = join(repoRoot, 'tools', 'src', 'check-breaking.mjs');
@@ -29,8 +31,13 @@ function layout(change: (bundle: Bundle) => void, notes?: { version: string; tex
   roots.push(root);
   mkdirSync(join(root, 'specs', 'releases', 'collection'), { recursive: true });
   mkdirSync(join(root, 'specs', 'dist'), { recursive: true });
-  writeFileSync(join(root, 'specs', 'releases', 'collection', '1.0.0.json'), released);
-  const current = JSON.parse(released) as Bundle;
+  // The repository's current bundle, numbered as the released revision 1.0.0.
+  const release = {
+    ...(JSON.parse(released) as Bundle),
+    info: { ...JSON.parse(released).info, version: '1.0.0' },
+  };
+  writeFileSync(join(root, 'specs', 'releases', 'collection', '1.0.0.json'), JSON.stringify(release));
+  const current = structuredClone(release);
   change(current);
   writeFileSync(join(root, 'specs', 'dist', 'collection.openapi.json'), JSON.stringify(current));
   if (notes) writeFileSync(join(root, 'specs', 'releases', 'collection', `${notes.version}.md`), notes.text);
@@ -85,30 +92,54 @@ describe('npm run check:breaking', () => {
     expect(output).toMatch(/at released bundle \/paths\/\{\/api\/shops\}\/get\/parameters\/\d+/);
   }, 60_000);
 
-  it('lets a new optional parameter through', async () => {
-    const root = layout((bundle) => {
-      bundle.paths['/api/shops']?.get.parameters.push({
-        name: 'shop_theme',
-        in: 'query',
-        schema: { type: 'string' },
-      });
+  const addTheme = (bundle: Bundle) => {
+    bundle.paths['/api/shops']?.get.parameters.push({
+      name: 'shop_theme',
+      in: 'query',
+      schema: { type: 'string' },
     });
+  };
+
+  it('lets a new optional parameter through in a new revision whose notes hold every change', async () => {
+    const root = layout((bundle) => {
+      addTheme(bundle);
+      bundle.info.version = '1.1.0';
+    });
+    const missing = await check(root);
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain('specs/releases/collection/1.1.0.md do not list every change');
+    await writePendingNotes('collection', root);
+    const notes = readFileSync(join(root, 'specs', 'releases', 'collection', '1.1.0.md'), 'utf8');
+    expect(notes).toContain('- query parameter `shop_theme` of `GET /api/shops`');
+    expect(notes).toContain('- `info.version` 1.0.0 → 1.1.0');
     const { code, output } = await check(root);
-    expect(output).toBe('collection: 1.0.0 against released 1.0.0: no breaking change\n');
+    expect(output).toBe('collection: 1.1.0 against released 1.0.0: no breaking change\n');
     expect(code).toBe(0);
   }, 60_000);
 
-  it('lets a break through when a new major version declares it in its release notes', async () => {
+  it('fails a changed description that keeps the released revision number', async () => {
+    const { code, output } = await check(layout(addTheme));
+    expect(code).toBe(1);
+    expect(output).toContain('the description changed since 1.0.0 was released: raise info.version');
+  }, 60_000);
+
+  it('lets a break through when a new major revision declares it in its release notes', async () => {
     const declare = (bundle: Bundle) => {
       narrowLimit(bundle);
       bundle.info.version = '2.0.0';
     };
-    const notes = { version: '2.0.0', text: '## Breaking changes\n\n- `limit` now stops at 50.\n' };
-    const declared = await check(layout(declare, notes));
+    const notes = {
+      version: '2.0.0',
+      text: '## Incompatible description changes\n\n- `limit` now stops at 50.\n',
+    };
+    const root = layout(declare, notes);
+    await writePendingNotes('collection', root);
+    const declared = await check(root);
     expect(declared.output).toMatch(/breaking changes \(declared in the 2\.0\.0 release notes\)/);
     expect(declared.code).toBe(0);
-    const undeclared = await check(layout(declare, { version: '2.0.0', text: 'Faster.\n' }));
-    expect(undeclared.code).toBe(1);
+    const undeclared = layout(declare, { version: '2.0.0', text: 'Faster.\n' });
+    await writePendingNotes('collection', undeclared);
+    expect((await check(undeclared)).code).toBe(1);
   }, 60_000);
 
   it('passes on the repository: every spec is compatible with its last release', async () => {

@@ -19,7 +19,9 @@ describe('npm run release (dry run)', () => {
     expect(output).toMatch(
       /admin: \S+ against released \S+: (no breaking change|\d+ breaking changes \(declared in )/,
     );
-    expect(output).toMatch(/collection \S+: released/);
+    expect(output).toMatch(
+      /collection \S+(: released| is not released yet: npm run release:version will release it)/,
+    );
     expect(output).toContain('+ @mall-api/contract-tests@');
     expect(output).toContain('+ @mall-api/admin-client@');
     expect(output).toContain('(dry-run)');

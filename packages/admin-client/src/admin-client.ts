@@ -19,11 +19,12 @@ import {
 } from '@mall-api/client-kit';
 import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from './generated/admin.js';
+import { apiVersions } from './generated/api-versions.js';
 import { listEndpoints } from './generated/list-keys.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
-/** The API version used when a request names none (the latest). */
-export const adminLatestApiVersion = '2020-09-01';
+/** The latest API version the spec describes (`x-api-versions`), the one used when a request names none. */
+export const adminLatestApiVersion = apiVersions[0];
 
 /** Page size when neither the caller nor the spec gives one. */
 const fallbackPageSize = 100;

@@ -92,7 +92,7 @@ describe('paginate', () => {
 describe('fetchRange', () => {
   it('splits a long range into monthly requests, never across 2023-01-01, and merges them in order', async () => {
     const { requests, fetch } = recordingFetch((url) => ({
-      dailyactive: [{ date: `${url.searchParams.get('start_date')}T00:00+09:00`, user_count: 1 }],
+      dailyactive: [{ date: `${url.searchParams.get('start_date')}T00:00:00+09:00`, user_count: 1 }],
     }));
     const client = createAnalyticsClient({ auth: { accessToken: 't' }, fetch, rateLimit: false });
     const rows = await client.fetchRange('/visitors/dailyactive', {
@@ -119,7 +119,9 @@ describe('fetchRange', () => {
   });
 
   it('fetches endpoints without offset once per sub-range', async () => {
-    const { requests, fetch } = recordingFetch(() => ({ pervisitors: [{ date: '2026-01-01T00:00+09:00' }] }));
+    const { requests, fetch } = recordingFetch(() => ({
+      pervisitors: [{ date: '2026-01-01T00:00:00+09:00' }],
+    }));
     const client = createAnalyticsClient({ auth: { accessToken: 't' }, fetch, rateLimit: false });
     await client.fetchRange('/sales/pervisitors', { ...range, end_date: '2026-02-15' }, { maxDays: 31 });
     expect(requests).toHaveLength(2);

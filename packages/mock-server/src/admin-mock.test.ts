@@ -264,6 +264,20 @@ describe('admin mock: transport and routing', () => {
     expect(body.error.message).toContain('HTTPS');
   });
 
+  it('answers 403 on the OAuth endpoints too for plain HTTP, as their 403 response documents', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s'],
+      ['POST', '/api/v2/oauth/token'],
+    ] as const) {
+      const { status, body } = await call(method, path, {
+        authorization: null,
+        headers: { 'x-forwarded-proto': 'http' },
+      });
+      expect(status, path).toBe(403);
+      expect(body.error.code).toBe('forbidden');
+    }
+  });
+
   it('answers 404 with the envelope for an unknown path and for a method a path does not offer', async () => {
     const unknown = await call('GET', '/api/v2/admin/categorys');
     expect(unknown.status).toBe(404);
@@ -271,11 +285,19 @@ describe('admin mock: transport and routing', () => {
     expect((await call('PATCH', '/api/v2/admin/categories/44')).status).toBe(404);
   });
 
-  it('accepts X-Platform-Api-Version and refuses one that is not a release date', async () => {
+  it('answers a described version, answers another release date as the oldest described, refuses a non-date', async () => {
     const versioned = await call('GET', '/api/v2/admin/categories', {
       headers: { 'x-platform-api-version': '2020-09-01' },
     });
     expect(versioned.status).toBe(200);
+    // Not in x-api-versions: the reference's fallback (the oldest described version) answers it.
+    for (const date of ['2031-12-31', '2019-01-01']) {
+      const fallback = await call('GET', '/api/v2/admin/categories', {
+        headers: { 'x-platform-api-version': date },
+      });
+      expect(fallback.status, date).toBe(200);
+      expect(fallback.body).toEqual(versioned.body);
+    }
     const malformed = await call('GET', '/api/v2/admin/categories', {
       headers: { 'x-platform-api-version': 'latest' },
     });

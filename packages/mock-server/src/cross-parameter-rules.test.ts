@@ -13,7 +13,7 @@ const checkOf = (document: JsonObject, operationId: string) => {
 const namesOf = (
   api: 'collection' | 'admin' | 'analytics',
   operationId: string,
-  query: Record<string, string>,
+  query: Record<string, string | string[]>,
 ) => checkOf(loadSpecSync(api).document, operationId)(query).map((v) => v.name);
 
 describe('cross-parameter rules read from the specs', () => {
@@ -39,6 +39,14 @@ describe('cross-parameter rules read from the specs', () => {
     expect(namesOf('collection', 'listProducts', { product_standard_tags: tags })).toEqual([
       'product_standard_tags',
     ]);
+    // A comma list repeated under its key: every occurrence counts (6 + 5 values of one key).
+    const repeated = [tags.split(',').slice(0, 6).join(','), tags.split(',').slice(6).join(',')];
+    expect(namesOf('collection', 'listProducts', { product_standard_tags: repeated })).toEqual([
+      'product_standard_tags',
+    ]);
+    expect(
+      namesOf('collection', 'listProducts', { product_standard_tags: ['color:a,color:b', 'size:m'] }),
+    ).toEqual([]);
     expect(namesOf('admin', 'listProducts', { embed: 'variants' })).toEqual(['custom_product_code']);
     expect(namesOf('admin', 'listProducts', { embed: 'variants', custom_variant_code: 'X' })).toEqual([]);
   });

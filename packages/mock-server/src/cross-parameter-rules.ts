@@ -18,6 +18,10 @@ export type CrossParameterCheck = (query: Query) => Violation[];
 const first = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value[0] : value;
 /** A number, or a date (`YYYY-MM-DD` or a date-time) as ms since the epoch. */
+/** The items of a comma-list parameter over every occurrence of its key (`a=1,2&a=3` → 1, 2, 3). */
+const listItems = (raw: string | string[] | undefined): string[] =>
+  (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((value) => value.split(','));
+
 const comparable = (raw: string): number => {
   const number = Number(raw);
   return raw.trim() !== '' && Number.isFinite(number) ? number : Date.parse(raw);
@@ -116,8 +120,7 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
         violations.push({ location: 'query', name: upper, message });
     }
     for (const { name, value, oneOf } of requirements) {
-      const raw = query[name];
-      const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => v.split(','));
+      const values = listItems(query[name]);
       if (values.includes(value) && !oneOf.some((other) => query[other] !== undefined))
         violations.push({
           location: 'query',
@@ -126,10 +129,8 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
         });
     }
     for (const { name, max } of limits) {
-      const raw = first(query[name]);
-      if (raw === undefined) continue;
       const counts = new Map<string, number>();
-      for (const item of raw.split(',')) {
+      for (const item of listItems(query[name])) {
         const key = item.split(':')[0] ?? '';
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
@@ -144,8 +145,7 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
       }
     }
     for (const { name, attributes } of filters) {
-      const raw = query[name];
-      const items = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) => v.split(','));
+      const items = listItems(query[name]);
       const unknown = items.map((item) => item.split(':')[0] ?? '').find((key) => !attributes.includes(key));
       if (unknown !== undefined)
         violations.push({

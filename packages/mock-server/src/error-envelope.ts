@@ -14,7 +14,6 @@ export interface ErrorEnvelope {
 }
 
 const codeByStatus: Record<number, string> = {
-  207: 'multi_status',
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',

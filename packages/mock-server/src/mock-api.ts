@@ -1,7 +1,8 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
 // place that shows the order:
-//   CORS preflight → identify caller → rate limit → OAuth endpoints (admin) → HTTPS only (admin, analytics) →
-//   require credentials → known operation → scope → read body → validate request → faults → answer
+//   CORS preflight → identify caller → rate limit → HTTPS only (admin, analytics) → OAuth endpoints (admin) →
+//   require credentials → known operation → scope → read body → API version (admin) → validate request →
+//   faults → answer
 // The request is parsed once (pipeline/exchange.ts); each stage answers or passes on
 // (pipeline/stages/); every answer carries the API's rate-limit headers and every error the API's
 // envelope, and is written to the request journal of its mall. Paths under `/__mock/` go to the
@@ -9,7 +10,7 @@
 // envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiLimitFromSpec, type ServerLimiter } from '@mall-api/rate-limit';
-import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
+import { apiVersionsOf, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
@@ -25,6 +26,7 @@ import { type Exchange, mallOf, parseExchange } from './pipeline/exchange.js';
 import { errorReply, sendReply } from './pipeline/reply.js';
 import { type PipelineOutcome, runStages, type Stage } from './pipeline/stage.js';
 import { answer } from './pipeline/stages/answer.js';
+import { apiVersion } from './pipeline/stages/api-version.js';
 import { faults } from './pipeline/stages/faults.js';
 import { httpsOnly } from './pipeline/stages/https-only.js';
 import { identifyCaller } from './pipeline/stages/identify-caller.js';
@@ -97,6 +99,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   // The API's limit and what it counts per come from its spec (x-rate-limit), as the clients' do.
   const limit = apiLimitFromSpec(spec.document, name);
   const sandbox = options.sandbox ?? malls.sandbox;
+  // The date versions the spec describes (x-api-versions); a spec without them has none.
+  const versions = spec.document['x-api-versions'] ? apiVersionsOf(spec.document) : undefined;
   const limiter = options.limiter;
   const stages: Stage[] = [
     corsPreflight,
@@ -105,14 +109,17 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
       limit.countedPer ?? 'client-ip',
     ),
+    ...(spec.document['x-https-only'] ? [httpsOnly] : []),
     ...(profile.servesOAuth && options.authority
       ? [oauthEndpoints(options.authority, options.publicHosts)]
       : []),
-    ...(spec.document['x-https-only'] ? [httpsOnly] : []),
     requireCredentials,
     knownOperation,
     scope,
     readBody(options.maxBodyBytes),
+    ...(versions?.header && versions.dates.length > 0
+      ? [apiVersion({ ...versions, header: versions.header })]
+      : []),
     validateRequest(runtime),
     faults(malls.faults),
     answer({ runtime, ...(sandbox ? { sandbox } : {}) }),

@@ -30,7 +30,9 @@ export function coerceParameter(
   const schema = parameter.schema as Schema;
   if (typesOf(schema).includes('array')) {
     const explode = parameter.explode ?? parameter.in === 'query';
-    const items = Array.isArray(raw) ? raw : explode ? [raw] : raw.split(',');
+    // A comma list sent under a repeated key: every occurrence counts, each split at its commas.
+    const occurrences = Array.isArray(raw) ? raw : [raw];
+    const items = explode ? occurrences : occurrences.flatMap((value) => value.split(','));
     return items.map((item) => coerceScalar(item, itemSchema));
   }
   return coerceScalar(Array.isArray(raw) ? (raw[0] ?? '') : raw, schema);

@@ -21,7 +21,7 @@ export type SandboxResult =
   | { readonly kind: 'answer'; readonly status: number; readonly body: unknown }
   | {
       readonly kind: 'refusal';
-      readonly status: 404 | 409 | 422 | 207;
+      readonly status: 404 | 409 | 422;
       readonly message: string;
       readonly violations: readonly Violation[];
     };

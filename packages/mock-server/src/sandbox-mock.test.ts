@@ -622,6 +622,8 @@ describe('integrity rules', () => {
       request: { product_no: [product.product_no, 999999] },
     });
     expect(partial.status).toBe(207);
+    expect(partial.body.product.product_no).toEqual([product.product_no]);
+    expect(partial.body.results.map((item: { status: number }) => item.status)).toEqual([201, 422]);
     expect(
       (await call('GET', `/api/v2/admin/categories/${category.category_no}/products/count?display_group=1`))
         .body.count,

@@ -1,5 +1,5 @@
 // What the sandbox answers, as values: an `answer` (a status and the documented body: 200, 201,
-// or 207 for a partial add) or a `refusal` (404, 409 or 422 with a message and the violations
+// or 207 with per-item statuses for a partial add) or a `refusal` (404, 409 or 422 with a message and the violations
 // naming each offending field). Nothing the sandbox decides crosses its surface as an exception;
 // the front layer that serves HTTP turns a refusal into the API's error envelope.
 

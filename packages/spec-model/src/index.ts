@@ -1,4 +1,5 @@
 // Public entry point of @mall-api/spec-model: the one reader of the bundled specs.
+export { type ApiVersions, answeringVersion, apiVersionsOf } from './api-versions.js';
 export {
   dereference,
   extensionsOf,

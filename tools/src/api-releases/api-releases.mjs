@@ -1,7 +1,9 @@
 // @ts-check
 // The released versions of each API, kept in the repository: `specs/releases/<api>/<version>.json`
 // is the bundle as released, `specs/releases/<api>/<version>.md` its release notes (front matter
-// `date:` once released; a `## Breaking changes` section declares the breaks a major version makes).
+// `date:` once released; a `## Incompatible description changes` section declares the breaks a major
+// revision makes). A version is a revision of our description, not an API version (those are the
+// release dates of a bundle's `x-api-versions`).
 // Notes for a version not yet released sit beside the released ones without a bundle.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,12 +23,12 @@ export const currentBundlePath = (api, root = repositoryRoot) =>
 
 /**
  * Release notes of one version.
- * @typedef {{ version: string, date?: string, body: string, declaredBreaks: string[] }} ReleaseNotes
+ * @typedef {{ version: string, date?: string, body: string, text: string, declaredBreaks: string[] }} ReleaseNotes
  */
 
 /**
  * Reads release notes: optional front matter (`date: 2026-11-23`), then Markdown; the list items
- * under `## Breaking changes` are the declared breaks.
+ * under `## Incompatible description changes` are the declared breaks.
  * @param {string} file
  * @param {string} version
  * @returns {ReleaseNotes}
@@ -36,12 +38,13 @@ export function readReleaseNotes(file, version) {
   const front = /^---\n([\s\S]*?)\n---\n?/.exec(text);
   const date = front ? /^date:\s*(\S+)\s*$/m.exec(front[1] ?? '')?.[1] : undefined;
   const body = (front ? text.slice(front[0].length) : text).trim();
-  const section = /^## Breaking changes\s*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(body)?.[1] ?? '';
+  const section =
+    /^## Incompatible description changes\s*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(body)?.[1] ?? '';
   const declaredBreaks = section
     .split('\n')
     .filter((line) => /^\s*[-*]\s+\S/.test(line))
     .map((line) => line.replace(/^\s*[-*]\s+/, '').trim());
-  return { version, ...(date ? { date } : {}), body, declaredBreaks };
+  return { version, ...(date ? { date } : {}), body, text, declaredBreaks };
 }
 
 /**
@@ -63,7 +66,7 @@ export function releasedVersions(api, root = repositoryRoot) {
         bundle: join(directory, `${version}.json`),
         notes: existsSync(notesFile)
           ? readReleaseNotes(notesFile, version)
-          : { version, body: '', declaredBreaks: [] },
+          : { version, body: '', text: '', declaredBreaks: [] },
       };
     });
 }

@@ -1,14 +1,18 @@
 // @ts-check
-// The breaking-change check of one API: its current bundle against its last released bundle. A
-// break passes only when it is declared — `info.version` a major version above the release and the
-// notes of that version listing the breaks under `## Breaking changes`.
+// The breaking-change check of one API: its current bundle (a revision of our description,
+// `info.version`) against its last released bundle. A break passes only when it is declared —
+// `info.version` a major revision above the release and the notes of that revision listing the
+// breaks under `## Incompatible description changes`. A changed description must carry a new
+// revision, and that revision's notes must hold every change, generated (release-notes.mjs).
 import semver from 'semver';
 import { currentBundlePath, pendingNotes, readBundle, releasedVersions } from './api-releases.mjs';
+import { generatedBlock, holdsBlock } from './release-notes.mjs';
 import { diffBundles } from './spec-diff.mjs';
 
 /**
  * The outcome for one API.
- * @typedef {{ api: string, released?: string, current: string, breaking: import('./spec-diff.mjs').BreakingChange[], declared: boolean, problem?: string }} BreakingCheck
+ * @typedef {{ api: string, released?: string, current: string, breaking: import('./spec-diff.mjs').BreakingChange[], declared: boolean, problem?: string, notes?: string }} BreakingCheck
+ * `notes` is the generated block the pending revision's notes must hold (set when they do not).
  */
 
 /**
@@ -23,20 +27,24 @@ export async function checkApi(api, root) {
   const last = releasedVersions(api, root).at(-1);
   if (!last) return { api, current: version, breaking: [], declared: false };
   const released = readBundle(last.bundle);
+  const unchanged = JSON.stringify(released) === JSON.stringify(current);
   // Identical documents cannot differ; skipping Optic there keeps the usual run quick.
-  const { breaking } =
-    JSON.stringify(released) === JSON.stringify(current)
-      ? { breaking: [] }
-      : await diffBundles(released, current);
+  const diffed = unchanged ? undefined : await diffBundles(released, current);
+  const breaking = diffed?.breaking ?? [];
+  const pending = version === last.version ? undefined : pendingNotes(api, version, root);
   const problem = !semver.valid(version)
     ? `info.version ${version} is not a semantic version`
     : semver.lt(version, last.version)
       ? `info.version ${version} is below the released ${last.version}`
-      : undefined;
+      : diffed && version === last.version
+        ? `the description changed since ${last.version} was released: raise info.version`
+        : undefined;
+  const block = diffed && version !== last.version ? generatedBlock(last.version, diffed) : undefined;
+  const notesMissing = block !== undefined && !holdsBlock(pending?.text ?? '', block);
   const declared =
     semver.valid(version) !== null &&
     semver.major(version) > semver.major(last.version) &&
-    (pendingNotes(api, version, root)?.declaredBreaks.length ?? 0) > 0;
+    (pending?.declaredBreaks.length ?? 0) > 0;
   return {
     api,
     released: last.version,
@@ -44,11 +52,13 @@ export async function checkApi(api, root) {
     breaking,
     declared,
     ...(problem ? { problem } : {}),
+    ...(notesMissing ? { notes: block } : {}),
   };
 }
 
 /** Whether the check lets the change through. @param {BreakingCheck} check */
-export const passes = (check) => !check.problem && (check.breaking.length === 0 || check.declared);
+export const passes = (check) =>
+  !check.problem && check.notes === undefined && (check.breaking.length === 0 || check.declared);
 
 /**
  * The check in plain words, one line per break with its location.
@@ -56,11 +66,15 @@ export const passes = (check) => !check.problem && (check.breaking.length === 0 
  * @returns {string}
  */
 export function formatCheck(check) {
-  const { api, released, current, breaking, declared, problem } = check;
+  const { api, released, current, breaking, declared, problem, notes } = check;
   if (!released) return `${api}: no released version yet; nothing to compare\n`;
   const head = `${api}: ${current} against released ${released}: `;
   const lines = [];
   if (problem) lines.push(`${head}${problem}`);
+  if (notes !== undefined)
+    lines.push(
+      `${head}the notes in specs/releases/${api}/${current}.md do not list every change: run npm run release:notes`,
+    );
   if (breaking.length === 0) {
     if (!problem) lines.push(`${head}no breaking change`);
     return `${lines.join('\n')}\n`;
@@ -73,8 +87,9 @@ export function formatCheck(check) {
   if (!declared) {
     const next = semver.valid(released) ? `${semver.major(released) + 1}.0.0` : 'the next major version';
     lines.push(
-      `  To make these changes, set info.version in specs/${api}/openapi.yaml to ${next} and list them under`,
-      `  "## Breaking changes" in specs/releases/${api}/${next}.md; otherwise undo them.`,
+      `  To make these changes, set info.version in specs/${api}/openapi.yaml to ${next} and list them, as`,
+      `  changes of the description, under "## Incompatible description changes" in`,
+      `  specs/releases/${api}/${next}.md; otherwise undo them.`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -9,9 +9,13 @@ import { jsonPointerHelpers } from '@useoptic/json-pointer-helpers';
  * @typedef {{ trail: string, change: 'added' | 'changed' | 'removed', before?: string, after?: string }} Diff
  */
 
-/** @param {unknown} value */
+/** A value in a line, objects without their prose (`description`) so a rule reads short. @param {unknown} value */
 const shown = (value) =>
-  value === undefined ? 'nothing' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  value === undefined
+    ? 'nothing'
+    : typeof value === 'object'
+      ? JSON.stringify(value, (key, inner) => (key === 'description' ? undefined : inner))
+      : String(value);
 
 /**
  * Sorts the diffs of one thing (an operation, a parameter, a field) into the summary.

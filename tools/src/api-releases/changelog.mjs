@@ -1,17 +1,24 @@
 // @ts-check
-// An API's changelog, generated from its released bundles: newest version first, each with its
-// date and release notes, then what changed since the version before (added, changed, deprecated,
-// removed, and the breaking changes it declared), computed by diffing the two bundles.
+// An API's changelog, generated from its released bundles: newest description revision first, each
+// with its date, the API versions (release dates) it describes, its release notes, then what changed
+// since the revision before (added, changed, deprecated, removed, breaks found), computed by diffing
+// the two bundles. A revision is not an API version: the headings say "Description".
 import { readBundle, releasedVersions } from './api-releases.mjs';
-import { summarizeChanges } from './change-summary.mjs';
+import { changeSections, withoutGeneratedBlock } from './release-notes.mjs';
 import { diffBundles } from './spec-diff.mjs';
 
-const headings = /** @type {const} */ ([
-  ['added', 'Added'],
-  ['changed', 'Changed'],
-  ['deprecated', 'Deprecated'],
-  ['removed', 'Removed'],
-]);
+/**
+ * The API versions a bundle describes (`x-api-versions`), in words.
+ * @param {Record<string, any>} bundle
+ */
+export function apiVersionsLine(bundle) {
+  const described = bundle['x-api-versions'];
+  if (!described) return 'API versions: not yet recorded as data in this revision.';
+  const dates = (described.versions ?? []).map((/** @type {{date: string}} */ v) => v.date);
+  return dates.length > 0
+    ? `API versions described: ${dates.join(', ')} (\`${described.header}\`; the first is the latest).`
+    : 'API versions described: none (the API publishes no versions).';
+}
 
 /**
  * The Markdown changelog of one API.
@@ -25,31 +32,25 @@ export async function renderChangelog(api, root) {
   const title = newest ? readBundle(newest.bundle).info.title : api;
   const sections = [];
   for (const [index, release] of releases.entries()) {
-    const lines = [`## ${release.version}${release.notes.date ? ` — ${release.notes.date}` : ''}`, ''];
-    if (release.notes.body) lines.push(release.notes.body, '');
+    const bundle = readBundle(release.bundle);
+    const lines = [
+      `## Description ${release.version}${release.notes.date ? ` — ${release.notes.date}` : ''}`,
+      '',
+      apiVersionsLine(bundle),
+      '',
+    ];
+    const body = withoutGeneratedBlock(release.notes.body).trim();
+    if (body) lines.push(body, '');
     const previous = releases[index - 1];
-    if (previous) {
-      const diffed = await diffBundles(readBundle(previous.bundle), readBundle(release.bundle));
-      const summary = summarizeChanges(diffed.grouped, diffed);
-      for (const [key, heading] of headings) {
-        if (summary[key].length === 0) continue;
-        lines.push(`### ${heading}`, '', ...summary[key].map((line) => `- ${line}`), '');
-      }
-      if (diffed.breaking.length > 0)
-        lines.push(
-          '### Breaking changes found',
-          '',
-          ...diffed.breaking.map((change) => `- ${change.where}: ${change.message}`),
-          '',
-        );
-    }
+    if (previous) lines.push(...changeSections(await diffBundles(readBundle(previous.bundle), bundle)));
     sections.unshift(lines.join('\n'));
   }
   return [
     `# ${title}: changelog`,
     '',
-    `Every released version of the ${api} API, newest first, with its date and release notes, then what`,
-    'changed since the version before, found by diffing the released OpenAPI bundles.',
+    `Every released revision of our description of the ${api} API (\`info.version\`), newest first, with`,
+    "its date, the API versions it describes (the platform's own, by release date) and its notes, then",
+    'what changed since the revision before, found by diffing the released OpenAPI bundles.',
     '',
     ...sections,
   ]

@@ -224,6 +224,16 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
     params: URLSearchParams,
   ) => {
     delete transaction.request.headers.Authorization;
+    if (status === 403) {
+      // The OAuth endpoints refuse plain HTTP with 403 like every other path (x-https-only). Our
+      // mock reads the protocol from X-Forwarded-Proto; a real server is reached over HTTPS only.
+      if (settings.targetIsMock) transaction.request.headers['X-Forwarded-Proto'] = 'http';
+      else {
+        transaction.skip = true;
+        transaction.skipReason = 'a plain-HTTP request cannot be sent to a server reached over HTTPS';
+      }
+      return;
+    }
     if (!settings.oauth) {
       transaction.skip = true;
       transaction.skipReason = 'OAuth transactions need a registered app and a user consenting';

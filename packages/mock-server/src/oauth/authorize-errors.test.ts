@@ -80,11 +80,11 @@ describe('authorize errors', () => {
     ).toContain(body.error);
   });
 
-  it('documents no other error status than 400 (and the shared 429/5xx)', () => {
+  it('documents no other error status than 400 (and the shared 403 for plain HTTP, 429 and 5xx)', () => {
     const statuses = Object.keys(authorizeOperation().responses as JsonObject).filter((s) =>
       s.startsWith('4'),
     );
-    expect(statuses.sort()).toEqual(['400', '429']);
+    expect(statuses.sort()).toEqual(['400', '403', '429']);
   });
 });
 

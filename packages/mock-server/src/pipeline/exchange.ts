@@ -41,6 +41,8 @@ export interface Exchange {
   body?: unknown;
   /** Set by `validateRequest`. */
   parameters?: ConvertedParameters;
+  /** Set by `apiVersion` (APIs with date versions): the described version that answers. */
+  apiVersion?: string;
 }
 
 /** A header's value as one string (repeated headers joined as HTTP joins them). */

@@ -216,11 +216,11 @@ describe('sums across endpoints', () => {
       start_date: '2026-03-05',
       end_date: '2026-03-05',
     });
-    const march5 = daily.find((d) => d.date === '2026-03-05T00:00+09:00');
+    const march5 = daily.find((d) => d.date === '2026-03-05T00:00:00+09:00');
     expect(total(hourly, 'visit_count')).toBe(march5?.visit_count);
     expect(total(hourly, 'first_visit_count')).toBe(march5?.first_visit_count);
     for (const row of hourly)
-      expect(row.date).toBe(`2026-03-05T${String(row.hour).padStart(2, '0')}:00+09:00`);
+      expect(row.date).toBe(`2026-03-05T${String(row.hour).padStart(2, '0')}:00:00+09:00`);
     const ads = rows('listAdVisits');
     expect(total(ads, 'visit_count')).toBe(visits);
     const domains = rows('listReferringDomains');

@@ -39,30 +39,27 @@ const shopOf = ({ query, body }: ShopCarrier): { shopNo: number; location: 'body
   return { shopNo: query.shop_no ?? 1, location: 'query' };
 };
 
-/** The envelope of a partial add: answered, not refused (a refusal would roll the additions back). */
-const partialAddBody = (message: string, violations: readonly Violation[]) => ({
-  error: { code: 'multi_status', message, more_info: { violations } },
-});
-
-/** 201 when every product was added, 207 when some were, 422 when none could be. */
-function addReply(outcome: AddOutcome, body: Fields): SandboxResult {
+/**
+ * 201 when every product was added; 207 when some were: the added ones under `product` and each
+ * item's own status under `results`, in request order (answered, not refused: a refusal would roll
+ * the additions back); 422 when none could be.
+ */
+function addReply(outcome: AddOutcome, requested: readonly number[], body: Fields): SandboxResult {
   const violations = outcome.refused.map(({ index, productNo }) => ({
     location: 'body' as const,
     name: `request.product_no/${index}`,
     message: `product ${productNo} does not exist`,
   }));
   if (outcome.added.length === 0) throw invalidFields(violations);
-  if (violations.length > 0) {
-    const total = outcome.added.length + violations.length;
-    return answer(
-      partialAddBody(
-        `${outcome.added.length} of ${total} products were added; see violations for the others.`,
-        violations,
-      ),
-      207,
-    );
-  }
-  return answer({ product: { ...body, product_no: outcome.added } }, 201);
+  const product = { ...body, product_no: outcome.added };
+  if (violations.length === 0) return answer({ product }, 201);
+  const results = requested.map((productNo, index) => {
+    const refused = outcome.refused.some((item) => item.index === index);
+    return refused
+      ? { index, product_no: productNo, status: 422, message: `product ${productNo} does not exist` }
+      : { index, product_no: productNo, status: 201 };
+  });
+  return answer({ product, results }, 207);
 }
 
 /** The admin handlers over one mall's catalogue. */
@@ -211,7 +208,7 @@ export function createAdminView(catalogue: Catalogue): HandlerMap<AdminOperation
       const { request } = input.body;
       const group = request.display_group ?? 1;
       const outcome = placements.addToCategory(shopNo, input.path.category_no, group, request.product_no);
-      return addReply(outcome, { shop_no: shopNo, display_group: group });
+      return addReply(outcome, request.product_no, { shop_no: shopNo, display_group: group });
     }),
     updateCategoryProduct: write((input) => {
       const { request } = input.body;
@@ -242,8 +239,9 @@ export function createAdminView(catalogue: Catalogue): HandlerMap<AdminOperation
       answer({ count: placements.listMainProducts(path.display_group).length }),
     createMainProduct: write((input) => {
       const { shopNo } = shopOf(input);
-      const outcome = placements.addToMain(shopNo, input.path.display_group, input.body.request.product_no);
-      return addReply(outcome, { shop_no: shopNo });
+      const requested = input.body.request.product_no;
+      const outcome = placements.addToMain(shopNo, input.path.display_group, requested);
+      return addReply(outcome, requested, { shop_no: shopNo });
     }),
     updateMainProduct: write((input) => {
       const { shopNo } = shopOf(input);

@@ -98,12 +98,12 @@ const byDayOrHour = (query: Query): Grouping<SimulatedVisit> =>
   query.format_type === 'hour'
     ? {
         key: (v) => `${v.day}T${pad(v.hour)}`,
-        fields: (v) => ({ date: `${v.day}T${pad(v.hour)}:00+09:00`, hour: v.hour }),
+        fields: (v) => ({ date: `${v.day}T${pad(v.hour)}:00:00+09:00`, hour: v.hour }),
       }
-    : { key: (v) => v.day, fields: (v) => ({ date: `${v.day}T00:00+09:00` }) };
+    : { key: (v) => v.day, fields: (v) => ({ date: `${v.day}T00:00:00+09:00` }) };
 const byDay = by<SimulatedVisit>(
   (v) => v.day,
-  (v) => ({ date: `${v.day}T00:00+09:00` }),
+  (v) => ({ date: `${v.day}T00:00:00+09:00` }),
 );
 
 const adOf = (visit: SimulatedVisit) => visit.source.ad?.ad;
