@@ -268,6 +268,27 @@ describe('mall data through the control API', () => {
     expect(await categoryNames(mall)).not.toContain('after the snapshot');
     expect(await categoryNames(mall)).toContain('Fixture Home');
   });
+
+  it('refuses a snapshot whose record breaks its schema with a 422 naming it, changing nothing', async () => {
+    const mall = freshMall();
+    await create(mall, 'kept');
+    type Tables = Record<string, [string, Record<string, unknown>][]>;
+    const before = (await mock.control.snapshot(mall)) as { tables: Tables };
+    const tables = structuredClone(before.tables);
+    const category = tables.category?.find(([, record]) => record.category_name === 'kept');
+    if (!category) throw new Error('the created category is in the snapshot');
+    category[1].category_name = 42;
+    const refused = await mock.control.restore(mall, { ...before, tables }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(ControlError);
+    expect((refused as ControlError).status).toBe(422);
+    expect((refused as ControlError).violations.map((v) => v.name)).toEqual([
+      `tables.category/${tables.category?.indexOf(category)}.category_name`,
+    ]);
+    expect(await mock.control.snapshot(mall)).toEqual(before);
+  });
 });
 
 describe('malls by base URL', () => {

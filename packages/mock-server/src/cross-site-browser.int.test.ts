@@ -83,6 +83,7 @@ afterAll(async () => {
 
 describe('a page on another origin', () => {
   it('cannot reset a mall or add a fault, by any content type or form', async () => {
+    await mock.control.reset(mall); // creates the mall (an unknown mall has no snapshot)
     const before = await mock.control.snapshot(mall);
     const tab = await browser.newPage();
     const answered: { method: string; status: number }[] = [];

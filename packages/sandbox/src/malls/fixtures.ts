@@ -16,6 +16,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import { DomainRefusal } from '../catalogue/refusal.js';
 import type { Violation } from '../sandbox-result.js';
 import { type RefusedChange, refusedChange } from './mall-outcome.js';
+import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
 /** Rules about a request body the front layer applies beyond its schema (by operation id): each broken rule names a body field. */
 export type RequestRules = (
@@ -117,7 +118,7 @@ function entriesOf(fixture: unknown): { entries: Entry[]; violations: Violation[
 
 /** Loads fixtures into a mall's catalogue, checking them by the spec of `model` (the admin API's). */
 export function createFixtureLoader(model: SpecModel, requestRules: RequestRules = () => []) {
-  const validators = new Map<string, ReturnType<ReturnType<SpecModel['schemas']>['compile']>>();
+  const validators = new Map<string, SchemaValidator>();
   const validatorOf = (operationId: string) => {
     let validate = validators.get(operationId);
     if (!validate) {
@@ -133,15 +134,7 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
   const check = (entry: Entry): Violation[] => {
     let placeholder = 0;
     const body = { shop_no: 1, request: resolveRefs(entry.request, () => ++placeholder) };
-    const validate = validatorOf(entry.operationId);
-    const violations: Violation[] = [];
-    if (!validate(body))
-      for (const error of validate.errors ?? []) {
-        const path = error.instancePath.replace(/^\/request/, '').replace(/^\//, '');
-        const missing = error.keyword === 'required' ? String(error.params.missingProperty) : '';
-        const field = [path, missing].filter(Boolean).join('/');
-        violations.push(at(`${entry.name}${field ? `.${field}` : ''}`, error.message ?? 'is not valid'));
-      }
+    const violations = schemaViolations(validatorOf(entry.operationId), body, entry.name, '/request');
     for (const violation of requestRules(entry.operationId, body))
       violations.push(at(`${entry.name}.${violation.name.replace(/^request\.?/, '')}`, violation.message));
     return violations;

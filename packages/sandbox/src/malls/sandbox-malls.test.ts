@@ -2,7 +2,7 @@
 // and id sequences, even with eight used at once; answers and refusals come back as values (a
 // refused write keeps nothing); the collection serves one store per mall; a reset gives exactly the
 // seeded mall again, or an empty one, or a fixture; a snapshot restores a mall exactly and a bad
-// one changes nothing; an unknown mall has no snapshot; a dropped mall is gone (from a data
+// one (a malformed entry or a record its schema refuses) changes nothing; an unknown mall has no snapshot; a dropped mall is gone (from a data
 // directory too); dates follow each mall's clock; and a data directory keeps every mall
 // across a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -211,6 +211,27 @@ describe('malls', () => {
     expect(malls.restore('b', JSON.parse(JSON.stringify(snapshot)))).toMatchObject({ ok: true });
     expect(malls.snapshot('b')).toEqual(snapshot);
     expect(createCategory(malls, 'b', 'Next').category_no).toBe(25);
+  });
+
+  it('refuses a snapshot whose records break their schemas, naming the record and field, changing nothing', async () => {
+    const malls = await open();
+    count(malls, 'a');
+    const snapshot = malls.snapshot('a');
+    if (!snapshot) throw new Error('mall a exists');
+    const before = JSON.stringify(snapshot);
+    const tables = structuredClone(snapshot.tables) as Body;
+    tables.category[3][1].category_name = 42;
+    tables.product[7][1].record.price = 'free';
+    tables.sequence[0][1].value = 'next';
+    const refused = malls.restore('a', { ...snapshot, tables });
+    expect(refused).toMatchObject({ ok: false });
+    if (refused.ok) return;
+    const names = refused.violations.map((v) => v.name);
+    expect(names).toContain('tables.category/3.category_name');
+    expect(names).toContain('tables.product/7.record.price');
+    expect(names).toContain('tables.sequence/0.value');
+    expect(JSON.stringify(malls.snapshot('a'))).toBe(before);
+    expect(malls.restore('a', JSON.parse(before))).toMatchObject({ ok: true });
   });
 
   it('keeps the collection count over every mall current as malls change, are dropped and created', async () => {

@@ -19,7 +19,7 @@ import { createMallChanges } from '../views/mall-changes.js';
 import { createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
 import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
-import { clearStore, type MallSnapshot, restoreInto, snapshotOf, snapshotViolations } from './snapshot.js';
+import { clearStore, createSnapshotCheck, type MallSnapshot, restoreInto, snapshotOf } from './snapshot.js';
 
 /** What a new or reset mall starts with. */
 export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
@@ -83,6 +83,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       settings: { ...defaultSettings, ...options.mall },
     };
     const loadFixture = createFixtureLoader(adminModel, options.requestRules);
+    const snapshotViolations = createSnapshotCheck(adminModel);
     const fixtures = options.fixtures ?? {};
     const newMall = options.newMall ?? { seed: 1 };
     const clockFor = options.clockFor ?? (() => Date.now);

@@ -1,9 +1,12 @@
 // A mall's data as plain JSON, and back: every record of every table with its key, in insertion
 // order, so a restored mall answers exactly as the snapshotted one did (its id sequences
 // included). A snapshot is checked before anything is written: every table named, every entry a
-// key and a record.
+// key and a record, and every record valid for the admin spec's schema of what its table holds
+// (a product entry holds its record as a product or bundle and its bundle flag).
+import type { JsonObject, SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../sandbox-result.js';
 import { type SandboxStore, type StoredRecord, type TableName, tableNames } from '../store/store.js';
+import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
 /** A mall's data as plain JSON. */
 export interface MallSnapshot {
@@ -22,9 +25,10 @@ export function snapshotOf(store: SandboxStore): MallSnapshot {
 const isRecord = (value: unknown): value is StoredRecord =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** What is wrong with a value offered as a snapshot (nothing: a snapshot). */
-export function snapshotViolations(value: unknown): Violation[] {
-  const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
+const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
+
+/** What is wrong with the shape of a value offered as a snapshot (nothing: tables of [key, record] pairs). */
+function shapeViolations(value: unknown): Violation[] {
   if (!isRecord(value)) return [at('snapshot', 'must be an object')];
   const violations: Violation[] = [];
   if (value.format !== 'mall-api-sandbox-snapshot')
@@ -47,6 +51,56 @@ export function snapshotViolations(value: unknown): Violation[] {
     });
   }
   return violations;
+}
+
+/** The admin spec's schema of the records each table holds (a product entry wraps its record). */
+const recordSchemas: { readonly [T in Exclude<TableName, 'product' | 'sequence'>]: string } = {
+  category: 'Category',
+  decoration: 'CategoryDecorationImage',
+  seo: 'CategorySeo',
+  main: 'Main',
+  categoryPlacement: 'CategoryProduct',
+  mainPlacement: 'MainProduct',
+};
+
+/**
+ * Checks values offered as snapshots by the record schemas of `model` (the admin API's): the
+ * returned function gives what is wrong with one (nothing: a snapshot safe to restore).
+ */
+export function createSnapshotCheck(model: SpecModel): (value: unknown) => Violation[] {
+  const compile = (schema: JsonObject) => model.schemas().compile(schema);
+  const component = (name: string) => compile({ $ref: `#/components/schemas/${name}` });
+  const tableChecks = new Map<TableName, SchemaValidator>(
+    Object.entries(recordSchemas).map(([table, name]) => [table as TableName, component(name)]),
+  );
+  tableChecks.set(
+    'sequence',
+    compile({ type: 'object', required: ['value'], properties: { value: { type: 'integer' } } }),
+  );
+  tableChecks.set(
+    'product',
+    compile({
+      type: 'object',
+      required: ['bundle', 'record'],
+      properties: { bundle: { type: 'boolean' }, record: { type: 'object' }, options: { type: 'array' } },
+    }),
+  );
+  const product = component('Product');
+  const bundle = component('BundleProduct');
+  return (value) => {
+    const violations = shapeViolations(value);
+    if (violations.length > 0) return violations;
+    const { tables } = value as MallSnapshot;
+    for (const table of tableNames)
+      tables[table].forEach(([, record], index) => {
+        const name = `tables.${table}/${index}`;
+        const found = schemaViolations(tableChecks.get(table) as SchemaValidator, record, name);
+        if (found.length === 0 && table === 'product')
+          found.push(...schemaViolations(record.bundle ? bundle : product, record.record, `${name}.record`));
+        violations.push(...found);
+      });
+    return violations;
+  };
 }
 
 /** Removes every record of the store (inside the caller's transaction). */
