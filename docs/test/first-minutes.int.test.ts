@@ -1,7 +1,9 @@
 // A new partner's first minutes land on data: against the default sandbox mocks (`npm start`'s
 // seed 1, on free ports), the README's and the guides' curl examples of the collection API that
 // expect a success, as written (only the port changed), the landing page's "Try it now" request,
-// and the reference console's pre-filled category examples each answer 200 with products.
+// and the reference console's pre-filled category examples each answer 200 with products; the
+// README's OAuth walk-through (authorize, exchange the code, call the admin and analytics mocks)
+// runs as written, the code and token carried from one step to the next, and lists data.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -80,5 +82,49 @@ describe('the first minutes against the default sandbox', () => {
     });
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { products: unknown[] }).products.length).toBeGreaterThan(0);
+  });
+});
+
+/** The commands of the README's OAuth walk-through, in order: authorize, token, then the API calls. */
+const oauthWalkthrough = (readme: string) =>
+  (/```sh\n# 1\. authorize[\s\S]*?```/.exec(readme)?.[0] ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('curl '));
+
+describe('the README\u2019s OAuth walk-through against the default sandbox', () => {
+  let mock: StartedMock;
+  beforeAll(async () => {
+    mock = await startMock({ apis: ['admin', 'analytics'] });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('gets a code and a token and lists categories and visitor figures', { timeout: 60_000 }, async () => {
+    const local = (command: string) =>
+      command
+        .replaceAll('http://127.0.0.1:4011', mock.urls.admin ?? '')
+        .replaceAll('http://127.0.0.1:4012', mock.urls.analytics ?? '');
+    const bash = async (command: string) => (await run('bash', ['-c', local(command)])).stdout;
+    const [authorize, token, ...calls] = oauthWalkthrough(
+      await readFile(join(repoRoot, 'README.md'), 'utf8'),
+    );
+    expect(calls.length).toBe(2);
+    const code = /[?&]code=([^&\s]+)/.exec(await bash(authorize ?? ''))?.[1];
+    expect(code).toBeTruthy();
+    const tokens = JSON.parse(await bash((token ?? '').replace('<code>', code ?? ''))) as {
+      access_token?: string;
+    };
+    expect(tokens.access_token).toBeTruthy();
+    for (const call of calls) {
+      const { status, body } = await curl(
+        local(call.replace('<access_token>', tokens.access_token ?? '')),
+        documented,
+      );
+      expect({ call, status }).toEqual({ call, status: 200 });
+      const [records] = Object.values(body);
+      expect(Array.isArray(records), call).toBe(true);
+      expect(records?.length, call).toBeGreaterThan(0);
+    }
   });
 });
