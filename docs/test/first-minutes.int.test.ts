@@ -3,7 +3,8 @@
 // expect a success, as written (only the port changed), the landing page's "Try it now" request,
 // and the reference console's pre-filled category examples each answer 200 with products; the
 // README's OAuth walk-through (authorize, exchange the code, call the admin and analytics mocks)
-// runs as written, the code and token carried from one step to the next, and lists data.
+// runs as written, the code and token carried from one step to the next, and lists data; the
+// console's required pre-fills of the store products list and of a bundle product find records.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,6 +32,29 @@ async function curl(command: string, mockUrl: string) {
   const lines = stdout.trimEnd().split('\n');
   const status = Number(lines.pop());
   return { status, body: JSON.parse(lines.join('\n')) as Record<string, unknown[]> };
+}
+
+interface ConsoleOperation {
+  operationId: string;
+  path: string;
+  parameters: { name: string; in: string; required: boolean; example?: string }[];
+}
+
+/** The URL the console pre-fills for an operation: its required path and query examples only. */
+async function prefilledUrl(api: string, operationId: string, baseUrl: string) {
+  const consoleData = JSON.parse(
+    await readFile(join(repoRoot, 'docs', 'dist', api, 'console.json'), 'utf8'),
+  ) as { operations: ConsoleOperation[] };
+  const operation = consoleData.operations.find((candidate) => candidate.operationId === operationId);
+  if (!operation) throw new Error(`${api} has no ${operationId} in its console`);
+  const required = operation.parameters.filter((parameter) => parameter.required);
+  let path = operation.path;
+  const query = new URLSearchParams();
+  for (const parameter of required) {
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, parameter.example ?? '');
+    if (parameter.in === 'query') query.set(parameter.name, parameter.example ?? '');
+  }
+  return `${baseUrl}${path}?${query}`;
 }
 
 describe('the first minutes against the default sandbox', () => {
@@ -83,6 +107,14 @@ describe('the first minutes against the default sandbox', () => {
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { products: unknown[] }).products.length).toBeGreaterThan(0);
   });
+
+  it('the console’s pre-filled store lists store products', async () => {
+    const answer = await fetch(await prefilledUrl('collection', 'listStoreProducts', mockUrl()), {
+      headers: { authorization: `Basic ${btoa('demo-partner:demo-partner-secret')}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { store_products: unknown[] }).store_products.length).toBeGreaterThan(0);
+  });
 });
 
 /** The commands of the README's OAuth walk-through, in order: authorize, token, then the API calls. */
@@ -91,7 +123,7 @@ const oauthWalkthrough = (readme: string) =>
     .split('\n')
     .filter((line) => line.startsWith('curl '));
 
-describe('the README\u2019s OAuth walk-through against the default sandbox', () => {
+describe('the README’s OAuth walk-through against the default sandbox', () => {
   let mock: StartedMock;
   beforeAll(async () => {
     mock = await startMock({ apis: ['admin', 'analytics'] });
@@ -126,5 +158,29 @@ describe('the README\u2019s OAuth walk-through against the default sandbox', () 
       expect(Array.isArray(records), call).toBe(true);
       expect(records?.length, call).toBeGreaterThan(0);
     }
+  });
+
+  it('the console’s pre-filled bundle product is one the sandbox has', async () => {
+    const admin = mock.urls.admin ?? '';
+    const redirect = 'http://127.0.0.1:8765/callback';
+    const authorize = await fetch(
+      `${admin}/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s&redirect_uri=${redirect}&scope=mall.read_product`,
+      { redirect: 'manual' },
+    );
+    const code = new URL(authorize.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    const token = (await (
+      await fetch(`${admin}/api/v2/oauth/token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${btoa('demo-app:demo-app-secret')}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect }),
+      })
+    ).json()) as { access_token: string };
+    const answer = await fetch(await prefilledUrl('admin', 'getBundleProduct', admin), {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(
+      ((await answer.json()) as { bundleproduct: { product_no: number } }).bundleproduct.product_no,
+    ).toBeGreaterThan(0);
   });
 });
