@@ -2,7 +2,8 @@
 // templates for the attributes the sandbox does not model, and a request field is copied into a
 // record only when it is valid for that attribute of the record schema (request and record shapes
 // differ for a few fields, such as `add_category_no` against `category`). Keeps every answer valid
-// against the response schemas without restating them here. The spec is read through its model.
+// against the response schemas without restating them here; also gives the defaults the spec sets
+// for query parameters (a list's sort order). The spec is read through its model.
 import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
@@ -18,6 +19,8 @@ export interface RecordShapes {
   acceptedFields(schemaName: string, source: Record<string, unknown>): Record<string, unknown>;
   /** Whether `value` is valid for the attribute `field` of the schema component `schemaName`. */
   fits(schemaName: string, field: string, value: unknown): boolean;
+  /** The default the spec gives the query parameter `name` of an operation (undefined if none). */
+  queryDefault(operationId: string, name: string): unknown;
 }
 
 const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -70,5 +73,8 @@ export function recordShapes(model: SpecModel): RecordShapes {
       );
     },
     fits,
+    queryDefault: (operationId, name) =>
+      model.operation(operationId)?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema
+        .default,
   };
 }

@@ -113,6 +113,37 @@ describe('malls', () => {
     expect(malls.handles('admin', 'listApps')).toBe(false);
   });
 
+  it('lists store products in the spec’s default order (mobile_discount_price, ascending) when none is asked', async () => {
+    const malls = await open({ newMall: 'empty' });
+    for (const [name, price] of [
+      ['dear', '30.00'],
+      ['cheap', '10.00'],
+      ['middle', '20.00'],
+    ] as const)
+      bodyOf(
+        malls.handle(
+          admin('createProduct', 'gamma', {
+            body: { request: { product_name: name, price, supply_price: '1.00', display: 'T' } },
+          }),
+        ),
+      );
+    const names = (query: Record<string, unknown>) =>
+      (
+        bodyOf(
+          malls.handle({
+            api: 'collection',
+            operationId: 'listStoreProducts',
+            path: {},
+            query: { store_id: ['gamma'], ...query },
+            body: undefined,
+            mallId: undefined,
+          }),
+        ).store_products as Body[]
+      ).map((p) => p.product_name);
+    expect(names({})).toEqual(['cheap', 'middle', 'dear']);
+    expect(names({ order: 'desc' })).toEqual(['dear', 'middle', 'cheap']);
+  });
+
   it('serves one collection store per mall: store_id is the mall id, /api/shops lists their shops', async () => {
     const malls = await open({ newMall: 'empty', mall: { shops: 2 } });
     for (const mallId of ['alpha', 'beta']) {

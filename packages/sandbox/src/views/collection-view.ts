@@ -3,7 +3,8 @@
 // appear as the collection lists them, with collection category codes derived from the mall's
 // category tree; `/api/products` and its count cover every mall (narrowed by `store_id`), mall
 // by mall in mall-id order unless sorted; `/api/storeproducts` the malls its `store_id` names;
-// `/api/shops` the shops of every mall. Names match as case-insensitive substrings, numbers,
+// `/api/shops` the shops of every mall; a list sorts by the spec's default key and order when the
+// query names none. Names match as case-insensitive substrings, numbers,
 // prices and dates as the seed describes, with paging and sorting. Attributes the sandbox does not
 // model come from the spec's examples.
 import type { Catalogue } from '../catalogue/catalogue.js';
@@ -271,6 +272,19 @@ export function createCollectionView(
     const wanted = typeof ids === 'string' ? [ids] : ids;
     return stores().filter((s) => !wanted || wanted.includes(s.storeId));
   };
+  /** The query with the sort key and order the spec defaults to when it names none. */
+  const withDefaultOrder = <Q extends { sort?: string; order?: string }>(
+    operationId: string,
+    query: Q,
+  ): Q => {
+    const sort = query.sort ?? shapes.queryDefault(operationId, 'sort');
+    const order = query.order ?? shapes.queryDefault(operationId, 'order');
+    return {
+      ...query,
+      ...(typeof sort === 'string' ? { sort } : {}),
+      ...(typeof order === 'string' ? { order } : {}),
+    };
+  };
   const list = (selected: readonly CollectionStore[], query: ProductQuery, requireCategory: boolean) =>
     pageOfMatches(
       productsOf(selected, query.sort, query.order),
@@ -298,7 +312,13 @@ export function createCollectionView(
       return answer({ count: countOverMalls(key, matches, index) });
     },
     listStoreProducts: ({ query }) =>
-      answer({ store_products: list(storesNamed(query.store_id), query, false) }),
+      answer({
+        store_products: list(
+          storesNamed(query.store_id),
+          withDefaultOrder('listStoreProducts', query),
+          false,
+        ),
+      }),
     listShops: ({ query }) => {
       const shops = storesNamed(query.store_id)
         .flatMap(shopsOf)
