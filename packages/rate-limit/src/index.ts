@@ -9,7 +9,7 @@ export {
   type Admitted,
   createAdmissionQueue,
 } from './admission-queue.js';
-export type { MemoryStoreOptions } from './algorithm-memory-store.js';
+export { AlgorithmMemoryStore, type MemoryStoreOptions } from './algorithm-memory-store.js';
 export { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 export { drainMsPerUnit, type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 export { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';
