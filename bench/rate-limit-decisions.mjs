@@ -1,23 +1,26 @@
 #!/usr/bin/env node
 // Benchmark: rate-limit decisions per second of each API's algorithm (as its spec states it:
-// sliding log, leaky bucket, token bucket) as a pure function, on the in-memory store, and on a real Redis server (one atomic Lua
-// script per decision, 64 decisions in flight).
+// sliding log, leaky bucket, token bucket) as a pure function, on the in-memory store a server
+// uses (`MemoryStore`, the four algorithms picked by the policy's kind), on the memory store a
+// client uses (run by its API's algorithm alone, from the API's limit model), with the ratio of
+// the two, and on a real Redis server (one atomic Lua script per decision, 64 decisions in flight).
 //   node bench/rate-limit-decisions.mjs [--seconds 2]
 import { parseArgs } from 'node:util';
-import { apiLimits, decideLimit, MemoryStore } from '@mall-api/rate-limit';
+import {
+  AlgorithmMemoryStore,
+  adminLimitModel,
+  analyticsLimitModel,
+  collectionLimitModel,
+  decideLimit,
+  MemoryStore,
+} from '@mall-api/rate-limit';
 import { RedisStore } from '@mall-api/rate-limit/redis';
 import { startRedis } from './support/redis.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' } } });
 const budgetMs = Number(values.seconds) * 1000;
-/** @type {[name: string, policy: import('@mall-api/rate-limit').LimitPolicy][]} */
-const policies = /** @type {const} */ (['collection', 'admin', 'analytics']).map((api) => {
-  const { policy } = apiLimits[api];
-  return /** @type {[string, import('@mall-api/rate-limit').LimitPolicy]} */ ([
-    `${policy.kind} (${api})`,
-    policy,
-  ]);
-});
+/** @type {import('@mall-api/rate-limit').ApiLimitModel[]} */
+const models = [collectionLimitModel, adminLimitModel, analyticsLimitModel];
 
 /**
  * Runs `step` (with a running count) for the time budget; returns steps per second.
@@ -49,10 +52,11 @@ async function measureAsync(step, inFlight) {
 
 const redis = await startRedis();
 const redisStore = new RedisStore({ url: redis.url });
-/** @type {[name: string, pure: number, memory: number, redis: number][]} */
+/** @type {[name: string, pure: number, memory: number, model: number, redis: number][]} */
 const rows = [];
 try {
-  for (const [name, policy] of policies) {
+  for (const { name: api, policy, algorithm } of models) {
+    const name = `${policy.kind} (${api})`;
     /** @type {import('@mall-api/rate-limit').LimitState | undefined} */
     let state;
     const pure = measureSync((i) => {
@@ -60,8 +64,10 @@ try {
     });
     const memory = new MemoryStore();
     const onMemory = await measureAsync((i) => memory.decide(`key-${i % 1000}`, policy), 1);
+    const modelStore = new AlgorithmMemoryStore(algorithm);
+    const onModel = await measureAsync((i) => modelStore.decide(`key-${i % 1000}`, policy), 1);
     const onRedis = await measureAsync((i) => redisStore.decide(`bench:${name}:${i % 1000}`, policy), 64);
-    rows.push([name, pure, onMemory, onRedis]);
+    rows.push([name, pure, onMemory, onModel, onRedis]);
   }
 } finally {
   await redisStore.close();
@@ -70,7 +76,10 @@ try {
 /** @param {number} n */
 const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(12);
 process.stdout.write(
-  `${'algorithm'.padEnd(28)}${'pure/s'.padStart(12)}${'memory/s'.padStart(12)}${'redis/s'.padStart(12)}\n`,
+  `${'algorithm'.padEnd(28)}${'pure/s'.padStart(12)}${'memory/s'.padStart(12)}${'model/s'.padStart(12)}` +
+    `${'model/memory'.padStart(14)}${'redis/s'.padStart(12)}\n`,
 );
-for (const [name, pure, memory, redisRate] of rows)
-  process.stdout.write(`${name.padEnd(28)}${fmt(pure)}${fmt(memory)}${fmt(redisRate)}\n`);
+for (const [name, pure, memory, model, redisRate] of rows)
+  process.stdout.write(
+    `${name.padEnd(28)}${fmt(pure)}${fmt(memory)}${fmt(model)}${(model / memory).toFixed(2).padStart(14)}${fmt(redisRate)}\n`,
+  );

@@ -17,7 +17,7 @@ import {
   type OffsetPagingOptions,
   paginateList,
 } from '@mall-api/client-kit';
-import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
+import { adminLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from './generated/admin.js';
 import { apiVersions } from './generated/api-versions.js';
 import { listEndpoints } from './generated/list-keys.js';
@@ -184,7 +184,7 @@ export function createAdminClient<const ClientThrows extends boolean = false>(
   }
   const client = assembleApiClient<paths, ClientThrows>({
     ...rest,
-    api: 'admin',
+    api: adminLimitModel,
     rateLimitKey: mallId,
     baseUrl: baseUrl ?? adminBaseUrl(mallId),
     auth: bearerAuthMiddleware(auth, rest.onEvent),

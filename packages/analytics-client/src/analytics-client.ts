@@ -16,7 +16,7 @@ import {
   paginateList,
   splitDateRange,
 } from '@mall-api/client-kit';
-import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
+import { analyticsLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from './generated/analytics.js';
 import { listEndpoints } from './generated/list-keys.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
@@ -82,7 +82,7 @@ export function createAnalyticsClient<const ClientThrows extends boolean = false
   const { auth, baseUrl, ...rest } = options;
   const client = assembleApiClient<paths, ClientThrows>({
     ...rest,
-    api: 'analytics',
+    api: analyticsLimitModel,
     baseUrl: baseUrl ?? analyticsBaseUrl,
     auth: bearerAuthMiddleware(auth, rest.onEvent),
     operationIds,

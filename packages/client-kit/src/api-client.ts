@@ -9,9 +9,9 @@
 
 import type { TokenRefreshEvent } from '@mall-api/auth';
 import {
-  type ApiName,
+  type ApiLimitModel,
   type BackoffOptions,
-  createRateLimitMiddleware,
+  createModelScheduler,
   createRequestSender,
   type LimitReport,
   type RateLimitMiddlewareCommonOptions,
@@ -62,8 +62,8 @@ export interface ApiClientParts extends ClientRuntimeOptions {
   headers?: Readonly<Record<string, string>>;
   /** Adds credentials to each request (Basic or bearer). */
   auth: Middleware;
-  /** The API whose rate limit schedules the requests. */
-  api: ApiName;
+  /** The API's limit model (e.g. `adminLimitModel`): its limit and the one algorithm that runs it schedule the requests. */
+  api: ApiLimitModel;
   /** Scheduling options, or `false` to send unscheduled (429s are then handed back at once). */
   rateLimit?: RateLimitMiddlewareCommonOptions | false | undefined;
   /** The rate-limit bucket when `rateLimit` names none (the admin mall ID). */
@@ -117,9 +117,8 @@ export function assembleApiClient<Paths extends {}, ClientThrows extends boolean
           maxRetries: parts.maxRetries,
           backoff: parts.retryBackoff,
         })
-      : createRateLimitMiddleware({
+      : createModelScheduler(parts.api, {
           ...common,
-          api: parts.api,
           key: parts.rateLimitKey,
           failureRetries: parts.maxRetries,
           failureBackoff: parts.retryBackoff,

@@ -11,7 +11,7 @@ import {
   type OffsetPagingOptions,
   paginateList,
 } from '@mall-api/client-kit';
-import type { RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
+import { collectionLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { Middleware } from 'openapi-fetch';
 import type { paths } from './generated/collection.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
@@ -92,7 +92,7 @@ export function createCollectionClient<const ClientThrows extends boolean = fals
   const { clientId, clientSecret, baseUrl, ...rest } = options;
   const client = assembleApiClient<paths, ClientThrows>({
     ...rest,
-    api: 'collection',
+    api: collectionLimitModel,
     baseUrl: baseUrl ?? collectionBaseUrl,
     auth: basicAuthMiddleware(clientId, clientSecret),
     operationIds,

@@ -1,47 +1,29 @@
 // The rate limits of the three mall APIs, derived from the specs: each API's root `x-rate-limit`
 // extension (algorithm, limit or capacity, window, drain or refill rate, what it is counted per,
-// the headers it reports) becomes an `ApiLimit`. `apiLimitFromSpec` reads a loaded document (the
-// mock does, at run time); `apiLimits` applies the same function to the extensions copied from
-// the bundles at build time (src/generated/api-limits.ts), so clients never load a spec. No limit
-// number lives here. Not for which key a limit applies to: `countedPer` says what, the caller
-// builds the key.
+// the headers it reports) becomes an `ApiLimit`. `apiLimitFromSpec` checks and reads a loaded
+// document (the mock does, at run time); `apiLimits` applies the same function to the extensions
+// copied from the bundles at build time (src/generated/<api>-limit.ts), so clients never load a
+// spec. No limit number lives here. Not for which key a limit applies to: `countedPer` says what,
+// the caller builds the key; not for one API alone (a client takes its API's `ApiLimitModel`).
 import { RateLimitError } from './errors.js';
-import { rateLimitExtensions } from './generated/api-limits.js';
-import { checkPolicy, type LimitPolicy } from './policy.js';
-import type { HeaderTable } from './rate-limit-headers.js';
+import { adminRateLimit } from './generated/admin-limit.js';
+import { analyticsRateLimit } from './generated/analytics-limit.js';
+import { collectionRateLimit } from './generated/collection-limit.js';
+import {
+  type ApiLimit,
+  apiLimitFromExtension,
+  type CountedPer,
+  type RateLimitExtension,
+} from './limit-model.js';
+import { checkPolicy } from './policy.js';
+
+export type { ApiLimit } from './limit-model.js';
 
 /** Names of the mall APIs with a rate limit. */
 export type ApiName = 'collection' | 'admin' | 'analytics';
 
-/** What a limit is counted per: the caller's IP address, or the mall the call acts on. */
-export type CountedPer = 'client-ip' | 'mall';
-
-/** One API's rate limit: a name (used to namespace store keys), its policy and its headers. */
-export interface ApiLimit<P extends LimitPolicy = LimitPolicy> {
-  readonly name: string;
-  readonly policy: P;
-  readonly headers: HeaderTable;
-  /** What the limit is counted per, as the spec says; set by {@link apiLimitFromSpec} (the clients never need it). */
-  readonly countedPer?: CountedPer;
-}
-
 /** The table of the three APIs' limits. */
 export type ApiLimits = Readonly<Record<ApiName, ApiLimit>>;
-
-/** An API's `x-rate-limit` extension (specs/README.md, "Extensions"), as the spec states it. */
-export interface RateLimitExtension {
-  /** `sliding-log`, `fixed-window`, `leaky-bucket` or `token-bucket`. */
-  readonly algorithm: string;
-  readonly limit?: number;
-  readonly 'window-seconds'?: number;
-  readonly capacity?: number;
-  readonly 'drain-per-second'?: number;
-  readonly 'refill-interval-seconds'?: number;
-  /** `client-ip` or `mall`; absent from the clients' generated copy. */
-  readonly 'counted-per'?: string;
-  /** Header name -> what it shows (a {@link HeaderField}). */
-  readonly headers: Readonly<Record<string, string>>;
-}
 
 const headerFields: readonly string[] = ['limit', 'remaining', 'used/limit', 'cost', 'refill-per-second'];
 const countedPerValues: readonly string[] = ['client-ip', 'mall'];
@@ -82,26 +64,6 @@ export function checkRateLimitExtension(extension: unknown, name: string): RateL
   return checkPolicy(apiLimitFromExtension(extension as unknown as RateLimitExtension, name).policy);
 }
 
-/** The policy an extension states (checked by {@link checkRateLimitExtension}). */
-function policyOf(extension: RateLimitExtension): LimitPolicy {
-  const { algorithm: kind, limit = 0, capacity = 0 } = extension;
-  const ms = (extension['window-seconds'] ?? extension['refill-interval-seconds'] ?? 0) * 1000;
-  if (kind === 'leaky-bucket') return { kind, capacity, leakPerSecond: extension['drain-per-second'] ?? 0 };
-  if (kind === 'token-bucket') return { kind, capacity, refillIntervalMs: ms };
-  return { kind: kind as 'sliding-log' | 'fixed-window', limit, windowMs: ms };
-}
-
-/**
- * Turns an API's `x-rate-limit` extension into its {@link ApiLimit}, without checking it (the
- * clients' generated extensions were checked when generated and by the tests; a spec read at run
- * time goes through {@link apiLimitFromSpec}, which checks first). The extension: `algorithm`
- * (`sliding-log`, `fixed-window`, `leaky-bucket`, `token-bucket`), `limit` and `window-seconds`, or
- * `capacity` with `drain-per-second` or `refill-interval-seconds`, `counted-per` and `headers`.
- */
-export function apiLimitFromExtension(extension: RateLimitExtension, name: string): ApiLimit {
-  return { name, policy: policyOf(extension), headers: extension.headers as HeaderTable };
-}
-
 /**
  * The {@link ApiLimit} an OpenAPI document states in its root `x-rate-limit` extension.
  *
@@ -119,9 +81,9 @@ export function apiLimitFromSpec(document: Readonly<Record<string, unknown>>, na
 
 /** The three APIs' limits, derived from the bundled specs at build time. */
 export const apiLimits: ApiLimits = {
-  collection: apiLimitFromExtension(rateLimitExtensions.collection, 'collection'),
-  admin: apiLimitFromExtension(rateLimitExtensions.admin, 'admin'),
-  analytics: apiLimitFromExtension(rateLimitExtensions.analytics, 'analytics'),
+  collection: apiLimitFromExtension(collectionRateLimit, 'collection'),
+  admin: apiLimitFromExtension(adminRateLimit, 'admin'),
+  analytics: apiLimitFromExtension(analyticsRateLimit, 'analytics'),
 };
 
 /** The limit for an API name, or a custom {@link ApiLimit} as given. */

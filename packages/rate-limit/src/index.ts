@@ -1,26 +1,25 @@
-// Public entry of @mall-api/rate-limit: algorithms (sliding log, fixed window, leaky and token bucket), the memory store, server limiter, client
-// middleware and the API limit table. The Redis store is deliberately not here; import it from
-// `@mall-api/rate-limit/redis` so clients that do not use Redis never load ioredis.
+// Public entry of @mall-api/rate-limit: algorithms (sliding log, fixed window, leaky and token
+// bucket), the memory store, server limiter, client middleware, the API limit table and each
+// API's limit model (its limit with its one algorithm, what a typed client schedules with). The
+// Redis store is deliberately not here; import it from `@mall-api/rate-limit/redis` so clients
+// that do not use Redis never load ioredis.
 export {
   type AdmissionQueue,
   type AdmitOptions,
   type Admitted,
   createAdmissionQueue,
 } from './admission-queue.js';
+export { AlgorithmMemoryStore, type MemoryStoreOptions } from './algorithm-memory-store.js';
 export { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 export { drainMsPerUnit, type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 export { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';
 export { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
 export {
-  type ApiLimit,
   type ApiLimits,
   type ApiName,
-  apiLimitFromExtension,
   apiLimitFromSpec,
   apiLimits,
-  type CountedPer,
   checkRateLimitExtension,
-  type RateLimitExtension,
   resolveApiLimit,
 } from './api-limits.js';
 export {
@@ -35,8 +34,20 @@ export {
 } from './client-scheduler.js';
 export { type Clock, type ManualClock, manualClock, type Sleep, systemClock, systemSleep } from './clock.js';
 export { RateLimitError, type RateLimitErrorCode, type RateLimitErrorContext } from './errors.js';
+export { adminLimitModel } from './generated/admin-limit.js';
+export { analyticsLimitModel } from './generated/analytics-limit.js';
+export { collectionLimitModel } from './generated/collection-limit.js';
+export {
+  type ApiLimit,
+  type ApiLimitModel,
+  apiLimitFromExtension,
+  type CountedPer,
+  limitModel,
+  type RateLimitExtension,
+} from './limit-model.js';
 export { decideLimit, type LimitState, observeLimit, peekLimit, timeUntilAdmitted } from './limit-state.js';
-export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export { MemoryStore } from './memory-store.js';
+export { createModelScheduler } from './model-scheduler.js';
 export {
   assertCost,
   checkPolicy,

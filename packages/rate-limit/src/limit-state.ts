@@ -1,15 +1,16 @@
 // Runs the right algorithm for any policy: the union of the four algorithm states, and `decide`,
-// `peek`, `observe` and `timeUntilAdmitted` that pick the algorithm by `policy.kind`. Stores use
-// these so they never branch on the algorithm themselves. A saved state of another kind than the
-// policy (the policy of a key changed) counts as absent. Not for storage or time keeping. Each
-// entry point switches on the kind rather than looking the algorithm up in a table: one call site
-// per algorithm stays monomorphic, and a shared table lookup cost 30-40 % of the pure decision rate
-// (bench/rate-limit-decisions.mjs).
+// `peek`, `observe` and `timeUntilAdmitted` that pick the algorithm by `policy.kind`, together
+// `anyLimitAlgorithm`, the algorithm of the `MemoryStore` (any policy, as a server needs). A saved
+// state of another kind than the policy (the policy of a key changed) counts as absent. A client of
+// one API runs that API's algorithm alone (its `ApiLimitModel`) and never loads this module. Not
+// for storage or time keeping. Each entry point switches on the kind rather than looking the
+// algorithm up in a table: one call site per algorithm stays monomorphic, and a shared table lookup
+// cost 30-40 % of the pure decision rate (bench/rate-limit-decisions.mjs).
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 import { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';
 import { type TokenBucketState, tokenBucket } from './algorithms/token-bucket.js';
-import type { Decision, LimitPolicy, Outcome } from './policy.js';
+import type { Decision, LimitAlgorithm, LimitPolicy, Outcome } from './policy.js';
 
 /** The saved state of any of the four algorithms; `kind` matches the policy's. */
 export type LimitState = SlidingLogState | FixedWindowState | LeakyBucketState | TokenBucketState;
@@ -83,3 +84,10 @@ export function timeUntilAdmitted(
 ): number {
   return peekLimit(state, nowMs, policy, cost).retryAfterMs;
 }
+
+/** The four algorithms as one, each policy run by the algorithm of its kind. */
+export const anyLimitAlgorithm: LimitAlgorithm<LimitPolicy, LimitState> = {
+  decide: decideLimit,
+  peek: peekLimit,
+  observe: observeLimit,
+};
