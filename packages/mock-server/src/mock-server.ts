@@ -73,7 +73,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     ownSandbox?.close();
     throw error;
   }
-  const health = options.health ?? createHealth();
+  const health = options.health ?? createHealth(sandbox?.ready);
   let stopping = false;
   const server: Server = createServer((request, response) => {
     // While stopping, each connection closes once its answer is sent (no keep-alive reuse).
@@ -154,10 +154,10 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     options.authority ??
     createOAuthAuthority({ apps: [demoOAuthApp], clock: (mallId) => malls.clocks.now(mallId) });
   const mocks: RunningMock[] = [];
-  const health = createHealth();
+  const health = createHealth(sandbox?.ready);
   const closeAll = async () => {
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
-    sandbox?.close();
+    await sandbox?.close();
   };
   // The sandbox is opened once above and reaches every mock through `malls`.
   const {

@@ -71,9 +71,11 @@ export async function createControlApi(
   const guard = controlGuard(access, publicHosts);
   const bodyLimit = access.maxBodyBytes ?? defaultControlBodyLimit;
 
-  const sandboxChange = (change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallChange): Reply =>
+  const sandboxChange = async (
+    change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallChange | Promise<MallChange>,
+  ): Promise<Reply> =>
     malls.sandbox
-      ? changeReply(change(malls.sandbox))
+      ? changeReply(await change(malls.sandbox))
       : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
 
   const clockBody = (mallId: string) => ({
@@ -91,15 +93,16 @@ export async function createControlApi(
   const operations: Record<string, (call: ControlCall) => Promise<Reply> | Reply> = {
     getControlDocument: () => ok(spec.document),
     listMalls: () => ok({ malls: malls.mallIds() }),
-    createReset: (call) => changeReply(malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
+    createReset: async (call) =>
+      changeReply(await malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
     createFixture: (call) => sandboxChange((sandbox) => sandbox.loadFixture(call.mallId, call.body)),
-    getSnapshot: (call) => {
+    getSnapshot: async (call) => {
       if (!malls.sandbox)
         return errorReply(
           409,
           'The mocks run in example mode (--examples): there is no mall data to change.',
         );
-      const snapshot = malls.sandbox.snapshot(call.mallId);
+      const snapshot = await malls.sandbox.snapshot(call.mallId);
       return snapshot === undefined ? errorReply(404, `No mall ${call.mallId} exists.`) : ok(snapshot);
     },
     updateSnapshot: (call) => sandboxChange((sandbox) => sandbox.restore(call.mallId, call.body)),
