@@ -1,7 +1,7 @@
 // `mall-api-mock --store postgres://…` against a real PostgreSQL: two mock processes on one
 // database act on the same malls (a write on one is read on the other), `MALL_API_MOCK_STORE`
 // works like the flag, and while the database is stopped a call answers 503 with the error
-// envelope and `/__ready` says not ready, both recovering when it is back; the log never shows the
+// envelope (a control API reset too, changing nothing) and `/__ready` says not ready, both recovering when it is back; the log never shows the
 // URL's password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
@@ -78,6 +78,13 @@ describe('mall-api-mock --store postgres://…', { timeout: 90_000 }, () => {
         expect(ready.status).toBe(503);
         expect(await ready.json()).toEqual({ status: 'unavailable' });
         expect((await fetch(`${a}/__health`)).status).toBe(200);
+        const reset = await fetch(`${a}/__mock/malls/demo/reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ to: 'empty' }),
+        });
+        expect(reset.status).toBe(503);
+        expect(((await reset.json()) as Body).error.code).toBe('service_unavailable');
       } finally {
         await server.start();
       }

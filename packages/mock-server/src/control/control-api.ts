@@ -8,6 +8,7 @@
 // envelope and changes nothing. The operations: reset a mall (to its seed, empty, or a named
 // fixture), load a fixture, snapshot and restore, read, count and clear the request journal, add
 // and clear fault rules, move the mall's clock and empty its rate-limit buckets.
+// A sandbox store that cannot be reached (PostgreSQL down) answers 503 and changes nothing.
 import type { IncomingMessage } from 'node:http';
 import { loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
@@ -178,11 +179,20 @@ export async function createControlApi(
     });
     const violations = [...checked.violations, ...unknownQuery(route.operation, url.searchParams)];
     if (violations.length > 0) return violationsReply(violations);
-    return handler({
-      mallId: String(checked.parameters.path.mall ?? ''),
-      path: checked.parameters.path,
-      query: checked.parameters.query,
-      body,
-    });
+    try {
+      return await handler({
+        mallId: String(checked.parameters.path.mall ?? ''),
+        path: checked.parameters.path,
+        query: checked.parameters.query,
+        body,
+      });
+    } catch (error) {
+      if (!storeUnavailable(error)) throw error;
+      return errorReply(503, 'The sandbox store is unavailable; nothing was changed. Try again shortly.');
+    }
   };
 }
+
+/** Whether the sandbox's shared store (PostgreSQL) could not be reached: its errors carry this code. */
+const storeUnavailable = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'store_unavailable';

@@ -30,10 +30,10 @@ export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture
 /** How to run the sandbox malls. */
 export interface SandboxMallsOptions {
   /**
-   * `memory` (default), one SQLite database in `dataDir` that survives a restart (one process per
-   * directory), or the PostgreSQL database at `postgres` (a `postgres://` URL) that replicas share.
+   * `memory` (default) or one SQLite database in `dataDir` that survives a restart (one process per
+   * directory); see SharedSandboxMallsOptions for PostgreSQL.
    */
-  store?: 'memory' | { dataDir: string } | { postgres: string };
+  store?: 'memory' | { dataDir: string };
   /** What a mall starts with when first used (default: the seeded sample mall of seed 1). */
   newMall?: MallStart;
   /** Named fixtures a mall can start with or be reset to (see the README for the format). */
@@ -74,15 +74,15 @@ export interface SandboxMalls {
 
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
 
-/** Options of sandbox malls kept in PostgreSQL. */
-export type SharedSandboxMallsOptions = SandboxMallsOptions & { store: { postgres: string } };
+/** Options of sandbox malls kept in the PostgreSQL database at `store.postgres` (a `postgres://` URL). */
+export type SharedSandboxMallsOptions = Omit<SandboxMallsOptions, 'store'> & { store: { postgres: string } };
 
 /** Opens the sandbox malls in PostgreSQL, shared with every replica on the same database. */
 export async function createSandboxMalls(options: SharedSandboxMallsOptions): Promise<SharedSandboxMalls>;
 /** Opens the sandbox malls of this process (and the malls a data directory already holds). */
 export async function createSandboxMalls(options?: SandboxMallsOptions): Promise<SandboxMalls>;
 export async function createSandboxMalls(
-  options: SandboxMallsOptions = {},
+  options: SandboxMallsOptions | SharedSandboxMallsOptions = {},
 ): Promise<SandboxMalls | SharedSandboxMalls> {
   const postgres =
     typeof options.store === 'object' && 'postgres' in options.store
