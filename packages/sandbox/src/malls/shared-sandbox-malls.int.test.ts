@@ -43,19 +43,22 @@ const replica = async (url: string, newMall: 'empty' | { seed: number } = 'empty
   return malls;
 };
 
-const admin = (
-  operationId: string,
-  mallId: string,
-  parts: Partial<Pick<SandboxCall, 'path' | 'query' | 'body'>> = {},
-): SandboxCall => ({ api: 'admin', operationId, path: {}, query: {}, body: undefined, mallId, ...parts });
-const collection = (operationId: string, query: Record<string, unknown>): SandboxCall => ({
-  api: 'collection',
-  operationId,
-  path: {},
-  query,
-  body: undefined,
-  mallId: undefined,
-});
+/** A call of `api` (the collection's carry no mall), its parts defaulting to empty. */
+const call =
+  (api: SandboxCall['api']) =>
+  (operationId: string, mallId?: string, parts: Partial<SandboxCall> = {}): SandboxCall => ({
+    api,
+    operationId,
+    mallId,
+    path: {},
+    query: {},
+    body: undefined,
+    ...parts,
+  });
+const admin = call('admin');
+const collection = (operationId: string, query: Record<string, unknown>) =>
+  call('collection')(operationId, undefined, { query });
+/** The body of an answer; throws on a refusal. */
 const bodyOf = (result: SandboxResult): Body => {
   if (result.kind !== 'answer') throw new Error(`refused (${result.status}): ${result.message}`);
   return result.body as Body;
