@@ -367,7 +367,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  served = await startMockServers({ ...serve, ...(log ? { log } : {}) });
+  const sandbox = serve.sandbox && { ...serve.sandbox, log: (message: string) => say(message) };
+  served = await startMockServers({ ...serve, ...(sandbox ? { sandbox } : {}), ...(log ? { log } : {}) });
   say(mode);
   say(
     `control API: /__mock/ on every port (${serve.control?.allowRemote ? 'any caller' : 'loopback only'}${serve.control?.token === undefined ? '' : ', token required'})`,

@@ -92,6 +92,8 @@ describe('mall-api-mock --store postgres://…', { timeout: 90_000 }, () => {
       const back = await categories(a, tokenA);
       expect(back.status).toBe(200);
       expect(back.body.categories.map((c: { category_name: string }) => c.category_name)).toEqual(names);
+      expect(first.output().match(/PostgreSQL is unavailable \(.+\)/g)).toHaveLength(1);
+      expect(first.output()).toContain('PostgreSQL is back');
       expect(first.output()).not.toContain('not-for-logs');
     } finally {
       for (const { child } of [first, second]) {

@@ -21,6 +21,8 @@ export interface SandboxOptions {
   fixtures?: Readonly<Record<string, unknown>>;
   /** Mall settings the product rules depend on (default: one domestic shop without age verification). */
   mall?: SandboxMallsOptions['mall'];
+  /** Where a PostgreSQL store reports an outage and its end (default: standard error). */
+  log?: (message: string) => void;
 }
 
 /** Opens the sandbox malls; throws a clear error when `@mall-api/sandbox` is not installed. */
@@ -45,6 +47,6 @@ export async function loadSandbox(options: SandboxOptions, clocks: MallClocks): 
   };
   const { store } = options;
   if (typeof store === 'object' && 'postgres' in store)
-    return sandbox.createSandboxMalls({ ...malls, store });
+    return sandbox.createSandboxMalls({ ...malls, store, ...(options.log ? { log: options.log } : {}) });
   return sandbox.createSandboxMalls({ ...malls, ...(store === undefined ? {} : { store }) });
 }

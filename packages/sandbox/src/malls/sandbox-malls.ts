@@ -75,7 +75,11 @@ export interface SandboxMalls {
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
 
 /** Options of sandbox malls kept in the PostgreSQL database at `store.postgres` (a `postgres://` URL). */
-export type SharedSandboxMallsOptions = Omit<SandboxMallsOptions, 'store'> & { store: { postgres: string } };
+export type SharedSandboxMallsOptions = Omit<SandboxMallsOptions, 'store'> & {
+  store: { postgres: string };
+  /** Where an outage of the database and its end are reported, once each (default: standard error). */
+  log?: (message: string) => void;
+};
 
 /** Opens the sandbox malls in PostgreSQL, shared with every replica on the same database. */
 export async function createSandboxMalls(options: SharedSandboxMallsOptions): Promise<SharedSandboxMalls>;
@@ -86,7 +90,10 @@ export async function createSandboxMalls(
 ): Promise<SandboxMalls | SharedSandboxMalls> {
   const postgres =
     typeof options.store === 'object' && 'postgres' in options.store
-      ? await openPostgresMalls(options.store.postgres)
+      ? await openPostgresMalls(
+          options.store.postgres,
+          'log' in options && options.log ? { log: options.log } : {},
+        )
       : undefined;
   const database: SqliteMalls | undefined =
     typeof options.store === 'object' && 'dataDir' in options.store
