@@ -90,7 +90,10 @@ export async function sharedSandboxMalls(
   postgres: PostgresMalls,
   initial: readonly string[],
 ): Promise<SharedSandboxMalls> {
-  /** Runs `work` on a mall as a write, starting the mall first when the database had none. */
+  /**
+   * Runs `work` on a mall as a write, starting the mall first when the database had none. The mall
+   * is looked up in the same turn as the store's copy, so both are the same one.
+   */
   const write = <R>(mallId: string, work: (mall: Mall) => R): Promise<R> => {
     const mall = core.held(mallId);
     return postgres.write(mallId, (fresh) => {
@@ -126,9 +129,12 @@ export async function sharedSandboxMalls(
           return handler(call);
         }
         const mallId = callMall(call);
-        const handler = core.handlerOf(call, core.held(mallId));
-        const read = await postgres.read(mallId, () => handler(call));
-        return read === runAsWrite ? await write(mallId, () => handler(call)) : read;
+        // The handler of the mall object the store call runs on: a mall forgotten meanwhile (dropped
+        // elsewhere) is built again for the write, and its handler must be the new one's.
+        const answer = (mall: Mall) => core.handlerOf(call, mall)(call);
+        const mall = core.held(mallId);
+        const read = await postgres.read(mallId, () => answer(mall));
+        return read === runAsWrite ? await write(mallId, answer) : read;
       } catch (error) {
         if (error instanceof DomainRefusal) return error.toResult();
         if (error instanceof StoreUnavailableError) return unavailable;

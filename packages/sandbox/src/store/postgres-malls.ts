@@ -185,7 +185,7 @@ function postgresMalls(
         );
     apply(mall, changesOf(rows), whole);
     mall.created = created;
-    mall.version = Math.max(version, ...rows.map((r) => Number(r.version)));
+    mall.version = rows.reduce((newest, r) => Math.max(newest, Number(r.version)), version);
   };
   /** Runs `work` on the store, collecting its writes, then undoes them in memory. */
   const capture = <R>(mall: Held, work: () => R): { result: R; changes: Change[] } => {
