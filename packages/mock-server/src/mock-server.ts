@@ -70,7 +70,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       ...(sandbox && options.malls ? { sandbox } : {}),
     });
   } catch (error) {
-    ownSandbox?.close();
+    await ownSandbox?.close();
     throw error;
   }
   const health = options.health ?? createHealth(sandbox?.ready);
@@ -85,8 +85,10 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
-      ownSandbox?.close();
-      reject(error);
+      // The listen error is the one to report; the store closes as well as it can.
+      Promise.resolve(ownSandbox?.close())
+        .catch(() => undefined)
+        .then(() => reject(error));
     });
     server.listen(options.port ?? apiProfiles[options.api].defaultPort, host, () => resolve());
   });
@@ -103,9 +105,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close((error) => {
           clearTimeout(force);
-          ownSandbox?.close();
-          if (error) reject(error);
-          else resolve();
+          Promise.resolve(ownSandbox?.close()).then(() => (error ? reject(error) : resolve()), reject);
         });
         server.closeIdleConnections();
         if (graceMs === 0) server.closeAllConnections();
