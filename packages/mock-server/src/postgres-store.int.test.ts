@@ -1,6 +1,6 @@
 // `mall-api-mock --store postgres://…` against a real PostgreSQL: two mock processes on one
 // database act on the same malls (a write on one is read on the other), `MALL_API_MOCK_STORE`
-// works like the flag, and while the database is stopped a call answers 503 with the error
+// works like the flag, a database unreachable at start stops the command (exit 1), and while the database is stopped a call answers 503 with the error
 // envelope (a control API reset too, changing nothing) and `/__ready` says not ready, both recovering when it is back; the log never shows the
 // URL's password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,19 @@ describe('mall-api-mock --store postgres://…', { timeout: 90_000 }, () => {
     const both = await runCli(['--store', url, '--data-dir', '/tmp/never']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--store and --data-dir exclude each other/);
+  });
+
+  it('exits 1 when the database cannot be reached at start, saying why without the password', async () => {
+    const { code, stderr } = await runCli([
+      '--store',
+      'postgres://postgres:not-for-logs@127.0.0.1:9/postgres',
+      '--port',
+      '0',
+      'admin',
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/ECONNREFUSED/);
+    expect(stderr).not.toContain('not-for-logs');
   });
 
   it('shares the malls between replicas, answers 503 while the database is down, and recovers', async () => {
