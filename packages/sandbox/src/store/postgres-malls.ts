@@ -54,8 +54,6 @@ export interface PostgresMalls {
 
 /** Options of {@link openPostgresMalls}. */
 export interface PostgresMallsOptions {
-  /** Most connections open at once (default 10). */
-  readonly maxConnections?: number;
   /** Where an outage and its end are reported (default: console.error). */
   readonly log?: (message: string) => void;
 }
@@ -74,6 +72,9 @@ interface Held {
   /** The last call queued on this mall (calls on one mall run one at a time). */
   tail: Promise<unknown>;
 }
+
+/** Most connections a replica opens at once: calls on one mall take turns, so this bounds the malls written at once. */
+const poolSize = 10;
 
 /** Loads `pg`, explaining how to get it when it is not installed. */
 async function loadDriver(): Promise<typeof pg> {
@@ -97,7 +98,7 @@ export async function openPostgresMalls(
   const log = options.log ?? ((message: string) => console.error(message));
   const pool = new Pool({
     connectionString: url,
-    max: options.maxConnections ?? 10,
+    max: poolSize,
     connectionTimeoutMillis: 3000,
     query_timeout: 10_000,
   });
