@@ -141,7 +141,7 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     expect(await b.snapshot('m')).toBeUndefined();
   });
 
-  it('loses no write when two replicas create in one mall at once', async () => {
+  it('loses no write when two replicas create and delete in one mall at once, and both end with the same mall', async () => {
     const url = await newDatabase();
     const [a, b] = [await replica(url), await replica(url)];
     const created = await Promise.all(
@@ -152,6 +152,17 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     const expected = Array.from({ length: 50 }, (_, i) => `shelf ${i}`).sort();
     expect((await categoryNames(a, 'busy')).sort()).toEqual(expected);
     expect((await categoryNames(b, 'busy')).sort()).toEqual(expected);
+    const deleted = await Promise.all(
+      ids
+        .filter((_, i) => i % 3 === 0)
+        .map((category_no, i) =>
+          (i % 2 ? a : b).handle(admin('deleteCategory', 'busy', { path: { category_no } })),
+        ),
+    );
+    expect(deleted.map((result) => result.kind)).toEqual(deleted.map(() => 'answer'));
+    const [seenByA, seenByB] = [await a.snapshot('busy'), await b.snapshot('busy')];
+    expect(seenByA?.tables.category).toHaveLength(50 - deleted.length);
+    expect(seenByB).toEqual(seenByA);
   });
 
   it('leaves memory unchanged when the commit fails, and answers 503', async () => {
