@@ -1,8 +1,10 @@
 // Sandbox malls kept in a real PostgreSQL, with two "replicas" (two createSandboxMalls on one
 // database): the schema migrates once however many start together; committed records survive a
 // reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
-// collection too); concurrent writes from both to one mall lose nothing; a write whose commit fails
-// leaves memory as it was; and a stopped database answers 503 and not ready, then recovers.
+// collection too); a fixture loads whole or not at all; concurrent writes from both to one mall
+// lose nothing; a write whose commit fails
+// leaves memory as it was; and a stopped database answers 503 and not ready (logged once), then
+// recovers.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
@@ -37,8 +39,10 @@ const opened: SharedSandboxMalls[] = [];
 afterEach(async () => {
   for (const malls of opened.splice(0)) await malls.close();
 });
+/** Messages the replicas logged (outages), in order. */
+const logged: string[] = [];
 const replica = async (url: string, newMall: 'empty' | { seed: number } = 'empty') => {
-  const malls = await createSandboxMalls({ store: { postgres: url }, newMall });
+  const malls = await createSandboxMalls({ store: { postgres: url }, newMall, log: (m) => logged.push(m) });
   opened.push(malls);
   return malls;
 };
@@ -165,6 +169,28 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     expect(seenByB).toEqual(seenByA);
   });
 
+  it('loads a fixture whole or, when one record is refused, not at all, on every replica', async () => {
+    const url = await newDatabase();
+    const [a, b] = [await replica(url), await replica(url)];
+    const refused = await a.loadFixture('f', {
+      categories: [
+        { $id: 'home', category_name: 'Home' },
+        { category_name: 'Mugs', parent_category_no: { $ref: 'nowhere' } },
+      ],
+    });
+    expect(refused).toMatchObject({ ok: false });
+    expect(await categoryNames(a, 'f')).toEqual([]);
+    expect(await categoryNames(b, 'f')).toEqual([]);
+    const loaded = await b.loadFixture('f', {
+      categories: [
+        { $id: 'home', category_name: 'Home' },
+        { category_name: 'Mugs', parent_category_no: { $ref: 'home' } },
+      ],
+    });
+    expect(loaded).toMatchObject({ ok: true, counts: { categories: 2 } });
+    expect(await categoryNames(a, 'f')).toEqual(['Home', 'Mugs']);
+  });
+
   it('leaves memory unchanged when the commit fails, and answers 503', async () => {
     const url = await newDatabase();
     const malls = await replica(url);
@@ -193,6 +219,7 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     const url = await newDatabase();
     const malls = await replica(url);
     await createCategory(malls, 'm', 'before');
+    logged.length = 0;
     await server.pause();
     try {
       expect(await malls.ready()).toBe(false);
@@ -209,6 +236,10 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     }
     expect(await malls.ready()).toBe(true);
     await createCategory(malls, 'm', 'after');
+    expect(logged).toEqual([
+      expect.stringMatching(/^sandbox store: PostgreSQL is unavailable \(.*ECONNREFUSED.*\)/),
+      'sandbox store: PostgreSQL is back',
+    ]);
     expect(await categoryNames(malls, 'm')).toEqual(['before', 'after']);
   });
 });
