@@ -2,9 +2,8 @@
 // database): the schema migrates once however many start together; committed records survive a
 // reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
 // collection too); a fixture loads whole or not at all; concurrent writes from both to one mall
-// lose nothing; a write whose commit fails
-// leaves memory as it was; and a stopped database answers 503 and not ready (logged once), then
-// recovers.
+// lose nothing; a write whose commit fails leaves memory as it was; and a stopped database answers
+// 503 and not ready (logged once), then recovers.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
