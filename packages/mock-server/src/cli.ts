@@ -55,6 +55,12 @@ const options = {
   host: { type: 'string', value: 'HOST', default: '127.0.0.1', help: 'the address every API listens on' },
   examples: { type: 'boolean', help: 'answer from the spec examples only, keeping no state' },
   sandbox: { type: 'boolean', help: 'answer from stateful sandbox malls (the default)' },
+  store: {
+    type: 'string',
+    value: 'STORE',
+    default: 'memory',
+    help: 'where the malls live: memory, or a postgres://USER:PASSWORD@HOST:PORT/DB URL that replicas share (schema migrated at start)',
+  },
   'data-dir': {
     type: 'string',
     value: 'DIR',
@@ -171,6 +177,24 @@ function integer(values: Values, name: keyof typeof options, min: number, max: n
   return value;
 }
 
+/** Where the sandbox keeps its malls: `--store` (memory or a PostgreSQL URL) or `--data-dir`. */
+function storeOf(values: Values): 'memory' | { dataDir: string } | { postgres: string } {
+  const store = values.store ?? 'memory';
+  const dataDir = values['data-dir'];
+  if (store === 'memory') return dataDir === undefined ? 'memory' : { dataDir };
+  if (!/^postgres(ql)?:\/\//.test(store)) throw new UsageError('--store must be memory or a postgres:// URL');
+  if (dataDir !== undefined) throw new UsageError('--store and --data-dir exclude each other');
+  return { postgres: store };
+}
+
+/** Where the malls are, for the start line (a database URL without its credentials). */
+function storeName(store: ReturnType<typeof storeOf>): string {
+  if (store === 'memory') return 'in memory';
+  if ('dataDir' in store) return `in ${store.dataDir}`;
+  const url = new URL(store.postgres);
+  return `in PostgreSQL at ${url.host}${url.pathname}`;
+}
+
 /** A comma-separated option as a list (undefined when not given). */
 const listOf = (text: string | undefined): string[] | undefined =>
   text === undefined
@@ -255,6 +279,7 @@ function settingsOf(values: Values, positionals: readonly string[]) {
     throw new UsageError(`--log-format must be text or json, got ${format}`);
   if (values.examples && values.sandbox) throw new UsageError('--examples and --sandbox exclude each other');
   const sandboxOnly = [
+    'store',
     'data-dir',
     'seed',
     'shops',
@@ -271,7 +296,7 @@ function settingsOf(values: Values, positionals: readonly string[]) {
     ageVerification: values['age-verification'] === true,
     shops,
   };
-  const dataDir = values['data-dir'];
+  const store = storeOf(values);
   const idleMinutes = integer(values, 'mall-idle-minutes', 0, 525_600);
   const maxMalls = integer(values, 'max-malls', 1, 1_000_000);
   const journalEntries = integer(values, 'journal-entries', 1, 1_000_000);
@@ -293,7 +318,7 @@ function settingsOf(values: Values, positionals: readonly string[]) {
       ? {}
       : {
           sandbox: {
-            store: dataDir === undefined ? ('memory' as const) : { dataDir },
+            store,
             seed,
             mall,
             ...(values.fixtures === undefined ? {} : { fixtures: fixturesIn(values.fixtures) }),
@@ -317,7 +342,7 @@ function settingsOf(values: Values, positionals: readonly string[]) {
   };
   const mode = values.examples
     ? 'example mode: answers come from the spec examples; nothing is stored'
-    : `sandbox mode: data ${dataDir === undefined ? 'in memory' : `in ${dataDir}`}, seed ${seed}${shops > 1 ? `, ${shops} shops` : ''}${mall.globalEdition ? ', global edition' : ''}${mall.ageVerification ? ', age verification on' : ''}`;
+    : `sandbox mode: data ${storeName(store)}, seed ${seed}${shops > 1 ? `, ${shops} shops` : ''}${mall.globalEdition ? ', global edition' : ''}${mall.ageVerification ? ', age verification on' : ''}`;
   return { serve, format: format as LogFormat, mode };
 }
 
@@ -342,7 +367,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  served = await startMockServers({ ...serve, ...(log ? { log } : {}) });
+  const sandbox = serve.sandbox && { ...serve.sandbox, log: (message: string) => say(message) };
+  served = await startMockServers({ ...serve, ...(sandbox ? { sandbox } : {}), ...(log ? { log } : {}) });
   say(mode);
   say(
     `control API: /__mock/ on every port (${serve.control?.allowRemote ? 'any caller' : 'loopback only'}${serve.control?.token === undefined ? '' : ', token required'})`,

@@ -70,10 +70,10 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       ...(sandbox && options.malls ? { sandbox } : {}),
     });
   } catch (error) {
-    ownSandbox?.close();
+    await ownSandbox?.close();
     throw error;
   }
-  const health = options.health ?? createHealth();
+  const health = options.health ?? createHealth(sandbox?.ready);
   let stopping = false;
   const server: Server = createServer((request, response) => {
     // While stopping, each connection closes once its answer is sent (no keep-alive reuse).
@@ -85,8 +85,10 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
-      ownSandbox?.close();
-      reject(error);
+      // The listen error is the one to report; the store closes as well as it can.
+      Promise.resolve(ownSandbox?.close())
+        .catch(() => undefined)
+        .then(() => reject(error));
     });
     server.listen(options.port ?? apiProfiles[options.api].defaultPort, host, () => resolve());
   });
@@ -103,9 +105,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close((error) => {
           clearTimeout(force);
-          ownSandbox?.close();
-          if (error) reject(error);
-          else resolve();
+          Promise.resolve(ownSandbox?.close()).then(() => (error ? reject(error) : resolve()), reject);
         });
         server.closeIdleConnections();
         if (graceMs === 0) server.closeAllConnections();
@@ -154,10 +154,10 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     options.authority ??
     createOAuthAuthority({ apps: [demoOAuthApp], clock: (mallId) => malls.clocks.now(mallId) });
   const mocks: RunningMock[] = [];
-  const health = createHealth();
+  const health = createHealth(sandbox?.ready);
   const closeAll = async () => {
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
-    sandbox?.close();
+    await sandbox?.close();
   };
   // The sandbox is opened once above and reaches every mock through `malls`.
   const {

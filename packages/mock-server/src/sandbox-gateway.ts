@@ -1,7 +1,9 @@
 // The mock's view of the stateful sandbox (`@mall-api/sandbox`): which operations it answers, and
 // one call per request with the already-converted parameters, answered as a value — a status and
-// body, or a refusal with the violations — never as an exception. Declared here structurally so
-// the plain mock compiles and runs without the sandbox package installed.
+// body, or a refusal with the violations — never as an exception. A sandbox kept in PostgreSQL
+// answers with promises (and reports whether its database answers, for `/__ready`); one in memory
+// or SQLite answers at once. Declared here structurally so the plain mock compiles and runs
+// without the sandbox package installed.
 import type { ApiName } from './api-profiles.js';
 import type { Violation } from './error-envelope.js';
 
@@ -21,7 +23,8 @@ export type SandboxResult =
   | { readonly kind: 'answer'; readonly status: number; readonly body: unknown }
   | {
       readonly kind: 'refusal';
-      readonly status: 404 | 409 | 422;
+      /** 503: the sandbox's store (PostgreSQL) is unavailable. */
+      readonly status: 404 | 409 | 422 | 503;
       readonly message: string;
       readonly violations: readonly Violation[];
     };
@@ -30,7 +33,7 @@ export type SandboxResult =
 export interface SandboxGateway {
   /** Whether the sandbox answers this operation (else the documented example does). */
   handles(api: ApiName, operationId: string): boolean;
-  handle(call: SandboxCall): SandboxResult;
+  handle(call: SandboxCall): SandboxResult | Promise<SandboxResult>;
 }
 
 /** How a mall is (re)created: from the sample data of a seed, empty, or from a named fixture. */
@@ -43,13 +46,15 @@ export type MallChange =
 
 /** The sandbox's malls, as the control API uses them. */
 export interface SandboxMallsGateway extends SandboxGateway {
-  reset(mallId: string, to?: MallStart): MallChange;
-  loadFixture(mallId: string, fixture: unknown): MallChange;
-  /** The mall's records; undefined for a mall that does not exist. */
+  reset(mallId: string, to?: MallStart): MallChange | Promise<MallChange>;
+  loadFixture(mallId: string, fixture: unknown): MallChange | Promise<MallChange>;
+  /** The mall's records (or a promise of them); undefined for a mall that does not exist. */
   snapshot(mallId: string): unknown;
-  restore(mallId: string, snapshot: unknown): MallChange;
-  mallIds(): string[];
+  restore(mallId: string, snapshot: unknown): MallChange | Promise<MallChange>;
+  mallIds(): string[] | Promise<string[]>;
   /** Removes a mall and its records; false when it did not exist. */
-  drop(mallId: string): boolean;
-  close(): void;
+  drop(mallId: string): boolean | Promise<boolean>;
+  /** Whether the sandbox's store answers now (a shared database); absent: always ready. */
+  ready?(): Promise<boolean>;
+  close(): void | Promise<void>;
 }

@@ -2,7 +2,7 @@
 // here, in sandbox mode, so the plain mock runs without it installed. The sandbox's malls follow
 // the mocks' per-mall clocks, refuse fixtures by the same body rules the front layer applies, and
 // the demo mall exists from the start (the collection lists the malls that exist).
-import type { SandboxMallsOptions } from '@mall-api/sandbox';
+import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
 import { bodyRuleViolations } from './body-rules.js';
 import { defaultMallId } from './mall-address.js';
 import type { MallClocks } from './malls/mall-clocks.js';
@@ -10,14 +10,19 @@ import type { SandboxMallsGateway } from './sandbox-gateway.js';
 
 /** How to run the sandbox (the `sandbox` option of startMockServer / startMockServers). */
 export interface SandboxOptions {
-  /** `memory` (default) or SQLite files in `dataDir`, kept across restarts. */
-  store?: 'memory' | { dataDir: string };
+  /**
+   * `memory` (default), SQLite files in `dataDir` kept across restarts, or the PostgreSQL database
+   * at the `postgres` URL, shared by every replica on it.
+   */
+  store?: 'memory' | { dataDir: string } | { postgres: string };
   /** Fill each new mall with the deterministic sample mall of this seed (default: an empty mall). */
   seed?: number;
   /** Named fixtures a mall can be reset to (the control API's `reset` with `{ fixture }`). */
   fixtures?: Readonly<Record<string, unknown>>;
   /** Mall settings the product rules depend on (default: one domestic shop without age verification). */
   mall?: SandboxMallsOptions['mall'];
+  /** Where a PostgreSQL store reports an outage and its end (default: standard error). */
+  log?: (message: string) => void;
 }
 
 /** Opens the sandbox malls; throws a clear error when `@mall-api/sandbox` is not installed. */
@@ -32,13 +37,16 @@ export async function loadSandbox(options: SandboxOptions, clocks: MallClocks): 
       }`,
     );
   }
-  return sandbox.createSandboxMalls({
-    ...(options.store ? { store: options.store } : {}),
+  const malls: Omit<SharedSandboxMallsOptions, 'store'> = {
     newMall: options.seed === undefined ? 'empty' : { seed: options.seed },
     ...(options.fixtures ? { fixtures: options.fixtures } : {}),
     ...(options.mall ? { mall: options.mall } : {}),
     clockFor: (mallId) => () => clocks.now(mallId),
     malls: [defaultMallId],
     requestRules: (operationId, body) => bodyRuleViolations(operationId, body),
-  });
+  };
+  const { store } = options;
+  if (typeof store === 'object' && 'postgres' in store)
+    return sandbox.createSandboxMalls({ ...malls, store, ...(options.log ? { log: options.log } : {}) });
+  return sandbox.createSandboxMalls({ ...malls, ...(store === undefined ? {} : { store }) });
 }

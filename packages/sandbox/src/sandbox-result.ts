@@ -1,7 +1,8 @@
 // What the sandbox answers, as values: an `answer` (a status and the documented body: 200, 201,
-// or 207 with per-item statuses for a partial add) or a `refusal` (404, 409 or 422 with a message and the violations
-// naming each offending field). Nothing the sandbox decides crosses its surface as an exception;
-// the front layer that serves HTTP turns a refusal into the API's error envelope.
+// or 207 with per-item statuses for a partial add) or a `refusal` (404, 409 or 422 with a message
+// and the violations naming each offending field; 503 when the store keeping the mall cannot be
+// reached). Nothing the sandbox decides crosses its surface as an exception; the front layer that
+// serves HTTP turns a refusal into the API's error envelope.
 
 /** Where a violated rule points. */
 export type ViolationLocation = 'path' | 'query' | 'body';
@@ -23,7 +24,8 @@ export interface SandboxAnswer {
 /** A refused call: nothing it would have written was kept. */
 export interface SandboxRefusal {
   readonly kind: 'refusal';
-  readonly status: 404 | 409 | 422;
+  /** 503: the store that keeps the mall (PostgreSQL) could not be reached. */
+  readonly status: 404 | 409 | 422 | 503;
   readonly message: string;
   readonly violations: readonly Violation[];
 }
@@ -58,3 +60,10 @@ export const refusal = (
   violations: readonly Violation[],
   message = violations.map((v) => `${v.name} ${v.message}`).join('; '),
 ): SandboxRefusal => ({ kind: 'refusal', status, message, violations });
+
+/** The mall of an admin or analytics call; throws (misuse) when the call carries none. */
+export function callMall(call: SandboxCall): string {
+  if (call.mallId === undefined || call.mallId === '')
+    throw new Error(`a ${call.api} call needs the mall id of its credentials`);
+  return call.mallId;
+}

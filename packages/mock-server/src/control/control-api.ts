@@ -8,6 +8,7 @@
 // envelope and changes nothing. The operations: reset a mall (to its seed, empty, or a named
 // fixture), load a fixture, snapshot and restore, read, count and clear the request journal, add
 // and clear fault rules, move the mall's clock and empty its rate-limit buckets.
+// A sandbox store that cannot be reached (PostgreSQL down) answers 503 and changes nothing.
 import type { IncomingMessage } from 'node:http';
 import { loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
@@ -71,9 +72,11 @@ export async function createControlApi(
   const guard = controlGuard(access, publicHosts);
   const bodyLimit = access.maxBodyBytes ?? defaultControlBodyLimit;
 
-  const sandboxChange = (change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallChange): Reply =>
+  const sandboxChange = async (
+    change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallChange | Promise<MallChange>,
+  ): Promise<Reply> =>
     malls.sandbox
-      ? changeReply(change(malls.sandbox))
+      ? changeReply(await change(malls.sandbox))
       : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
 
   const clockBody = (mallId: string) => ({
@@ -91,15 +94,16 @@ export async function createControlApi(
   const operations: Record<string, (call: ControlCall) => Promise<Reply> | Reply> = {
     getControlDocument: () => ok(spec.document),
     listMalls: () => ok({ malls: malls.mallIds() }),
-    createReset: (call) => changeReply(malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
+    createReset: async (call) =>
+      changeReply(await malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
     createFixture: (call) => sandboxChange((sandbox) => sandbox.loadFixture(call.mallId, call.body)),
-    getSnapshot: (call) => {
+    getSnapshot: async (call) => {
       if (!malls.sandbox)
         return errorReply(
           409,
           'The mocks run in example mode (--examples): there is no mall data to change.',
         );
-      const snapshot = malls.sandbox.snapshot(call.mallId);
+      const snapshot = await malls.sandbox.snapshot(call.mallId);
       return snapshot === undefined ? errorReply(404, `No mall ${call.mallId} exists.`) : ok(snapshot);
     },
     updateSnapshot: (call) => sandboxChange((sandbox) => sandbox.restore(call.mallId, call.body)),
@@ -175,11 +179,20 @@ export async function createControlApi(
     });
     const violations = [...checked.violations, ...unknownQuery(route.operation, url.searchParams)];
     if (violations.length > 0) return violationsReply(violations);
-    return handler({
-      mallId: String(checked.parameters.path.mall ?? ''),
-      path: checked.parameters.path,
-      query: checked.parameters.query,
-      body,
-    });
+    try {
+      return await handler({
+        mallId: String(checked.parameters.path.mall ?? ''),
+        path: checked.parameters.path,
+        query: checked.parameters.query,
+        body,
+      });
+    } catch (error) {
+      if (!storeUnavailable(error)) throw error;
+      return errorReply(503, 'The sandbox store is unavailable; nothing was changed. Try again shortly.');
+    }
   };
 }
+
+/** Whether the sandbox's shared store (PostgreSQL) could not be reached: its errors carry this code. */
+const storeUnavailable = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'store_unavailable';

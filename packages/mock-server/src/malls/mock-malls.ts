@@ -24,7 +24,7 @@ export interface MockMalls {
   /** Empties a mall's rate-limit buckets. */
   resetLimits(mallId: string): void;
   /** Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock. */
-  reset(mallId: string, to?: MallStart): MallChange;
+  reset(mallId: string, to?: MallStart): Promise<MallChange>;
   /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
   touch(mallId: string): void;
   /** Malls in use (idle ones dropped first). */
@@ -66,13 +66,15 @@ export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
   };
   const roster = createMallRoster(
     (mallId) => {
-      options.sandbox?.drop(mallId);
+      void Promise.resolve(options.sandbox?.drop(mallId)).catch(() => {}); // kept until the store answers
       clear(mallId);
     },
     options.limits,
     options.now,
   );
-  for (const mallId of options.sandbox?.mallIds() ?? []) roster.touch(mallId);
+  void Promise.resolve(options.sandbox?.mallIds() ?? []).then((ids) => {
+    for (const mallId of ids) roster.touch(mallId);
+  });
   return {
     clocks,
     journal,
@@ -91,8 +93,8 @@ export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
       return limiter;
     },
     resetLimits,
-    reset(mallId, to) {
-      const change = options.sandbox ? options.sandbox.reset(mallId, to) : { ok: true as const };
+    async reset(mallId, to) {
+      const change = options.sandbox ? await options.sandbox.reset(mallId, to) : { ok: true as const };
       if (!change.ok) return change;
       clear(mallId);
       roster.touch(mallId);

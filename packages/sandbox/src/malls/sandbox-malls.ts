@@ -1,6 +1,7 @@
 // The sandbox malls of one process: every mall id is its own isolated mall (own records, own id
 // sequences), created on first use as `newMall` says (the seeded sample mall, an empty mall or a
-// named fixture), kept in memory or in one SQLite database in a data directory. Calls are routed
+// named fixture), kept in memory, in one SQLite database in a data directory, or in PostgreSQL
+// shared by replicas (shared-sandbox-malls.ts answers those, asynchronously). Calls are routed
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
 // as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
@@ -9,8 +10,9 @@ import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import { DomainRefusal } from '../catalogue/refusal.js';
-import type { SandboxApi, SandboxCall, SandboxResult } from '../sandbox-result.js';
+import { callMall, type SandboxApi, type SandboxCall, type SandboxResult } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
+import { openPostgresMalls } from '../store/postgres-malls.js';
 import { openSqliteMalls, type SqliteMalls } from '../store/sqlite-store.js';
 import { createMemoryStore, type SandboxStore, type TableName } from '../store/store.js';
 import { createCollectionView } from '../views/collection-view.js';
@@ -19,6 +21,7 @@ import { createMallChanges } from '../views/mall-changes.js';
 import { createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
 import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
+import { type MallsCore, type SharedSandboxMalls, sharedSandboxMalls } from './shared-sandbox-malls.js';
 import { clearStore, createSnapshotCheck, type MallSnapshot, restoreInto, snapshotOf } from './snapshot.js';
 
 /** What a new or reset mall starts with. */
@@ -26,7 +29,10 @@ export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture
 
 /** How to run the sandbox malls. */
 export interface SandboxMallsOptions {
-  /** `memory` (default), or one SQLite database in `dataDir` that survives a restart (one process per directory). */
+  /**
+   * `memory` (default) or one SQLite database in `dataDir` that survives a restart (one process per
+   * directory); see SharedSandboxMallsOptions for PostgreSQL.
+   */
   store?: 'memory' | { dataDir: string };
   /** What a mall starts with when first used (default: the seeded sample mall of seed 1). */
   newMall?: MallStart;
@@ -68,12 +74,31 @@ export interface SandboxMalls {
 
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
 
-/** Opens the sandbox malls (and the malls a data directory already holds). */
-export async function createSandboxMalls(options: SandboxMallsOptions = {}): Promise<SandboxMalls> {
+/** Options of sandbox malls kept in the PostgreSQL database at `store.postgres` (a `postgres://` URL). */
+export type SharedSandboxMallsOptions = Omit<SandboxMallsOptions, 'store'> & {
+  store: { postgres: string };
+  /** Where an outage of the database and its end are reported, once each (default: standard error). */
+  log?: (message: string) => void;
+};
+
+/** Opens the sandbox malls in PostgreSQL, shared with every replica on the same database. */
+export async function createSandboxMalls(options: SharedSandboxMallsOptions): Promise<SharedSandboxMalls>;
+/** Opens the sandbox malls of this process (and the malls a data directory already holds). */
+export async function createSandboxMalls(options?: SandboxMallsOptions): Promise<SandboxMalls>;
+export async function createSandboxMalls(
+  options: SandboxMallsOptions | SharedSandboxMallsOptions = {},
+): Promise<SandboxMalls | SharedSandboxMalls> {
+  const postgres =
+    typeof options.store === 'object' && 'postgres' in options.store
+      ? await openPostgresMalls(
+          options.store.postgres,
+          'log' in options && options.log ? { log: options.log } : {},
+        )
+      : undefined;
   const database: SqliteMalls | undefined =
-    options.store === undefined || options.store === 'memory'
-      ? undefined
-      : await openSqliteMalls(options.store.dataDir);
+    typeof options.store === 'object' && 'dataDir' in options.store
+      ? await openSqliteMalls(options.store.dataDir)
+      : undefined;
   try {
     const [adminModel, collectionModel] = await Promise.all([loadSpec('admin'), loadSpec('collection')]);
     const collectionShapes = recordShapes(collectionModel);
@@ -94,7 +119,9 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       if (table === 'product' || table === 'category') changes.mark(mallId);
     };
     const openStore = (mallId: string): SandboxStore =>
-      database?.open(mallId, onChange(mallId)) ?? createMemoryStore(undefined, [], onChange(mallId));
+      postgres?.open(mallId, onChange(mallId)) ??
+      database?.open(mallId, onChange(mallId)) ??
+      createMemoryStore(undefined, [], onChange(mallId));
 
     const counts = (mall: Mall): MallCounts => {
       const products = mall.catalogue.products.all();
@@ -144,17 +171,26 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       typeof newMall === 'object' && 'seed' in newMall
         ? deepFreeze(snapshotOf(sample.catalogue.store))
         : undefined;
+    /** Empties a mall and fills it as `to` says (inside the caller's transaction). */
+    const refill = (mall: Mall, to: MallStart): MallOutcome => {
+      clearStore(mall.catalogue.store);
+      mall.catalogue.placements.ensureMains();
+      return start(mall, to);
+    };
+    /** Fills a new mall as `newMall` says (inside the caller's transaction). */
+    const startNew = (mall: Mall): void => {
+      if (seeded) restoreInto(mall.catalogue.store, seeded, true);
+      else refill(mall, newMall);
+    };
     const mallOf = (mallId: string): Mall => {
       const existing = malls.get(mallId);
       if (existing) return existing;
       const mall = build(mallId);
-      const { store } = mall.catalogue;
-      if (seeded) store.transaction(() => restoreInto(store, seeded, true));
-      else start(mall, newMall);
+      mall.catalogue.store.transaction(() => startNew(mall));
       return mall;
     };
     for (const mallId of database?.mallIds() ?? []) build(mallId);
-    for (const mallId of options.malls ?? []) mallOf(mallId);
+    if (!postgres) for (const mallId of options.malls ?? []) mallOf(mallId);
 
     const collection = handlerTable(
       createCollectionView(
@@ -170,6 +206,43 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
     );
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
       api === 'collection' ? collection.get(operationId) : mall[api].get(operationId);
+    /** The handler of a call on `mall` (any mall for a collection call); throws on misuse. */
+    const handlerOf = (call: SandboxCall, mall: Mall): AnyHandler => {
+      const handler = handlerFor(call.api, call.operationId, mall);
+      if (!handler) throw new Error(`the sandbox does not handle ${call.api} ${call.operationId}`);
+      return handler;
+    };
+    /** Forgets a mall here (its records stay wherever its store keeps them). */
+    const forget = (mall: Mall) => {
+      malls.delete(mall.id);
+      inOrder = undefined;
+      changes.mark(mall.id);
+      mall.catalogue.store.close();
+    };
+
+    if (postgres) {
+      const core: MallsCore = {
+        handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
+        handlerOf: (call, mall) => handlerOf(call, mall ?? sample),
+        held: (mallId) => malls.get(mallId) ?? build(mallId),
+        forget: (mallId) => {
+          const mall = malls.get(mallId);
+          if (mall) forget(mall);
+        },
+        startNew,
+        refill: (mall, to = newMall) => refill(mall, to),
+        loadFixture: (mall, fixture) => {
+          const loaded = loadFixture(mall.catalogue, fixture);
+          return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
+        },
+        snapshotViolations,
+        restore: (mall, snapshot) => {
+          restoreInto(mall.catalogue.store, snapshot);
+          return { ok: true, counts: counts(mall) };
+        },
+      };
+      return await sharedSandboxMalls(core, postgres, options.malls ?? []);
+    }
 
     /** Runs `work` on the mall inside its store's transaction; a refusal undoes it and is answered. */
     const inTransaction = (mall: Mall, work: () => MallOutcome): MallOutcome => {
@@ -188,11 +261,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
     return {
       handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
       handle(call) {
-        const handler =
-          call.api === 'collection'
-            ? collection.get(call.operationId)
-            : handlerFor(call.api, call.operationId, mallOf(requiredMall(call)));
-        if (!handler) throw new Error(`the sandbox does not handle ${call.api} ${call.operationId}`);
+        const handler = handlerOf(call, call.api === 'collection' ? sample : mallOf(callMall(call)));
         try {
           return handler({ path: call.path, query: call.query, body: call.body });
         } catch (error) {
@@ -202,11 +271,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       },
       reset(mallId, to = newMall) {
         const mall = mallOf(mallId);
-        return inTransaction(mall, () => {
-          clearStore(mall.catalogue.store);
-          mall.catalogue.placements.ensureMains();
-          return start(mall, to);
-        });
+        return inTransaction(mall, () => refill(mall, to));
       },
       loadFixture(mallId, fixture) {
         const mall = mallOf(mallId);
@@ -230,11 +295,8 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       drop(mallId) {
         const mall = malls.get(mallId);
         if (!mall) return false;
-        malls.delete(mallId);
-        inOrder = undefined;
-        changes.mark(mallId);
+        forget(mall);
         database?.drop(mallId);
-        mall.catalogue.store.close();
         return true;
       },
       close() {
@@ -244,15 +306,9 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
     };
   } catch (error) {
     database?.close();
+    await postgres?.close();
     throw error;
   }
-}
-
-/** The mall of an admin or analytics call. */
-function requiredMall(call: SandboxCall): string {
-  if (call.mallId === undefined || call.mallId === '')
-    throw new Error(`a ${call.api} call needs the mall id of its credentials`);
-  return call.mallId;
 }
 
 /** A change refused part-way: thrown inside the transaction so its writes are undone. */

@@ -1,5 +1,5 @@
 // Last stage: the answer. The sandbox answers the operations it keeps state for (unless the caller
-// asked for a documented response with `Prefer`); every other request gets the documented response
+// asked for a documented response with `Prefer`), at once or, kept in PostgreSQL, later; every other request gets the documented response
 // the preference names, from the operation's prepared responses (made at build time, or when the
 // operation was compiled). A preference naming no documented response is a 404 envelope; Prism is
 // never asked here. In example mode an id the spec's examples do not know is a 404, never another
@@ -79,16 +79,15 @@ export function answer({ runtime, sandbox }: AnswerSources): Stage {
       const asked = preference.code !== undefined || preference.example !== undefined;
       if (sandbox && !asked && sandbox.handles(exchange.api.name, operation.operationId)) {
         const parameters = exchange.parameters ?? { path: {}, query: {}, header: {} };
-        return sandboxReply(
-          sandbox.handle({
-            api: exchange.api.name,
-            operationId: operation.operationId,
-            path: { ...route.pathParameters, ...parameters.path },
-            query: parameters.query,
-            body: exchange.body,
-            mallId: exchange.caller?.ok ? exchange.caller.principal.mallId : undefined,
-          }),
-        );
+        const result = sandbox.handle({
+          api: exchange.api.name,
+          operationId: operation.operationId,
+          path: { ...route.pathParameters, ...parameters.path },
+          query: parameters.query,
+          body: exchange.body,
+          mallId: exchange.caller?.ok ? exchange.caller.principal.mallId : undefined,
+        });
+        return result instanceof Promise ? result.then(sandboxReply) : sandboxReply(result);
       }
       const compiled = runtime.compiled(operation);
       return compiled ? fromExamples(exchange, compiled) : answerFromSpec(exchange);

@@ -1,0 +1,165 @@
+// The sandbox malls of a replica when PostgreSQL keeps them (postgres-malls.ts): the same services
+// and lifecycle as sandbox-malls.ts, answered asynchronously. A call first runs as a read on its
+// mall's caught-up copy; one that writes (whatever its HTTP method: the store sees the writes) or
+// finds no mall runs again as a write — one database transaction under the mall's row lock, a new
+// mall started there as `newMall` says. A collection call catches up every mall whose version
+// changed first. A database that cannot be reached answers 503 (the call changed nothing);
+// lifecycle operations then reject with the StoreUnavailableError. Not here: the SQL (the store)
+// and how a mall is built or filled (sandbox-malls.ts, passed in as a MallsCore).
+import { DomainRefusal } from '../catalogue/refusal.js';
+import {
+  callMall,
+  type SandboxApi,
+  type SandboxCall,
+  type SandboxRefusal,
+  type SandboxResult,
+  type Violation,
+} from '../sandbox-result.js';
+import { type PostgresMalls, runAsWrite, StoreUnavailableError } from '../store/postgres-malls.js';
+import type { AnyHandler } from '../views/handler-types.js';
+import type { Mall } from './mall.js';
+import { type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
+import type { MallStart } from './sandbox-malls.js';
+import { type MallSnapshot, snapshotOf } from './snapshot.js';
+
+/** The sandbox malls of a replica over a shared PostgreSQL database. */
+export interface SharedSandboxMalls {
+  /** Whether the sandbox answers this operation (false: the mock answers from the spec's examples). */
+  handles(api: SandboxApi, operationId: string): boolean;
+  /** Answers a call (503 when the database is unavailable); throws only on misuse, as SandboxMalls does. */
+  handle(call: SandboxCall): Promise<SandboxResult>;
+  /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
+  reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
+  /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
+  loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
+  /** Every record of a mall as plain JSON; undefined for a mall that does not exist. */
+  snapshot(mallId: string): Promise<MallSnapshot | undefined>;
+  /** Replaces a mall's records with a snapshot's (checked first; a bad snapshot changes nothing). */
+  restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
+  /** The malls the database holds, in id order. */
+  mallIds(): Promise<string[]>;
+  /** Removes a mall and its records; false when it did not exist. */
+  drop(mallId: string): Promise<boolean>;
+  /** Whether the database answers (for `/__ready`). */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** What the shared malls use of sandbox-malls.ts: building, filling and answering one mall. */
+export interface MallsCore {
+  handles(api: SandboxApi, operationId: string): boolean;
+  /** The handler of a call on `mall` (undefined: a collection call); throws on misuse. */
+  handlerOf(call: SandboxCall, mall: Mall | undefined): AnyHandler;
+  /** The mall as this replica holds it, built (empty) when it holds none. */
+  held(mallId: string): Mall;
+  /** Forgets a mall in this replica. */
+  forget(mallId: string): void;
+  /** Fills a new mall (inside a transaction). */
+  startNew(mall: Mall): void;
+  /** Empties a mall and fills it as `to` says, by default as a new mall starts (inside a transaction). */
+  refill(mall: Mall, to?: MallStart): MallOutcome;
+  /** Adds a fixture's records (inside a transaction). */
+  loadFixture(mall: Mall, fixture: unknown): MallOutcome;
+  /** What is wrong with a snapshot (empty: it can be restored). */
+  snapshotViolations(snapshot: unknown): Violation[];
+  /** Replaces the mall's records with a checked snapshot's (inside a transaction). */
+  restore(mall: Mall, snapshot: MallSnapshot): MallOutcome;
+}
+
+/** The answer to a call the database could not take. */
+const unavailable: SandboxRefusal = {
+  kind: 'refusal',
+  status: 503,
+  message: 'The sandbox store is unavailable; nothing was changed. Try again shortly.',
+  violations: [],
+};
+
+/** A refused change, thrown so the transaction writes nothing. */
+class Refused extends Error {
+  constructor(readonly refusal: RefusedChange) {
+    super(refusal.message);
+  }
+}
+
+/**
+ * The shared malls over `postgres`; the malls of `initial` are created (as new malls start) when
+ * the database does not hold them yet.
+ */
+export async function sharedSandboxMalls(
+  core: MallsCore,
+  postgres: PostgresMalls,
+  initial: readonly string[],
+): Promise<SharedSandboxMalls> {
+  /**
+   * Runs `work` on a mall as a write, starting the mall first when the database had none. The mall
+   * is looked up in the same turn as the store's copy, so both are the same one.
+   */
+  const write = <R>(mallId: string, work: (mall: Mall) => R): Promise<R> => {
+    const mall = core.held(mallId);
+    return postgres.write(mallId, (fresh) => {
+      if (fresh) core.startNew(mall);
+      return work(mall);
+    });
+  };
+  /** Runs a lifecycle change as a write; a refusal writes nothing and is answered. */
+  const change = async (mallId: string, work: (mall: Mall) => MallOutcome): Promise<MallOutcome> => {
+    try {
+      return await write(mallId, (mall) => {
+        const outcome = work(mall);
+        if (!outcome.ok) throw new Refused(outcome);
+        return outcome;
+      });
+    } catch (error) {
+      if (error instanceof Refused) return error.refusal;
+      throw error;
+    }
+  };
+  const catchUpAll = () => postgres.catchUpAll(core.held, core.forget);
+
+  for (const mallId of initial) await write(mallId, () => undefined);
+  await catchUpAll();
+
+  return {
+    handles: core.handles,
+    async handle(call) {
+      try {
+        if (call.api === 'collection') {
+          const handler = core.handlerOf(call, undefined);
+          await catchUpAll();
+          return handler(call);
+        }
+        const mallId = callMall(call);
+        // The handler of the mall object the store call runs on: a mall forgotten meanwhile (dropped
+        // elsewhere) is built again for the write, and its handler must be the new one's.
+        const answer = (mall: Mall) => core.handlerOf(call, mall)(call);
+        const mall = core.held(mallId);
+        const read = await postgres.read(mallId, () => answer(mall));
+        return read === runAsWrite ? await write(mallId, answer) : read;
+      } catch (error) {
+        if (error instanceof DomainRefusal) return error.toResult();
+        if (error instanceof StoreUnavailableError) return unavailable;
+        throw error;
+      }
+    },
+    reset: (mallId, to) => change(mallId, (mall) => core.refill(mall, to)),
+    loadFixture: (mallId, fixture) => change(mallId, (mall) => core.loadFixture(mall, fixture)),
+    async snapshot(mallId) {
+      const mall = core.held(mallId);
+      const read = await postgres.read(mallId, () => snapshotOf(mall.catalogue.store));
+      return read === runAsWrite ? undefined : read;
+    },
+    async restore(mallId, snapshot) {
+      const violations = core.snapshotViolations(snapshot);
+      if (violations.length > 0) return refusedChange(violations);
+      return change(mallId, (mall) => core.restore(mall, snapshot as MallSnapshot));
+    },
+    mallIds: () => postgres.mallIds(),
+    async drop(mallId) {
+      const dropped = await postgres.drop(mallId);
+      core.forget(mallId);
+      return dropped;
+    },
+    ready: () => postgres.ready(),
+    close: () => postgres.close(),
+  };
+}

@@ -1,0 +1,99 @@
+// The PostgreSQL store of one replica, below the sandbox's services: what the memory and SQLite
+// stores promise holds here too — a write that throws leaves nothing behind (in memory and in the
+// database), nested transactions belong to the outer one, sequences never hand out a number twice,
+// writes happen inside a transaction only — and another replica opening the database finds every
+// committed record of every mall, malls kept apart, in the order they were written, deletions too.
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
+import { openPostgresMalls, type PostgresMalls, runAsWrite } from './postgres-malls.js';
+
+let server: TestPostgresServer;
+let url: string;
+beforeAll(async () => {
+  server = await startPostgres();
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE store_test');
+  await admin.end();
+  url = server.url.replace(/\/postgres$/, '/store_test');
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const opened: PostgresMalls[] = [];
+afterEach(async () => {
+  for (const malls of opened.splice(0)) await malls.close();
+});
+const replica = async () => {
+  const malls = await openPostgresMalls(url, { log: () => {} });
+  opened.push(malls);
+  return malls;
+};
+let mallNo = 0;
+
+describe('the PostgreSQL store', { timeout: 30_000 }, () => {
+  it('undoes every write of a transaction that throws, in memory and in the database', async () => {
+    const mall = `undo-${++mallNo}`;
+    const malls = await replica();
+    const store = malls.open(mall);
+    await malls.write(mall, () => store.put('category', '1', { name: 'kept' }));
+    await expect(
+      malls.write(mall, () => {
+        store.put('category', '1', { name: 'changed' });
+        store.put('category', '2', { name: 'added' });
+        store.nextNumber('category_no', 10);
+        store.transaction(() => store.delete('category', '1'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(store.all('category')).toEqual([{ name: 'kept' }]);
+    expect(await malls.write(mall, () => store.nextNumber('category_no', 10))).toBe(11);
+    const other = await replica();
+    const again = other.open(mall);
+    expect(await other.read(mall, () => again.all('category'))).toEqual([{ name: 'kept' }]);
+  });
+
+  it('refuses a write outside a transaction', async () => {
+    const malls = await replica();
+    const store = malls.open(`outside-${++mallNo}`);
+    expect(() => store.put('product', '1', {})).toThrow(/inside a transaction/);
+  });
+
+  it('asks for a write when a read wrote or the mall does not exist, keeping nothing of it', async () => {
+    const mall = `read-${++mallNo}`;
+    const malls = await replica();
+    const store = malls.open(mall);
+    expect(await malls.read(mall, () => 'answered')).toBe(runAsWrite);
+    await malls.write(mall, () => undefined);
+    expect(await malls.read(mall, () => store.size('product'))).toBe(0);
+    expect(await malls.read(mall, () => store.transaction(() => store.put('product', '1', {})))).toBe(
+      runAsWrite,
+    );
+    expect(store.size('product')).toBe(0);
+  });
+
+  it('shows another replica every committed record of every mall, in order, deletions too', async () => {
+    const [a, b] = [`order-a-${++mallNo}`, `order-b-${mallNo}`];
+    const first = await replica();
+    const [storeA, storeB] = [first.open(a), first.open(b)];
+    await first.write(a, () => {
+      for (const key of ['3', '1', '2']) storeA.put('product', key, { product_no: Number(key) });
+    });
+    await first.write(b, () => storeB.put('product', '9', { product_no: 9, name: 'b' }));
+    const second = await replica();
+    const [seenA, seenB] = [second.open(a), second.open(b)];
+    expect(await second.read(a, () => seenA.entries('product').map(([key]) => key))).toEqual(['3', '1', '2']);
+    expect(await second.read(b, () => seenB.all('product'))).toEqual([{ product_no: 9, name: 'b' }]);
+    await first.write(a, () => {
+      storeA.delete('product', '1');
+      storeA.put('product', '2', { product_no: 2, name: 'changed' });
+    });
+    expect(await second.read(a, () => seenA.all('product'))).toEqual([
+      { product_no: 3 },
+      { product_no: 2, name: 'changed' },
+    ]);
+    expect(await second.mallIds()).toEqual(expect.arrayContaining([a, b]));
+  });
+});
