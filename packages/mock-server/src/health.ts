@@ -1,6 +1,7 @@
 // The health endpoints of every mock port, for a load balancer or an orchestrator: `/__health`
-// (live: the process answers) and `/__ready` (ready to answer: every API of the process listens and
-// it is not stopping). Both answer any caller without credentials, outside the control API's
+// (live: the process answers) and `/__ready` (ready to answer: every API of the process listens,
+// it is not stopping, and the shared state store it depends on, when there is one, is connected).
+// Both answer any caller without credentials, outside the control API's
 // rules, to any method, with a small JSON body (none to HEAD) and no state.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -17,8 +18,8 @@ export interface Health {
   answer(request: IncomingMessage, response: ServerResponse): boolean;
 }
 
-/** Creates the readiness of one process (not ready until {@link Health.markReady}). */
-export function createHealth(): Health {
+/** Creates the readiness of one process (not ready until {@link Health.markReady}, nor while `storeReady` says no). */
+export function createHealth(storeReady: () => boolean = () => true): Health {
   let state: 'starting' | 'ready' | 'stopping' = 'starting';
   return {
     markReady: () => {
@@ -31,8 +32,9 @@ export function createHealth(): Health {
       const path = (request.url ?? '').split('?')[0];
       if (path !== healthPaths.live && path !== healthPaths.ready) return false;
       const live = path === healthPaths.live;
-      const body = JSON.stringify({ status: live ? 'live' : state });
-      response.writeHead(live || state === 'ready' ? 200 : 503, {
+      const status = state === 'ready' && !storeReady() ? 'store-unavailable' : state;
+      const body = JSON.stringify({ status: live ? 'live' : status });
+      response.writeHead(live || status === 'ready' ? 200 : 503, {
         'content-type': 'application/json',
         'cache-control': 'no-store',
         'content-length': Buffer.byteLength(body),
