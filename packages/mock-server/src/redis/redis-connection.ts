@@ -44,11 +44,15 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
   let down = false;
-  client.on('error', (error: Error) => {
-    if (down) return;
+  let closing = false;
+  const lost = (cause: string) => {
+    if (down || closing) return;
     down = true;
-    log(`the shared state store (Redis) is unavailable: ${error.message}`);
-  });
+    log(`the shared state store (Redis) is unavailable: ${cause}`);
+  };
+  // A refused or broken connection is an 'error'; a server that closed it cleanly only a 'close'.
+  client.on('error', (error: Error) => lost(error.message));
+  client.on('close', () => lost('the connection closed'));
   client.on('ready', () => {
     if (down) log('the shared state store (Redis) is available again');
     down = false;
@@ -83,6 +87,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
       }
     },
     async close() {
+      closing = true;
       await client.quit().catch(() => client.disconnect());
     },
   };
