@@ -2,7 +2,8 @@
 // an authorization code and a refresh token are redeemed once across both, the admin API's leaky
 // bucket admits exactly its capacity over both, the journal of a mall lists the calls of both in
 // order, a "next 2 calls" fault fires twice in total, a clock moved on one is the clock of the
-// other, and a reset on one is what the other sees. Every mall here is its own, on a frozen clock
+// other (a token expires there; a collection call there is dated by it), and a reset on one is
+// what the other sees. Every mall here is its own, on a frozen clock
 // so the bucket does not drain during the burst.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
@@ -16,7 +17,7 @@ let b: StartedMock;
 beforeAll(async () => {
   redis = await startRedisServer();
   [a, b] = (await Promise.all(
-    [0, 1].map(() => startMock({ apis: ['admin'], redis: redis.url, clock: () => frozen })),
+    [0, 1].map(() => startMock({ apis: ['admin', 'collection'], redis: redis.url, clock: () => frozen })),
   )) as [StartedMock, StartedMock];
 }, 60_000);
 afterAll(async () => {
@@ -123,6 +124,22 @@ describe('two replicas on one Redis', () => {
     expect(expired.status).toBe(401);
     expect(await expired.json()).toMatchObject({ error: { message: expect.stringMatching(/expired/) } });
     expect((await b.control.clock('clockmall')).offsetMs).toBe(2 * 60 * 60 * 1000 + 1000);
+  });
+
+  it('date at one the calls after the other moved the clock (what the sandbox’s clock reads too)', async () => {
+    const { clientId, clientSecret } = a.credentials.collection;
+    const products = () =>
+      fetch(`${b.mallUrl('collection', 'datemall')}/api/products?collection_product_category=C100000`, {
+        headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+      });
+    expect((await products()).status).toBe(200);
+    await a.control.advanceClock('datemall', 86_400_000);
+    expect((await products()).status).toBe(200);
+    const entries = await a.control.journal('datemall', { api: 'collection' });
+    expect(entries.map((entry) => entry.receivedAt)).toEqual([
+      new Date(frozen).toISOString(),
+      new Date(frozen + 86_400_000).toISOString(),
+    ]);
   });
 
   it('see at one a reset the other made: journal, faults, buckets and clock', async () => {
