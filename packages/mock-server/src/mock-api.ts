@@ -48,9 +48,9 @@ export interface MockApiOptions {
   credentials?: readonly ClientCredential[];
   /** The OAuth authority whose tokens the admin and analytics APIs accept (and which admin serves). */
   authority?: OAuthAuthority;
-  /** One rate limiter for every mall; by default each mall has the API's own limit in memory, on its clock. */
+  /** One rate limiter for every mall; by default each mall has the API's own limit in the malls' stores (memory or Redis), on its clock. */
   limiter?: ServerLimiter;
-  /** Per-mall state shared by the mocks of a process (clocks, journal, faults, buckets, sandbox malls). */
+  /** Per-mall state shared by the mocks of a process, or of every replica on one Redis (clocks, journal, faults, buckets, sandbox malls). */
   malls?: MockMalls;
   /** Who may call the control API (`/__mock/`): loopback only by default. */
   control?: ControlAccess;
