@@ -79,13 +79,14 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
   };
   const roster = stores.roster(
     async (mallId) => {
-      options.sandbox?.drop(mallId);
+      // Awaited whether the sandbox answers at once or later (its store may be a database).
+      await options.sandbox?.drop(mallId);
       await clear(mallId);
     },
     options.limits,
     options.now,
   );
-  for (const mallId of options.sandbox?.mallIds() ?? []) await roster.touch(mallId);
+  for (const mallId of (await options.sandbox?.mallIds()) ?? []) await roster.touch(mallId);
   return {
     clocks,
     journal,
