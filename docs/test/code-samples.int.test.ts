@@ -61,8 +61,8 @@ describe('the curl, Python and PHP samples', () => {
   });
 
   /** A fresh single-use authorization code of the demo app. */
-  const authorizationCode = () => {
-    const outcome = served.authority.authorize({
+  const authorizationCode = async () => {
+    const outcome = await served.authority.authorize({
       mallId: 'demomall',
       responseType: 'code',
       clientId: demoOAuthApp.clientId,
@@ -96,7 +96,7 @@ describe('the curl, Python and PHP samples', () => {
         const tokens = issueDemoTokens(served.authority, demoOAuthApp.scopes, `${language}${mall}`);
         const env = {
           MALL_ACCESS_TOKEN: tokens.access_token,
-          AUTHORIZATION_CODE: authorizationCode(),
+          AUTHORIZATION_CODE: await authorizationCode(),
           REFRESH_TOKEN: tokens.refresh_token,
         };
         const before = log.length;

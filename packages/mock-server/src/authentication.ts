@@ -4,7 +4,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { ApiProfile } from './api-profiles.js';
 import type { BasicGuard } from './basic-guard.js';
-import type { OAuthAuthority } from './oauth/oauth-authority.js';
+import { type Awaitable, andThen } from './malls/awaitable.js';
+import type { OAuthAuthority, TokenCheck } from './oauth/oauth-authority.js';
 
 /** The authenticated caller. */
 export interface Principal {
@@ -33,17 +34,21 @@ const basicMessages = {
 function authenticateBearer(
   header: string | undefined,
   authority: OAuthAuthority | undefined,
-): Authentication {
+): Awaitable<Authentication> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
   if (!header)
     return { ok: false, message: 'An access token is required: send Authorization: Bearer <access_token>.' };
   if (!token) return { ok: false, message: 'The Authorization header is not a bearer token.' };
-  const check = authority?.verifyAccessToken(token);
-  if (!check?.ok) {
+  if (!authority) return { ok: false, message: 'The access token is invalid.' };
+  return andThen(authority.verifyAccessToken(token), bearerOutcome);
+}
+
+function bearerOutcome(check: TokenCheck): Authentication {
+  if (!check.ok) {
     return {
       ok: false,
       message:
-        check?.reason === 'expired'
+        check.reason === 'expired'
           ? 'The access token has expired: refresh it.'
           : 'The access token is invalid.',
     };
@@ -52,12 +57,12 @@ function authenticateBearer(
   return { ok: true, principal: { clientId, scopes, mallId } };
 }
 
-/** Authenticates a request as the API's profile says. */
+/** Authenticates a request as the API's profile says (a bearer token over Redis answers later). */
 export function authenticate(
   profile: ApiProfile,
   request: IncomingMessage,
   sources: CredentialSources,
-): Authentication {
+): Awaitable<Authentication> {
   const header = request.headers.authorization;
   if (profile.auth === 'bearer') return authenticateBearer(header, sources.authority);
   const outcome = sources.basic(header);

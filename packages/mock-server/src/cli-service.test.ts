@@ -40,6 +40,8 @@ describe('mall-api-mock --help, --version and usage errors', () => {
       /--journal-mb N.*\(default: 128\)/,
       /--log-format text\|json.*\(default: text\) \[MALL_API_MOCK_LOG_FORMAT\]/,
       /--fixtures DIR.*\[MALL_API_MOCK_FIXTURES\]/,
+      /--redis URL.*\(default: in this process\) \[MALL_API_MOCK_REDIS\]/,
+      /--redis-prefix P.*\(default: mall-api-mock:\) \[MALL_API_MOCK_REDIS_PREFIX\]/,
       /--shutdown-timeout SECONDS.*\(default: 10\)/,
       /--version +print the version$/m,
     ])

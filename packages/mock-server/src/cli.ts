@@ -81,6 +81,18 @@ const options = {
     value: 'DIR',
     help: 'register each DIR/<name>.json as the fixture <name> a reset can load',
   },
+  redis: {
+    type: 'string',
+    value: 'URL',
+    default: 'in this process',
+    help: 'keep tokens, codes, buckets, journals, faults, clocks and the mall roster in Redis at URL (redis://…), shared by every replica',
+  },
+  'redis-prefix': {
+    type: 'string',
+    value: 'P',
+    default: 'mall-api-mock:',
+    help: 'the prefix of every Redis key (one per deployment)',
+  },
   'max-malls': {
     type: 'string',
     value: 'N',
@@ -324,6 +336,14 @@ function settingsOf(values: Values, positionals: readonly string[]) {
             ...(values.fixtures === undefined ? {} : { fixtures: fixturesIn(values.fixtures) }),
           },
         }),
+    ...(values.redis === undefined
+      ? {}
+      : {
+          redis: {
+            url: values.redis,
+            ...(values['redis-prefix'] === undefined ? {} : { prefix: values['redis-prefix'] }),
+          },
+        }),
     mallLimits: {
       ...(maxMalls === undefined ? {} : { maxMalls }),
       ...(idleMinutes === undefined ? {} : { idleMs: idleMinutes * 60_000 }),
@@ -342,7 +362,7 @@ function settingsOf(values: Values, positionals: readonly string[]) {
   };
   const mode = values.examples
     ? 'example mode: answers come from the spec examples; nothing is stored'
-    : `sandbox mode: data ${storeName(store)}, seed ${seed}${shops > 1 ? `, ${shops} shops` : ''}${mall.globalEdition ? ', global edition' : ''}${mall.ageVerification ? ', age verification on' : ''}`;
+    : `sandbox mode: data ${storeName(store)}${values.redis === undefined ? '' : ', shared state in Redis'}, seed ${seed}${shops > 1 ? `, ${shops} shops` : ''}${mall.globalEdition ? ', global edition' : ''}${mall.ageVerification ? ', age verification on' : ''}`;
   return { serve, format: format as LogFormat, mode };
 }
 

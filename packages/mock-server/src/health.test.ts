@@ -38,9 +38,9 @@ describe('readiness with a store check', () => {
     health.markReady();
     expect(await state(`${base}/__ready`)).toEqual([200, 'ready']);
     answer = false;
-    expect(await state(`${base}/__ready`)).toEqual([503, 'unavailable']);
+    expect(await state(`${base}/__ready`)).toEqual([503, 'store-unavailable']);
     answer = new Error('connection refused');
-    expect(await state(`${base}/__ready`)).toEqual([503, 'unavailable']);
+    expect(await state(`${base}/__ready`)).toEqual([503, 'store-unavailable']);
     expect(await state(`${base}/__health`)).toEqual([200, 'live']);
     answer = true;
     expect(await state(`${base}/__ready`)).toEqual([200, 'ready']);

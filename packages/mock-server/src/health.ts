@@ -23,7 +23,7 @@ export type ReadinessCheck = () => Promise<boolean>;
 
 /**
  * Creates the readiness of one process (not ready until {@link Health.markReady}); once ready,
- * `/__ready` asks `check` on every request and answers 503 `unavailable` while it says false.
+ * `/__ready` asks `check` on every request and answers 503 `store-unavailable` while it says false.
  */
 export function createHealth(check?: ReadinessCheck): Health {
   let state: 'starting' | 'ready' | 'stopping' = 'starting';
@@ -51,7 +51,7 @@ export function createHealth(check?: ReadinessCheck): Health {
       else
         void check()
           .catch(() => false)
-          .then((ok) => reply(request, response, ok ? 'ready' : 'unavailable', ok));
+          .then((ok) => reply(request, response, ok ? 'ready' : 'store-unavailable', ok));
       return true;
     },
   };

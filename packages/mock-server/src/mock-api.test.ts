@@ -35,6 +35,7 @@ describe('the front layer', () => {
     expect(admin.stages).toEqual([
       'cors-preflight',
       'identify-caller',
+      'mall-clock',
       'rate-limit',
       'https-only',
       'oauth-endpoints',

@@ -1,13 +1,14 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
 // place that shows the order:
-//   CORS preflight → identify caller → rate limit → HTTPS only (admin, analytics) → OAuth endpoints (admin) →
+//   CORS preflight → identify caller → mall clock → rate limit → HTTPS only (admin, analytics) → OAuth endpoints (admin) →
 //   require credentials → known operation → scope → read body → API version (admin) → validate request →
 //   faults → answer
 // The request is parsed once (pipeline/exchange.ts); each stage answers or passes on
 // (pipeline/stages/); every answer carries the API's rate-limit headers and every error the API's
 // envelope, and is written to the request journal of its mall. Paths under `/__mock/` go to the
-// control API instead. An unexpected failure is logged with its cause and answered with a bare 500
-// envelope.
+// control API instead. A shared state store (Redis) that cannot answer is a 503 with the envelope
+// (its connection logs the cause once per outage); any other unexpected failure is logged with
+// its cause and answered with a bare 500 envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiLimitFromSpec, type ServerLimiter } from '@mall-api/rate-limit';
 import { apiVersionsOf, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
@@ -20,6 +21,7 @@ import { corsPreflight, corsResponseHeaders } from './cors.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
 import { errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
+import { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import { apiRuntime } from './operation-runtime.js';
 import { type Exchange, mallOf, parseExchange } from './pipeline/exchange.js';
@@ -31,6 +33,7 @@ import { faults } from './pipeline/stages/faults.js';
 import { httpsOnly } from './pipeline/stages/https-only.js';
 import { identifyCaller } from './pipeline/stages/identify-caller.js';
 import { knownOperation } from './pipeline/stages/known-operation.js';
+import { mallClock } from './pipeline/stages/mall-clock.js';
 import { oauthEndpoints } from './pipeline/stages/oauth-endpoints.js';
 import { rateLimit } from './pipeline/stages/rate-limit.js';
 import { readBody } from './pipeline/stages/read-body.js';
@@ -45,9 +48,9 @@ export interface MockApiOptions {
   credentials?: readonly ClientCredential[];
   /** The OAuth authority whose tokens the admin and analytics APIs accept (and which admin serves). */
   authority?: OAuthAuthority;
-  /** One rate limiter for every mall; by default each mall has the API's own limit in memory, on its clock. */
+  /** One rate limiter for every mall; by default each mall has the API's own limit in the malls' stores (memory or Redis), on its clock. */
   limiter?: ServerLimiter;
-  /** Per-mall state shared by the mocks of a process (clocks, journal, faults, buckets, sandbox malls). */
+  /** Per-mall state shared by the mocks of a process, or of every replica on one Redis (clocks, journal, faults, buckets, sandbox malls). */
   malls?: MockMalls;
   /** Who may call the control API (`/__mock/`): loopback only by default. */
   control?: ControlAccess;
@@ -95,7 +98,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     basic: createBasicGuard(options.credentials ?? demoCollectionCredentials),
     ...(options.authority ? { authority: options.authority } : {}),
   };
-  const malls = options.malls ?? createMockMalls();
+  const malls = options.malls ?? (await createMockMalls());
   // The API's limit and what it counts per come from its spec (x-rate-limit), as the clients' do.
   const limit = apiLimitFromSpec(spec.document, name);
   const sandbox = options.sandbox ?? malls.sandbox;
@@ -105,6 +108,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const stages: Stage[] = [
     corsPreflight,
     identifyCaller(sources),
+    mallClock(malls.clocks),
     rateLimit(
       limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
       limit.countedPer ?? 'client-ip',
@@ -128,7 +132,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const cors = corsResponseHeaders(name);
   const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) => {
     const mallId = mallOf(exchange);
-    malls.journal.record(mallId, {
+    return malls.journal.record(mallId, {
       receivedAtMs: malls.clocks.now(mallId),
       api: name,
       method: exchange.method,
@@ -160,7 +164,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
           // A change a control call made puts its mall in use (and may drop the least recently used).
           const changed = /^\/__mock\/malls\/([^/]+)\//.exec(url.pathname)?.[1];
           if (changed && reply.status < 300 && (request.method === 'POST' || request.method === 'PUT'))
-            malls.touch(changed);
+            await malls.touch(changed);
           sendReply(response, reply, {});
           return;
         }
@@ -173,19 +177,24 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         }
         const { reply, stage } = outcome;
         status = reply.status;
-        journal(exchange, status, stage, started);
+        await journal(exchange, status, stage, started);
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
         // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
-        if (exchange.caller?.ok && (status < 400 || stage === 'answer')) malls.touch(mallOf(exchange));
+        if (exchange.caller?.ok && (status < 400 || stage === 'answer')) await malls.touch(mallOf(exchange));
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
         sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (error) {
-        status = 500;
-        // The cause goes to the log (never a header or body of the request); the client gets the envelope.
-        logError(errorLine(format, { api: profile.name, method: request.method, url: request.url }, error));
+        const unavailable = error instanceof StoreUnavailableError;
+        status = unavailable ? 503 : 500;
+        // The cause goes to the log (never a header or body of the request); the client gets the
+        // envelope. A store outage is logged once by its connection, not once per request.
+        if (!unavailable)
+          logError(errorLine(format, { api: profile.name, method: request.method, url: request.url }, error));
         const kind = error instanceof Error ? error.name : 'Error';
-        if (!response.headersSent)
-          sendReply(response, errorReply(500, `An internal error occurred (${kind}).`), limitHeaders);
+        const reply = unavailable
+          ? errorReply(503, storeUnavailableMessage)
+          : errorReply(500, `An internal error occurred (${kind}).`);
+        if (!response.headersSent) sendReply(response, reply, limitHeaders);
         else response.destroy();
       } finally {
         options.log?.(

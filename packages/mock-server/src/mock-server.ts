@@ -3,13 +3,16 @@
 // OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
 // mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts), a mall
 // per mall id. A server bound off the loopback interface refuses to start without a control token.
-// Every port answers the health endpoints (health.ts); ready once every API listens.
+// Every port answers the health endpoints (health.ts); ready once every API listens. With `redis`,
+// everything shared between requests (clocks, journals, faults, buckets, the roster, OAuth codes
+// and tokens) lives in Redis (redis/redis-state.ts, loaded only then), so replicas on one Redis
+// act as one; `/__ready` says not ready while Redis is down.
 // Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
-import { createHealth, type Health } from './health.js';
+import { createHealth, type Health, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
 import type { JournalLimits } from './malls/journal.js';
 import { createMallClocks } from './malls/mall-clocks.js';
@@ -17,6 +20,7 @@ import type { MallLimits } from './malls/mall-roster.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
+import type { RedisState } from './redis/redis-state.js';
 import type { SandboxMallsGateway } from './sandbox-gateway.js';
 import { loadSandbox, type SandboxOptions } from './sandbox-loader.js';
 
@@ -66,7 +70,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   try {
     mock = await createMockApi(options.api, {
       ...rest,
-      malls: options.malls ?? createMockMalls({ clocks, ...(sandbox ? { sandbox } : {}) }),
+      malls: options.malls ?? (await createMockMalls({ clocks, ...(sandbox ? { sandbox } : {}) })),
       ...(sandbox && options.malls ? { sandbox } : {}),
     });
   } catch (error) {
@@ -132,6 +136,43 @@ export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sand
   mallLimits?: MallLimits;
   /** The bounds of the request journal (defaults: 10,000 entries and 16 MiB per mall, 128 MiB in all). */
   journalLimits?: JournalLimits;
+  /**
+   * Keep everything shared between requests in Redis (`redis://…`), so several processes on one
+   * Redis act as one; `prefix` starts every key (default `mall-api-mock:`, one per deployment).
+   * Default: this process's memory.
+   */
+  redis?: string | { readonly url: string; readonly prefix?: string };
+}
+
+/** Opens the shared state in Redis; throws a clear error when ioredis is not installed. */
+async function openRedis(
+  redis: NonNullable<ServeManyOptions['redis']>,
+  journal: JournalLimits | undefined,
+  log: ((line: string) => void) | undefined,
+): Promise<RedisState> {
+  let module: typeof import('./redis/redis-state.js');
+  try {
+    module = await import('./redis/redis-state.js');
+  } catch (error) {
+    throw new Error(
+      `--redis needs the optional package ioredis (npm install ioredis): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const connection = typeof redis === 'string' ? { url: redis } : redis;
+  return module.openRedisState({ ...connection, ...(log ? { log } : {}) }, journal);
+}
+
+/**
+ * What `/__ready` asks beyond the process's own state: that the stores shared with other replicas
+ * answer (the sandbox's database, Redis); undefined when the process shares none.
+ */
+function readinessOf(
+  sandbox: SandboxMallsGateway | undefined,
+  redis: RedisState | undefined,
+): ReadinessCheck | undefined {
+  const sandboxReady = sandbox?.ready?.bind(sandbox);
+  if (!sandboxReady && !redis) return undefined;
+  return async () => (redis?.ready() ?? true) && ((await sandboxReady?.()) ?? true);
 }
 
 /** Starts several mock APIs that share one OAuth authority (created with the demo app unless given). */
@@ -142,22 +183,39 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   sandbox: SandboxMallsGateway | undefined;
   close(): Promise<void>;
 }> {
-  const clocks = createMallClocks(options.clock);
-  const sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks) : undefined;
-  const malls = createMockMalls({
-    clocks,
-    ...(sandbox ? { sandbox } : {}),
-    ...(options.mallLimits ? { limits: options.mallLimits } : {}),
-    ...(options.journalLimits ? { journal: options.journalLimits } : {}),
-  });
+  const redisState = options.redis
+    ? await openRedis(options.redis, options.journalLimits, options.logError)
+    : undefined;
+  const clocks = createMallClocks(options.clock, redisState?.clockOffsets);
+  let sandbox: SandboxMallsGateway | undefined;
+  let malls: MockMalls;
+  try {
+    sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks) : undefined;
+    malls = await createMockMalls({
+      clocks,
+      ...(sandbox ? { sandbox } : {}),
+      ...(options.mallLimits ? { limits: options.mallLimits } : {}),
+      ...(options.journalLimits ? { journal: options.journalLimits } : {}),
+      ...(redisState ? { stores: redisState.stores } : {}),
+    });
+  } catch (error) {
+    await sandbox?.close();
+    await redisState?.close();
+    throw error;
+  }
   const authority =
     options.authority ??
-    createOAuthAuthority({ apps: [demoOAuthApp], clock: (mallId) => malls.clocks.now(mallId) });
+    createOAuthAuthority({
+      apps: [demoOAuthApp],
+      clock: (mallId) => clocks.now(mallId),
+      ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
+    });
   const mocks: RunningMock[] = [];
-  const health = createHealth(sandbox?.ready);
+  const health = createHealth(readinessOf(sandbox, redisState));
   const closeAll = async () => {
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
     await sandbox?.close();
+    await redisState?.close();
   };
   // The sandbox is opened once above and reaches every mock through `malls`.
   const {
@@ -165,6 +223,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     mallLimits: _limits,
     journalLimits: _journal,
     graceMs: _grace,
+    redis: _redis,
     ...shared
   } = options;
   try {

@@ -89,7 +89,7 @@ describe('mall-api-mock --store postgres://…', { timeout: 90_000 }, () => {
         });
         const ready = await fetch(`${a}/__ready`);
         expect(ready.status).toBe(503);
-        expect(await ready.json()).toEqual({ status: 'unavailable' });
+        expect(await ready.json()).toEqual({ status: 'store-unavailable' });
         expect((await fetch(`${a}/__health`)).status).toBe(200);
         const reset = await fetch(`${a}/__mock/malls/demo/reset`, {
           method: 'POST',

@@ -35,11 +35,12 @@ async function waitForPort(port: number, deadline: number): Promise<void> {
 }
 
 /**
- * Starts `redis-server` (from PATH or /usr/bin) with no persistence on a free loopback port.
+ * Starts `redis-server` (from PATH or /usr/bin) with no persistence on a free loopback port, or on
+ * `options.port` (an outage test starts it again where its clients look).
  * Fails loudly when the binary is missing: the full test suite needs Debian's `redis-server`.
  */
-export async function startRedisServer(): Promise<TestRedisServer> {
-  const port = await freePort();
+export async function startRedisServer(options: { port?: number } = {}): Promise<TestRedisServer> {
+  const port = options.port ?? (await freePort());
   const dir = await mkdtemp(join(tmpdir(), 'mall-api-redis-'));
   const child: ChildProcess = spawn(
     'redis-server',

@@ -84,7 +84,10 @@ export async function createControlApi(
     offsetMs: malls.clocks.offset(mallId),
   });
 
-  const journal = async (call: ControlCall, answer: (filter: JournalFilter) => Reply): Promise<Reply> => {
+  const journal = async (
+    call: ControlCall,
+    answer: (filter: JournalFilter) => Promise<Reply>,
+  ): Promise<Reply> => {
     const filter = call.query as JournalFilter;
     const unknown = await operationViolation(filter.api, filter.operationId, 'operationId', 'query');
     return unknown ? violationsReply([unknown]) : answer(filter);
@@ -93,7 +96,7 @@ export async function createControlApi(
   /** The operations, by operationId. */
   const operations: Record<string, (call: ControlCall) => Promise<Reply> | Reply> = {
     getControlDocument: () => ok(spec.document),
-    listMalls: () => ok({ malls: malls.mallIds() }),
+    listMalls: async () => ok({ malls: await malls.mallIds() }),
     createReset: async (call) =>
       changeReply(await malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
     createFixture: (call) => sandboxChange((sandbox) => sandbox.loadFixture(call.mallId, call.body)),
@@ -108,11 +111,13 @@ export async function createControlApi(
     },
     updateSnapshot: (call) => sandboxChange((sandbox) => sandbox.restore(call.mallId, call.body)),
     listJournal: (call) =>
-      journal(call, (filter) => ok({ entries: malls.journal.entries(call.mallId, filter) })),
+      journal(call, async (filter) => ok({ entries: await malls.journal.entries(call.mallId, filter) })),
     countJournal: (call) =>
-      journal(call, (filter) => ok({ count: malls.journal.entries(call.mallId, filter).length })),
-    deleteJournal: (call) => ok({ cleared: malls.journal.clear(call.mallId) }),
-    listFaults: (call) => ok({ faults: malls.faults.list(call.mallId) }),
+      journal(call, async (filter) =>
+        ok({ count: (await malls.journal.entries(call.mallId, filter)).length }),
+      ),
+    deleteJournal: async (call) => ok({ cleared: await malls.journal.clear(call.mallId) }),
+    listFaults: async (call) => ok({ faults: await malls.faults.list(call.mallId) }),
     createFault: async (call) => {
       const {
         match = {},
@@ -128,29 +133,33 @@ export async function createControlApi(
           ? { kind: 'delay' as const, minMs: action.minMs, maxMs: action.maxMs ?? action.minMs }
           : action;
       const rule = { match, action: stored, ...(times === undefined ? {} : { remaining: times }) };
-      return ok(malls.faults.add(call.mallId, rule), 201);
+      return ok(await malls.faults.add(call.mallId, rule), 201);
     },
-    deleteFaults: (call) => ok({ cleared: malls.faults.clear(call.mallId) }),
-    deleteFault: (call) => {
+    deleteFaults: async (call) => ok({ cleared: await malls.faults.clear(call.mallId) }),
+    deleteFault: async (call) => {
       const id = call.path.id as number;
-      return malls.faults.remove(call.mallId, id)
+      return (await malls.faults.remove(call.mallId, id))
         ? ok({ removed: id })
         : errorReply(404, `No fault rule ${id} at mall ${call.mallId}.`);
     },
-    getClock: (call) => ok(clockBody(call.mallId)),
-    updateClock: (call) => {
+    getClock: async (call) => {
+      await malls.clocks.refresh(call.mallId);
+      return ok(clockBody(call.mallId));
+    },
+    updateClock: async (call) => {
       const { advanceMs, at } = call.body as { advanceMs?: number; at?: string };
+      await malls.clocks.refresh(call.mallId);
       const refused =
         advanceMs === undefined
           ? clockViolation('at', Date.parse(at ?? ''))
           : clockViolation('advanceMs', malls.clocks.now(call.mallId) + advanceMs);
       if (refused) return violationsReply([refused]);
-      if (advanceMs !== undefined) malls.clocks.advance(call.mallId, advanceMs);
-      if (at !== undefined) malls.clocks.set(call.mallId, Date.parse(at));
+      if (advanceMs !== undefined) await malls.clocks.advance(call.mallId, advanceMs);
+      if (at !== undefined) await malls.clocks.set(call.mallId, Date.parse(at));
       return ok(clockBody(call.mallId));
     },
-    deleteRateLimits: (call) => {
-      malls.resetLimits(call.mallId);
+    deleteRateLimits: async (call) => {
+      await malls.resetLimits(call.mallId);
       return ok({ ok: true });
     },
   };

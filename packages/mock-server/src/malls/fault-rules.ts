@@ -1,7 +1,9 @@
 // Fault and latency injection per mall: rules that match requests (operation id, method, path) and
 // delay them (fixed or random), answer a given status (for the next N matching calls, then let
 // requests through again), drop the connection, or never answer so the client times out. The
-// first matching rule applies; a rule with a count is used up after that many calls.
+// first matching rule applies; a rule with a count is used up after that many calls. This module
+// is the interface, the matching rule and the in-memory rules of one process.
+import type { Awaitable } from './awaitable.js';
 
 /** What a fault rule does to a matching request. */
 export type FaultAction =
@@ -35,17 +37,21 @@ export interface FaultTarget {
   readonly path: string;
 }
 
-/** Per-mall fault rules. */
+/**
+ * Per-mall fault rules, in this process's memory or in Redis (redis/redis-fault-rules.ts). A
+ * counted rule fires that many times in total, whichever replica takes the calls.
+ */
 export interface FaultRules {
-  add(mallId: string, rule: Omit<FaultRule, 'id'>): FaultRule;
-  list(mallId: string): FaultRule[];
-  remove(mallId: string, id: number): boolean;
-  clear(mallId: string): number;
+  add(mallId: string, rule: Omit<FaultRule, 'id'>): Promise<FaultRule>;
+  list(mallId: string): Promise<FaultRule[]>;
+  remove(mallId: string, id: number): Promise<boolean>;
+  clear(mallId: string): Promise<number>;
   /** The action for a request, using up one call of a counted rule. */
-  take(mallId: string, target: FaultTarget): FaultAction | undefined;
+  take(mallId: string, target: FaultTarget): Awaitable<FaultAction | undefined>;
 }
 
-const applies = (match: FaultMatch, target: FaultTarget) =>
+/** Whether a rule's match applies to a request. */
+export const faultApplies = (match: FaultMatch, target: FaultTarget) =>
   (match.api === undefined || match.api === target.api) &&
   (match.operationId === undefined || match.operationId === target.operationId) &&
   (match.method === undefined || match.method.toUpperCase() === target.method) &&
@@ -56,26 +62,26 @@ export function createFaultRules(): FaultRules {
   const byMall = new Map<string, FaultRule[]>();
   let nextId = 0;
   return {
-    add(mallId, rule) {
+    async add(mallId, rule) {
       const stored = { ...rule, id: ++nextId };
       byMall.set(mallId, [...(byMall.get(mallId) ?? []), stored]);
       return stored;
     },
-    list: (mallId) => [...(byMall.get(mallId) ?? [])],
-    remove(mallId, id) {
+    list: async (mallId) => [...(byMall.get(mallId) ?? [])],
+    async remove(mallId, id) {
       const rules = byMall.get(mallId) ?? [];
       const kept = rules.filter((rule) => rule.id !== id);
       byMall.set(mallId, kept);
       return kept.length < rules.length;
     },
-    clear(mallId) {
+    async clear(mallId) {
       const cleared = byMall.get(mallId)?.length ?? 0;
       byMall.delete(mallId);
       return cleared;
     },
     take(mallId, target) {
       const rules = byMall.get(mallId);
-      const index = rules?.findIndex((rule) => applies(rule.match, target)) ?? -1;
+      const index = rules?.findIndex((rule) => faultApplies(rule.match, target)) ?? -1;
       const rule = rules?.[index];
       if (!rules || !rule) return undefined;
       if (rule.remaining !== undefined) {

@@ -1,6 +1,9 @@
 // The request journal of each mall: what a QA engineer's app sent (method, path, operation, query,
 // body with secrets redacted) and what it got (status, which stage answered, timing), in order,
-// bounded in entries and bytes per mall and in bytes overall (oldest dropped first). Filtering, counting and clearing are what the control API and `verify` use.
+// bounded in entries and bytes per mall and in bytes overall (oldest dropped first). Filtering,
+// counting and clearing are what the control API and `verify` use. This module is the interface
+// and the in-memory journal of one process (which redacts when read, off the request path); the
+// journal shared by replicas is redis/redis-journal.ts, built from the same entry and bound rules.
 
 /** One journaled request. */
 export interface JournalEntry {
@@ -41,11 +44,13 @@ export interface JournalInput extends Omit<JournalEntry, 'sequence' | 'receivedA
   readonly query: URLSearchParams;
 }
 
-/** Per-mall journals. */
+/** Per-mall journals (in this process's memory, or in Redis: redis/redis-journal.ts). */
 export interface Journal {
-  record(mallId: string, input: JournalInput): void;
-  entries(mallId: string, filter?: JournalFilter): JournalEntry[];
-  clear(mallId: string): number;
+  record(mallId: string, input: JournalInput): Promise<void>;
+  /** The mall's entries in arrival order, filtered. */
+  entries(mallId: string, filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** Empties a mall's journal; gives how many entries it held. */
+  clear(mallId: string): Promise<number>;
 }
 
 /** Field names whose values never reach the journal (credentials and tokens). */
@@ -63,7 +68,8 @@ export function redactSecrets(value: unknown): unknown {
   );
 }
 
-const matches = (entry: JournalEntry, filter: JournalFilter) =>
+/** Whether an entry passes a filter. */
+export const matchesFilter = (entry: JournalEntry, filter: JournalFilter) =>
   (filter.api === undefined || entry.api === filter.api) &&
   (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
   (filter.path === undefined || entry.path === filter.path) &&
@@ -106,6 +112,21 @@ const entryOverhead = 256;
 const bodyBytes = (body: unknown): number =>
   body === null || body === undefined ? 0 : (JSON.stringify(body)?.length ?? 0);
 
+/**
+ * What is kept of a request and its estimated bytes: the input as it is, or with a body larger
+ * than a mall's bytes replaced by a note of its size.
+ */
+export function keptInput(input: JournalInput, mallBytes: number): { input: JournalInput; bytes: number } {
+  const size = bodyBytes(input.body);
+  const fixed = entryOverhead + input.path.length + input.query.toString().length;
+  return fixed + size <= mallBytes
+    ? { input, bytes: fixed + size }
+    : {
+        input: { ...input, body: `[a body of ${size} bytes, over the journal's bound]` },
+        bytes: fixed + 64,
+      };
+}
+
 /** Entries in arrival order, trimmed at the front without copying on every removal. */
 class Queue<T> {
   private items: T[] = [];
@@ -138,8 +159,11 @@ class Queue<T> {
   }
 }
 
-/** The entry of a recorded request, with secrets redacted (done when read, not on the request path). */
-const entryOf = ({ sequence, input: { receivedAtMs, query, body, ...rest } }: Recorded): JournalEntry => {
+/** The entry of a recorded request, with secrets redacted. */
+export const entryOf = (
+  sequence: number,
+  { receivedAtMs, query, body, ...rest }: JournalInput,
+): JournalEntry => {
   const record: Record<string, string | string[]> = {};
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
@@ -177,21 +201,13 @@ export function createJournal(limits: JournalLimits = {}): Journal {
     if (mall.queue.length === 0) byMall.delete(mallId);
   };
   return {
-    record(mallId, input) {
+    async record(mallId, input) {
       let mall = byMall.get(mallId);
       if (!mall) {
         mall = { queue: new Queue(), bytes: 0 };
         byMall.set(mallId, mall);
       }
-      const size = bodyBytes(input.body);
-      const fixed = entryOverhead + input.path.length + input.query.toString().length;
-      const kept =
-        fixed + size <= mallBytes
-          ? { input, bytes: fixed + size }
-          : {
-              input: { ...input, body: `[a body of ${size} bytes, over the journal's bound]` },
-              bytes: fixed + 64,
-            };
+      const kept = keptInput(input, mallBytes);
       const recorded: Recorded = { mallId, sequence: ++sequence, kept: true, ...kept };
       mall.queue.push(recorded);
       overall.push(recorded);
@@ -210,9 +226,11 @@ export function createJournal(limits: JournalLimits = {}): Journal {
         dropped = 0;
       }
     },
-    entries: (mallId, filter = {}) =>
-      (byMall.get(mallId)?.queue.values() ?? []).map(entryOf).filter((entry) => matches(entry, filter)),
-    clear(mallId) {
+    entries: async (mallId, filter = {}) =>
+      (byMall.get(mallId)?.queue.values() ?? [])
+        .map((recorded) => entryOf(recorded.sequence, recorded.input))
+        .filter((entry) => matchesFilter(entry, filter)),
+    async clear(mallId) {
       const mall = byMall.get(mallId);
       if (!mall) return 0;
       const cleared = mall.queue.length;

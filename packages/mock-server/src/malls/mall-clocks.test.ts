@@ -1,25 +1,43 @@
 // Per-mall clocks at the function: each mall moves alone, never backward by `advance`, and reset
 // puts it back on the base time.
 import { describe, expect, it } from 'vitest';
-import { createMallClocks } from './mall-clocks.js';
+import { redisClockOffsets } from '../redis/redis-clock-offsets.js';
+import { useTestRedis } from '../testing/shared-redis.js';
+import { type ClockOffsetStore, createMallClocks, memoryClockOffsets } from './mall-clocks.js';
 
-describe('mall clocks', () => {
-  it('moves one mall’s time and not another’s', () => {
+const redis = useTestRedis();
+const implementations: [string, () => Promise<ClockOffsetStore>][] = [
+  ['memory', async () => memoryClockOffsets()],
+  ['redis', async () => redisClockOffsets(await redis.connect())],
+];
+
+describe.each(implementations)('mall clocks (%s)', (_, offsets) => {
+  it('moves one mall’s time and not another’s', async () => {
     let base = 1_000;
-    const clocks = createMallClocks(() => base);
-    clocks.advance('a', 500);
+    const clocks = createMallClocks(() => base, await offsets());
+    await clocks.advance('a', 500);
     base += 10;
     expect(clocks.now('a')).toBe(1_510);
     expect(clocks.now('b')).toBe(1_010);
-    clocks.set('b', 5_000);
+    await clocks.set('b', 5_000);
     expect(clocks.now('b')).toBe(5_000);
-    clocks.reset('a');
+    await clocks.reset('a');
     expect(clocks.now('a')).toBe(1_010);
   });
-  it('refuses to advance by a negative or infinite amount', () => {
-    const clocks = createMallClocks(() => 0);
-    expect(() => clocks.advance('a', -1)).toThrow(RangeError);
-    expect(() => clocks.advance('a', Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  it('refuses to advance by a negative or infinite amount', async () => {
+    const clocks = createMallClocks(() => 0, await offsets());
+    await expect(clocks.advance('a', -1)).rejects.toThrow(RangeError);
+    await expect(clocks.advance('a', Number.POSITIVE_INFINITY)).rejects.toThrow(RangeError);
     expect(clocks.offset('a')).toBe(0);
+  });
+  it('sees a clock another process moved once it refreshes the mall', async () => {
+    const store = await offsets();
+    const here = createMallClocks(() => 0, store);
+    const there = createMallClocks(() => 0, store);
+    await there.advance('a', 700);
+    await here.refresh('a');
+    expect(here.now('a')).toBe(700);
+    await there.reset('a');
+    expect(await here.current('a')).toBe(0);
   });
 });

@@ -1,39 +1,95 @@
 // The time at each mall: real time plus an offset a test can move forward (or set), so access
 // tokens, refresh tokens, OAuth codes, rate-limit buckets and analytics days of one mall move
 // without waiting and without touching any other mall's time.
+//
+// The offsets live in an offset store: this process's memory (the default), or Redis shared by
+// every replica (redis/redis-clock-offsets.ts). Reading the time stays synchronous (`now`, which
+// the sandbox's `clockFor` and the journal use): it reads the offset this process last saw.
+// `refresh` loads a mall's offset from the store once per request, at the stage where the mall is
+// known, and every change this process makes updates what it saw, so a clock moved on one replica
+// is what the next request on any other sees.
+import { type Awaitable, andThen } from './awaitable.js';
+
+/** Where the offsets of the malls' clocks live. */
+export interface ClockOffsetStore {
+  /** The offset of a mall's clock (0 when never moved). */
+  get(mallId: string): Awaitable<number>;
+  /** Adds `ms` to a mall's offset atomically; returns the new offset. */
+  add(mallId: string, ms: number): Awaitable<number>;
+  put(mallId: string, offsetMs: number): Awaitable<void>;
+  delete(mallId: string): Awaitable<void>;
+}
 
 /** Per-mall clocks. */
 export interface MallClocks {
-  /** The time at a mall, in epoch milliseconds. */
+  /** The time at a mall, in epoch milliseconds (the offset this process last saw). */
   now(mallId: string): number;
-  /** How far a mall's clock runs ahead of real time. */
+  /** How far a mall's clock runs ahead of real time (as this process last saw it). */
   offset(mallId: string): number;
-  /** Moves a mall's clock forward by `ms` (never backward). */
-  advance(mallId: string, ms: number): number;
+  /** Loads a mall's offset from the store (nothing to do in memory). */
+  refresh(mallId: string): Awaitable<void>;
+  /** Refreshes a mall's offset, then gives its time. */
+  current(mallId: string): Awaitable<number>;
+  /** Moves a mall's clock forward by `ms` (never backward); gives its new time. */
+  advance(mallId: string, ms: number): Promise<number>;
   /** Sets a mall's clock to `epochMs` (a test may go back, for instance to replay a day). */
-  set(mallId: string, epochMs: number): number;
+  set(mallId: string, epochMs: number): Promise<number>;
   /** Puts a mall's clock back on real time. */
-  reset(mallId: string): void;
+  reset(mallId: string): Promise<void>;
 }
 
-/** Creates the clocks over a base time source (real time by default). */
-export function createMallClocks(base: () => number = Date.now): MallClocks {
+/** The offsets in this process's memory. */
+export function memoryClockOffsets(): ClockOffsetStore {
   const offsets = new Map<string, number>();
-  const offset = (mallId: string) => offsets.get(mallId) ?? 0;
+  return {
+    get: (mallId) => offsets.get(mallId) ?? 0,
+    add(mallId, ms) {
+      const offset = (offsets.get(mallId) ?? 0) + ms;
+      offsets.set(mallId, offset);
+      return offset;
+    },
+    put: (mallId, offsetMs) => void offsets.set(mallId, offsetMs),
+    delete: (mallId) => void offsets.delete(mallId),
+  };
+}
+
+/**
+ * Creates the clocks over a base time source (real time by default) and an offset store (this
+ * process's memory by default).
+ */
+export function createMallClocks(
+  base: () => number = Date.now,
+  store: ClockOffsetStore = memoryClockOffsets(),
+): MallClocks {
+  // What this process last saw of each mall's offset; the store is the truth.
+  const seen = new Map<string, number>();
+  const note = (mallId: string, offset: number) => {
+    if (offset === 0) seen.delete(mallId);
+    else seen.set(mallId, offset);
+  };
+  const offset = (mallId: string) => seen.get(mallId) ?? 0;
   const now = (mallId: string) => base() + offset(mallId);
+  const refresh = (mallId: string) => andThen(store.get(mallId), (stored) => note(mallId, stored));
   return {
     now,
     offset,
-    advance(mallId, ms) {
+    refresh,
+    current: (mallId) => andThen(refresh(mallId), () => now(mallId)),
+    async advance(mallId, ms) {
       if (!(Number.isFinite(ms) && ms >= 0))
         throw new RangeError('a clock only moves forward by a finite amount');
-      offsets.set(mallId, offset(mallId) + ms);
+      note(mallId, await store.add(mallId, ms));
       return now(mallId);
     },
-    set(mallId, epochMs) {
-      offsets.set(mallId, epochMs - base());
+    async set(mallId, epochMs) {
+      const moved = epochMs - base();
+      await store.put(mallId, moved);
+      note(mallId, moved);
       return now(mallId);
     },
-    reset: (mallId) => void offsets.delete(mallId),
+    async reset(mallId) {
+      await store.delete(mallId);
+      seen.delete(mallId);
+    },
   };
 }

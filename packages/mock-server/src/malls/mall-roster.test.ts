@@ -2,38 +2,52 @@
 // mall goes on the next touch or listing, a touch makes a mall the most recent, and its limits
 // are checked.
 import { describe, expect, it } from 'vitest';
-import { createMallRoster } from './mall-roster.js';
+import { redisMallRoster } from '../redis/redis-mall-roster.js';
+import { useTestRedis } from '../testing/shared-redis.js';
+import { createMallRoster, type DropMall, type MallLimits, type MallRoster } from './mall-roster.js';
 
-describe('mall roster', () => {
-  it('drops the least recently used mall past its cap', () => {
+type CreateRoster = (onDrop: DropMall, limits: MallLimits, now: () => number) => Promise<MallRoster>;
+const redis = useTestRedis();
+const implementations: [string, CreateRoster][] = [
+  ['memory', async (onDrop, limits, now) => createMallRoster(onDrop, limits, now)],
+  ['redis', async (onDrop, limits, now) => redisMallRoster(await redis.connect(), onDrop, limits, now)],
+];
+
+describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
+  it('drops the least recently used mall past its cap', async () => {
     const dropped: string[] = [];
-    const roster = createMallRoster((mallId) => dropped.push(mallId), { maxMalls: 2, idleMs: 0 });
-    roster.touch('a');
-    roster.touch('b');
-    roster.touch('a');
-    roster.touch('c');
+    let now = 0;
+    const roster = await createRoster(
+      (mallId) => void dropped.push(mallId),
+      { maxMalls: 2, idleMs: 0 },
+      () => (now += 1),
+    );
+    await roster.touch('a');
+    await roster.touch('b');
+    await roster.touch('a');
+    await roster.touch('c');
     expect(dropped).toEqual(['b']);
-    expect(roster.mallIds()).toEqual(['a', 'c']);
+    expect(await roster.mallIds()).toEqual(['a', 'c']);
   });
 
-  it('drops malls idle past the idle limit, oldest first, and keeps the rest', () => {
+  it('drops malls idle past the idle limit, oldest first, and keeps the rest', async () => {
     let now = 0;
     const dropped: string[] = [];
-    const roster = createMallRoster(
-      (mallId) => dropped.push(mallId),
+    const roster = await createRoster(
+      (mallId) => void dropped.push(mallId),
       { idleMs: 1_000 },
       () => now,
     );
-    roster.touch('early');
+    await roster.touch('early');
     now = 600;
-    roster.touch('later');
+    await roster.touch('later');
     now = 1_000;
-    expect(roster.mallIds()).toEqual(['later']);
+    expect(await roster.mallIds()).toEqual(['later']);
     expect(dropped).toEqual(['early']);
     now = 1_500;
-    roster.touch('later');
+    await roster.touch('later');
     now = 2_400;
-    expect(roster.mallIds()).toEqual(['later']);
+    expect(await roster.mallIds()).toEqual(['later']);
   });
 
   it('refuses limits that cannot hold a mall', () => {

@@ -3,6 +3,8 @@
 // limit is dropped the next time the roster is touched or listed. Only a request that passed the
 // credentials check, or a control call that changed a mall, touches one: a refused request
 // creates no mall. Dropping is the caller's (`onDrop`): data, journal, faults, buckets and clock.
+// This module is the interface and the roster of one process; the roster replicas share (a sorted
+// set of last uses in Redis) is redis/redis-mall-roster.ts.
 
 /** Limits on the malls of one process. */
 export interface MallLimits {
@@ -18,48 +20,60 @@ export const defaultMallLimits = { maxMalls: 200, idleMs: 60 * 60 * 1000 } as co
 /** The malls in use, least recently used first. */
 export interface MallRoster {
   /** Marks a mall used now (adding it), then drops idle malls and any past the cap. */
-  touch(mallId: string): void;
+  touch(mallId: string): Promise<void>;
   /** The malls in use (idle ones dropped first), in id order. */
-  mallIds(): string[];
+  mallIds(): Promise<string[]>;
 }
 
-/** Creates a roster; `now` is real time (not a mall's clock, which tests move). */
-export function createMallRoster(
-  onDrop: (mallId: string) => void,
-  limits: MallLimits = {},
-  now: () => number = Date.now,
-): MallRoster {
+/** What drops a mall's state (called once per dropped mall). */
+export type DropMall = (mallId: string) => void | Promise<void>;
+
+/** The limits with their defaults applied, after checking them. */
+export function checkedMallLimits(limits: MallLimits): Required<MallLimits> {
   const maxMalls = limits.maxMalls ?? defaultMallLimits.maxMalls;
   const idleMs = limits.idleMs ?? defaultMallLimits.idleMs;
   if (!(Number.isInteger(maxMalls) && maxMalls >= 1))
     throw new RangeError('maxMalls must be a positive integer');
   if (!(Number.isFinite(idleMs) && idleMs >= 0)) throw new RangeError('idleMs must be a non-negative number');
+  return { maxMalls, idleMs };
+}
+
+/** Creates a roster; `now` is real time (not a mall's clock, which tests move). */
+export function createMallRoster(
+  onDrop: DropMall,
+  limits: MallLimits = {},
+  now: () => number = Date.now,
+): MallRoster {
+  const { maxMalls, idleMs } = checkedMallLimits(limits);
   // A Map iterates in insertion order: deleting and setting again moves a mall to the end.
   const lastUse = new Map<string, number>();
-  const drop = (mallId: string) => {
+  const drop = async (mallId: string) => {
     lastUse.delete(mallId);
-    onDrop(mallId);
+    await onDrop(mallId);
   };
-  const dropIdle = () => {
+  const dropIdle = async () => {
     if (idleMs === 0) return;
     const before = now() - idleMs;
+    const idle: string[] = [];
     for (const [mallId, used] of lastUse) {
       if (used > before) break;
-      drop(mallId);
+      idle.push(mallId);
     }
+    for (const mallId of idle) await drop(mallId);
   };
   return {
-    touch(mallId) {
+    async touch(mallId) {
       lastUse.delete(mallId);
       lastUse.set(mallId, now());
-      dropIdle();
-      for (const [oldest] of lastUse) {
-        if (lastUse.size <= maxMalls) break;
-        drop(oldest);
+      await dropIdle();
+      while (lastUse.size > maxMalls) {
+        const [oldest] = lastUse.keys();
+        if (oldest === undefined) break;
+        await drop(oldest);
       }
     },
-    mallIds() {
-      dropIdle();
+    async mallIds() {
+      await dropIdle();
       return [...lastUse.keys()].sort();
     },
   };

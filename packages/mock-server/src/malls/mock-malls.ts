@@ -1,18 +1,34 @@
-// Everything the mocks of one process keep per mall besides its data: the mall's clock, its
-// request journal, its fault rules and its rate-limit buckets (on the mall's clock), plus the
-// sandbox malls when the mocks run stateful. Resetting a mall resets all of it. The malls in use
-// are bounded (mall-roster.ts): a mall dropped for idleness or past the cap loses all of it, and
-// the buckets of malls never used (refused requests) are bounded by count, least recently used
-// going first. The mall of a request is the one its host or per-mall base URL names, else its
-// token's, else the demo mall.
-import { type ApiLimit, createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
+// Everything the mocks keep per mall besides its data: the mall's clock, its request journal, its
+// fault rules and its rate-limit buckets (on the mall's clock), plus the sandbox malls when the
+// mocks run stateful. Resetting a mall resets all of it. The malls in use are bounded
+// (mall-roster.ts): a mall dropped for idleness or past the cap loses all of it, its data too. The
+// mall of a request is the one its host or per-mall base URL names, else its token's, else the
+// demo mall. Where the state lives is a set of stores: this process's memory by default
+// (memory-mall-stores.ts), or Redis shared by every replica (redis/redis-mall-stores.ts); this
+// module only composes them, so both behave alike.
+import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
-import { createFaultRules, type FaultRules } from './fault-rules.js';
-import { createJournal, type Journal, type JournalLimits } from './journal.js';
+import type { FaultRules } from './fault-rules.js';
+import type { Journal, JournalLimits } from './journal.js';
 import { createMallClocks, type MallClocks } from './mall-clocks.js';
-import { createMallRoster, defaultMallLimits, type MallLimits } from './mall-roster.js';
+import type { DropMall, MallLimits, MallRoster } from './mall-roster.js';
+import { memoryMallStores } from './memory-mall-stores.js';
 
-/** Per-mall state shared by the mock APIs of a process. */
+/** Where the per-mall state besides clocks lives (memory or Redis). */
+export interface MallStateStores {
+  readonly journal: Journal;
+  readonly faults: FaultRules;
+  /** Creates the roster of malls in use, dropping with `onDrop`. */
+  roster(onDrop: DropMall, limits?: MallLimits, now?: () => number): MallRoster;
+  /** The rate limiter of one API's limit at one mall, deciding on `clock` (the mall's). */
+  limiter(limit: ApiLimit, mallId: string, clock: () => number): ServerLimiter;
+  /** Empties a mall's rate-limit buckets. */
+  resetLimits(mallId: string): Promise<void>;
+  /** Releases what the stores hold open (a connection). */
+  close(): Promise<void>;
+}
+
+/** Per-mall state shared by the mock APIs of a process (and, on Redis, by every replica). */
 export interface MockMalls {
   readonly clocks: MallClocks;
   readonly journal: Journal;
@@ -22,13 +38,13 @@ export interface MockMalls {
   /** The rate limiter of one API's limit at one mall, on the mall's clock. */
   limiter(limit: ApiLimit, mallId: string): ServerLimiter;
   /** Empties a mall's rate-limit buckets. */
-  resetLimits(mallId: string): void;
+  resetLimits(mallId: string): Promise<void>;
   /** Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock. */
   reset(mallId: string, to?: MallStart): Promise<MallChange>;
   /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
-  touch(mallId: string): void;
+  touch(mallId: string): Promise<void>;
   /** Malls in use (idle ones dropped first). */
-  mallIds(): string[];
+  mallIds(): Promise<string[]>;
 }
 
 /** Options of {@link createMockMalls}. */
@@ -40,64 +56,49 @@ export interface MockMallsOptions {
   readonly clocks?: MallClocks;
   /** The cap on malls and their idle expiry. */
   readonly limits?: MallLimits;
-  /** The bounds of the request journal. */
+  /** The bounds of the request journal (in-memory stores only; given stores bring their own). */
   readonly journal?: JournalLimits;
+  /** Where the state lives (default: this process's memory). */
+  readonly stores?: MallStateStores;
   /** Real time, for idle expiry (tests pass a simulated one). */
   readonly now?: () => number;
 }
 
-/** Creates the per-mall state. */
-export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
+/** Creates the per-mall state; the malls the sandbox already holds are put in use. */
+export async function createMockMalls(options: MockMallsOptions = {}): Promise<MockMalls> {
   const clocks = options.clocks ?? createMallClocks(options.clock);
-  const journal = createJournal(options.journal);
-  const faults = createFaultRules();
-  const limiters = new Map<string, ServerLimiter>();
-  // Buckets of unauthenticated callers at any mall name are kept too (429 comes before 401), so
-  // their number is bounded apart from the roster's.
-  const maxLimiters = 4 * (options.limits?.maxMalls ?? defaultMallLimits.maxMalls);
-  const resetLimits = (mallId: string) => {
-    for (const key of [...limiters.keys()]) if (key.endsWith(`@${mallId}`)) limiters.delete(key);
+  const stores = options.stores ?? memoryMallStores(options.limits, options.journal);
+  const { journal, faults } = stores;
+  const clear = async (mallId: string) => {
+    await Promise.all([
+      journal.clear(mallId),
+      faults.clear(mallId),
+      stores.resetLimits(mallId),
+      clocks.reset(mallId),
+    ]);
   };
-  const clear = (mallId: string) => {
-    journal.clear(mallId);
-    faults.clear(mallId);
-    resetLimits(mallId);
-    clocks.reset(mallId);
-  };
-  const roster = createMallRoster(
-    (mallId) => {
-      void Promise.resolve(options.sandbox?.drop(mallId)).catch(() => {}); // kept until the store answers
-      clear(mallId);
+  const roster = stores.roster(
+    async (mallId) => {
+      // Awaited whether the sandbox answers at once or later (its store may be a database).
+      await options.sandbox?.drop(mallId);
+      await clear(mallId);
     },
     options.limits,
     options.now,
   );
-  void Promise.resolve(options.sandbox?.mallIds() ?? []).then((ids) => {
-    for (const mallId of ids) roster.touch(mallId);
-  });
+  for (const mallId of (await options.sandbox?.mallIds()) ?? []) await roster.touch(mallId);
   return {
     clocks,
     journal,
     faults,
     sandbox: options.sandbox,
-    limiter(limit, mallId) {
-      const key = `${limit.name}@${mallId}`;
-      let limiter = limiters.get(key);
-      if (limiter) limiters.delete(key);
-      else limiter = createServerLimiter({ api: limit, clock: () => clocks.now(mallId) });
-      limiters.set(key, limiter);
-      for (const [oldest] of limiters) {
-        if (limiters.size <= maxLimiters) break;
-        limiters.delete(oldest);
-      }
-      return limiter;
-    },
-    resetLimits,
+    limiter: (limit, mallId) => stores.limiter(limit, mallId, () => clocks.now(mallId)),
+    resetLimits: (mallId) => stores.resetLimits(mallId),
     async reset(mallId, to) {
       const change = options.sandbox ? await options.sandbox.reset(mallId, to) : { ok: true as const };
       if (!change.ok) return change;
-      clear(mallId);
-      roster.touch(mallId);
+      await clear(mallId);
+      await roster.touch(mallId);
       return change;
     },
     touch: roster.touch,

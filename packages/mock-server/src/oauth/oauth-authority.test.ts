@@ -4,14 +4,30 @@
 import { parsePlatformDateTime } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
 import { demoOAuthApp } from '../demo-credentials.js';
-import { createOAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
+import type { Awaitable } from '../malls/awaitable.js';
+import { createOAuthAuthority, type OAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
 
 const client = { clientId: demoOAuthApp.clientId, clientSecret: demoOAuthApp.clientSecret };
 const redirectUri = 'http://127.0.0.1:53682/callback';
 
+/** The answer of the in-memory authority, which answers at once (no promise). */
+function atOnce<T>(value: Awaitable<T>): T {
+  if (value instanceof Promise) throw new Error('the in-memory authority answered with a promise');
+  return value;
+}
+
+/** The authority over memory, each answer checked to be there at once. */
+const answeringAtOnce = (authority: OAuthAuthority) => ({
+  authorize: (request: Parameters<OAuthAuthority['authorize']>[0]) => atOnce(authority.authorize(request)),
+  exchangeCode: (...args: Parameters<OAuthAuthority['exchangeCode']>) =>
+    atOnce(authority.exchangeCode(...args)),
+  refresh: (...args: Parameters<OAuthAuthority['refresh']>) => atOnce(authority.refresh(...args)),
+  verifyAccessToken: (token: string) => atOnce(authority.verifyAccessToken(token)),
+});
+
 function setup() {
   let now = Date.UTC(2026, 10, 1, 0, 0, 0);
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp], clock: () => now });
+  const authority = answeringAtOnce(createOAuthAuthority({ apps: [demoOAuthApp], clock: () => now }));
   const authorize = (overrides: Partial<Parameters<typeof authority.authorize>[0]> = {}) =>
     authority.authorize({
       mallId: 'demomall',

@@ -2,7 +2,10 @@
 // authorization codes, access tokens and rotating refresh tokens, living as long as the admin
 // spec's `x-token-lifetimes` says (one minute, two hours, two weeks), on an injectable clock.
 // Every admin and analytics mock of one process shares one authority, so tokens it issues are
-// what those mocks accept. It decides; HTTP lives in oauth-routes.ts.
+// what those mocks accept. It decides; what it issued lives in its store (oauth-store.ts: this
+// process's memory, or Redis shared by replicas), HTTP lives in oauth-routes.ts. Each answer is
+// there at once over the memory store and a promise over Redis (malls/awaitable.ts). The
+// registered apps are configuration, the same on every replica, not state.
 import { randomBytes } from 'node:crypto';
 import {
   type TokenResponseBody as AuthTokenResponseBody,
@@ -10,6 +13,8 @@ import {
   formatTokenResponse,
 } from '@mall-api/auth';
 import { type JsonObject, loadSpecSync, resolveOptional } from '@mall-api/spec-model';
+import { type Awaitable, andThen } from '../malls/awaitable.js';
+import { type CodeRecord, type Grant, memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { issuedScopeName, platformScopeAliases, type ScopeAliases } from './scope-names.js';
 
 /** An app registered with the mock platform. */
@@ -53,13 +58,7 @@ export function lifetimesFromSpec(document: JsonObject): OAuthLifetimes {
 /** The platform's lifetimes, as the shipped admin spec states them (code, access and refresh token). */
 export const platformLifetimes: OAuthLifetimes = lifetimesFromSpec(loadSpecSync('admin').document);
 
-/** Who an access token speaks for. */
-export interface Grant {
-  readonly clientId: string;
-  readonly mallId: string;
-  readonly userId: string;
-  readonly scopes: readonly string[];
-}
+export type { Grant } from './oauth-store.js';
 
 /**
  * The token endpoint's success body, as the platform sends it (datetimes without zone, +09:00):
@@ -87,19 +86,13 @@ export interface OAuthFailure {
 /** Outcome of checking a bearer token. */
 export type TokenCheck = { ok: true; grant: Grant } | { ok: false; reason: 'unknown' | 'expired' };
 
-interface CodeRecord extends Grant {
-  readonly redirectUri: string;
-  readonly expiresAt: number;
-}
-interface TokenRecord extends Grant {
-  readonly expiresAt: number;
-}
-
 /** Options of {@link createOAuthAuthority}. */
 export interface OAuthAuthorityOptions {
   readonly apps: readonly RegisteredApp[];
   /** The time at a mall (each mall may have its own clock in tests); defaults to real time. */
   readonly clock?: (mallId: string) => number;
+  /** Where codes and tokens live (default: this process's memory, on `clock`). */
+  readonly store?: OAuthStore;
   readonly lifetimes?: OAuthLifetimes;
   /** The user who "approves" every authorization (the mock has no login page). */
   readonly userId?: string;
@@ -117,17 +110,17 @@ export interface OAuthAuthority {
     redirectUri: string | null;
     scope: string | null;
     state: string | null;
-  }): { ok: true; location: string } | { ok: false; failure: OAuthFailure; redirectable: boolean };
+  }): Awaitable<{ ok: true; location: string } | { ok: false; failure: OAuthFailure; redirectable: boolean }>;
   /** Exchanges a code (grant_type=authorization_code). */
   exchangeCode(
     client: ClientAuth,
     code: string | null,
     redirectUri: string | null,
-  ): TokenResponseBody | OAuthFailure;
+  ): Awaitable<TokenResponseBody | OAuthFailure>;
   /** Rotates a refresh token (grant_type=refresh_token): the old refresh token stops working. */
-  refresh(client: ClientAuth, refreshToken: string | null): TokenResponseBody | OAuthFailure;
+  refresh(client: ClientAuth, refreshToken: string | null): Awaitable<TokenResponseBody | OAuthFailure>;
   /** Checks a bearer access token. */
-  verifyAccessToken(token: string): TokenCheck;
+  verifyAccessToken(token: string): Awaitable<TokenCheck>;
 }
 
 /** Client credentials presented to the token endpoint. */
@@ -160,9 +153,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
   const lifetimes = options.lifetimes ?? platformLifetimes;
   const userId = options.userId ?? 'demo-admin';
   const scopeAliases = options.scopeAliases ?? platformScopeAliases();
-  const codes = new Map<string, CodeRecord>();
-  const accessTokens = new Map<string, TokenRecord>();
-  const refreshTokens = new Map<string, TokenRecord>();
+  const store = options.store ?? memoryOAuthStore(clock);
 
   const findApp = (clientId: string | null) => options.apps.find((app) => app.clientId === clientId);
   const authenticateClient = (client: ClientAuth): RegisteredApp | undefined => {
@@ -180,20 +171,21 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
     description,
   });
 
-  const sweep = () => {
-    for (const store of [codes, accessTokens, refreshTokens]) {
-      for (const [key, record] of store) if (record.expiresAt <= clock(record.mallId)) store.delete(key);
-    }
-  };
-
-  const issue = (grant: Grant): TokenResponseBody => {
+  const issue = (record: Grant): Awaitable<TokenResponseBody> => {
+    const grant: Grant = {
+      clientId: record.clientId,
+      mallId: record.mallId,
+      userId: record.userId,
+      scopes: record.scopes,
+    };
     const now = clock(grant.mallId);
-    sweep();
     const access = newToken();
     const refresh = newToken();
-    accessTokens.set(access, { ...grant, expiresAt: now + lifetimes.accessTokenMs });
-    refreshTokens.set(refresh, { ...grant, expiresAt: now + lifetimes.refreshTokenMs });
-    return {
+    const stored = store.putTokens(access, { ...grant, expiresAt: now + lifetimes.accessTokenMs }, refresh, {
+      ...grant,
+      expiresAt: now + lifetimes.refreshTokenMs,
+    });
+    return andThen(stored, () => ({
       ...formatTokenResponse({
         accessToken: access,
         accessTokenExpiresAt: new Date(now + lifetimes.accessTokenMs),
@@ -206,8 +198,8 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         issuedAt: new Date(now),
       }),
       shop_no: '1',
-      token_type: 'Bearer',
-    };
+      token_type: 'Bearer' as const,
+    }));
   };
 
   return {
@@ -255,33 +247,33 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         });
       }
       const code = newToken();
-      codes.set(code, {
+      const record: CodeRecord = {
         clientId: app.clientId,
         mallId,
         userId,
         scopes: requested.map((name) => issuedScopeName(name, scopeAliases)),
         redirectUri,
         expiresAt: clock(mallId) + lifetimes.codeMs,
-      });
+      };
       const target = new URL(redirectUri);
       target.searchParams.set('code', code);
       if (state !== null) target.searchParams.set('state', state);
-      return { ok: true, location: target.toString() };
+      return andThen(store.putCode(code, record), () => ({ ok: true as const, location: target.toString() }));
     },
 
     exchangeCode(client, code, redirectUri) {
       const app = authenticateClient(client);
       if (!app) return invalidClient;
       if (!code) return { status: 400, error: 'invalid_request', description: 'code is required.' };
-      const record = codes.get(code);
-      codes.delete(code);
-      if (!record || record.expiresAt <= clock(record.mallId))
-        return invalidGrant('The authorization code is invalid, used or expired.');
-      if (record.clientId !== app.clientId)
-        return invalidGrant('The authorization code was issued to another client.');
-      if (redirectUri !== record.redirectUri)
-        return invalidGrant('redirect_uri does not match the authorization request.');
-      return issue(record);
+      return andThen(store.takeCode(code), (record) => {
+        if (!record || record.expiresAt <= clock(record.mallId))
+          return invalidGrant('The authorization code is invalid, used or expired.');
+        if (record.clientId !== app.clientId)
+          return invalidGrant('The authorization code was issued to another client.');
+        if (redirectUri !== record.redirectUri)
+          return invalidGrant('redirect_uri does not match the authorization request.');
+        return issue(record);
+      });
     },
 
     refresh(client, refreshToken) {
@@ -289,20 +281,22 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       if (!app) return invalidClient;
       if (!refreshToken)
         return { status: 400, error: 'invalid_request', description: 'refresh_token is required.' };
-      const record = refreshTokens.get(refreshToken);
-      if (!record || record.expiresAt <= clock(record.mallId))
-        return invalidGrant('The refresh token is invalid, already used or expired.');
-      if (record.clientId !== app.clientId)
-        return invalidGrant('The refresh token was issued to another client.');
-      refreshTokens.delete(refreshToken);
-      return issue(record);
+      const used = invalidGrant('The refresh token is invalid, already used or expired.');
+      return andThen(store.refreshToken(refreshToken), (record) => {
+        if (!record || record.expiresAt <= clock(record.mallId)) return used;
+        if (record.clientId !== app.clientId)
+          return invalidGrant('The refresh token was issued to another client.');
+        // Taking it out is the atomic step: of two concurrent rotations only one takes it.
+        return andThen(store.takeRefreshToken(refreshToken), (taken) => (taken ? issue(record) : used));
+      });
     },
 
     verifyAccessToken(token) {
-      const record = accessTokens.get(token);
-      if (!record) return { ok: false, reason: 'unknown' };
-      if (record.expiresAt <= clock(record.mallId)) return { ok: false, reason: 'expired' };
-      return { ok: true, grant: record };
+      return andThen(store.accessToken(token), (record): TokenCheck => {
+        if (!record) return { ok: false, reason: 'unknown' };
+        if (record.expiresAt <= clock(record.mallId)) return { ok: false, reason: 'expired' };
+        return { ok: true, grant: record };
+      });
     },
   };
 }

@@ -37,7 +37,7 @@ export async function handleOAuthRequest(
   const method = request.method ?? 'GET';
   if (url.pathname === oauthPaths.authorize && method === 'GET') {
     const q = url.searchParams;
-    const outcome = authority.authorize({
+    const outcome = await authority.authorize({
       mallId,
       responseType: q.get('response_type'),
       clientId: q.get('client_id'),
@@ -69,11 +69,11 @@ export async function handleOAuthRequest(
     const client = parseBasicAuthorization(request.headers.authorization);
     switch (form.get('grant_type')) {
       case 'authorization_code': {
-        const result = authority.exchangeCode(client, form.get('code'), form.get('redirect_uri'));
+        const result = await authority.exchangeCode(client, form.get('code'), form.get('redirect_uri'));
         return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
       }
       case 'refresh_token': {
-        const result = authority.refresh(client, form.get('refresh_token'));
+        const result = await authority.refresh(client, form.get('refresh_token'));
         return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
       }
       default:

@@ -98,7 +98,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   const bodyLimit = options.maxBodyBytes ?? defaultApiBodyLimit;
   const checks: Stage[] = [knownOperation, readBody(bodyLimit), validateRequest(runtime)];
   const answers = createAnswerChecks(spec, options.api);
-  const malls = createMockMalls();
+  const malls = await createMockMalls();
   const control = await createControlApi(malls, options.control);
   const target = options.target.replace(/\/$/, '');
   const log = options.log ?? (() => {});
@@ -157,7 +157,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       if (upstream.status === 200) options.recorder?.observe(mallOf(exchange), operation, parsed);
     }
     const mallId = mallOf(exchange);
-    malls.journal.record(mallId, {
+    await malls.journal.record(mallId, {
       receivedAtMs: malls.clocks.now(mallId),
       api: options.api,
       method: exchange.method,

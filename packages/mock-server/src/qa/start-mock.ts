@@ -32,6 +32,8 @@ export interface StartMockOptions {
   fixtures?: Readonly<Record<string, unknown>>;
   /** The cap on malls in use and their idle expiry (defaults: 200 malls, one hour). */
   mallLimits?: MallLimits;
+  /** Keep the state shared between requests in Redis (`redis://…`), as `--redis` does. */
+  redis?: string;
 }
 
 /** Running mocks, as a test sees them. */
@@ -68,6 +70,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
           sandbox: { seed: options.seed ?? 1, ...(options.fixtures ? { fixtures: options.fixtures } : {}) },
         }),
     ...(options.mallLimits ? { mallLimits: options.mallLimits } : {}),
+    ...(options.redis ? { redis: options.redis } : {}),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     control: {
       ...(options.controlToken === undefined ? {} : { token: options.controlToken }),

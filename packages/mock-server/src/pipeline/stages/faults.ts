@@ -1,6 +1,7 @@
 // Stage: the faults a test asked for at the request's mall (control API): a delay before the answer,
 // a given status instead of it (with the API's envelope and, when asked, Retry-After), a dropped
-// connection, or no answer at all. A counted rule is used up call by call.
+// connection, or no answer at all. A counted rule is used up call by call (across replicas when the
+// rules live in Redis).
 import { errorEnvelope } from '../../error-envelope.js';
 import type { FaultRules } from '../../malls/fault-rules.js';
 import { mallOf } from '../exchange.js';
@@ -15,7 +16,7 @@ export function faults(rules: FaultRules): Stage {
     name: 'faults',
     async run(exchange): Promise<Reply | undefined> {
       const operationId = exchange.route?.operation.operationId ?? '';
-      const action = rules.take(mallOf(exchange), {
+      const action = await rules.take(mallOf(exchange), {
         api: exchange.api.name,
         operationId,
         method: exchange.method,

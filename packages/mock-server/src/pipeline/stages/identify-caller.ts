@@ -3,7 +3,8 @@
 // was issued for (by host or per-mall base URL) does not authenticate. It never answers: the rate
 // limit needs the caller's mall first, and refusing an unauthenticated caller is
 // `requireCredentials`' job.
-import { authenticate, type CredentialSources } from '../../authentication.js';
+import { type Authentication, authenticate, type CredentialSources } from '../../authentication.js';
+import { andThen } from '../../malls/awaitable.js';
 import type { Stage } from '../stage.js';
 
 /** Creates the stage. */
@@ -11,13 +12,14 @@ export function identifyCaller(sources: CredentialSources): Stage {
   return {
     name: 'identify-caller',
     run(exchange) {
-      const caller = authenticate(exchange.api, exchange.request, sources);
-      const tokenMall = caller.ok ? caller.principal.mallId : undefined;
-      exchange.caller =
-        tokenMall && exchange.namedMall && tokenMall !== exchange.namedMall
-          ? { ok: false, message: 'The access token was issued for another mall.' }
-          : caller;
-      return undefined;
+      return andThen(authenticate(exchange.api, exchange.request, sources), (caller: Authentication) => {
+        const tokenMall = caller.ok ? caller.principal.mallId : undefined;
+        exchange.caller =
+          tokenMall && exchange.namedMall && tokenMall !== exchange.namedMall
+            ? { ok: false, message: 'The access token was issued for another mall.' }
+            : caller;
+        return undefined;
+      });
     },
   };
 }

@@ -1,0 +1,75 @@
+// The OAuth store at the function, in memory and in Redis alike: a code is taken once, however
+// many callers race for it; tokens are found as stored; a refresh token is taken once; and the
+// authority over the store refuses a token once its mall's clock has moved past its expiry.
+import { describe, expect, it } from 'vitest';
+import { demoOAuthApp } from '../demo-credentials.js';
+import { createMallClocks, memoryClockOffsets } from '../malls/mall-clocks.js';
+import { redisClockOffsets } from '../redis/redis-clock-offsets.js';
+import { redisOAuthStore } from '../redis/redis-oauth-store.js';
+import { useTestRedis } from '../testing/shared-redis.js';
+import { requestDemoTokens } from './demo-tokens.js';
+import { createOAuthAuthority, platformLifetimes } from './oauth-authority.js';
+import { memoryOAuthStore, type OAuthStore } from './oauth-store.js';
+
+const start = Date.parse('2026-11-24T00:00:00.000Z');
+const redis = useTestRedis();
+const implementations: [
+  string,
+  () => Promise<{ store: OAuthStore; clocks: ReturnType<typeof createMallClocks> }>,
+][] = [
+  [
+    'memory',
+    async () => {
+      const clocks = createMallClocks(() => start, memoryClockOffsets());
+      return { store: memoryOAuthStore((mallId) => clocks.now(mallId)), clocks };
+    },
+  ],
+  [
+    'redis',
+    async () => {
+      const shared = await redis.connect();
+      const clocks = createMallClocks(() => start, redisClockOffsets(shared));
+      return { store: redisOAuthStore(shared, clocks), clocks };
+    },
+  ],
+];
+
+const grant = { clientId: 'demo-app', mallId: 'm', userId: 'u', scopes: ['mall.read_category'] };
+
+describe.each(implementations)('OAuth store (%s)', (_, open) => {
+  it('gives a code to exactly one of the callers that take it', async () => {
+    const { store } = await open();
+    await store.putCode('c1', { ...grant, redirectUri: 'http://127.0.0.1/cb', expiresAt: start + 60_000 });
+    const taken = await Promise.all(Array.from({ length: 5 }, () => store.takeCode('c1')));
+    expect(taken.filter((record) => record !== undefined)).toEqual([
+      { ...grant, redirectUri: 'http://127.0.0.1/cb', expiresAt: start + 60_000 },
+    ]);
+  });
+
+  it('finds tokens as stored and takes a refresh token once', async () => {
+    const { store } = await open();
+    await store.putTokens('a1', { ...grant, expiresAt: start + 1_000 }, 'r1', {
+      ...grant,
+      expiresAt: start + 2_000,
+    });
+    expect(await store.accessToken('a1')).toEqual({ ...grant, expiresAt: start + 1_000 });
+    expect(await store.refreshToken('r1')).toEqual({ ...grant, expiresAt: start + 2_000 });
+    expect(await store.accessToken('r1')).toBeUndefined();
+    const taken = await Promise.all([store.takeRefreshToken('r1'), store.takeRefreshToken('r1')]);
+    expect(taken.sort()).toEqual([false, true]);
+    expect(await store.refreshToken('r1')).toBeUndefined();
+  });
+
+  it('backs an authority whose tokens expire when their mall’s clock moves past them', async () => {
+    const { store, clocks } = await open();
+    const authority = createOAuthAuthority({
+      apps: [demoOAuthApp],
+      clock: (mallId) => clocks.now(mallId),
+      store,
+    });
+    const tokens = await requestDemoTokens(authority, ['mall.read_category'], 'm');
+    expect(await authority.verifyAccessToken(tokens.access_token)).toMatchObject({ ok: true });
+    await clocks.advance('m', platformLifetimes.accessTokenMs);
+    expect(await authority.verifyAccessToken(tokens.access_token)).toEqual({ ok: false, reason: 'expired' });
+  });
+});

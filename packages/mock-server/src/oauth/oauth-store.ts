@@ -1,0 +1,73 @@
+// Where the mock authorization server keeps what it issued: single-use authorization codes,
+// access tokens and rotating refresh tokens, each with the grant it stands for and when it expires
+// on its mall's clock. The interface the authority decides over, and the store of one process in
+// its own memory (expired records swept when tokens are issued). The store replicas share is
+// redis/redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
+// redemption succeeds.
+import type { Awaitable } from '../malls/awaitable.js';
+
+/** Who an access token speaks for. */
+export interface Grant {
+  readonly clientId: string;
+  readonly mallId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
+}
+
+/** An authorization code as stored. */
+export interface CodeRecord extends Grant {
+  readonly redirectUri: string;
+  /** On the mall's clock, epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+/** An access or refresh token as stored. */
+export interface TokenRecord extends Grant {
+  /** On the mall's clock, epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+/** What the authority stores; records are returned as stored, expired or not (it checks). */
+export interface OAuthStore {
+  putCode(code: string, record: CodeRecord): Awaitable<void>;
+  /** Takes a code out: its record for the one caller that takes it, undefined for any other. */
+  takeCode(code: string): Awaitable<CodeRecord | undefined>;
+  putTokens(
+    access: string,
+    accessRecord: TokenRecord,
+    refresh: string,
+    refreshRecord: TokenRecord,
+  ): Awaitable<void>;
+  accessToken(token: string): Awaitable<TokenRecord | undefined>;
+  refreshToken(token: string): Awaitable<TokenRecord | undefined>;
+  /** Takes a refresh token out: true for the one caller that takes it. */
+  takeRefreshToken(token: string): Awaitable<boolean>;
+}
+
+/** The store in this process's memory; `clock` is the time at a mall, for sweeping expired records. */
+export function memoryOAuthStore(clock: (mallId: string) => number): OAuthStore {
+  const codes = new Map<string, CodeRecord>();
+  const accessTokens = new Map<string, TokenRecord>();
+  const refreshTokens = new Map<string, TokenRecord>();
+  const sweep = () => {
+    for (const store of [codes, accessTokens, refreshTokens]) {
+      for (const [key, record] of store) if (record.expiresAt <= clock(record.mallId)) store.delete(key);
+    }
+  };
+  return {
+    putCode: (code, record) => void codes.set(code, record),
+    takeCode(code) {
+      const record = codes.get(code);
+      codes.delete(code);
+      return record;
+    },
+    putTokens(access, accessRecord, refresh, refreshRecord) {
+      sweep();
+      accessTokens.set(access, accessRecord);
+      refreshTokens.set(refresh, refreshRecord);
+    },
+    accessToken: (token) => accessTokens.get(token),
+    refreshToken: (token) => refreshTokens.get(token),
+    takeRefreshToken: (token) => refreshTokens.delete(token),
+  };
+}

@@ -1,0 +1,18 @@
+// Stage: loads the clock of the request's mall once, as soon as the mall is known (after the
+// caller is identified), so every later reading of that mall's time in this request — buckets,
+// tokens issued, sandbox records, the journal — sees a clock moved on any replica. Over the
+// in-memory clocks there is nothing to load and it passes on at once. It never answers.
+import type { MallClocks } from '../../malls/mall-clocks.js';
+import { mallOf } from '../exchange.js';
+import type { Stage } from '../stage.js';
+
+/** Creates the stage over the malls' clocks. */
+export function mallClock(clocks: MallClocks): Stage {
+  return {
+    name: 'mall-clock',
+    run(exchange) {
+      const loaded = clocks.refresh(mallOf(exchange));
+      return loaded instanceof Promise ? loaded.then(() => undefined) : undefined;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// A replica whose Redis goes away: a request that needs it is a 503 with the API's envelope (no
+// crash, no answer from stale memory), the control API too, `/__ready` says not ready while
+// `/__health` stays live, the cause is logged once for the outage and never with the URL; when
+// Redis is back on its port the replica answers again by itself.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
+import { startMockServers } from './mock-server.js';
+import { requestDemoTokens } from './oauth/demo-tokens.js';
+
+let redis: TestRedisServer;
+let served: Awaited<ReturnType<typeof startMockServers>>;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  served = await startMockServers({
+    apis: ['admin'],
+    ports: { admin: 0 },
+    sandbox: { seed: 1 },
+    redis: { url: redis.url, prefix: 'outage:' },
+    logError: (line) => logged.push(line),
+  });
+}, 60_000);
+afterAll(async () => {
+  await served?.close();
+  await redis?.stop();
+});
+
+const base = () => served.mocks[0]?.url ?? '';
+const categories = (token: string) =>
+  fetch(`${base()}/api/v2/admin/categories`, { headers: { authorization: `Bearer ${token}` } });
+
+async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('answers 503 with the envelope while Redis is down, says not ready, and recovers when it returns', async () => {
+  const { access_token } = await requestDemoTokens(served.authority, ['mall.read_category']);
+  expect((await categories(access_token)).status).toBe(200);
+  expect((await fetch(`${base()}/__ready`)).status).toBe(200);
+
+  await redis.stop();
+  await until(async () => (await fetch(`${base()}/__ready`)).status === 503);
+  const refused = await categories(access_token);
+  expect(refused.status).toBe(503);
+  expect(await refused.json()).toEqual({
+    error: {
+      code: expect.any(String),
+      message: expect.stringMatching(/unavailable/),
+      more_info: expect.anything(),
+    },
+  });
+  const control = await fetch(`${base()}/__mock/malls/demomall/journal`);
+  expect(control.status).toBe(503);
+  expect((await fetch(`${base()}/__health`)).status).toBe(200);
+  expect(await (await fetch(`${base()}/__ready`)).json()).toEqual({ status: 'store-unavailable' });
+  const outage = logged.filter((line) => line.includes('unavailable'));
+  expect(outage).toHaveLength(1);
+  expect(outage.join('\n')).not.toContain(redis.url);
+
+  redis = await startRedisServer({ port: redis.port });
+  await until(async () => (await fetch(`${base()}/__ready`)).status === 200);
+  // The restarted Redis kept nothing (no persistence): a new token, and the replica answers again.
+  const { access_token: fresh } = await requestDemoTokens(served.authority, ['mall.read_category']);
+  expect((await categories(fresh)).status).toBe(200);
+  expect(logged.filter((line) => line.includes('available again'))).toHaveLength(1);
+}, 60_000);

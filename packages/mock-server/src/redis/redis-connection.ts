@@ -1,0 +1,112 @@
+// The one Redis connection a mock process shares between its stores (ioredis), set to fail fast:
+// no offline queue, one retry per command and a command timeout, so a request that needs Redis
+// while it is down fails at once (and is answered 503) instead of waiting or answering from stale
+// memory; ioredis reconnects by itself. The cause of an outage is logged once when it starts and
+// once when Redis is back, never the URL (it may carry a password). Every key the stores write
+// starts with the deployment's prefix. Not a store: the stores (redis-*.ts) use it.
+import { Redis } from 'ioredis';
+import { StoreUnavailableError } from '../malls/store-unavailable.js';
+
+/** A connection to the shared Redis. */
+export interface SharedRedis {
+  readonly client: Redis;
+  /** Prefix of every key (one per deployment). */
+  readonly prefix: string;
+  /** Whether Redis is connected (what `/__ready` reports). */
+  ready(): boolean;
+  /** Runs commands; any failure becomes a {@link StoreUnavailableError} with the failure as cause. */
+  run<T>(commands: (client: Redis) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link connectRedis}. */
+export interface RedisConnectionOptions {
+  /** `redis://[user:password@]host:port[/db]` */
+  readonly url: string;
+  /** Prefix of every key (default `mall-api-mock:`). */
+  readonly prefix?: string;
+  /** Where outages are reported (default: standard error). */
+  readonly log?: (line: string) => void;
+  /** How long to wait for the first connection, in milliseconds (default 10,000). */
+  readonly connectTimeoutMs?: number;
+}
+
+/** The key prefix used when none is given. */
+export const defaultRedisPrefix = 'mall-api-mock:';
+
+/** Connects and resolves once Redis answers; rejects when it does not within the timeout. */
+export async function connectRedis(options: RedisConnectionOptions): Promise<SharedRedis> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const client = new Redis(options.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+  });
+  let down = false;
+  let closing = false;
+  const lost = (cause: string) => {
+    if (down || closing) return;
+    down = true;
+    log(`the shared state store (Redis) is unavailable: ${cause}`);
+  };
+  // A refused or broken connection is an 'error'; a server that closed it cleanly only a 'close'.
+  client.on('error', (error: Error) => lost(error.message));
+  client.on('close', () => lost('the connection closed'));
+  client.on('ready', () => {
+    if (down) log('the shared state store (Redis) is available again');
+    down = false;
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('Redis did not answer in time')),
+        options.connectTimeoutMs ?? 10_000,
+      );
+      client.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  } catch (error) {
+    client.disconnect();
+    throw new Error(`cannot reach Redis for the shared state: ${(error as Error).message}`);
+  }
+  return {
+    client,
+    prefix: options.prefix ?? defaultRedisPrefix,
+    ready: () => client.status === 'ready',
+    async run(commands) {
+      try {
+        return await commands(client);
+      } catch (error) {
+        // While connected, a failing command is not an outage the connection reported: log it.
+        if (client.status === 'ready')
+          log(`a shared state store (Redis) command failed: ${(error as Error).message}`);
+        throw new StoreUnavailableError('the shared state store (Redis) could not answer', { cause: error });
+      }
+    },
+    async close() {
+      closing = true;
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+/** The key prefix of one mall's state: `<prefix>mall:<mallId>:`. */
+export const mallKey = (shared: SharedRedis, mallId: string): string => `${shared.prefix}mall:${mallId}:`;
+
+/** Deletes every key matching `pattern` (SCAN, never KEYS); gives how many went. */
+export async function deleteMatching(client: Redis, pattern: string): Promise<number> {
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 200);
+    cursor = next;
+    if (keys.length > 0) deleted += await client.del(...keys);
+  } while (cursor !== '0');
+  return deleted;
+}
+
+/** A mall id with the glob characters of a SCAN pattern escaped. */
+export const globEscaped = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');

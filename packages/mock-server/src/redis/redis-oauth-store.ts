@@ -1,0 +1,48 @@
+// What the mock authorization server issued, in Redis, shared by every replica: codes, access
+// tokens and refresh tokens under `<prefix>oauth:<kind>:<SHA-256 of the value>` (the values
+// themselves are never keys), each holding its grant and its expiry on its mall's clock, with a
+// Redis TTL of its lifetime as an outer bound. A code is taken with GETDEL and a refresh token
+// with DEL, so each is redeemed once across replicas. Reading a record loads its mall's clock
+// first, so the authority checks expiry against a clock moved on any replica.
+import { createHash } from 'node:crypto';
+import type { MallClocks } from '../malls/mall-clocks.js';
+import type { CodeRecord, OAuthStore, TokenRecord } from '../oauth/oauth-store.js';
+import type { SharedRedis } from './redis-connection.js';
+
+/** Creates the store over the shared connection and the malls' clocks. */
+export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthStore {
+  const key = (kind: 'code' | 'access' | 'refresh', value: string) =>
+    `${shared.prefix}oauth:${kind}:${createHash('sha256').update(value).digest('base64url')}`;
+  /** Milliseconds a record has left at its mall's clock (at least 1: Redis wants a positive TTL). */
+  const ttl = (record: { mallId: string; expiresAt: number }) =>
+    Math.max(1, Math.ceil(record.expiresAt - clocks.now(record.mallId)));
+  const parsed = async <T extends { mallId: string }>(text: string | null): Promise<T | undefined> => {
+    if (text === null) return undefined;
+    const record = JSON.parse(text) as T;
+    await clocks.refresh(record.mallId);
+    return record;
+  };
+  return {
+    putCode: (code, record) =>
+      shared.run(
+        async (client) =>
+          void (await client.set(key('code', code), JSON.stringify(record), 'PX', ttl(record))),
+      ),
+    takeCode: (code) =>
+      shared.run(async (client) => parsed<CodeRecord>(await client.getdel(key('code', code)))),
+    putTokens: (access, accessRecord, refresh, refreshRecord) =>
+      shared.run(async (client) => {
+        await client
+          .multi()
+          .set(key('access', access), JSON.stringify(accessRecord), 'PX', ttl(accessRecord))
+          .set(key('refresh', refresh), JSON.stringify(refreshRecord), 'PX', ttl(refreshRecord))
+          .exec();
+      }),
+    accessToken: (token) =>
+      shared.run(async (client) => parsed<TokenRecord>(await client.get(key('access', token)))),
+    refreshToken: (token) =>
+      shared.run(async (client) => parsed<TokenRecord>(await client.get(key('refresh', token)))),
+    takeRefreshToken: (token) =>
+      shared.run(async (client) => (await client.del(key('refresh', token))) === 1),
+  };
+}
