@@ -18,7 +18,13 @@ export interface SandboxCall {
 
 /** The sandbox's answer to a call. */
 export type SandboxResult =
-  | { readonly kind: 'answer'; readonly status: number; readonly body: unknown }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly body: unknown;
+      /** The body already serialized as JSON (answers the sandbox keeps); sent as is when given. */
+      readonly json?: string;
+    }
   | {
       readonly kind: 'refusal';
       readonly status: 404 | 409 | 422;

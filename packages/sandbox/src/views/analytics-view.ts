@@ -10,7 +10,7 @@
 
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { operations } from '../generated/analytics.js';
-import { answer } from '../sandbox-result.js';
+import { keptAnswer } from '../sandbox-result.js';
 import { createSimulatedDays, type VisitSelection } from '../simulation/analytics-days.js';
 import {
   noChannel,
@@ -460,7 +460,7 @@ export function createAnalyticsView(catalogue: Catalogue): HandlerMap<AnalyticsO
         const key = `${operationId}|${JSON.stringify(converted)}`;
         let result = cache.get(key);
         if (!result) {
-          result = answer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
+          result = keptAnswer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
           cache.set(key, result);
           if (cache.size > answerCapacity) cache.delete(cache.keys().next().value as string);
         }

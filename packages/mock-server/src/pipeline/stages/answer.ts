@@ -21,7 +21,16 @@ export interface AnswerSources {
 }
 
 function sandboxReply(result: SandboxResult): Reply {
-  if (result.kind === 'answer') return { status: result.status, headers: {}, body: result.body };
+  if (result.kind === 'answer') {
+    const { status, body, json } = result;
+    if (json === undefined) return { status, headers: {}, body };
+    return {
+      status,
+      headers: {},
+      body,
+      prepared: { status, headers: {}, contentType: 'application/json', payload: json },
+    };
+  }
   const moreInfo = result.violations.length > 0 ? { violations: result.violations } : {};
   return envelopeReply(result.status, errorEnvelope(result.status, result.message, moreInfo));
 }
