@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadMix } from './support/load-mix.mjs';
+import { startPrismMocks } from './support/prism-mocks.mjs';
 import { freePort, startProcess } from './support/processes.mjs';
 import { startRedis } from './support/redis.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
@@ -81,30 +82,10 @@ async function inMemory() {
 
 /** @returns {Promise<Served>} */
 async function prism() {
-  /** @type {import('./support/processes.mjs').StartedProcess[]} */
-  const servers = [];
-  const freeUrl = async () => `http://127.0.0.1:${await freePort()}`;
-  /** @type {Record<ApiName, string>} */
-  const urls = { collection: await freeUrl(), admin: await freeUrl(), analytics: await freeUrl() };
-  for (const api of /** @type {ApiName[]} */ (['collection', 'admin', 'analytics'])) {
-    const url = urls[api];
-    servers.push(
-      await startProcess(
-        join(root, 'node_modules/.bin/prism'),
-        ['mock', '-h', '127.0.0.1', '-p', new URL(url).port, join(root, `specs/dist/${api}.openapi.yaml`)],
-        async () => (await fetch(url)).status > 0,
-        { timeoutMs: 60_000 },
-      ),
-    );
-  }
+  const servers = await startPrismMocks();
   // Prism checks no token: any bearer value passes.
   const writeTokens = Object.fromEntries(mallIds.map((mall) => [mall, 'bench-token']));
-  return {
-    urls: [urls],
-    readToken: 'bench-token',
-    writeTokens,
-    stop: async () => void (await Promise.all(servers.map((server) => server.stop()))),
-  };
+  return { urls: [servers.urls], readToken: 'bench-token', writeTokens, stop: servers.stop };
 }
 
 /**
