@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Benchmark: the plain mock (example mode) of this checkout against the same mock built in a
-// baseline checkout (the commit before the stage pipeline), on the GET mix of all three APIs, in
-// the same run: rounds alternate baseline and current so machine load hits both alike. Prints
-// requests/s of each round, the medians and their ratio.
-//   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--rounds 3] [--seconds 8] [--connections 30]
+// Benchmark: the plain mock (example mode; `--sandbox`: the stateful default, sandbox malls of
+// seed 1) of this checkout against the same mock built in a baseline checkout (an earlier
+// commit), on the GET mix of all three APIs, in the same run: rounds alternate baseline and
+// current so machine load hits both alike. Prints requests/s of each round, the medians and their ratio.
+//   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--sandbox] [--rounds 3] [--seconds 8] [--connections 30]
 import { parseArgs } from 'node:util';
 import { measureMix as measure, median } from './support/measure-mix.mjs';
 
 const { values } = parseArgs({
   options: {
     baseline: { type: 'string' },
+    sandbox: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '8' },
     connections: { type: 'string', default: '30' },
@@ -17,12 +18,14 @@ const { values } = parseArgs({
 });
 if (!values.baseline) throw new Error('--baseline <checkout with a built mock-server> is required');
 const options = { seconds: Number(values.seconds), connections: Number(values.connections) };
+/** @type {Record<string, string>} */
+const mode = values.sandbox ? { MOCK_SANDBOX: '1' } : {};
 
 const baseline = [];
 const current = [];
 for (let round = 1; round <= Number(values.rounds); round++) {
-  const before = await measure({ MOCK_CHECKOUT: values.baseline }, options);
-  const after = await measure({}, options);
+  const before = await measure({ ...mode, MOCK_CHECKOUT: values.baseline }, options);
+  const after = await measure(mode, options);
   baseline.push(before.requestsPerSecond);
   current.push(after.requestsPerSecond);
   process.stdout.write(

@@ -5,21 +5,17 @@
 // mix of every API's GET operations, 50 connections in all. Prints requests/s and p99 latency of
 // each and the ratio, all measured in this run (each after a 2 s warm-up).
 //   node bench/mock-vs-prism.mjs [--seconds 10] [--connections 50]
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadMix } from './support/load-mix.mjs';
-import { freePort, startProcess } from './support/processes.mjs';
+import { startPrismMocks } from './support/prism-mocks.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } },
 });
-const root = join(import.meta.dirname, '..');
 /** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
 /** @typedef {import('./support/load-mix.mjs').LoadResult} LoadResult */
 
-/** @type {ApiName[]} */
-const apis = ['collection', 'admin', 'analytics'];
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
@@ -40,26 +36,11 @@ async function ours() {
 }
 
 async function prism() {
-  /** @type {import('./support/processes.mjs').StartedProcess[]} */
-  const servers = [];
-  const freeUrl = async () => `http://127.0.0.1:${await freePort()}`;
-  /** @type {Record<ApiName, string>} */
-  const urls = { collection: await freeUrl(), admin: await freeUrl(), analytics: await freeUrl() };
+  const servers = await startPrismMocks();
   try {
-    for (const api of apis) {
-      const url = urls[api];
-      servers.push(
-        await startProcess(
-          join(root, 'node_modules/.bin/prism'),
-          ['mock', '-h', '127.0.0.1', '-p', new URL(url).port, join(root, `specs/dist/${api}.openapi.yaml`)],
-          async () => (await fetch(url)).status > 0,
-          { timeoutMs: 60_000 },
-        ),
-      );
-    }
-    return await load(urls, 'bench-token');
+    return await load(servers.urls, 'bench-token');
   } finally {
-    await Promise.all(servers.map((server) => server.stop()));
+    await servers.stop();
   }
 }
 

@@ -13,6 +13,8 @@ for (const script of [
   'bulk-fetch.mjs',
   'sandbox-throughput.mjs',
   'sandbox-vs-examples.mjs',
+  'profile-sandbox.mjs',
+  'replicas.mjs',
   'sandbox-bounds.mjs',
   'analytics-simulation.mjs',
   'docs-build-time.mjs',

@@ -26,7 +26,11 @@ const gc = /** @type {() => void} */ (globalThis.gc);
 const categories = (count) => Array.from({ length: count }, (_, i) => ({ category_name: `Bench ${i}` }));
 /** @param {number} count */
 const products = (count) =>
-  Array.from({ length: count }, (_, i) => ({ product_name: `Bench ${i}`, price: '1000.00', supply_price: '500.00' }));
+  Array.from({ length: count }, (_, i) => ({
+    product_name: `Bench ${i}`,
+    price: '1000.00',
+    supply_price: '500.00',
+  }));
 
 /**
  * Loads a fixture into an empty mall; returns its time and the longest event-loop block.
@@ -45,9 +49,7 @@ async function timeLoad(label, fixture) {
   delay.disable();
   malls.close();
   if (!outcome.ok) throw new Error(`${label}: ${outcome.message}`);
-  console.log(
-    `${label}: ${ms.toFixed(0)} ms; longest event-loop block ${(delay.max / 1e6).toFixed(0)} ms`,
-  );
+  console.log(`${label}: ${ms.toFixed(0)} ms; longest event-loop block ${(delay.max / 1e6).toFixed(0)} ms`);
 }
 
 /**
@@ -57,7 +59,9 @@ async function timeLoad(label, fixture) {
  * @param {Promise<unknown>} until
  */
 async function probe(url, until) {
-  const headers = { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` };
+  const headers = {
+    authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+  };
   let done = false;
   void until.finally(() => {
     done = true;
@@ -127,7 +131,9 @@ async function countScaling() {
     mallLimits: { maxMalls: 2_000 },
   });
   const url = `${served.mocks[0]?.url}/api/products/count?collection_product_category=C100000`;
-  const headers = { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` };
+  const headers = {
+    authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+  };
   const median = async () => {
     const times = [];
     for (let i = 0; i < 301; i += 1) {

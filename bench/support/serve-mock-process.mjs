@@ -16,11 +16,13 @@ import { freePort } from './processes.mjs';
 /**
  * Starts the mocks in their own process.
  * @param {Record<string, string>} [env] extra environment (MOCK_SANDBOX, MOCK_CHECKOUT)
+ * @param {readonly string[]} [nodeOptions] options of the node process (`--cpu-prof`, say)
  * @returns {Promise<ServedMockProcess>}
  */
-export async function startServeMock(env = {}) {
+export async function startServeMock(env = {}, nodeOptions = []) {
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'serve-mock.mjs'), ...ports.map(String)], {
+  const script = join(import.meta.dirname, 'serve-mock.mjs');
+  const child = spawn(process.execPath, [...nodeOptions, script, ...ports.map(String)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuthorization } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
-import { cli, demoToken, exitCode, startCli } from './testing/cli-process.js';
+import { cli, demoToken, exitCode, runCli, startCli } from './testing/cli-process.js';
 
 const demoBasic = basicAuthorization('demo-partner', 'demo-partner-secret');
 
@@ -87,6 +87,43 @@ describe('mall-api-mock', () => {
     });
     expect(await exitCode(child)).toBe(2);
     expect(stderr).toContain('unknown API: nonsense');
+  });
+});
+
+describe('mall-api-mock --workers', () => {
+  it('lists --workers in the help with its default of 1 and its environment variable', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /--workers N\s+worker processes serving the same ports .*\(default: 1\) \[MALL_API_MOCK_WORKERS\]/,
+    );
+  });
+
+  it('refuses two workers on the in-memory store with exit 2, saying why and what to pass', async () => {
+    const { code, stdout, stderr } = await runCli(['admin', '--port', '0', '--workers', '2']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('--workers 2 needs shared stores');
+    expect(stderr).toContain('--store postgres://… and --redis redis://…');
+  });
+
+  it('refuses two workers given by MALL_API_MOCK_WORKERS on a SQLite data directory', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mall-api-workers-'));
+    try {
+      const { code, stderr } = await runCli(['admin', '--port', '0', '--data-dir', dataDir], {
+        env: { MALL_API_MOCK_WORKERS: '2' },
+      });
+      expect(code).toBe(2);
+      expect(stderr).toContain('--workers 2 needs shared stores');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a worker count that is not a whole number from 1', async () => {
+    const { code, stderr } = await runCli(['admin', '--port', '0', '--workers', '0']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--workers must be a whole number from 1 to 256, got 0');
   });
 });
 

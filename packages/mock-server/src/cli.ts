@@ -6,8 +6,11 @@
 // the demo credentials, logs each request as text or JSON (never credentials), answers
 // `/__health` and `/__ready` on every port, and on SIGTERM or SIGINT stops accepting, lets requests
 // in flight finish (up to --shutdown-timeout), closes the stores and exits 0. A usage mistake
-// exits 2 with a message; a failure to start exits 1. `mall-api-mock proxy …` runs the validating
+// exits 2 with a message; a failure to start exits 1. With `--workers N` (N > 1, only on shared
+// stores: worker-rules.ts) this process forks N workers that run the same command on the same
+// ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
 // proxy in front of a real service instead (proxy/proxy-cli.ts).
+import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type ApiName, apiProfiles } from './api-profiles.js';
@@ -20,6 +23,8 @@ import { defaultJournalLimits } from './malls/journal.js';
 import { defaultMallLimits } from './malls/mall-roster.js';
 import { type ServeManyOptions, startMockServers } from './mock-server.js';
 import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
+import { workersRefusal } from './worker-rules.js';
+import { superviseWorkers } from './worker-supervisor.js';
 
 const envPrefix = 'MALL_API_MOCK_';
 const apiNames = Object.keys(apiProfiles) as ApiName[];
@@ -165,13 +170,20 @@ const options = {
     default: '10',
     help: 'on SIGTERM or SIGINT, how long requests in flight may finish',
   },
+  workers: {
+    type: 'string',
+    value: 'N',
+    default: '1',
+    help: 'worker processes serving the same ports (more than 1 needs --store postgres://… and --redis)',
+  },
   help: { type: 'boolean', short: 'h', help: 'print this help', argumentOnly: true },
   version: { type: 'boolean', help: 'print the version', argumentOnly: true },
 } satisfies Record<string, CliOption>;
 
 const usage = `Usage: mall-api-mock [api ...] [options]
        mall-api-mock proxy --api A --target URL [--port N] [--record DIR]   (the validating proxy; proxy --help)
-Serves the mock ${apiNames.join(', ')} APIs (default: all, each on its own port) from one process.
+Serves the mock ${apiNames.join(', ')} APIs (default: all, each on its own port) from one process
+(or from --workers N processes sharing the ports).
 ${healthPaths.live} (live) and ${healthPaths.ready} (ready) answer on every port, without credentials.
 
 Options (each also from the environment variable in brackets):
@@ -377,10 +389,25 @@ async function main(): Promise<void> {
   const { serve, format, mode } = settingsOf(values, positionals);
   const say = (message: string, fields?: Record<string, unknown>) =>
     process.stdout.write(`${messageLine(format, message, fields)}\n`);
+  const workers = integer(values, 'workers', 1, 256) ?? 1;
+  // The store options may be missing from this build: the rule reads whatever was parsed.
+  const refusal = workersRefusal(workers, values as Readonly<Record<string, unknown>>);
+  if (refusal) throw new UsageError(refusal);
+  if (workers > 1 && cluster.isPrimary) {
+    const supervisor = superviseWorkers({ cluster, workers, say });
+    say(`supervising ${workers} workers`, { workers });
+    process.once('SIGINT', () => supervisor.shutdown('SIGINT'));
+    process.once('SIGTERM', () => supervisor.shutdown('SIGTERM'));
+    return;
+  }
   const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`);
   // Handle the signals before anything starts, so a stop during start-up (seeding, say) is clean too.
+  // A worker may get the signal twice (from the terminal and from its primary): the first one stops it.
   let served: Awaited<ReturnType<typeof startMockServers>> | undefined;
+  let stopping = false;
   const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     say(`${signal}: stopping (requests in flight may finish)`);
     await served?.close();
     process.exit(0);

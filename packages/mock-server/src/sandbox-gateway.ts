@@ -20,7 +20,13 @@ export interface SandboxCall {
 
 /** The sandbox's answer to a call. */
 export type SandboxResult =
-  | { readonly kind: 'answer'; readonly status: number; readonly body: unknown }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly body: unknown;
+      /** The body already serialized as JSON (answers the sandbox keeps); sent as is when given. */
+      readonly json?: string;
+    }
   | {
       readonly kind: 'refusal';
       /** 503: the sandbox's store (PostgreSQL) is unavailable. */

@@ -19,6 +19,11 @@ export interface SandboxAnswer {
   readonly kind: 'answer';
   readonly status: number;
   readonly body: unknown;
+  /**
+   * The body as JSON text, for an answer the sandbox keeps and gives again unchanged (analytics
+   * reports): serialized once, then sent as is.
+   */
+  readonly json?: string;
 }
 
 /** A refused call: nothing it would have written was kept. */
@@ -53,6 +58,12 @@ export interface SandboxCall {
 
 /** An answer value. */
 export const answer = (body: unknown, status = 200): SandboxAnswer => ({ kind: 'answer', status, body });
+
+/** An answer kept for later calls, with its body serialized once. */
+export const keptAnswer = (body: unknown, status = 200): SandboxAnswer => ({
+  ...answer(body, status),
+  json: JSON.stringify(body),
+});
 
 /** A refusal value; the message defaults to the violations joined. */
 export const refusal = (

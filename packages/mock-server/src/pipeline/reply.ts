@@ -1,5 +1,5 @@
 // What a stage answers with, and how an answer is written: the status, headers and body (or a
-// body serialized ahead, for prepared responses), plus the API's rate-limit headers, which replace
+// body serialized ahead, for prepared responses, whose bytes are encoded once and kept), plus the API's rate-limit headers, which replace
 // any the spec's examples carry. Errors are built with the API's envelope.
 import type { ServerResponse } from 'node:http';
 import {
@@ -45,6 +45,17 @@ export const bodyFailureReply = (failure: { status: number; message: string }): 
 export const violationsReply = (violations: readonly Violation[]): Reply =>
   envelopeReply(422, invalidParameterEnvelope(violations));
 
+/** The bytes of each prepared response, encoded on its first use: sent as is from then on. */
+const preparedBytes = new WeakMap<PreparedResponse, Buffer>();
+const bytesOf = (prepared: PreparedResponse): Buffer => {
+  let bytes = preparedBytes.get(prepared);
+  if (!bytes) {
+    bytes = Buffer.from(prepared.payload);
+    preparedBytes.set(prepared, bytes);
+  }
+  return bytes;
+};
+
 /** Writes a reply with the rate-limit headers of the request. */
 export function sendReply(
   response: ServerResponse,
@@ -62,7 +73,7 @@ export function sendReply(
     if (/^content-type$/i.test(name)) contentType = reply.prepared ? contentType : value;
     else if (!/^(content-length|x-ratelimit-|x-api-call-limit)/i.test(name)) headers[name] = value;
   }
-  const payload = reply.prepared ? reply.prepared.payload : serializeBody(reply.body, contentType);
+  const payload = reply.prepared ? bytesOf(reply.prepared) : serializeBody(reply.body, contentType);
   response.writeHead(reply.status, {
     ...headers,
     ...limitHeaders,

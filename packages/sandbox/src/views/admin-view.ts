@@ -2,7 +2,8 @@
 // generated operations), mapping the converted parameters and body onto the category, product and
 // placement services inside one store transaction (so a refused write changes nothing) and the
 // result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
-// here are answered by the mock from the spec's examples.
+// here are answered by the mock from the spec's examples. A read (every handler not wrapped in a
+// transaction) keeps its answers until the next write to the mall (kept-answers.ts).
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { AddOutcome } from '../catalogue/placement-service.js';
@@ -11,7 +12,9 @@ import { variantsOf } from '../catalogue/product-options.js';
 import { invalidFields } from '../catalogue/refusal.js';
 import type { operations } from '../generated/admin.js';
 import { answer, type SandboxResult, type Violation } from '../sandbox-result.js';
+import { tableNames } from '../store/store.js';
 import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
+import { keptAnswers } from './kept-answers.js';
 import {
   type CategoryFilters,
   categoryMatcher,
@@ -65,11 +68,14 @@ function addReply(outcome: AddOutcome, requested: readonly number[], body: Field
 /** The admin handlers over one mall's catalogue. */
 export function createAdminView(catalogue: Catalogue): HandlerMap<AdminOperations> {
   const { store, categories, products, placements } = catalogue;
+  /** The handlers that write; every other one only reads, and keeps its answers. */
+  const writers = new WeakSet<Handler<never>>();
   /** The handler inside one store transaction: a refusal it throws undoes its writes. */
-  const write =
-    <O>(handler: Handler<O>): Handler<O> =>
-    (input) =>
-      store.transaction(() => handler(input));
+  const write = <O>(handler: Handler<O>): Handler<O> => {
+    const writer: Handler<O> = (input) => store.transaction(() => handler(input));
+    writers.add(writer as Handler<never>);
+    return writer;
+  };
 
   const categoryList = (filters: CategoryFilters) => categories.all().filter(categoryMatcher(filters));
   const productContext = {
@@ -270,7 +276,27 @@ export function createAdminView(catalogue: Catalogue): HandlerMap<AdminOperation
     updateBundleProduct: bundles.update,
     deleteBundleProduct: bundles.delete,
   };
-  return withShopCheck(handlers, products.settings.shops);
+  return withShopCheck(
+    keepingReads(handlers, writers, keptAnswers(store, tableNames, answerCapacity)),
+    products.settings.shops,
+  );
+}
+
+/** How many read answers a mall keeps (the same call is answered from them until any write). */
+const answerCapacity = 64;
+
+/** The handlers with every one not in `writers` keeping its answers. */
+function keepingReads(
+  handlers: HandlerMap<AdminOperations>,
+  writers: WeakSet<Handler<never>>,
+  kept: (operationId: string, read: AnyHandler) => AnyHandler,
+): HandlerMap<AdminOperations> {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([operationId, handler]) => [
+      operationId,
+      writers.has(handler as Handler<never>) ? handler : kept(operationId, handler as AnyHandler),
+    ]),
+  ) as HandlerMap<AdminOperations>;
 }
 
 /** Every operation names a shop of the mall: shops 1 to `shops` share the catalogue. */

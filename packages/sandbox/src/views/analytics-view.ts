@@ -19,7 +19,6 @@ import {
   type SimulatedOrder,
   type SimulatedVisit,
 } from '../simulation/analytics-simulation.js';
-import { derivedFrom } from '../store/store.js';
 import {
   type AnalyticsQuery,
   type AnalyticsReport,
@@ -29,6 +28,7 @@ import {
   percent,
 } from './analytics-report.js';
 import type { AnyHandler, HandlerMap } from './handler-types.js';
+import { keptAnswers } from './kept-answers.js';
 
 type Query = AnalyticsQuery;
 /** The analytics operations of the generated types. */
@@ -446,26 +446,14 @@ export function createAnalyticsView(catalogue: Catalogue): HandlerMap<AnalyticsO
   const days = createSimulatedDays(store, products);
   const reports = analyticsReports((categoryNo) => categories.find(categoryNo)?.category_name);
   /** Answers already computed, by operation and query; new after any product or category write. */
-  const answered = derivedFrom(
-    store,
-    ['product', 'category'],
-    () => new Map<string, ReturnType<AnyHandler>>(),
-  );
+  const kept = keptAnswers(store, ['product', 'category'], answerCapacity);
   return Object.fromEntries(
     Object.entries(reports).map(([operationId, report]): [string, AnyHandler] => [
       operationId,
-      ({ query }) => {
+      kept(operationId, ({ query }) => {
         const converted = query as Query;
-        const cache = answered();
-        const key = `${operationId}|${JSON.stringify(converted)}`;
-        let result = cache.get(key);
-        if (!result) {
-          result = answer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
-          cache.set(key, result);
-          if (cache.size > answerCapacity) cache.delete(cache.keys().next().value as string);
-        }
-        return result;
-      },
+        return answer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
+      }),
     ]),
   ) as HandlerMap<AnalyticsOperations>;
 }

@@ -9,6 +9,7 @@ import type { Route } from '@mall-api/spec-model';
 import { errorEnvelope, type Violation } from '../../error-envelope.js';
 import { unknownExampleId } from '../../example-ids.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
+import type { PreparedResponse } from '../../prepared-responses.js';
 import type { SandboxGateway, SandboxResult } from '../../sandbox-gateway.js';
 import type { Exchange } from '../exchange.js';
 import { envelopeReply, type Reply } from '../reply.js';
@@ -20,8 +21,20 @@ export interface AnswerSources {
   readonly sandbox?: SandboxGateway;
 }
 
+/** The prepared response of each answer the sandbox keeps, so its bytes are encoded once. */
+const keptAnswers = new WeakMap<SandboxResult, PreparedResponse>();
+
 function sandboxReply(result: SandboxResult): Reply {
-  if (result.kind === 'answer') return { status: result.status, headers: {}, body: result.body };
+  if (result.kind === 'answer') {
+    const { status, body, json } = result;
+    if (json === undefined) return { status, headers: {}, body };
+    let prepared = keptAnswers.get(result);
+    if (!prepared) {
+      prepared = { status, headers: {}, contentType: 'application/json', payload: json };
+      keptAnswers.set(result, prepared);
+    }
+    return { status, headers: {}, body, prepared };
+  }
   const moreInfo = result.violations.length > 0 ? { violations: result.violations } : {};
   return envelopeReply(result.status, errorEnvelope(result.status, result.message, moreInfo));
 }

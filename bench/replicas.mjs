@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// Benchmark: requests/s and p99 of the stateful GET mix (support/request-mix.mjs) and of an admin
+// write mix (support/write-mix.mjs: create, rename, delete products on a few malls) for
+//   - the in-memory single process, rate limits lifted (support/serve-mock.mjs): the baseline;
+//   - the stock `prism mock` CLI on the same bundled specs (one process per API);
+//   - on shared stores (a throwaway PostgreSQL and redis-server started here): 1 and 2 replicas of
+//     `mall-api-mock` (separate processes on their own ports, the load spread over them) and one
+//     `mall-api-mock --workers 2` — when this build's `mall-api-mock --help` lists `--store`,
+//     `--redis` and `--workers`; otherwise those rows say "not available in this build".
+// All in the same run, each after a 2 s warm-up; prints each figure and its ratio to the baseline.
+// The shared-store rows import tools/src/testing/postgres-server.ts: run them on a Node.js that
+// strips TypeScript types (22.18 or later, or `node --experimental-strip-types` on 22.6+).
+//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4]
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadMix } from './support/load-mix.mjs';
+import { startPrismMocks } from './support/prism-mocks.mjs';
+import { freePort, startProcess } from './support/processes.mjs';
+import { startRedis } from './support/redis.mjs';
+import { startServeMock } from './support/serve-mock-process.mjs';
+import { loadWrites, mallToken } from './support/write-mix.mjs';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '48' },
+    malls: { type: 'string', default: '4' },
+  },
+});
+const root = join(import.meta.dirname, '..');
+const cli = join(root, 'packages/mock-server/dist/cli.js');
+const load = { seconds: Number(values.seconds), connections: Number(values.connections) };
+const mallIds = Array.from({ length: Number(values.malls) }, (_, i) => `bench-write-${i + 1}`);
+const readScopes = 'mall.read_category,mall.read_product,mall.read_analytics';
+const writeScopes = 'mall.read_product,mall.write_product';
+
+/** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
+/** @typedef {import('./support/load-mix.mjs').LoadResult} LoadResult */
+/**
+ * A server set under test: a base URL per API (each a list when the load is spread over replicas).
+ * @typedef {{ urls: Record<ApiName, string>[], readToken: string, writeTokens: Record<string, string>, stop: () => Promise<void> }} Served
+ */
+
+/** Options this build's `mall-api-mock` offers, from its help. */
+const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
+const offers = (/** @type {string} */ flag) => new RegExp(`^\\s+--${flag}\\b`, 'm').test(help);
+const sharedStores = offers('store') && offers('redis');
+
+/**
+ * Runs the GET mix and the write mix, spreading connections evenly over the replicas' URLs.
+ * @param {Served} served
+ * @returns {Promise<{ reads: LoadResult, writes: LoadResult }>}
+ */
+async function measure(served) {
+  const share = { ...load, connections: Math.max(3, Math.floor(load.connections / served.urls.length)) };
+  const sum = (/** @type {LoadResult[]} */ results) => ({
+    requestsPerSecond: results.reduce((total, r) => total + r.requestsPerSecond, 0),
+    p99: Math.max(...results.map((r) => r.p99)),
+    failures: results.reduce((total, r) => total + r.failures, 0),
+  });
+  const reads = sum(await Promise.all(served.urls.map((urls) => loadMix(urls, served.readToken, share))));
+  const writes = sum(
+    await Promise.all(served.urls.map((urls) => loadWrites(urls.admin, served.writeTokens, share))),
+  );
+  return { reads, writes };
+}
+
+/** Tokens for the read mix (the demo mall) and for each write mall, through the OAuth flow. */
+async function tokens(/** @type {string} */ adminUrl) {
+  const writeTokens = Object.fromEntries(
+    await Promise.all(mallIds.map(async (mall) => [mall, await mallToken(adminUrl, mall, writeScopes)])),
+  );
+  return { readToken: await mallToken(adminUrl, 'demomall', readScopes), writeTokens };
+}
+
+/** @returns {Promise<Served>} */
+async function inMemory() {
+  const server = await startServeMock({ MOCK_SANDBOX: '1' });
+  return { urls: [server.urls], ...(await tokens(server.urls.admin)), stop: server.stop };
+}
+
+/** @returns {Promise<Served>} */
+async function prism() {
+  const servers = await startPrismMocks();
+  // Prism checks no token: any bearer value passes.
+  const writeTokens = Object.fromEntries(mallIds.map((mall) => [mall, 'bench-token']));
+  return { urls: [servers.urls], readToken: 'bench-token', writeTokens, stop: servers.stop };
+}
+
+/**
+ * `replicas` mall-api-mock processes (or one with `--workers N`) on the shared stores.
+ * @param {{ store: string, redis: string }} stores
+ * @param {number} replicas
+ * @param {number} workers
+ * @returns {Promise<Served>}
+ */
+async function onSharedStores(stores, replicas, workers) {
+  /** @type {import('./support/processes.mjs').StartedProcess[]} */
+  const servers = [];
+  /** @type {Record<ApiName, string>[]} */
+  const urls = [];
+  for (let i = 0; i < replicas; i++) {
+    const ports = { collection: await freePort(), admin: await freePort(), analytics: await freePort() };
+    const args = [
+      cli,
+      '--quiet',
+      `--ports=collection=${ports.collection},admin=${ports.admin},analytics=${ports.analytics}`,
+      `--store=${stores.store}`,
+      `--redis=${stores.redis}`,
+      `--workers=${workers}`,
+    ];
+    const replica = /** @type {Record<ApiName, string>} */ (
+      Object.fromEntries(Object.entries(ports).map(([api, port]) => [api, `http://127.0.0.1:${port}`]))
+    );
+    servers.push(
+      await startProcess(process.execPath, args, async () => (await fetch(`${replica.admin}/__ready`)).ok, {
+        timeoutMs: 60_000,
+      }),
+    );
+    urls.push(replica);
+  }
+  return {
+    urls,
+    ...(await tokens(urls[0]?.admin ?? '')),
+    stop: async () => void (await Promise.all(servers.map((server) => server.stop()))),
+  };
+}
+
+/** @type {[string, { reads: LoadResult, writes: LoadResult } | string][]} */
+const rows = [];
+/** Measures one server set and stops it. */
+async function run(/** @type {string} */ label, /** @type {() => Promise<Served>} */ start) {
+  const served = await start();
+  try {
+    rows.push([label, await measure(served)]);
+  } finally {
+    await served.stop();
+  }
+}
+
+await run('in memory, 1 process', inMemory);
+await run('stock prism mock', prism);
+const sharedLabels = ['shared stores, 1 replica', 'shared stores, 2 replicas', 'shared stores, --workers 2'];
+if (sharedStores && offers('workers')) {
+  // Imported by its .ts path at run time (type stripping); typed through the same module.
+  const postgresModule = '../tools/src/testing/postgres-server.ts';
+  /** @type {typeof import('../tools/src/testing/postgres-server.js')} */
+  const { startPostgres } = await import(postgresModule);
+  const postgres = await startPostgres();
+  const redis = await startRedis();
+  try {
+    const stores = { store: postgres.url, redis: redis.url };
+    await run(sharedLabels[0] ?? '', () => onSharedStores(stores, 1, 1));
+    await run(sharedLabels[1] ?? '', () => onSharedStores(stores, 2, 1));
+    await run(sharedLabels[2] ?? '', () => onSharedStores(stores, 1, 2));
+  } finally {
+    await Promise.all([postgres.stop(), redis.stop()]);
+  }
+} else {
+  for (const label of sharedLabels) rows.push([label, 'not available in this build']);
+}
+
+const baseline = rows[0]?.[1];
+/** @type {(r: LoadResult, base: LoadResult | undefined) => string} */
+const cell = (r, base) =>
+  `${r.requestsPerSecond.toFixed(0).padStart(7)} req/s p99 ${String(r.p99).padStart(4)} ms ${base ? `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}x`.padStart(6) : ''} (non-2xx ${r.failures})`;
+process.stdout.write(`${'setup'.padEnd(28)} ${'GET mix'.padEnd(46)} write mix\n`);
+for (const [label, result] of rows) {
+  const line =
+    typeof result === 'string' || typeof baseline !== 'object'
+      ? String(result)
+      : `${cell(result.reads, baseline.reads)}   ${cell(result.writes, baseline.writes)}`;
+  process.stdout.write(`${label.padEnd(28)} ${line}\n`);
+}

@@ -1,0 +1,33 @@
+// When `mall-api-mock --workers N` may run more than one worker: only when the mall data and the
+// state shared between requests (tokens, codes, rate-limit buckets, journals, faults, clocks) live
+// in stores every worker reaches — PostgreSQL for the malls (`--store postgres://…`) and Redis for
+// the rest (`--redis redis://…`). The default memory store and SQLite belong to one process, so N
+// workers on them would be N different sandboxes behind one port. Reads the parsed options only;
+// starting and supervising the workers is worker-supervisor.ts's job.
+
+/** The parsed options the rule reads; either may be missing from a build without that option. */
+export interface StoreChoice {
+  readonly store?: unknown;
+  readonly redis?: unknown;
+}
+
+/** True when the malls are on PostgreSQL and the shared state on Redis. */
+export function sharedStoresGiven(options: StoreChoice): boolean {
+  const { store, redis } = options;
+  return (
+    typeof store === 'string' &&
+    /^postgres(ql)?:\/\//i.test(store.trim()) &&
+    typeof redis === 'string' &&
+    redis.trim() !== ''
+  );
+}
+
+/** Why `workers` workers cannot run with these options, or undefined when they can. */
+export function workersRefusal(workers: number, options: StoreChoice): string | undefined {
+  if (workers <= 1 || sharedStoresGiven(options)) return undefined;
+  return (
+    `--workers ${workers} needs shared stores: each worker would keep its own malls, tokens and ` +
+    'rate-limit buckets in its own memory or SQLite file. Pass --store postgres://… and ' +
+    '--redis redis://… (or run one worker)'
+  );
+}

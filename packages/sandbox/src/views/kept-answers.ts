@@ -1,0 +1,29 @@
+// Answers a mall keeps: a read handler's answer for one operation and one set of path and query
+// parameters, kept with its JSON text serialized once, given again as is until a write to a table
+// the answers read (the store's revisions say), then computed afresh. At most `capacity` answers
+// per mall; past it the oldest is dropped. Only answers are kept: a refusal is thrown or returned
+// each time. Which handlers are reads and which tables they read is the views' call, not this file's.
+import { keptAnswer } from '../sandbox-result.js';
+import { derivedFrom, type SandboxStore, type TableName } from '../store/store.js';
+import type { AnyHandler } from './handler-types.js';
+
+/** Wraps read handlers of one mall so each keeps its answers until `tables` change. */
+export function keptAnswers(
+  store: SandboxStore,
+  tables: readonly TableName[],
+  capacity: number,
+): (operationId: string, read: AnyHandler) => AnyHandler {
+  const kept = derivedFrom(store, tables, () => new Map<string, ReturnType<AnyHandler>>());
+  return (operationId, read) => (input) => {
+    const answers = kept();
+    const key = `${operationId}|${JSON.stringify(input.path)}|${JSON.stringify(input.query)}`;
+    const known = answers.get(key);
+    if (known) return known;
+    const result = read(input);
+    if (result.kind !== 'answer') return result;
+    const answer = keptAnswer(result.body, result.status);
+    answers.set(key, answer);
+    if (answers.size > capacity) answers.delete(answers.keys().next().value as string);
+    return answer;
+  };
+}
