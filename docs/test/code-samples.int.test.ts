@@ -1,9 +1,10 @@
 // Every curl, Python (requests) and PHP (ext-curl) sample of the references, run as written by
-// bash/curl, python3 and php with only the mock's port changed, gets a success from the local mock:
-// the mock's own request log shows a 2xx for each request the sample sends (302 for the OAuth
-// authorize step), and the sample prints the answer. The environment carries what the samples read
-// from it: a fresh access token (a mall of its own per sample), an authorization code and a
-// refresh token of the demo app.
+// bash/curl, python3 and php with only the mock's port changed, gets a success from the default
+// sandbox mocks (`npm start`'s stateful malls, seed 1): the mock's own request log shows a 2xx for
+// each request the sample sends (302 for the OAuth authorize step), and the sample prints the
+// answer. The environment carries what the samples read from it: a fresh access token (a fresh
+// sandbox mall of its own per sample, as a reader's first try would meet it), an authorization code
+// and a refresh token of the demo app.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -53,6 +54,7 @@ describe('the curl, Python and PHP samples', () => {
   beforeAll(async () => {
     served = await startMockServers({
       ports: { collection: 0, admin: 0, analytics: 0 },
+      sandbox: { seed: 1 },
       log: (line) => log.push(line),
     });
   });
