@@ -1,10 +1,10 @@
 // Every Try-it pre-fill works against the default sandbox: for every operation of the three
 // references (the console's data as the docs build writes it from the specs), the request the
 // console builds from its pre-filled fields (required path, query and header parameters from the
-// spec's examples, the body example), sent to the sandbox mocks of `npm start` (seed 1) with the
+// spec's examples, the body example), sent to the default sandbox mocks (seed 1, as `npm start`) with the
 // demo credentials, gets one of the success statuses the spec documents for that operation. Each
 // OAuth operation runs in a fresh mall of its own, as a reader's first try would.
-import { demoOAuthApp, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
+import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
 import { type ApiName, loadSpecSync, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthEndpoints } from '../build/code-samples.mjs';
@@ -37,23 +37,18 @@ const documentedSuccesses = (api: ApiName, operationId: string): number[] => {
 };
 
 describe('the console’s pre-fills against the default sandbox', () => {
-  let served: Awaited<ReturnType<typeof startMockServers>>;
+  let mock: StartedMock;
   beforeAll(async () => {
-    served = await startMockServers({
-      ports: { collection: 0, admin: 0, analytics: 0 },
-      sandbox: { seed: 1 },
-    });
+    mock = await startMock();
   });
-  afterAll(async () => {
-    await served?.close();
-  });
+  afterAll(() => mock?.close());
 
   it.each(apiNames)(
     'every %s operation, as pre-filled, gets a documented success',
     async (api) => {
       const consoleApi = consoles.get(api);
-      const mock = served.mocks.find((entry) => entry.api === api);
-      if (!consoleApi || !mock) throw new Error(`no console or mock for ${api}`);
+      const baseUrl = mock.urls[api];
+      if (!consoleApi || !baseUrl) throw new Error(`no console or mock for ${api}`);
       // Every operation of the spec but the OAuth flow's own endpoints has a console.
       const flow = oauthEndpoints(model(api));
       expect(consoleApi.operations.map((operation) => operation.operationId)).toEqual(
@@ -77,13 +72,13 @@ describe('the console’s pre-fills against the default sandbox', () => {
         const authorization =
           consoleApi.auth.kind === 'basic'
             ? `Basic ${btoa(`${consoleApi.auth.username}:${consoleApi.auth.password}`)}`
-            : `Bearer ${issueDemoTokens(served.authority, demoOAuthApp.scopes, `prefill${api}${index}`).access_token}`;
-        const { url, init } = buildRequest(operation, input, mock.url, authorization);
+            : `Bearer ${(await mock.token(`prefill${api}${index}`)).access_token}`;
+        const { url, init } = buildRequest(operation, input, baseUrl, authorization);
         const response = await fetch(url, init);
         const expected = documentedSuccesses(api, operation.operationId);
         if (!expected.includes(response.status)) {
           failures.push(
-            `${operation.operationId}: ${init.method} ${url.slice(mock.url.length)} → ${response.status} (documented ${expected.join(', ')}): ${(await response.text()).slice(0, 240)}`,
+            `${operation.operationId}: ${init.method} ${url.slice(baseUrl.length)} → ${response.status} (documented ${expected.join(', ')}): ${(await response.text()).slice(0, 240)}`,
           );
         }
       }
