@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoCollectionCredentials, demoOAuthApp } from '@mall-api/mock-server';
@@ -40,23 +39,6 @@ import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './s
 
 const docsRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(docsRoot, 'dist');
-
-/**
- * Redoc's standalone bundle with its one remote asset (the attribution logo, fetched from a CDN
- * at view time) pointed at a local copy, so viewing a page sends no request off localhost. Fails
- * the build if a Redoc upgrade changes that URL, rather than letting a remote request back in.
- */
-async function localRedocBundle() {
-  const source = await readFile(
-    createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'),
-    'utf8',
-  );
-  const remoteLogo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-  const occurrences = source.split(remoteLogo).length - 1;
-  if (occurrences !== 1)
-    throw new Error(`expected one remote logo URL in Redoc's bundle, found ${occurrences}`);
-  return source.replace(remoteLogo, '../assets/redocly-logo.svg');
-}
 
 /**
  * The Markdown files of a folder of docs/ (none when it does not exist), sorted by name.
@@ -151,7 +133,6 @@ const scripts = bundleBrowserScripts(docsRoot, dist);
 for (const asset of ['shell.css', 'site.css', 'reference.css', 'favicon.svg', 'redocly-logo.svg']) {
   await copyFile(join(docsRoot, 'src', asset), join(dist, 'assets', asset));
 }
-await writeFile(join(dist, 'assets', 'redoc.standalone.js'), await localRedocBundle());
 
 const searchDocuments = [];
 const postman = [];

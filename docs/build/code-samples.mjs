@@ -5,8 +5,8 @@
 // the same request in curl, Python and PHP against the API's local mock, written by httpsnippet
 // (see http-snippets.mjs). The OAuth endpoints get samples using @mall-api/auth instead. The docs
 // build writes the samples into its copies of the specs as `x-codeSamples`; the docs tests
-// type-check every TypeScript sample against the built clients and run every curl, Python and PHP
-// sample against the mock. Not for the hand-written specs or `specs/dist`, which never carry samples.
+// type-check every TypeScript sample against the built clients and run every sample (TypeScript,
+// curl, Python and PHP) against the default sandbox mocks. Not for the hand-written specs or `specs/dist`, which never carry samples.
 import { snippetOf } from './http-snippets.mjs';
 import { parameterExample, requestBodyExample, typedValue } from './spec-examples.mjs';
 

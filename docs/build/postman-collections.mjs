@@ -77,53 +77,22 @@ pm.sendRequest(pm.variables.replaceIn('{{authUrl}}') + '?response_type=code&clie
     if (code) pm.variables.set('authorizationCode', decodeURIComponent(code[1]));
   });`;
 
-/** The lookup steps' reader: a GET of the API with the run's access token. */
-const readFirst = `const read = (path, then) => pm.sendRequest({
-  url: pm.variables.replaceIn('{{baseUrl}}') + path,
-  header: { Authorization: 'Bearer ' + pm.variables.get('accessToken') },
-}, (error, answer) => (error ? console.error(error) : then(answer)));
-`;
-/**
- * Pre-request steps of the writes whose spec example names a record the sandbox does not hold at
- * that point of a run (a member of a main group, a bundle, a category): the step reads the
- * record from the mall first and puts its number into the request, as a partner would.
- * @type {Record<string, string>}
- */
-const lookups = {
-  updateMainProduct: `// Reorders the group's current products, the first one fixed.
-read('/api/v2/admin/mains/' + pm.request.url.variables.get('display_group') + '/products', (answer) => {
-  const numbers = answer.json().products.map((product) => product.product_no);
-  const body = JSON.parse(pm.request.body.raw);
-  body.request.product_no = numbers;
-  body.request.fix_product_no = numbers.slice(0, 1);
-  pm.request.body.update(JSON.stringify(body, null, 2));
-});`,
-  deleteMainProduct: `// Removes the group's first product.
-read('/api/v2/admin/mains/' + pm.request.url.variables.get('display_group') + '/products', (answer) => {
-  pm.request.url.variables.upsert({ key: 'product_no', value: String(answer.json().products[0].product_no) });
-});`,
-  createBundleProduct: `// Places the new bundle in the mall's first category.
-read('/api/v2/admin/categories?limit=1', (answer) => {
-  const body = JSON.parse(pm.request.body.raw);
-  body.request.add_category_no[0].category_no = answer.json().categories[0].category_no;
-  pm.request.body.update(JSON.stringify(body, null, 2));
-});`,
-};
-const firstBundle = `// Uses the mall's first bundle product.
-read('/api/v2/admin/bundleproducts?limit=1', (answer) => {
-  pm.request.url.variables.upsert({ key: 'product_no', value: String(answer.json().bundleproducts[0].product_no) });
-});`;
 /** Test steps that keep what a create made, for the delete of the same run. */
 const keeps = {
   createProduct: `// Keeps the new product's number for "Delete a product".
 if (pm.response.code === 201) pm.collectionVariables.set('createdProductNo', pm.response.json().product.product_no);`,
 };
-lookups.deleteProduct = `// Deletes the product "Create a product" made in this run, if it ran (the samples' product
+/**
+ * Pre-request steps of the writes whose spec example names a record that an earlier request of
+ * the run has changed: the step uses what that request made instead.
+ * @type {Record<string, string>}
+ */
+const lookups = {
+  deleteProduct: `// Deletes the product "Create a product" made in this run, if it ran (the samples' product
 // is part of a bundle, which the API refuses to delete).
 const created = pm.collectionVariables.get('createdProductNo');
-if (created) pm.request.url.variables.upsert({ key: 'product_no', value: String(created) });`;
-for (const operationId of ['getBundleProduct', 'updateBundleProduct', 'deleteBundleProduct'])
-  lookups[operationId] = firstBundle;
+if (created) pm.request.url.variables.upsert({ key: 'product_no', value: String(created) });`,
+};
 
 /**
  * The OAuth authorization-code flow's URLs as the spec states them (`yourmall` in the host).
@@ -332,7 +301,7 @@ export async function postmanCollection({ name, model, mockUrl, oauthMockUrl, de
       item.event = [
         {
           listen: 'prerequest',
-          script: { type: 'text/javascript', exec: `${readFirst}${lookup}`.split('\n') },
+          script: { type: 'text/javascript', exec: lookup.split('\n') },
         },
       ];
     if (keep) item.event = [{ listen: 'test', script: { type: 'text/javascript', exec: keep.split('\n') } }];

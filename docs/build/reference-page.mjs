@@ -1,60 +1,16 @@
 // @ts-check
-// Renders the page of one API reference: our site header around Redoc 2 (served from
-// docs/dist/assets, never a CDN), which renders the docs' copy of the bundled spec (with its
-// generated code samples; `<api>.redoc.json`, see redoc-spec.mjs) from docs/dist/specs in the light
-// or dark theme the page shows (rendering again, at the same anchor and scroll position, when the
-// reader switches), and the "Try it" console (assets/console.js, with the list of operations that
-// get a Try it button; its data loads on first use).
+// Renders the page of one API reference: our site header around Redoc 2 (assets/redoc.js, built
+// by the docs build, never a CDN), which renders the docs' copy of the bundled spec (with its
+// generated code samples; `<api>.redoc.json`, see redoc-spec.mjs) from docs/dist/specs once, with
+// a theme whose colours are CSS custom properties set per colour scheme (redoc-theme.mjs), so
+// switching light and dark changes CSS only: no second render, the scroll position and anchor
+// stay. And the "Try it" console (assets/console.js, with the list of operations that get a Try it
+// button; its data loads on first use).
 import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
+import { schemeSwitchingTheme } from './redoc-theme.mjs';
 
-const fonts = {
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans KR", sans-serif',
-  headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
-  code: { fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace' },
-};
-
-/** Redoc's theme per colour scheme; the dark one keeps every text at 4.5:1 or more. */
-const redocThemes = {
-  light: {
-    colors: { primary: { main: '#0b5cad' } },
-    typography: fonts,
-    sidebar: { width: '260px' },
-    rightPanel: { width: '45%' },
-  },
-  dark: {
-    colors: {
-      primary: { main: '#8cc4ff' },
-      text: { primary: '#e6e9ef', secondary: '#c3cad8' },
-      border: { dark: '#5b6478', light: '#2b3345' },
-      gray: { 50: '#1c2230', 100: '#262d3d' },
-      success: { main: '#6fd08c' },
-      error: { main: '#ff9b8f' },
-      warning: { main: '#ffc266' },
-      responses: {
-        success: { color: '#7fe09b', backgroundColor: 'rgba(127, 224, 155, 0.08)' },
-        error: { color: '#ffaaa0', backgroundColor: 'rgba(255, 170, 160, 0.08)' },
-        redirect: { color: '#ffc266', backgroundColor: 'rgba(255, 194, 102, 0.08)' },
-        info: { color: '#8cc4ff', backgroundColor: 'rgba(140, 196, 255, 0.08)' },
-      },
-    },
-    schema: {
-      nestedBackground: '#1c2230',
-      typeNameColor: '#c3cad8',
-      typeTitleColor: '#c3cad8',
-      linesColor: '#5b6478',
-      requireLabelColor: '#ff9b8f',
-      labelsTextSize: '0.9em',
-    },
-    typography: {
-      ...fonts,
-      code: { ...fonts.code, color: '#ffb8ad', backgroundColor: '#262d3d' },
-      links: { color: '#8cc4ff', visited: '#c9a8ff', hover: '#b8dcff' },
-    },
-    sidebar: { width: '260px', backgroundColor: '#161b26', textColor: '#e6e9ef', activeTextColor: '#8cc4ff' },
-    // The right panel is dark in both schemes: Redoc's own colours, which pass.
-    rightPanel: { width: '45%' },
-  },
-};
+/** Redoc's theme for both schemes (CSS custom properties) and the CSS that sets them per scheme. */
+const themed = schemeSwitchingTheme();
 
 /** Redoc options shared by every reference page. */
 const redocOptions = {
@@ -91,41 +47,21 @@ export function renderReferencePage(api, nav, tryIt) {
 <html lang="en">
 <head>
 ${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.summary, stylesheets: ['shell.css', 'reference.css'] })}
+<style>
+${themed.css}</style>
 </head>
 <body class="reference" data-api="${escapeHtml(api.name)}">
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
 <main id="content" aria-label="${escapeHtml(api.title)} reference">${intro(api)}<div id="redoc"></div></main>
-<script src="../assets/redoc.standalone.js" defer></script>
+<script src="../assets/redoc.js" defer></script>
 <script>
 addEventListener('DOMContentLoaded', () => {
   // Code blocks scroll sideways: make each one reachable by keyboard, as they are rendered.
   const focusable = (root) => root.querySelectorAll?.('pre:not([tabindex])').forEach((pre) => pre.setAttribute('tabindex', '0'));
   const redoc = document.getElementById('redoc');
   new MutationObserver(() => focusable(redoc)).observe(redoc, { childList: true, subtree: true });
-  const options = ${JSON.stringify(redocOptions)};
-  const themes = ${JSON.stringify(redocThemes)};
-  const render = (done) => Redoc.init('../specs/${api.name}.redoc.json', { ...options, theme: themes[document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light'] }, redoc, done);
-  render();
-  // Redoc's theme is fixed when it renders (its colours go through functions that need real
-  // colours, not CSS variables): a new theme renders again, keeps the anchor, and puts the section
-  // that was at the top of the view back at the same place once Redoc has laid it out.
-  const topSection = () => {
-    const below = (document.querySelector('header.site')?.offsetHeight ?? 0) + 8;
-    const section = document.elementFromPoint(window.innerWidth / 2, below)?.closest('[data-section-id]');
-    return section ? { id: section.getAttribute('data-section-id'), offset: section.getBoundingClientRect().top } : undefined;
-  };
-  document.addEventListener('themechange', () => {
-    const anchor = location.hash;
-    const kept = topSection();
-    render(() => {
-      if (location.hash !== anchor) history.replaceState(null, '', anchor || location.pathname);
-      if (!kept) return;
-      setTimeout(() => {
-        const section = document.querySelector('[data-section-id="' + CSS.escape(kept.id) + '"]');
-        if (section) window.scrollBy(0, section.getBoundingClientRect().top - kept.offset);
-      }, 50);
-    });
-  });
+  const theme = ${JSON.stringify(themed.theme)};
+  Redoc.init('../specs/${api.name}.redoc.json', { ...${JSON.stringify(redocOptions)}, theme }, redoc);
 });
 </script>
 <script type="application/json" id="try-it-operations">${JSON.stringify(tryIt).replace(/</g, '\\u003c')}</script>

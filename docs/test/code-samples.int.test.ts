@@ -1,14 +1,18 @@
-// Every curl, Python (requests) and PHP (ext-curl) sample of the references, run as written by
-// bash/curl, python3 and php with only the mock's port changed, gets a success from the local mock:
-// the mock's own request log shows a 2xx for each request the sample sends (302 for the OAuth
-// authorize step), and the sample prints the answer. The environment carries what the samples read
-// from it: a fresh access token (a mall of its own per sample), an authorization code and a
-// refresh token of the demo app.
+// Every TypeScript (our clients), curl, Python (requests) and PHP (ext-curl) sample of the
+// references, run as written by node (the TypeScript compiled to JavaScript by TypeScript's own
+// transpiler, the packages resolved from this repository's node_modules as a partner's project
+// would), bash/curl, python3 and php with only the mock's port changed, gets a success from the default
+// sandbox mocks (`npm start`'s stateful malls, seed 1): the mock's own request log shows a 2xx for
+// each request the sample sends (302 for the OAuth authorize step), and the sample prints the
+// answer (the TypeScript authorize sample sends nothing: it prints the authorize URL). The environment carries what the samples read from it: a fresh access token (a fresh
+// sandbox mall of its own per sample, as a reader's first try would meet it), an authorization code
+// and a refresh token of the demo app.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoOAuthApp, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
 import { type ApiName, loadSpecSync } from '@mall-api/spec-model';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamplesOf, demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
 
@@ -42,17 +46,28 @@ function run(command: string, args: string[], script: string, env: Record<string
 
 /** How each language's sample is run: the interpreter, reading the program from standard input. */
 const interpreters = {
+  typescript: ['node', ['--input-type=module', '-']],
   curl: ['bash', ['-s']],
   python: ['python3', ['-']],
   php: ['php', []],
 } as const;
+type Language = keyof typeof interpreters;
 
-describe('the curl, Python and PHP samples', () => {
+/** The program a sample runs as: TypeScript compiled to JavaScript (types dropped), others as written. */
+const program = (language: Language, source: string) =>
+  language === 'typescript'
+    ? ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText
+    : source;
+
+describe('the TypeScript, curl, Python and PHP samples', () => {
   const log: string[] = [];
   let served: Awaited<ReturnType<typeof startMockServers>>;
   beforeAll(async () => {
     served = await startMockServers({
       ports: { collection: 0, admin: 0, analytics: 0 },
+      sandbox: { seed: 1 },
       log: (line) => log.push(line),
     });
   });
@@ -75,7 +90,9 @@ describe('the curl, Python and PHP samples', () => {
   };
 
   it.each(
-    apiNames.flatMap((name) => (['curl', 'python', 'php'] as const).map((language) => ({ name, language }))),
+    apiNames.flatMap((name) =>
+      (Object.keys(interpreters) as Language[]).map((language) => ({ name, language })),
+    ),
   )(
     'run as written against the $name mock and get a success ($language)',
     { timeout: 120_000 },
@@ -88,7 +105,7 @@ describe('the curl, Python and PHP samples', () => {
       const outcomes: string[] = [];
       for (const sample of samples.get(name) ?? []) {
         // The samples address the mock's default port; this one listens elsewhere.
-        const script = sample[language]
+        const script = program(language, sample[language])
           .replaceAll(sampleBase, mock.url)
           .replace(/CURLOPT_PORT => "\d+"/g, `CURLOPT_PORT => "${port}"`);
         // A mall of its own per sample, so the samples never meet a mall's rate limit.
@@ -108,7 +125,13 @@ describe('the curl, Python and PHP samples', () => {
           .slice(before)
           .filter((line) => line.startsWith(`${name} `))
           .map((line) => Number(line.split(' ')[3]));
-        const expected = sample.path.endsWith('/oauth/authorize') ? [302] : statuses.map(() => 200);
+        const authorize = sample.path.endsWith('/oauth/authorize');
+        if (authorize && language === 'typescript') {
+          if (!output.startsWith(`${mock.url}${sample.path}?`) || statuses.length > 0)
+            outcomes.push(`${sample.operationId}: ${output.slice(0, 300)}`);
+          continue;
+        }
+        const expected = authorize ? [302] : statuses.map(() => 200);
         const succeeded =
           statuses.length > 0 &&
           statuses.every(

@@ -2,7 +2,7 @@
 // against the real thing: every operation carries a TypeScript, a curl, a Python and a PHP sample
 // generated from the spec; every TypeScript sample and guide example type-checks with `tsc`
 // against the built client packages (resolved through node_modules/@mall-api/*, as a partner's
-// project would). code-samples.int.test.ts runs the curl, Python and PHP samples against the mock.
+// project would). code-samples.int.test.ts runs every sample against the default sandbox mocks.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';

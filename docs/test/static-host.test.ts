@@ -1,8 +1,9 @@
 // docs/dist works from any static file server: served by Python's plain `http.server` (no route of
 // ours, no compression, no relay), a reference's "Get a demo token" runs the standard OAuth
-// authorization-code flow in Chromium through the redirect page shipped in docs/dist, against the
+// authorization-code flow with PKCE in Chromium through the redirect page shipped in docs/dist, against the
 // admin mock the reader picked, and the console's request with that token gets a 200. The
 // base-URL selector offers the local mock, a hosted sandbox and the reader's mall.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { startMockServers } from '@mall-api/mock-server';
 import type { Browser } from 'playwright-core';
@@ -44,6 +45,14 @@ describe('docs/dist on a plain static server', { timeout: 90_000 }, () => {
     await dialog.getByLabel('Send to').selectOption({ label: 'Hosted sandbox (a mock you run elsewhere)' });
     await dialog.getByLabel('Base URL').fill(mockUrl('admin'));
     await dialog.getByLabel('OAuth server').fill(mockUrl('admin'));
+    // The flow uses PKCE: the authorize request carries an S256 challenge, the token request its verifier.
+    const sent: { authorize?: URL; tokenForm?: URLSearchParams } = {};
+    page.context().on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v2/oauth/authorize') sent.authorize = url;
+      if (url.pathname === '/api/v2/oauth/token')
+        sent.tokenForm = new URLSearchParams(request.postData() ?? '');
+    });
     const popup = page.waitForEvent('popup');
     await dialog.getByRole('button', { name: 'Get a demo token' }).click();
     // The sign-in window passes through the mock's authorize and lands on the site's own page.
@@ -54,6 +63,12 @@ describe('docs/dist on a plain static server', { timeout: 90_000 }, () => {
       .locator('.console-status', { hasText: 'Demo token for mall.read_product kept in this tab only.' })
       .waitFor();
     await expect.poll(() => signIn.isClosed()).toBe(true);
+    expect(sent.authorize?.searchParams.get('code_challenge_method')).toBe('S256');
+    const verifier = sent.tokenForm?.get('code_verifier') ?? '';
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sent.authorize?.searchParams.get('code_challenge')).toBe(
+      createHash('sha256').update(verifier).digest('base64url'),
+    );
     const token = await dialog.locator('input[type="password"]').inputValue();
     expect(token.length).toBeGreaterThan(10);
     await dialog.getByRole('button', { name: 'Send request' }).click();

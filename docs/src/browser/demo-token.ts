@@ -1,5 +1,7 @@
 // The console's "Get a demo token": the standard OAuth 2.0 authorization-code flow, as the demo
-// app, for the scope an operation needs, against the OAuth server the reader picked. The authorize
+// app, for the scope an operation needs, against the OAuth server the reader picked, with PKCE
+// (RFC 7636, S256: a page is a public client, so the code is bound to a verifier only this page
+// knows; the mock checks it, see packages/mock-server/src/oauth/pkce.ts). The authorize
 // URL opens in a small window; the server (the mock consents at once) redirects it to the site's
 // own redirect page (`oauth/callback.html`, shipped in docs/dist), which hands the query back to
 // this page with postMessage and closes; this page checks the state and exchanges the code at the
@@ -67,6 +69,18 @@ function redirectQuery(popup: Window): Promise<URLSearchParams> {
   });
 }
 
+/** A fresh PKCE verifier (32 random bytes, base64url: 43 characters) and its S256 challenge. */
+export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
+  const base64url = (bytes: Uint8Array) =>
+    btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  return { verifier, challenge: base64url(new Uint8Array(digest)) };
+}
+
 /**
  * Obtains an access token for `scope` from the OAuth server at `server` and keeps it for this
  * tab. `siteRoot` is where the site's redirect page lives. Call it from a click: it opens a window.
@@ -78,6 +92,7 @@ export async function fetchDemoToken(
   siteRoot: URL,
 ): Promise<string> {
   const state = crypto.randomUUID();
+  const pkce = await pkcePair();
   const redirectUri = new URL(oauth.redirectPage, siteRoot).href;
   const authorize = new URL(oauth.authorizePath, server);
   authorize.search = new URLSearchParams({
@@ -86,6 +101,8 @@ export async function fetchDemoToken(
     state,
     redirect_uri: redirectUri,
     scope,
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
   }).toString();
   const popup = window.open(authorize, 'mall-api-oauth', 'popup,width=520,height=640');
   if (!popup) throw new DemoTokenError('authorize: the browser blocked the sign-in window');
@@ -99,7 +116,12 @@ export async function fetchDemoToken(
       Authorization: `Basic ${btoa(`${oauth.clientId}:${oauth.clientSecret}`)}`,
       'Content-Type': 'application/x-www-form-urlencoded',
     },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: pkce.verifier,
+    }),
   });
   const tokens = await json(answer);
   if (typeof tokens.access_token !== 'string') {

@@ -2,6 +2,7 @@
 // single-use and expiring codes, refresh-token rotation, one refresh for many concurrent callers,
 // and no token or secret in the mock's log. Several processes sharing a Redis store are in
 // oauth-flow.int.test.ts.
+import { createHash, randomBytes } from 'node:crypto';
 import {
   createMemoryTokenStore,
   createTokenManager,
@@ -73,6 +74,51 @@ describe('authorization codes over HTTP', () => {
     );
     expect(badRedirect.status).toBe(400);
     expect(badRedirect.headers.get('location')).toBeNull();
+  });
+});
+
+describe('PKCE over HTTP', () => {
+  const basic = `Basic ${Buffer.from(`${demoApp.clientId}:${demoApp.clientSecret}`).toString('base64')}`;
+  const verifier = randomBytes(32).toString('base64url');
+  const challengeCode = async () => {
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: demoApp.clientId,
+      redirect_uri: redirectUri,
+      scope: 'mall.read_category',
+      state: 'pkce-state',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    const response = await fetch(`${admin.url}/api/v2/oauth/authorize?${query}`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    return new URL(response.headers.get('location') ?? '').searchParams.get('code') ?? '';
+  };
+  const redeem = (code: string, codeVerifier: string) =>
+    fetch(`${admin.url}/api/v2/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: codeVerifier,
+      }),
+    });
+
+  it('issues tokens for a code whose challenge the code_verifier matches', async () => {
+    const response = await redeem(await challengeCode(), verifier);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ access_token: expect.any(String) });
+  });
+
+  it('answers a wrong code_verifier with 400 invalid_grant in the OAuth error format', async () => {
+    const response = await redeem(await challengeCode(), randomBytes(32).toString('base64url'));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('code_verifier'),
+    });
   });
 });
 

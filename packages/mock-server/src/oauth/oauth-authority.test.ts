@@ -128,6 +128,60 @@ describe('authorization codes', () => {
   });
 });
 
+describe('PKCE (RFC 7636, S256)', () => {
+  const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+  const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+  const pkceCode = (context: ReturnType<typeof setup>) =>
+    context.codeFrom(
+      (context.authorize({ codeChallenge: challenge, codeChallengeMethod: 'S256' }) as { location: string })
+        .location,
+    );
+
+  it('redeems a code issued with a challenge for the matching verifier', () => {
+    const context = setup();
+    expect(isTokens(context.authority.exchangeCode(client, pkceCode(context), redirectUri, verifier))).toBe(
+      true,
+    );
+  });
+
+  it('answers a wrong or missing verifier with invalid_grant, and the code is spent', () => {
+    const context = setup();
+    const code = pkceCode(context);
+    expect(
+      context.authority.exchangeCode(client, code, redirectUri, `${verifier.slice(0, -1)}Y`),
+    ).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+      description: expect.stringMatching(/code_verifier/),
+    });
+    expect(context.authority.exchangeCode(client, code, redirectUri, verifier)).toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(context.authority.exchangeCode(client, pkceCode(context), redirectUri)).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+    });
+  });
+
+  it('refuses a verifier for a code issued without a challenge (no downgrade)', () => {
+    const context = setup();
+    const code = context.codeFrom((context.authorize() as { location: string }).location);
+    expect(context.authority.exchangeCode(client, code, redirectUri, verifier)).toMatchObject({
+      status: 400,
+      error: 'invalid_grant',
+    });
+  });
+
+  it('sends the plain method back to the app as invalid_request, with the state and no code', () => {
+    const { authorize } = setup();
+    const outcome = authorize({ codeChallenge: verifier, codeChallengeMethod: 'plain' });
+    const location = new URL(outcome.ok ? outcome.location : 'http://x/');
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('state')).toBe('xyz-state');
+    expect(location.searchParams.get('code')).toBeNull();
+  });
+});
+
 describe('tokens', () => {
   const issue = () => {
     const context = setup();

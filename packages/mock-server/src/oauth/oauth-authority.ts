@@ -15,6 +15,7 @@ import {
 import { type JsonObject, loadSpecSync, resolveOptional } from '@mall-api/spec-model';
 import { type Awaitable, andThen } from '../malls/awaitable.js';
 import { type CodeRecord, type Grant, memoryOAuthStore, type OAuthStore } from './oauth-store.js';
+import { readPkceChallenge, verifierMatches } from './pkce.js';
 import { issuedScopeName, platformScopeAliases, type ScopeAliases } from './scope-names.js';
 
 /** An app registered with the mock platform. */
@@ -110,12 +111,19 @@ export interface OAuthAuthority {
     redirectUri: string | null;
     scope: string | null;
     state: string | null;
+    /** PKCE (RFC 7636): `code_challenge` and `code_challenge_method`, S256 only. */
+    codeChallenge?: string | null;
+    codeChallengeMethod?: string | null;
   }): Awaitable<{ ok: true; location: string } | { ok: false; failure: OAuthFailure; redirectable: boolean }>;
-  /** Exchanges a code (grant_type=authorization_code). */
+  /**
+   * Exchanges a code (grant_type=authorization_code). A code issued with a PKCE challenge needs
+   * the matching `codeVerifier`; a verifier for a code issued without one is refused.
+   */
   exchangeCode(
     client: ClientAuth,
     code: string | null,
     redirectUri: string | null,
+    codeVerifier?: string | null,
   ): Awaitable<TokenResponseBody | OAuthFailure>;
   /** Rotates a refresh token (grant_type=refresh_token): the old refresh token stops working. */
   refresh(client: ClientAuth, refreshToken: string | null): Awaitable<TokenResponseBody | OAuthFailure>;
@@ -203,7 +211,16 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
   };
 
   return {
-    authorize({ mallId, responseType, clientId, redirectUri, scope, state }) {
+    authorize({
+      mallId,
+      responseType,
+      clientId,
+      redirectUri,
+      scope,
+      state,
+      codeChallenge,
+      codeChallengeMethod,
+    }) {
       const app = findApp(clientId);
       if (!app) {
         return {
@@ -246,8 +263,12 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
           description: 'A requested scope is unknown or not allowed for this app.',
         });
       }
+      const pkce = readPkceChallenge(codeChallenge ?? null, codeChallengeMethod ?? null);
+      if (!pkce.ok)
+        return redirectError({ status: 400, error: 'invalid_request', description: pkce.description });
       const code = newToken();
       const record: CodeRecord = {
+        pkce: pkce.pkce,
         clientId: app.clientId,
         mallId,
         userId,
@@ -261,7 +282,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       return andThen(store.putCode(code, record), () => ({ ok: true as const, location: target.toString() }));
     },
 
-    exchangeCode(client, code, redirectUri) {
+    exchangeCode(client, code, redirectUri, codeVerifier = null) {
       const app = authenticateClient(client);
       if (!app) return invalidClient;
       if (!code) return { status: 400, error: 'invalid_request', description: 'code is required.' };
@@ -272,6 +293,12 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
           return invalidGrant('The authorization code was issued to another client.');
         if (redirectUri !== record.redirectUri)
           return invalidGrant('redirect_uri does not match the authorization request.');
+        if (record.pkce ? !verifierMatches(record.pkce, codeVerifier) : codeVerifier !== null)
+          return invalidGrant(
+            record.pkce
+              ? 'code_verifier does not match the code_challenge of the authorization request.'
+              : 'code_verifier was sent, but the authorization request had no code_challenge.',
+          );
         return issue(record);
       });
     },

@@ -1,5 +1,5 @@
 // HTTP face of the mock authorization server: `GET /api/v2/oauth/authorize` (302 back to the
-// app with a code and the unchanged state) and `POST /api/v2/oauth/token` (form-encoded body,
+// app with a code and the unchanged state; PKCE's `code_challenge` is passed on) and `POST /api/v2/oauth/token` (form-encoded body,
 // client credentials in a Basic header) for both grants. Errors are RFC 6749 bodies
 // (`{error, error_description}`), as the platform's token endpoint sends them.
 import type { IncomingMessage } from 'node:http';
@@ -44,6 +44,8 @@ export async function handleOAuthRequest(
       redirectUri: q.get('redirect_uri'),
       scope: q.get('scope'),
       state: q.get('state'),
+      codeChallenge: q.get('code_challenge'),
+      codeChallengeMethod: q.get('code_challenge_method'),
     });
     if (outcome.ok) return { status: 302, headers: { location: outcome.location }, body: undefined };
     return failureReply(outcome.failure);
@@ -69,7 +71,12 @@ export async function handleOAuthRequest(
     const client = parseBasicAuthorization(request.headers.authorization);
     switch (form.get('grant_type')) {
       case 'authorization_code': {
-        const result = await authority.exchangeCode(client, form.get('code'), form.get('redirect_uri'));
+        const result = await authority.exchangeCode(
+          client,
+          form.get('code'),
+          form.get('redirect_uri'),
+          form.get('code_verifier'),
+        );
         return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
       }
       case 'refresh_token': {

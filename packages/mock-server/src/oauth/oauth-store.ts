@@ -5,6 +5,7 @@
 // redis/redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
 // redemption succeeds.
 import type { Awaitable } from '../malls/awaitable.js';
+import type { PkceChallenge } from './pkce.js';
 
 /** Who an access token speaks for. */
 export interface Grant {
@@ -19,6 +20,8 @@ export interface CodeRecord extends Grant {
   readonly redirectUri: string;
   /** On the mall's clock, epoch milliseconds. */
   readonly expiresAt: number;
+  /** The PKCE challenge of the authorization request, when it sent one. */
+  readonly pkce?: PkceChallenge | undefined;
 }
 
 /** An access or refresh token as stored. */
