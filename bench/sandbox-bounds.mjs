@@ -26,7 +26,11 @@ const gc = /** @type {() => void} */ (globalThis.gc);
 const categories = (count) => Array.from({ length: count }, (_, i) => ({ category_name: `Bench ${i}` }));
 /** @param {number} count */
 const products = (count) =>
-  Array.from({ length: count }, (_, i) => ({ product_name: `Bench ${i}`, price: '1000.00', supply_price: '500.00' }));
+  Array.from({ length: count }, (_, i) => ({
+    product_name: `Bench ${i}`,
+    price: '1000.00',
+    supply_price: '500.00',
+  }));
 
 /**
  * Loads a fixture into an empty mall; returns its time and the longest event-loop block.
@@ -39,15 +43,13 @@ async function timeLoad(label, fixture) {
   delay.enable();
   await new Promise((resolve) => setTimeout(resolve, 20));
   const started = performance.now();
-  const outcome = malls.loadFixture('bench', fixture);
+  const outcome = await malls.loadFixture('bench', fixture);
   const ms = performance.now() - started;
   await new Promise((resolve) => setTimeout(resolve, 20));
   delay.disable();
   malls.close();
   if (!outcome.ok) throw new Error(`${label}: ${outcome.message}`);
-  console.log(
-    `${label}: ${ms.toFixed(0)} ms; longest event-loop block ${(delay.max / 1e6).toFixed(0)} ms`,
-  );
+  console.log(`${label}: ${ms.toFixed(0)} ms; longest event-loop block ${(delay.max / 1e6).toFixed(0)} ms`);
 }
 
 /**
@@ -57,7 +59,9 @@ async function timeLoad(label, fixture) {
  * @param {Promise<unknown>} until
  */
 async function probe(url, until) {
-  const headers = { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` };
+  const headers = {
+    authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+  };
   let done = false;
   void until.finally(() => {
     done = true;
@@ -108,10 +112,10 @@ async function p99DuringLoad() {
 /** RSS per idle seeded mall (sandbox alone), 1,000 malls against one. */
 async function rssPerMall() {
   const malls = await createSandboxMalls({ newMall: { seed: 1 } });
-  malls.reset('mall-0');
+  await malls.reset('mall-0');
   gc();
   const before = process.memoryUsage().rss;
-  for (let i = 1; i < 1_000; i += 1) malls.reset(`mall-${i}`);
+  for (let i = 1; i < 1_000; i += 1) await malls.reset(`mall-${i}`);
   gc();
   const perMall = (process.memoryUsage().rss - before) / 999 / 2 ** 20;
   console.log(`RSS per idle seeded mall: ${perMall.toFixed(2)} MB (1,000 malls)`);
@@ -127,7 +131,9 @@ async function countScaling() {
     mallLimits: { maxMalls: 2_000 },
   });
   const url = `${served.mocks[0]?.url}/api/products/count?collection_product_category=C100000`;
-  const headers = { authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}` };
+  const headers = {
+    authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
+  };
   const median = async () => {
     const times = [];
     for (let i = 0; i < 301; i += 1) {
@@ -143,7 +149,7 @@ async function countScaling() {
   try {
     await median(); // warm-up
     const one = await median();
-    for (let i = 1; i < 1_000; i += 1) served.sandbox?.reset(`mall-${i}`);
+    for (let i = 1; i < 1_000; i += 1) await served.sandbox?.reset(`mall-${i}`);
     // Creating the malls outlasted the keep-alive timeout: the first request may meet a closed socket.
     await fetch(url, { headers }).catch(() => undefined);
     gc(); // the garbage of seeding 999 malls, not the count, would be measured otherwise

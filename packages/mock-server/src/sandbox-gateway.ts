@@ -39,15 +39,24 @@ export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture
 /** Outcome of a control operation on a mall's data. */
 export type MallChange =
   | { readonly ok: true; readonly counts?: Readonly<Record<string, number>> }
-  | { readonly ok: false; readonly message: string; readonly violations: readonly Violation[] };
+  | {
+      readonly ok: false;
+      /** 409: the mall changed meanwhile (asking again may succeed); else 422. */
+      readonly status?: 409;
+      readonly message: string;
+      readonly violations: readonly Violation[];
+    };
 
-/** The sandbox's malls, as the control API uses them. */
+/**
+ * The sandbox's malls, as the control API uses them. A reset, fixture or restore settles once the
+ * mall holds its new records (built without holding the process; changes to one mall run in turn).
+ */
 export interface SandboxMallsGateway extends SandboxGateway {
-  reset(mallId: string, to?: MallStart): MallChange;
-  loadFixture(mallId: string, fixture: unknown): MallChange;
+  reset(mallId: string, to?: MallStart): Promise<MallChange>;
+  loadFixture(mallId: string, fixture: unknown): Promise<MallChange>;
   /** The mall's records; undefined for a mall that does not exist. */
   snapshot(mallId: string): unknown;
-  restore(mallId: string, snapshot: unknown): MallChange;
+  restore(mallId: string, snapshot: unknown): Promise<MallChange>;
   mallIds(): string[];
   /** Removes a mall and its records; false when it did not exist. */
   drop(mallId: string): boolean;

@@ -36,13 +36,13 @@ interface ControlCall {
 }
 
 function changeReply(change: MallChange): Reply {
-  return change.ok
-    ? ok({ ok: true, ...(change.counts ? { counts: change.counts } : {}) })
-    : violationsReply(
-        change.violations.length > 0
-          ? change.violations
-          : [{ location: 'body', name: 'body', message: change.message }],
-      );
+  if (change.ok) return ok({ ok: true, ...(change.counts ? { counts: change.counts } : {}) });
+  if (change.status === 409) return errorReply(409, change.message, { violations: change.violations });
+  return violationsReply(
+    change.violations.length > 0
+      ? change.violations
+      : [{ location: 'body', name: 'body', message: change.message }],
+  );
 }
 
 const toStart = (to: unknown): MallStart | undefined =>
@@ -71,9 +71,11 @@ export async function createControlApi(
   const guard = controlGuard(access, publicHosts);
   const bodyLimit = access.maxBodyBytes ?? defaultControlBodyLimit;
 
-  const sandboxChange = (change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallChange): Reply =>
+  const sandboxChange = async (
+    change: (sandbox: NonNullable<MockMalls['sandbox']>) => Promise<MallChange>,
+  ): Promise<Reply> =>
     malls.sandbox
-      ? changeReply(change(malls.sandbox))
+      ? changeReply(await change(malls.sandbox))
       : errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
 
   const clockBody = (mallId: string) => ({
@@ -91,7 +93,8 @@ export async function createControlApi(
   const operations: Record<string, (call: ControlCall) => Promise<Reply> | Reply> = {
     getControlDocument: () => ok(spec.document),
     listMalls: () => ok({ malls: malls.mallIds() }),
-    createReset: (call) => changeReply(malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
+    createReset: async (call) =>
+      changeReply(await malls.reset(call.mallId, toStart((call.body as { to?: unknown }).to))),
     createFixture: (call) => sandboxChange((sandbox) => sandbox.loadFixture(call.mallId, call.body)),
     getSnapshot: (call) => {
       if (!malls.sandbox)

@@ -24,7 +24,7 @@ export interface MockMalls {
   /** Empties a mall's rate-limit buckets. */
   resetLimits(mallId: string): void;
   /** Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock. */
-  reset(mallId: string, to?: MallStart): MallChange;
+  reset(mallId: string, to?: MallStart): Promise<MallChange>;
   /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
   touch(mallId: string): void;
   /** Malls in use (idle ones dropped first). */
@@ -91,8 +91,8 @@ export function createMockMalls(options: MockMallsOptions = {}): MockMalls {
       return limiter;
     },
     resetLimits,
-    reset(mallId, to) {
-      const change = options.sandbox ? options.sandbox.reset(mallId, to) : { ok: true as const };
+    async reset(mallId, to) {
+      const change = options.sandbox ? await options.sandbox.reset(mallId, to) : { ok: true as const };
       if (!change.ok) return change;
       clear(mallId);
       roster.touch(mallId);

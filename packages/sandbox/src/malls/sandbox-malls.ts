@@ -4,22 +4,47 @@
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
 // as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
-// and the least recently used one past their cap).
+// and the least recently used one past their cap). A reset, fixture or restore never holds the
+// process: its input is checked and the mall's next store is built off to the side in time slices
+// (the mall answering from its old records meanwhile), then swapped in at once; changes to one
+// mall run one at a time, in the order asked.
 import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import { DomainRefusal } from '../catalogue/refusal.js';
 import type { SandboxApi, SandboxCall, SandboxResult } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
-import { openSqliteMalls, type SqliteMalls } from '../store/sqlite-store.js';
-import { createMemoryStore, type SandboxStore, type TableName } from '../store/store.js';
+import { openSqliteMalls } from '../store/sqlite-store.js';
+import {
+  createMemoryStore,
+  type MallStorage,
+  memoryStorage,
+  type SandboxStore,
+  type TableName,
+  tableNames,
+} from '../store/store.js';
+import { memo } from '../support/memo.js';
+import { oneAtATime } from '../support/one-at-a-time.js';
+import { inSlices } from '../support/time-slice.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 import { createMallChanges } from '../views/mall-changes.js';
-import { createFixtureLoader, type RequestRules } from './fixtures.js';
+import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
-import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
-import { clearStore, createSnapshotCheck, type MallSnapshot, restoreInto, snapshotOf } from './snapshot.js';
+import {
+  conflict,
+  type MallCounts,
+  type MallOutcome,
+  type RefusedChange,
+  refusedChange,
+} from './mall-outcome.js';
+import {
+  createSnapshotCheck,
+  type MallSnapshot,
+  restoreInSlices,
+  restoreInto,
+  snapshotOf,
+} from './snapshot.js';
 
 /** What a new or reset mall starts with. */
 export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
@@ -51,14 +76,20 @@ export interface SandboxMalls {
    * says it does not answer, or an admin or analytics call without a mall id.
    */
   handle(call: SandboxCall): SandboxResult;
-  /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
-  reset(mallId: string, to?: MallStart): MallOutcome;
-  /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
-  loadFixture(mallId: string, fixture: unknown): MallOutcome;
+  /**
+   * Empties a mall and starts it again as `to` says (default: as a new mall starts). Like every
+   * change to a mall's data it waits for the changes to that mall asked before it.
+   */
+  reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
+  /**
+   * Adds a fixture's records to a mall: all of them, or none when one is refused. An API write to
+   * the mall while the fixture loads refuses it (409: load it again).
+   */
+  loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
   /** Every record of a mall as plain JSON; undefined for a mall that does not exist (none is created). */
   snapshot(mallId: string): MallSnapshot | undefined;
   /** Replaces a mall's records with a snapshot's (checked first; a bad snapshot changes nothing). */
-  restore(mallId: string, snapshot: unknown): MallOutcome;
+  restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
   /** The malls that exist, in id order. */
   mallIds(): string[];
   /** Removes a mall and its records (memory and data directory); false when it did not exist. */
@@ -70,9 +101,9 @@ const defaultSettings: MallSettings = { globalEdition: false, ageVerification: f
 
 /** Opens the sandbox malls (and the malls a data directory already holds). */
 export async function createSandboxMalls(options: SandboxMallsOptions = {}): Promise<SandboxMalls> {
-  const database: SqliteMalls | undefined =
+  const storage: MallStorage =
     options.store === undefined || options.store === 'memory'
-      ? undefined
+      ? memoryStorage()
       : await openSqliteMalls(options.store.dataDir);
   try {
     const [adminModel, collectionModel] = await Promise.all([loadSpec('admin'), loadSpec('collection')]);
@@ -82,19 +113,18 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       collectionTemplate: collectionShapes.template('ProductsPage'),
       settings: { ...defaultSettings, ...options.mall },
     };
-    const loadFixture = createFixtureLoader(adminModel, options.requestRules);
+    const fixtureLoader = createFixtureLoader(adminModel, options.requestRules);
     const snapshotViolations = createSnapshotCheck(adminModel);
     const fixtures = options.fixtures ?? {};
     const newMall = options.newMall ?? { seed: 1 };
     const clockFor = options.clockFor ?? (() => Date.now);
     const malls = new Map<string, Mall>();
+    const changing = oneAtATime();
     // Changes to each mall's collection data, so counts over every mall recount only changed malls.
     const changes = createMallChanges();
     const onChange = (mallId: string) => (table: TableName) => {
       if (table === 'product' || table === 'category') changes.mark(mallId);
     };
-    const openStore = (mallId: string): SandboxStore =>
-      database?.open(mallId, onChange(mallId)) ?? createMemoryStore(undefined, [], onChange(mallId));
 
     const counts = (mall: Mall): MallCounts => {
       const products = mall.catalogue.products.all();
@@ -106,54 +136,100 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         placements: store.size('categoryPlacement') + store.size('mainPlacement'),
       };
     };
-    /** Fills an empty mall as `start` says. */
-    const start = (mall: Mall, to: MallStart): MallOutcome => {
-      if (to === 'empty') return { ok: true, counts: counts(mall) };
-      if ('seed' in to) {
-        seedSandbox(to.seed, mall.catalogue);
-        return { ok: true, counts: counts(mall) };
-      }
-      if (!Object.hasOwn(fixtures, to.fixture))
-        return refusedChange([
-          { location: 'body', name: 'fixture', message: `there is no fixture named ${to.fixture}` },
-        ]);
-      const loaded = loadFixture(mall.catalogue, fixtures[to.fixture]);
-      return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
+    // The records of the sample mall of each seed, frozen (no mall can change them in place): a
+    // seeded mall does not depend on its clock (the seed dates its records), so every mall of a
+    // seed starts as these records, shared — much faster and smaller than seeding each one.
+    const seeded = memo((seed: number): MallSnapshot => {
+      const sample = createMall('sample', createMemoryStore(), clockFor('sample'), context);
+      seedSandbox(seed, sample.catalogue);
+      return deepFreeze(snapshotOf(sample.catalogue.store));
+    });
+    /** The checked records of a named fixture, or why there are none. */
+    const namedFixture = async (name: string): Promise<CheckedFixture | RefusedChange> =>
+      Object.hasOwn(fixtures, name)
+        ? fixtureLoader.check(fixtures[name])
+        : refusedChange([
+            { location: 'body', name: 'fixture', message: `there is no fixture named ${name}` },
+          ]);
+    /**
+     * Fills the empty store of mall `mallId` as `to` says, in time slices; returns the mall over it,
+     * or why it cannot start so.
+     */
+    const start = async (
+      mallId: string,
+      store: SandboxStore,
+      to: MallStart,
+    ): Promise<Mall | RefusedChange> => {
+      if (to !== 'empty' && 'seed' in to) await restoreInSlices(store, seeded(to.seed), true);
+      const mall = createMall(mallId, store, clockFor(mallId), context);
+      if (to === 'empty' || 'seed' in to) return mall;
+      const checked = await namedFixture(to.fixture);
+      if (!checked.ok) return checked;
+      const written = await fixtureLoader.write(mall.catalogue, checked);
+      return written.ok ? mall : written;
     };
+    /** Makes `mall` the one of its id (a new one, or the next store of an existing one). */
+    const install = (mall: Mall) => {
+      const old = malls.get(mall.id);
+      malls.set(mall.id, mall);
+      if (!old) inOrder = undefined;
+      else inOrder = inOrder?.map((store) => (store === old.collection ? mall.collection : store));
+      changes.mark(mall.id);
+      old?.catalogue.store.close();
+    };
+    /**
+     * Builds the next store of a mall off to the side with `fill` and swaps it in when `fill`
+     * gives a mall over it; a refusal or an error discards it, and the mall keeps its records.
+     */
+    const replace = (
+      mallId: string,
+      fill: (store: SandboxStore) => Promise<Mall | RefusedChange>,
+    ): Promise<MallOutcome> =>
+      changing(mallId, async () => {
+        const staged = storage.stage(mallId, onChange(mallId));
+        let next: Mall | RefusedChange;
+        try {
+          next = await fill(staged.store);
+        } catch (error) {
+          await staged.discard();
+          throw error;
+        }
+        if ('ok' in next) {
+          await staged.discard();
+          return next;
+        }
+        const swapped = staged.swap();
+        install(next);
+        await swapped;
+        return { ok: true, counts: counts(next) };
+      });
     // The malls' collection stores in mall-id order, kept until a mall is created or dropped.
     let inOrder: Mall['collection'][] | undefined;
-    const build = (mallId: string) => {
-      const mall = createMall(mallId, openStore(mallId), clockFor(mallId), context);
-      malls.set(mallId, mall);
-      inOrder = undefined;
-      changes.mark(mallId);
-      return mall;
-    };
     // A mall in a throwaway memory store: proves that `newMall` starts (a bad fixture fails here,
     // not on some later first call) and lists the operations every mall answers.
-    const sample = createMall('sample', createMemoryStore(), clockFor('sample'), context);
-    const sampleStart = start(sample, newMall);
-    if (!sampleStart.ok)
+    const sampleStart = await start('sample', createMemoryStore(), newMall);
+    if ('ok' in sampleStart)
       throw new Error(
         `new malls cannot start as configured: ${sampleStart.violations.map((v) => `${v.name} ${v.message}`).join('; ')}`,
       );
-    // A seeded mall does not depend on its clock (the seed dates its records), so every new mall
-    // of a seed starts as the sample's records, shared (frozen, so no mall can change them in
-    // place): much faster and smaller than seeding each one.
-    const seeded =
-      typeof newMall === 'object' && 'seed' in newMall
-        ? deepFreeze(snapshotOf(sample.catalogue.store))
-        : undefined;
+    const sample = sampleStart;
+    // The records a new mall starts with when it is not seeded (checked above: writing them cannot fail).
+    const newFixture =
+      typeof newMall === 'object' && 'fixture' in newMall ? await namedFixture(newMall.fixture) : undefined;
     const mallOf = (mallId: string): Mall => {
       const existing = malls.get(mallId);
       if (existing) return existing;
-      const mall = build(mallId);
-      const { store } = mall.catalogue;
-      if (seeded) store.transaction(() => restoreInto(store, seeded, true));
-      else start(mall, newMall);
+      const store = storage.open(mallId, onChange(mallId));
+      if (typeof newMall === 'object' && 'seed' in newMall)
+        store.transaction(() => restoreInto(store, seeded(newMall.seed), true));
+      const mall = createMall(mallId, store, clockFor(mallId), context);
+      install(mall);
+      // Without time slices (`Infinity`) every record is written before `write` returns its promise.
+      if (newFixture?.ok) void fixtureLoader.write(mall.catalogue, newFixture, Number.POSITIVE_INFINITY);
       return mall;
     };
-    for (const mallId of database?.mallIds() ?? []) build(mallId);
+    for (const mallId of storage.mallIds())
+      install(createMall(mallId, storage.open(mallId, onChange(mallId)), clockFor(mallId), context));
     for (const mallId of options.malls ?? []) mallOf(mallId);
 
     const collection = handlerTable(
@@ -171,19 +247,8 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
       api === 'collection' ? collection.get(operationId) : mall[api].get(operationId);
 
-    /** Runs `work` on the mall inside its store's transaction; a refusal undoes it and is answered. */
-    const inTransaction = (mall: Mall, work: () => MallOutcome): MallOutcome => {
-      try {
-        return mall.catalogue.store.transaction(() => {
-          const outcome = work();
-          if (!outcome.ok) throw new UndoChange(outcome);
-          return outcome;
-        });
-      } catch (error) {
-        if (error instanceof UndoChange) return error.refusal;
-        throw error;
-      }
-    };
+    /** A stamp of every table's revision: it differs once any write reached the store. */
+    const revisionsOf = (store: SandboxStore) => tableNames.map((table) => store.revision(table)).join('|');
 
     return {
       handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
@@ -200,30 +265,37 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
           throw error;
         }
       },
-      reset(mallId, to = newMall) {
-        const mall = mallOf(mallId);
-        return inTransaction(mall, () => {
-          clearStore(mall.catalogue.store);
-          mall.catalogue.placements.ensureMains();
-          return start(mall, to);
+      reset: (mallId, to = newMall) => replace(mallId, (store) => start(mallId, store, to)),
+      async loadFixture(mallId, fixture) {
+        const checked = await fixtureLoader.check(fixture);
+        if (!checked.ok) return checked;
+        return replace(mallId, async (store) => {
+          const base = mallOf(mallId);
+          const before = revisionsOf(base.catalogue.store);
+          for (const table of tableNames)
+            await inSlices(
+              base.catalogue.store.entries(table),
+              ([key, record]) => store.put(table, key, record),
+              (run) => store.transaction(run),
+            );
+          const mall = createMall(mallId, store, clockFor(mallId), context);
+          const written = await fixtureLoader.write(mall.catalogue, checked);
+          if (!written.ok) return written;
+          if (malls.get(mallId) !== base || revisionsOf(base.catalogue.store) !== before)
+            return conflict('the mall changed while the fixture loaded (an API write): nothing was loaded');
+          return mall;
         });
-      },
-      loadFixture(mallId, fixture) {
-        const mall = mallOf(mallId);
-        const loaded = loadFixture(mall.catalogue, fixture);
-        return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
       },
       snapshot(mallId) {
         const mall = malls.get(mallId);
         return mall && snapshotOf(mall.catalogue.store);
       },
-      restore(mallId, snapshot) {
-        const violations = snapshotViolations(snapshot);
+      async restore(mallId, snapshot) {
+        const violations = await snapshotViolations(snapshot);
         if (violations.length > 0) return refusedChange(violations);
-        const mall = mallOf(mallId);
-        return inTransaction(mall, () => {
-          restoreInto(mall.catalogue.store, snapshot as MallSnapshot);
-          return { ok: true, counts: counts(mall) };
+        return replace(mallId, async (store) => {
+          await restoreInSlices(store, snapshot as MallSnapshot);
+          return createMall(mallId, store, clockFor(mallId), context);
         });
       },
       mallIds: () => [...malls.keys()].sort(),
@@ -233,17 +305,17 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         malls.delete(mallId);
         inOrder = undefined;
         changes.mark(mallId);
-        database?.drop(mallId);
+        storage.drop(mallId);
         mall.catalogue.store.close();
         return true;
       },
       close() {
         malls.clear();
-        database?.close();
+        storage.close();
       },
     };
   } catch (error) {
-    database?.close();
+    storage.close();
     throw error;
   }
 }
@@ -253,13 +325,6 @@ function requiredMall(call: SandboxCall): string {
   if (call.mallId === undefined || call.mallId === '')
     throw new Error(`a ${call.api} call needs the mall id of its credentials`);
   return call.mallId;
-}
-
-/** A change refused part-way: thrown inside the transaction so its writes are undone. */
-class UndoChange extends Error {
-  constructor(readonly refusal: RefusedChange) {
-    super(refusal.message);
-  }
 }
 
 /** Freezes a value and everything in it (the shared records of new seeded malls). */

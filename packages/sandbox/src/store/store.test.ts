@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteMalls, type SqliteMalls } from './sqlite-store.js';
-import { createMemoryStore, derivedFrom, type SandboxStore } from './store.js';
+import { openSqliteMalls } from './sqlite-store.js';
+import { createMemoryStore, derivedFrom, type MallStorage, type SandboxStore } from './store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,7 +20,7 @@ const tempDir = () => {
   return dir;
 };
 
-const databases: SqliteMalls[] = [];
+const databases: MallStorage[] = [];
 afterEach(() => {
   for (const database of databases.splice(0)) database.close();
 });
