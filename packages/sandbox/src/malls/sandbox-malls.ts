@@ -266,10 +266,10 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         }
       },
       reset: (mallId, to = newMall) => replace(mallId, (store) => start(mallId, store, to)),
-      async loadFixture(mallId, fixture) {
-        const checked = await fixtureLoader.check(fixture);
-        if (!checked.ok) return checked;
-        return replace(mallId, async (store) => {
+      loadFixture: (mallId, fixture) =>
+        replace(mallId, async (store) => {
+          const checked = await fixtureLoader.check(fixture);
+          if (!checked.ok) return checked;
           const base = mallOf(mallId);
           const before = revisionsOf(base.catalogue.store);
           for (const table of tableNames)
@@ -284,20 +284,18 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
           if (malls.get(mallId) !== base || revisionsOf(base.catalogue.store) !== before)
             return conflict('the mall changed while the fixture loaded (an API write): nothing was loaded');
           return mall;
-        });
-      },
+        }),
       snapshot(mallId) {
         const mall = malls.get(mallId);
         return mall && snapshotOf(mall.catalogue.store);
       },
-      async restore(mallId, snapshot) {
-        const violations = await snapshotViolations(snapshot);
-        if (violations.length > 0) return refusedChange(violations);
-        return replace(mallId, async (store) => {
+      restore: (mallId, snapshot) =>
+        replace(mallId, async (store) => {
+          const violations = await snapshotViolations(snapshot);
+          if (violations.length > 0) return refusedChange(violations);
           await restoreInSlices(store, snapshot as MallSnapshot);
           return createMall(mallId, store, clockFor(mallId), context);
-        });
-      },
+        }),
       mallIds: () => [...malls.keys()].sort(),
       drop(mallId) {
         const mall = malls.get(mallId);
