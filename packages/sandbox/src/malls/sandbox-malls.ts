@@ -25,6 +25,7 @@ import {
 } from '../store/store.js';
 import { memo } from '../support/memo.js';
 import { oneAtATime } from '../support/one-at-a-time.js';
+import { recentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
@@ -99,6 +100,9 @@ export interface SandboxMalls {
 
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
 
+/** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
+const viewsKept = 64;
+
 /** Opens the sandbox malls (and the malls a data directory already holds). */
 export async function createSandboxMalls(options: SandboxMallsOptions = {}): Promise<SandboxMalls> {
   const storage: MallStorage =
@@ -112,6 +116,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       adminShapes: recordShapes(adminModel),
       collectionTemplate: collectionShapes.template('ProductsPage'),
       settings: { ...defaultSettings, ...options.mall },
+      recentViews: recentValues(viewsKept),
     };
     const fixtureLoader = createFixtureLoader(adminModel, options.requestRules);
     const snapshotViolations = createSnapshotCheck(adminModel);

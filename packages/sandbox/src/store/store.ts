@@ -5,6 +5,7 @@
 // store; the SQLite database (sqlite-store.ts) keeps the same maps and writes them through to disk.
 // Where the stores of every mall live is a `MallStorage`: memory here, SQLite there; either can
 // stage a mall's next store off to the side and swap it in whole (reset, fixture, restore).
+import type { RecentValues } from '../support/recent-values.js';
 
 /** The tables of a mall, in the order a snapshot lists them. */
 export const tableNames = [
@@ -187,17 +188,28 @@ export function memoryStorage(): MallStorage {
 
 /**
  * A value computed from some tables of `store`, computed again only after one of them changed
- * (for list views that would otherwise copy and sort a table on every request).
+ * (for list views that would otherwise copy and sort a table on every request). With `recent`,
+ * the value is held only while it is among the values used lately (a weak reference otherwise,
+ * computed again if it was collected), so an idle mall does not keep its views.
  */
-export function derivedFrom<T>(store: SandboxStore, tables: readonly TableName[], compute: () => T): () => T {
+export function derivedFrom<T extends object>(
+  store: SandboxStore,
+  tables: readonly TableName[],
+  compute: () => T,
+  recent?: RecentValues,
+): () => T {
   let computedAt: string | undefined;
-  let value: T;
+  let held: { deref(): T | undefined } | undefined;
   return () => {
     const revisions = tables.map((table) => store.revision(table)).join('|');
-    if (revisions !== computedAt) {
-      value = compute();
+    let value = held?.deref();
+    if (revisions !== computedAt || value === undefined) {
+      const computed = compute();
+      value = computed;
+      held = recent ? new WeakRef(computed) : { deref: () => computed };
       computedAt = revisions;
     }
+    recent?.use(value);
     return value;
   };
 }

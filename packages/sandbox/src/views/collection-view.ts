@@ -18,6 +18,7 @@ import { answer } from '../sandbox-result.js';
 import { derivedFrom } from '../store/store.js';
 import { parseBound } from '../support/kst-time.js';
 import { memo } from '../support/memo.js';
+import type { RecentValues } from '../support/recent-values.js';
 import { collectionComparator, sortedBy } from './collection-order.js';
 import { type CollectionIndex, createCrossMallIndex } from './cross-mall-index.js';
 import type { HandlerMap } from './handler-types.js';
@@ -108,43 +109,52 @@ export interface CollectionStore {
 /** Distinct count queries kept per mall between writes (more start the cache over). */
 const countsKept = 256;
 
-/** The collection store of one mall; `template` is the collection's example product record. */
+/**
+ * The collection store of one mall; `template` is the collection's example product record; its
+ * records are kept while among the `recent` views.
+ */
 export function createCollectionStore(
   storeId: string,
   catalogue: Catalogue,
   template: Record<string, unknown>,
+  recent?: RecentValues,
 ): CollectionStore {
   const { store, products, categories } = catalogue;
   const dress = recordMaker(storeId, template);
-  const views = derivedFrom(store, ['product', 'category'], () => {
-    const codesOf = collectionCodes(categories.all());
-    // Each shop of the mall is a shop in the collection: a product appears once per shop, at
-    // that shop's price (the views of every shop list the products in the same order).
-    const shops = Array.from({ length: products.settings.shops }, (_, index) =>
-      products.ordered(false, undefined, false, index + 1),
-    );
-    const records: CollectionProduct[] = (shops[0] ?? [])
-      .flatMap((_, index) => shops.map((view) => view[index] as ProductRecord))
-      .filter((p) => p.display === 'T')
-      .map((p) => {
-        const first = Array.isArray(p.category) ? (p.category[0] as { category_no: number }) : undefined;
-        const found = first ? codesOf(first.category_no) : [];
-        // Products outside every category appear under the catch-all department C900000.
-        const codes = found.length > 0 ? found : ['C900000'];
-        return { ...dress(p, codes), codes };
-      });
-    const sortedViews = new Map<string, CollectionProduct[]>();
-    return (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] => {
-      if (!sort) return records;
-      const key = `${sort}|${order}`;
-      let view = sortedViews.get(key);
-      if (!view) {
-        view = sortedBy(records, collectionComparator(sort, order));
-        sortedViews.set(key, view);
-      }
-      return view;
-    };
-  });
+  const views = derivedFrom(
+    store,
+    ['product', 'category'],
+    () => {
+      const codesOf = collectionCodes(categories.all());
+      // Each shop of the mall is a shop in the collection: a product appears once per shop, at
+      // that shop's price (the views of every shop list the products in the same order).
+      const shops = Array.from({ length: products.settings.shops }, (_, index) =>
+        products.ordered(false, undefined, false, index + 1),
+      );
+      const records: CollectionProduct[] = (shops[0] ?? [])
+        .flatMap((_, index) => shops.map((view) => view[index] as ProductRecord))
+        .filter((p) => p.display === 'T')
+        .map((p) => {
+          const first = Array.isArray(p.category) ? (p.category[0] as { category_no: number }) : undefined;
+          const found = first ? codesOf(first.category_no) : [];
+          // Products outside every category appear under the catch-all department C900000.
+          const codes = found.length > 0 ? found : ['C900000'];
+          return { ...dress(p, codes), codes };
+        });
+      const sortedViews = new Map<string, CollectionProduct[]>();
+      return (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] => {
+        if (!sort) return records;
+        const key = `${sort}|${order}`;
+        let view = sortedViews.get(key);
+        if (!view) {
+          view = sortedBy(records, collectionComparator(sort, order));
+          sortedViews.set(key, view);
+        }
+        return view;
+      };
+    },
+    recent,
+  );
   const counts = derivedFrom(store, ['product', 'category'], () => new Map<string, number>());
   return {
     storeId,
