@@ -2,8 +2,9 @@
 // not grow with the number of malls: a count over every mall is the sum of each mall's count (kept
 // per mall until it changes), brought up to date by recounting only the malls changed since it was
 // last asked; a page in mall order skips whole malls by those counts and reads only the malls the
-// page falls in; a page in a sorted order reads one list of every mall's products in that order,
-// kept by taking out a changed mall's products and merging its new ones in. What changed comes
+// page falls in; a page in a sorted order is a slice of one list of every mall's products the
+// query selects, in that order, kept by taking out a changed mall's products and merging its new
+// ones in. What changed comes
 // from the malls' change log (mall-changes.ts). Not for queries naming their stores: those read
 // the named malls directly.
 import { collectionComparator, mergeSorted, sortedBy } from './collection-order.js';
@@ -38,14 +39,16 @@ interface CountOverMalls {
   position: number;
 }
 
-/** Every mall's products in one order, and the change it is current to. */
+/** The products of every mall a query selects, in one order, and the change it is current to. */
 interface SortedOverMalls {
   items: CollectionProduct[];
   position: number;
 }
 
-/** Distinct queries kept (more start the cache over). */
+/** Distinct queries whose counts are kept (more start the cache over). */
 const queriesKept = 256;
+/** Distinct sorted queries whose lists are kept (each may list every product of every mall). */
+const sortedQueriesKept = 16;
 
 /** Creates the index over the stores `stores()` lists (one per mall, in mall-id order). */
 export function createCrossMallIndex(
@@ -80,36 +83,51 @@ export function createCrossMallIndex(
     return fresh;
   };
 
-  /** Every mall's products sorted as asked, brought up to date by re-merging the malls changed since. */
-  const sortedOverMalls = (sort: string, order: string | undefined): readonly CollectionProduct[] => {
-    const key = `${sort}|${order}`;
+  /** The products of every mall `matches` accepts, sorted as asked, re-merged for the malls changed since. */
+  const sortedOverMalls = (
+    key: string,
+    matches: (product: CollectionProduct) => boolean,
+    sort: string,
+    order: string | undefined,
+  ): readonly CollectionProduct[] => {
+    const sortKey = `${key}|${sort}|${order}`;
     const compare = collectionComparator<CollectionProduct>(sort, order);
-    const kept = orders.get(key);
+    const selected = (store: CollectionStore, ordered?: boolean) =>
+      store.products(ordered ? sort : undefined, ordered ? order : undefined).filter(matches);
+    const kept = orders.get(sortKey);
     const changed = kept && changes.since(kept.position);
     if (kept && changed) {
       if (changed.size > 0) {
         let items = kept.items.filter((product) => !changed.has(product.store_id));
         for (const storeId of changed) {
           const store = storeOf(storeId);
-          if (store) items = mergeSorted(items, store.products(sort, order), compare);
+          if (store) items = mergeSorted(items, selected(store, true), compare);
         }
         kept.items = items;
       }
       kept.position = changes.position();
       return kept.items;
     }
-    const all = stores().flatMap((store) => store.products(undefined, undefined));
-    const fresh = { items: sortedBy(all, compare), position: changes.position() };
-    if (orders.size >= queriesKept) orders.clear();
-    orders.set(key, fresh);
+    const fresh = {
+      items: sortedBy(
+        stores().flatMap((store) => selected(store)),
+        compare,
+      ),
+      position: changes.position(),
+    };
+    if (orders.size >= sortedQueriesKept) orders.clear();
+    orders.set(sortKey, fresh);
     return fresh.items;
   };
 
   return {
     count: (key, matches) => countOverMalls(key, matches).total,
     page(key, matches, query, defaultLimit) {
-      if (query.sort)
-        return pageOfMatches(sortedOverMalls(query.sort, query.order), matches, query, defaultLimit);
+      if (query.sort) {
+        const offset = query.offset ?? 0;
+        const selected = sortedOverMalls(key, matches, query.sort, query.order);
+        return selected.slice(offset, offset + (query.limit ?? defaultLimit));
+      }
       const { parts } = countOverMalls(key, matches);
       const limit = query.limit ?? defaultLimit;
       let skip = query.offset ?? 0;
