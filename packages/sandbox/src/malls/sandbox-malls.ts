@@ -183,18 +183,25 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       old?.catalogue.store.close();
     };
     /**
-     * Builds the next store of a mall off to the side with `fill` and swaps it in when `fill`
-     * gives a mall over it; a refusal or an error discards it, and the mall keeps its records.
+     * Builds the next store of a mall off to the side with `fill` (and the new mall's collection
+     * records, in slices too) and swaps it in when `fill` gives a mall over it and `conflict`, asked
+     * just before the swap, has nothing against it; a refusal or an error discards it, and the mall
+     * keeps its records.
      */
     const replace = (
       mallId: string,
       fill: (store: SandboxStore) => Promise<Mall | RefusedChange>,
+      conflict: () => RefusedChange | undefined = () => undefined,
     ): Promise<MallOutcome> =>
       changing(mallId, async () => {
         const staged = storage.stage(mallId, onChange(mallId));
         let next: Mall | RefusedChange;
         try {
           next = await fill(staged.store);
+          if (!('ok' in next)) {
+            await next.collection.prepare();
+            next = conflict() ?? next;
+          }
         } catch (error) {
           await staged.discard();
           throw error;
@@ -271,25 +278,34 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         }
       },
       reset: (mallId, to = newMall) => replace(mallId, (store) => start(mallId, store, to)),
-      loadFixture: (mallId, fixture) =>
-        replace(mallId, async (store) => {
-          const checked = await fixtureLoader.check(fixture);
-          if (!checked.ok) return checked;
-          const base = mallOf(mallId);
-          const before = revisionsOf(base.catalogue.store);
-          for (const table of tableNames)
-            await inSlices(
-              base.catalogue.store.entries(table),
-              ([key, record]) => store.put(table, key, record),
-              (run) => store.transaction(run),
-            );
-          const mall = createMall(mallId, store, clockFor(mallId), context);
-          const written = await fixtureLoader.write(mall.catalogue, checked);
-          if (!written.ok) return written;
-          if (malls.get(mallId) !== base || revisionsOf(base.catalogue.store) !== before)
-            return conflict('the mall changed while the fixture loaded (an API write): nothing was loaded');
-          return mall;
-        }),
+      loadFixture(mallId, fixture) {
+        // The mall the fixture is added to, and its revisions when its records were taken.
+        let base: Mall | undefined;
+        let before = '';
+        const changedMeanwhile = () =>
+          base && (malls.get(mallId) !== base || revisionsOf(base.catalogue.store) !== before)
+            ? conflict('the mall changed while the fixture loaded (an API write): nothing was loaded')
+            : undefined;
+        return replace(
+          mallId,
+          async (store) => {
+            const checked = await fixtureLoader.check(fixture);
+            if (!checked.ok) return checked;
+            base = mallOf(mallId);
+            before = revisionsOf(base.catalogue.store);
+            for (const table of tableNames)
+              await inSlices(
+                base.catalogue.store.entries(table),
+                ([key, record]) => store.put(table, key, record),
+                (run) => store.transaction(run),
+              );
+            const mall = createMall(mallId, store, clockFor(mallId), context);
+            const written = await fixtureLoader.write(mall.catalogue, checked);
+            return written.ok ? mall : written;
+          },
+          changedMeanwhile,
+        );
+      },
       snapshot(mallId) {
         const mall = malls.get(mallId);
         return mall && snapshotOf(mall.catalogue.store);

@@ -186,6 +186,14 @@ export function memoryStorage(): MallStorage {
   };
 }
 
+/** A value derived from some tables of a store (see {@link derivedFrom}). */
+export interface Derived<T> {
+  /** The value, computed again if one of its tables changed since (or it was collected). */
+  (): T;
+  /** Takes `value` as the one computed from the tables as they are now (built ahead, in slices). */
+  prime(value: T): void;
+}
+
 /**
  * A value computed from some tables of `store`, computed again only after one of them changed
  * (for list views that would otherwise copy and sort a table on every request). With `recent`,
@@ -197,19 +205,22 @@ export function derivedFrom<T extends object>(
   tables: readonly TableName[],
   compute: () => T,
   recent?: RecentValues,
-): () => T {
+): Derived<T> {
   let computedAt: string | undefined;
   let held: { deref(): T | undefined } | undefined;
-  return () => {
-    const revisions = tables.map((table) => store.revision(table)).join('|');
-    let value = held?.deref();
-    if (revisions !== computedAt || value === undefined) {
-      const computed = compute();
-      value = computed;
-      held = recent ? new WeakRef(computed) : { deref: () => computed };
-      computedAt = revisions;
+  const revisions = () => tables.map((table) => store.revision(table)).join('|');
+  const keep = (value: T) => {
+    held = recent ? new WeakRef(value) : { deref: () => value };
+    computedAt = revisions();
+  };
+  const derived = () => {
+    let value = computedAt === revisions() ? held?.deref() : undefined;
+    if (value === undefined) {
+      value = compute();
+      keep(value);
     }
     recent?.use(value);
     return value;
   };
+  return Object.assign(derived, { prime: keep });
 }

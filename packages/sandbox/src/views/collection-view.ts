@@ -19,6 +19,7 @@ import { derivedFrom } from '../store/store.js';
 import { parseBound } from '../support/kst-time.js';
 import { memo } from '../support/memo.js';
 import type { RecentValues } from '../support/recent-values.js';
+import { inSlices } from '../support/time-slice.js';
 import { collectionComparator, sortedBy } from './collection-order.js';
 import { type CollectionIndex, createCrossMallIndex } from './cross-mall-index.js';
 import type { HandlerMap } from './handler-types.js';
@@ -104,6 +105,11 @@ export interface CollectionStore {
    * the next write, so a count over many malls reads one number from each unchanged mall.
    */
   count(key: string, matches: (product: CollectionProduct) => boolean): number;
+  /**
+   * Builds the records in time slices ahead of the first query (a mall's store that nothing else
+   * writes meanwhile: a staged one), so that query does not build them all at once.
+   */
+  prepare(): Promise<void>;
 }
 
 /** Distinct count queries kept per mall between writes (more start the cache over). */
@@ -121,37 +127,56 @@ export function createCollectionStore(
 ): CollectionStore {
   const { store, products, categories } = catalogue;
   const dress = recordMaker(storeId, template);
+  /**
+   * Calls `each` with the mall's displayed products as collection records, in number order: a
+   * product once per shop of the mall, at that shop's price (every shop's view lists the products
+   * in the same order), calling `each` product by product through `loop`.
+   */
+  const dressAll = <R>(
+    loop: (indexes: number[], each: (index: number) => void) => R,
+    each: (record: CollectionProduct) => void,
+  ): R => {
+    const codesOf = collectionCodes(categories.all());
+    const shops = Array.from({ length: products.settings.shops }, (_, index) =>
+      products.ordered(false, undefined, false, index + 1),
+    );
+    const indexes = Array.from({ length: shops[0]?.length ?? 0 }, (_, index) => index);
+    return loop(indexes, (index) => {
+      for (const view of shops) {
+        const p = view[index] as ProductRecord;
+        if (p.display !== 'T') continue;
+        const first = Array.isArray(p.category) ? (p.category[0] as { category_no: number }) : undefined;
+        const found = first ? codesOf(first.category_no) : [];
+        // Products outside every category appear under the catch-all department C900000.
+        const codes = found.length > 0 ? found : ['C900000'];
+        each({ ...dress(p, codes), codes });
+      }
+    });
+  };
+  /** The views over the records: as they are, or sorted (each order sorted once, on first use). */
+  const viewsOf = (records: readonly CollectionProduct[]) => {
+    const sortedViews = new Map<string, CollectionProduct[]>();
+    return (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] => {
+      if (!sort) return records;
+      const key = `${sort}|${order}`;
+      let view = sortedViews.get(key);
+      if (!view) {
+        view = sortedBy(records, collectionComparator(sort, order));
+        sortedViews.set(key, view);
+      }
+      return view;
+    };
+  };
   const views = derivedFrom(
     store,
     ['product', 'category'],
     () => {
-      const codesOf = collectionCodes(categories.all());
-      // Each shop of the mall is a shop in the collection: a product appears once per shop, at
-      // that shop's price (the views of every shop list the products in the same order).
-      const shops = Array.from({ length: products.settings.shops }, (_, index) =>
-        products.ordered(false, undefined, false, index + 1),
+      const records: CollectionProduct[] = [];
+      dressAll(
+        (indexes, each) => indexes.forEach(each),
+        (record) => records.push(record),
       );
-      const records: CollectionProduct[] = (shops[0] ?? [])
-        .flatMap((_, index) => shops.map((view) => view[index] as ProductRecord))
-        .filter((p) => p.display === 'T')
-        .map((p) => {
-          const first = Array.isArray(p.category) ? (p.category[0] as { category_no: number }) : undefined;
-          const found = first ? codesOf(first.category_no) : [];
-          // Products outside every category appear under the catch-all department C900000.
-          const codes = found.length > 0 ? found : ['C900000'];
-          return { ...dress(p, codes), codes };
-        });
-      const sortedViews = new Map<string, CollectionProduct[]>();
-      return (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] => {
-        if (!sort) return records;
-        const key = `${sort}|${order}`;
-        let view = sortedViews.get(key);
-        if (!view) {
-          view = sortedBy(records, collectionComparator(sort, order));
-          sortedViews.set(key, view);
-        }
-        return view;
-      };
+      return viewsOf(records);
     },
     recent,
   );
@@ -170,6 +195,14 @@ export function createCollectionStore(
     },
     shops: products.settings.shops,
     products: (sort, order) => views()(sort, order),
+    async prepare() {
+      const records: CollectionProduct[] = [];
+      await dressAll(
+        (indexes, each) => inSlices(indexes, each),
+        (record) => records.push(record),
+      );
+      views.prime(viewsOf(records));
+    },
   };
 }
 
