@@ -20,6 +20,7 @@ import {
   type SimulatedVisit,
 } from '../simulation/analytics-simulation.js';
 import { derivedFrom } from '../store/store.js';
+import type { RecentValues } from '../support/recent-values.js';
 import {
   type AnalyticsQuery,
   type AnalyticsReport,
@@ -441,15 +442,19 @@ const answerCapacity = 256;
  * The handlers of the 24 analytics operations, over one mall's products (displayed products from
  * their creation day on) and category names.
  */
-export function createAnalyticsView(catalogue: Catalogue): HandlerMap<AnalyticsOperations> {
+export function createAnalyticsView(
+  catalogue: Catalogue,
+  recent?: RecentValues,
+): HandlerMap<AnalyticsOperations> {
   const { store, products, categories } = catalogue;
-  const days = createSimulatedDays(store, products);
+  const days = createSimulatedDays(store, products, undefined, recent);
   const reports = analyticsReports((categoryNo) => categories.find(categoryNo)?.category_name);
   /** Answers already computed, by operation and query; new after any product or category write. */
   const answered = derivedFrom(
     store,
     ['product', 'category'],
     () => new Map<string, ReturnType<AnyHandler>>(),
+    recent,
   );
   return Object.fromEntries(
     Object.entries(reports).map(([operationId, report]): [string, AnyHandler] => [
