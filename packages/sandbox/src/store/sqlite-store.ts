@@ -19,7 +19,6 @@ import { lockDataDir } from './data-dir-lock.js';
 import {
   createMemoryStore,
   type MallStorage,
-  type SandboxStore,
   type StoredRecord,
   type StoreJournal,
   type TableName,
