@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Benchmark: the sandbox as a shared service (issue #21's "bounded, never frozen" targets).
 //   1. fixture loads: 40,000 categories, and 100,000 records (40,000 categories and 60,000
-//      products), with the longest event-loop block during each (monitorEventLoopDelay);
+//      products), with the longest event-loop block during each (monitorEventLoopDelay, and a
+//      1 ms timer's longest lag), against the same figures for the idle process just before;
 //   2. p99 of the GET mix on all three mocks (their own process) while the 100,000-record fixture
 //      loads through the control API, against the p99 of the same mix without it;
-//   3. RSS per idle seeded mall (1,000 malls against one, after a GC);
-//   4. the collection's filtered products/count at 1,000 seeded malls against one.
-// Targets: 40k categories ≤ 1 s; p99 during the load ≤ 100 ms; count at 1,000 malls ≤ 1.5× count
-// at one; ≤ 0.2 MB per idle mall. Run with: node bench/sandbox-bounds.mjs
+//   3. RSS per idle seeded mall (1,000 malls against one, after a GC), created and never read, and
+//      after a collection count over every mall read them all;
+//   4. the collection's filtered products/count and products lists (mall order, sorted) at 1,000
+//      seeded malls against one.
+// Targets: 40k categories ≤ 1 s; no block over ~50 ms; p99 during the load ≤ 100 ms; count at
+// 1,000 malls ≤ 1.5× count at one; ≤ 0.2 MB per idle mall. Run with: node bench/sandbox-bounds.mjs
 import { spawnSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startMockServers } from '@mall-api/mock-server';
@@ -33,23 +36,44 @@ const products = (count) =>
   }));
 
 /**
- * Loads a fixture into an empty mall; returns its time and the longest event-loop block.
+ * The longest event-loop block while `work` runs: the histogram's maximum and the longest gap
+ * between the ticks of a 1 ms timer.
+ * @param {() => Promise<unknown>} work
+ */
+async function longestBlock(work) {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  let last = performance.now();
+  let longestGap = 0;
+  const ticks = setInterval(() => {
+    const now = performance.now();
+    longestGap = Math.max(longestGap, now - last);
+    last = now;
+  }, 1);
+  delay.enable();
+  const started = performance.now();
+  const result = await work();
+  const ms = performance.now() - started;
+  delay.disable();
+  clearInterval(ticks);
+  return { result, ms, blockMs: Math.max(delay.max / 1e6, longestGap) };
+}
+
+/**
+ * Loads a fixture into an empty mall; prints its time and the longest event-loop block, against
+ * the longest block of the idle process over the same time just before.
  * @param {string} label
  * @param {object} fixture
  */
 async function timeLoad(label, fixture) {
   const malls = await createSandboxMalls({ newMall: 'empty' });
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  const started = performance.now();
-  const outcome = malls.loadFixture('bench', fixture);
-  const ms = performance.now() - started;
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  delay.disable();
+  const idle = await longestBlock(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
+  const load = await longestBlock(() => malls.loadFixture('bench', fixture));
   malls.close();
+  const outcome = /** @type {import('@mall-api/sandbox').MallOutcome} */ (load.result);
   if (!outcome.ok) throw new Error(`${label}: ${outcome.message}`);
-  console.log(`${label}: ${ms.toFixed(0)} ms; longest event-loop block ${(delay.max / 1e6).toFixed(0)} ms`);
+  console.log(
+    `${label}: ${load.ms.toFixed(0)} ms; longest event-loop block ${load.blockMs.toFixed(0)} ms (idle process: ${idle.blockMs.toFixed(0)} ms; ratio ${(load.blockMs / idle.blockMs).toFixed(1)})`,
+  );
 }
 
 /**
@@ -109,32 +133,57 @@ async function p99DuringLoad() {
   }
 }
 
-/** RSS per idle seeded mall (sandbox alone), 1,000 malls against one. */
+/** Collects garbage once the current job has ended (weak references made in it are kept until then). */
+const collect = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  gc();
+};
+
+/** RSS per idle seeded mall (sandbox alone), 1,000 malls against one: never read, then read once. */
 async function rssPerMall() {
   const malls = await createSandboxMalls({ newMall: { seed: 1 } });
-  malls.reset('mall-0');
-  gc();
+  await malls.reset('mall-0');
+  await collect();
   const before = process.memoryUsage().rss;
-  for (let i = 1; i < 1_000; i += 1) malls.reset(`mall-${i}`);
-  gc();
-  const perMall = (process.memoryUsage().rss - before) / 999 / 2 ** 20;
-  console.log(`RSS per idle seeded mall: ${perMall.toFixed(2)} MB (1,000 malls)`);
+  for (let i = 1; i < 1_000; i += 1) await malls.reset(`mall-${i}`);
+  await collect();
+  const idle = (process.memoryUsage().rss - before) / 999 / 2 ** 20;
+  const count = malls.handle({
+    api: 'collection',
+    operationId: 'countProducts',
+    path: {},
+    query: { collection_product_category: ['C100000'] },
+    body: undefined,
+    mallId: undefined,
+  });
+  if (count.kind !== 'answer') throw new Error('the count over every mall was refused');
+  await collect();
+  const read = (process.memoryUsage().rss - before) / 999 / 2 ** 20;
+  console.log(
+    `RSS per idle seeded mall (1,000 malls against one): ${idle.toFixed(2)} MB never read; ${read.toFixed(2)} MB after a collection count read every mall`,
+  );
   malls.close();
 }
 
-/** Median ms of the collection's filtered products/count over HTTP at one seeded mall and at 1,000. */
-async function countScaling() {
+/** Median ms of the collection's filtered count and product lists over HTTP at one seeded mall and at 1,000. */
+async function collectionScaling() {
   const served = await startMockServers({
     apis: ['collection'],
     ports: { collection: 0 },
     sandbox: { seed: 1 },
     mallLimits: { maxMalls: 2_000 },
   });
-  const url = `${served.mocks[0]?.url}/api/products/count?collection_product_category=C100000`;
+  const base = `${served.mocks[0]?.url}/api/products`;
+  const queries = {
+    'products/count': `${base}/count?collection_product_category=C100000`,
+    'products (mall order, offset 50)': `${base}?collection_product_category=C100000&offset=50&limit=10`,
+    'products (sort=price asc, offset 50)': `${base}?collection_product_category=C100000&sort=price&order=asc&offset=50&limit=10`,
+  };
   const headers = {
     authorization: `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`,
   };
-  const median = async () => {
+  /** @param {string} url */
+  const median = async (url) => {
     const times = [];
     for (let i = 0; i < 301; i += 1) {
       served.malls.resetLimits('demomall'); // the collection's limit would stop the series
@@ -142,32 +191,40 @@ async function countScaling() {
       const response = await fetch(url, { headers });
       await response.arrayBuffer();
       times.push(performance.now() - started);
-      if (response.status !== 200) throw new Error(`products/count answered ${response.status}`);
+      if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
     }
     return times.sort((a, b) => a - b)[150] ?? 0;
   };
+  /** @param {string} url */
+  const warmMedian = async (url) => {
+    await median(url); // warm-up: each mall's figures are computed once, then kept until it changes
+    return median(url);
+  };
   try {
-    await median(); // warm-up
-    const one = await median();
-    for (let i = 1; i < 1_000; i += 1) served.sandbox?.reset(`mall-${i}`);
+    /** @type {Record<string, number>} */
+    const one = {};
+    for (const [name, url] of Object.entries(queries)) one[name] = await warmMedian(url);
+    for (let i = 1; i < 1_000; i += 1) await served.sandbox?.reset(`mall-${i}`);
     // Creating the malls outlasted the keep-alive timeout: the first request may meet a closed socket.
-    await fetch(url, { headers }).catch(() => undefined);
-    gc(); // the garbage of seeding 999 malls, not the count, would be measured otherwise
-    await median(); // warm-up: each mall's count is computed once, then kept until it changes
-    const thousand = await median();
-    console.log(
-      `collection products/count over HTTP (median of 301): ${one.toFixed(2)} ms at 1 mall, ${thousand.toFixed(2)} ms at 1,000 malls; ratio ${(thousand / one).toFixed(2)}`,
-    );
+    await fetch(queries['products/count'], { headers }).catch(() => undefined);
+    await collect(); // the garbage of creating 999 malls, not the queries, would be measured otherwise
+    for (const [name, url] of Object.entries(queries)) {
+      const thousand = await warmMedian(url);
+      const at1 = one[name] ?? 0;
+      console.log(
+        `collection ${name} over HTTP (median of 301): ${at1.toFixed(2)} ms at 1 mall, ${thousand.toFixed(2)} ms at 1,000 malls; ratio ${(thousand / at1).toFixed(2)}`,
+      );
+    }
   } finally {
     await served.close();
   }
 }
 
+await rssPerMall(); // first, while the process holds nothing else
 await timeLoad('40,000-category fixture', { categories: categories(40_000) });
 await timeLoad('100,000-record fixture (40k categories, 60k products)', {
   categories: categories(40_000),
   products: products(60_000),
 });
 await p99DuringLoad();
-await rssPerMall();
-await countScaling();
+await collectionScaling();

@@ -2,7 +2,8 @@
 // with what was received instead, secrets redacted), fault rules (a status for the next N calls,
 // Retry-After, delay, dropped connection, no answer), the per-mall clock (tokens and buckets follow
 // it, other malls do not), rate-limit reset, per-mall base URLs, validated input that changes
-// nothing, and access: loopback only, control token.
+// nothing, data changes that keep the API answering from the old records until they are swapped in
+// (an API write during a fixture load refuses it with 409), and access: loopback only, control token.
 import { createAdminClient } from '@mall-api/admin-client';
 import { createMemoryTokenStore, createTokenManager, parseTokenResponse, refreshToken } from '@mall-api/auth';
 import { loadSpec } from '@mall-api/spec-model';
@@ -267,6 +268,52 @@ describe('mall data through the control API', () => {
     await mock.control.restore(mall, loaded);
     expect(await categoryNames(mall)).not.toContain('after the snapshot');
     expect(await categoryNames(mall)).toContain('Fixture Home');
+  });
+
+  it('answers API calls from the old records while a large fixture loads', async () => {
+    const mall = freshMall();
+    await mock.control.reset(mall, 'empty');
+    await create(mall, 'before the load');
+    const categories = Array.from({ length: 20_000 }, (_, i) => ({ category_name: `Bulk ${i}` }));
+    let settled = false;
+    const loading = mock.control.loadFixture(mall, { categories }).finally(() => {
+      settled = true;
+    });
+    const countsSeen: number[] = [];
+    while (!settled) {
+      const response = await fetch(`${mock.mallUrl('admin', mall)}/api/v2/admin/categories/count`, {
+        headers: { authorization: `Bearer ${(await mock.token(mall)).access_token}` },
+      });
+      countsSeen.push(((await response.json()) as { count: number }).count);
+    }
+    expect(await loading).toMatchObject({ categories: 20_001 });
+    expect(countsSeen.length).toBeGreaterThan(1);
+    expect(countsSeen.slice(0, -1).every((count) => count === 1)).toBe(true);
+  });
+
+  it('refuses a fixture load met by an API write to the mall with a 409 envelope, loading nothing', async () => {
+    const mall = freshMall();
+    await mock.control.reset(mall, 'empty');
+    const categories = Array.from({ length: 20_000 }, (_, i) => ({ category_name: `Bulk ${i}` }));
+    let settled = false;
+    const loading = mock.control.loadFixture(mall, { categories }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    void loading.finally(() => {
+      settled = true;
+    });
+    const written: string[] = [];
+    while (!settled) {
+      const name = `written ${written.length}`;
+      expect((await create(mall, name)).status).toBe(201);
+      written.push(name);
+    }
+    const refused = await loading;
+    expect(refused).toBeInstanceOf(ControlError);
+    expect((refused as ControlError).status).toBe(409);
+    expect((refused as ControlError).violations.map((v) => v.name)).toEqual(['mall']);
+    expect(await categoryNames(mall)).toEqual(written.slice(0, 100));
   });
 
   it('refuses a snapshot whose record breaks its schema with a 422 naming it, changing nothing', async () => {

@@ -48,9 +48,18 @@ export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture
 /** Outcome of a control operation on a mall's data. */
 export type MallChange =
   | { readonly ok: true; readonly counts?: Readonly<Record<string, number>> }
-  | { readonly ok: false; readonly message: string; readonly violations: readonly Violation[] };
+  | {
+      readonly ok: false;
+      /** 409: the mall changed meanwhile (asking again may succeed); else 422. */
+      readonly status?: 409;
+      readonly message: string;
+      readonly violations: readonly Violation[];
+    };
 
-/** The sandbox's malls, as the control API uses them. */
+/**
+ * The sandbox's malls, as the control API uses them. A reset, fixture or restore settles once the
+ * mall holds its new records (built without holding the process; changes to one mall run in turn).
+ */
 export interface SandboxMallsGateway extends SandboxGateway {
   reset(mallId: string, to?: MallStart): MallChange | Promise<MallChange>;
   loadFixture(mallId: string, fixture: unknown): MallChange | Promise<MallChange>;

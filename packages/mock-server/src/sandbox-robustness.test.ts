@@ -37,7 +37,7 @@ beforeAll(async () => {
     sandbox: { seed: 4 },
   });
   // The mall exists before the first snapshot (an unknown mall has none).
-  served.malls.reset(mall);
+  await served.malls.reset(mall);
 });
 afterAll(async () => {
   await served.close();

@@ -37,13 +37,13 @@ interface ControlCall {
 }
 
 function changeReply(change: MallChange): Reply {
-  return change.ok
-    ? ok({ ok: true, ...(change.counts ? { counts: change.counts } : {}) })
-    : violationsReply(
-        change.violations.length > 0
-          ? change.violations
-          : [{ location: 'body', name: 'body', message: change.message }],
-      );
+  if (change.ok) return ok({ ok: true, ...(change.counts ? { counts: change.counts } : {}) });
+  if (change.status === 409) return errorReply(409, change.message, { violations: change.violations });
+  return violationsReply(
+    change.violations.length > 0
+      ? change.violations
+      : [{ location: 'body', name: 'body', message: change.message }],
+  );
 }
 
 const toStart = (to: unknown): MallStart | undefined =>

@@ -3,8 +3,9 @@
 // record only when it is valid for that attribute of the record schema (request and record shapes
 // differ for a few fields, such as `add_category_no` against `category`). Keeps every answer valid
 // against the response schemas without restating them here; also gives the defaults the spec sets
-// for query parameters (a list's sort order). The spec is read through its model.
-import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
+// for query parameters (a list's sort order) and which query parameters filter by an attribute's
+// value. The spec is read through its model.
+import { isJsonObject, type JsonObject, type SpecModel } from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
 type AttributeCheck = ((value: unknown) => boolean) | null;
@@ -21,6 +22,11 @@ export interface RecordShapes {
   fits(schemaName: string, field: string, value: unknown): boolean;
   /** The default the spec gives the query parameter `name` of an operation (undefined if none). */
   queryDefault(operationId: string, name: string): unknown;
+  /**
+   * The query parameters of an operation that take values from an enum (or a list of them) and
+   * name an attribute of the schema component `schemaName`: filters selecting that attribute by value.
+   */
+  enumFilters(operationId: string, schemaName: string): string[];
 }
 
 const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -48,6 +54,11 @@ export function recordShapes(model: SpecModel): RecordShapes {
     }
     return check;
   };
+  /** Whether a parameter schema lists its values, or the values of its items. */
+  const hasEnum = (schema: JsonObject): boolean => {
+    const items = model.resolveOptional(schema.items);
+    return Array.isArray(schema.enum) || Array.isArray(items?.enum);
+  };
   const fits = (schemaName: string, field: string, value: unknown) =>
     checkFor(schemaName, field)?.(value) === true;
 
@@ -73,6 +84,10 @@ export function recordShapes(model: SpecModel): RecordShapes {
       );
     },
     fits,
+    enumFilters: (operationId, schemaName) =>
+      (model.operation(operationId)?.parameters ?? [])
+        .filter((p) => p.in === 'query' && hasEnum(p.schema) && checkFor(schemaName, p.name) !== null)
+        .map((p) => p.name),
     queryDefault: (operationId, name) =>
       model.operation(operationId)?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema
         .default,

@@ -61,8 +61,8 @@ const good = {
 };
 
 describe('fixtures', () => {
-  it('load in request shapes with references between records, through the services', () => {
-    expect(malls.loadFixture('good', good)).toEqual({
+  it('load in request shapes with references between records, through the services', async () => {
+    expect(await malls.loadFixture('good', good)).toEqual({
       ok: true,
       counts: { categories: 2, products: 2, bundles: 1, placements: 5 },
     });
@@ -80,10 +80,10 @@ describe('fixtures', () => {
     expect(get('good', 'listMainProducts', { display_group: 2 }).products).toHaveLength(2);
   });
 
-  it('refuse a record the request schema refuses, naming it, and load nothing', () => {
-    malls.reset('schema');
+  it('refuse a record the request schema refuses, naming it, and load nothing', async () => {
+    await malls.reset('schema');
     const before = JSON.stringify(malls.snapshot('schema'));
-    const outcome = malls.loadFixture('schema', {
+    const outcome = await malls.loadFixture('schema', {
       ...good,
       products: [...good.products, { product_name: 'No Price', supply_price: 'cheap' }],
     });
@@ -92,10 +92,10 @@ describe('fixtures', () => {
     expect(JSON.stringify(malls.snapshot('schema'))).toBe(before);
   });
 
-  it('refuse a record an integrity rule refuses (a placement of a product that is not there) and load nothing', () => {
-    malls.reset('integrity');
+  it('refuse a record an integrity rule refuses (a placement of a product that is not there) and load nothing', async () => {
+    await malls.reset('integrity');
     const before = JSON.stringify(malls.snapshot('integrity'));
-    const outcome = malls.loadFixture('integrity', {
+    const outcome = await malls.loadFixture('integrity', {
       ...good,
       placements: [{ category_no: { $ref: 'home' }, product_no: [{ $ref: 'mug' }, 999] }],
     });
@@ -110,15 +110,15 @@ describe('fixtures', () => {
     expect(get('integrity', 'countProducts').count).toBe(0);
   });
 
-  it('refuse unknown references, repeated ids, unknown sections and front-layer rule breaks', () => {
-    const unknown = malls.loadFixture('refs', {
+  it('refuse unknown references, repeated ids, unknown sections and front-layer rule breaks', async () => {
+    const unknown = await malls.loadFixture('refs', {
       categories: [
         { category_name: 'Child', parent_category_no: { $ref: 'later' } },
         { $id: 'later', category_name: 'Later' },
       ],
     });
     expect(unknown).toMatchObject({ ok: false, violations: [{ name: 'categories/0.$ref' }] });
-    const repeated = malls.loadFixture('refs', {
+    const repeated = await malls.loadFixture('refs', {
       categories: [
         { $id: 'a', category_name: 'A' },
         { $id: 'a', category_name: 'B' },
@@ -126,7 +126,7 @@ describe('fixtures', () => {
       shops: [],
     });
     expect(!repeated.ok && repeated.violations.map((v) => v.name)).toEqual(['shops', 'categories/1.$id']);
-    const ruled = malls.loadFixture('refs', {
+    const ruled = await malls.loadFixture('refs', {
       products: [{ product_name: 'Forbidden', supply_price: '1.00' }],
     });
     expect(ruled).toMatchObject({ ok: false, violations: [{ name: 'products/0.product_name' }] });

@@ -8,13 +8,16 @@
 // `parent_category_no`, `add_category_no[].category_no`, `bundle_product_components[].product_no`,
 // a placement's `category_no` and `product_no[]`); a reference names a record listed before it.
 // Every record is checked against the create operation's request body schema (compiled from the
-// spec model) and the front layer's request rules first, then all are written in one transaction
-// through the same services the API uses, so their integrity rules hold; any refused record leaves
-// nothing loaded.
+// spec model) and the front layer's request rules first, then all are written through the same
+// services the API uses, so their integrity rules hold. Both passes run in time slices (the event
+// loop runs between them); the writes go to a catalogue the caller stages off to the side and
+// swaps in only when every record was written, so any refused record leaves nothing loaded. The
+// writes can also run in one go inside the caller's transaction (a new mall, a PostgreSQL mall).
 import type { SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { DomainRefusal } from '../catalogue/refusal.js';
 import type { Violation } from '../sandbox-result.js';
+import { inSlices } from '../support/time-slice.js';
 import { type RefusedChange, refusedChange } from './mall-outcome.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
@@ -26,6 +29,12 @@ export type RequestRules = (
 
 /** The outcome of loading a fixture: loaded, or why nothing was. */
 export type FixtureOutcome = { readonly ok: true } | RefusedChange;
+
+/** A fixture whose every record passed its checks, ready to write. */
+export interface CheckedFixture {
+  readonly ok: true;
+  readonly entries: readonly Entry[];
+}
 
 type Fields = Record<string, unknown>;
 type Section = 'categories' | 'products' | 'bundles' | 'placements';
@@ -61,8 +70,8 @@ function resolveRefs(value: unknown, resolve: (name: string) => number): unknown
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolveRefs(inner, resolve)]));
 }
 
-/** The entries of a fixture, or what is wrong with its shape. */
-function entriesOf(fixture: unknown): { entries: Entry[]; violations: Violation[] } {
+/** The entries of a fixture, or what is wrong with its shape (in time slices). */
+async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violations: Violation[] }> {
   const violations: Violation[] = [];
   const entries: Entry[] = [];
   if (!isFields(fixture)) return { entries, violations: [at('fixture', 'must be an object')] };
@@ -75,7 +84,7 @@ function entriesOf(fixture: unknown): { entries: Entry[]; violations: Violation[
       violations.push(at(section, 'must be an array'));
       continue;
     }
-    records.forEach((record: unknown, index) => {
+    await inSlices(records as unknown[], (record, index) => {
       const name = `${section}/${index}`;
       if (!isFields(record)) {
         violations.push(at(name, 'must be an object'));
@@ -173,38 +182,71 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
     }
   };
 
-  /** Loads `fixture` into the catalogue: every record or, when one is refused, none. */
-  return (catalogue: Catalogue, fixture: unknown): FixtureOutcome => {
-    const { entries, violations } = entriesOf(fixture);
-    for (const entry of entries) violations.push(...check(entry));
-    if (violations.length > 0) return refusedChange(violations);
+  /** Writes entries in order, each `$ref` resolved to the number an earlier entry was given. */
+  const entryWriter = (catalogue: Catalogue) => {
     const numbers = new Map<string, number>();
+    const resolve = (name: string) => {
+      const number = numbers.get(name);
+      if (number === undefined)
+        throw new DomainRefusal(422, `${name} is not the $id of an earlier record`, [
+          at('$ref', `${name} is not the $id of an earlier record`),
+        ]);
+      return number;
+    };
     let current: Entry | undefined;
-    try {
-      catalogue.store.transaction(() => {
-        for (const entry of entries) {
-          current = entry;
-          const resolve = (name: string) => {
-            const number = numbers.get(name);
-            if (number === undefined)
-              throw new DomainRefusal(422, `${name} is not the $id of an earlier record`, [
-                at('$ref', `${name} is not the $id of an earlier record`),
-              ]);
-            return number;
-          };
-          const number = write(catalogue, entry, resolve);
-          if (entry.id !== undefined && number !== undefined) numbers.set(entry.id, number);
-        }
-      });
-    } catch (error) {
-      if (!(error instanceof DomainRefusal)) throw error;
-      const prefix = current?.name ?? 'fixture';
-      const named = error.violations.length > 0 ? error.violations : [at('', error.message)];
-      return refusedChange(
-        named.map((v) => at(`${prefix}${v.name ? `.${v.name.replace(/^request\./, '')}` : ''}`, v.message)),
-      );
-    }
-    return { ok: true };
+    return {
+      write(entry: Entry): void {
+        current = entry;
+        const number = write(catalogue, entry, resolve);
+        if (entry.id !== undefined && number !== undefined) numbers.set(entry.id, number);
+      },
+      /** The refusal of the record being written, naming it (an error that is no refusal is rethrown). */
+      refused(error: unknown): RefusedChange {
+        if (!(error instanceof DomainRefusal)) throw error;
+        const prefix = current?.name ?? 'fixture';
+        const named = error.violations.length > 0 ? error.violations : [at('', error.message)];
+        return refusedChange(
+          named.map((v) => at(`${prefix}${v.name ? `.${v.name.replace(/^request\./, '')}` : ''}`, v.message)),
+        );
+      },
+    };
+  };
+
+  return {
+    /** Checks every record of `fixture` (in time slices): the records to write, or why none will be. */
+    async check(fixture: unknown): Promise<CheckedFixture | RefusedChange> {
+      const { entries, violations } = await entriesOf(fixture);
+      await inSlices(entries, (entry) => violations.push(...check(entry)));
+      return violations.length > 0 ? refusedChange(violations) : { ok: true, entries };
+    },
+    /**
+     * Writes a checked fixture's records into `catalogue` (a staged one: on a refusal, its caller
+     * discards it), one transaction per time slice.
+     */
+    async write(catalogue: Catalogue, fixture: CheckedFixture): Promise<FixtureOutcome> {
+      const writer = entryWriter(catalogue);
+      try {
+        await inSlices(fixture.entries, writer.write, (run) => catalogue.store.transaction(run));
+      } catch (error) {
+        return writer.refused(error);
+      }
+      return { ok: true };
+    },
+    /**
+     * Writes a checked fixture's records into `catalogue` in one go, in one transaction (nested in
+     * the caller's, if any: a refusal then leaves undoing the writes to it).
+     */
+    writeNow(catalogue: Catalogue, fixture: CheckedFixture): FixtureOutcome {
+      const writer = entryWriter(catalogue);
+      try {
+        catalogue.store.transaction(() => {
+          for (const entry of fixture.entries) writer.write(entry);
+        });
+      } catch (error) {
+        return writer.refused(error);
+      }
+      return { ok: true };
+    },
   };
 }
 

@@ -13,6 +13,8 @@ export type MallCounts = {
 /** A refused change: nothing was changed. */
 export interface RefusedChange {
   readonly ok: false;
+  /** 409: the mall changed meanwhile, and the same change may succeed when asked again; else 422. */
+  readonly status?: 409;
   readonly message: string;
   readonly violations: readonly Violation[];
 }
@@ -25,4 +27,12 @@ export const refusedChange = (violations: readonly Violation[]): RefusedChange =
   ok: false,
   message: violations.map((v) => `${v.name} ${v.message}`).join('; '),
   violations,
+});
+
+/** The refusal of a change that met another change to the mall (409: ask again). */
+export const conflict = (message: string): RefusedChange => ({
+  ok: false,
+  status: 409,
+  message,
+  violations: [{ location: 'body', name: 'mall', message }],
 });

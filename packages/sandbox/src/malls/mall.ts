@@ -1,10 +1,11 @@
 // One sandbox mall: its store, its catalogue, and the admin and analytics handlers over them and
 // its store in the collection. Built in dependency order from what the malls share (the record
-// shapes of the spec, the settings) and what is its own (store, clock, id).
+// shapes of the spec, the settings, the views kept alive lately) and what is its own (store, clock, id).
 import { type Catalogue, createCatalogue } from '../catalogue/catalogue.js';
 import type { MallSettings } from '../catalogue/product-service.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import type { SandboxStore } from '../store/store.js';
+import type { RecentValues } from '../support/recent-values.js';
 import { createAdminView } from '../views/admin-view.js';
 import { createAnalyticsView } from '../views/analytics-view.js';
 import { type CollectionStore, createCollectionStore } from '../views/collection-view.js';
@@ -17,6 +18,8 @@ export interface MallContext {
   /** The collection's example product record, the template of the collection records. */
   readonly collectionTemplate: Record<string, unknown>;
   readonly settings: MallSettings;
+  /** The derived views used lately across the malls (an idle mall's views may be collected). */
+  readonly recentViews: RecentValues;
 }
 
 /** One isolated mall. */
@@ -34,8 +37,8 @@ export function createMall(id: string, store: SandboxStore, clock: () => number,
   return {
     id,
     catalogue,
-    admin: handlerTable(createAdminView(catalogue)),
-    analytics: handlerTable(createAnalyticsView(catalogue)),
-    collection: createCollectionStore(id, catalogue, context.collectionTemplate),
+    admin: handlerTable(createAdminView(catalogue, context.recentViews)),
+    analytics: handlerTable(createAnalyticsView(catalogue, context.recentViews)),
+    collection: createCollectionStore(id, catalogue, context.collectionTemplate, context.recentViews),
   };
 }

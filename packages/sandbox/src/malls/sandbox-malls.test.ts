@@ -209,22 +209,25 @@ describe('malls', () => {
       fixtures: { tiny: { categories: [{ category_name: 'Only' }] } },
     });
     createCategory(malls, 's', 'Added');
-    malls.reset('s');
+    await malls.reset('s');
     const seeded = JSON.stringify(malls.snapshot('s'));
     const fresh = await open({ newMall: { seed: 3 } });
-    fresh.reset('other');
+    await fresh.reset('other');
     expect(JSON.stringify(fresh.snapshot('other'))).toBe(seeded);
     createCategory(malls, 's', 'Added');
     malls.handle(admin('deleteProduct', 's', { path: { product_no: 12 } }));
     expect(JSON.stringify(malls.snapshot('s'))).not.toBe(seeded);
-    expect(malls.reset('s')).toMatchObject({ ok: true, counts: { products: 300, bundles: 5 } });
+    expect(await malls.reset('s')).toMatchObject({ ok: true, counts: { products: 300, bundles: 5 } });
     expect(JSON.stringify(malls.snapshot('s'))).toBe(seeded);
-    expect(malls.reset('s', 'empty')).toEqual({
+    expect(await malls.reset('s', 'empty')).toEqual({
       ok: true,
       counts: { categories: 0, products: 0, bundles: 0, placements: 0 },
     });
-    expect(malls.reset('s', { fixture: 'tiny' })).toMatchObject({ ok: true, counts: { categories: 1 } });
-    const unknown = malls.reset('s', { fixture: 'missing' });
+    expect(await malls.reset('s', { fixture: 'tiny' })).toMatchObject({
+      ok: true,
+      counts: { categories: 1 },
+    });
+    const unknown = await malls.reset('s', { fixture: 'missing' });
     expect(unknown).toMatchObject({ ok: false, violations: [{ name: 'fixture' }] });
     expect(count(malls, 's')).toBe(1);
   });
@@ -236,10 +239,10 @@ describe('malls', () => {
     if (!snapshot) throw new Error('mall a exists');
     createCategory(malls, 'a', 'Later');
     const before = JSON.stringify(malls.snapshot('a'));
-    const bad = malls.restore('a', { ...snapshot, tables: { ...snapshot.tables, product: [['1']] } });
+    const bad = await malls.restore('a', { ...snapshot, tables: { ...snapshot.tables, product: [['1']] } });
     expect(bad).toMatchObject({ ok: false, violations: [{ name: 'tables.product/0' }] });
     expect(JSON.stringify(malls.snapshot('a'))).toBe(before);
-    expect(malls.restore('b', JSON.parse(JSON.stringify(snapshot)))).toMatchObject({ ok: true });
+    expect(await malls.restore('b', JSON.parse(JSON.stringify(snapshot)))).toMatchObject({ ok: true });
     expect(malls.snapshot('b')).toEqual(snapshot);
     expect(createCategory(malls, 'b', 'Next').category_no).toBe(25);
   });
@@ -254,7 +257,7 @@ describe('malls', () => {
     tables.category[3][1].category_name = 42;
     tables.product[7][1].record.price = 'free';
     tables.sequence[0][1].value = 'next';
-    const refused = malls.restore('a', { ...snapshot, tables });
+    const refused = await malls.restore('a', { ...snapshot, tables });
     expect(refused).toMatchObject({ ok: false });
     if (refused.ok) return;
     const names = refused.violations.map((v) => v.name);
@@ -262,7 +265,7 @@ describe('malls', () => {
     expect(names).toContain('tables.product/7.record.price');
     expect(names).toContain('tables.sequence/0.value');
     expect(JSON.stringify(malls.snapshot('a'))).toBe(before);
-    expect(malls.restore('a', JSON.parse(before))).toMatchObject({ ok: true });
+    expect(await malls.restore('a', JSON.parse(before))).toMatchObject({ ok: true });
   });
 
   it('keeps the collection count over every mall current as malls change, are dropped and created', async () => {
@@ -309,7 +312,7 @@ describe('malls', () => {
         ? { $id: `top-${i}`, category_name: `Top ${i}` }
         : { category_name: `Child ${i}`, parent_category_no: { $ref: `top-${i - (i % 100)}` } },
     );
-    expect(malls.loadFixture('big', { categories })).toMatchObject({
+    expect(await malls.loadFixture('big', { categories })).toMatchObject({
       ok: true,
       counts: { categories: 40_000 },
     });

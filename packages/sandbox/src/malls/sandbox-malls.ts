@@ -5,7 +5,11 @@
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
 // as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
-// and the least recently used one past their cap).
+// and the least recently used one past their cap). A reset, fixture or restore never holds the
+// process: its input is checked and the mall's next store is built off to the side in time slices
+// (the mall answering from its old records meanwhile), then swapped in at once; changes to one
+// mall run one at a time, in the order asked. PostgreSQL malls check the input first the same way,
+// then run the change in one database transaction.
 import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
@@ -13,16 +17,40 @@ import { DomainRefusal } from '../catalogue/refusal.js';
 import { callMall, type SandboxApi, type SandboxCall, type SandboxResult } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
 import { openPostgresMalls } from '../store/postgres-malls.js';
-import { openSqliteMalls, type SqliteMalls } from '../store/sqlite-store.js';
-import { createMemoryStore, type SandboxStore, type TableName } from '../store/store.js';
+import { openSqliteMalls } from '../store/sqlite-store.js';
+import {
+  createMemoryStore,
+  type MallStorage,
+  memoryStorage,
+  type SandboxStore,
+  type TableName,
+  tableNames,
+} from '../store/store.js';
+import { memo } from '../support/memo.js';
+import { oneAtATime } from '../support/one-at-a-time.js';
+import { recentValues } from '../support/recent-values.js';
+import { inSlices } from '../support/time-slice.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 import { createMallChanges } from '../views/mall-changes.js';
-import { createFixtureLoader, type RequestRules } from './fixtures.js';
+import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
-import { type MallCounts, type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
+import {
+  conflict,
+  type MallCounts,
+  type MallOutcome,
+  type RefusedChange,
+  refusedChange,
+} from './mall-outcome.js';
 import { type MallsCore, type SharedSandboxMalls, sharedSandboxMalls } from './shared-sandbox-malls.js';
-import { clearStore, createSnapshotCheck, type MallSnapshot, restoreInto, snapshotOf } from './snapshot.js';
+import {
+  clearStore,
+  createSnapshotCheck,
+  type MallSnapshot,
+  restoreInSlices,
+  restoreInto,
+  snapshotOf,
+} from './snapshot.js';
 
 /** What a new or reset mall starts with. */
 export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
@@ -57,14 +85,20 @@ export interface SandboxMalls {
    * says it does not answer, or an admin or analytics call without a mall id.
    */
   handle(call: SandboxCall): SandboxResult;
-  /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
-  reset(mallId: string, to?: MallStart): MallOutcome;
-  /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
-  loadFixture(mallId: string, fixture: unknown): MallOutcome;
+  /**
+   * Empties a mall and starts it again as `to` says (default: as a new mall starts). Like every
+   * change to a mall's data it waits for the changes to that mall asked before it.
+   */
+  reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
+  /**
+   * Adds a fixture's records to a mall: all of them, or none when one is refused. An API write to
+   * the mall while the fixture loads refuses it (409: load it again).
+   */
+  loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
   /** Every record of a mall as plain JSON; undefined for a mall that does not exist (none is created). */
   snapshot(mallId: string): MallSnapshot | undefined;
   /** Replaces a mall's records with a snapshot's (checked first; a bad snapshot changes nothing). */
-  restore(mallId: string, snapshot: unknown): MallOutcome;
+  restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
   /** The malls that exist, in id order. */
   mallIds(): string[];
   /** Removes a mall and its records (memory and data directory); false when it did not exist. */
@@ -73,6 +107,9 @@ export interface SandboxMalls {
 }
 
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
+
+/** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
+const viewsKept = 64;
 
 /** Options of sandbox malls kept in the PostgreSQL database at `store.postgres` (a `postgres://` URL). */
 export type SharedSandboxMallsOptions = Omit<SandboxMallsOptions, 'store'> & {
@@ -95,10 +132,11 @@ export async function createSandboxMalls(
           'log' in options && options.log ? { log: options.log } : {},
         )
       : undefined;
-  const database: SqliteMalls | undefined =
+  // Where this process keeps its malls (PostgreSQL malls are held in memory, caught up from the database).
+  const storage: MallStorage =
     typeof options.store === 'object' && 'dataDir' in options.store
       ? await openSqliteMalls(options.store.dataDir)
-      : undefined;
+      : memoryStorage();
   try {
     const [adminModel, collectionModel] = await Promise.all([loadSpec('admin'), loadSpec('collection')]);
     const collectionShapes = recordShapes(collectionModel);
@@ -106,22 +144,20 @@ export async function createSandboxMalls(
       adminShapes: recordShapes(adminModel),
       collectionTemplate: collectionShapes.template('ProductsPage'),
       settings: { ...defaultSettings, ...options.mall },
+      recentViews: recentValues(viewsKept),
     };
-    const loadFixture = createFixtureLoader(adminModel, options.requestRules);
+    const fixtureLoader = createFixtureLoader(adminModel, options.requestRules);
     const snapshotViolations = createSnapshotCheck(adminModel);
     const fixtures = options.fixtures ?? {};
     const newMall = options.newMall ?? { seed: 1 };
     const clockFor = options.clockFor ?? (() => Date.now);
     const malls = new Map<string, Mall>();
+    const changing = oneAtATime();
     // Changes to each mall's collection data, so counts over every mall recount only changed malls.
     const changes = createMallChanges();
     const onChange = (mallId: string) => (table: TableName) => {
       if (table === 'product' || table === 'category') changes.mark(mallId);
     };
-    const openStore = (mallId: string): SandboxStore =>
-      postgres?.open(mallId, onChange(mallId)) ??
-      database?.open(mallId, onChange(mallId)) ??
-      createMemoryStore(undefined, [], onChange(mallId));
 
     const counts = (mall: Mall): MallCounts => {
       const products = mall.catalogue.products.all();
@@ -133,63 +169,111 @@ export async function createSandboxMalls(
         placements: store.size('categoryPlacement') + store.size('mainPlacement'),
       };
     };
-    /** Fills an empty mall as `start` says. */
-    const start = (mall: Mall, to: MallStart): MallOutcome => {
-      if (to === 'empty') return { ok: true, counts: counts(mall) };
-      if ('seed' in to) {
-        seedSandbox(to.seed, mall.catalogue);
-        return { ok: true, counts: counts(mall) };
-      }
-      if (!Object.hasOwn(fixtures, to.fixture))
-        return refusedChange([
-          { location: 'body', name: 'fixture', message: `there is no fixture named ${to.fixture}` },
-        ]);
-      const loaded = loadFixture(mall.catalogue, fixtures[to.fixture]);
-      return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
+    // The records of the sample mall of each seed, frozen (no mall can change them in place): a
+    // seeded mall does not depend on its clock (the seed dates its records), so every mall of a
+    // seed starts as these records, shared — much faster and smaller than seeding each one.
+    const seeded = memo((seed: number): MallSnapshot => {
+      const sample = createMall('sample', createMemoryStore(), clockFor('sample'), context);
+      seedSandbox(seed, sample.catalogue);
+      return deepFreeze(snapshotOf(sample.catalogue.store));
+    });
+    /** The checked records of a named fixture, or why there are none. */
+    const namedFixture = async (name: string): Promise<CheckedFixture | RefusedChange> =>
+      Object.hasOwn(fixtures, name)
+        ? fixtureLoader.check(fixtures[name])
+        : refusedChange([
+            { location: 'body', name: 'fixture', message: `there is no fixture named ${name}` },
+          ]);
+    /**
+     * Fills the empty store of mall `mallId` as `to` says, in time slices; returns the mall over it,
+     * or why it cannot start so.
+     */
+    const start = async (
+      mallId: string,
+      store: SandboxStore,
+      to: MallStart,
+    ): Promise<Mall | RefusedChange> => {
+      if (to !== 'empty' && 'seed' in to) await restoreInSlices(store, seeded(to.seed), true);
+      const mall = createMall(mallId, store, clockFor(mallId), context);
+      if (to === 'empty' || 'seed' in to) return mall;
+      const checked = await namedFixture(to.fixture);
+      if (!checked.ok) return checked;
+      const written = await fixtureLoader.write(mall.catalogue, checked);
+      return written.ok ? mall : written;
     };
+    /** Makes `mall` the one of its id (a new one, or the next store of an existing one). */
+    const install = (mall: Mall) => {
+      const old = malls.get(mall.id);
+      malls.set(mall.id, mall);
+      if (!old) inOrder = undefined;
+      else inOrder = inOrder?.map((store) => (store === old.collection ? mall.collection : store));
+      changes.mark(mall.id);
+      old?.catalogue.store.close();
+    };
+    /**
+     * Builds the next store of a mall off to the side with `fill` (and the new mall's collection
+     * records, in slices too) and swaps it in when `fill` gives a mall over it and `conflict`, asked
+     * just before the swap, has nothing against it; a refusal or an error discards it, and the mall
+     * keeps its records.
+     */
+    const replace = (
+      mallId: string,
+      fill: (store: SandboxStore) => Promise<Mall | RefusedChange>,
+      conflict: () => RefusedChange | undefined = () => undefined,
+    ): Promise<MallOutcome> =>
+      changing(mallId, async () => {
+        const staged = storage.stage(mallId, onChange(mallId));
+        let next: Mall | RefusedChange;
+        try {
+          next = await fill(staged.store);
+          if (!('ok' in next)) {
+            await next.collection.prepare();
+            next = conflict() ?? next;
+          }
+        } catch (error) {
+          await staged.discard();
+          throw error;
+        }
+        if ('ok' in next) {
+          await staged.discard();
+          return next;
+        }
+        const swapped = staged.swap();
+        install(next);
+        await swapped;
+        return { ok: true, counts: counts(next) };
+      });
     // The malls' collection stores in mall-id order, kept until a mall is created or dropped.
     let inOrder: Mall['collection'][] | undefined;
-    const build = (mallId: string) => {
-      const mall = createMall(mallId, openStore(mallId), clockFor(mallId), context);
-      malls.set(mallId, mall);
-      inOrder = undefined;
-      changes.mark(mallId);
-      return mall;
-    };
     // A mall in a throwaway memory store: proves that `newMall` starts (a bad fixture fails here,
     // not on some later first call) and lists the operations every mall answers.
-    const sample = createMall('sample', createMemoryStore(), clockFor('sample'), context);
-    const sampleStart = start(sample, newMall);
-    if (!sampleStart.ok)
+    const sampleStart = await start('sample', createMemoryStore(), newMall);
+    if ('ok' in sampleStart)
       throw new Error(
         `new malls cannot start as configured: ${sampleStart.violations.map((v) => `${v.name} ${v.message}`).join('; ')}`,
       );
-    // A seeded mall does not depend on its clock (the seed dates its records), so every new mall
-    // of a seed starts as the sample's records, shared (frozen, so no mall can change them in
-    // place): much faster and smaller than seeding each one.
-    const seeded =
-      typeof newMall === 'object' && 'seed' in newMall
-        ? deepFreeze(snapshotOf(sample.catalogue.store))
-        : undefined;
-    /** Empties a mall and fills it as `to` says (inside the caller's transaction). */
-    const refill = (mall: Mall, to: MallStart): MallOutcome => {
-      clearStore(mall.catalogue.store);
-      mall.catalogue.placements.ensureMains();
-      return start(mall, to);
-    };
-    /** Fills a new mall as `newMall` says (inside the caller's transaction). */
-    const startNew = (mall: Mall): void => {
-      if (seeded) restoreInto(mall.catalogue.store, seeded, true);
-      else refill(mall, newMall);
+    const sample = sampleStart;
+    // The records a new mall starts with when it is not seeded (checked above: writing them cannot fail).
+    const checkedNew =
+      typeof newMall === 'object' && 'fixture' in newMall ? await namedFixture(newMall.fixture) : undefined;
+    const newFixture = checkedNew?.ok ? checkedNew : undefined;
+    /** The mall over `store`, the stored records of `mallId`, made the one of its id. */
+    const adopt = (mallId: string, store: SandboxStore): Mall => {
+      const mall = createMall(mallId, store, clockFor(mallId), context);
+      install(mall);
+      return mall;
     };
     const mallOf = (mallId: string): Mall => {
       const existing = malls.get(mallId);
       if (existing) return existing;
-      const mall = build(mallId);
-      mall.catalogue.store.transaction(() => startNew(mall));
+      const store = storage.open(mallId, onChange(mallId));
+      if (typeof newMall === 'object' && 'seed' in newMall)
+        store.transaction(() => restoreInto(store, seeded(newMall.seed), true));
+      const mall = adopt(mallId, store);
+      if (newFixture) fixtureLoader.writeNow(mall.catalogue, newFixture);
       return mall;
     };
-    for (const mallId of database?.mallIds() ?? []) build(mallId);
+    for (const mallId of storage.mallIds()) adopt(mallId, storage.open(mallId, onChange(mallId)));
     if (!postgres) for (const mallId of options.malls ?? []) mallOf(mallId);
 
     const collection = handlerTable(
@@ -221,42 +305,59 @@ export async function createSandboxMalls(
     };
 
     if (postgres) {
+      // PostgreSQL malls change inside one database transaction (shared-sandbox-malls.ts): their
+      // input is checked first, then the change runs in one go on the held mall's store.
+      const done = (mall: Mall): MallOutcome => ({ ok: true, counts: counts(mall) });
+      /** Empties a held mall and fills it as `to` says; `checked`: the fixture `to` names. */
+      const refillNow = (mall: Mall, to: MallStart, checked?: CheckedFixture): MallOutcome => {
+        const { store } = mall.catalogue;
+        if (to !== 'empty' && 'seed' in to) restoreInto(store, seeded(to.seed), true);
+        else {
+          clearStore(store);
+          mall.catalogue.placements.ensureMains();
+        }
+        if (checked) {
+          const written = fixtureLoader.writeNow(mall.catalogue, checked);
+          if (!written.ok) return written;
+        }
+        return done(mall);
+      };
       const core: MallsCore = {
         handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
         handlerOf: (call, mall) => handlerOf(call, mall ?? sample),
-        held: (mallId) => malls.get(mallId) ?? build(mallId),
+        held: (mallId) => malls.get(mallId) ?? adopt(mallId, postgres.open(mallId, onChange(mallId))),
         forget: (mallId) => {
           const mall = malls.get(mallId);
           if (mall) forget(mall);
         },
-        startNew,
-        refill: (mall, to = newMall) => refill(mall, to),
-        loadFixture: (mall, fixture) => {
-          const loaded = loadFixture(mall.catalogue, fixture);
-          return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
+        startNew: (mall) => refillNow(mall, newMall, newFixture),
+        async refill(to = newMall) {
+          const checked = to !== 'empty' && 'fixture' in to ? await namedFixture(to.fixture) : undefined;
+          if (checked && !checked.ok) return checked;
+          return (mall) => refillNow(mall, to, checked);
         },
-        snapshotViolations,
-        restore: (mall, snapshot) => {
-          restoreInto(mall.catalogue.store, snapshot);
-          return { ok: true, counts: counts(mall) };
+        async fixture(fixture) {
+          const checked = await fixtureLoader.check(fixture);
+          if (!checked.ok) return checked;
+          return (mall) => {
+            const written = fixtureLoader.writeNow(mall.catalogue, checked);
+            return written.ok ? done(mall) : written;
+          };
+        },
+        async restore(snapshot) {
+          const violations = await snapshotViolations(snapshot);
+          if (violations.length > 0) return refusedChange(violations);
+          return (mall) => {
+            restoreInto(mall.catalogue.store, snapshot as MallSnapshot);
+            return done(mall);
+          };
         },
       };
       return await sharedSandboxMalls(core, postgres, options.malls ?? []);
     }
 
-    /** Runs `work` on the mall inside its store's transaction; a refusal undoes it and is answered. */
-    const inTransaction = (mall: Mall, work: () => MallOutcome): MallOutcome => {
-      try {
-        return mall.catalogue.store.transaction(() => {
-          const outcome = work();
-          if (!outcome.ok) throw new UndoChange(outcome);
-          return outcome;
-        });
-      } catch (error) {
-        if (error instanceof UndoChange) return error.refusal;
-        throw error;
-      }
-    };
+    /** A stamp of every table's revision: it differs once any write reached the store. */
+    const revisionsOf = (store: SandboxStore) => tableNames.map((table) => store.revision(table)).join('|');
 
     return {
       handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
@@ -269,52 +370,63 @@ export async function createSandboxMalls(
           throw error;
         }
       },
-      reset(mallId, to = newMall) {
-        const mall = mallOf(mallId);
-        return inTransaction(mall, () => refill(mall, to));
-      },
+      reset: (mallId, to = newMall) => replace(mallId, (store) => start(mallId, store, to)),
       loadFixture(mallId, fixture) {
-        const mall = mallOf(mallId);
-        const loaded = loadFixture(mall.catalogue, fixture);
-        return loaded.ok ? { ok: true, counts: counts(mall) } : loaded;
+        // The mall the fixture is added to, and its revisions when its records were taken.
+        let base: Mall | undefined;
+        let before = '';
+        const changedMeanwhile = () =>
+          base && (malls.get(mallId) !== base || revisionsOf(base.catalogue.store) !== before)
+            ? conflict('the mall changed while the fixture loaded (an API write): nothing was loaded')
+            : undefined;
+        return replace(
+          mallId,
+          async (store) => {
+            const checked = await fixtureLoader.check(fixture);
+            if (!checked.ok) return checked;
+            base = mallOf(mallId);
+            before = revisionsOf(base.catalogue.store);
+            for (const table of tableNames)
+              await inSlices(
+                base.catalogue.store.entries(table),
+                ([key, record]) => store.put(table, key, record),
+                (run) => store.transaction(run),
+              );
+            const mall = createMall(mallId, store, clockFor(mallId), context);
+            const written = await fixtureLoader.write(mall.catalogue, checked);
+            return written.ok ? mall : written;
+          },
+          changedMeanwhile,
+        );
       },
       snapshot(mallId) {
         const mall = malls.get(mallId);
         return mall && snapshotOf(mall.catalogue.store);
       },
-      restore(mallId, snapshot) {
-        const violations = snapshotViolations(snapshot);
-        if (violations.length > 0) return refusedChange(violations);
-        const mall = mallOf(mallId);
-        return inTransaction(mall, () => {
-          restoreInto(mall.catalogue.store, snapshot as MallSnapshot);
-          return { ok: true, counts: counts(mall) };
-        });
-      },
+      restore: (mallId, snapshot) =>
+        replace(mallId, async (store) => {
+          const violations = await snapshotViolations(snapshot);
+          if (violations.length > 0) return refusedChange(violations);
+          await restoreInSlices(store, snapshot as MallSnapshot);
+          return createMall(mallId, store, clockFor(mallId), context);
+        }),
       mallIds: () => [...malls.keys()].sort(),
       drop(mallId) {
         const mall = malls.get(mallId);
         if (!mall) return false;
         forget(mall);
-        database?.drop(mallId);
+        storage.drop(mallId);
         return true;
       },
       close() {
         malls.clear();
-        database?.close();
+        storage.close();
       },
     };
   } catch (error) {
-    database?.close();
+    storage.close();
     await postgres?.close();
     throw error;
-  }
-}
-
-/** A change refused part-way: thrown inside the transaction so its writes are undone. */
-class UndoChange extends Error {
-  constructor(readonly refusal: RefusedChange) {
-    super(refusal.message);
   }
 }
 

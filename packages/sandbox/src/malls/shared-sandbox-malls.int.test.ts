@@ -1,7 +1,8 @@
 // Sandbox malls kept in a real PostgreSQL, with two "replicas" (two createSandboxMalls on one
 // database): the schema migrates once however many start together; committed records survive a
 // reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
-// collection too); a fixture loads whole or not at all; concurrent writes from both to one mall
+// collection too); a fixture loads whole or not at all; a reset to a named fixture or a seed and a
+// restore are seen by both, a refused one writes nothing; concurrent writes from both to one mall
 // lose nothing; a write whose commit fails leaves memory as it was; and a stopped database answers
 // 503 and not ready (logged once), then recovers.
 import pg from 'pg';
@@ -40,8 +41,17 @@ afterEach(async () => {
 });
 /** Messages the replicas logged (outages), in order. */
 const logged: string[] = [];
-const replica = async (url: string, newMall: 'empty' | { seed: number } = 'empty') => {
-  const malls = await createSandboxMalls({ store: { postgres: url }, newMall, log: (m) => logged.push(m) });
+const replica = async (
+  url: string,
+  newMall: 'empty' | { seed: number } = 'empty',
+  fixtures: Record<string, unknown> = {},
+) => {
+  const malls = await createSandboxMalls({
+    store: { postgres: url },
+    newMall,
+    fixtures,
+    log: (m) => logged.push(m),
+  });
   opened.push(malls);
   return malls;
 };
@@ -188,6 +198,35 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     });
     expect(loaded).toMatchObject({ ok: true, counts: { categories: 2 } });
     expect(await categoryNames(a, 'f')).toEqual(['Home', 'Mugs']);
+  });
+
+  it('resets to a named fixture or a seed and restores a snapshot on every replica; a refused one writes nothing', async () => {
+    const url = await newDatabase();
+    const shelf = {
+      categories: [
+        { $id: 'home', category_name: 'Home' },
+        { category_name: 'Mugs', parent_category_no: { $ref: 'home' } },
+      ],
+    };
+    const [a, b] = [await replica(url, 'empty', { shelf }), await replica(url, 'empty', { shelf })];
+    expect(await a.reset('r', { fixture: 'shelf' })).toMatchObject({ ok: true, counts: { categories: 2 } });
+    expect(await categoryNames(b, 'r')).toEqual(['Home', 'Mugs']);
+    const kept = await b.snapshot('r');
+    expect(await b.reset('r', { fixture: 'nowhere' })).toMatchObject({
+      ok: false,
+      violations: [{ name: 'fixture', message: 'there is no fixture named nowhere' }],
+    });
+    expect(await a.restore('r', { tables: { category: 'not a list' } })).toMatchObject({ ok: false });
+    expect(await a.snapshot('r')).toEqual(kept);
+    const seeded = await a.reset('r', { seed: 1 });
+    expect(seeded).toMatchObject({ ok: true });
+    expect(seeded.ok && seeded.counts.products).toBeGreaterThan(0);
+    expect((await categoryNames(b, 'r')).length).toBeGreaterThan(2);
+    expect(await b.restore('r', kept)).toMatchObject({ ok: true, counts: { categories: 2 } });
+    // Records the seed also has come back in the snapshot's order, in both replicas and the database.
+    expect(await b.snapshot('r')).toEqual(kept);
+    expect(await a.snapshot('r')).toEqual(kept);
+    expect(await (await replica(url)).snapshot('r')).toEqual(kept);
   });
 
   it('leaves memory unchanged when the commit fails, and answers 503', async () => {

@@ -13,12 +13,11 @@ import {
   type SandboxCall,
   type SandboxRefusal,
   type SandboxResult,
-  type Violation,
 } from '../sandbox-result.js';
 import { type PostgresMalls, runAsWrite, StoreUnavailableError } from '../store/postgres-malls.js';
 import type { AnyHandler } from '../views/handler-types.js';
 import type { Mall } from './mall.js';
-import { type MallOutcome, type RefusedChange, refusedChange } from './mall-outcome.js';
+import type { MallOutcome, RefusedChange } from './mall-outcome.js';
 import type { MallStart } from './sandbox-malls.js';
 import { type MallSnapshot, snapshotOf } from './snapshot.js';
 
@@ -45,7 +44,14 @@ export interface SharedSandboxMalls {
   close(): Promise<void>;
 }
 
-/** What the shared malls use of sandbox-malls.ts: building, filling and answering one mall. */
+/** A change to a mall whose input was checked, run in one go inside the caller's transaction. */
+export type MallChange = (mall: Mall) => MallOutcome;
+
+/**
+ * What the shared malls use of sandbox-malls.ts: building, filling and answering one mall. A
+ * lifecycle change is checked first (asynchronously, outside any transaction), then run as one
+ * {@link MallChange} in the database transaction.
+ */
 export interface MallsCore {
   handles(api: SandboxApi, operationId: string): boolean;
   /** The handler of a call on `mall` (undefined: a collection call); throws on misuse. */
@@ -56,14 +62,12 @@ export interface MallsCore {
   forget(mallId: string): void;
   /** Fills a new mall (inside a transaction). */
   startNew(mall: Mall): void;
-  /** Empties a mall and fills it as `to` says, by default as a new mall starts (inside a transaction). */
-  refill(mall: Mall, to?: MallStart): MallOutcome;
-  /** Adds a fixture's records (inside a transaction). */
-  loadFixture(mall: Mall, fixture: unknown): MallOutcome;
-  /** What is wrong with a snapshot (empty: it can be restored). */
-  snapshotViolations(snapshot: unknown): Violation[];
-  /** Replaces the mall's records with a checked snapshot's (inside a transaction). */
-  restore(mall: Mall, snapshot: MallSnapshot): MallOutcome;
+  /** Empties a mall and fills it as `to` says, by default as a new mall starts; or why it cannot. */
+  refill(to?: MallStart): Promise<MallChange | RefusedChange>;
+  /** Adds a fixture's records; or why none will be added. */
+  fixture(fixture: unknown): Promise<MallChange | RefusedChange>;
+  /** Replaces a mall's records with a snapshot's; or what is wrong with the snapshot. */
+  restore(snapshot: unknown): Promise<MallChange | RefusedChange>;
 }
 
 /** The answer to a call the database could not take. */
@@ -101,8 +105,13 @@ export async function sharedSandboxMalls(
       return work(mall);
     });
   };
-  /** Runs a lifecycle change as a write; a refusal writes nothing and is answered. */
-  const change = async (mallId: string, work: (mall: Mall) => MallOutcome): Promise<MallOutcome> => {
+  /** Runs a checked lifecycle change as a write; a refusal (before or during it) writes nothing and is answered. */
+  const change = async (
+    mallId: string,
+    checked: Promise<MallChange | RefusedChange>,
+  ): Promise<MallOutcome> => {
+    const work = await checked;
+    if (typeof work !== 'function') return work;
     try {
       return await write(mallId, (mall) => {
         const outcome = work(mall);
@@ -141,18 +150,14 @@ export async function sharedSandboxMalls(
         throw error;
       }
     },
-    reset: (mallId, to) => change(mallId, (mall) => core.refill(mall, to)),
-    loadFixture: (mallId, fixture) => change(mallId, (mall) => core.loadFixture(mall, fixture)),
+    reset: (mallId, to) => change(mallId, core.refill(to)),
+    loadFixture: (mallId, fixture) => change(mallId, core.fixture(fixture)),
     async snapshot(mallId) {
       const mall = core.held(mallId);
       const read = await postgres.read(mallId, () => snapshotOf(mall.catalogue.store));
       return read === runAsWrite ? undefined : read;
     },
-    async restore(mallId, snapshot) {
-      const violations = core.snapshotViolations(snapshot);
-      if (violations.length > 0) return refusedChange(violations);
-      return change(mallId, (mall) => core.restore(mall, snapshot as MallSnapshot));
-    },
+    restore: (mallId, snapshot) => change(mallId, core.restore(snapshot)),
     mallIds: () => postgres.mallIds(),
     async drop(mallId) {
       const dropped = await postgres.drop(mallId);

@@ -2,10 +2,12 @@
 // order, so a restored mall answers exactly as the snapshotted one did (its id sequences
 // included). A snapshot is checked before anything is written: every table named, every entry a
 // key and a record, and every record valid for the admin spec's schema of what its table holds
-// (a product entry holds its record as a product or bundle and its bundle flag).
+// (a product entry holds its record as a product or bundle and its bundle flag). Checking and
+// restoring a large snapshot run in time slices, so the process keeps answering meanwhile.
 import type { JsonObject, SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../sandbox-result.js';
 import { type SandboxStore, type StoredRecord, type TableName, tableNames } from '../store/store.js';
+import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
 /** A mall's data as plain JSON. */
@@ -65,9 +67,10 @@ const recordSchemas: { readonly [T in Exclude<TableName, 'product' | 'sequence'>
 
 /**
  * Checks values offered as snapshots by the record schemas of `model` (the admin API's): the
- * returned function gives what is wrong with one (nothing: a snapshot safe to restore).
+ * returned function gives what is wrong with one (nothing: a snapshot safe to restore), checking
+ * its records in time slices.
  */
-export function createSnapshotCheck(model: SpecModel): (value: unknown) => Violation[] {
+export function createSnapshotCheck(model: SpecModel): (value: unknown) => Promise<Violation[]> {
   const compile = (schema: JsonObject) => model.schemas().compile(schema);
   const component = (name: string) => compile({ $ref: `#/components/schemas/${name}` });
   const tableChecks = new Map<TableName, SchemaValidator>(
@@ -87,12 +90,12 @@ export function createSnapshotCheck(model: SpecModel): (value: unknown) => Viola
   );
   const product = component('Product');
   const bundle = component('BundleProduct');
-  return (value) => {
+  return async (value) => {
     const violations = shapeViolations(value);
     if (violations.length > 0) return violations;
     const { tables } = value as MallSnapshot;
     for (const table of tableNames)
-      tables[table].forEach(([, record], index) => {
+      await inSlices(tables[table], ([, record], index) => {
         const name = `tables.${table}/${index}`;
         const found = schemaViolations(tableChecks.get(table) as SchemaValidator, record, name);
         if (found.length === 0 && table === 'product')
@@ -108,6 +111,16 @@ export function clearStore(store: SandboxStore): void {
   for (const table of tableNames) for (const [key] of store.entries(table)) store.delete(table, key);
 }
 
+/** Every record of a snapshot as a table, key and record: copied, or as they are when `shared`. */
+function* snapshotRows(
+  snapshot: MallSnapshot,
+  shared: boolean,
+): Generator<readonly [TableName, string, StoredRecord]> {
+  for (const table of tableNames)
+    for (const [key, record] of snapshot.tables[table])
+      yield [table, key, shared ? record : structuredClone(record)];
+}
+
 /**
  * Replaces the store's records with the snapshot's (checked before; inside the caller's
  * transaction). `shared`: the snapshot's records are stored as they are, not copied — for a
@@ -116,7 +129,17 @@ export function clearStore(store: SandboxStore): void {
  */
 export function restoreInto(store: SandboxStore, snapshot: MallSnapshot, shared = false): void {
   clearStore(store);
-  for (const table of tableNames)
-    for (const [key, record] of snapshot.tables[table])
-      store.put(table, key, shared ? record : structuredClone(record));
+  for (const [table, key, record] of snapshotRows(snapshot, shared)) store.put(table, key, record);
+}
+
+/**
+ * Writes the snapshot's records into an empty (staged) store, one transaction per time slice;
+ * `shared` as for {@link restoreInto}.
+ */
+export function restoreInSlices(store: SandboxStore, snapshot: MallSnapshot, shared = false): Promise<void> {
+  return inSlices(
+    snapshotRows(snapshot, shared),
+    ([table, key, record]) => store.put(table, key, record),
+    (run) => store.transaction(run),
+  );
 }

@@ -11,6 +11,7 @@ import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { ProductService } from '../catalogue/product-service.js';
 import { derivedFrom, type SandboxStore } from '../store/store.js';
 import { kstDateTime } from '../support/kst-time.js';
+import type { RecentValues } from '../support/recent-values.js';
 import {
   type Device,
   type SimulatedProduct,
@@ -86,17 +87,23 @@ export function createSimulatedDays(
   store: SandboxStore,
   products: ProductService,
   capacity = defaultCapacity,
+  recent?: RecentValues,
 ): SimulatedDays {
   /** The catalog and the days simulated over it, both new after any product write. */
-  const current = derivedFrom(store, ['product'], () => ({
-    // Every shop sells the shared catalogue, each at its own prices.
-    catalog: Array.from({ length: products.settings.shops }, (_, index) => index + 1)
-      .flatMap((shopNo) => products.ordered(false, undefined, false, shopNo))
-      .filter((record) => record.display === 'T')
-      .map(simulatedProduct)
-      .sort((a, b) => a.productNo - b.productNo),
-    cache: new Map<string, SimulatedVisit[]>(),
-  }));
+  const current = derivedFrom(
+    store,
+    ['product'],
+    () => ({
+      // Every shop sells the shared catalogue, each at its own prices.
+      catalog: Array.from({ length: products.settings.shops }, (_, index) => index + 1)
+        .flatMap((shopNo) => products.ordered(false, undefined, false, shopNo))
+        .filter((record) => record.display === 'T')
+        .map(simulatedProduct)
+        .sort((a, b) => a.productNo - b.productNo),
+      cache: new Map<string, SimulatedVisit[]>(),
+    }),
+    recent,
+  );
 
   /** A day's visits: from the cache, or simulated (and kept when `keep`). */
   const day = (mallId: string, shopNo: number, date: string, keep: boolean) => {

@@ -5,14 +5,22 @@
 // that writes runs in one database transaction holding the mall's row lock: catch up, run the
 // work against memory collecting its puts and deletes (memory is put back as it was), write them
 // with a new version, COMMIT, and only then apply them to memory — so memory only ever holds
-// committed data and a failed commit leaves it unchanged. Calls on one mall run one at a time in
-// a replica. A database that cannot be reached is a StoreUnavailableError (logged once per
+// committed data and a failed commit leaves it unchanged. A write that deletes a record and writes
+// it again (a reset or restore: the record moves to the end) rewrites the mall whole, in order,
+// under a new `created`, so every replica reads it whole and in the same order. Calls on one mall
+// run one at a time in a replica. A database that cannot be reached is a StoreUnavailableError (logged once per
 // outage); the pool reconnects when it is back. `pg` is loaded only here, when a PostgreSQL URL
 // is given. Not here: which calls write or how a mall starts (sandbox-malls.ts decides).
 import type pg from 'pg';
 import { clearStore } from '../malls/snapshot.js';
 import { migrate } from './postgres-migrations.js';
-import { createMemoryStore, type SandboxStore, type StoredRecord, type TableName } from './store.js';
+import {
+  createMemoryStore,
+  type SandboxStore,
+  type StoredRecord,
+  type TableName,
+  tableNames,
+} from './store.js';
 
 /** The database cannot be reached or refused a statement: the call changed nothing. */
 export class StoreUnavailableError extends Error {
@@ -62,11 +70,18 @@ type Change = readonly [table: TableName, key: string, value: StoredRecord | und
 type VersionRow = { version: string; created: string };
 type RecordRow = { tbl: TableName; key: string; value: StoredRecord | null; version: string };
 
+/** The writes of one call: the last change of each table and key, in order of first change. */
+interface Captured {
+  readonly changes: Map<string, Change>;
+  /** Whether a record was deleted and written again (in memory it moved to the end of its table). */
+  moved: boolean;
+}
+
 /** One mall as this replica holds it. */
 interface Held {
   readonly store: SandboxStore;
-  /** The changes `work` made, by table and key, while {@link capture} runs. */
-  capturing: Map<string, Change> | undefined;
+  /** What `work` wrote while {@link capture} runs. */
+  capturing: Captured | undefined;
   version: number;
   created: number;
   /** The last call queued on this mall (calls on one mall run one at a time). */
@@ -188,15 +203,23 @@ function postgresMalls(
     mall.created = created;
     mall.version = rows.reduce((newest, r) => Math.max(newest, Number(r.version)), version);
   };
-  /** Runs `work` on the store, collecting its writes, then undoes them in memory. */
-  const capture = <R>(mall: Held, work: () => R): { result: R; changes: Change[] } => {
-    const changes = new Map<string, Change>();
+  /**
+   * Runs `work` on the store, collecting its writes, then undoes them in memory. When a record was
+   * deleted and written again (it moved), `whole` is every record as `work` left them, in order.
+   */
+  const capture = <R>(mall: Held, work: () => R): { result: R; changes: Change[]; whole?: Change[] } => {
+    const captured: Captured = { changes: new Map(), moved: false };
     let result: R | undefined;
+    let whole: Change[] | undefined;
     const undo = new Error('collected');
-    mall.capturing = changes;
+    mall.capturing = captured;
     try {
       mall.store.transaction(() => {
         result = work();
+        if (captured.moved)
+          whole = tableNames.flatMap((table) =>
+            mall.store.entries(table).map(([key, value]): Change => [table, key, value]),
+          );
         throw undo;
       });
     } catch (error) {
@@ -204,7 +227,7 @@ function postgresMalls(
     } finally {
       mall.capturing = undefined;
     }
-    return { result: result as R, changes: [...changes.values()] };
+    return { result: result as R, changes: [...captured.changes.values()], ...(whole ? { whole } : {}) };
   };
 
   return {
@@ -217,8 +240,16 @@ function postgresMalls(
         store: createMemoryStore(
           {
             begin: () => {},
-            put: (table, key, value) => mall.capturing?.set(`${table}\u0000${key}`, [table, key, value]),
-            delete: (table, key) => mall.capturing?.set(`${table}\u0000${key}`, [table, key, undefined]),
+            put: (table, key, value) => {
+              const captured = mall.capturing;
+              if (!captured) return;
+              const id = `${table}\u0000${key}`;
+              if (captured.changes.has(id) && captured.changes.get(id)?.[2] === undefined)
+                captured.moved = true;
+              captured.changes.set(id, [table, key, value]);
+            },
+            delete: (table, key) =>
+              mall.capturing?.changes.set(`${table}\u0000${key}`, [table, key, undefined]),
             commit: () => {},
             rollback: () => {},
             close: () => {
@@ -271,21 +302,33 @@ function postgresMalls(
           if (!row) throw failed(new Error(`mall ${mallId} vanished while it was being written`));
           const fresh = row.version === row.created;
           await catchUp(client, mallId, mall, row);
-          const { result, changes } = capture(mall, () => work(fresh));
-          let version = mall.version;
+          const { result, changes, whole } = capture(mall, () => work(fresh));
+          let { version, created } = mall;
           if (fresh || changes.length > 0) {
+            if (whole) {
+              // A moved record keeps its place in an upsert: the mall is written again whole, in
+              // its new order, and a new `created` makes every replica read it whole.
+              await query(client, 'DELETE FROM mall_records WHERE mall = $1', [mallId]);
+              const [renewed] = await query<{ created: string }>(
+                client,
+                "UPDATE malls SET created = nextval('mall_versions') WHERE mall = $1 RETURNING created",
+                [mallId],
+              );
+              created = Number(renewed?.created);
+            }
             const [bumped] = await query<{ version: string }>(
               client,
               "UPDATE malls SET version = nextval('mall_versions') WHERE mall = $1 RETURNING version",
               [mallId],
             );
             version = Number(bumped?.version);
-            if (changes.length > 0)
-              await query(client, upsertRecords, [mallId, version, ...columnsOf(changes)]);
+            const rows = whole ?? changes;
+            if (rows.length > 0) await query(client, upsertRecords, [mallId, version, ...columnsOf(rows)]);
           }
           await query(client, 'COMMIT');
-          apply(mall, changes);
+          apply(mall, whole ?? changes, whole !== undefined);
           mall.version = version;
+          mall.created = created;
           return result;
         } catch (error) {
           await client.query('ROLLBACK').catch((rollbackError: unknown) => {

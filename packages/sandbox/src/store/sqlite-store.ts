@@ -5,25 +5,29 @@
 // every committed record of every mall. `better-sqlite3` is loaded only here, when a data
 // directory is asked for, so the memory store works without it installed. The directory is locked
 // to one process at a time (data-dir-lock.ts).
+// A mall's rows are one row set: at first under the mall's own id, and after a reset, fixture or
+// restore under a generation name (`<mall>@<uuid>`, never a mall id) that `mall_rowsets` points
+// the mall at. The next generation is written in chunks beside the current one, becomes the
+// mall's by updating that one pointer (one short transaction), and the old rows are then deleted
+// in chunks; row sets no mall points at (a process stopped mid-way) are deleted on open.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { nextTurn } from '../support/time-slice.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { createMemoryStore, type SandboxStore, type StoredRecord, type TableName } from './store.js';
+import {
+  createMemoryStore,
+  type MallStorage,
+  type StoredRecord,
+  type StoreJournal,
+  type TableName,
+} from './store.js';
 
-/** The malls kept in one data directory. */
-export interface SqliteMalls {
-  /** The malls with at least one stored record. */
-  mallIds(): string[];
-  /** The store of a mall (created empty when the database has none of its rows); see createMemoryStore's `onChange`. */
-  open(mallId: string, onChange?: (table: TableName) => void): SandboxStore;
-  /** Deletes every stored record of a mall. */
-  drop(mallId: string): void;
-  /** Closes the database and releases the directory. */
-  close(): void;
-}
+/** Rows deleted per statement when an old row set goes (one chunk between turns of the event loop). */
+const rowsPerDelete = 2_000;
 
-type Row = { mall: string; tbl: TableName; key: string; value: string };
+type Row = { tbl: TableName; key: string; value: string };
 
 /** Loads `better-sqlite3`, explaining how to get it when it is not installed. */
 async function loadDriver(): Promise<typeof BetterSqlite3> {
@@ -39,7 +43,7 @@ async function loadDriver(): Promise<typeof BetterSqlite3> {
 }
 
 /** Opens (creating if needed) the sandbox database in `dataDir` and locks the directory. */
-export async function openSqliteMalls(dataDir: string): Promise<SqliteMalls> {
+export async function openSqliteMalls(dataDir: string): Promise<MallStorage> {
   const Database = await loadDriver();
   mkdirSync(dataDir, { recursive: true });
   const unlock = lockDataDir(dataDir);
@@ -55,43 +59,79 @@ export async function openSqliteMalls(dataDir: string): Promise<SqliteMalls> {
 }
 
 /** The memory stores over the rows of `db`, writing through to it; `close` closes it and unlocks. */
-function mallsOf(db: BetterSqlite3.Database, unlock: () => void): SqliteMalls {
+function mallsOf(db: BetterSqlite3.Database, unlock: () => void): MallStorage {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(
     'CREATE TABLE IF NOT EXISTS mall_records (mall TEXT NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (mall, tbl, key))',
   );
+  db.exec('CREATE TABLE IF NOT EXISTS mall_rowsets (mall TEXT PRIMARY KEY, rowset TEXT NOT NULL)');
+  // Row sets no mall points at: generations never swapped in, or old ones not yet deleted.
+  db.exec(`DELETE FROM mall_records WHERE mall NOT IN (SELECT rowset FROM mall_rowsets)
+    AND (instr(mall, '@') > 0 OR mall IN (SELECT mall FROM mall_rowsets))`);
   const upsert = db.prepare(
     'INSERT INTO mall_records (mall, tbl, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (mall, tbl, key) DO UPDATE SET value = excluded.value',
   );
   const remove = db.prepare('DELETE FROM mall_records WHERE mall = ? AND tbl = ? AND key = ?');
-  const rowsOf = db.prepare('SELECT mall, tbl, key, value FROM mall_records WHERE mall = ? ORDER BY rowid');
-  const malls = db.prepare('SELECT DISTINCT mall FROM mall_records ORDER BY mall');
-  const removeMall = db.prepare('DELETE FROM mall_records WHERE mall = ?');
+  const rowsOf = db.prepare('SELECT tbl, key, value FROM mall_records WHERE mall = ? ORDER BY rowid');
+  const malls = db.prepare(
+    "SELECT mall FROM mall_rowsets UNION SELECT DISTINCT mall FROM mall_records WHERE instr(mall, '@') = 0 ORDER BY mall",
+  );
+  const rowsetOf = db.prepare('SELECT rowset FROM mall_rowsets WHERE mall = ?').pluck();
+  const point = db.prepare(
+    'INSERT INTO mall_rowsets (mall, rowset) VALUES (?, ?) ON CONFLICT (mall) DO UPDATE SET rowset = excluded.rowset',
+  );
+  const forget = db.prepare('DELETE FROM mall_rowsets WHERE mall = ?');
+  const removeRowset = db.prepare('DELETE FROM mall_records WHERE mall = ?');
+  const removeSome = db.prepare(
+    'DELETE FROM mall_records WHERE rowid IN (SELECT rowid FROM mall_records WHERE mall = ? LIMIT ?)',
+  );
+  const current = (mallId: string) => (rowsetOf.get(mallId) as string | undefined) ?? mallId;
+  /** The journal writing a store through to the rows of `rowset`. */
+  const journalOf = (rowset: string): StoreJournal => ({
+    begin: () => db.exec('BEGIN IMMEDIATE'),
+    put: (table, key, value) => void upsert.run(rowset, table, key, JSON.stringify(value)),
+    delete: (table, key) => void remove.run(rowset, table, key),
+    commit: () => db.exec('COMMIT'),
+    rollback: () => {
+      if (db.inTransaction) db.exec('ROLLBACK');
+    },
+    close: () => {},
+  });
+  /** Deletes the rows of `rowset` a chunk at a time, letting the event loop run between chunks. */
+  const deleteRowset = async (rowset: string) => {
+    while (db.open && removeSome.run(rowset, rowsPerDelete).changes === rowsPerDelete) await nextTurn();
+  };
   return {
-    mallIds: () => (malls.all() as { mall: string }[]).map((row) => row.mall),
+    mallIds: () => malls.pluck().all() as string[],
     open(mallId, onChange) {
-      const initial = (rowsOf.all(mallId) as Row[]).map((row): [TableName, string, StoredRecord] => [
+      const rowset = current(mallId);
+      const initial = (rowsOf.all(rowset) as Row[]).map((row): [TableName, string, StoredRecord] => [
         row.tbl,
         row.key,
         JSON.parse(row.value) as StoredRecord,
       ]);
-      return createMemoryStore(
-        {
-          begin: () => db.exec('BEGIN IMMEDIATE'),
-          put: (table, key, value) => void upsert.run(mallId, table, key, JSON.stringify(value)),
-          delete: (table, key) => void remove.run(mallId, table, key),
-          commit: () => db.exec('COMMIT'),
-          rollback: () => {
-            if (db.inTransaction) db.exec('ROLLBACK');
-          },
-          close: () => {},
-        },
-        initial,
-        onChange,
-      );
+      return createMemoryStore(journalOf(rowset), initial, onChange);
     },
-    drop: (mallId) => void removeMall.run(mallId),
+    stage(mallId, onChange) {
+      const rowset = `${mallId}@${randomUUID()}`;
+      return {
+        store: createMemoryStore(journalOf(rowset), [], onChange),
+        swap() {
+          const old = current(mallId);
+          point.run(mallId, rowset);
+          return deleteRowset(old);
+        },
+        discard: () => deleteRowset(rowset),
+      };
+    },
+    drop(mallId) {
+      const rowset = current(mallId);
+      db.transaction(() => {
+        removeRowset.run(rowset);
+        forget.run(mallId);
+      })();
+    },
     close: () => {
       db.close();
       unlock();

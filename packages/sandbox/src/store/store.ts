@@ -3,6 +3,9 @@
 // changes nothing). Writes run synchronously inside one transaction, so concurrent calls never
 // interleave within one and no update is lost. This file holds the interface and the in-memory
 // store; the SQLite database (sqlite-store.ts) keeps the same maps and writes them through to disk.
+// Where the stores of every mall live is a `MallStorage`: memory here, SQLite there; either can
+// stage a mall's next store off to the side and swap it in whole (reset, fixture, restore).
+import type { RecentValues } from '../support/recent-values.js';
 
 /** The tables of a mall, in the order a snapshot lists them. */
 export const tableNames = [
@@ -138,18 +141,86 @@ export function createMemoryStore(
 }
 
 /**
- * A value computed from some tables of `store`, computed again only after one of them changed
- * (for list views that would otherwise copy and sort a table on every request).
+ * A mall's next store, filled off to the side and then made the mall's in one step: how a reset,
+ * a fixture or a restore replaces a mall's records without holding the process or showing a
+ * half-written mall. Until `swap`, the mall keeps its old store and nobody sees this one.
  */
-export function derivedFrom<T>(store: SandboxStore, tables: readonly TableName[], compute: () => T): () => T {
+export interface StagedStore {
+  /** The new store, empty at first; the caller writes it in as many transactions as it likes. */
+  readonly store: SandboxStore;
+  /**
+   * Makes the staged records the mall's, replacing its old ones, in one short step taken before
+   * this returns; the promise settles once the old records are deleted (in chunks, for a database).
+   */
+  swap(): Promise<void>;
+  /** Forgets the staged records (a refused change); the mall keeps its old ones. */
+  discard(): Promise<void>;
+}
+
+/** Where the malls of a process keep their stores (memory, or a database that survives a restart). */
+export interface MallStorage {
+  /** The malls with stored records (none for memory: its malls end with the process). */
+  mallIds(): string[];
+  /** The store of a mall (empty when none is stored); `onChange` as for createMemoryStore. */
+  open(mallId: string, onChange?: (table: TableName) => void): SandboxStore;
+  /** Starts the next store of a mall (see {@link StagedStore}). */
+  stage(mallId: string, onChange?: (table: TableName) => void): StagedStore;
+  /** Deletes every stored record of a mall. */
+  drop(mallId: string): void;
+  /** Releases the storage (closes the database). */
+  close(): void;
+}
+
+/** Stores kept in memory only: a staged store becomes the mall's as it is. */
+export function memoryStorage(): MallStorage {
+  return {
+    mallIds: () => [],
+    open: (_mallId, onChange) => createMemoryStore(undefined, [], onChange),
+    stage: (_mallId, onChange) => ({
+      store: createMemoryStore(undefined, [], onChange),
+      swap: async () => {},
+      discard: async () => {},
+    }),
+    drop: () => {},
+    close: () => {},
+  };
+}
+
+/** A value derived from some tables of a store (see {@link derivedFrom}). */
+export interface Derived<T> {
+  /** The value, computed again if one of its tables changed since (or it was collected). */
+  (): T;
+  /** Takes `value` as the one computed from the tables as they are now (built ahead, in slices). */
+  prime(value: T): void;
+}
+
+/**
+ * A value computed from some tables of `store`, computed again only after one of them changed
+ * (for list views that would otherwise copy and sort a table on every request). With `recent`,
+ * the value is held only while it is among the values used lately (a weak reference otherwise,
+ * computed again if it was collected), so an idle mall does not keep its views.
+ */
+export function derivedFrom<T extends object>(
+  store: SandboxStore,
+  tables: readonly TableName[],
+  compute: () => T,
+  recent?: RecentValues,
+): Derived<T> {
   let computedAt: string | undefined;
-  let value: T;
-  return () => {
-    const revisions = tables.map((table) => store.revision(table)).join('|');
-    if (revisions !== computedAt) {
+  let held: { deref(): T | undefined } | undefined;
+  const revisions = () => tables.map((table) => store.revision(table)).join('|');
+  const keep = (value: T) => {
+    held = recent ? new WeakRef(value) : { deref: () => value };
+    computedAt = revisions();
+  };
+  const derived = () => {
+    let value = computedAt === revisions() ? held?.deref() : undefined;
+    if (value === undefined) {
       value = compute();
-      computedAt = revisions;
+      keep(value);
     }
+    recent?.use(value);
     return value;
   };
+  return Object.assign(derived, { prime: keep });
 }

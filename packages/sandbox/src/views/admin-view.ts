@@ -13,6 +13,7 @@ import { invalidFields } from '../catalogue/refusal.js';
 import type { operations } from '../generated/admin.js';
 import { answer, type SandboxResult, type Violation } from '../sandbox-result.js';
 import { tableNames } from '../store/store.js';
+import type { RecentValues } from '../support/recent-values.js';
 import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
 import {
@@ -66,7 +67,7 @@ function addReply(outcome: AddOutcome, requested: readonly number[], body: Field
 }
 
 /** The admin handlers over one mall's catalogue. */
-export function createAdminView(catalogue: Catalogue): HandlerMap<AdminOperations> {
+export function createAdminView(catalogue: Catalogue, recent?: RecentValues): HandlerMap<AdminOperations> {
   const { store, categories, products, placements } = catalogue;
   /** The handlers that write; every other one only reads, and keeps its answers. */
   const writers = new WeakSet<Handler<never>>();
@@ -277,7 +278,7 @@ export function createAdminView(catalogue: Catalogue): HandlerMap<AdminOperation
     deleteBundleProduct: bundles.delete,
   };
   return withShopCheck(
-    keepingReads(handlers, writers, keptAnswers(store, tableNames, answerCapacity)),
+    keepingReads(handlers, writers, keptAnswers(store, tableNames, answerCapacity, recent)),
     products.settings.shops,
   );
 }

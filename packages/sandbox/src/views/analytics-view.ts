@@ -19,6 +19,7 @@ import {
   type SimulatedOrder,
   type SimulatedVisit,
 } from '../simulation/analytics-simulation.js';
+import type { RecentValues } from '../support/recent-values.js';
 import {
   type AnalyticsQuery,
   type AnalyticsReport,
@@ -441,12 +442,15 @@ const answerCapacity = 256;
  * The handlers of the 24 analytics operations, over one mall's products (displayed products from
  * their creation day on) and category names.
  */
-export function createAnalyticsView(catalogue: Catalogue): HandlerMap<AnalyticsOperations> {
+export function createAnalyticsView(
+  catalogue: Catalogue,
+  recent?: RecentValues,
+): HandlerMap<AnalyticsOperations> {
   const { store, products, categories } = catalogue;
-  const days = createSimulatedDays(store, products);
+  const days = createSimulatedDays(store, products, undefined, recent);
   const reports = analyticsReports((categoryNo) => categories.find(categoryNo)?.category_name);
   /** Answers already computed, by operation and query; new after any product or category write. */
-  const kept = keptAnswers(store, ['product', 'category'], answerCapacity);
+  const kept = keptAnswers(store, ['product', 'category'], answerCapacity, recent);
   return Object.fromEntries(
     Object.entries(reports).map(([operationId, report]): [string, AnyHandler] => [
       operationId,

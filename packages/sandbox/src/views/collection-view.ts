@@ -5,8 +5,10 @@
 // by mall in mall-id order unless sorted; `/api/storeproducts` the malls its `store_id` names;
 // `/api/shops` the shops of every mall; a list sorts by the spec's default key and order when the
 // query names none. Names match as case-insensitive substrings, numbers,
-// prices and dates as the seed describes, with paging and sorting. Attributes the sandbox does not
-// model come from the spec's examples.
+// prices and dates as the seed describes, with paging and sorting; a query parameter with an enum
+// of values that names a product attribute (read from the spec) selects by that attribute. Queries
+// over every mall go through the cross-mall index (cross-mall-index.ts). Attributes the sandbox
+// does not model come from the spec's examples.
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
@@ -16,9 +18,12 @@ import { answer } from '../sandbox-result.js';
 import { derivedFrom } from '../store/store.js';
 import { parseBound } from '../support/kst-time.js';
 import { memo } from '../support/memo.js';
+import type { RecentValues } from '../support/recent-values.js';
+import { inSlices } from '../support/time-slice.js';
+import { collectionComparator, sortedBy } from './collection-order.js';
+import { type CollectionIndex, createCrossMallIndex } from './cross-mall-index.js';
 import type { HandlerMap } from './handler-types.js';
 import { countMatches, type ListWindow, page, pageOfMatches } from './list-query.js';
-import type { MallChanges } from './mall-changes.js';
 
 /** The collection operations of the generated types. */
 export type CollectionOperations = operations;
@@ -54,7 +59,7 @@ export function collectionCodes(categories: readonly CategoryRecord[]): (categor
 }
 
 /** A collection product with the category codes it matches. */
-type CollectionProduct = ReturnType<ReturnType<typeof recordMaker>> & { codes: string[] };
+export type CollectionProduct = ReturnType<ReturnType<typeof recordMaker>> & { codes: string[] };
 
 /** Dresses a mall's product as a collection record. */
 function recordMaker(storeId: string, template: Record<string, unknown>) {
@@ -100,48 +105,81 @@ export interface CollectionStore {
    * the next write, so a count over many malls reads one number from each unchanged mall.
    */
   count(key: string, matches: (product: CollectionProduct) => boolean): number;
+  /**
+   * Builds the records in time slices ahead of the first query (a mall's store that nothing else
+   * writes meanwhile: a staged one), so that query does not build them all at once.
+   */
+  prepare(): Promise<void>;
 }
 
 /** Distinct count queries kept per mall between writes (more start the cache over). */
 const countsKept = 256;
 
-/** The collection store of one mall; `template` is the collection's example product record. */
+/**
+ * The collection store of one mall; `template` is the collection's example product record; its
+ * records are kept while among the `recent` views.
+ */
 export function createCollectionStore(
   storeId: string,
   catalogue: Catalogue,
   template: Record<string, unknown>,
+  recent?: RecentValues,
 ): CollectionStore {
   const { store, products, categories } = catalogue;
   const dress = recordMaker(storeId, template);
-  const views = derivedFrom(store, ['product', 'category'], () => {
+  /**
+   * Calls `each` with the mall's displayed products as collection records, in number order: a
+   * product once per shop of the mall, at that shop's price (every shop's view lists the products
+   * in the same order), calling `each` product by product through `loop`.
+   */
+  const dressAll = <R>(
+    loop: (indexes: number[], each: (index: number) => void) => R,
+    each: (record: CollectionProduct) => void,
+  ): R => {
     const codesOf = collectionCodes(categories.all());
-    // Each shop of the mall is a shop in the collection: a product appears once per shop, at
-    // that shop's price (the views of every shop list the products in the same order).
     const shops = Array.from({ length: products.settings.shops }, (_, index) =>
       products.ordered(false, undefined, false, index + 1),
     );
-    const records: CollectionProduct[] = (shops[0] ?? [])
-      .flatMap((_, index) => shops.map((view) => view[index] as ProductRecord))
-      .filter((p) => p.display === 'T')
-      .map((p) => {
+    const indexes = Array.from({ length: shops[0]?.length ?? 0 }, (_, index) => index);
+    return loop(indexes, (index) => {
+      for (const view of shops) {
+        const p = view[index] as ProductRecord;
+        if (p.display !== 'T') continue;
         const first = Array.isArray(p.category) ? (p.category[0] as { category_no: number }) : undefined;
         const found = first ? codesOf(first.category_no) : [];
         // Products outside every category appear under the catch-all department C900000.
         const codes = found.length > 0 ? found : ['C900000'];
-        return { ...dress(p, codes), codes };
-      });
+        each({ ...dress(p, codes), codes });
+      }
+    });
+  };
+  /** The views over the records: as they are, or sorted (each order sorted once, on first use). */
+  const viewsOf = (records: readonly CollectionProduct[]) => {
     const sortedViews = new Map<string, CollectionProduct[]>();
     return (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] => {
       if (!sort) return records;
       const key = `${sort}|${order}`;
       let view = sortedViews.get(key);
       if (!view) {
-        view = sorted(records, sort, order === 'asc' ? 1 : -1);
+        view = sortedBy(records, collectionComparator(sort, order));
         sortedViews.set(key, view);
       }
       return view;
     };
-  });
+  };
+  const views = derivedFrom(
+    store,
+    ['product', 'category'],
+    () => {
+      const records: CollectionProduct[] = [];
+      dressAll(
+        (indexes, each) => indexes.forEach(each),
+        (record) => records.push(record),
+      );
+      return viewsOf(records);
+    },
+    recent,
+  );
   const counts = derivedFrom(store, ['product', 'category'], () => new Map<string, number>());
   return {
     storeId,
@@ -157,6 +195,14 @@ export function createCollectionStore(
     },
     shops: products.settings.shops,
     products: (sort, order) => views()(sort, order),
+    async prepare() {
+      const records: CollectionProduct[] = [];
+      await dressAll(
+        (indexes, each) => inSlices(indexes, each),
+        (record) => records.push(record),
+      );
+      views.prime(viewsOf(records));
+    },
   };
 }
 
@@ -174,7 +220,11 @@ interface ProductQuery extends ListWindow {
   readonly order?: string;
 }
 
-function productMatcher(query: ProductQuery, requireCategory: boolean) {
+/**
+ * Whether a product matches the query; `equalAttributes`: the query parameters that select a
+ * product attribute of the same name by value (one, or any of a list).
+ */
+function productMatcher(query: ProductQuery, requireCategory: boolean, equalAttributes: readonly string[]) {
   const wanted = query.collection_product_category;
   const name = query.product_name;
   const names = (typeof name === 'string' ? [name] : name)?.map((n) => n.toLowerCase());
@@ -194,9 +244,6 @@ function productMatcher(query: ProductQuery, requireCategory: boolean) {
     (to === undefined || Date.parse(p.created_date) <= to);
 }
 
-/** Product attributes a query parameter of the same name selects by value (one, or any of a list). */
-const equalAttributes = ['shop_language', 'shop_currency_code', 'product_status_type', 'product_popular_age'];
-
 /** Whether a record's attribute is the value asked for, or one of them (true when none is asked). */
 function hasAttribute(record: object, name: string, wanted: unknown): boolean {
   if (wanted === undefined) return true;
@@ -204,32 +251,22 @@ function hasAttribute(record: object, name: string, wanted: unknown): boolean {
   return (Array.isArray(wanted) ? wanted : [wanted]).some((item) => String(item) === String(actual));
 }
 
-/** The products of the stores in the order asked: one store's view, or the stores' views merged. */
+/** The products of the named stores in the order asked: one store's view, or the stores' views merged. */
 function productsOf(stores: readonly CollectionStore[], sort?: string, order?: string) {
   if (stores.length === 1) return (stores[0] as CollectionStore).products(sort, order);
   const all = stores.flatMap((s) => s.products(undefined, undefined));
-  return sort ? sorted(all, sort, order === 'asc' ? 1 : -1) : all;
+  return sort ? sortedBy(all, collectionComparator(sort, order)) : all;
 }
 
 const strip = ({ codes: _codes, ...record }: CollectionProduct) => record;
 
-/** What the collection knows of the malls' changes, to keep counts over every mall current. */
-export interface CollectionIndex {
-  readonly changes: MallChanges;
-  /** The collection store of a mall, undefined once it is dropped. */
-  storeOf(storeId: string): CollectionStore | undefined;
-}
-
-/** A count over every mall: the total, each mall's part, and the change it is current to. */
-interface CountOverMalls {
-  total: number;
-  readonly parts: Map<string, number>;
-  position: number;
-}
+/** The query without its window and order: what selects the products (the key of kept counts). */
+const selection = ({ offset: _o, limit: _l, sort: _s, order: _r, ...filters }: ProductQuery) =>
+  JSON.stringify(filters);
 
 /**
  * The collection handlers over the stores `stores()` lists (one per mall, in mall-id order); with
- * an `index`, a count over every mall recounts only the malls changed since it was last asked.
+ * an `index`, queries over every mall go through the cross-mall index.
  */
 export function createCollectionView(
   stores: () => readonly CollectionStore[],
@@ -237,35 +274,11 @@ export function createCollectionView(
   index?: CollectionIndex,
 ): HandlerMap<CollectionOperations> {
   const shopTemplate = shapes.template('ShopsPage');
-  const overMalls = new Map<string, CountOverMalls>();
-  /** A count over every mall, brought up to date by recounting the malls changed since. */
-  const countOverMalls = (
-    key: string,
-    matches: (product: CollectionProduct) => boolean,
-    { changes, storeOf }: CollectionIndex,
-  ): number => {
-    const kept = overMalls.get(key);
-    const changed = kept && changes.since(kept.position);
-    if (kept && changed) {
-      for (const storeId of changed) {
-        const part = storeOf(storeId)?.count(key, matches) ?? 0;
-        kept.total += part - (kept.parts.get(storeId) ?? 0);
-        if (part === 0) kept.parts.delete(storeId);
-        else kept.parts.set(storeId, part);
-      }
-      kept.position = changes.position();
-      return kept.total;
-    }
-    const fresh: CountOverMalls = { total: 0, parts: new Map(), position: changes.position() };
-    for (const store of stores()) {
-      const part = store.count(key, matches);
-      fresh.total += part;
-      if (part > 0) fresh.parts.set(store.storeId, part);
-    }
-    if (overMalls.size >= countsKept) overMalls.clear();
-    overMalls.set(key, fresh);
-    return fresh.total;
-  };
+  const overMalls = index && createCrossMallIndex(stores, index);
+  /** The query parameters of an operation that select a product attribute by value. */
+  const equalAttributes = memo((operationId: string) => shapes.enumFilters(operationId, 'Product'));
+  const matcherOf = (operationId: string, query: ProductQuery, requireCategory: boolean) =>
+    productMatcher(query, requireCategory, equalAttributes(operationId));
   // The platform's standard tags are not mall data: every mall lists the documented ones.
   const standardTags = shapes.records('StandardTagsPage');
   const storesNamed = (ids: readonly string[] | string | undefined) => {
@@ -285,13 +298,18 @@ export function createCollectionView(
       ...(typeof order === 'string' ? { order } : {}),
     };
   };
-  const list = (selected: readonly CollectionStore[], query: ProductQuery, requireCategory: boolean) =>
-    pageOfMatches(
-      productsOf(selected, query.sort, query.order),
-      productMatcher(query, requireCategory),
-      query,
-      10,
-    ).map(strip);
+  const list = (
+    operationId: string,
+    query: ProductQuery & { readonly store_id?: readonly string[] | string },
+    requireCategory: boolean,
+  ) => {
+    const matches = matcherOf(operationId, query, requireCategory);
+    const found =
+      query.store_id === undefined && overMalls
+        ? overMalls.page(`${operationId}|${selection(query)}`, matches, query, 10)
+        : pageOfMatches(productsOf(storesNamed(query.store_id), query.sort, query.order), matches, query, 10);
+    return found.map(strip);
+  };
   const shopsOf = (store: CollectionStore) =>
     Array.from({ length: store.shops }, (_, index) => ({
       ...shopTemplate,
@@ -301,23 +319,19 @@ export function createCollectionView(
       shop_url: `https://${store.storeId}.example.com`,
     }));
   return {
-    listProducts: ({ query }) => answer({ products: list(storesNamed(query.store_id), query, true) }),
+    listProducts: ({ query }) => answer({ products: list('listProducts', query, true) }),
     countProducts: ({ query }) => {
-      const matches = productMatcher(query, true);
-      const key = JSON.stringify(query);
-      if (query.store_id !== undefined || !index)
+      const matches = matcherOf('countProducts', query, true);
+      const key = `countProducts|${selection(query)}`;
+      if (query.store_id !== undefined || !overMalls)
         return answer({
           count: storesNamed(query.store_id).reduce((sum, s) => sum + s.count(key, matches), 0),
         });
-      return answer({ count: countOverMalls(key, matches, index) });
+      return answer({ count: overMalls.count(key, matches) });
     },
     listStoreProducts: ({ query }) =>
       answer({
-        store_products: list(
-          storesNamed(query.store_id),
-          withDefaultOrder('listStoreProducts', query),
-          false,
-        ),
+        store_products: list('listStoreProducts', withDefaultOrder('listStoreProducts', query), false),
       }),
     listShops: ({ query }) => {
       const shops = storesNamed(query.store_id)
@@ -358,20 +372,5 @@ function matchesAttributes(shop: Readonly<Record<string, unknown>>, query: objec
     if (ownShopFilters.has(name) || !(name in shop) || wanted === undefined) return true;
     const items: unknown[] = Array.isArray(wanted) ? wanted : [wanted];
     return items.some((item) => hasProperty(shop, `${name}:${String(item)}`));
-  });
-}
-
-/** Collection records by `sort` (`direction` 1 ascending, -1 descending), ties by number; a new array. */
-function sorted<T extends { product_no: number }>(items: readonly T[], sort: string, direction: number): T[] {
-  const value = (item: T) => (item as Record<string, unknown>)[sort];
-  return [...items].sort((a, b) => {
-    const [x, y] = [value(a), value(b)];
-    const difference =
-      sort === 'product_name'
-        ? String(x).localeCompare(String(y))
-        : sort.endsWith('_date')
-          ? Date.parse(String(x)) - Date.parse(String(y))
-          : Number(x ?? 0) - Number(y ?? 0);
-    return direction * difference || a.product_no - b.product_no;
   });
 }
