@@ -45,13 +45,22 @@ async function runCase(
     return { problems: [`answered ${answer.status}, not ${expected}`, ...problems] };
   const named = violatedFields(answer.body);
   const fields = testCase.expect.fields;
-  if (
-    !named.some((name) =>
-      fields.some((field) => name === field || name.startsWith(`${field}/`) || name.startsWith(`${field}.`)),
-    )
-  )
+  if (!namesField(named, fields))
     problems.push(`the violations name ${named.join(', ') || 'nothing'}, not ${fields.join(' or ')}`);
   return { problems };
+}
+
+/**
+ * Whether one of the violations `named` names one of `fields` or a member of it (`request.tags/3`);
+ * header names compare without case, as HTTP's do.
+ */
+export function namesField(named: readonly string[], fields: readonly string[]): boolean {
+  return named.some((name) =>
+    fields.some((field) => {
+      const [n, f] = [name.toLowerCase(), field.toLowerCase()];
+      return n === f || n.startsWith(`${f}/`) || n.startsWith(`${f}.`);
+    }),
+  );
 }
 
 /** The request checks of every read operation. */
