@@ -14,6 +14,7 @@ import {
   type SpecModel,
 } from '@mall-api/spec-model';
 import type { Check, CheckOutcome } from './check.js';
+import { bodyExample, recordOf } from './request-bodies.js';
 import { baselineParts } from './request-cases.js';
 import type { CheckContext } from './request-checks.js';
 
@@ -55,22 +56,6 @@ export function findSequences(model: SpecModel): Sequence[] {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The request example of an operation's JSON body. */
-function bodyExample(model: SpecModel, operation: OperationEntry): Json | undefined {
-  const media = operation.jsonBody;
-  if (!media) return undefined;
-  if (media.example !== undefined) return media.example;
-  const named = isJsonObject(media.examples) ? Object.values(media.examples)[0] : undefined;
-  return model.resolveOptional(named)?.value;
-}
-
-/** The record a body carries: its `request` object, or the first object-valued property, or itself. */
-function recordOf(body: Json | undefined): JsonObject | undefined {
-  if (!isJsonObject(body)) return undefined;
-  if (isJsonObject(body.request)) return body.request;
-  return Object.values(body).find(isJsonObject) ?? body;
-}
 
 const same = (a: Json | undefined, b: Json | undefined) =>
   String(a) === String(b) || (Number.isFinite(Number(a)) && Number(a) === Number(b) && a !== '' && b !== '');

@@ -100,6 +100,11 @@ const rewriteBody =
     },
   });
 
+/** Serves `operationId` without its `x-required-scope`, so any valid token may call it. */
+const dropScope = (operationId: string) => (document: JsonObject) => {
+  delete operationIn(document, operationId)['x-required-scope'];
+};
+
 const firstList = (body: JsonObject): JsonObject[] =>
   (Object.values(body).find(Array.isArray) ?? []) as JsonObject[];
 
@@ -212,9 +217,14 @@ export const mutants: readonly Mutant[] = [
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'auth',
-    spec: (document) => {
-      delete operationIn(document, 'getCategory')['x-required-scope'];
-    },
+    spec: dropScope('getCategory'),
+  },
+  {
+    name: 'a scope check dropped on a write (updateCategory)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'auth',
+    spec: dropScope('updateCategory'),
   },
   {
     name: 'a field dropped (getCategory `category_name`)',
