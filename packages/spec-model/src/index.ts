@@ -1,6 +1,18 @@
 // Public entry point of @mall-api/spec-model: the one reader of the bundled specs.
 export { type ApiVersions, answeringVersion, apiVersionsOf } from './api-versions.js';
 export {
+  type BodyRule,
+  type BodyRuleBreach,
+  type BodyRuleKind,
+  type BodyStep,
+  bodyFieldName,
+  bodyRuleBreaches,
+  bodyRuleKinds,
+  bodyRulesOf,
+  type LocatedValue,
+  valuesAt,
+} from './body-rules.js';
+export {
   dereference,
   extensionsOf,
   isJsonObject,
