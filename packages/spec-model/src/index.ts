@@ -30,6 +30,7 @@ export {
   type OperationEntry,
   type OperationParameter,
 } from './operation-index.js';
+export { linksOf, linkValue, type OperationLink } from './operation-links.js';
 export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 export {
   type ApiName,
