@@ -36,6 +36,14 @@ export const recordSections = {
   products: 'createProduct',
   bundles: 'createBundleProduct',
 } as const;
+/**
+ * The fixture's placements: the field naming where a placement goes, each with the create
+ * operation whose `request` (plus that field) a placement is.
+ */
+export const placementTargets = {
+  category_no: 'createCategoryProduct',
+  main_display_group: 'createMainProduct',
+} as const;
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
 
 const isFields = (value: unknown): value is Fields =>
@@ -90,12 +98,9 @@ function entriesOf(fixture: unknown): { entries: Entry[]; violations: Violation[
         return;
       }
       if (!placement && categoryNo !== undefined) request.category_no = categoryNo;
-      const operationId =
-        section === 'placements'
-          ? categoryNo === undefined
-            ? 'createMainProduct'
-            : 'createCategoryProduct'
-          : recordSections[section];
+      const operationId = placement
+        ? placementTargets[categoryNo === undefined ? 'main_display_group' : 'category_no']
+        : recordSections[section];
       entries.push({
         section,
         name,
