@@ -6,7 +6,12 @@
 // catches a mutant when something fails that did not fail on the baseline (a timing-dependent 429
 // transaction of Dredd's, say). Prints one line per mutant and the two catch rates.
 //   npm run build && node bench/conformance-catch-rate.mjs
-import { mockTarget, runConformance, runContract } from '../packages/contract-tests/dist/index.js';
+import {
+  localRunOptions,
+  mockTarget,
+  runConformance,
+  runContract,
+} from '../packages/contract-tests/dist/index.js';
 import { mutants, startMutant } from '../packages/contract-tests/dist/mutants/mutants.js';
 
 /**
@@ -15,13 +20,7 @@ import { mutants, startMutant } from '../packages/contract-tests/dist/mutants/mu
  * @param {import('../packages/contract-tests/dist/index.js').LocalTarget} target
  */
 async function measure(api, target) {
-  const report = await runConformance({
-    api,
-    baseUrl: target.baseUrl,
-    credentials: target.credentials,
-    sleep: target.sleep,
-    spendRateLimit: true,
-  });
+  const report = await runConformance(localRunOptions(api, target));
   const contract = await runContract({
     api,
     target: await mockTarget(api, { ...target.served, sandbox: true, close: async () => {} }),

@@ -4,7 +4,12 @@ export { type ApiFacts, apiFacts, isApiName, scopesOutside } from './api-facts.j
 export type { CheckResult } from './conformance/check.js';
 export type { CredentialKind, Credentials } from './conformance/conformance-client.js';
 export { junitReport, markdownReport } from './conformance/conformance-report.js';
-export { type LocalTarget, type LocalTargetOptions, startLocalTarget } from './conformance/local-target.js';
+export {
+  type LocalTarget,
+  type LocalTargetOptions,
+  localRunOptions,
+  startLocalTarget,
+} from './conformance/local-target.js';
 export { mockClockSleep } from './conformance/mock-clock.js';
 export {
   type ConformanceOptions,

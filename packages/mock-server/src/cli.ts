@@ -435,7 +435,8 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof UsageError) {
-    process.stderr.write(`mall-api-mock: ${message}\nRun mall-api-mock --help for every option.\n`);
+    const command = process.argv[2] === 'proxy' ? 'mall-api-mock proxy' : 'mall-api-mock';
+    process.stderr.write(`mall-api-mock: ${message}\nRun ${command} --help for every option.\n`);
     process.exit(2);
   }
   process.stderr.write(`mall-api-mock: ${message}\n`);

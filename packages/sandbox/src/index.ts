@@ -1,6 +1,6 @@
 // Public entry of @mall-api/sandbox: the stateful sandbox malls behind the mock APIs.
 export type { MallSettings } from './catalogue/product-service.js';
-export { type RequestRules, recordSections } from './malls/fixtures.js';
+export { placementTargets, type RequestRules, recordSections } from './malls/fixtures.js';
 export type { MallCounts, MallOutcome, RefusedChange } from './malls/mall-outcome.js';
 export {
   createSandboxMalls,

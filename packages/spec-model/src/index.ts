@@ -1,6 +1,18 @@
 // Public entry point of @mall-api/spec-model: the one reader of the bundled specs.
 export { type ApiVersions, answeringVersion, apiVersionsOf } from './api-versions.js';
 export {
+  type BodyRule,
+  type BodyRuleBreach,
+  type BodyRuleKind,
+  type BodyStep,
+  bodyFieldName,
+  bodyRuleBreaches,
+  bodyRuleKinds,
+  bodyRulesOf,
+  type LocatedValue,
+  valuesAt,
+} from './body-rules.js';
+export {
   dereference,
   extensionsOf,
   isJsonObject,
@@ -18,6 +30,7 @@ export {
   type OperationEntry,
   type OperationParameter,
 } from './operation-index.js';
+export { linksOf, linkValue, type OperationLink } from './operation-links.js';
 export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 export {
   type ApiName,

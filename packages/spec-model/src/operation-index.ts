@@ -1,6 +1,6 @@
 // The operation index of a bundled document: one entry per operation with its method, path
-// template, operationId, required scope, resolved parameters, request body and responses, and a
-// matcher for concrete paths. Entries are ordered by path specificity — at the first segment where
+// template, operationId, required scope, resolved parameters, request body, responses and their
+// links, and a matcher for concrete paths. Entries are ordered by path specificity — at the first segment where
 // two templates differ, a literal segment comes before a templated one — so routing never depends
 // on the order a spec lists its paths in (`/products/count` wins over `/products/{product_no}`).
 import {
@@ -11,6 +11,7 @@ import {
   resolve,
   resolveOptional,
 } from './json-document.js';
+import { linksOf, type OperationLink } from './operation-links.js';
 
 /** The HTTP methods an OpenAPI path item may hold operations for. */
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -57,6 +58,8 @@ export interface OperationEntry {
   readonly bodySchema?: JsonObject;
   /** Whether the request body is required. */
   readonly bodyRequired: boolean;
+  /** The `links` of its documented responses (which later operations their values feed). */
+  readonly links: readonly OperationLink[];
   /** The path parameters of a concrete path, decoded, or `undefined` when it does not match. */
   readonly matchPath: (path: string) => Record<string, string> | undefined;
 }
@@ -165,6 +168,7 @@ export function indexOperations(document: JsonObject): OperationEntry[] {
         responseCodes: Object.keys(responses),
         responses,
         ...requestBodyOf(document, operation),
+        links: linksOf(document, responses),
         matchPath: pathMatcher(pathTemplate),
       });
     }

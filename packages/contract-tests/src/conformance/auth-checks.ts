@@ -1,12 +1,15 @@
-// The auth matrix of every read operation, from the spec's security and `x-` facts: no
+// The auth matrix of every operation, from the spec's security and `x-` facts: no
 // credentials and wrong credentials get 401; a credential without the operation's scope gets the
 // status the operation documents for it (403, or 401 where it documents no 403); a token of
 // another mall and an expired token get 401; plain HTTP gets `x-https-only.status` where the spec
 // says only HTTPS is accepted. Each answer must also conform (the answer checks of @mall-api/mock-server). A credential the
-// run was not given is a skipped check, saying so.
+// run was not given is a skipped check, saying so. A write goes with its documented example body
+// and must change nothing: what it addresses reads the same before and after (refused-writes.ts).
 import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
 import type { Check } from './check.js';
 import type { CredentialKind } from './conformance-client.js';
+import { sendRefusedWrite } from './refused-writes.js';
+import { bodyExample } from './request-bodies.js';
 import { baselineParts } from './request-cases.js';
 import type { CheckContext } from './request-checks.js';
 
@@ -63,10 +66,10 @@ function rows(context: CheckContext, operation: OperationEntry): Row[] {
   ];
 }
 
-/** The auth checks of every read operation that needs credentials. */
+/** The auth checks of every operation that needs credentials, writes with their example body. */
 export function authChecks(context: CheckContext): Check[] {
   return context.model.operations
-    .filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none')
+    .filter((operation) => operation.requiredScope !== 'none')
     .flatMap((operation) =>
       rows(context, operation).map((row) => ({
         group: 'auth',
@@ -75,13 +78,15 @@ export function authChecks(context: CheckContext): Check[] {
         async run() {
           if (!context.client.has(row.credential))
             return { skipped: `no ${row.credential} credential given` };
-          const answer = await context.client.send({
+          const body = bodyExample(context.model, operation);
+          const { answer, problems } = await sendRefusedWrite(context, {
             operation,
             parts: baselineParts(context.model, operation),
             credential: row.credential,
+            ...(body === undefined ? {} : { body }),
             ...(row.plainHttp ? { plainHttp: true } : {}),
           });
-          const problems = context.answers.problems(operation, answer);
+          problems.push(...context.answers.problems(operation, answer));
           return {
             problems: answer.status === row.status ? problems : [`answered ${answer.status}`, ...problems],
           };

@@ -111,6 +111,9 @@ export function createConformanceClient(settings: ClientSettings): ConformanceCl
     sent++;
     const url = `${settings.baseUrl}${concretePath(request.operation, request.parts.path)}${queryString(request.operation, request.parts.query)}`;
     const headers: Record<string, string> = { accept: 'application/json' };
+    for (const [name, value] of Object.entries(request.parts.headers ?? {}))
+      if (value !== null)
+        headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : String(value);
     const authorization = authorizationOf[request.credential ?? 'valid'];
     if (authorization) headers.authorization = authorization;
     if (request.body !== undefined) headers['content-type'] = 'application/json';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { apiNames } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalTarget } from './local-target.js';
+import { localRunOptions, startLocalTarget } from './local-target.js';
 import { runConformance } from './run-conformance.js';
 
 const run = promisify(execFile);
@@ -25,13 +25,7 @@ describe('the conformance runner against the stateful mock', () => {
     async (api) => {
       const target = await startLocalTarget(api);
       try {
-        const report = await runConformance({
-          api,
-          baseUrl: target.baseUrl,
-          credentials: target.credentials,
-          sleep: target.sleep,
-          spendRateLimit: true,
-        });
+        const report = await runConformance(localRunOptions(api, target));
         expect(report.results.filter((r) => r.status === 'failed')).toEqual([]);
         const passedIn = (group: string) =>
           report.results.filter((r) => r.group === group && r.status === 'passed').length;

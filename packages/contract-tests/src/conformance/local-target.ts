@@ -10,6 +10,7 @@ import { apiFacts, scopesOutside } from '../api-facts.js';
 import type { Sleep } from '../hooks/pacing.js';
 import type { Credentials } from './conformance-client.js';
 import { mockClockSleep } from './mock-clock.js';
+import type { ConformanceOptions } from './run-conformance.js';
 
 /** A started local target. */
 export interface LocalTarget {
@@ -43,6 +44,16 @@ export interface LocalTargetOptions {
   /** Puts something in front of the mock (at its URL), answering at the URL it returns. */
   readonly front?: (mockUrl: string) => Promise<{ readonly url: string; close(): Promise<void> }>;
 }
+
+/** The options of a whole conformance run of `api` against a local target, its rate limit spent. */
+export const localRunOptions = (api: ApiName, target: LocalTarget) =>
+  ({
+    api,
+    baseUrl: target.baseUrl,
+    credentials: target.credentials,
+    sleep: target.sleep,
+    spendRateLimit: true,
+  }) satisfies ConformanceOptions;
 
 /** Starts our sandbox mock of `api` for a conformance run. */
 export async function startLocalTarget(api: ApiName, options: LocalTargetOptions = {}): Promise<LocalTarget> {

@@ -14,6 +14,11 @@ const parameter = (name: string, schema: JsonObject, extra: JsonObject = {}) => 
 });
 const document = {
   openapi: '3.1.0',
+  'x-api-versions': {
+    header: 'X-Version',
+    versions: [{ date: '2026-01-01' }, { date: '2025-01-01' }],
+    'unknown-version': { 'answered-as': 'oldest' },
+  },
   info: { title: 't', version: '1' },
   paths: {
     '/items': {
@@ -35,6 +40,11 @@ const document = {
             { example: [5] },
           ),
           parameter('since', { type: 'string', maxLength: 8 }, { example: 'abc' }),
+          {
+            name: 'X-Version',
+            in: 'header',
+            schema: { type: 'string', format: 'date', enum: ['2026-01-01', '2025-01-01'] },
+          },
         ],
         responses: { '200': { description: 'ok' } },
       },
@@ -110,5 +120,22 @@ describe('request cases', () => {
       parts: { query: {} },
       expect: { kind: 'invalid', fields: ['start'] },
     });
+  });
+
+  it('varies a documented header like a query parameter: each enum value valid, one outside refused', () => {
+    expect(find('X-Version at enum 2025-01-01')?.parts.headers).toEqual({ 'X-Version': '2025-01-01' });
+    expect(find('X-Version breaking enum')).toMatchObject({
+      parts: { headers: { 'X-Version': 'not-a-member' } },
+      expect: { kind: 'invalid', fields: ['X-Version'] },
+    });
+  });
+
+  it('sends the version header at a release date the spec does not describe as a valid request', () => {
+    const undescribed = cases.find((c) => c.name.startsWith('X-Version at 1999-01-01'));
+    expect(undescribed).toMatchObject({
+      parts: { headers: { 'X-Version': '1999-01-01' } },
+      expect: { kind: 'valid' },
+    });
+    expect(undescribed?.parts.query).toEqual({ start: '2026-11-01' });
   });
 });

@@ -1,19 +1,33 @@
 // The requests the conformance runner derives for one operation from its parameters and their
 // `x-` rules (specs/README.md, "Extensions"): the baseline (required parameters at their examples),
-// valid variants of one parameter at a time (parameter-values.ts; optional parameters on, rules
-// between parameters kept), and one invalid request per rule — each schema keyword, a missing
+// valid variants of one query or header parameter at a time (parameter-values.ts; optional
+// parameters on, rules between parameters kept, the version header also at a release date the
+// spec does not describe), and one invalid request per rule — each schema keyword, a missing
 // required parameter, `x-not-less-than`, `x-mutually-exclusive`, `x-requires-one-of` and
 // `x-max-values-per-key` — naming the parameter the answer's violation must name. Nothing here is
 // a list of operations or parameters: everything comes from the operation index.
 import type { Json, JsonObject, OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
-import { isJsonObject } from '@mall-api/spec-model';
+import { apiVersionsOf, isJsonObject } from '@mall-api/spec-model';
 import { exampleOf, invalidValues, validVariants } from './parameter-values.js';
 
 /** The parts of a request the runner fills in for an operation. */
 export interface RequestParts {
   readonly path: Readonly<Record<string, Json>>;
   readonly query: Readonly<Record<string, Json>>;
+  /** Documented request headers (`in: header` parameters) the case sets. */
+  readonly headers?: Readonly<Record<string, Json>>;
 }
+
+/** The part of a request a parameter goes in. */
+const partOf = (p: OperationParameter): 'path' | 'query' | 'headers' =>
+  p.in === 'path' ? 'path' : p.in === 'header' ? 'headers' : 'query';
+
+/** `base` with `values` added to one of its parts. */
+const withIn = (
+  base: RequestParts,
+  part: 'path' | 'query' | 'headers',
+  values: Readonly<Record<string, Json>>,
+): RequestParts => ({ ...base, [part]: { ...base[part], ...values } });
 
 /** One derived request and what its answer must be. */
 export interface RequestCase {
@@ -76,16 +90,15 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
     if (needed && !(needed in base.query)) extra[needed] = example(needed);
     const partner = lowerBoundOf(p);
     if (partner && !(partner in base.query)) extra[partner] = lowest(byName.get(partner), value);
-    const target = p.in === 'path' ? 'path' : 'query';
-    return { ...base, [target]: { ...base[target], ...extra } };
+    return withIn(base, partOf(p), extra);
   };
   const cases: RequestCase[] = [
     { name: 'baseline (required parameters at their examples)', parts: base, expect: { kind: 'valid' } },
   ];
-  for (const p of operation.parameters.filter((q) => q.in === 'query' || q.in === 'path')) {
+  for (const p of operation.parameters.filter((q) => q.in !== 'cookie')) {
     const items = itemsOf(p);
     if (
-      p.in === 'query' &&
+      p.in !== 'path' &&
       !p.required &&
       !exclusive.some((pair) => pair.includes(p.name) && pair.some((o) => o in base.query && o !== p.name))
     )
@@ -94,21 +107,20 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
         parts: withValue(p, exampleOf(p, items)),
         expect: { kind: 'valid' },
       });
-    if (p.in === 'query')
+    if (p.in !== 'path')
       for (const variant of validVariants(p, items, seed))
         cases.push({
           name: `${p.name} at ${variant.label}`,
           parts: withValue(p, variant.value),
           expect: { kind: 'valid' },
         });
-    for (const invalid of invalidValues(p, items)) {
-      const target = p.in === 'path' ? 'path' : 'query';
+    for (const invalid of invalidValues(p, items))
       cases.push({
         name: `${p.name} breaking ${invalid.label}`,
-        parts: { ...base, [target]: { ...base[target], [p.name]: invalid.value } },
+        parts: withIn(base, partOf(p), { [p.name]: invalid.value }),
         expect: { kind: 'invalid', fields: [p.name] },
       });
-    }
+    cases.push(...versionCases(model, p, base));
     cases.push(...ruleCases(p, base, example));
   }
   cases.push(...orderingCases(byName, base));
@@ -122,6 +134,26 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
       });
   }
   return cases;
+}
+
+/**
+ * The version header (`x-api-versions`): a release date the document does not describe is valid
+ * (answered as the version the spec names for it), so it is sent as a valid case.
+ */
+function versionCases(model: SpecModel, p: OperationParameter, base: RequestParts): RequestCase[] {
+  if (p.in !== 'header' || !isJsonObject(model.document['x-api-versions'])) return [];
+  const versions = apiVersionsOf(model.document);
+  if (versions.header?.toLowerCase() !== p.name.toLowerCase()) return [];
+  const undescribed = ['1999-01-01', '2099-12-31'].find((date) => !versions.dates.includes(date));
+  return undescribed
+    ? [
+        {
+          name: `${p.name} at ${undescribed}, a release date the document does not describe (answered as the ${versions.unknownAnsweredAs})`,
+          parts: withIn(base, 'headers', { [p.name]: undescribed }),
+          expect: { kind: 'valid' },
+        },
+      ]
+    : [];
 }
 
 /** `x-not-less-than`'s sibling of `p`, if it has one. */

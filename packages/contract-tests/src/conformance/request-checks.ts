@@ -6,7 +6,7 @@
 // the second half of the page of 2n from 0. Write operations are exercised only on records the run
 // creates (sequence-checks.ts), never here.
 
-import { type AnswerChecks, violatedFields } from '@mall-api/mock-server/answer-checks';
+import { type Answer, type AnswerChecks, violatedFields } from '@mall-api/mock-server/answer-checks';
 import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
 import type { Check, CheckOutcome } from './check.js';
 import type { ConformanceClient } from './conformance-client.js';
@@ -40,18 +40,38 @@ async function runCase(
     if (!is2xx(answer.status)) return { problems: [`answered ${answer.status}, not 2xx`, ...problems] };
     return { problems: [...problems, ...listProblems(operation, testCase.parts.query, answer.body)] };
   }
+  return { problems: refusalProblems(operation, answer, testCase.expect.fields, problems) };
+}
+
+/**
+ * The problems of an answer to a request that breaks a rule: not the operation's validation status,
+ * or no violation naming one of `fields`; added to `problems` (the answer's own).
+ */
+export function refusalProblems(
+  operation: OperationEntry,
+  answer: Answer,
+  fields: readonly string[],
+  problems: readonly string[],
+): string[] {
   const expected = validationStatus(operation);
-  if (answer.status !== expected)
-    return { problems: [`answered ${answer.status}, not ${expected}`, ...problems] };
+  if (answer.status !== expected) return [`answered ${answer.status}, not ${expected}`, ...problems];
   const named = violatedFields(answer.body);
-  const fields = testCase.expect.fields;
-  if (
-    !named.some((name) =>
-      fields.some((field) => name === field || name.startsWith(`${field}/`) || name.startsWith(`${field}.`)),
-    )
-  )
-    problems.push(`the violations name ${named.join(', ') || 'nothing'}, not ${fields.join(' or ')}`);
-  return { problems };
+  return namesField(named, fields)
+    ? [...problems]
+    : [...problems, `the violations name ${named.join(', ') || 'nothing'}, not ${fields.join(' or ')}`];
+}
+
+/**
+ * Whether one of the violations `named` names one of `fields` or a member of it (`request.tags/3`);
+ * header names compare without case, as HTTP's do.
+ */
+export function namesField(named: readonly string[], fields: readonly string[]): boolean {
+  return named.some((name) =>
+    fields.some((field) => {
+      const [n, f] = [name.toLowerCase(), field.toLowerCase()];
+      return n === f || n.startsWith(`${f}/`) || n.startsWith(`${f}.`);
+    }),
+  );
 }
 
 /** The request checks of every read operation. */

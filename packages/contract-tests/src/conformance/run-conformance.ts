@@ -1,5 +1,5 @@
 // Runs the conformance checks of one API against a server: the derived requests and paging
-// (request-checks.ts), the auth matrix (auth-checks.ts), the stateful sequences
+// (request-checks.ts), the invalid bodies of the spec's body rules (body-rule-checks.ts), the auth matrix (auth-checks.ts), the stateful sequences
 // (sequence-checks.ts) and, last because it spends the budget, the rate limit
 // (rate-limit-checks.ts). Everything is derived from the API's bundle through
 // @mall-api/spec-model. A spent `maxRequests` budget skips what is left, saying so.
@@ -8,6 +8,7 @@ import { createAnswerChecks } from '@mall-api/mock-server/answer-checks';
 import { type ApiName, loadSpec } from '@mall-api/spec-model';
 import type { Sleep } from '../hooks/pacing.js';
 import { authChecks } from './auth-checks.js';
+import { bodyRuleChecks } from './body-rule-checks.js';
 import type { Check, CheckResult } from './check.js';
 import { BudgetSpent, type Credentials, createConformanceClient } from './conformance-client.js';
 import { rateLimitChecks } from './rate-limit-checks.js';
@@ -63,6 +64,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const only = options.operations ? new Set(options.operations) : undefined;
   const checks: Check[] = [
     ...requestChecks(context),
+    ...bodyRuleChecks(context),
     ...authChecks(context),
     ...sequenceChecks(context),
     ...rateLimitChecks(context, options.api, options.spendRateLimit === true),

@@ -1,75 +1,84 @@
-// Stateful sequences, found in the spec's paths the way its links would state them: a collection
-// path with a `POST` answering 201 and an item path below it (`…/{id}`) with `GET`, `PUT` and
-// `DELETE`. Each sequence creates a record from the create operation's request example, reads it
-// back (the fields it sent), finds it in the list, updates it from the update example, reads the
-// update back, checks that a credential without the scope cannot delete it, deletes it and reads
-// 404. It only ever updates or deletes the record it created, and deletes it if a step fails.
+// Stateful sequences, read from the spec's `links` (@mall-api/spec-model): a create operation
+// whose 201 links to the `GET`, `PUT` and `DELETE` of what it created (and to a list filtered by
+// it). Each sequence creates a record from the create operation's request example, reads it back
+// through the link (the fields it sent), finds it in the linked list, updates it from the update
+// example, reads the update back, checks that a credential without the scope cannot delete it,
+// deletes it and reads 404. Every later request takes its parameters from the links' runtime
+// expressions evaluated on the create answer. It only ever updates or deletes the record it
+// created, and deletes it if a step fails.
 
 import { type Answer, violatedFields } from '@mall-api/mock-server/answer-checks';
 import {
   isJsonObject,
   type Json,
   type JsonObject,
+  linkValue,
   type OperationEntry,
+  type OperationLink,
   type SpecModel,
 } from '@mall-api/spec-model';
 import type { Check, CheckOutcome } from './check.js';
-import { baselineParts } from './request-cases.js';
+import { bodyExample, recordOf } from './request-bodies.js';
+import { baselineParts, type RequestParts } from './request-cases.js';
 import type { CheckContext } from './request-checks.js';
 
-interface Sequence {
-  readonly create: OperationEntry;
-  readonly list: OperationEntry | undefined;
-  readonly read: OperationEntry;
-  readonly update: OperationEntry | undefined;
-  readonly remove: OperationEntry;
-  /** The item path's own parameter (`category_no` of `/categories/{category_no}`). */
-  readonly id: string;
+/** A linked operation of a sequence and the link that leads to it. */
+export interface Step {
+  readonly operation: OperationEntry;
+  readonly link: OperationLink;
 }
 
-/** The sequences the spec's paths describe. */
+/** One create operation and the operations its links lead to. */
+export interface Sequence {
+  readonly create: OperationEntry;
+  readonly read: Step;
+  readonly list: Step | undefined;
+  readonly update: Step | undefined;
+  readonly remove: Step;
+}
+
+/** The sequences the links of the spec's create operations (a `POST` answering 201) describe. */
 export function findSequences(model: SpecModel): Sequence[] {
-  const at = (method: string, path: string) =>
-    model.operations.find((o) => o.method === method && o.pathTemplate === path);
   return model.operations.flatMap((create) => {
-    if (create.method !== 'post' || !create.responseCodes.includes('201')) return [];
-    const item = model.operations.find(
-      (o) =>
-        o.method === 'get' &&
-        new RegExp(`^${escapeRegExp(create.pathTemplate)}/\\{([^}/]+)\\}$`).test(o.pathTemplate),
-    );
-    const id = item ? /\{([^}]+)\}$/.exec(item.pathTemplate)?.[1] : undefined;
-    const remove = item && at('delete', item.pathTemplate);
-    if (!item || !id || !remove) return [];
-    return [
-      {
-        create,
-        list: at('get', create.pathTemplate),
-        read: item,
-        update: at('put', item.pathTemplate),
-        remove,
-        id,
-      },
-    ];
+    if (create.method !== 'post') return [];
+    const steps = create.links
+      .filter((link) => link.status === '201')
+      .flatMap((link) => {
+        const operation = model.operation(link.operationId);
+        return operation ? [{ operation, link }] : [];
+      });
+    const linksPath = (step: Step) =>
+      Object.keys(step.link.parameters).some((name) =>
+        step.operation.parameters.some((p) => p.in === 'path' && p.name === name),
+      );
+    const find = (method: string, byPath: boolean) =>
+      steps.find((step) => step.operation.method === method && linksPath(step) === byPath);
+    const read = find('get', true);
+    const remove = find('delete', true);
+    if (!read || !remove) return [];
+    return [{ create, read, remove, list: find('get', false), update: find('put', true) }];
   });
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The request example of an operation's JSON body. */
-function bodyExample(model: SpecModel, operation: OperationEntry): Json | undefined {
-  const media = operation.jsonBody;
-  if (!media) return undefined;
-  if (media.example !== undefined) return media.example;
-  const named = isJsonObject(media.examples) ? Object.values(media.examples)[0] : undefined;
-  return model.resolveOptional(named)?.value;
+/** The request of a linked step: its baseline with the link's parameters taken from the create answer. */
+function linkedParts(model: SpecModel, step: Step, created: Json | undefined): RequestParts {
+  const base = baselineParts(model, step.operation);
+  const path: Record<string, Json> = { ...base.path };
+  const query: Record<string, Json> = { ...base.query };
+  for (const [name, expression] of Object.entries(step.link.parameters)) {
+    const value = linkValue(expression, created);
+    const parameter = step.operation.parameters.find((p) => p.name === name);
+    if (value === undefined || !parameter) continue;
+    if (parameter.in === 'path') path[name] = value;
+    else query[name] = parameter.schema.type === 'array' && !Array.isArray(value) ? [value] : value;
+  }
+  return { ...base, path, query };
 }
 
-/** The record a body carries: its `request` object, or the first object-valued property, or itself. */
-function recordOf(body: Json | undefined): JsonObject | undefined {
-  if (!isJsonObject(body)) return undefined;
-  if (isJsonObject(body.request)) return body.request;
-  return Object.values(body).find(isJsonObject) ?? body;
+/** The value the links name the created record by (the read link's first parameter). */
+function linkedId(step: Step, created: Json | undefined): { name: string; value: Json | undefined } {
+  const [name = '', expression = null] = Object.entries(step.link.parameters)[0] ?? [];
+  return { name, value: linkValue(expression, created) };
 }
 
 const same = (a: Json | undefined, b: Json | undefined) =>
@@ -101,22 +110,27 @@ function missingAttributes(created: JsonObject | undefined, answer: Answer): str
 
 /** The sequence checks of an API. */
 export function sequenceChecks(context: CheckContext): Check[] {
-  return findSequences(context.model).map((sequence) => ({
-    group: 'sequence',
-    subject: sequence.create.operationId,
-    name: `${sequence.create.operationId} → ${sequence.read.operationId} → ${sequence.list?.operationId ?? '(no list)'} → ${sequence.update?.operationId ?? '(no update)'} → ${sequence.read.operationId} → ${sequence.remove.operationId} → 404`,
-    run: () => runSequence(context, sequence),
-  }));
+  return findSequences(context.model).map((sequence) => {
+    const { create, read, list, update, remove } = sequence;
+    const id = (step: Step | undefined) => step?.operation.operationId;
+    return {
+      group: 'sequence',
+      subject: create.operationId,
+      name: `${create.operationId} → ${id(read)} → ${id(list) ?? '(no list)'} → ${id(update) ?? '(no update)'} → ${id(read)} → ${id(remove)} → 404`,
+      run: () => runSequence(context, sequence),
+    };
+  });
 }
 
 async function runSequence(context: CheckContext, sequence: Sequence): Promise<CheckOutcome> {
   const { client, model, answers } = context;
   const send = async (
-    operation: OperationEntry,
-    parts: ReturnType<typeof baselineParts>,
+    step: OperationEntry | Step,
+    parts: RequestParts,
     body?: Json,
     credential?: 'forbidden',
   ) => {
+    const operation = 'link' in step ? step.operation : step;
     const answer = await client.send({
       operation,
       parts,
@@ -128,90 +142,79 @@ async function runSequence(context: CheckContext, sequence: Sequence): Promise<C
       problems: answers.problems(operation, answer).map((p) => `${operation.operationId}: ${p}`),
     };
   };
-  const createBody = bodyExample(model, sequence.create);
-  if (createBody === undefined) return { skipped: `${sequence.create.operationId} has no request example` };
-  const created = await send(sequence.create, baselineParts(model, sequence.create), createBody);
-  if (
-    created.answer.status >= 400 &&
-    created.answer.status < 500 &&
-    created.answer.status !== 401 &&
-    created.answer.status !== 403
-  )
+  const { create, read, remove, update, list } = sequence;
+  const createBody = bodyExample(model, create);
+  if (createBody === undefined) return { skipped: `${create.operationId} has no request example` };
+  const created = await send(create, baselineParts(model, create), createBody);
+  const status = created.answer.status;
+  if (status >= 400 && status < 500 && status !== 401 && status !== 403)
     return {
-      skipped: `${sequence.create.operationId}'s request example does not fit this mall (${created.answer.status}: ${violatedFields(created.answer.body).join(', ')})`,
+      skipped: `${create.operationId}'s request example does not fit this mall (${status}: ${violatedFields(created.answer.body).join(', ')})`,
     };
-  if (created.answer.status !== 201)
+  if (status !== 201) return { problems: [`${create.operationId} answered ${status}`, ...created.problems] };
+  const id = linkedId(read, created.answer.body);
+  if (id.value === undefined || id.value === null)
     return {
-      problems: [`${sequence.create.operationId} answered ${created.answer.status}`, ...created.problems],
+      problems: [`the 201 of ${create.operationId} has no value at ${String(read.link.parameters[id.name])}`],
     };
-  const id = recordOf(created.answer.body)?.[sequence.id];
-  if (id === undefined || id === null)
-    return { problems: [`the 201 of ${sequence.create.operationId} names no ${sequence.id}`] };
-  const itemParts = {
-    ...baselineParts(model, sequence.read),
-    path: { ...baselineParts(model, sequence.read).path, [sequence.id]: id },
-  };
+  const partsOf = (step: Step) => linkedParts(model, step, created.answer.body);
   const problems = [...created.problems];
   let deleted = false;
   try {
-    const read = await send(sequence.read, itemParts);
-    problems.push(...missingAttributes(recordOf(created.answer.body), read.answer));
+    const first = await send(read, partsOf(read));
+    problems.push(...missingAttributes(recordOf(created.answer.body), first.answer));
     problems.push(
-      ...read.problems,
-      ...(read.answer.status === 200
-        ? differences(recordOf(createBody), read.answer)
-        : [`${sequence.read.operationId} of the new record answered ${read.answer.status}`]),
+      ...first.problems,
+      ...(first.answer.status === 200
+        ? differences(recordOf(createBody), first.answer)
+        : [`${read.operation.operationId} of the new record answered ${first.answer.status}`]),
     );
-    if (sequence.list) problems.push(...(await listShows(context, sequence, id)));
-    const updateBody = sequence.update && bodyExample(model, sequence.update);
-    if (sequence.update && updateBody !== undefined) {
-      const updated = await send(sequence.update, itemParts, updateBody);
+    if (list) problems.push(...(await listShows(context, list, partsOf(list), id)));
+    const updateBody = update && bodyExample(model, update.operation);
+    if (update && updateBody !== undefined) {
+      const updated = await send(update, partsOf(update), updateBody);
       problems.push(...updated.problems);
       if (updated.answer.status !== 200)
-        problems.push(`${sequence.update.operationId} answered ${updated.answer.status}`);
-      const reread = await send(sequence.read, itemParts);
+        problems.push(`${update.operation.operationId} answered ${updated.answer.status}`);
+      const reread = await send(read, partsOf(read));
       problems.push(...reread.problems, ...differences(recordOf(updateBody), reread.answer));
     }
     if (client.has('forbidden')) {
-      const refused = await send(sequence.remove, itemParts, undefined, 'forbidden');
+      const refused = await send(remove, partsOf(remove), undefined, 'forbidden');
       if (refused.answer.status < 400)
-        problems.push(`${sequence.remove.operationId} without the scope answered ${refused.answer.status}`);
+        problems.push(`${remove.operation.operationId} without the scope answered ${refused.answer.status}`);
     }
-    const removed = await send(sequence.remove, itemParts);
+    const removed = await send(remove, partsOf(remove));
     problems.push(...removed.problems);
     deleted = removed.answer.status === 200;
-    if (!deleted) problems.push(`${sequence.remove.operationId} answered ${removed.answer.status}`);
-    const gone = await send(sequence.read, itemParts);
+    if (!deleted) problems.push(`${remove.operation.operationId} answered ${removed.answer.status}`);
+    const gone = await send(read, partsOf(read));
     if (gone.answer.status !== 404)
-      problems.push(`${sequence.read.operationId} after the delete answered ${gone.answer.status}, not 404`);
+      problems.push(`${read.operation.operationId} after the delete answered ${gone.answer.status}, not 404`);
     problems.push(...gone.problems);
   } finally {
     // Only what this sequence created is ever deleted.
-    if (!deleted) await client.send({ operation: sequence.remove, parts: itemParts }).catch(() => undefined);
+    if (!deleted)
+      await client.send({ operation: remove.operation, parts: partsOf(remove) }).catch(() => undefined);
   }
   return { problems };
 }
 
-async function listShows(context: CheckContext, sequence: Sequence, id: Json): Promise<string[]> {
-  const list = sequence.list;
-  if (!list) return [];
-  const base = baselineParts(context.model, list);
-  const byId = list.parameters.find((p) => p.in === 'query' && p.name === sequence.id);
-  const limit = list.parameters.find((p) => p.name === 'limit')?.schema.maximum;
-  const query = byId
-    ? { [sequence.id]: byId.schema.type === 'array' ? [id] : id }
-    : typeof limit === 'number'
-      ? { limit }
-      : {};
-  const answer = await context.client.send({
-    operation: list,
-    parts: { ...base, query: { ...base.query, ...query } },
-  });
+/** Whether the linked list (filtered by the new record, as its link says) shows it. */
+async function listShows(
+  context: CheckContext,
+  list: Step,
+  parts: RequestParts,
+  id: { name: string; value: Json | undefined },
+): Promise<string[]> {
+  const answer = await context.client.send({ operation: list.operation, parts });
   const items = isJsonObject(answer.body) ? Object.values(answer.body).find(Array.isArray) : undefined;
   const found =
-    Array.isArray(items) && items.some((item) => isJsonObject(item) && same(item[sequence.id], id));
+    Array.isArray(items) && items.some((item) => isJsonObject(item) && same(item[id.name], id.value));
   return [
-    ...context.answers.problems(list, answer).map((p) => `${list.operationId}: ${p}`),
-    ...(found ? [] : [`${list.operationId} does not list the new record ${sequence.id}=${String(id)}`]),
+    ...context.answers.problems(list.operation, answer).map((p) => `${list.operation.operationId}: ${p}`),
+    ...(found
+      ? []
+      : [`${list.operation.operationId} does not list the new record ${id.name}=${String(id.value)}`]),
   ];
 }

@@ -6,14 +6,19 @@
 // shallow ones change the shape of an answer. Not shipped.
 import {
   type ApiName,
+  type BodyRuleKind,
+  bodyRulesOf,
   createSpecModel,
   isJsonObject,
   type Json,
   type JsonObject,
   loadSpec,
   type SpecModel,
+  valuesAt,
 } from '@mall-api/spec-model';
+import { replaced } from '../conformance/body-rule-cases.js';
 import { type LocalTarget, startLocalTarget } from '../conformance/local-target.js';
+import { bodyExample } from '../conformance/request-bodies.js';
 import { type ProxiedRequest, type ProxyMutation, startMutantProxy } from './mutant-proxy.js';
 
 /** One broken copy of a mock. */
@@ -99,6 +104,43 @@ const rewriteBody =
       answer.body = JSON.stringify(body);
     },
   });
+
+/** Serves `operationId` without its `x-required-scope`, so any valid token may call it. */
+const dropScope = (operationId: string) => (document: JsonObject) => {
+  delete operationIn(document, operationId)['x-required-scope'];
+};
+
+/**
+ * Lets bodies of `operationId` that break its `kind` rule through: the breaking value is put back
+ * as the operation's example body has it before the mock sees the request, as a server ignoring
+ * the rule would store it.
+ */
+const ignoreBodyRule =
+  (operationId: string, kind: BodyRuleKind) =>
+  (model: SpecModel): ProxyMutation => {
+    const operation = model.operation(operationId);
+    const schema = operation?.bodySchema;
+    const rules = schema ? bodyRulesOf(model.dereference(schema)).filter((rule) => rule.kind === kind) : [];
+    const example = operation && bodyExample(model, operation);
+    return {
+      request(request) {
+        if (operationOf(model, request) !== operationId || request.method === 'GET') return undefined;
+        let body = JSON.parse(request.body) as Json;
+        for (const rule of rules)
+          for (const { path, value, parent } of valuesAt(body, rule.at))
+            if (rule.breaches(value, parent).length > 0) {
+              const kept = path.reduce<Json | undefined>(
+                (node, step) =>
+                  isJsonObject(node) || Array.isArray(node) ? (node as JsonObject)[step] : undefined,
+                example,
+              );
+              body = replaced(body, path, kept ?? null);
+            }
+        request.body = JSON.stringify(body);
+        return undefined;
+      },
+    };
+  };
 
 const firstList = (body: JsonObject): JsonObject[] =>
   (Object.values(body).find(Array.isArray) ?? []) as JsonObject[];
@@ -212,10 +254,32 @@ export const mutants: readonly Mutant[] = [
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'auth',
-    spec: (document) => {
-      delete operationIn(document, 'getCategory')['x-required-scope'];
-    },
+    spec: dropScope('getCategory'),
   },
+  {
+    name: 'a scope check dropped on a write (updateCategory)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'auth',
+    spec: dropScope('updateCategory'),
+  },
+  ...(
+    [
+      ['createProduct', 'x-decimal-maximum'],
+      ['createProduct', 'x-not-less-than'],
+      ['createProduct', 'x-joined-max-length'],
+      ['createProduct', 'x-max-value-combinations'],
+      ['updateMainProduct', 'x-subset-of'],
+    ] as const
+  ).map(
+    ([operationId, kind]): Mutant => ({
+      name: `a body rule ignored (${operationId} ${kind})`,
+      api: 'admin',
+      kind: 'behavioural',
+      caughtBy: 'requests',
+      proxy: ignoreBodyRule(operationId, kind),
+    }),
+  ),
   {
     name: 'a field dropped (getCategory `category_name`)',
     api: 'admin',

@@ -1,44 +1,73 @@
 // `mall-api-mock proxy`: the validating proxy from the command line.
 //   mall-api-mock proxy --api admin --target https://yourmall.cafe24api.com [--port N] [--host H]
 //                       [--record DIR] [--quiet] [--control-token T] [--control-remote]
-// Prints its URL, logs one line per request and one per violation (never credentials), and stops
-// cleanly on SIGINT/SIGTERM.
-import { parseArgs } from 'node:util';
+// Its options come from one table (cli-options.ts, like the main command's): each is also read from
+// `MALL_API_MOCK_PROXY_<NAME>`, `--help` lists them with their defaults, and a mistake is a
+// UsageError (exit 2). Prints its URL, logs one line per request and one per violation (never
+// credentials), and stops cleanly on SIGINT/SIGTERM.
 import { loadSpec } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../api-profiles.js';
+import { type CliOption, optionHelp, readOptions, UsageError } from '../cli-options.js';
 import { createFixtureRecorder } from './fixture-recorder.js';
 import { startValidatingProxy } from './validating-proxy.js';
 
-const usage = `Usage: mall-api-mock proxy --api NAME --target URL [--port N] [--host H] [--record DIR] [--quiet] [--control-token T] [--control-remote]
-APIs: ${Object.keys(apiProfiles).join(', ')}`;
+/** The environment prefix of the proxy's options (the main command's is `MALL_API_MOCK_`). */
+export const proxyEnvPrefix = 'MALL_API_MOCK_PROXY_';
 
-/** Runs the proxy command with its arguments (those after `proxy`). */
-export async function runProxyCli(args: readonly string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      api: { type: 'string' },
-      target: { type: 'string' },
-      port: { type: 'string', default: '0' },
-      host: { type: 'string', default: '127.0.0.1' },
-      record: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      'control-token': { type: 'string' },
-      'control-remote': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+/** Every option of `mall-api-mock proxy`. */
+export const proxyOptions = {
+  api: {
+    type: 'string',
+    value: 'NAME',
+    help: `the API the target serves (${Object.keys(apiProfiles).join(', ')})`,
+  },
+  target: { type: 'string', value: 'URL', help: "the service's http(s) URL to forward to" },
+  port: { type: 'string', value: 'N', default: '0', help: 'the port to listen on; 0 picks a free one' },
+  host: { type: 'string', value: 'HOST', default: '127.0.0.1', help: 'the address to listen on' },
+  record: {
+    type: 'string',
+    value: 'DIR',
+    help: 'record the answers as a sandbox fixture in DIR (the mock loads it back with --fixtures)',
+  },
+  quiet: { type: 'boolean', default: 'false', help: 'no line per request' },
+  'control-token': { type: 'string', value: 'TOKEN', help: 'the bearer token the control API asks for' },
+  'control-remote': {
+    type: 'boolean',
+    default: 'false',
+    help: 'let other hosts than loopback call the control API',
+  },
+  help: { type: 'boolean', short: 'h', help: 'print this help', argumentOnly: true },
+} satisfies Record<string, CliOption>;
+
+const usage = `Usage: mall-api-mock proxy --api NAME --target URL [options]
+Forwards every request to the target and checks each request and answer against the API's spec.
+
+Options (each also from the environment variable in brackets):
+${optionHelp(proxyOptions, proxyEnvPrefix)}`;
+
+/**
+ * Runs the proxy command with its arguments (those after `proxy`) and environment.
+ * @throws {UsageError} on a mistake in how it was called.
+ */
+export async function runProxyCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const { values, positionals } = readOptions(proxyOptions, args, env, proxyEnvPrefix);
   if (values.help) {
     process.stdout.write(`${usage}\n`);
     return;
   }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals.join(' ')}`);
   const api = values.api;
-  if (!api || !(api in apiProfiles)) throw new Error(`--api must name one API\n${usage}`);
+  if (!api || !(api in apiProfiles))
+    throw new UsageError(`--api must name one API (${Object.keys(apiProfiles).join(', ')})`);
   if (!values.target || !/^https?:\/\//.test(values.target))
-    throw new Error(`--target must be the service's http(s) URL\n${usage}`);
-  const port = Number(values.port);
-  if (!(Number.isInteger(port) && port >= 0 && port < 65536))
-    throw new Error(`--port must be a TCP port number, got ${values.port}`);
+    throw new UsageError("--target must be the service's http(s) URL");
+  const portText = values.port ?? '0';
+  const port = Number(portText);
+  if (!(/^\d+$/.test(portText) && port < 65536))
+    throw new UsageError(`--port must be a TCP port number, got ${portText}`);
   const name = api as ApiName;
   const recorder =
     values.record === undefined
@@ -48,7 +77,7 @@ export async function runProxyCli(args: readonly string[]): Promise<void> {
     api: name,
     target: values.target,
     port,
-    host: values.host,
+    host: values.host ?? '127.0.0.1',
     ...(recorder ? { recorder } : {}),
     ...(values.quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
     control: {

@@ -81,14 +81,36 @@ describe('the validating proxy in front of a conforming service', () => {
     expect(journal).toContain('[redacted]');
   });
 
-  it('records answers as a fixture that the control API loads into another mall', async () => {
-    await get('/api/v2/admin/categories?limit=5');
-    await get('/api/v2/admin/products?limit=5');
+  it('records every record kind of the fixture format, and the control API loads it into another mall', async () => {
+    // Few enough requests for the mall's bucket (40): the lists, then what a few categories hold.
+    await get('/api/v2/admin/products?limit=100');
+    const bundles = (await (await get('/api/v2/admin/bundleproducts?limit=5')).json()) as {
+      bundleproducts: { bundle_product_components: { product_no: number }[] }[];
+    };
+    const components = bundles.bundleproducts.flatMap((b) =>
+      b.bundle_product_components.map((c) => c.product_no),
+    );
+    await get(`/api/v2/admin/products?limit=100&product_no=${[...new Set(components)].join(',')}`);
+    const categories = (await (await get('/api/v2/admin/categories?limit=100')).json()) as {
+      categories: { category_no: number }[];
+    };
+    for (const { category_no } of categories.categories.slice(0, 8))
+      await get(`/api/v2/admin/categories/${category_no}/products?display_group=1`);
+    const mains = (await (await get('/api/v2/admin/mains')).json()) as { mains: { display_group: number }[] };
+    for (const { display_group } of mains.mains) await get(`/api/v2/admin/mains/${display_group}/products`);
     const fixture = JSON.parse(readFileSync(join(scratch, `${mall}.json`), 'utf8'));
-    expect(fixture.categories.length).toBeGreaterThan(0);
-    expect(fixture.products.length).toBeGreaterThan(0);
-    const counts = await mock.control.loadFixture('loaded', fixture);
-    expect(counts).toMatchObject({ categories: expect.any(Number), products: expect.any(Number) });
+    for (const section of ['categories', 'products', 'bundles', 'placements'])
+      expect(fixture[section].length, section).toBeGreaterThan(0);
+    const placedIn = (field: string) =>
+      fixture.placements.filter((p: Record<string, unknown>) => field in p).length;
+    expect(placedIn('category_no')).toBeGreaterThan(0);
+    expect(placedIn('main_display_group')).toBeGreaterThan(0);
+    // A bundle's components name recorded products by reference, as the format asks.
+    expect(JSON.stringify(fixture.bundles[0].bundle_product_components)).toContain('"$ref":"products-');
+    // The mall's counts after the load (its own seeded data included): every record was taken.
+    const counts = (await mock.control.loadFixture('loaded', fixture)) as Record<string, number>;
+    for (const section of ['categories', 'products', 'bundles'])
+      expect(counts[section], section).toBeGreaterThanOrEqual(fixture[section].length);
     const loadedToken = (await mock.token('loaded')).access_token;
     const names = async (mallId: string, bearer: string) => {
       const response = await fetch(`${mock.mallUrl('admin', mallId)}/api/v2/admin/categories?limit=100`, {

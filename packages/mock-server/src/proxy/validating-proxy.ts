@@ -154,7 +154,11 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
           .problems(operation, { status: upstream.status, headers: upstream.headers, body: parsed })
           .map((p) => `answer ${p}`),
       );
-      if (upstream.status === 200) options.recorder?.observe(mallOf(exchange), operation, parsed);
+      if (upstream.status === 200)
+        options.recorder?.observe(mallOf(exchange), operation, parsed, {
+          ...(exchange.route ? { path: exchange.route.pathParameters } : {}),
+          query: exchange.query,
+        });
     }
     const mallId = mallOf(exchange);
     await malls.journal.record(mallId, {

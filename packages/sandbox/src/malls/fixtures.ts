@@ -45,6 +45,14 @@ export const recordSections = {
   products: 'createProduct',
   bundles: 'createBundleProduct',
 } as const;
+/**
+ * The fixture's placements: the field naming where a placement goes, each with the create
+ * operation whose `request` (plus that field) a placement is.
+ */
+export const placementTargets = {
+  category_no: 'createCategoryProduct',
+  main_display_group: 'createMainProduct',
+} as const;
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
 
 const isFields = (value: unknown): value is Fields =>
@@ -99,12 +107,9 @@ async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violatio
         return;
       }
       if (!placement && categoryNo !== undefined) request.category_no = categoryNo;
-      const operationId =
-        section === 'placements'
-          ? categoryNo === undefined
-            ? 'createMainProduct'
-            : 'createCategoryProduct'
-          : recordSections[section];
+      const operationId = placement
+        ? placementTargets[categoryNo === undefined ? 'main_display_group' : 'category_no']
+        : recordSections[section];
       entries.push({
         section,
         name,
