@@ -5,7 +5,7 @@
 // workers on them would be N different sandboxes behind one port. Reads the parsed options only;
 // starting and supervising the workers is worker-supervisor.ts's job.
 
-/** The parsed options the rule reads; either may be missing from a build without that option. */
+/** The parsed options the rule reads (`--store` and `--redis`; absent when not given). */
 export interface StoreChoice {
   readonly store?: unknown;
   readonly redis?: unknown;
