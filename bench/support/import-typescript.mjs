@@ -13,7 +13,9 @@ import { pathToFileURL } from 'node:url';
  * @returns {Promise<unknown>}
  */
 export async function importTypeScript(path) {
-  if (process.features.typescript) return import(pathToFileURL(path).href);
+  // `process.features.typescript` (Node 22.10+) is 'strip' or 'transform' where types are stripped.
+  const features = /** @type {{ typescript?: string | false }} */ (process.features);
+  if (features.typescript) return import(pathToFileURL(path).href);
   const { default: ts } = await import('typescript');
   const { outputText } = ts.transpileModule(await readFile(path, 'utf8'), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
