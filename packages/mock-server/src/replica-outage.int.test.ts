@@ -4,24 +4,13 @@
 // the processes stay alive; once the store is back each replica recovers by itself (polled through
 // `/__ready`, then the data call succeeds). The per-store details (log lines, the control API) are
 // in postgres-store.int.test.ts and redis-outage.int.test.ts.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
+import { expect, it } from 'vitest';
+import { startRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { demoToken } from './testing/cli-process.js';
-import { type Replica, startReplicas, stopReplicas, until } from './testing/replica-set.js';
+import { type Replica, until, useReplicaSet } from './testing/replica-set.js';
 
-let postgres: TestPostgresServer;
-let redis: TestRedisServer;
-let replicas: Replica[] = [];
-
-beforeAll(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
-  replicas = await startReplicas(2, { postgres: postgres.url, redis: redis.url });
-}, 90_000);
-afterAll(async () => {
-  await stopReplicas(replicas);
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-}, 30_000);
+const stores = useReplicaSet(2);
+const { replicas } = stores;
 
 const categories = (replica: Replica, token: string) =>
   fetch(`${replica.url('admin')}/api/v2/admin/categories?limit=1`, {
@@ -55,19 +44,19 @@ it('answers 503 while PostgreSQL, then Redis, is down, and recovers by itself wh
   const token = await demoToken(first.url('admin'));
   for (const replica of replicas) expect((await categories(replica, token)).status).toBe(200);
 
-  await postgres.pause();
+  await stores.postgres.pause();
   try {
     await expectUnavailable(token);
   } finally {
-    await postgres.start();
+    await stores.postgres.start();
   }
   await expectRecovered(async () => token);
 
-  await redis.stop();
+  await stores.redis.stop();
   try {
     await expectUnavailable(token);
   } finally {
-    redis = await startRedisServer({ port: redis.port });
+    stores.redis = await startRedisServer({ port: stores.redis.port });
   }
   // The restarted Redis kept nothing (no persistence): the data call needs a new token.
   await expectRecovered(() => demoToken(first.url('admin')));

@@ -5,25 +5,13 @@
 // create required; the admin count, the admin list and the collection count agree; both survivors
 // give the same snapshot). A create the dead replica never acknowledged may be there or not.
 import { loadSpec } from '@mall-api/spec-model';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
+import { expect, it } from 'vitest';
 import { createControlClient } from './qa/control-client.js';
 import { demoToken, exitCode } from './testing/cli-process.js';
-import { collectionAuthorization, type Replica, startReplicas, stopReplicas } from './testing/replica-set.js';
+import { collectionAuthorization, type Replica, useReplicaSet } from './testing/replica-set.js';
 
-let postgres: TestPostgresServer;
-let redis: TestRedisServer;
-let replicas: Replica[] = [];
-
-beforeAll(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
-  replicas = await startReplicas(3, { postgres: postgres.url, redis: redis.url });
-}, 90_000);
-afterAll(async () => {
-  await stopReplicas(replicas);
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-}, 30_000);
+const stores = useReplicaSet(3);
+const { replicas } = stores;
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
 type Body = Record<string, any>;

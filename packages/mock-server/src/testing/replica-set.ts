@@ -1,10 +1,14 @@
 // Test support: N `mall-api-mock` processes on one PostgreSQL and one Redis (the harnesses in
 // tools/src/testing), each serving the three APIs on free ports: the topology a load balancer puts
 // in front of, as processes. Gives each replica's URLs, the per-mall base URL of each API and the
-// demo credentials' headers; `stop` ends the replicas still running with SIGTERM. Not part of the
+// demo credentials' headers; `stop` ends the replicas still running with SIGTERM. `useReplicaSet`
+// starts the stores and the replicas before a file's tests and stops them after. Not part of the
 // package's API.
 import type { ChildProcess } from 'node:child_process';
 import { basicAuthorization } from '@mall-api/auth';
+import { afterAll, beforeAll } from 'vitest';
+import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
+import { startRedisServer, type TestRedisServer } from '../../../../tools/src/testing/redis-server.js';
 import { demoCollectionCredentials } from '../demo-credentials.js';
 import { exitCode, startCli, urlOf } from './cli-process.js';
 
@@ -60,6 +64,29 @@ export async function stopReplicas(replicas: readonly Replica[]): Promise<void> 
         return exited;
       }),
   );
+}
+
+/** The stores and replicas of one test file; read them inside tests (they start in `beforeAll`). */
+export interface ReplicaSet {
+  readonly postgres: TestPostgresServer;
+  /** Replaced when a test restarts Redis on its port. */
+  redis: TestRedisServer;
+  readonly replicas: Replica[];
+}
+
+/** Starts one PostgreSQL, one Redis and `count` replicas on them before the file's tests; stops all after. */
+export function useReplicaSet(count: number): ReplicaSet {
+  const set = { replicas: [] as Replica[] } as { replicas: Replica[] } & Partial<ReplicaSet>;
+  beforeAll(async () => {
+    const [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
+    Object.assign(set, { postgres, redis });
+    set.replicas.push(...(await startReplicas(count, { postgres: postgres.url, redis: redis.url })));
+  }, 90_000);
+  afterAll(async () => {
+    await stopReplicas(set.replicas);
+    await Promise.all([set.postgres?.stop(), set.redis?.stop()]);
+  }, 30_000);
+  return set as ReplicaSet;
 }
 
 /** Polls `check` every 100 ms until it holds, failing after `timeoutMs`. */
