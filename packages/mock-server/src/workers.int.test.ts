@@ -48,7 +48,7 @@ it('runs two workers on the same ports, replaces a killed one while serving, and
   const exited = exitCode(primary.child);
   try {
     await primary.ready;
-    await until(async () => (primary.output().match(/^ready$/gm) ?? []).length === 2);
+    await until(async () => (primary.output().match(/^ready$/gm) ?? []).length === 2, 60_000);
     expect(primary.output()).toContain('supervising 2 workers');
     const workers = startedPids(primary.output());
     expect(workers).toHaveLength(2);
@@ -64,11 +64,11 @@ it('runs two workers on the same ports, replaces a killed one while serving, and
     // The port keeps answering (a kept-alive connection to the killed worker breaks once; a new
     // one reaches a live worker).
     await until(async () => (await categories()).status === 200);
-    await until(async () => startedPids(primary.output()).length === 3);
+    await until(async () => startedPids(primary.output()).length === 3, 60_000);
     expect(primary.output()).toMatch(/worker \d+ exited unexpectedly \(SIGKILL\); starting another/);
     const replacement = startedPids(primary.output())[2] as number;
     expect([victim, survivor]).not.toContain(replacement);
-    await until(async () => (primary.output().match(/^ready$/gm) ?? []).length === 3);
+    await until(async () => (primary.output().match(/^ready$/gm) ?? []).length === 3, 60_000);
     for (let call = 0; call < 6; call++) expect((await categories()).status).toBe(200);
     expect(running(victim)).toBe(false);
 
