@@ -8,12 +8,13 @@
 //     `mall-api-mock --workers 2` — when this build's `mall-api-mock --help` lists `--store`,
 //     `--redis` and `--workers`; otherwise those rows say "not available in this build".
 // All in the same run, each after a 2 s warm-up; prints each figure and its ratio to the baseline.
-// The shared-store rows import tools/src/testing/postgres-server.ts: run them on a Node.js that
-// strips TypeScript types (22.18 or later, or `node --experimental-strip-types` on 22.6+).
+// The shared-store rows import tools/src/testing/postgres-server.ts (support/import-typescript.mjs:
+// as it is on a Node.js that strips types, transpiled by the repository's TypeScript on Node 20).
 //   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4]
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { importTypeScript } from './support/import-typescript.mjs';
 import { loadMix } from './support/load-mix.mjs';
 import { startPrismMocks } from './support/prism-mocks.mjs';
 import { freePort, startProcess } from './support/processes.mjs';
@@ -143,10 +144,10 @@ await run('in memory, 1 process', inMemory);
 await run('stock prism mock', prism);
 const sharedLabels = ['shared stores, 1 replica', 'shared stores, 2 replicas', 'shared stores, --workers 2'];
 if (sharedStores && offers('workers')) {
-  // Imported by its .ts path at run time (type stripping); typed through the same module.
-  const postgresModule = '../tools/src/testing/postgres-server.ts';
-  /** @type {typeof import('../tools/src/testing/postgres-server.js')} */
-  const { startPostgres } = await import(postgresModule);
+  // Imported by its .ts path at run time; typed through the same module.
+  const { startPostgres } = /** @type {typeof import('../tools/src/testing/postgres-server.js')} */ (
+    await importTypeScript(join(root, 'tools/src/testing/postgres-server.ts'))
+  );
   const postgres = await startPostgres();
   const redis = await startRedis();
   try {

@@ -15,10 +15,11 @@ function fakeCluster() {
     cluster: {
       fork() {
         const signals: string[] = [];
+        const id = nextId++;
         const worker = {
-          id: nextId++,
+          id,
           signals,
-          process: { kill: (signal = 'SIGTERM') => signals.push(signal) > 0 },
+          process: { pid: 1000 + id, kill: (signal = 'SIGTERM') => signals.push(signal) > 0 },
         };
         workers.push(worker);
         return worker;
@@ -64,7 +65,12 @@ describe('superviseWorkers', () => {
     expect(workers).toHaveLength(3);
     expect(supervisor.alive()).toBe(2);
     expect(exits).toEqual([]);
-    expect(lines.join('\n')).toContain('worker 1 exited unexpectedly (SIGKILL); starting another');
+    expect(lines).toEqual([
+      'worker 1 started (pid 1001)',
+      'worker 2 started (pid 1002)',
+      'worker 1 exited unexpectedly (SIGKILL); starting another',
+      'worker 3 started (pid 1003)',
+    ]);
   });
 
   it('forwards SIGTERM to every worker on shutdown and exits 0 once all have exited, restarting none', () => {

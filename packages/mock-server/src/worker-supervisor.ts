@@ -1,6 +1,6 @@
 // The primary process of `mall-api-mock --workers N`: forks N workers that serve the same ports
 // (node:cluster shares the listening sockets) and only supervises them. A worker that exits while
-// the primary is not stopping is replaced; when K workers have crashed within T seconds the
+// the primary is not stopping is replaced (each start is logged with the worker's pid); when K workers have crashed within T seconds the
 // primary gives up (stops the rest and exits 1). On SIGTERM or SIGINT it forwards SIGTERM to every
 // worker, whose own graceful shutdown lets requests in flight finish, and exits 0 once all have
 // exited. It serves nothing itself and holds no state; the cluster, clock and exit are arguments,
@@ -10,7 +10,7 @@
 /** The part of a node:cluster worker the supervisor uses. */
 export interface SupervisedWorker {
   readonly id: number;
-  readonly process: { kill(signal?: NodeJS.Signals): boolean };
+  readonly process: { readonly pid?: number | undefined; kill(signal?: NodeJS.Signals): boolean };
 }
 
 /** The part of node:cluster the supervisor uses (the primary's side). */
@@ -34,7 +34,7 @@ export interface SupervisorOptions {
   readonly now?: () => number;
   /** Ends the primary with a code (default `process.exit`). */
   readonly exit?: (code: number) => void;
-  /** One line about a worker's fate (default: none). */
+  /** One line about a worker's fate: started (with its pid), exited, replaced (default: none). */
   readonly say?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -67,6 +67,10 @@ export function superviseWorkers(options: SupervisorOptions): Supervisor {
   const fork = () => {
     const worker = cluster.fork();
     alive.set(worker.id, worker);
+    say(`worker ${worker.id} started (pid ${worker.process.pid})`, {
+      worker: worker.id,
+      pid: worker.process.pid,
+    });
   };
   const stopAll = (code: number) => {
     stopping = { code };

@@ -1,0 +1,99 @@
+// Test support: N `mall-api-mock` processes on one PostgreSQL and one Redis (the harnesses in
+// tools/src/testing), each serving the three APIs on free ports: the topology a load balancer puts
+// in front of, as processes. Gives each replica's URLs, the per-mall base URL of each API and the
+// demo credentials' headers; `stop` ends the replicas still running with SIGTERM. `useReplicaSet`
+// starts the stores and the replicas before a file's tests and stops them after. Not part of the
+// package's API.
+import type { ChildProcess } from 'node:child_process';
+import { basicAuthorization } from '@mall-api/auth';
+import { afterAll, beforeAll } from 'vitest';
+import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
+import { startRedisServer, type TestRedisServer } from '../../../../tools/src/testing/redis-server.js';
+import { demoCollectionCredentials } from '../demo-credentials.js';
+import { exitCode, startCli, urlOf } from './cli-process.js';
+
+/** One running replica. */
+export interface Replica {
+  readonly child: ChildProcess;
+  /** Its output so far. */
+  output(): string;
+  /** The base URL of an API (the default mall), e.g. `http://127.0.0.1:41234`. */
+  url(api: 'collection' | 'admin' | 'analytics'): string;
+  /** The per-mall base URL of an API. */
+  mall(api: 'collection' | 'admin' | 'analytics', mallId: string): string;
+}
+
+/** The collection API's demo Basic credentials (every scope), as an Authorization header. */
+export const collectionAuthorization = (() => {
+  const [partner] = demoCollectionCredentials;
+  if (!partner) throw new Error('no demo collection credentials');
+  return basicAuthorization(partner.clientId, partner.clientSecret);
+})();
+
+/** Starts `count` replicas on the given stores and waits until each serves. */
+export async function startReplicas(
+  count: number,
+  stores: { postgres: string; redis: string },
+): Promise<Replica[]> {
+  const started = Array.from({ length: count }, () =>
+    startCli([
+      '--ports',
+      'collection=0,admin=0,analytics=0',
+      '--store',
+      stores.postgres,
+      '--redis',
+      stores.redis,
+      '--quiet',
+    ]),
+  );
+  const outputs = await Promise.all(started.map(({ ready }) => ready));
+  return started.map(({ child, output }, index) => {
+    const url = (api: string) => urlOf(outputs[index] ?? '', api);
+    return { child, output, url, mall: (api, mallId) => `${url(api)}/__mall/${mallId}` };
+  });
+}
+
+/** Ends the replicas still running (SIGTERM) and waits for them. */
+export async function stopReplicas(replicas: readonly Replica[]): Promise<void> {
+  await Promise.all(
+    replicas
+      .filter(({ child }) => child.exitCode === null && child.signalCode === null)
+      .map(({ child }) => {
+        const exited = exitCode(child);
+        child.kill('SIGTERM');
+        return exited;
+      }),
+  );
+}
+
+/** The stores and replicas of one test file; read them inside tests (they start in `beforeAll`). */
+export interface ReplicaSet {
+  readonly postgres: TestPostgresServer;
+  /** Replaced when a test restarts Redis on its port. */
+  redis: TestRedisServer;
+  readonly replicas: Replica[];
+}
+
+/** Starts one PostgreSQL, one Redis and `count` replicas on them before the file's tests; stops all after. */
+export function useReplicaSet(count: number): ReplicaSet {
+  const set = { replicas: [] as Replica[] } as { replicas: Replica[] } & Partial<ReplicaSet>;
+  beforeAll(async () => {
+    const [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
+    Object.assign(set, { postgres, redis });
+    set.replicas.push(...(await startReplicas(count, { postgres: postgres.url, redis: redis.url })));
+  }, 90_000);
+  afterAll(async () => {
+    await stopReplicas(set.replicas);
+    await Promise.all([set.postgres?.stop(), set.redis?.stop()]);
+  }, 30_000);
+  return set as ReplicaSet;
+}
+
+/** Polls `check` every 100 ms until it holds, failing after `timeoutMs`. */
+export async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
