@@ -23,7 +23,7 @@ import { defaultJournalLimits } from './malls/journal.js';
 import { defaultMallLimits } from './malls/mall-roster.js';
 import { type ServeManyOptions, startMockServers } from './mock-server.js';
 import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
-import { workersRefusal } from './worker-rules.js';
+import { isPostgresUrl, workersRefusal } from './worker-rules.js';
 import { superviseWorkers } from './worker-supervisor.js';
 
 const envPrefix = 'MALL_API_MOCK_';
@@ -206,7 +206,7 @@ function storeOf(values: Values): 'memory' | { dataDir: string } | { postgres: s
   const store = values.store ?? 'memory';
   const dataDir = values['data-dir'];
   if (store === 'memory') return dataDir === undefined ? 'memory' : { dataDir };
-  if (!/^postgres(ql)?:\/\//.test(store)) throw new UsageError('--store must be memory or a postgres:// URL');
+  if (!isPostgresUrl(store)) throw new UsageError('--store must be memory or a postgres:// URL');
   if (dataDir !== undefined) throw new UsageError('--store and --data-dir exclude each other');
   return { postgres: store };
 }

@@ -2,8 +2,9 @@
 // state shared between requests (tokens, codes, rate-limit buckets, journals, faults, clocks) live
 // in stores every worker reaches — PostgreSQL for the malls (`--store postgres://…`) and Redis for
 // the rest (`--redis redis://…`). The default memory store and SQLite belong to one process, so N
-// workers on them would be N different sandboxes behind one port. Reads the parsed options only;
-// starting and supervising the workers is worker-supervisor.ts's job.
+// workers on them would be N different sandboxes behind one port. Also the one test of what names a
+// PostgreSQL store, which `--store` uses too. Reads the parsed options only; starting and
+// supervising the workers is worker-supervisor.ts's job.
 
 /** The parsed options the rule reads (`--store` and `--redis`; absent when not given). */
 export interface StoreChoice {
@@ -11,14 +12,16 @@ export interface StoreChoice {
   readonly redis?: unknown;
 }
 
+/** Whether a `--store` value names a PostgreSQL database (`postgres://` or `postgresql://`, any case). */
+export function isPostgresUrl(store: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(store.trim());
+}
+
 /** True when the malls are on PostgreSQL and the shared state on Redis. */
 export function sharedStoresGiven(options: StoreChoice): boolean {
   const { store, redis } = options;
   return (
-    typeof store === 'string' &&
-    /^postgres(ql)?:\/\//i.test(store.trim()) &&
-    typeof redis === 'string' &&
-    redis.trim() !== ''
+    typeof store === 'string' && isPostgresUrl(store) && typeof redis === 'string' && redis.trim() !== ''
   );
 }
 
