@@ -74,7 +74,10 @@ describe('the Postman collections under newman', () => {
       // A request answered 429 is sent again after Retry-After (the collection's test script), and a
       // lookup script may read the same route first: every answer of an item's own operation is a
       // documented success or a 429, and the last one a success.
-      const answers = new Map<string, { request: string; statuses: number[]; expected: number[] }>();
+      const answers = new Map<
+        string,
+        { request: string; statuses: number[]; expected: number[]; errors: string[] }
+      >();
       for (const execution of summary.run.executions) {
         const { method, url } = execution.request;
         const operation = operationOf(api, method, pathOf(url.path));
@@ -85,7 +88,11 @@ describe('the Postman collections under newman', () => {
           request: `${method} ${pathOf(url.path)}`,
           statuses: [],
           expected: operation.responseCodes.filter((code) => /^[23]\d\d$/.test(code)).map(Number),
+          errors: [],
         };
+        // A request that got no answer (status 0) says why, so a failure names the transport error.
+        const requestError = (execution as { requestError?: Error }).requestError;
+        if (requestError) entry.errors.push(requestError.message);
         entry.statuses.push(execution.response?.code ?? 0);
         answers.set(execution.item.id, entry);
       }
