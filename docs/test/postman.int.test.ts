@@ -3,6 +3,7 @@
 // the environment change) and every request gets one of its operation's documented success
 // statuses. Redirects are not followed, as the authorize step's 302 is the answer to read.
 import { readFile } from 'node:fs/promises';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
 import { type ApiName, loadSpecSync } from '@mall-api/spec-model';
@@ -15,7 +16,12 @@ const apis: ApiName[] = ['collection', 'admin', 'analytics'];
 /** Reads a JSON file of docs/dist/postman. */
 const readJson = async (file: string) => JSON.parse(await readFile(join(postmanDir, file), 'utf8'));
 
-/** Runs `collection` with `environment` in newman, redirects off. */
+/**
+ * Runs `collection` with `environment` in newman, redirects off and without reusing connections:
+ * after a 429 the collection waits out Retry-After (seconds), longer than the server keeps an idle
+ * connection (5 s), and a kept-alive socket the server is closing just then is a known race of
+ * newman's default agent that loses the next request with no answer.
+ */
 const run = (collection: unknown, environment: unknown) =>
   new Promise<NewmanRunSummary>((resolve, reject) =>
     newman.run(
@@ -24,6 +30,7 @@ const run = (collection: unknown, environment: unknown) =>
         environment: environment as never,
         ignoreRedirects: true,
         reporters: [],
+        requestAgents: { http: new Agent({ keepAlive: false }) },
       },
       (error, summary) => (error ? reject(error) : resolve(summary)),
     ),
