@@ -91,10 +91,10 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: url }));
     try {
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat()).toEqual(['0001_mall_records.sql']);
+      expect(applied.flat()).toEqual(['0001_mall_records.sql', '0002_generations.sql']);
       expect(await migrate(pools[0] as pg.Pool)).toEqual([]);
       const { rows } = await (pools[0] as pg.Pool).query('SELECT name FROM schema_migrations');
-      expect(rows).toEqual([{ name: '0001_mall_records.sql' }]);
+      expect(rows).toEqual([{ name: '0001_mall_records.sql' }, { name: '0002_generations.sql' }]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }

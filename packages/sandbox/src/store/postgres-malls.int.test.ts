@@ -37,10 +37,9 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
   it('undoes every write of a transaction that throws, in memory and in the database', async () => {
     const mall = `undo-${++mallNo}`;
     const malls = await replica();
-    const store = malls.open(mall);
-    await malls.write(mall, () => store.put('category', '1', { name: 'kept' }));
+    await malls.write(mall, (store) => store.put('category', '1', { name: 'kept' }));
     await expect(
-      malls.write(mall, () => {
+      malls.write(mall, (store) => {
         store.put('category', '1', { name: 'changed' });
         store.put('category', '2', { name: 'added' });
         store.nextNumber('category_no', 10);
@@ -48,11 +47,10 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
-    expect(store.all('category')).toEqual([{ name: 'kept' }]);
-    expect(await malls.write(mall, () => store.nextNumber('category_no', 10))).toBe(11);
+    expect(await malls.read(mall, (store) => store.all('category'))).toEqual([{ name: 'kept' }]);
+    expect(await malls.write(mall, (store) => store.nextNumber('category_no', 10))).toBe(11);
     const other = await replica();
-    const again = other.open(mall);
-    expect(await other.read(mall, () => again.all('category'))).toEqual([{ name: 'kept' }]);
+    expect(await other.read(mall, (store) => store.all('category'))).toEqual([{ name: 'kept' }]);
   });
 
   it('refuses a write outside a transaction', async () => {
@@ -64,33 +62,34 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
   it('asks for a write when a read wrote or the mall does not exist, keeping nothing of it', async () => {
     const mall = `read-${++mallNo}`;
     const malls = await replica();
-    const store = malls.open(mall);
     expect(await malls.read(mall, () => 'answered')).toBe(runAsWrite);
     await malls.write(mall, () => undefined);
-    expect(await malls.read(mall, () => store.size('product'))).toBe(0);
-    expect(await malls.read(mall, () => store.transaction(() => store.put('product', '1', {})))).toBe(
+    expect(await malls.read(mall, (store) => store.size('product'))).toBe(0);
+    expect(await malls.read(mall, (store) => store.transaction(() => store.put('product', '1', {})))).toBe(
       runAsWrite,
     );
-    expect(store.size('product')).toBe(0);
+    expect(await malls.read(mall, (store) => store.size('product'))).toBe(0);
   });
 
   it('shows another replica every committed record of every mall, in order, deletions too', async () => {
     const [a, b] = [`order-a-${++mallNo}`, `order-b-${mallNo}`];
     const first = await replica();
-    const [storeA, storeB] = [first.open(a), first.open(b)];
-    await first.write(a, () => {
-      for (const key of ['3', '1', '2']) storeA.put('product', key, { product_no: Number(key) });
+    await first.write(a, (store) => {
+      for (const key of ['3', '1', '2']) store.put('product', key, { product_no: Number(key) });
     });
-    await first.write(b, () => storeB.put('product', '9', { product_no: 9, name: 'b' }));
+    await first.write(b, (store) => store.put('product', '9', { product_no: 9, name: 'b' }));
     const second = await replica();
-    const [seenA, seenB] = [second.open(a), second.open(b)];
-    expect(await second.read(a, () => seenA.entries('product').map(([key]) => key))).toEqual(['3', '1', '2']);
-    expect(await second.read(b, () => seenB.all('product'))).toEqual([{ product_no: 9, name: 'b' }]);
-    await first.write(a, () => {
-      storeA.delete('product', '1');
-      storeA.put('product', '2', { product_no: 2, name: 'changed' });
+    expect(await second.read(a, (store) => store.entries('product').map(([key]) => key))).toEqual([
+      '3',
+      '1',
+      '2',
+    ]);
+    expect(await second.read(b, (store) => store.all('product'))).toEqual([{ product_no: 9, name: 'b' }]);
+    await first.write(a, (store) => {
+      store.delete('product', '1');
+      store.put('product', '2', { product_no: 2, name: 'changed' });
     });
-    expect(await second.read(a, () => seenA.all('product'))).toEqual([
+    expect(await second.read(a, (store) => store.all('product'))).toEqual([
       { product_no: 3 },
       { product_no: 2, name: 'changed' },
     ]);
