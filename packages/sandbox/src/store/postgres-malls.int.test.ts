@@ -96,3 +96,90 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
     expect(await second.mallIds()).toEqual(expect.arrayContaining([a, b]));
   });
 });
+
+describe('PostgreSQL upkeep', { timeout: 30_000 }, () => {
+  const rowsOf = async (sql: string, values: unknown[] = []) => {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      return (await db.query(sql, values)).rows;
+    } finally {
+      await db.end();
+    }
+  };
+
+  it('purges old tombstones, and a replica that needed one reads the mall whole instead of missing the deletion', async () => {
+    const mall = `purge-${++mallNo}`;
+    const writer = await openPostgresMalls(url, { log: () => {}, tombstoneRetentionMs: 0, upkeepEveryMs: 0 });
+    opened.push(writer);
+    const lagging = await replica();
+    await writer.write(mall, (store) => {
+      for (const key of ['1', '2', '3']) store.put('product', key, { product_no: Number(key) });
+    });
+    expect(await lagging.read(mall, (store) => store.size('product'))).toBe(3);
+    await writer.write(mall, (store) => store.delete('product', '2'));
+    const tombstones = () =>
+      rowsOf(
+        'SELECT r.key FROM mall_records r JOIN malls m ON m.rowset = r.rowset WHERE m.mall = $1 AND r.value IS NULL',
+        [mall],
+      );
+    expect(await tombstones()).toEqual([{ key: '2' }]);
+    expect(await writer.purge()).toMatchObject({ tombstones: expect.any(Number) });
+    expect(await tombstones()).toEqual([]);
+    expect(await lagging.read(mall, (store) => store.entries('product').map(([key]) => key))).toEqual([
+      '1',
+      '3',
+    ]);
+    await writer.write(mall, (store) => store.put('product', '4', { product_no: 4 }));
+    expect(await lagging.read(mall, (store) => store.entries('product').map(([key]) => key))).toEqual([
+      '1',
+      '3',
+      '4',
+    ]);
+  });
+
+  it('keeps tombstones younger than the retention', async () => {
+    const mall = `young-${++mallNo}`;
+    const malls = await replica();
+    await malls.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    await malls.write(mall, (store) => store.delete('product', '1'));
+    await malls.purge();
+    const [row] = await rowsOf(
+      'SELECT count(*)::int AS n FROM mall_records r JOIN malls m ON m.rowset = r.rowset WHERE m.mall = $1 AND r.value IS NULL',
+      [mall],
+    );
+    expect(row).toEqual({ n: 1 });
+  });
+
+  it('deletes the rows of a row set a stopped replica left loose for over an hour, and no other', async () => {
+    const malls = await replica();
+    await rowsOf(
+      `INSERT INTO mall_records (rowset, tbl, key, value, version) VALUES ('left@old', 'product', '1', '{}', 0), ('left@new', 'product', '1', '{}', 0)`,
+    );
+    await rowsOf(
+      `INSERT INTO loose_rowsets (rowset, since) VALUES ('left@old', now() - interval '2 hours'), ('left@new', now())`,
+    );
+    expect(await malls.purge()).toMatchObject({ rowsets: 1 });
+    expect(await rowsOf("SELECT rowset FROM mall_records WHERE rowset LIKE 'left@%'")).toEqual([
+      { rowset: 'left@new' },
+    ]);
+    expect(await rowsOf("SELECT rowset FROM loose_rowsets WHERE rowset LIKE 'left@%'")).toEqual([
+      { rowset: 'left@new' },
+    ]);
+  });
+
+  it('drops a mall with its rows, and a mall made again under its id starts empty', async () => {
+    const mall = `dropped-${++mallNo}`;
+    const malls = await replica();
+    await malls.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    expect(await malls.drop(mall)).toBe(true);
+    expect(await malls.drop(mall)).toBe(false);
+    await malls.write(mall, () => undefined);
+    expect(await malls.read(mall, (store) => store.size('product'))).toBe(0);
+    const [row] = await rowsOf(
+      "SELECT count(*)::int AS n FROM mall_records WHERE rowset LIKE $1 || '@%' OR rowset = $1",
+      [mall],
+    );
+    expect(row).toEqual({ n: 0 });
+  });
+});
