@@ -133,6 +133,8 @@ interface Held {
 
 /** Rows per page when a mall is read whole, and per statement when a row set is written. */
 const rowsPerBatch = 1_000;
+/** About the most JSON one statement writing rows sends (characters). */
+const bytesPerBatch = 256 * 1024;
 /** A version above every real one: a delta "since" it is empty (only the mall's row is read). */
 const noDelta = '9223372036854775807';
 /** Default tombstone retention and upkeep period. */
@@ -315,21 +317,28 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
     }
     return { result: result as R, changes: [...captured.changes.values()], ...(whole ? { whole } : {}) };
   };
-  /** Writes `changes` into `rowset` at `version`, in statements of at most {@link rowsPerBatch} rows. */
+  /**
+   * Writes `changes` into `rowset` at `version`, in statements of at most {@link rowsPerBatch}
+   * rows or about {@link bytesPerBatch} of JSON, so no statement takes long to send.
+   */
   const writeRows = async (
     on: pg.Pool | pg.PoolClient,
     rowset: string,
     version: number,
     changes: Iterable<Change>,
   ) => {
-    let batch: Change[] = [];
+    let batch: string[] = [];
+    let bytes = 0;
     const flush = async () => {
-      if (batch.length > 0) await query(on, upsertRecords, [rowset, version, ...columnsOf(batch)]);
+      if (batch.length > 0) await query(on, upsertRecords, [rowset, version, `[${batch.join(',')}]`]);
       batch = [];
+      bytes = 0;
     };
     for (const change of changes) {
-      batch.push(change);
-      if (batch.length === rowsPerBatch) await flush();
+      const row = JSON.stringify(change[2] === undefined ? [change[0], change[1], null] : change);
+      batch.push(row);
+      bytes += row.length;
+      if (batch.length === rowsPerBatch || bytes >= bytesPerBatch) await flush();
     }
     await flush();
   };
@@ -534,23 +543,17 @@ function* recordsOf(store: SandboxStore): Generator<Change> {
   for (const table of tableNames) for (const [key, value] of store.entries(table)) yield [table, key, value];
 }
 
-/** Writes changed records (a deleted one as a tombstone) with their version, in the order made. */
+/**
+ * Writes changed records (a deleted one as a tombstone) with their version, in the order made;
+ * `$3` is one JSON array of `[table, key, record or null]` (one string: nothing to escape per row).
+ */
 const upsertRecords = `
   INSERT INTO mall_records (rowset, tbl, key, value, version)
-  SELECT $1, c.tbl, c.key, c.value::json, $2
-  FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS c (tbl, key, value, n)
+  SELECT $1, c.row->>0, c.row->>1, CASE WHEN json_typeof(c.row->2) = 'null' THEN NULL ELSE c.row->2 END, $2
+  FROM json_array_elements($3::json) WITH ORDINALITY AS c (row, n)
   ORDER BY c.n
   ON CONFLICT (rowset, tbl, key) DO UPDATE SET
     value = excluded.value,
     version = excluded.version,
     changed_at = now(),
     position = CASE WHEN mall_records.value IS NULL THEN excluded.position ELSE mall_records.position END`;
-
-/** The changes as the three array parameters of {@link upsertRecords}. */
-function columnsOf(changes: readonly Change[]): [string[], string[], (string | null)[]] {
-  return [
-    changes.map(([table]) => table),
-    changes.map(([, key]) => key),
-    changes.map(([, , value]) => (value === undefined ? null : JSON.stringify(value))),
-  ];
-}
