@@ -7,9 +7,9 @@
 // `/__health` and `/__ready` on every port, and on SIGTERM or SIGINT stops accepting, lets requests
 // in flight finish (up to --shutdown-timeout), closes the stores and exits 0. A usage mistake
 // exits 2 with a message; a failure to start exits 1, except that shared stores (PostgreSQL,
-// Redis) not answering yet are waited for, the ports listening in standby (store-standby.ts). With `--workers N` (N > 1, only on shared
-// stores: worker-rules.ts) this process forks N workers that run the same command on the same
-// ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
+// Redis) not answering yet are waited for, the ports listening in standby (store-standby.ts). With
+// `--workers N` (N > 1, only on shared stores: worker-rules.ts) this process forks N workers that
+// run the same command on the same ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
 // proxy in front of a real service instead (proxy/proxy-cli.ts).
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
