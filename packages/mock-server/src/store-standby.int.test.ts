@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
 import { freePort, startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { demoToken, exitCode, startCli, urlOf } from './testing/cli-process.js';
-import { until } from './testing/replica-set.js';
+import { replicaArguments, until } from './testing/replica-set.js';
 
 let postgres: TestPostgresServer;
 let redis: TestRedisServer | undefined;
@@ -28,14 +28,7 @@ afterAll(async () => {
 
 /** Starts the command on the stores and waits until it prints its admin URL (standby or not). */
 async function startReplica(stores: { postgres: string; redis: string }) {
-  const cli = startCli([
-    '--ports',
-    'collection=0,admin=0,analytics=0',
-    '--store',
-    stores.postgres,
-    '--redis',
-    stores.redis,
-  ]);
+  const cli = startCli(replicaArguments(stores));
   started.push(cli);
   await until(async () => urlOf(cli.output(), 'admin') !== '');
   return { ...cli, admin: urlOf(cli.output(), 'admin') };
