@@ -44,7 +44,6 @@ import {
 } from './mall-outcome.js';
 import { type MallsCore, type SharedSandboxMalls, sharedSandboxMalls } from './shared-sandbox-malls.js';
 import {
-  clearStore,
   createSnapshotCheck,
   type MallSnapshot,
   restoreInSlices,
