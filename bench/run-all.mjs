@@ -16,6 +16,7 @@ for (const script of [
   'profile-sandbox.mjs',
   'replicas.mjs',
   'sandbox-bounds.mjs',
+  'postgres-lifecycle.mjs',
   'analytics-simulation.mjs',
   'docs-build-time.mjs',
   'docs-reference-load.mjs',

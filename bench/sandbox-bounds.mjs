@@ -12,10 +12,10 @@
 // Targets: 40k categories ≤ 1 s; no block over ~50 ms; p99 during the load ≤ 100 ms; count at
 // 1,000 malls ≤ 1.5× count at one; ≤ 0.2 MB per idle mall. Run with: node bench/sandbox-bounds.mjs
 import { spawnSync } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startMockServers } from '@mall-api/mock-server';
 import { createSandboxMalls } from '@mall-api/sandbox';
 import { loadMix } from './support/load-mix.mjs';
+import { longestBlock } from './support/longest-block.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
 
 if (typeof globalThis.gc !== 'function') {
@@ -34,29 +34,6 @@ const products = (count) =>
     price: '1000.00',
     supply_price: '500.00',
   }));
-
-/**
- * The longest event-loop block while `work` runs: the histogram's maximum and the longest gap
- * between the ticks of a 1 ms timer.
- * @param {() => Promise<unknown>} work
- */
-async function longestBlock(work) {
-  const delay = monitorEventLoopDelay({ resolution: 5 });
-  let last = performance.now();
-  let longestGap = 0;
-  const ticks = setInterval(() => {
-    const now = performance.now();
-    longestGap = Math.max(longestGap, now - last);
-    last = now;
-  }, 1);
-  delay.enable();
-  const started = performance.now();
-  const result = await work();
-  const ms = performance.now() - started;
-  delay.disable();
-  clearInterval(ticks);
-  return { result, ms, blockMs: Math.max(delay.max / 1e6, longestGap) };
-}
 
 /**
  * Loads a fixture into an empty mall; prints its time and the longest event-loop block, against

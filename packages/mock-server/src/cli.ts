@@ -6,9 +6,10 @@
 // the demo credentials, logs each request as text or JSON (never credentials), answers
 // `/__health` and `/__ready` on every port, and on SIGTERM or SIGINT stops accepting, lets requests
 // in flight finish (up to --shutdown-timeout), closes the stores and exits 0. A usage mistake
-// exits 2 with a message; a failure to start exits 1. With `--workers N` (N > 1, only on shared
-// stores: worker-rules.ts) this process forks N workers that run the same command on the same
-// ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
+// exits 2 with a message; a failure to start exits 1, except that shared stores (PostgreSQL,
+// Redis) not answering yet are waited for, the ports listening in standby (store-standby.ts). With
+// `--workers N` (N > 1, only on shared stores: worker-rules.ts) this process forks N workers that
+// run the same command on the same ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
 // proxy in front of a real service instead (proxy/proxy-cli.ts).
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { defaultJournalLimits } from './malls/journal.js';
 import { defaultMallLimits } from './malls/mall-roster.js';
 import { type ServeManyOptions, startMockServers } from './mock-server.js';
 import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
+import { startWhenStoresAnswer } from './store-standby.js';
 import { isPostgresUrl, workersRefusal } from './worker-rules.js';
 import { superviseWorkers } from './worker-supervisor.js';
 
@@ -415,7 +417,29 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   const sandbox = serve.sandbox && { ...serve.sandbox, log: (message: string) => say(message) };
-  served = await startMockServers({ ...serve, ...(sandbox ? { sandbox } : {}), ...(log ? { log } : {}) });
+  const start = (ports = serve.ports) =>
+    startMockServers({
+      ...serve,
+      ...(ports ? { ports } : {}),
+      ...(sandbox ? { sandbox } : {}),
+      ...(log ? { log } : {}),
+    });
+  // Shared stores may come up after this replica (a deploy, a restart): wait for them in standby.
+  const stores = [values.store, values.redis].filter(
+    (url): url is string =>
+      typeof url === 'string' && (isPostgresUrl(url) || /^rediss?:\/\//i.test(url.trim())),
+  );
+  served =
+    stores.length > 0
+      ? await startWhenStoresAnswer({
+          stores,
+          apis: serve.apis ?? apiNames,
+          host: serve.host ?? '127.0.0.1',
+          ports: serve.ports ?? {},
+          start,
+          say,
+        })
+      : await start();
   say(mode);
   say(
     `control API: /__mock/ on every port (${serve.control?.allowRemote ? 'any caller' : 'loopback only'}${serve.control?.token === undefined ? '' : ', token required'})`,

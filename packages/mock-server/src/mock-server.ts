@@ -61,7 +61,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       `listening on ${host} (off the loopback interface) needs a control token: anyone who reaches the port could rewrite the malls`,
     );
   }
-  const given = options.sandbox;
+  const { sandbox: given, authority } = options;
   const clocks = options.malls?.clocks ?? createMallClocks();
   const ownSandbox = given && !isSandbox(given) ? await loadSandbox(given, clocks) : undefined;
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
@@ -70,7 +70,13 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   try {
     mock = await createMockApi(options.api, {
       ...rest,
-      malls: options.malls ?? (await createMockMalls({ clocks, ...(sandbox ? { sandbox } : {}) })),
+      malls:
+        options.malls ??
+        (await createMockMalls({
+          clocks,
+          ...(sandbox ? { sandbox } : {}),
+          ...(authority ? { revokeGrants: (mallId: string) => authority.revokeMall(mallId) } : {}),
+        })),
       ...(sandbox && options.malls ? { sandbox } : {}),
     });
   } catch (error) {
@@ -187,12 +193,20 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     ? await openRedis(options.redis, options.journalLimits, options.logError)
     : undefined;
   const clocks = createMallClocks(options.clock, redisState?.clockOffsets);
+  const authority =
+    options.authority ??
+    createOAuthAuthority({
+      apps: [demoOAuthApp],
+      clock: (mallId) => clocks.now(mallId),
+      ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
+    });
   let sandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
   try {
     sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks) : undefined;
     malls = await createMockMalls({
       clocks,
+      revokeGrants: (mallId) => authority.revokeMall(mallId),
       ...(sandbox ? { sandbox } : {}),
       ...(options.mallLimits ? { limits: options.mallLimits } : {}),
       ...(options.journalLimits ? { journal: options.journalLimits } : {}),
@@ -203,13 +217,6 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     await redisState?.close();
     throw error;
   }
-  const authority =
-    options.authority ??
-    createOAuthAuthority({
-      apps: [demoOAuthApp],
-      clock: (mallId) => clocks.now(mallId),
-      ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
-    });
   const mocks: RunningMock[] = [];
   const health = createHealth(readinessOf(sandbox, redisState));
   const closeAll = async () => {

@@ -1,6 +1,6 @@
 // The OAuth 2.0 flow end to end over HTTP against the admin mock, with @mall-api/auth as the app:
-// single-use and expiring codes, refresh-token rotation, one refresh for many concurrent callers,
-// and no token or secret in the mock's log. Several processes sharing a Redis store are in
+// single-use and expiring codes, refresh-token rotation, a mall's reset revoking its tokens, one
+// refresh for many concurrent callers, and no token or secret in the mock's log. Several processes sharing a Redis store are in
 // oauth-flow.int.test.ts.
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -147,6 +147,31 @@ describe('refresh-token rotation over HTTP', () => {
     await expect(reuse).rejects.toBeInstanceOf(OAuthError);
     await expect(reuse).rejects.toMatchObject({ code: 'reauthorization_required' });
     expect((await oauth.refresh(second.refreshToken)).accessToken).not.toBe(second.accessToken);
+  });
+});
+
+describe('a reset over HTTP', () => {
+  it("revokes the mall's access and refresh tokens", async () => {
+    const tokens = await oauth.exchange(await oauth.authorizeCode());
+    const report = () =>
+      fetch(`${analytics.url}/visitors/view?mall_id=demomall&start_date=2026-10-01&end_date=2026-10-02`, {
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      });
+    expect((await report()).status).toBe(200);
+    const reset = await fetch(`${admin.url}/__mock/malls/demomall/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(reset.status).toBe(200);
+    const refused = await report();
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: { code: expect.any(String) } });
+    await expect(oauth.refresh(tokens.refreshToken)).rejects.toMatchObject({
+      code: 'reauthorization_required',
+    });
+    const fresh = await oauth.exchange(await oauth.authorizeCode());
+    expect(fresh.accessToken).not.toBe(tokens.accessToken);
   });
 });
 

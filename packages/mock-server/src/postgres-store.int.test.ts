@@ -1,11 +1,13 @@
 // `mall-api-mock --store postgres://…` against a real PostgreSQL: two mock processes on one
 // database act on the same malls (a write on one is read on the other), `MALL_API_MOCK_STORE`
-// works like the flag, a database unreachable at start stops the command (exit 1), and while the database is stopped a call answers 503 with the error
-// envelope (a control API reset too, changing nothing) and `/__ready` says not ready, both recovering when it is back; the log never shows the
-// URL's password.
+// works like the flag, a database unreachable at start is waited for in standby (`/__ready` 503,
+// SIGTERM still exits 0), and while the database is stopped a call answers 503 with the error
+// envelope (a control API reset too, changing nothing) and `/__ready` says not ready, both
+// recovering when it is back; the log never shows the URL's password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
 import { demoToken, exitCode, runCli, startCli, urlOf } from './testing/cli-process.js';
+import { until } from './testing/replica-set.js';
 
 let server: TestPostgresServer;
 let url: string;
@@ -45,17 +47,25 @@ describe('mall-api-mock --store postgres://…', { timeout: 90_000 }, () => {
     expect(both.stderr).toMatch(/--store and --data-dir exclude each other/);
   });
 
-  it('exits 1 when the database cannot be reached at start, saying why without the password', async () => {
-    const { code, stderr } = await runCli([
+  it('waits in standby when the database cannot be reached at start, saying why without the password', async () => {
+    const waiting = startCli([
       '--store',
       'postgres://postgres:not-for-logs@127.0.0.1:9/postgres',
       '--port',
       '0',
       'admin',
     ]);
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/ECONNREFUSED/);
-    expect(stderr).not.toContain('not-for-logs');
+    try {
+      await until(async () =>
+        /waiting for postgres at 127\.0\.0\.1:9 \(ECONNREFUSED\)/.test(waiting.output()),
+      );
+      expect((await fetch(`${urlOf(waiting.output(), 'admin')}/__ready`)).status).toBe(503);
+      expect(waiting.output()).not.toContain('not-for-logs');
+    } finally {
+      const exited = exitCode(waiting.child);
+      waiting.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
   });
 
   it('shares the malls between replicas, answers 503 while the database is down, and recovers', async () => {

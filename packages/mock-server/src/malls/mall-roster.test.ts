@@ -1,7 +1,7 @@
 // The mall roster at the function: the least recently used mall goes first past the cap, an idle
 // mall goes on the next touch or listing, a touch makes a mall the most recent, and its limits
-// are checked.
-import { describe, expect, it } from 'vitest';
+// are checked; on Redis, idle expiry follows Redis's clock, not the clock of the replica that looks.
+import { describe, expect, it, vi } from 'vitest';
 import { redisMallRoster } from '../redis/redis-mall-roster.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import { createMallRoster, type DropMall, type MallLimits, type MallRoster } from './mall-roster.js';
@@ -53,5 +53,31 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
   it('refuses limits that cannot hold a mall', () => {
     expect(() => createMallRoster(() => {}, { maxMalls: 0 })).toThrow(RangeError);
     expect(() => createMallRoster(() => {}, { idleMs: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('mall roster (redis, on Redis clock)', () => {
+  it("expires idle malls by Redis's clock, whatever the clock of the replica that looks", async () => {
+    const dropped: string[] = [];
+    const onDrop = (mallId: string) => void dropped.push(mallId);
+    const shared = await redis.connect();
+    const [a, b] = [
+      redisMallRoster(shared, onDrop, { idleMs: 60 * 60 * 1000 }),
+      redisMallRoster(shared, onDrop, { idleMs: 60 * 60 * 1000 }),
+    ];
+    await a.touch('kept');
+    // Replica b's own clock runs two hours ahead: by it, `kept` would be idle.
+    const ahead = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 2 * 60 * 60 * 1000);
+    try {
+      await b.touch('other');
+      expect(await b.mallIds()).toEqual(['kept', 'other']);
+    } finally {
+      ahead.mockRestore();
+    }
+    expect(dropped).toEqual([]);
+    const quick = redisMallRoster(shared, onDrop, { idleMs: 200 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await quick.mallIds()).toEqual([]);
+    expect(dropped.sort()).toEqual(['kept', 'other']);
   });
 });

@@ -1,6 +1,7 @@
 // Everything the mocks keep per mall besides its data: the mall's clock, its request journal, its
 // fault rules and its rate-limit buckets (on the mall's clock), plus the sandbox malls when the
-// mocks run stateful. Resetting a mall resets all of it. The malls in use are bounded
+// mocks run stateful. Resetting a mall resets all of it and revokes the OAuth codes and tokens
+// issued for it. The malls in use are bounded
 // (mall-roster.ts): a mall dropped for idleness or past the cap loses all of it, its data too. The
 // mall of a request is the one its host or per-mall base URL names, else its token's, else the
 // demo mall. Where the state lives is a set of stores: this process's memory by default
@@ -8,6 +9,7 @@
 // module only composes them, so both behave alike.
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
+import type { Awaitable } from './awaitable.js';
 import type { FaultRules } from './fault-rules.js';
 import type { Journal, JournalLimits } from './journal.js';
 import { createMallClocks, type MallClocks } from './mall-clocks.js';
@@ -39,7 +41,10 @@ export interface MockMalls {
   limiter(limit: ApiLimit, mallId: string): ServerLimiter;
   /** Empties a mall's rate-limit buckets. */
   resetLimits(mallId: string): Promise<void>;
-  /** Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock. */
+  /**
+   * Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock,
+   * and revokes its OAuth codes and tokens.
+   */
   reset(mallId: string, to?: MallStart): Promise<MallChange>;
   /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
   touch(mallId: string): Promise<void>;
@@ -62,6 +67,8 @@ export interface MockMallsOptions {
   readonly stores?: MallStateStores;
   /** Real time, for idle expiry (tests pass a simulated one). */
   readonly now?: () => number;
+  /** Revokes the OAuth codes and tokens issued for a mall (the OAuth authority's), on its reset. */
+  readonly revokeGrants?: (mallId: string) => Awaitable<void>;
 }
 
 /** Creates the per-mall state; the malls the sandbox already holds are put in use. */
@@ -97,7 +104,7 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
     async reset(mallId, to) {
       const change = options.sandbox ? await options.sandbox.reset(mallId, to) : { ok: true as const };
       if (!change.ok) return change;
-      await clear(mallId);
+      await Promise.all([clear(mallId), options.revokeGrants?.(mallId)]);
       await roster.touch(mallId);
       return change;
     },

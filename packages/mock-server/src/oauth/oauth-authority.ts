@@ -129,6 +129,8 @@ export interface OAuthAuthority {
   refresh(client: ClientAuth, refreshToken: string | null): Awaitable<TokenResponseBody | OAuthFailure>;
   /** Checks a bearer access token. */
   verifyAccessToken(token: string): Awaitable<TokenCheck>;
+  /** Revokes every code and token issued for a mall (its reset): they are refused from now on. */
+  revokeMall(mallId: string): Awaitable<void>;
 }
 
 /** Client credentials presented to the token endpoint. */
@@ -325,5 +327,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
         return { ok: true, grant: record };
       });
     },
+
+    revokeMall: (mallId) => store.revokeMall(mallId),
   };
 }

@@ -1,6 +1,7 @@
 // The OAuth store at the function, in memory and in Redis alike: a code is taken once, however
-// many callers race for it; tokens are found as stored; a refresh token is taken once; and the
-// authority over the store refuses a token once its mall's clock has moved past its expiry.
+// many callers race for it; tokens are found as stored; a refresh token is taken once; revoking a
+// mall's grants (its reset) refuses its codes and tokens but no other mall's, and new ones work;
+// and the authority over the store refuses a token once its mall's clock has moved past its expiry.
 import { describe, expect, it } from 'vitest';
 import { demoOAuthApp } from '../demo-credentials.js';
 import { createMallClocks, memoryClockOffsets } from '../malls/mall-clocks.js';
@@ -44,6 +45,31 @@ describe.each(implementations)('OAuth store (%s)', (_, open) => {
     expect(taken.filter((record) => record !== undefined)).toEqual([
       { ...grant, redirectUri: 'http://127.0.0.1/cb', expiresAt: start + 60_000 },
     ]);
+  });
+
+  it("revokes a mall's codes and tokens, and only that mall's; tokens issued after work", async () => {
+    const { store } = await open();
+    const other = { ...grant, mallId: 'other' };
+    await store.putCode('rc', { ...grant, redirectUri: 'http://127.0.0.1/cb', expiresAt: start + 60_000 });
+    await store.putTokens('ra', { ...grant, expiresAt: start + 1_000 }, 'rr', {
+      ...grant,
+      expiresAt: start + 2_000,
+    });
+    await store.putTokens('oa', { ...other, expiresAt: start + 1_000 }, 'or', {
+      ...other,
+      expiresAt: start + 2_000,
+    });
+    await store.revokeMall('m');
+    expect(await store.accessToken('ra')).toBeUndefined();
+    expect(await store.refreshToken('rr')).toBeUndefined();
+    expect(await store.takeCode('rc')).toBeUndefined();
+    expect(await store.accessToken('oa')).toEqual({ ...other, expiresAt: start + 1_000 });
+    expect(await store.refreshToken('or')).toEqual({ ...other, expiresAt: start + 2_000 });
+    await store.putTokens('na', { ...grant, expiresAt: start + 1_000 }, 'nr', {
+      ...grant,
+      expiresAt: start + 2_000,
+    });
+    expect(await store.accessToken('na')).toEqual({ ...grant, expiresAt: start + 1_000 });
   });
 
   it('finds tokens as stored and takes a refresh token once', async () => {

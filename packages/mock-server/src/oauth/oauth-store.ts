@@ -3,7 +3,7 @@
 // on its mall's clock. The interface the authority decides over, and the store of one process in
 // its own memory (expired records swept when tokens are issued). The store replicas share is
 // redis/redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
-// redemption succeeds.
+// redemption succeeds, and both revoke everything issued for a mall at once (a reset).
 import type { Awaitable } from '../malls/awaitable.js';
 import type { PkceChallenge } from './pkce.js';
 
@@ -45,6 +45,8 @@ export interface OAuthStore {
   refreshToken(token: string): Awaitable<TokenRecord | undefined>;
   /** Takes a refresh token out: true for the one caller that takes it. */
   takeRefreshToken(token: string): Awaitable<boolean>;
+  /** Revokes every code, access token and refresh token issued for a mall so far. */
+  revokeMall(mallId: string): Awaitable<void>;
 }
 
 /** The store in this process's memory; `clock` is the time at a mall, for sweeping expired records. */
@@ -72,5 +74,10 @@ export function memoryOAuthStore(clock: (mallId: string) => number): OAuthStore 
     accessToken: (token) => accessTokens.get(token),
     refreshToken: (token) => refreshTokens.get(token),
     takeRefreshToken: (token) => refreshTokens.delete(token),
+    revokeMall(mallId) {
+      for (const store of [codes, accessTokens, refreshTokens]) {
+        for (const [key, record] of store) if (record.mallId === mallId) store.delete(key);
+      }
+    },
   };
 }

@@ -1,10 +1,12 @@
 // The request journals in Redis, shared by every replica: per mall a list of entries in arrival
-// order (`<prefix>mall:<id>:journal`) and the estimated bytes it holds (`…:journal:bytes`). One
-// Lua script appends an entry with the next number of a deployment-wide sequence and drops the
-// oldest entries past the mall's entry and byte bounds, atomically, so the journal of a mall lists
-// every call whichever replica took it, in order. Entries are redacted before they are stored.
-// The overall byte bound of the in-memory journal has no counterpart here: the roster caps the
-// malls, so at most `maxMalls × mallBytes` are kept.
+// order (`<prefix>mall:<id>:journal`) and the estimated bytes it holds (`…:journal:bytes`), plus
+// the bytes of every journal (`<prefix>journal:bytes`) and a sorted set of the journals by the
+// number of their oldest entry (`<prefix>journal:malls`). One Lua script appends an entry with the
+// next number of a deployment-wide sequence, drops the mall's oldest entries past its entry and
+// byte bounds, then, while every journal together holds more than the overall bytes, the oldest
+// entry of any mall (the mall whose oldest entry is oldest goes first) — atomically, so the
+// journal of a mall lists every call whichever replica took it, in order, and the bounds hold for
+// the deployment. Entries are redacted before they are stored.
 import {
   defaultJournalLimits,
   entryOf,
@@ -16,22 +18,52 @@ import {
 } from '../malls/journal.js';
 import { mallKey, type SharedRedis } from './redis-connection.js';
 
-/** KEYS: list, bytes, sequence. ARGV: entry JSON, its bytes, max entries, max bytes. */
+/**
+ * KEYS: list, bytes, sequence, total bytes, journals by oldest entry. ARGV: entry JSON, its bytes,
+ * max entries, max mall bytes, max total bytes. A mall's bytes key is its list key and `:bytes`.
+ */
 const recordScript = `
 local sequence = redis.call('INCR', KEYS[3])
 redis.call('RPUSH', KEYS[1], sequence .. ' ' .. ARGV[2] .. ' ' .. ARGV[1])
+redis.call('ZADD', KEYS[5], 'NX', sequence, KEYS[1])
 local bytes = redis.call('INCRBY', KEYS[2], ARGV[2])
+local total = redis.call('INCRBY', KEYS[4], ARGV[2])
+local function dropOldest(list)
+  local oldest = redis.call('LPOP', list)
+  if not oldest then
+    redis.call('ZREM', KEYS[5], list)
+    return nil
+  end
+  local size = tonumber(string.match(oldest, '^%d+ (%d+) '))
+  redis.call('DECRBY', list .. ':bytes', size)
+  total = redis.call('DECRBY', KEYS[4], size)
+  local following = redis.call('LINDEX', list, 0)
+  if following then
+    redis.call('ZADD', KEYS[5], 'XX', tonumber(string.match(following, '^(%d+) ')), list)
+  else
+    redis.call('ZREM', KEYS[5], list)
+    redis.call('DEL', list .. ':bytes')
+  end
+  return size
+end
 while redis.call('LLEN', KEYS[1]) > tonumber(ARGV[3]) or bytes > tonumber(ARGV[4]) do
-  local oldest = redis.call('LPOP', KEYS[1])
+  local size = dropOldest(KEYS[1])
+  if not size then break end
+  bytes = bytes - size
+end
+while total > tonumber(ARGV[5]) do
+  local oldest = redis.call('ZRANGE', KEYS[5], 0, 0)[1]
   if not oldest then break end
-  bytes = redis.call('DECRBY', KEYS[2], tonumber(string.match(oldest, '^%d+ (%d+) ')))
+  dropOldest(oldest)
 end
 return sequence
 `;
 
-/** KEYS: list, bytes. Empties the journal; gives how many entries it held. */
+/** KEYS: list, bytes, total bytes, journals by oldest entry. Empties the journal; gives how many entries it held. */
 const clearScript = `
 local held = redis.call('LLEN', KEYS[1])
+redis.call('DECRBY', KEYS[3], tonumber(redis.call('GET', KEYS[2]) or '0'))
+redis.call('ZREM', KEYS[4], KEYS[1])
 redis.call('DEL', KEYS[1], KEYS[2])
 return held
 `;
@@ -43,14 +75,16 @@ function storedEntry(item: string): JournalEntry {
   return { ...(JSON.parse(item.slice(second + 1)) as JournalEntry), sequence: Number(item.slice(0, first)) };
 }
 
-/** Creates the journal over the shared connection, bounded per mall as `limits` say. */
+/** Creates the journal over the shared connection, bounded per mall and overall as `limits` say. */
 export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): Journal {
-  const { entries: maxEntries, mallBytes } = { ...defaultJournalLimits, ...limits };
+  const { entries: maxEntries, mallBytes, bytes: maxBytes } = { ...defaultJournalLimits, ...limits };
   const keys = (mallId: string) => [
     `${mallKey(shared, mallId)}journal`,
     `${mallKey(shared, mallId)}journal:bytes`,
   ];
   const sequence = `${shared.prefix}journal:sequence`;
+  const total = `${shared.prefix}journal:bytes`;
+  const journals = `${shared.prefix}journal:malls`;
   return {
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
@@ -58,13 +92,16 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
       return shared.run(async (client) => {
         await client.eval(
           recordScript,
-          3,
+          5,
           ...keys(mallId),
           sequence,
+          total,
+          journals,
           entry,
           kept.bytes,
           maxEntries,
           mallBytes,
+          maxBytes,
         );
       });
     },
@@ -75,6 +112,8 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
         return items.map(storedEntry).filter((entry) => matchesFilter(entry, filter));
       }),
     clear: (mallId) =>
-      shared.run(async (client) => Number(await client.eval(clearScript, 2, ...keys(mallId)))),
+      shared.run(async (client) =>
+        Number(await client.eval(clearScript, 4, ...keys(mallId), total, journals)),
+      ),
   };
 }

@@ -3,7 +3,10 @@
 // themselves are never keys), each holding its grant and its expiry on its mall's clock, with a
 // Redis TTL of its lifetime as an outer bound. A code is taken with GETDEL and a refresh token
 // with DEL, so each is redeemed once across replicas. Reading a record loads its mall's clock
-// first, so the authority checks expiry against a clock moved on any replica.
+// first, so the authority checks expiry against a clock moved on any replica. Revoking a mall's
+// grants (a reset) raises the mall's OAuth epoch (`<prefix>oauth:epoch:<mall>`, INCR, never
+// deleted): every record carries the epoch it was issued in, and one from an older epoch reads as
+// absent on every replica — one command, however many tokens the mall has.
 import { createHash } from 'node:crypto';
 import type { MallClocks } from '../malls/mall-clocks.js';
 import type { CodeRecord, OAuthStore, TokenRecord } from '../oauth/oauth-store.js';
@@ -16,33 +19,49 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
   /** Milliseconds a record has left at its mall's clock (at least 1: Redis wants a positive TTL). */
   const ttl = (record: { mallId: string; expiresAt: number }) =>
     Math.max(1, Math.ceil(record.expiresAt - clocks.now(record.mallId)));
-  const parsed = async <T extends { mallId: string }>(text: string | null): Promise<T | undefined> => {
+  const epochKey = (mallId: string) => `${shared.prefix}oauth:epoch:${mallId}`;
+  const epochOf = async (client: SharedRedis['client'], mallId: string) =>
+    Number((await client.get(epochKey(mallId))) ?? 0);
+  /** A record as stored, with the epoch of its mall it was issued in. */
+  const stored = (record: object, epoch: number) => JSON.stringify({ ...record, epoch });
+  /** The record of `text`, its mall's clock loaded; undefined when absent or revoked since. */
+  const parsed = async <T extends { mallId: string }>(
+    client: SharedRedis['client'],
+    text: string | null,
+  ): Promise<T | undefined> => {
     if (text === null) return undefined;
-    const record = JSON.parse(text) as T;
-    await clocks.refresh(record.mallId);
-    return record;
+    const { epoch, ...record } = JSON.parse(text) as T & { epoch?: number };
+    const [current] = await Promise.all([epochOf(client, record.mallId), clocks.refresh(record.mallId)]);
+    return (epoch ?? 0) < current ? undefined : (record as unknown as T);
   };
   return {
     putCode: (code, record) =>
       shared.run(
         async (client) =>
-          void (await client.set(key('code', code), JSON.stringify(record), 'PX', ttl(record))),
+          void (await client.set(
+            key('code', code),
+            stored(record, await epochOf(client, record.mallId)),
+            'PX',
+            ttl(record),
+          )),
       ),
     takeCode: (code) =>
-      shared.run(async (client) => parsed<CodeRecord>(await client.getdel(key('code', code)))),
+      shared.run(async (client) => parsed<CodeRecord>(client, await client.getdel(key('code', code)))),
     putTokens: (access, accessRecord, refresh, refreshRecord) =>
       shared.run(async (client) => {
+        const epoch = await epochOf(client, accessRecord.mallId);
         await client
           .multi()
-          .set(key('access', access), JSON.stringify(accessRecord), 'PX', ttl(accessRecord))
-          .set(key('refresh', refresh), JSON.stringify(refreshRecord), 'PX', ttl(refreshRecord))
+          .set(key('access', access), stored(accessRecord, epoch), 'PX', ttl(accessRecord))
+          .set(key('refresh', refresh), stored(refreshRecord, epoch), 'PX', ttl(refreshRecord))
           .exec();
       }),
     accessToken: (token) =>
-      shared.run(async (client) => parsed<TokenRecord>(await client.get(key('access', token)))),
+      shared.run(async (client) => parsed<TokenRecord>(client, await client.get(key('access', token)))),
     refreshToken: (token) =>
-      shared.run(async (client) => parsed<TokenRecord>(await client.get(key('refresh', token)))),
+      shared.run(async (client) => parsed<TokenRecord>(client, await client.get(key('refresh', token)))),
     takeRefreshToken: (token) =>
       shared.run(async (client) => (await client.del(key('refresh', token))) === 1),
+    revokeMall: (mallId) => shared.run(async (client) => void (await client.incr(epochKey(mallId)))),
   };
 }

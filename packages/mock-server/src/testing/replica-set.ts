@@ -30,22 +30,22 @@ export const collectionAuthorization = (() => {
   return basicAuthorization(partner.clientId, partner.clientSecret);
 })();
 
+/** The command's arguments of a replica serving the three APIs on free ports over the stores. */
+export const replicaArguments = (stores: { postgres: string; redis: string }): string[] => [
+  '--ports',
+  'collection=0,admin=0,analytics=0',
+  '--store',
+  stores.postgres,
+  '--redis',
+  stores.redis,
+];
+
 /** Starts `count` replicas on the given stores and waits until each serves. */
 export async function startReplicas(
   count: number,
   stores: { postgres: string; redis: string },
 ): Promise<Replica[]> {
-  const started = Array.from({ length: count }, () =>
-    startCli([
-      '--ports',
-      'collection=0,admin=0,analytics=0',
-      '--store',
-      stores.postgres,
-      '--redis',
-      stores.redis,
-      '--quiet',
-    ]),
-  );
+  const started = Array.from({ length: count }, () => startCli([...replicaArguments(stores), '--quiet']));
   const outputs = await Promise.all(started.map(({ ready }) => ready));
   return started.map(({ child, output }, index) => {
     const url = (api: string) => urlOf(outputs[index] ?? '', api);

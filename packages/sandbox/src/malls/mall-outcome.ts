@@ -36,3 +36,7 @@ export const conflict = (message: string): RefusedChange => ({
   message,
   violations: [{ location: 'body', name: 'mall', message }],
 });
+
+/** The refusal of a fixture load the mall was written during (an API write would be lost). */
+export const writtenDuringLoad = (): RefusedChange =>
+  conflict('the mall changed while the fixture loaded (an API write): nothing was loaded');

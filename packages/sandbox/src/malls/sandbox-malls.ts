@@ -8,8 +8,8 @@
 // and the least recently used one past their cap). A reset, fixture or restore never holds the
 // process: its input is checked and the mall's next store is built off to the side in time slices
 // (the mall answering from its old records meanwhile), then swapped in at once; changes to one
-// mall run one at a time, in the order asked. PostgreSQL malls check the input first the same way,
-// then run the change in one database transaction.
+// mall run one at a time, in the order asked. PostgreSQL malls check and fill the next store the
+// same way, and the database store writes it as the mall's next row set and swaps it in.
 import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
@@ -36,15 +36,14 @@ import { createMallChanges } from '../views/mall-changes.js';
 import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
 import {
-  conflict,
   type MallCounts,
   type MallOutcome,
   type RefusedChange,
   refusedChange,
+  writtenDuringLoad,
 } from './mall-outcome.js';
 import { type MallsCore, type SharedSandboxMalls, sharedSandboxMalls } from './shared-sandbox-malls.js';
 import {
-  clearStore,
   createSnapshotCheck,
   type MallSnapshot,
   restoreInSlices,
@@ -125,12 +124,17 @@ export async function createSandboxMalls(options?: SandboxMallsOptions): Promise
 export async function createSandboxMalls(
   options: SandboxMallsOptions | SharedSandboxMallsOptions = {},
 ): Promise<SandboxMalls | SharedSandboxMalls> {
+  // Changes to each mall's collection data, so counts over every mall recount only changed malls.
+  const changes = createMallChanges();
+  const onChange = (mallId: string) => (table: TableName) => {
+    if (table === 'product' || table === 'category') changes.mark(mallId);
+  };
   const postgres =
     typeof options.store === 'object' && 'postgres' in options.store
-      ? await openPostgresMalls(
-          options.store.postgres,
-          'log' in options && options.log ? { log: options.log } : {},
-        )
+      ? await openPostgresMalls(options.store.postgres, {
+          ...('log' in options && options.log ? { log: options.log } : {}),
+          changed: (mallId, table) => onChange(mallId)(table),
+        })
       : undefined;
   // Where this process keeps its malls (PostgreSQL malls are held in memory, caught up from the database).
   const storage: MallStorage =
@@ -153,11 +157,6 @@ export async function createSandboxMalls(
     const clockFor = options.clockFor ?? (() => Date.now);
     const malls = new Map<string, Mall>();
     const changing = oneAtATime();
-    // Changes to each mall's collection data, so counts over every mall recount only changed malls.
-    const changes = createMallChanges();
-    const onChange = (mallId: string) => (table: TableName) => {
-      if (table === 'product' || table === 'category') changes.mark(mallId);
-    };
 
     const counts = (mall: Mall): MallCounts => {
       const products = mall.catalogue.products.all();
@@ -200,6 +199,35 @@ export async function createSandboxMalls(
       if (!checked.ok) return checked;
       const written = await fixtureLoader.write(mall.catalogue, checked);
       return written.ok ? mall : written;
+    };
+    /** Fills a staged store with the records of `base` and then a checked fixture's; the mall over it, or why not. */
+    const withFixture = async (
+      mallId: string,
+      store: SandboxStore,
+      base: SandboxStore,
+      checked: CheckedFixture,
+    ): Promise<Mall | RefusedChange> => {
+      for (const table of tableNames)
+        await inSlices(
+          base.entries(table),
+          ([key, record]) => store.put(table, key, record),
+          (run) => store.transaction(run),
+        );
+      const mall = createMall(mallId, store, clockFor(mallId), context);
+      const written = await fixtureLoader.write(mall.catalogue, checked);
+      return written.ok ? mall : written;
+    };
+    /** A snapshot's fill of a staged store: checked, then its records; or what is wrong with it. */
+    const restoring = async (
+      mallId: string,
+      snapshot: unknown,
+    ): Promise<((store: SandboxStore) => Promise<Mall>) | RefusedChange> => {
+      const violations = await snapshotViolations(snapshot);
+      if (violations.length > 0) return refusedChange(violations);
+      return async (store) => {
+        await restoreInSlices(store, snapshot as MallSnapshot);
+        return createMall(mallId, store, clockFor(mallId), context);
+      };
     };
     /** Makes `mall` the one of its id (a new one, or the next store of an existing one). */
     const install = (mall: Mall) => {
@@ -305,53 +333,37 @@ export async function createSandboxMalls(
     };
 
     if (postgres) {
-      // PostgreSQL malls change inside one database transaction (shared-sandbox-malls.ts): their
-      // input is checked first, then the change runs in one go on the held mall's store.
-      const done = (mall: Mall): MallOutcome => ({ ok: true, counts: counts(mall) });
-      /** Empties a held mall and fills it as `to` says; `checked`: the fixture `to` names. */
-      const refillNow = (mall: Mall, to: MallStart, checked?: CheckedFixture): MallOutcome => {
-        const { store } = mall.catalogue;
-        if (to !== 'empty' && 'seed' in to) restoreInto(store, seeded(to.seed), true);
-        else {
-          clearStore(store);
-          mall.catalogue.placements.ensureMains();
-        }
-        if (checked) {
-          const written = fixtureLoader.writeNow(mall.catalogue, checked);
-          if (!written.ok) return written;
-        }
-        return done(mall);
-      };
+      // PostgreSQL malls fill their next store with the same fills (shared-sandbox-malls.ts); the
+      // database store writes it as the mall's next row set and swaps it in.
       const core: MallsCore = {
         handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
         handlerOf: (call, mall) => handlerOf(call, mall ?? sample),
-        held: (mallId) => malls.get(mallId) ?? adopt(mallId, postgres.open(mallId, onChange(mallId))),
+        held: (mallId) => malls.get(mallId) ?? adopt(mallId, postgres.open(mallId)),
+        over(mallId, store) {
+          const mall = malls.get(mallId);
+          return mall?.catalogue.store === store ? mall : adopt(mallId, store);
+        },
+        install,
         forget: (mallId) => {
           const mall = malls.get(mallId);
           if (mall) forget(mall);
         },
-        startNew: (mall) => refillNow(mall, newMall, newFixture),
-        async refill(to = newMall) {
+        startNew(mall) {
+          const { store } = mall.catalogue;
+          if (typeof newMall === 'object' && 'seed' in newMall)
+            restoreInto(store, seeded(newMall.seed), true);
+          else mall.catalogue.placements.ensureMains();
+          if (newFixture) fixtureLoader.writeNow(mall.catalogue, newFixture);
+        },
+        counts,
+        async refill(mallId, to = newMall) {
           const checked = to !== 'empty' && 'fixture' in to ? await namedFixture(to.fixture) : undefined;
           if (checked && !checked.ok) return checked;
-          return (mall) => refillNow(mall, to, checked);
+          return (store) => start(mallId, store, to);
         },
-        async fixture(fixture) {
-          const checked = await fixtureLoader.check(fixture);
-          if (!checked.ok) return checked;
-          return (mall) => {
-            const written = fixtureLoader.writeNow(mall.catalogue, checked);
-            return written.ok ? done(mall) : written;
-          };
-        },
-        async restore(snapshot) {
-          const violations = await snapshotViolations(snapshot);
-          if (violations.length > 0) return refusedChange(violations);
-          return (mall) => {
-            restoreInto(mall.catalogue.store, snapshot as MallSnapshot);
-            return done(mall);
-          };
-        },
+        checkFixture: (fixture) => fixtureLoader.check(fixture),
+        fixture: (mallId, base, checked) => (store) => withFixture(mallId, store, base, checked),
+        restore: restoring,
       };
       return await sharedSandboxMalls(core, postgres, options.malls ?? []);
     }
@@ -377,7 +389,7 @@ export async function createSandboxMalls(
         let before = '';
         const changedMeanwhile = () =>
           base && (malls.get(mallId) !== base || revisionsOf(base.catalogue.store) !== before)
-            ? conflict('the mall changed while the fixture loaded (an API write): nothing was loaded')
+            ? writtenDuringLoad()
             : undefined;
         return replace(
           mallId,
@@ -386,15 +398,7 @@ export async function createSandboxMalls(
             if (!checked.ok) return checked;
             base = mallOf(mallId);
             before = revisionsOf(base.catalogue.store);
-            for (const table of tableNames)
-              await inSlices(
-                base.catalogue.store.entries(table),
-                ([key, record]) => store.put(table, key, record),
-                (run) => store.transaction(run),
-              );
-            const mall = createMall(mallId, store, clockFor(mallId), context);
-            const written = await fixtureLoader.write(mall.catalogue, checked);
-            return written.ok ? mall : written;
+            return withFixture(mallId, store, base.catalogue.store, checked);
           },
           changedMeanwhile,
         );
@@ -405,10 +409,8 @@ export async function createSandboxMalls(
       },
       restore: (mallId, snapshot) =>
         replace(mallId, async (store) => {
-          const violations = await snapshotViolations(snapshot);
-          if (violations.length > 0) return refusedChange(violations);
-          await restoreInSlices(store, snapshot as MallSnapshot);
-          return createMall(mallId, store, clockFor(mallId), context);
+          const fill = await restoring(mallId, snapshot);
+          return typeof fill === 'function' ? fill(store) : fill;
         }),
       mallIds: () => [...malls.keys()].sort(),
       drop(mallId) {

@@ -5,6 +5,7 @@
 // restore are seen by both, a refused one writes nothing; concurrent writes from both to one mall
 // lose nothing; a write whose commit fails leaves memory as it was; and a stopped database answers
 // 503 and not ready (logged once), then recovers.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
@@ -91,10 +92,10 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: url }));
     try {
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat()).toEqual(['0001_mall_records.sql']);
+      expect(applied.flat()).toEqual(['0001_mall_records.sql', '0002_generations.sql']);
       expect(await migrate(pools[0] as pg.Pool)).toEqual([]);
       const { rows } = await (pools[0] as pg.Pool).query('SELECT name FROM schema_migrations');
-      expect(rows).toEqual([{ name: '0001_mall_records.sql' }]);
+      expect(rows).toEqual([{ name: '0001_mall_records.sql' }, { name: '0002_generations.sql' }]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
@@ -279,5 +280,108 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
       'sandbox store: PostgreSQL is back',
     ]);
     expect(await categoryNames(malls, 'm')).toEqual(['before', 'after']);
+  });
+});
+
+describe('reset, fixture load and restore on PostgreSQL', { timeout: 120_000 }, () => {
+  /** A fixture of `count` products. */
+  const productsFixture = (count: number) => ({
+    products: Array.from({ length: count }, (_, i) => ({
+      product_name: `Bulk ${i}`,
+      price: '1000.00',
+      supply_price: '500.00',
+    })),
+  });
+  /** Rows of the database at `url`. */
+  const rowsOf = async (url: string, sql: string, values: unknown[] = []) => {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      return (await db.query(sql, values)).rows;
+    } finally {
+      await db.end();
+    }
+  };
+  /** Rows of the mall's records in row sets other than its current one (old generations not deleted). */
+  const strayRows = async (url: string, mallId: string) =>
+    (
+      await rowsOf(
+        url,
+        `SELECT count(*)::int AS n FROM mall_records
+         WHERE rowset LIKE $1 || '@%' AND rowset <> (SELECT rowset FROM malls WHERE mall = $1)`,
+        [mallId],
+      )
+    )[0]?.n;
+  const productCount = async (malls: SharedSandboxMalls, mallId: string) =>
+    bodyOf(await malls.handle(admin('countProducts', mallId))).count as number;
+
+  it('loads 20,000 products without holding the event loop, and every replica sees them whole', async () => {
+    const url = await newDatabase();
+    const [a, b] = [await replica(url), await replica(url)];
+    await createCategory(a, 'big', 'before');
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const started = performance.now();
+    const loaded = await a.loadFixture('big', productsFixture(20_000));
+    const loadMs = performance.now() - started;
+    delay.disable();
+    expect(loaded).toMatchObject({ ok: true, counts: { products: 20_000, categories: 1 } });
+    // Structural, not a timing target: the longest block is a small part of the whole load (one
+    // giant synchronous build would block for nearly all of it).
+    const longestBlockMs = delay.max / 1e6;
+    expect(longestBlockMs).toBeLessThan(loadMs / 4);
+    expect(await productCount(b, 'big')).toBe(20_000);
+    expect(await categoryNames(b, 'big')).toEqual(['before']);
+    expect(await strayRows(url, 'big')).toBe(0);
+    expect(await a.reset('big', 'empty')).toMatchObject({ ok: true, counts: { products: 0 } });
+    expect(await productCount(b, 'big')).toBe(0);
+    expect(await strayRows(url, 'big')).toBe(0);
+  });
+
+  it('refuses a fixture load (409) when another replica writes the mall meanwhile, loading nothing', async () => {
+    const url = await newDatabase();
+    const [a, b] = [await replica(url), await replica(url)];
+    await createCategory(a, 'raced', 'first');
+    const loading = a.loadFixture('raced', productsFixture(5_000));
+    // The next row set is being written (listed as loose): the write lands before the swap.
+    while ((await rowsOf(url, "SELECT 1 FROM loose_rowsets WHERE rowset LIKE 'raced@%'")).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    await createCategory(b, 'raced', 'meanwhile');
+    expect(await loading).toMatchObject({ ok: false, status: 409, violations: [{ name: 'mall' }] });
+    expect(await productCount(a, 'raced')).toBe(0);
+    expect(await categoryNames(a, 'raced')).toEqual(['first', 'meanwhile']);
+    expect(await strayRows(url, 'raced')).toBe(0);
+    expect(await rowsOf(url, "SELECT rowset FROM loose_rowsets WHERE rowset LIKE 'raced@%'")).toEqual([]);
+  });
+
+  it('ends consistent when two replicas reset one mall at once', async () => {
+    const url = await newDatabase();
+    const shelf = { categories: [{ category_name: 'Shelf' }] };
+    const [a, b] = [await replica(url, 'empty', { shelf }), await replica(url, 'empty', { shelf })];
+    await createCategory(a, 'both', 'old');
+    const outcomes = await Promise.all([a.reset('both', { fixture: 'shelf' }), b.reset('both', { seed: 1 })]);
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true]);
+    const [seenByA, seenByB] = [await a.snapshot('both'), await b.snapshot('both')];
+    expect(seenByA).toEqual(seenByB);
+    expect(seenByA?.tables.category.map(([, c]) => c.category_name)).not.toContain('old');
+    expect(await (await replica(url)).snapshot('both')).toEqual(seenByA);
+    expect(await strayRows(url, 'both')).toBe(0);
+  });
+
+  it('writes nothing for a refused fixture or snapshot', async () => {
+    const url = await newDatabase();
+    const malls = await replica(url);
+    await createCategory(malls, 'kept', 'kept');
+    const [before] = await rowsOf(url, 'SELECT version, rowset FROM malls WHERE mall = $1', ['kept']);
+    expect(await malls.loadFixture('kept', { products: [{ product_name: 'no price' }] })).toMatchObject({
+      ok: false,
+    });
+    expect(await malls.restore('kept', { format: 'mall-api-sandbox-snapshot', version: 1 })).toMatchObject({
+      ok: false,
+    });
+    expect(await rowsOf(url, 'SELECT version, rowset FROM malls WHERE mall = $1', ['kept'])).toEqual([
+      before,
+    ]);
+    expect(await rowsOf(url, 'SELECT rowset FROM loose_rowsets')).toEqual([]);
   });
 });

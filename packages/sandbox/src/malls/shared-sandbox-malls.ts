@@ -3,7 +3,11 @@
 // mall's caught-up copy; one that writes (whatever its HTTP method: the store sees the writes) or
 // finds no mall runs again as a write — one database transaction under the mall's row lock, a new
 // mall started there as `newMall` says. A collection call catches up every mall whose version
-// changed first. A database that cannot be reached answers 503 (the call changed nothing);
+// changed first. A reset, fixture or restore builds the mall's next records off to the side in
+// time slices (the mall answering from its old records meanwhile), has the store write them as
+// the mall's next row set in batches and swap it in at once; a fixture is refused (409) when the
+// mall was written meanwhile, by any replica. Changes to one mall run one at a time in a replica,
+// in the order asked. A database that cannot be reached answers 503 (the call changed nothing);
 // lifecycle operations then reject with the StoreUnavailableError. Not here: the SQL (the store)
 // and how a mall is built or filled (sandbox-malls.ts, passed in as a MallsCore).
 import { DomainRefusal } from '../catalogue/refusal.js';
@@ -14,10 +18,18 @@ import {
   type SandboxRefusal,
   type SandboxResult,
 } from '../sandbox-result.js';
-import { type PostgresMalls, runAsWrite, StoreUnavailableError } from '../store/postgres-malls.js';
+import {
+  type MallVersion,
+  type PostgresMalls,
+  runAsWrite,
+  StoreUnavailableError,
+} from '../store/postgres-malls.js';
+import type { SandboxStore } from '../store/store.js';
+import { oneAtATime } from '../support/one-at-a-time.js';
 import type { AnyHandler } from '../views/handler-types.js';
+import type { CheckedFixture } from './fixtures.js';
 import type { Mall } from './mall.js';
-import type { MallOutcome, RefusedChange } from './mall-outcome.js';
+import { type MallCounts, type MallOutcome, type RefusedChange, writtenDuringLoad } from './mall-outcome.js';
 import type { MallStart } from './sandbox-malls.js';
 import { type MallSnapshot, snapshotOf } from './snapshot.js';
 
@@ -29,7 +41,7 @@ export interface SharedSandboxMalls {
   handle(call: SandboxCall): Promise<SandboxResult>;
   /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
   reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
-  /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
+  /** Adds a fixture's records to a mall: all of them, or none when one is refused (409: the mall was written meanwhile). */
   loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
   /** Every record of a mall as plain JSON; undefined for a mall that does not exist. */
   snapshot(mallId: string): Promise<MallSnapshot | undefined>;
@@ -44,30 +56,38 @@ export interface SharedSandboxMalls {
   close(): Promise<void>;
 }
 
-/** A change to a mall whose input was checked, run in one go inside the caller's transaction. */
-export type MallChange = (mall: Mall) => MallOutcome;
+/** Fills a mall's staged (empty) store, in time slices: the mall over it, or why it cannot be. */
+export type MallFill = (store: SandboxStore) => Promise<Mall | RefusedChange>;
 
 /**
  * What the shared malls use of sandbox-malls.ts: building, filling and answering one mall. A
- * lifecycle change is checked first (asynchronously, outside any transaction), then run as one
- * {@link MallChange} in the database transaction.
+ * lifecycle change is checked first, then fills a staged store (the same fills the memory and
+ * SQLite malls use).
  */
 export interface MallsCore {
   handles(api: SandboxApi, operationId: string): boolean;
   /** The handler of a call on `mall` (undefined: a collection call); throws on misuse. */
   handlerOf(call: SandboxCall, mall: Mall | undefined): AnyHandler;
-  /** The mall as this replica holds it, built (empty) when it holds none. */
+  /** The mall as this replica holds it, opened (empty) when it holds none. */
   held(mallId: string): Mall;
+  /** The mall over `store`, made the one of its id if it is not already (the store replaced it). */
+  over(mallId: string, store: SandboxStore): Mall;
+  /** Makes `mall` the one of its id (a staged mall just swapped in). */
+  install(mall: Mall): void;
   /** Forgets a mall in this replica. */
   forget(mallId: string): void;
   /** Fills a new mall (inside a transaction). */
   startNew(mall: Mall): void;
-  /** Empties a mall and fills it as `to` says, by default as a new mall starts; or why it cannot. */
-  refill(to?: MallStart): Promise<MallChange | RefusedChange>;
-  /** Adds a fixture's records; or why none will be added. */
-  fixture(fixture: unknown): Promise<MallChange | RefusedChange>;
-  /** Replaces a mall's records with a snapshot's; or what is wrong with the snapshot. */
-  restore(snapshot: unknown): Promise<MallChange | RefusedChange>;
+  /** What the mall holds. */
+  counts(mall: Mall): MallCounts;
+  /** The fill of a reset to `to` (by default as a new mall starts); or why it cannot be. */
+  refill(mallId: string, to?: MallStart): Promise<MallFill | RefusedChange>;
+  /** Checks a fixture's records; or why none will be added. */
+  checkFixture(fixture: unknown): Promise<CheckedFixture | RefusedChange>;
+  /** The fill of a checked fixture added to the records of `base`. */
+  fixture(mallId: string, base: SandboxStore, checked: CheckedFixture): MallFill;
+  /** The fill of a snapshot's records; or what is wrong with the snapshot. */
+  restore(mallId: string, snapshot: unknown): Promise<MallFill | RefusedChange>;
 }
 
 /** The answer to a call the database could not take. */
@@ -78,13 +98,6 @@ const unavailable: SandboxRefusal = {
   violations: [],
 };
 
-/** A refused change, thrown so the transaction writes nothing. */
-class Refused extends Error {
-  constructor(readonly refusal: RefusedChange) {
-    super(refusal.message);
-  }
-}
-
 /**
  * The shared malls over `postgres`; the malls of `initial` are created (as new malls start) when
  * the database does not hold them yet.
@@ -94,36 +107,33 @@ export async function sharedSandboxMalls(
   postgres: PostgresMalls,
   initial: readonly string[],
 ): Promise<SharedSandboxMalls> {
-  /**
-   * Runs `work` on a mall as a write, starting the mall first when the database had none. The mall
-   * is looked up in the same turn as the store's copy, so both are the same one.
-   */
-  const write = <R>(mallId: string, work: (mall: Mall) => R): Promise<R> => {
-    const mall = core.held(mallId);
-    return postgres.write(mallId, (fresh) => {
+  const changing = oneAtATime();
+  /** Runs `work` on a mall as a write, starting the mall first when the database had none. */
+  const write = <R>(mallId: string, work: (mall: Mall) => R): Promise<R> =>
+    postgres.write(mallId, (store, fresh) => {
+      const mall = core.over(mallId, store);
       if (fresh) core.startNew(mall);
       return work(mall);
     });
+  /**
+   * Fills the mall's next records off to the side and swaps them in (with `expected`: only if the
+   * mall is still at that version, else 409); a refusal writes nothing.
+   */
+  const replace = async (mallId: string, fill: MallFill, expected?: MallVersion): Promise<MallOutcome> => {
+    const staged = postgres.stage(mallId);
+    const next = await fill(staged.store);
+    if ('ok' in next) return next;
+    await next.collection.prepare();
+    const swapped = await staged.swap(expected, () => core.install(next));
+    return swapped ? { ok: true, counts: core.counts(next) } : writtenDuringLoad();
   };
-  /** Runs a checked lifecycle change as a write; a refusal (before or during it) writes nothing and is answered. */
-  const change = async (
-    mallId: string,
-    checked: Promise<MallChange | RefusedChange>,
-  ): Promise<MallOutcome> => {
-    const work = await checked;
-    if (typeof work !== 'function') return work;
-    try {
-      return await write(mallId, (mall) => {
-        const outcome = work(mall);
-        if (!outcome.ok) throw new Refused(outcome);
-        return outcome;
-      });
-    } catch (error) {
-      if (error instanceof Refused) return error.refusal;
-      throw error;
-    }
-  };
-  const catchUpAll = () => postgres.catchUpAll(core.held, core.forget);
+  /** Runs a lifecycle change after the earlier ones on the mall: its fill, once checked, replaces the mall. */
+  const change = (mallId: string, checked: () => Promise<MallFill | RefusedChange>): Promise<MallOutcome> =>
+    changing(mallId, async () => {
+      const fill = await checked();
+      return typeof fill === 'function' ? replace(mallId, fill) : fill;
+    });
+  const catchUpAll = () => postgres.catchUpAll(core.held, core.forget, core.over);
 
   for (const mallId of initial) await write(mallId, () => undefined);
   await catchUpAll();
@@ -138,11 +148,10 @@ export async function sharedSandboxMalls(
           return handler(call);
         }
         const mallId = callMall(call);
-        // The handler of the mall object the store call runs on: a mall forgotten meanwhile (dropped
-        // elsewhere) is built again for the write, and its handler must be the new one's.
+        // The handler of the mall over the store the call runs on (a new one when the mall was
+        // replaced or dropped and made again meanwhile).
         const answer = (mall: Mall) => core.handlerOf(call, mall)(call);
-        const mall = core.held(mallId);
-        const read = await postgres.read(mallId, () => answer(mall));
+        const read = await postgres.read(mallId, (store) => answer(core.over(mallId, store)));
         return read === runAsWrite ? await write(mallId, answer) : read;
       } catch (error) {
         if (error instanceof DomainRefusal) return error.toResult();
@@ -150,14 +159,21 @@ export async function sharedSandboxMalls(
         throw error;
       }
     },
-    reset: (mallId, to) => change(mallId, core.refill(to)),
-    loadFixture: (mallId, fixture) => change(mallId, core.fixture(fixture)),
+    reset: (mallId, to) => change(mallId, () => core.refill(mallId, to)),
+    loadFixture: (mallId, fixture) =>
+      changing(mallId, async () => {
+        const checked = await core.checkFixture(fixture);
+        if (!checked.ok) return checked;
+        await write(mallId, () => undefined); // a mall the database lacks starts as new malls do
+        const base = await postgres.current(mallId);
+        if (!base) return writtenDuringLoad();
+        return replace(mallId, core.fixture(mallId, base.store, checked), base);
+      }),
     async snapshot(mallId) {
-      const mall = core.held(mallId);
-      const read = await postgres.read(mallId, () => snapshotOf(mall.catalogue.store));
+      const read = await postgres.read(mallId, snapshotOf);
       return read === runAsWrite ? undefined : read;
     },
-    restore: (mallId, snapshot) => change(mallId, core.restore(snapshot)),
+    restore: (mallId, snapshot) => change(mallId, () => core.restore(mallId, snapshot)),
     mallIds: () => postgres.mallIds(),
     async drop(mallId) {
       const dropped = await postgres.drop(mallId);

@@ -37,10 +37,9 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
   it('undoes every write of a transaction that throws, in memory and in the database', async () => {
     const mall = `undo-${++mallNo}`;
     const malls = await replica();
-    const store = malls.open(mall);
-    await malls.write(mall, () => store.put('category', '1', { name: 'kept' }));
+    await malls.write(mall, (store) => store.put('category', '1', { name: 'kept' }));
     await expect(
-      malls.write(mall, () => {
+      malls.write(mall, (store) => {
         store.put('category', '1', { name: 'changed' });
         store.put('category', '2', { name: 'added' });
         store.nextNumber('category_no', 10);
@@ -48,11 +47,10 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
-    expect(store.all('category')).toEqual([{ name: 'kept' }]);
-    expect(await malls.write(mall, () => store.nextNumber('category_no', 10))).toBe(11);
+    expect(await malls.read(mall, (store) => store.all('category'))).toEqual([{ name: 'kept' }]);
+    expect(await malls.write(mall, (store) => store.nextNumber('category_no', 10))).toBe(11);
     const other = await replica();
-    const again = other.open(mall);
-    expect(await other.read(mall, () => again.all('category'))).toEqual([{ name: 'kept' }]);
+    expect(await other.read(mall, (store) => store.all('category'))).toEqual([{ name: 'kept' }]);
   });
 
   it('refuses a write outside a transaction', async () => {
@@ -64,36 +62,125 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
   it('asks for a write when a read wrote or the mall does not exist, keeping nothing of it', async () => {
     const mall = `read-${++mallNo}`;
     const malls = await replica();
-    const store = malls.open(mall);
     expect(await malls.read(mall, () => 'answered')).toBe(runAsWrite);
     await malls.write(mall, () => undefined);
-    expect(await malls.read(mall, () => store.size('product'))).toBe(0);
-    expect(await malls.read(mall, () => store.transaction(() => store.put('product', '1', {})))).toBe(
+    expect(await malls.read(mall, (store) => store.size('product'))).toBe(0);
+    expect(await malls.read(mall, (store) => store.transaction(() => store.put('product', '1', {})))).toBe(
       runAsWrite,
     );
-    expect(store.size('product')).toBe(0);
+    expect(await malls.read(mall, (store) => store.size('product'))).toBe(0);
   });
 
   it('shows another replica every committed record of every mall, in order, deletions too', async () => {
     const [a, b] = [`order-a-${++mallNo}`, `order-b-${mallNo}`];
     const first = await replica();
-    const [storeA, storeB] = [first.open(a), first.open(b)];
-    await first.write(a, () => {
-      for (const key of ['3', '1', '2']) storeA.put('product', key, { product_no: Number(key) });
+    await first.write(a, (store) => {
+      for (const key of ['3', '1', '2']) store.put('product', key, { product_no: Number(key) });
     });
-    await first.write(b, () => storeB.put('product', '9', { product_no: 9, name: 'b' }));
+    await first.write(b, (store) => store.put('product', '9', { product_no: 9, name: 'b' }));
     const second = await replica();
-    const [seenA, seenB] = [second.open(a), second.open(b)];
-    expect(await second.read(a, () => seenA.entries('product').map(([key]) => key))).toEqual(['3', '1', '2']);
-    expect(await second.read(b, () => seenB.all('product'))).toEqual([{ product_no: 9, name: 'b' }]);
-    await first.write(a, () => {
-      storeA.delete('product', '1');
-      storeA.put('product', '2', { product_no: 2, name: 'changed' });
+    expect(await second.read(a, (store) => store.entries('product').map(([key]) => key))).toEqual([
+      '3',
+      '1',
+      '2',
+    ]);
+    expect(await second.read(b, (store) => store.all('product'))).toEqual([{ product_no: 9, name: 'b' }]);
+    await first.write(a, (store) => {
+      store.delete('product', '1');
+      store.put('product', '2', { product_no: 2, name: 'changed' });
     });
-    expect(await second.read(a, () => seenA.all('product'))).toEqual([
+    expect(await second.read(a, (store) => store.all('product'))).toEqual([
       { product_no: 3 },
       { product_no: 2, name: 'changed' },
     ]);
     expect(await second.mallIds()).toEqual(expect.arrayContaining([a, b]));
+  });
+});
+
+describe('PostgreSQL upkeep', { timeout: 30_000 }, () => {
+  let db: pg.Pool;
+  beforeAll(() => {
+    db = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 100 });
+    // An idle connection ended by the server's stop is not a test failure.
+    db.on('error', () => {});
+  });
+  afterAll(async () => {
+    await db.end();
+  });
+  const rowsOf = async (sql: string, values: unknown[] = []) => (await db.query(sql, values)).rows;
+
+  it('purges old tombstones, and a replica that needed one reads the mall whole instead of missing the deletion', async () => {
+    const mall = `purge-${++mallNo}`;
+    const writer = await openPostgresMalls(url, { log: () => {}, tombstoneRetentionMs: 0, upkeepEveryMs: 0 });
+    opened.push(writer);
+    const lagging = await replica();
+    await writer.write(mall, (store) => {
+      for (const key of ['1', '2', '3']) store.put('product', key, { product_no: Number(key) });
+    });
+    expect(await lagging.read(mall, (store) => store.size('product'))).toBe(3);
+    await writer.write(mall, (store) => store.delete('product', '2'));
+    const tombstones = () =>
+      rowsOf(
+        'SELECT r.key FROM mall_records r JOIN malls m ON m.rowset = r.rowset WHERE m.mall = $1 AND r.value IS NULL',
+        [mall],
+      );
+    expect(await tombstones()).toEqual([{ key: '2' }]);
+    expect(await writer.purge()).toMatchObject({ tombstones: expect.any(Number) });
+    expect(await tombstones()).toEqual([]);
+    expect(await lagging.read(mall, (store) => store.entries('product').map(([key]) => key))).toEqual([
+      '1',
+      '3',
+    ]);
+    await writer.write(mall, (store) => store.put('product', '4', { product_no: 4 }));
+    expect(await lagging.read(mall, (store) => store.entries('product').map(([key]) => key))).toEqual([
+      '1',
+      '3',
+      '4',
+    ]);
+  });
+
+  it('keeps tombstones younger than the retention', async () => {
+    const mall = `young-${++mallNo}`;
+    const malls = await replica();
+    await malls.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    await malls.write(mall, (store) => store.delete('product', '1'));
+    await malls.purge();
+    const [row] = await rowsOf(
+      'SELECT count(*)::int AS n FROM mall_records r JOIN malls m ON m.rowset = r.rowset WHERE m.mall = $1 AND r.value IS NULL',
+      [mall],
+    );
+    expect(row).toEqual({ n: 1 });
+  });
+
+  it('deletes the rows of a row set a stopped replica left loose for over an hour, and no other', async () => {
+    const malls = await replica();
+    await rowsOf(
+      `INSERT INTO mall_records (rowset, tbl, key, value, version) VALUES ('left@old', 'product', '1', '{}', 0), ('left@new', 'product', '1', '{}', 0)`,
+    );
+    await rowsOf(
+      `INSERT INTO loose_rowsets (rowset, since) VALUES ('left@old', now() - interval '2 hours'), ('left@new', now())`,
+    );
+    expect(await malls.purge()).toMatchObject({ rowsets: 1 });
+    expect(await rowsOf("SELECT rowset FROM mall_records WHERE rowset LIKE 'left@%'")).toEqual([
+      { rowset: 'left@new' },
+    ]);
+    expect(await rowsOf("SELECT rowset FROM loose_rowsets WHERE rowset LIKE 'left@%'")).toEqual([
+      { rowset: 'left@new' },
+    ]);
+  });
+
+  it('drops a mall with its rows, and a mall made again under its id starts empty', async () => {
+    const mall = `dropped-${++mallNo}`;
+    const malls = await replica();
+    await malls.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    expect(await malls.drop(mall)).toBe(true);
+    expect(await malls.drop(mall)).toBe(false);
+    await malls.write(mall, () => undefined);
+    expect(await malls.read(mall, (store) => store.size('product'))).toBe(0);
+    const [row] = await rowsOf(
+      "SELECT count(*)::int AS n FROM mall_records WHERE rowset LIKE $1 || '@%' OR rowset = $1",
+      [mall],
+    );
+    expect(row).toEqual({ n: 0 });
   });
 });

@@ -1,19 +1,25 @@
 // The sandbox malls on PostgreSQL, shared by every replica that opens the same database. Each
 // replica keeps a memory store per mall (so the synchronous services answer from memory) plus the
-// mall's version it holds; a call first reads the database's version of its mall and catches the
-// copy up (the rows changed since, or every row when the mall was dropped and made again). A call
-// that writes runs in one database transaction holding the mall's row lock: catch up, run the
-// work against memory collecting its puts and deletes (memory is put back as it was), write them
-// with a new version, COMMIT, and only then apply them to memory — so memory only ever holds
-// committed data and a failed commit leaves it unchanged. A write that deletes a record and writes
-// it again (a reset or restore: the record moves to the end) rewrites the mall whole, in order,
-// under a new `created`, so every replica reads it whole and in the same order. Calls on one mall
-// run one at a time in a replica. A database that cannot be reached is a StoreUnavailableError (logged once per
-// outage); the pool reconnects when it is back. `pg` is loaded only here, when a PostgreSQL URL
-// is given. Not here: which calls write or how a mall starts (sandbox-malls.ts decides).
+// mall's version it holds; a call first reads the database's version of its mall and the rows
+// changed since, in one statement (one snapshot), and catches the copy up; when the mall was
+// replaced (a reset, fixture or restore: a new row set) or tombstones it would need were purged,
+// the replica reads the mall whole into a new memory store, a page of rows at a time, and takes it
+// when complete — so it shows the old mall or the new one, never a mix. A call that writes runs in
+// one database transaction holding the mall's row lock: catch up, run the work against memory
+// collecting its puts and deletes (memory is put back as it was), write them with a new version,
+// COMMIT, and only then apply them to memory — so memory only ever holds committed data. A whole
+// new mall (reset, fixture, restore) is staged in memory off to the side, written as the mall's
+// next row set in batches, made the mall's in one short transaction (refused, writing nothing,
+// when the mall changed since a given version), and the old row set is deleted in chunks. Calls on
+// one mall run one at a time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer. Not here:
+// which calls write or how a mall starts (sandbox-malls.ts decides).
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { clearStore } from '../malls/snapshot.js';
+import { oneAtATime } from '../support/one-at-a-time.js';
 import { migrate } from './postgres-migrations.js';
+import { openPostgresSession, type PostgresSession } from './postgres-session.js';
+import { deleteRowset, type Purged, purge } from './postgres-upkeep.js';
 import {
   createMemoryStore,
   type SandboxStore,
@@ -22,39 +28,68 @@ import {
   tableNames,
 } from './store.js';
 
-/** The database cannot be reached or refused a statement: the call changed nothing. */
-export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
-  readonly code = 'store_unavailable';
-}
+export { StoreUnavailableError } from './postgres-session.js';
 
 /** What {@link PostgresMalls.read} answers when the call must run as a write instead. */
 export const runAsWrite: unique symbol = Symbol('run as write');
 
+/** A mall's caught-up store in this replica and the database version it holds. */
+export interface MallVersion {
+  readonly store: SandboxStore;
+  readonly version: number;
+  readonly created: number;
+}
+
+/** A mall's next records, staged in memory (see {@link PostgresMalls.stage}). */
+export interface StagedMall {
+  /** The new store, empty at first; the caller fills it in as many transactions as it likes. */
+  readonly store: SandboxStore;
+  /**
+   * Writes the staged records as the mall's next row set (in batches) and makes it the mall's in
+   * one short transaction, creating the mall if the database has none; with `expected`, only if
+   * the mall is still at that version (false: it changed, nothing was written). `swapped` runs
+   * just after, before any later call on the mall in this replica. Resolves once the old rows are
+   * deleted (in chunks).
+   */
+  swap(expected: MallVersion | undefined, swapped: () => void): Promise<boolean>;
+}
+
 /** The malls of one PostgreSQL database, as one replica sees them. */
 export interface PostgresMalls {
   /** The memory store of a mall in this replica (caught up by the first call on it). */
-  open(mallId: string, onChange?: (table: TableName) => void): SandboxStore;
+  open(mallId: string): SandboxStore;
   /**
    * Runs `work` on the mall's caught-up store without a lock; {@link runAsWrite} when the database
    * has no such mall or `work` wrote (its writes are undone: run it again with {@link write}).
+   * The store may be a new one (the mall was replaced): the caller answers from the one given.
    */
-  read<R>(mallId: string, work: () => R): Promise<R | typeof runAsWrite>;
+  read<R>(mallId: string, work: (store: SandboxStore) => R): Promise<R | typeof runAsWrite>;
   /**
    * Runs `work` on the mall's store in a transaction holding the mall's row lock and commits its
    * writes; `fresh` is true when the mall did not exist (it is created here, empty). If `work`
    * throws, nothing is written and the error is rethrown.
    */
-  write<R>(mallId: string, work: (fresh: boolean) => R): Promise<R>;
+  write<R>(mallId: string, work: (store: SandboxStore, fresh: boolean) => R): Promise<R>;
+  /** The mall's caught-up store and version; undefined when the database has no such mall. */
+  current(mallId: string): Promise<MallVersion | undefined>;
+  /** Starts the next records of a mall off to the side (reset, fixture, restore). */
+  stage(mallId: string): StagedMall;
   /**
    * Catches up every mall of the database this replica holds; `adopt` is called for each mall
-   * it does not hold yet (to open it), `forget` for each it holds that the database no longer has.
+   * it does not hold yet (to open it), `forget` for each it holds that the database no longer has,
+   * `current` with each mall's store once caught up (a new one when the mall was replaced).
    */
-  catchUpAll(adopt: (mallId: string) => void, forget: (mallId: string) => void): Promise<void>;
+  catchUpAll(
+    adopt: (mallId: string) => void,
+    forget: (mallId: string) => void,
+    current: (mallId: string, store: SandboxStore) => void,
+  ): Promise<void>;
   /** The database's malls, in id order. */
   mallIds(): Promise<string[]>;
   /** Deletes a mall and its records; false when the database did not have it. */
   drop(mallId: string): Promise<boolean>;
+  /** Purges old tombstones and loose row sets now (it also runs on a timer). */
+  purge(): Promise<Purged>;
   /** Whether the database answers now. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -64,11 +99,19 @@ export interface PostgresMalls {
 export interface PostgresMallsOptions {
   /** Where an outage and its end are reported (default: console.error). */
   readonly log?: (message: string) => void;
+  /** Hears of every change to a table of a mall's store (a write or an undone one), for indexes. */
+  readonly changed?: (mallId: string, table: TableName) => void;
+  /** How long a tombstone is kept for replicas catching up by delta (default 10 minutes). */
+  readonly tombstoneRetentionMs?: number;
+  /** How often upkeep runs (default every minute; 0: only when {@link PostgresMalls.purge} is called). */
+  readonly upkeepEveryMs?: number;
 }
 
 type Change = readonly [table: TableName, key: string, value: StoredRecord | undefined];
-type VersionRow = { version: string; created: string };
+type MallRow = { version: string; created: string; rowset: string; floor: string };
 type RecordRow = { tbl: TableName; key: string; value: StoredRecord | null; version: string };
+/** A mall's row and the rows of its row set changed since some version, read in one snapshot. */
+type MallState = { readonly row: MallRow; readonly rows: RecordRow[] };
 
 /** The writes of one call: the last change of each table and key, in order of first change. */
 interface Captured {
@@ -83,95 +126,81 @@ interface Held {
   /** What `work` wrote while {@link capture} runs. */
   capturing: Captured | undefined;
   version: number;
+  /** The version the mall's current row set was made at (-1: nothing read yet). */
   created: number;
-  /** The last call queued on this mall (calls on one mall run one at a time). */
-  tail: Promise<unknown>;
+  rowset: string;
 }
 
-/** Most connections a replica opens at once: calls on one mall take turns, so this bounds the malls written at once. */
-const poolSize = 10;
-
-/** Loads `pg`, explaining how to get it when it is not installed. */
-async function loadDriver(): Promise<typeof pg> {
-  try {
-    return (await import('pg')).default;
-  } catch (error) {
-    throw new Error(
-      `a PostgreSQL sandbox store needs the optional dependency pg (npm install pg): ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-    );
-  }
-}
+/** Rows per page when a mall is read whole, and per statement when a row set is written. */
+const rowsPerBatch = 1_000;
+/** About the most JSON one statement writing rows sends (characters). */
+const bytesPerBatch = 256 * 1024;
+/** A version above every real one: a delta "since" it is empty (only the mall's row is read). */
+const noDelta = '9223372036854775807';
+/** Default tombstone retention and upkeep period. */
+const defaults = { tombstoneRetentionMs: 10 * 60 * 1000, upkeepEveryMs: 60 * 1000 };
 
 /** Connects to the database at `url` (a pool), migrates its schema, and returns its malls. */
 export async function openPostgresMalls(
   url: string,
   options: PostgresMallsOptions = {},
 ): Promise<PostgresMalls> {
-  const { Pool } = await loadDriver();
-  const log = options.log ?? ((message: string) => console.error(message));
-  const pool = new Pool({
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: 3000,
-    query_timeout: 10_000,
-  });
-  let down = false;
-  const failed = (error: unknown): StoreUnavailableError => {
-    const cause = error instanceof Error ? error.message : String(error);
-    if (!down) log(`sandbox store: PostgreSQL is unavailable (${cause}); calls answer 503 until it is back`);
-    down = true;
-    return new StoreUnavailableError(`the sandbox's PostgreSQL store is unavailable: ${cause}`, {
-      cause: error,
-    });
-  };
-  const recovered = () => {
-    if (down) log('sandbox store: PostgreSQL is back');
-    down = false;
-  };
-  // An idle connection the server closed: the pool drops it; the next call reports the outage.
-  pool.on('error', () => {});
+  const session = await openPostgresSession(url, options.log ?? ((message) => console.error(message)));
   try {
-    await migrate(pool);
+    await migrate(session.pool);
   } catch (error) {
-    await pool.end();
+    await session.pool.end();
     throw error;
   }
-  return postgresMalls(pool, failed, recovered);
+  return postgresMalls(session, options);
 }
 
-/** The malls of a migrated database behind `pool`. */
-function postgresMalls(
-  pool: pg.Pool,
-  failed: (error: unknown) => StoreUnavailableError,
-  recovered: () => void,
-): PostgresMalls {
+/** The malls of a migrated database behind `session`. */
+function postgresMalls(session: PostgresSession, options: PostgresMallsOptions): PostgresMalls {
+  const { pool, query, transaction } = session;
   const held = new Map<string, Held>();
-  const heldMall = (mallId: string): Held => {
-    const mall = held.get(mallId);
-    if (!mall) throw new Error(`mall ${mallId} is not open in this replica`);
+  const serially = oneAtATime();
+  const retentionMs = options.tombstoneRetentionMs ?? defaults.tombstoneRetentionMs;
+
+  /** A memory store for `mallId` whose writes {@link capture} collects; not yet the mall's. */
+  const newHeld = (mallId: string): Held => {
+    const mall: Held = {
+      capturing: undefined,
+      version: -1,
+      created: -1,
+      rowset: '',
+      store: createMemoryStore(
+        {
+          begin: () => {},
+          put: (table, key, value) => {
+            const captured = mall.capturing;
+            if (!captured) return;
+            const id = `${table}\u0000${key}`;
+            if (captured.changes.has(id) && captured.changes.get(id)?.[2] === undefined)
+              captured.moved = true;
+            captured.changes.set(id, [table, key, value]);
+          },
+          delete: (table, key) =>
+            mall.capturing?.changes.set(`${table}\u0000${key}`, [table, key, undefined]),
+          commit: () => {},
+          rollback: () => {},
+          close: () => {
+            if (held.get(mallId) === mall) held.delete(mallId);
+          },
+        },
+        [],
+        options.changed && ((table) => options.changed?.(mallId, table)),
+      ),
+    };
     return mall;
   };
-  /** Runs `task` after every earlier call on the mall. */
-  const serially = <R>(mall: Held, task: () => Promise<R>): Promise<R> => {
-    const run = mall.tail.then(task, task);
-    mall.tail = run.catch(() => {});
-    return run;
-  };
-  /** A statement on the pool or a client; a failure is a StoreUnavailableError. */
-  const query = async <Row extends pg.QueryResultRow>(
-    on: pg.Pool | pg.PoolClient,
-    text: string,
-    values: unknown[] = [],
-  ): Promise<Row[]> => {
-    try {
-      const result = await on.query<Row>(text, values);
-      recovered();
-      return result.rows;
-    } catch (error) {
-      throw failed(error);
+  const heldOrOpen = (mallId: string): Held => {
+    let mall = held.get(mallId);
+    if (!mall) {
+      mall = newHeld(mallId);
+      held.set(mallId, mall);
     }
+    return mall;
   };
   /** Applies rows or changes to a held store (outside any capture: nothing is collected). */
   const apply = (mall: Held, changes: Iterable<Change>, fromEmpty = false) =>
@@ -183,25 +212,87 @@ function postgresMalls(
     });
   const changesOf = (rows: RecordRow[]): Change[] =>
     rows.map((row) => [row.tbl, row.key, row.value ?? undefined]);
-  /** Brings a held mall up to the database's `row` (every row when it was made again since). */
-  const catchUp = async (on: pg.Pool | pg.PoolClient, mallId: string, mall: Held, row: VersionRow) => {
-    const [version, created] = [Number(row.version), Number(row.created)];
-    if (mall.created === created && mall.version >= version) return;
-    const whole = mall.created !== created;
-    const rows = whole
-      ? await query<RecordRow>(
+  const newest = (rows: RecordRow[], version: number) =>
+    rows.reduce((most, row) => Math.max(most, Number(row.version)), version);
+  /** The mall's row and its current row set's rows changed since `since`, in one snapshot. */
+  const stateOf = async (
+    on: pg.Pool | pg.PoolClient,
+    mallId: string,
+    since: string,
+  ): Promise<MallState | undefined> => {
+    const rows = await query<
+      MallRow & { tbl: TableName | null; key: string; value: StoredRecord | null; record_version: string }
+    >(
+      on,
+      `SELECT m.version, m.created, m.rowset, m.floor, r.tbl, r.key, r.value, r.version AS record_version
+       FROM malls m LEFT JOIN mall_records r ON r.rowset = m.rowset AND r.version > $2
+       WHERE m.mall = $1 ORDER BY r.position`,
+      [mallId, since],
+    );
+    const [first] = rows;
+    if (!first) return undefined;
+    return {
+      row: first,
+      rows: rows.flatMap((r) =>
+        r.tbl === null ? [] : [{ tbl: r.tbl, key: r.key, value: r.value, version: r.record_version }],
+      ),
+    };
+  };
+  /** Whether `mall` can catch up with `row` by delta (same row set, no tombstone it needs purged). */
+  const inStep = (mall: Held, row: MallRow) =>
+    mall.created === Number(row.created) && mall.rowset === row.rowset && mall.version >= Number(row.floor);
+  /**
+   * Reads the mall whole into a new store, a page at a time, then the rows changed meanwhile, and
+   * makes it the mall's; again from the start if the mall was replaced meanwhile. Undefined: the
+   * database has no such mall any more.
+   */
+  const reload = async (
+    on: pg.Pool | pg.PoolClient,
+    mallId: string,
+    row: MallRow,
+  ): Promise<Held | undefined> => {
+    let target = row;
+    for (;;) {
+      const next = newHeld(mallId);
+      let after = '0';
+      for (;;) {
+        const page = await query<RecordRow & { position: string }>(
           on,
-          'SELECT tbl, key, value, version FROM mall_records WHERE mall = $1 AND value IS NOT NULL ORDER BY position',
-          [mallId],
-        )
-      : await query<RecordRow>(
-          on,
-          'SELECT tbl, key, value, version FROM mall_records WHERE mall = $1 AND version > $2 ORDER BY position',
-          [mallId, mall.version],
+          `SELECT tbl, key, value, version, position FROM mall_records
+           WHERE rowset = $1 AND value IS NOT NULL AND position > $2 ORDER BY position LIMIT $3`,
+          [target.rowset, after, rowsPerBatch],
         );
-    apply(mall, changesOf(rows), whole);
-    mall.created = created;
-    mall.version = rows.reduce((newest, r) => Math.max(newest, Number(r.version)), version);
+        apply(next, changesOf(page));
+        if (page.length < rowsPerBatch) break;
+        after = page[page.length - 1]?.position ?? after;
+      }
+      const state = await stateOf(on, mallId, target.version);
+      if (!state) return undefined;
+      const stable =
+        state.row.rowset === target.rowset &&
+        state.row.created === target.created &&
+        Number(state.row.floor) <= Number(target.version);
+      if (!stable) {
+        target = state.row;
+        continue;
+      }
+      apply(next, changesOf(state.rows));
+      next.version = newest(state.rows, Number(state.row.version));
+      next.created = Number(state.row.created);
+      next.rowset = state.row.rowset;
+      held.set(mallId, next);
+      return next;
+    }
+  };
+  /** The mall caught up with the database (a new Held when read whole); undefined: no such mall. */
+  const refresh = async (on: pg.Pool | pg.PoolClient, mallId: string): Promise<Held | undefined> => {
+    const mall = heldOrOpen(mallId);
+    const state = await stateOf(on, mallId, mall.created < 0 ? noDelta : String(mall.version));
+    if (!state) return undefined;
+    if (!inStep(mall, state.row)) return reload(on, mallId, state.row);
+    apply(mall, changesOf(state.rows));
+    mall.version = newest(state.rows, Math.max(mall.version, Number(state.row.version)));
+    return mall;
   };
   /**
    * Runs `work` on the store, collecting its writes, then undoes them in memory. When a record was
@@ -216,10 +307,7 @@ function postgresMalls(
     try {
       mall.store.transaction(() => {
         result = work();
-        if (captured.moved)
-          whole = tableNames.flatMap((table) =>
-            mall.store.entries(table).map(([key, value]): Change => [table, key, value]),
-          );
+        if (captured.moved) whole = [...recordsOf(mall.store)];
         throw undo;
       });
     } catch (error) {
@@ -229,86 +317,87 @@ function postgresMalls(
     }
     return { result: result as R, changes: [...captured.changes.values()], ...(whole ? { whole } : {}) };
   };
+  /**
+   * Writes `changes` into `rowset` at `version`, in statements of at most {@link rowsPerBatch}
+   * rows or about {@link bytesPerBatch} of JSON, so no statement takes long to send.
+   */
+  const writeRows = async (
+    on: pg.Pool | pg.PoolClient,
+    rowset: string,
+    version: number,
+    changes: Iterable<Change>,
+  ) => {
+    let batch: string[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (batch.length > 0) await query(on, upsertRecords, [rowset, version, `[${batch.join(',')}]`]);
+      batch = [];
+      bytes = 0;
+    };
+    for (const change of changes) {
+      const row = JSON.stringify(change[2] === undefined ? [change[0], change[1], null] : change);
+      batch.push(row);
+      bytes += row.length;
+      if (batch.length === rowsPerBatch || bytes >= bytesPerBatch) await flush();
+    }
+    await flush();
+  };
+  /** Creates the mall's row (a new, empty mall with a row set of its own) unless it exists. */
+  const createMall = (client: pg.PoolClient, mallId: string) =>
+    query(
+      client,
+      `INSERT INTO malls (mall, version, created, rowset)
+       SELECT $1, v, v, $1 || '@' || v FROM nextval('mall_versions') AS v ON CONFLICT (mall) DO NOTHING`,
+      [mallId],
+    );
+  const lockMall = async (client: pg.PoolClient, mallId: string) => {
+    const [row] = await query<MallRow>(
+      client,
+      'SELECT version, created, rowset, floor FROM malls WHERE mall = $1 FOR UPDATE',
+      [mallId],
+    );
+    if (!row) throw session.failed(new Error(`mall ${mallId} vanished while it was being written`));
+    return row;
+  };
+  /** The mall changed since the version a staged change started from: roll back, write nothing. */
+  const changedSince = new Error('the mall changed');
+
+  const upkeep =
+    (options.upkeepEveryMs ?? defaults.upkeepEveryMs) > 0
+      ? setInterval(
+          () => void purge(session, retentionMs).catch(() => {}),
+          options.upkeepEveryMs ?? defaults.upkeepEveryMs,
+        )
+      : undefined;
+  upkeep?.unref();
 
   return {
-    open(mallId, onChange) {
-      const mall: Held = {
-        capturing: undefined,
-        version: -1,
-        created: -1,
-        tail: Promise.resolve(),
-        store: createMemoryStore(
-          {
-            begin: () => {},
-            put: (table, key, value) => {
-              const captured = mall.capturing;
-              if (!captured) return;
-              const id = `${table}\u0000${key}`;
-              if (captured.changes.has(id) && captured.changes.get(id)?.[2] === undefined)
-                captured.moved = true;
-              captured.changes.set(id, [table, key, value]);
-            },
-            delete: (table, key) =>
-              mall.capturing?.changes.set(`${table}\u0000${key}`, [table, key, undefined]),
-            commit: () => {},
-            rollback: () => {},
-            close: () => {
-              if (held.get(mallId) === mall) held.delete(mallId);
-            },
-          },
-          [],
-          onChange,
-        ),
-      };
-      held.set(mallId, mall);
-      return mall.store;
-    },
+    open: (mallId) => heldOrOpen(mallId).store,
 
-    read(mallId, work) {
-      const mall = heldMall(mallId);
-      return serially(mall, async () => {
-        const [row] = await query<VersionRow>(pool, 'SELECT version, created FROM malls WHERE mall = $1', [
-          mallId,
-        ]);
-        if (!row) return runAsWrite;
-        await catchUp(pool, mallId, mall, row);
-        const { result, changes } = capture(mall, work);
+    read: (mallId, work) =>
+      serially(mallId, async () => {
+        const mall = await refresh(pool, mallId);
+        if (!mall) return runAsWrite;
+        const { result, changes } = capture(mall, () => work(mall.store));
         return changes.length > 0 ? runAsWrite : result;
-      });
-    },
+      }),
 
-    write(mallId, work) {
-      const mall = heldMall(mallId);
-      return serially(mall, async () => {
-        let client: pg.PoolClient;
-        try {
-          client = await pool.connect();
-        } catch (error) {
-          throw failed(error);
-        }
-        let broken: Error | undefined;
-        try {
-          await query(client, 'BEGIN');
-          await query(
-            client,
-            "INSERT INTO malls (mall, version, created) SELECT $1, v, v FROM nextval('mall_versions') AS v ON CONFLICT (mall) DO NOTHING",
-            [mallId],
-          );
-          const [row] = await query<VersionRow>(
-            client,
-            'SELECT version, created FROM malls WHERE mall = $1 FOR UPDATE',
-            [mallId],
-          );
-          if (!row) throw failed(new Error(`mall ${mallId} vanished while it was being written`));
+    write: (mallId, work) =>
+      serially(mallId, async () => {
+        const { mall, result, applied } = await transaction(async (client) => {
+          await createMall(client, mallId);
+          const row = await lockMall(client, mallId);
           const fresh = row.version === row.created;
-          await catchUp(client, mallId, mall, row);
-          const { result, changes, whole } = capture(mall, () => work(fresh));
-          let { version, created } = mall;
+          const caughtUp = await refresh(client, mallId);
+          if (!caughtUp)
+            throw session.failed(new Error(`mall ${mallId} vanished while it was being written`));
+          const { result, changes, whole } = capture(caughtUp, () => work(caughtUp.store, fresh));
+          let { version, created } = caughtUp;
           if (fresh || changes.length > 0) {
             if (whole) {
               // A moved record keeps its place in an upsert: the mall is written again whole, in
               // its new order, and a new `created` makes every replica read it whole.
-              await query(client, 'DELETE FROM mall_records WHERE mall = $1', [mallId]);
+              await query(client, 'DELETE FROM mall_records WHERE rowset = $1', [row.rowset]);
               const [renewed] = await query<{ created: string }>(
                 client,
                 "UPDATE malls SET created = nextval('mall_versions') WHERE mall = $1 RETURNING created",
@@ -322,47 +411,116 @@ function postgresMalls(
               [mallId],
             );
             version = Number(bumped?.version);
-            const rows = whole ?? changes;
-            if (rows.length > 0) await query(client, upsertRecords, [mallId, version, ...columnsOf(rows)]);
+            await writeRows(client, row.rowset, version, whole ?? changes);
           }
-          await query(client, 'COMMIT');
-          apply(mall, whole ?? changes, whole !== undefined);
-          mall.version = version;
-          mall.created = created;
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-            broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-          });
-          if (error instanceof StoreUnavailableError) broken ??= error;
-          throw error;
-        } finally {
-          client.release(broken);
-        }
-      });
+          return {
+            mall: caughtUp,
+            result,
+            applied: { changes: whole ?? changes, whole: !!whole, version, created },
+          };
+        });
+        apply(mall, applied.changes, applied.whole);
+        mall.version = applied.version;
+        mall.created = applied.created;
+        return result;
+      }),
+
+    current: (mallId) =>
+      serially(mallId, async () => {
+        const mall = await refresh(pool, mallId);
+        return mall && { store: mall.store, version: mall.version, created: mall.created };
+      }),
+
+    stage(mallId) {
+      const next = newHeld(mallId);
+      return {
+        store: next.store,
+        async swap(expected, swapped) {
+          const rowset = `${mallId}@${randomUUID()}`;
+          let old: string | undefined;
+          try {
+            await query(pool, 'INSERT INTO loose_rowsets (rowset) VALUES ($1)', [rowset]);
+            // Version 0: every replica reads a new row set whole, so no delta ever asks for these rows.
+            await writeRows(pool, rowset, 0, recordsOf(next.store));
+            old = await serially(mallId, () =>
+              transaction(async (client) => {
+                await createMall(client, mallId);
+                const row = await lockMall(client, mallId);
+                if (
+                  expected &&
+                  (Number(row.version) !== expected.version || Number(row.created) !== expected.created)
+                )
+                  throw changedSince;
+                const [made] = await query<MallRow>(
+                  client,
+                  `UPDATE malls SET rowset = $2, created = nextval('mall_versions'), version = nextval('mall_versions')
+                   WHERE mall = $1 RETURNING version, created, rowset, floor`,
+                  [mallId, rowset],
+                );
+                await query(
+                  client,
+                  'WITH placed AS (DELETE FROM loose_rowsets WHERE rowset = $1) INSERT INTO loose_rowsets (rowset) VALUES ($2) ON CONFLICT DO NOTHING',
+                  [rowset, row.rowset],
+                );
+                return { made, old: row.rowset };
+              }).then(({ made, old }) => {
+                next.version = Number(made?.version);
+                next.created = Number(made?.created);
+                next.rowset = rowset;
+                held.set(mallId, next);
+                swapped();
+                return old;
+              }),
+            );
+          } catch (error) {
+            // Not the mall's: its rows go now (or, if the database is gone, by a later upkeep).
+            await deleteRowset(session, rowset).catch(() => {});
+            if (error === changedSince) return false;
+            throw error;
+          }
+          if (old !== undefined) await deleteRowset(session, old);
+          return true;
+        },
+      };
     },
 
-    async catchUpAll(adopt, forget) {
-      const rows = await query<VersionRow & { mall: string }>(
+    async catchUpAll(adopt, forget, current) {
+      const rows = await query<MallRow & { mall: string }>(
         pool,
-        'SELECT mall, version, created FROM malls',
+        'SELECT mall, version, created, rowset, floor FROM malls',
       );
       const inDatabase = new Set(rows.map((row) => row.mall));
       for (const mallId of [...held.keys()]) if (!inDatabase.has(mallId)) forget(mallId);
       for (const row of rows) if (!held.has(row.mall)) adopt(row.mall);
       await Promise.all(
-        rows.map((row) => {
-          const mall = heldMall(row.mall);
-          return serially(mall, () => catchUp(pool, row.mall, mall, row));
-        }),
+        rows.map((row) =>
+          serially(row.mall, async () => {
+            const mall = held.get(row.mall);
+            if (mall && inStep(mall, row) && mall.version >= Number(row.version)) return;
+            const caughtUp = await refresh(pool, row.mall);
+            if (caughtUp) current(row.mall, caughtUp.store);
+          }),
+        ),
       );
     },
 
     mallIds: async () =>
       (await query<{ mall: string }>(pool, 'SELECT mall FROM malls ORDER BY mall')).map((row) => row.mall),
 
-    drop: async (mallId) =>
-      (await query(pool, 'DELETE FROM malls WHERE mall = $1 RETURNING mall', [mallId])).length > 0,
+    async drop(mallId) {
+      const [gone] = await query<{ rowset: string }>(
+        pool,
+        `WITH gone AS (DELETE FROM malls WHERE mall = $1 RETURNING rowset),
+         listed AS (INSERT INTO loose_rowsets (rowset) SELECT rowset FROM gone ON CONFLICT DO NOTHING)
+         SELECT rowset FROM gone`,
+        [mallId],
+      );
+      if (!gone) return false;
+      await deleteRowset(session, gone.rowset);
+      return true;
+    },
+
+    purge: () => purge(session, retentionMs),
 
     async ready() {
       try {
@@ -373,26 +531,29 @@ function postgresMalls(
       }
     },
 
-    close: () => pool.end(),
+    close() {
+      clearInterval(upkeep);
+      return pool.end();
+    },
   };
 }
 
-/** Writes changed records (a deleted one as a tombstone) with their version, in the order made. */
+/** Every record of a store as changes, table by table, in order. */
+function* recordsOf(store: SandboxStore): Generator<Change> {
+  for (const table of tableNames) for (const [key, value] of store.entries(table)) yield [table, key, value];
+}
+
+/**
+ * Writes changed records (a deleted one as a tombstone) with their version, in the order made;
+ * `$3` is one JSON array of `[table, key, record or null]` (one string: nothing to escape per row).
+ */
 const upsertRecords = `
-  INSERT INTO mall_records (mall, tbl, key, value, version)
-  SELECT $1, c.tbl, c.key, c.value::json, $2
-  FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS c (tbl, key, value, n)
+  INSERT INTO mall_records (rowset, tbl, key, value, version)
+  SELECT $1, c.row->>0, c.row->>1, CASE WHEN json_typeof(c.row->2) = 'null' THEN NULL ELSE c.row->2 END, $2
+  FROM json_array_elements($3::json) WITH ORDINALITY AS c (row, n)
   ORDER BY c.n
-  ON CONFLICT (mall, tbl, key) DO UPDATE SET
+  ON CONFLICT (rowset, tbl, key) DO UPDATE SET
     value = excluded.value,
     version = excluded.version,
+    changed_at = now(),
     position = CASE WHEN mall_records.value IS NULL THEN excluded.position ELSE mall_records.position END`;
-
-/** The changes as the three array parameters of {@link upsertRecords}. */
-function columnsOf(changes: readonly Change[]): [string[], string[], (string | null)[]] {
-  return [
-    changes.map(([table]) => table),
-    changes.map(([, key]) => key),
-    changes.map(([, , value]) => (value === undefined ? null : JSON.stringify(value))),
-  ];
-}
