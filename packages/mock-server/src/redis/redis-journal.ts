@@ -3,8 +3,12 @@
 // Lua script appends an entry with the next number of a deployment-wide sequence and drops the
 // oldest entries past the mall's entry and byte bounds, atomically, so the journal of a mall lists
 // every call whichever replica took it, in order. Entries are redacted before they are stored.
+// Both scripts are ioredis commands (`defineCommand`): sent by SHA-1 (EVALSHA), their text only
+// when Redis does not hold it yet.
 // The overall byte bound of the in-memory journal has no counterpart here: the roster caps the
 // malls, so at most `maxMalls × mallBytes` are kept.
+
+import type { Result } from 'ioredis';
 import {
   defaultJournalLimits,
   entryOf,
@@ -15,6 +19,23 @@ import {
   matchesFilter,
 } from '../malls/journal.js';
 import { mallKey, type SharedRedis } from './redis-connection.js';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** {@link recordScript}: gives the entry's sequence number. */
+    mallJournalRecord(
+      list: string,
+      bytes: string,
+      sequence: string,
+      entry: string,
+      entryBytes: number,
+      maxEntries: number,
+      maxBytes: number,
+    ): Result<number, Context>;
+    /** {@link clearScript}: gives how many entries went. */
+    mallJournalClear(list: string, bytes: string): Result<number, Context>;
+  }
+}
 
 /** KEYS: list, bytes, sequence. ARGV: entry JSON, its bytes, max entries, max bytes. */
 const recordScript = `
@@ -51,21 +72,15 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
     `${mallKey(shared, mallId)}journal:bytes`,
   ];
   const sequence = `${shared.prefix}journal:sequence`;
+  shared.client.defineCommand('mallJournalRecord', { numberOfKeys: 3, lua: recordScript });
+  shared.client.defineCommand('mallJournalClear', { numberOfKeys: 2, lua: clearScript });
   return {
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
       const entry = JSON.stringify(entryOf(0, kept.input));
+      const [list = '', bytes = ''] = keys(mallId);
       return shared.run(async (client) => {
-        await client.eval(
-          recordScript,
-          3,
-          ...keys(mallId),
-          sequence,
-          entry,
-          kept.bytes,
-          maxEntries,
-          mallBytes,
-        );
+        await client.mallJournalRecord(list, bytes, sequence, entry, kept.bytes, maxEntries, mallBytes);
       });
     },
     entries: (mallId, filter = {}) =>
@@ -75,6 +90,9 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
         return items.map(storedEntry).filter((entry) => matchesFilter(entry, filter));
       }),
     clear: (mallId) =>
-      shared.run(async (client) => Number(await client.eval(clearScript, 2, ...keys(mallId)))),
+      shared.run(async (client) => {
+        const [list = '', bytes = ''] = keys(mallId);
+        return Number(await client.mallJournalClear(list, bytes));
+      }),
   };
 }

@@ -25,11 +25,13 @@ export function redisMallRoster(
   };
   return {
     async touch(mallId) {
-      const held = await shared.run(async (client) => {
-        const [, [, count] = []] = (await client.multi().zadd(key, now(), mallId).zcard(key).exec()) ?? [];
-        return Number(count ?? 0);
-      });
-      await dropIdle();
+      // One MULTI: note the use, count the malls and find the idle ones, in one round trip.
+      const idleBefore = idleMs === 0 ? '-inf' : now() - idleMs;
+      const [, [, count] = [], [, idle = []] = []] = ((await shared.run((client) =>
+        client.multi().zadd(key, now(), mallId).zcard(key).zrangebyscore(key, '-inf', idleBefore).exec(),
+      )) ?? []) as [unknown, unknown][];
+      await drop(idle as string[]);
+      const held = Number(count ?? 0) - (idle as string[]).length;
       if (held > maxMalls)
         await drop(await shared.run((client) => client.zrange(key, 0, held - maxMalls - 1)));
     },

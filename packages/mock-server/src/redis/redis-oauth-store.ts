@@ -28,8 +28,8 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
         async (client) =>
           void (await client.set(key('code', code), JSON.stringify(record), 'PX', ttl(record))),
       ),
-    takeCode: (code) =>
-      shared.run(async (client) => parsed<CodeRecord>(await client.getdel(key('code', code)))),
+    takeCode: async (code) =>
+      parsed<CodeRecord>(await shared.run((client) => client.getdel(key('code', code)))),
     putTokens: (access, accessRecord, refresh, refreshRecord) =>
       shared.run(async (client) => {
         await client
@@ -38,10 +38,10 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
           .set(key('refresh', refresh), JSON.stringify(refreshRecord), 'PX', ttl(refreshRecord))
           .exec();
       }),
-    accessToken: (token) =>
-      shared.run(async (client) => parsed<TokenRecord>(await client.get(key('access', token)))),
-    refreshToken: (token) =>
-      shared.run(async (client) => parsed<TokenRecord>(await client.get(key('refresh', token)))),
+    accessToken: async (token) =>
+      parsed<TokenRecord>(await shared.run((client) => client.get(key('access', token)))),
+    refreshToken: async (token) =>
+      parsed<TokenRecord>(await shared.run((client) => client.get(key('refresh', token)))),
     takeRefreshToken: (token) =>
       shared.run(async (client) => (await client.del(key('refresh', token))) === 1),
   };
