@@ -188,10 +188,14 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         }
         const { reply, stage } = outcome;
         status = reply.status;
-        await journal(exchange, status, stage, started);
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
         // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
-        if (exchange.caller?.ok && (status < 400 || stage === 'answer')) await malls.touch(mallOf(exchange));
+        // Both at once: on Redis their commands leave in one write.
+        const inUse = exchange.caller?.ok && (status < 400 || stage === 'answer');
+        await Promise.all([
+          journal(exchange, status, stage, started),
+          inUse && malls.touch(mallOf(exchange)),
+        ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
         sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (error) {

@@ -14,10 +14,10 @@ export function redisFaultRules(shared: SharedRedis): FaultRules {
   const leftKey = (mallId: string) => `${mallKey(shared, mallId)}faults:left`;
   const sequence = `${shared.prefix}faults:sequence`;
   const load = async (mallId: string) => {
-    // One MULTI: the rules and their counts as they were at one instant, in one round trip.
-    const [[, rules = {}] = [], [, left = {}] = []] = ((await shared.run((client) =>
-      client.multi().hgetall(rulesKey(mallId)).hgetall(leftKey(mallId)).exec(),
-    )) ?? []) as [unknown, Record<string, string>][];
+    // Issued together, so they leave in one write (auto-pipelining) and come back in one read.
+    const [rules, left] = await shared.run((client) =>
+      Promise.all([client.hgetall(rulesKey(mallId)), client.hgetall(leftKey(mallId))]),
+    );
     return Object.values(rules)
       .map((text) => JSON.parse(text) as StoredRule)
       .sort((a, b) => a.id - b.id)

@@ -25,13 +25,17 @@ export function redisMallRoster(
   };
   return {
     async touch(mallId) {
-      // One MULTI: note the use, count the malls and find the idle ones, in one round trip.
-      const idleBefore = idleMs === 0 ? '-inf' : now() - idleMs;
-      const [, [, count] = [], [, idle = []] = []] = ((await shared.run((client) =>
-        client.multi().zadd(key, now(), mallId).zcard(key).zrangebyscore(key, '-inf', idleBefore).exec(),
-      )) ?? []) as [unknown, unknown][];
-      await drop(idle as string[]);
-      const held = Number(count ?? 0) - (idle as string[]).length;
+      // Issued together, so they leave in one write (auto-pipelining): note the use, count the
+      // malls, find the idle ones.
+      const [, count, idle] = await shared.run((client) =>
+        Promise.all([
+          client.zadd(key, now(), mallId),
+          client.zcard(key),
+          client.zrangebyscore(key, '-inf', idleMs === 0 ? '-inf' : now() - idleMs),
+        ]),
+      );
+      await drop(idle);
+      const held = count - idle.length;
       if (held > maxMalls)
         await drop(await shared.run((client) => client.zrange(key, 0, held - maxMalls - 1)));
     },
