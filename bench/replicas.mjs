@@ -10,8 +10,10 @@
 //     available in this build".
 // All in the same run, each after a 2 s warm-up; prints each figure and its ratio to the baseline,
 // the lines the replicas logged about Redis (failed commands) per row, and the best stateful GET
-// figure (any row but Prism's) as a multiple of stock Prism's.
-//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4]
+// figure (any row but Prism's) as a multiple of stock Prism's. `--compare-cli PATH` adds the
+// shared-store rows of another build's `dist/cli.js` (one with `--rate-limit`), measured in the
+// same run on the same stores: a before/after of a change.
+//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4] [--compare-cli PATH]
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadMix } from './support/load-mix.mjs';
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '48' },
     malls: { type: 'string', default: '4' },
+    'compare-cli': { type: 'string' },
   },
 });
 const load = { seconds: Number(values.seconds), connections: Number(values.connections) };
@@ -90,12 +93,14 @@ async function prism() {
  * @param {import('./support/shared-replicas.mjs').SharedStores} stores
  * @param {number} replicas
  * @param {number} workers
+ * @param {string} [cli] another build's `cli.js`
  * @returns {Promise<Served>}
  */
-async function onSharedStores(stores, replicas, workers) {
+async function onSharedStores(stores, replicas, workers, cli) {
   /** @type {import('./support/shared-replicas.mjs').Replica[]} */
   const started = [];
-  for (let i = 0; i < replicas; i++) started.push(await startReplica(stores, { workers }));
+  for (let i = 0; i < replicas; i++)
+    started.push(await startReplica(stores, { workers, ...(cli ? { cli } : {}) }));
   const urls = started.map((replica) => replica.urls);
   return {
     urls,
@@ -123,9 +128,20 @@ const sharedLabels = ['shared stores, 1 replica', 'shared stores, 2 replicas', '
 if (sharedStores) {
   const stores = await startSharedStores();
   try {
-    await run(sharedLabels[0] ?? '', () => onSharedStores(stores, 1, 1));
+    // A compared build's row right after the same row of this one, so both meet the same load.
+    const compared = values['compare-cli'];
+    const both = async (
+      /** @type {string} */ label,
+      /** @type {number} */ replicas,
+      /** @type {number} */ workers,
+    ) => {
+      await run(label, () => onSharedStores(stores, replicas, workers));
+      if (compared)
+        await run(`${label} [compared]`, () => onSharedStores(stores, replicas, workers, compared));
+    };
+    await both(sharedLabels[0] ?? '', 1, 1);
     await run(sharedLabels[1] ?? '', () => onSharedStores(stores, 2, 1));
-    await run(sharedLabels[2] ?? '', () => onSharedStores(stores, 1, 2));
+    await both(sharedLabels[2] ?? '', 1, 2);
   } finally {
     await stores.stop();
   }
@@ -138,14 +154,14 @@ const baseline = rows[0]?.[1];
 const cell = (r, base) =>
   `${r.requestsPerSecond.toFixed(0).padStart(7)} req/s p99 ${String(r.p99).padStart(4)} ms ${base ? `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}x`.padStart(6) : ''} (non-2xx ${r.failures})`;
 process.stdout.write(
-  `${'setup'.padEnd(28)} ${'GET mix'.padEnd(54)} ${'write mix'.padEnd(54)} Redis log lines\n`,
+  `${'setup'.padEnd(39)} ${'GET mix'.padEnd(54)} ${'write mix'.padEnd(54)} Redis log lines\n`,
 );
 for (const [label, result] of rows) {
   const line =
     typeof result === 'string' || typeof baseline !== 'object'
       ? String(result)
       : `${cell(result.reads, baseline.reads)}   ${cell(result.writes, baseline.writes)}   ${result.redisLines}`;
-  process.stdout.write(`${label.padEnd(28)} ${line}\n`);
+  process.stdout.write(`${label.padEnd(39)} ${line}\n`);
 }
 const prismRow = rows.find(([label]) => label === 'stock prism mock')?.[1];
 const stateful = rows.filter(([label, result]) => label !== 'stock prism mock' && typeof result === 'object');

@@ -44,17 +44,18 @@ export const redisLines = { count: 0 };
 /**
  * Starts one replica (`--workers N` processes on its ports) and resolves once `/__ready` answers 200.
  * @param {Pick<SharedStores, 'store' | 'redis'>} stores
- * @param {{ workers?: number, nodeOptions?: readonly string[] }} [options]
+ * @param {{ workers?: number, nodeOptions?: readonly string[], cli?: string }} [options] `cli`: the
+ *   `cli.js` of another build to run (default: this checkout's)
  * @returns {Promise<Replica>}
  */
-export async function startReplica(stores, { workers = 1, nodeOptions = [] } = {}) {
+export async function startReplica(stores, { workers = 1, nodeOptions = [], cli = mockCli } = {}) {
   const ports = { collection: await freePort(), admin: await freePort(), analytics: await freePort() };
   const urls = /** @type {Replica['urls']} */ (
     Object.fromEntries(Object.entries(ports).map(([api, port]) => [api, `http://127.0.0.1:${port}`]))
   );
   const args = [
     ...nodeOptions,
-    mockCli,
+    cli,
     '--quiet',
     `--ports=collection=${ports.collection},admin=${ports.admin},analytics=${ports.analytics}`,
     `--store=${stores.store}`,
