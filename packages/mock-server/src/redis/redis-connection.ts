@@ -95,8 +95,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
       } catch (error) {
         if (error instanceof StoreUnavailableError) throw error;
         // While connected, a failing command is not an outage the connection reported: log it.
-        if (client.status === 'ready')
-          log(`a shared state store (Redis) command failed: ${(error as Error).message}`);
+        if (client.status === 'ready') log(`a shared state store (Redis) command failed: ${causeOf(error)}`);
         throw new StoreUnavailableError('the shared state store (Redis) could not answer', { cause: error });
       }
     },
@@ -105,6 +104,12 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
       await client.quit().catch(() => client.disconnect());
     },
   };
+}
+
+/** A failure's message, with its cause's when it wraps one (the rate-limit store's errors do). */
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
 
 /** The key prefix of one mall's state: `<prefix>mall:<mallId>:`. */

@@ -7,7 +7,6 @@
 // when Redis does not hold it yet.
 // The overall byte bound of the in-memory journal has no counterpart here: the roster caps the
 // malls, so at most `maxMalls × mallBytes` are kept.
-
 import type { Result } from 'ioredis';
 import {
   defaultJournalLimits,

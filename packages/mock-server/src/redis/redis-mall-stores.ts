@@ -3,8 +3,8 @@
 // `@mall-api/rate-limit/redis`'s Lua-script store (one atomic decision per call, so the held
 // numbers of each API's algorithm hold for the sum of all replicas), deciding on the mall's clock
 // and keyed under the mall (`<prefix>mall:<id>:rate-limit:…`) so a reset or a drop empties them.
-// A failure of Redis becomes a StoreUnavailableError (answered 503), logged once by the connection. Composed by
-// malls/mock-malls.ts like the in-memory stores.
+// A failure of Redis becomes a StoreUnavailableError (answered 503), logged once by the
+// connection. Composed by malls/mock-malls.ts like the in-memory stores.
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import { createServerLimiter } from '@mall-api/rate-limit';
 import { RedisStore } from '@mall-api/rate-limit/redis';
