@@ -3,23 +3,23 @@
 // write mix (support/write-mix.mjs: create, rename, delete products on a few malls) for
 //   - the in-memory single process, rate limits lifted (support/serve-mock.mjs): the baseline;
 //   - the stock `prism mock` CLI on the same bundled specs (one process per API);
-//   - on shared stores (a throwaway PostgreSQL and redis-server started here): 1 and 2 replicas of
-//     `mall-api-mock` (separate processes on their own ports, the load spread over them) and one
-//     `mall-api-mock --workers 2` — when this build's `mall-api-mock --help` lists `--store`,
-//     `--redis` and `--workers`; otherwise those rows say "not available in this build".
-// All in the same run, each after a 2 s warm-up; prints each figure and its ratio to the baseline.
-// The shared-store rows import tools/src/testing/postgres-server.ts (support/import-typescript.mjs:
-// as it is on a Node.js that strips types, transpiled by the repository's TypeScript on Node 20).
-//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4]
+//   - on shared stores (a throwaway PostgreSQL and redis-server, support/shared-replicas.mjs): 1 and
+//     2 replicas of `mall-api-mock --rate-limit=off` (separate processes on their own ports, the
+//     load spread over them) and one with `--workers 2` — when this build's `mall-api-mock --help`
+//     lists `--store`, `--redis`, `--workers` and `--rate-limit`; otherwise those rows say "not
+//     available in this build".
+// All in the same run, each after a 2 s warm-up; prints each figure and its ratio to the baseline,
+// the lines the replicas logged about Redis (failed commands) per row, and the best stateful GET
+// figure (any row but Prism's) as a multiple of stock Prism's. `--compare-cli PATH` adds the
+// shared-store rows of another build's `dist/cli.js` (one with `--rate-limit`), measured in the
+// same run on the same stores: a before/after of a change.
+//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4] [--compare-cli PATH]
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { importTypeScript } from './support/import-typescript.mjs';
 import { loadMix } from './support/load-mix.mjs';
 import { startPrismMocks } from './support/prism-mocks.mjs';
-import { freePort, startProcess } from './support/processes.mjs';
-import { startRedis } from './support/redis.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
+import { mockCli, redisLines, startReplica, startSharedStores } from './support/shared-replicas.mjs';
 import { loadWrites, mallToken } from './support/write-mix.mjs';
 
 const { values } = parseArgs({
@@ -27,10 +27,9 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '48' },
     malls: { type: 'string', default: '4' },
+    'compare-cli': { type: 'string' },
   },
 });
-const root = join(import.meta.dirname, '..');
-const cli = join(root, 'packages/mock-server/dist/cli.js');
 const load = { seconds: Number(values.seconds), connections: Number(values.connections) };
 const mallIds = Array.from({ length: Number(values.malls) }, (_, i) => `bench-write-${i + 1}`);
 const readScopes = 'mall.read_category,mall.read_product,mall.read_analytics';
@@ -44,9 +43,9 @@ const writeScopes = 'mall.read_product,mall.write_product';
  */
 
 /** Options this build's `mall-api-mock` offers, from its help. */
-const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
+const help = execFileSync(process.execPath, [mockCli, '--help'], { encoding: 'utf8' });
 const offers = (/** @type {string} */ flag) => new RegExp(`^\\s+--${flag}\\b`, 'm').test(help);
-const sharedStores = offers('store') && offers('redis');
+const sharedStores = ['store', 'redis', 'workers', 'rate-limit'].every(offers);
 
 /**
  * Runs the GET mix and the write mix, spreading connections evenly over the replicas' URLs.
@@ -90,51 +89,34 @@ async function prism() {
 }
 
 /**
- * `replicas` mall-api-mock processes (or one with `--workers N`) on the shared stores.
- * @param {{ store: string, redis: string }} stores
+ * `replicas` mall-api-mock processes (each with `--workers N`) on the shared stores.
+ * @param {import('./support/shared-replicas.mjs').SharedStores} stores
  * @param {number} replicas
  * @param {number} workers
+ * @param {string} [cli] another build's `cli.js`
  * @returns {Promise<Served>}
  */
-async function onSharedStores(stores, replicas, workers) {
-  /** @type {import('./support/processes.mjs').StartedProcess[]} */
-  const servers = [];
-  /** @type {Record<ApiName, string>[]} */
-  const urls = [];
-  for (let i = 0; i < replicas; i++) {
-    const ports = { collection: await freePort(), admin: await freePort(), analytics: await freePort() };
-    const args = [
-      cli,
-      '--quiet',
-      `--ports=collection=${ports.collection},admin=${ports.admin},analytics=${ports.analytics}`,
-      `--store=${stores.store}`,
-      `--redis=${stores.redis}`,
-      `--workers=${workers}`,
-    ];
-    const replica = /** @type {Record<ApiName, string>} */ (
-      Object.fromEntries(Object.entries(ports).map(([api, port]) => [api, `http://127.0.0.1:${port}`]))
-    );
-    servers.push(
-      await startProcess(process.execPath, args, async () => (await fetch(`${replica.admin}/__ready`)).ok, {
-        timeoutMs: 60_000,
-      }),
-    );
-    urls.push(replica);
-  }
+async function onSharedStores(stores, replicas, workers, cli) {
+  /** @type {import('./support/shared-replicas.mjs').Replica[]} */
+  const started = [];
+  for (let i = 0; i < replicas; i++)
+    started.push(await startReplica(stores, { workers, ...(cli ? { cli } : {}) }));
+  const urls = started.map((replica) => replica.urls);
   return {
     urls,
     ...(await tokens(urls[0]?.admin ?? '')),
-    stop: async () => void (await Promise.all(servers.map((server) => server.stop()))),
+    stop: async () => void (await Promise.all(started.map((replica) => replica.stop()))),
   };
 }
 
-/** @type {[string, { reads: LoadResult, writes: LoadResult } | string][]} */
+/** @type {[string, { reads: LoadResult, writes: LoadResult, redisLines: number } | string][]} */
 const rows = [];
 /** Measures one server set and stops it. */
 async function run(/** @type {string} */ label, /** @type {() => Promise<Served>} */ start) {
   const served = await start();
+  const logged = redisLines.count;
   try {
-    rows.push([label, await measure(served)]);
+    rows.push([label, { ...(await measure(served)), redisLines: redisLines.count - logged }]);
   } finally {
     await served.stop();
   }
@@ -143,20 +125,25 @@ async function run(/** @type {string} */ label, /** @type {() => Promise<Served>
 await run('in memory, 1 process', inMemory);
 await run('stock prism mock', prism);
 const sharedLabels = ['shared stores, 1 replica', 'shared stores, 2 replicas', 'shared stores, --workers 2'];
-if (sharedStores && offers('workers')) {
-  // Imported by its .ts path at run time; typed through the same module.
-  const { startPostgres } = /** @type {typeof import('../tools/src/testing/postgres-server.js')} */ (
-    await importTypeScript(join(root, 'tools/src/testing/postgres-server.ts'))
-  );
-  const postgres = await startPostgres();
-  const redis = await startRedis();
+if (sharedStores) {
+  const stores = await startSharedStores();
   try {
-    const stores = { store: postgres.url, redis: redis.url };
-    await run(sharedLabels[0] ?? '', () => onSharedStores(stores, 1, 1));
+    // A compared build's row right after the same row of this one, so both meet the same load.
+    const compared = values['compare-cli'];
+    const both = async (
+      /** @type {string} */ label,
+      /** @type {number} */ replicas,
+      /** @type {number} */ workers,
+    ) => {
+      await run(label, () => onSharedStores(stores, replicas, workers));
+      if (compared)
+        await run(`${label} [compared]`, () => onSharedStores(stores, replicas, workers, compared));
+    };
+    await both(sharedLabels[0] ?? '', 1, 1);
     await run(sharedLabels[1] ?? '', () => onSharedStores(stores, 2, 1));
-    await run(sharedLabels[2] ?? '', () => onSharedStores(stores, 1, 2));
+    await both(sharedLabels[2] ?? '', 1, 2);
   } finally {
-    await Promise.all([postgres.stop(), redis.stop()]);
+    await stores.stop();
   }
 } else {
   for (const label of sharedLabels) rows.push([label, 'not available in this build']);
@@ -166,11 +153,28 @@ const baseline = rows[0]?.[1];
 /** @type {(r: LoadResult, base: LoadResult | undefined) => string} */
 const cell = (r, base) =>
   `${r.requestsPerSecond.toFixed(0).padStart(7)} req/s p99 ${String(r.p99).padStart(4)} ms ${base ? `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}x`.padStart(6) : ''} (non-2xx ${r.failures})`;
-process.stdout.write(`${'setup'.padEnd(28)} ${'GET mix'.padEnd(46)} write mix\n`);
+process.stdout.write(
+  `${'setup'.padEnd(39)} ${'GET mix'.padEnd(54)} ${'write mix'.padEnd(54)} Redis log lines\n`,
+);
 for (const [label, result] of rows) {
   const line =
     typeof result === 'string' || typeof baseline !== 'object'
       ? String(result)
-      : `${cell(result.reads, baseline.reads)}   ${cell(result.writes, baseline.writes)}`;
-  process.stdout.write(`${label.padEnd(28)} ${line}\n`);
+      : `${cell(result.reads, baseline.reads)}   ${cell(result.writes, baseline.writes)}   ${result.redisLines}`;
+  process.stdout.write(`${label.padEnd(39)} ${line}\n`);
 }
+const prismRow = rows.find(([label]) => label === 'stock prism mock')?.[1];
+const stateful = rows.filter(([label, result]) => label !== 'stock prism mock' && typeof result === 'object');
+const best = stateful.reduce(
+  (top, row) =>
+    typeof row[1] === 'object' &&
+    typeof top[1] === 'object' &&
+    row[1].reads.requestsPerSecond > top[1].reads.requestsPerSecond
+      ? row
+      : top,
+  stateful[0] ?? ['', ''],
+);
+if (typeof prismRow === 'object' && typeof best[1] === 'object')
+  process.stdout.write(
+    `best stateful GET mix (${best[0]}) against stock prism mock: ${(best[1].reads.requestsPerSecond / prismRow.reads.requestsPerSecond).toFixed(1)}x\n`,
+  );

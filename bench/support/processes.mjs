@@ -15,12 +15,17 @@ export { freePort } from '../../tools/src/free-port.mjs';
  * @param {string} command
  * @param {readonly string[]} args
  * @param {() => Promise<boolean>} probe
- * @param {{ timeoutMs?: number }} [options]
+ * @param {{ timeoutMs?: number, onStderr?: (text: string) => void }} [options] `onStderr` sees what the
+ *   process writes to standard error (passed through to this one's either way)
  * @returns {Promise<StartedProcess>}
  */
-export async function startProcess(command, args, probe, { timeoutMs = 30_000 } = {}) {
+export async function startProcess(command, args, probe, { timeoutMs = 30_000, onStderr } = {}) {
   const started = performance.now();
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', onStderr ? 'pipe' : 'inherit'] });
+  child.stderr?.on('data', (/** @type {Buffer} */ chunk) => {
+    process.stderr.write(chunk);
+    onStderr?.(chunk.toString());
+  });
   let exited = false;
   child.once('exit', () => {
     exited = true;

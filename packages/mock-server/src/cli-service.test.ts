@@ -39,6 +39,7 @@ describe('mall-api-mock --help, --version and usage errors', () => {
       /--mall-idle-minutes N.*\(default: 60\)/,
       /--journal-mb N.*\(default: 128\)/,
       /--log-format text\|json.*\(default: text\) \[MALL_API_MOCK_LOG_FORMAT\]/,
+      /--rate-limit on\|off +off: .*load tests only.*\(default: on\) \[MALL_API_MOCK_RATE_LIMIT\]/,
       /--fixtures DIR.*\[MALL_API_MOCK_FIXTURES\]/,
       /--redis URL.*\(default: in this process\) \[MALL_API_MOCK_REDIS\]/,
       /--redis-prefix P.*\(default: mall-api-mock:\) \[MALL_API_MOCK_REDIS_PREFIX\]/,
@@ -65,6 +66,7 @@ describe('mall-api-mock --help, --version and usage errors', () => {
     ],
     [['--log-format', 'xml'], /--log-format must be text or json, got xml/],
     [['--max-malls', '0'], /--max-malls must be a whole number from 1/],
+    [['--rate-limit', 'unlimited'], /--rate-limit must be on or off, got unlimited/],
   ])('exits 2 with a message on %j', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -129,6 +131,27 @@ describe('mall-api-mock as a service', () => {
     const all = output();
     for (const secret of [token, 'demo-app-secret', 'code=', 'Bearer', 'limit=1'])
       expect(all).not.toContain(secret);
+  });
+
+  it('with MALL_API_MOCK_RATE_LIMIT=off says so at start and refuses no call past the limit, each answer with the headers of a first call', async () => {
+    const { child, ready } = startCli(['collection', '--port', '0', '--quiet'], {
+      env: { MALL_API_MOCK_RATE_LIMIT: 'off' },
+    });
+    try {
+      const output = await ready;
+      expect(output).toContain('rate limits off: no call is counted or refused (load testing only)');
+      const url = urlOf(output, 'collection');
+      const headers = { authorization: basicAuthorization('demo-partner', 'demo-partner-secret') };
+      // The collection API admits 40 calls a minute per client address (its spec's x-rate-limit).
+      const answers = [];
+      for (let i = 0; i < 45; i++) answers.push(await fetch(`${url}/api/shops`, { headers }));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(45).fill(200));
+      expect(answers.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(
+        Array(45).fill('39'),
+      );
+    } finally {
+      expect(await stopped(child)).toBe(0);
+    }
   });
 
   it('registers the fixtures of --fixtures DIR by file name for a reset', async () => {

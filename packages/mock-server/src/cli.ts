@@ -159,6 +159,12 @@ const options = {
     default: String(defaultControlBodyLimit),
     help: 'largest control API request body (fixtures, snapshots); a larger one is a 413',
   },
+  'rate-limit': {
+    type: 'string',
+    value: 'on|off',
+    default: 'on',
+    help: 'off: no call is counted or refused, answers keep the limit headers of a first call (load tests only, never in front of testers)',
+  },
   'log-format': {
     type: 'string',
     value: 'text|json',
@@ -303,6 +309,9 @@ function settingsOf(values: Values, positionals: readonly string[]) {
   const format = values['log-format'] ?? 'text';
   if (format !== 'text' && format !== 'json')
     throw new UsageError(`--log-format must be text or json, got ${format}`);
+  const rateLimit = values['rate-limit'] ?? 'on';
+  if (rateLimit !== 'on' && rateLimit !== 'off')
+    throw new UsageError(`--rate-limit must be on or off, got ${rateLimit}`);
   if (values.examples && values.sandbox) throw new UsageError('--examples and --sandbox exclude each other');
   const sandboxOnly = [
     'store',
@@ -339,6 +348,7 @@ function settingsOf(values: Values, positionals: readonly string[]) {
     ...(publicHosts === undefined ? {} : { publicHosts }),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
     logFormat: format,
+    rateLimit,
     graceMs: (integer(values, 'shutdown-timeout', 0, 3_600) ?? 10) * 1000,
     ...(values.examples
       ? {}
@@ -441,6 +451,8 @@ async function main(): Promise<void> {
         })
       : await start();
   say(mode);
+  if (serve.rateLimit === 'off')
+    say('rate limits off: no call is counted or refused (load testing only)', { rateLimit: 'off' });
   say(
     `control API: /__mock/ on every port (${serve.control?.allowRemote ? 'any caller' : 'loopback only'}${serve.control?.token === undefined ? '' : ', token required'})`,
   );

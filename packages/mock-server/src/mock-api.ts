@@ -10,7 +10,12 @@
 // (its connection logs the cause once per outage); any other unexpected failure is logged with
 // its cause and answered with a bare 500 envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiLimitFromSpec, type ServerLimiter } from '@mall-api/rate-limit';
+import {
+  apiLimitFromSpec,
+  createServerLimiter,
+  type ServerLimiter,
+  UncountedStore,
+} from '@mall-api/rate-limit';
 import { apiVersionsOf, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
@@ -50,6 +55,8 @@ export interface MockApiOptions {
   authority?: OAuthAuthority;
   /** One rate limiter for every mall; by default each mall has the API's own limit in the malls' stores (memory or Redis), on its clock. */
   limiter?: ServerLimiter;
+  /** `off` counts no call and refuses none, answers keeping the limit headers of the spec's limit (load tests only; default `on`). Ignored when `limiter` is given. */
+  rateLimit?: 'on' | 'off';
   /** Per-mall state shared by the mocks of a process, or of every replica on one Redis (clocks, journal, faults, buckets, sandbox malls). */
   malls?: MockMalls;
   /** Who may call the control API (`/__mock/`): loopback only by default. */
@@ -104,7 +111,11 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const sandbox = options.sandbox ?? malls.sandbox;
   // The date versions the spec describes (x-api-versions); a spec without them has none.
   const versions = spec.document['x-api-versions'] ? apiVersionsOf(spec.document) : undefined;
-  const limiter = options.limiter;
+  const limiter =
+    options.limiter ??
+    (options.rateLimit === 'off'
+      ? createServerLimiter({ api: limit, store: new UncountedStore() })
+      : undefined);
   const stages: Stage[] = [
     corsPreflight,
     identifyCaller(sources),
@@ -177,10 +188,14 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         }
         const { reply, stage } = outcome;
         status = reply.status;
-        await journal(exchange, status, stage, started);
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
         // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
-        if (exchange.caller?.ok && (status < 400 || stage === 'answer')) await malls.touch(mallOf(exchange));
+        // Both at once: on Redis their commands leave in one write.
+        const inUse = exchange.caller?.ok && (status < 400 || stage === 'answer');
+        await Promise.all([
+          journal(exchange, status, stage, started),
+          inUse && malls.touch(mallOf(exchange)),
+        ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
         sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (error) {

@@ -93,3 +93,4 @@ export {
 } from './server-limiter.js';
 export type { RateLimitStore } from './store.js';
 export { retryAfterSeconds, type TooManyRequestsBody, tooManyRequestsBody } from './too-many-requests.js';
+export { UncountedStore } from './uncounted-store.js';

@@ -1,9 +1,15 @@
 // The one Redis connection a mock process shares between its stores (ioredis), set to fail fast:
 // no offline queue, one retry per command and a command timeout, so a request that needs Redis
 // while it is down fails at once (and is answered 503) instead of waiting or answering from stale
-// memory; ioredis reconnects by itself. The cause of an outage is logged once when it starts and
-// once when Redis is back, never the URL (it may carry a password). Every key the stores write
-// starts with the deployment's prefix. Not a store: the stores (redis-*.ts) use it.
+// memory; ioredis reconnects by itself. Commands issued in the same event-loop turn go out as one
+// write (ioredis auto-pipelining): under load, one socket write per command cost a replica more
+// CPU than anything else it did (bench/profile-sandbox.mjs --shared). The command timeout is
+// generous because it runs from when a command is queued and so also counts the time this
+// process's own event loop takes to read the answer: on a saturated machine that alone passed 2 s
+// while Redis was healthy. The cause of an outage is logged once when it starts and once when
+// Redis is back, never the URL (it may carry a password); a command that fails while connected is
+// logged once, by the outermost `run`. Every key the stores write starts with the deployment's
+// prefix. Not a store: the stores (redis-*.ts) use it.
 import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../malls/store-unavailable.js';
 
@@ -14,7 +20,10 @@ export interface SharedRedis {
   readonly prefix: string;
   /** Whether Redis is connected (what `/__ready` reports). */
   ready(): boolean;
-  /** Runs commands; any failure becomes a {@link StoreUnavailableError} with the failure as cause. */
+  /**
+   * Runs commands; any failure becomes a {@link StoreUnavailableError} with the failure as cause,
+   * logged once (a failure of a nested `run` is passed on as it is).
+   */
   run<T>(commands: (client: Redis) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -34,13 +43,17 @@ export interface RedisConnectionOptions {
 /** The key prefix used when none is given. */
 export const defaultRedisPrefix = 'mall-api-mock:';
 
+/** How long a command may wait for its answer, from when it is queued, in milliseconds. */
+export const redisCommandTimeoutMs = 10_000;
+
 /** Connects and resolves once Redis answers; rejects when it does not within the timeout. */
 export async function connectRedis(options: RedisConnectionOptions): Promise<SharedRedis> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
-    commandTimeout: 2_000,
+    commandTimeout: redisCommandTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
   let down = false;
@@ -80,9 +93,9 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
       try {
         return await commands(client);
       } catch (error) {
+        if (error instanceof StoreUnavailableError) throw error;
         // While connected, a failing command is not an outage the connection reported: log it.
-        if (client.status === 'ready')
-          log(`a shared state store (Redis) command failed: ${(error as Error).message}`);
+        if (client.status === 'ready') log(`a shared state store (Redis) command failed: ${causeOf(error)}`);
         throw new StoreUnavailableError('the shared state store (Redis) could not answer', { cause: error });
       }
     },
@@ -91,6 +104,12 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
       await client.quit().catch(() => client.disconnect());
     },
   };
+}
+
+/** A failure's message, with its cause's when it wraps one (the rate-limit store's errors do). */
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
 
 /** The key prefix of one mall's state: `<prefix>mall:<mallId>:`. */

@@ -14,10 +14,10 @@ export function redisFaultRules(shared: SharedRedis): FaultRules {
   const leftKey = (mallId: string) => `${mallKey(shared, mallId)}faults:left`;
   const sequence = `${shared.prefix}faults:sequence`;
   const load = async (mallId: string) => {
-    const [rules, left] = await Promise.all([
-      shared.run((client) => client.hgetall(rulesKey(mallId))),
-      shared.run((client) => client.hgetall(leftKey(mallId))),
-    ]);
+    // Issued together, so they leave in one write (auto-pipelining) and come back in one read.
+    const [rules, left] = await shared.run((client) =>
+      Promise.all([client.hgetall(rulesKey(mallId)), client.hgetall(leftKey(mallId))]),
+    );
     return Object.values(rules)
       .map((text) => JSON.parse(text) as StoredRule)
       .sort((a, b) => a.id - b.id)

@@ -6,7 +6,9 @@
 // byte bounds, then, while every journal together holds more than the overall bytes, the oldest
 // entry of any mall (the mall whose oldest entry is oldest goes first) — atomically, so the
 // journal of a mall lists every call whichever replica took it, in order, and the bounds hold for
-// the deployment. Entries are redacted before they are stored.
+// the deployment. Entries are redacted before they are stored. Both scripts are ioredis commands
+// (`defineCommand`): sent by SHA-1 (EVALSHA), their text only when Redis does not hold it yet.
+import type { Result } from 'ioredis';
 import {
   defaultJournalLimits,
   entryOf,
@@ -17,6 +19,26 @@ import {
   matchesFilter,
 } from '../malls/journal.js';
 import { mallKey, type SharedRedis } from './redis-connection.js';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** {@link recordScript}: gives the entry's sequence number. */
+    mallJournalRecord(
+      list: string,
+      bytes: string,
+      sequence: string,
+      total: string,
+      journals: string,
+      entry: string,
+      entryBytes: number,
+      maxEntries: number,
+      maxMallBytes: number,
+      maxTotalBytes: number,
+    ): Result<number, Context>;
+    /** {@link clearScript}: gives how many entries went. */
+    mallJournalClear(list: string, bytes: string, total: string, journals: string): Result<number, Context>;
+  }
+}
 
 /**
  * KEYS: list, bytes, sequence, total bytes, journals by oldest entry. ARGV: entry JSON, its bytes,
@@ -85,15 +107,17 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
   const sequence = `${shared.prefix}journal:sequence`;
   const total = `${shared.prefix}journal:bytes`;
   const journals = `${shared.prefix}journal:malls`;
+  shared.client.defineCommand('mallJournalRecord', { numberOfKeys: 5, lua: recordScript });
+  shared.client.defineCommand('mallJournalClear', { numberOfKeys: 4, lua: clearScript });
   return {
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
       const entry = JSON.stringify(entryOf(0, kept.input));
+      const [list = '', bytes = ''] = keys(mallId);
       return shared.run(async (client) => {
-        await client.eval(
-          recordScript,
-          5,
-          ...keys(mallId),
+        await client.mallJournalRecord(
+          list,
+          bytes,
           sequence,
           total,
           journals,
@@ -112,8 +136,9 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
         return items.map(storedEntry).filter((entry) => matchesFilter(entry, filter));
       }),
     clear: (mallId) =>
-      shared.run(async (client) =>
-        Number(await client.eval(clearScript, 4, ...keys(mallId), total, journals)),
-      ),
+      shared.run(async (client) => {
+        const [list = '', bytes = ''] = keys(mallId);
+        return Number(await client.mallJournalClear(list, bytes, total, journals));
+      }),
   };
 }

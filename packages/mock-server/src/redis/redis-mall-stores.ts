@@ -3,14 +3,13 @@
 // `@mall-api/rate-limit/redis`'s Lua-script store (one atomic decision per call, so the held
 // numbers of each API's algorithm hold for the sum of all replicas), deciding on the mall's clock
 // and keyed under the mall (`<prefix>mall:<id>:rate-limit:…`) so a reset or a drop empties them.
-// A failure of Redis becomes a StoreUnavailableError (answered 503). Composed by
-// malls/mock-malls.ts like the in-memory stores.
+// A failure of Redis becomes a StoreUnavailableError (answered 503), logged once by the
+// connection. Composed by malls/mock-malls.ts like the in-memory stores.
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import { createServerLimiter } from '@mall-api/rate-limit';
 import { RedisStore } from '@mall-api/rate-limit/redis';
 import type { JournalLimits } from '../malls/journal.js';
 import type { MallStateStores } from '../malls/mock-malls.js';
-import { StoreUnavailableError } from '../malls/store-unavailable.js';
 import { deleteMatching, globEscaped, mallKey, type SharedRedis } from './redis-connection.js';
 import { redisFaultRules } from './redis-fault-rules.js';
 import { redisJournal } from './redis-journal.js';
@@ -26,13 +25,8 @@ export function redisMallStores(shared: SharedRedis, journal: JournalLimits = {}
     limiter(limit: ApiLimit, mallId: string, clock: () => number): ServerLimiter {
       const store = new RedisStore({ redis: shared.client, keyPrefix: bucketPrefix(mallId) });
       const limiter = createServerLimiter({ api: limit, store, clock });
-      return {
-        api: limiter.api,
-        take: (key, cost) =>
-          limiter.take(key, cost).catch((error: unknown) => {
-            throw new StoreUnavailableError('the rate-limit buckets could not be read', { cause: error });
-          }),
-      };
+      // Through `run`, so a failed decision is logged and answered 503 like any other command.
+      return { api: limiter.api, take: (key, cost) => shared.run(() => limiter.take(key, cost)) };
     },
     resetLimits: (mallId) =>
       shared.run(

@@ -25,13 +25,14 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
   /** A record as stored, with the epoch of its mall it was issued in. */
   const stored = (record: object, epoch: number) => JSON.stringify({ ...record, epoch });
   /** The record of `text`, its mall's clock loaded; undefined when absent or revoked since. */
-  const parsed = async <T extends { mallId: string }>(
-    client: SharedRedis['client'],
-    text: string | null,
-  ): Promise<T | undefined> => {
+  const parsed = async <T extends { mallId: string }>(text: string | null): Promise<T | undefined> => {
     if (text === null) return undefined;
     const { epoch, ...record } = JSON.parse(text) as T & { epoch?: number };
-    const [current] = await Promise.all([epochOf(client, record.mallId), clocks.refresh(record.mallId)]);
+    // Each read is its own run (never one inside another), so a failure is logged once.
+    const [current] = await Promise.all([
+      shared.run((client) => epochOf(client, record.mallId)),
+      clocks.refresh(record.mallId),
+    ]);
     return (epoch ?? 0) < current ? undefined : (record as unknown as T);
   };
   return {
@@ -45,8 +46,8 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
             ttl(record),
           )),
       ),
-    takeCode: (code) =>
-      shared.run(async (client) => parsed<CodeRecord>(client, await client.getdel(key('code', code)))),
+    takeCode: async (code) =>
+      parsed<CodeRecord>(await shared.run((client) => client.getdel(key('code', code)))),
     putTokens: (access, accessRecord, refresh, refreshRecord) =>
       shared.run(async (client) => {
         const epoch = await epochOf(client, accessRecord.mallId);
@@ -56,10 +57,10 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
           .set(key('refresh', refresh), stored(refreshRecord, epoch), 'PX', ttl(refreshRecord))
           .exec();
       }),
-    accessToken: (token) =>
-      shared.run(async (client) => parsed<TokenRecord>(client, await client.get(key('access', token)))),
-    refreshToken: (token) =>
-      shared.run(async (client) => parsed<TokenRecord>(client, await client.get(key('refresh', token)))),
+    accessToken: async (token) =>
+      parsed<TokenRecord>(await shared.run((client) => client.get(key('access', token)))),
+    refreshToken: async (token) =>
+      parsed<TokenRecord>(await shared.run((client) => client.get(key('refresh', token)))),
     takeRefreshToken: (token) =>
       shared.run(async (client) => (await client.del(key('refresh', token))) === 1),
     revokeMall: (mallId) => shared.run(async (client) => void (await client.incr(epochKey(mallId)))),
