@@ -252,7 +252,7 @@ describe('the changelog pages', () => {
       const api = page.replace(/^changelogs\/|\.html$/g, '');
       const headings = markdown.match(/^## .*$/gm) ?? [];
       expect(headings.length, api).toBeGreaterThan(0);
-      for (const heading of headings) expect(heading, api).toMatch(/^## Description \d+\.\d+\.\d+ — /);
+      for (const heading of headings) expect(heading, api).toMatch(/^## Description \d+\.\d+\.\d+\S* — /);
       const revisions = headings.map((heading) => /Description (\S+)/.exec(heading)?.[1]);
       expect(new Set(revisions).size, api).toBe(revisions.length);
       const spec = specs.get(api) as Spec;
