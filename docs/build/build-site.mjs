@@ -102,7 +102,11 @@ async function releaseNotes(api) {
 }
 const changelogs = await Promise.all(
   (await markdownFiles('changelogs')).map(async ({ name, text }) =>
-    withPendingReleases(parseChangelog(name, text), await releaseNotes(name)),
+    withPendingReleases(
+      parseChangelog(name, text),
+      await releaseNotes(name),
+      apiVersionsLabel(modelOf(name).document),
+    ),
   ),
 );
 

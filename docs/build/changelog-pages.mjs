@@ -1,9 +1,10 @@
 // @ts-check
 // The API changelogs (docs/changelogs/<api>.md, when the folder exists) as pages of the site:
-// each rendered like a guide's text, its title taken from its first `#` heading. A version with
-// release notes in specs/releases/<api>/ that the changelog does not list yet (declared, not yet
-// cut) is shown first, marked as not yet released, so the site lists every version the references
-// may show.
+// each rendered like a guide's text, its title taken from its first `#` heading. A description
+// revision with release notes in specs/releases/<api>/ that the changelog does not list yet
+// (declared, not yet cut) is shown first, headed as a description revision marked not yet
+// released, with the API versions (release dates) the current document describes — so the page
+// never reads a revision as an API version.
 import { renderGuideBody } from './guide-pages.mjs';
 import { escapeHtml, pageShell } from './page-shell.mjs';
 
@@ -32,16 +33,24 @@ const newestFirst = (a, b) => {
   return 0;
 };
 
+/** `markdown` without a leading YAML front matter block (the notes' `date:`). @param {string} markdown */
+const withoutFrontMatter = (markdown) => markdown.replace(/^---\n[\s\S]*?\n---\n/, '');
+
 /**
- * `changelog` with the versions of `notes` (release notes by version, from specs/releases/<api>/)
- * that it has no `## <version>` section for, put after its introduction, newest first.
+ * `changelog` with the description revisions of `notes` (release notes by revision, from
+ * specs/releases/<api>/) that it has no `## Description <revision>` section for, put after its
+ * introduction, newest first, each headed `## Description <revision> — not yet released` and
+ * followed by `apiVersions`, the API versions the current document describes.
  * @param {Changelog} changelog
  * @param {{ version: string, markdown: string }[]} notes
+ * @param {string} apiVersions e.g. `2020-09-01 (latest); header X-Platform-Api-Version`
  * @returns {Changelog}
  */
-export function withPendingReleases(changelog, notes) {
+export function withPendingReleases(changelog, notes, apiVersions) {
   const listed = (/** @type {string} */ version) =>
-    new RegExp(`^## ${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`, 'm').test(changelog.markdown);
+    new RegExp(`^## Description ${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`, 'm').test(
+      changelog.markdown,
+    );
   const pending = notes
     .filter((note) => !listed(note.version))
     .sort((a, b) => newestFirst(a.version, b.version));
@@ -49,7 +58,11 @@ export function withPendingReleases(changelog, notes) {
   const sections = pending
     .map(
       (note) =>
-        `## ${note.version} — not yet released\n\n${note.markdown.trim().replace(/^(#+) /gm, '#$1 ')}\n`,
+        `## Description ${note.version} — not yet released\n\nAPI versions described: ${apiVersions}.\n\n${withoutFrontMatter(
+          note.markdown,
+        )
+          .trim()
+          .replace(/^(#+) /gm, '#$1 ')}\n`,
     )
     .join('\n');
   const firstVersion = changelog.markdown.search(/^## /m);

@@ -99,24 +99,38 @@ describe('the changelogs', () => {
     expect(renderLanding([], [], [], [], start)).not.toContain('id="changelogs"');
   });
 
-  it('show first, as not yet released, the versions with release notes the changelog lacks', () => {
-    const shown = withPendingReleases(changelog, [
-      { version: '2026-11-01', markdown: 'listed already' },
-      { version: '2.0.0', markdown: 'Two.\n\n## Breaking changes\n\n- Gone.\n' },
-      { version: '10.0.0', markdown: 'Ten.\n' },
-    ]).markdown;
+  it('show first, as description revisions not yet released, the notes the changelog lacks', () => {
+    const released = parseChangelog(
+      'admin',
+      '# Admin API changelog\n\nIntro.\n\n## Description 1.0.0 — 2026-11-23\n\nAPI versions: not yet recorded.\n',
+    );
+    const shown = withPendingReleases(
+      released,
+      [
+        { version: '1.0.0', markdown: '---\ndate: 2026-11-23\n---\nlisted already' },
+        {
+          version: '2.0.0',
+          markdown: '---\ndate: 2026-11-24\n---\nTwo.\n\n## Incompatible description changes\n\n- Gone.\n',
+        },
+        { version: '10.0.0', markdown: 'Ten.\n' },
+      ],
+      '2020-09-01 (latest); header X-Platform-Api-Version',
+    ).markdown;
     expect(shown).not.toContain('listed already');
+    // The notes' front matter is not shown (it would render as a `date:` heading).
+    expect(shown).not.toContain('date: 2026-11-24');
     const order = [
-      '## 10.0.0 — not yet released',
-      '## 2.0.0 — not yet released',
-      '### Breaking changes',
-      '## 2026-11-01',
+      '## Description 10.0.0 — not yet released\n\nAPI versions described: 2020-09-01 (latest); header X-Platform-Api-Version.\n\nTen.',
+      '## Description 2.0.0 — not yet released\n\nAPI versions described: 2020-09-01 (latest); header X-Platform-Api-Version.\n\nTwo.',
+      '### Incompatible description changes',
+      '## Description 1.0.0 — 2026-11-23',
     ];
+    expect(order.every((text) => shown.includes(text))).toBe(true);
     expect(order.map((text) => shown.indexOf(text))).toEqual(
       [...order.map((text) => shown.indexOf(text))].sort((a, b) => a - b),
     );
-    expect(order.every((text) => shown.includes(text))).toBe(true);
-    expect(withPendingReleases(changelog, [])).toBe(changelog);
+    expect(shown.match(/^## Description 1\.0\.0/gm)).toHaveLength(1);
+    expect(withPendingReleases(released, [], 'none published')).toBe(released);
   });
 
   it('are listed in llms.txt', () => {

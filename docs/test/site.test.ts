@@ -245,6 +245,24 @@ describe('the downloads for tools', () => {
   });
 });
 
+describe('the changelog pages', () => {
+  it('head every revision as a description revision, released ones once, pending ones with the API versions', async () => {
+    for (const page of changelogPages) {
+      const markdown = await (await fetch(`${site.url}/${page.replace(/\.html$/, '.md')}`)).text();
+      const api = page.replace(/^changelogs\/|\.html$/g, '');
+      const headings = markdown.match(/^## .*$/gm) ?? [];
+      expect(headings.length, api).toBeGreaterThan(0);
+      for (const heading of headings) expect(heading, api).toMatch(/^## Description \d+\.\d+\.\d+\S* — /);
+      const revisions = headings.map((heading) => /Description (\S+)/.exec(heading)?.[1]);
+      expect(new Set(revisions).size, api).toBe(revisions.length);
+      const spec = specs.get(api) as Spec;
+      for (const pending of markdown.matchAll(/^## Description (\S+) — not yet released\n\n(.*)$/gm))
+        expect(pending[2], `${api} ${pending[1]}`).toBe(
+          `API versions described: ${apiVersionsLabel(spec as unknown as JsonObject)}.`,
+        );
+    }
+  });
+});
 describe('the docs server', () => {
   it('serves files under its root only, and survives malformed paths', async () => {
     expect(await rawStatus(site.url, '//index.html')).toBe(200);

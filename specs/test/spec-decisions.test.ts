@@ -13,6 +13,18 @@ const analytics = loadBundle('analytics');
 const operation = (document: typeof admin, path: string, method: string) =>
   (document.paths[path] as Record<string, Node>)[method] as Node;
 
+/** Every string a document gives as an example (`example`, `examples`, an Example's `value`), deep. */
+function exampleStrings(node: unknown, inExample = false): string[] {
+  if (typeof node === 'string') return inExample ? [node] : [];
+  if (Array.isArray(node)) return node.flatMap((item) => exampleStrings(item, inExample));
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    ['description', 'summary', '$comment'].includes(key)
+      ? []
+      : exampleStrings(value, inExample || ['example', 'examples', 'value'].includes(key)),
+  );
+}
+
 describe('spec decisions', () => {
   it('an update with a display key S or C but no period is refused by the schema, not completed from storage', () => {
     const validate = schemaValidator(admin);
@@ -69,6 +81,73 @@ describe('spec decisions', () => {
   });
 });
 
+describe('provenance labels (issue 25)', () => {
+  const parameters = collection.components.parameters as Record<string, Node>;
+  // The collection filters the platform reference documents in full (its GET /api/shops and
+  // GET /api/products tables) where the seed shortens the name (`price_...` min / max): labelled
+  // reference, or left as seed facts where the seed names them; the bounds we add are marked
+  // inferred on the schema that states them, with the reason.
+  const documented = {
+    reference: [
+      'CollectionStoreCategory',
+      'StoreId',
+      'ShopTags',
+      'CollectionProductCategory',
+      'ProductUkeyList',
+      'PriceMin',
+      'PriceMax',
+      'PcDiscountPriceMin',
+      'PcDiscountPriceMax',
+      'MobileDiscountPriceMin',
+      'MobileDiscountPriceMax',
+      'PcDiscountRateMin',
+      'PcDiscountRateMax',
+      'MobileDiscountRateMin',
+      'MobileDiscountRateMax',
+      'ReviewCountMin',
+      'ReviewCountMax',
+      'BrandName',
+      'StoreIdList',
+      'ProductName',
+    ],
+    seed: ['ShopNameList', 'ProductNameList'],
+  };
+
+  it.each([
+    ...documented.reference.map((name) => [name, 'reference'] as const),
+    ...documented.seed.map((name) => [name, undefined] as const),
+  ])('%s is labelled as its source documents it; the bound we add is marked inferred', (name, label) => {
+    const parameter = parameters[name] as Node;
+    expect(parameter['x-provenance']).toBe(label);
+    const schema = parameter.schema as Node;
+    const bounded = schema.type === 'array' ? (schema.items as Node) : schema;
+    expect(bounded['x-provenance']).toBe('inferred');
+    expect(String(bounded.$comment)).toMatch(/(is|are) ours \(the reference states none\)/);
+  });
+
+  it('the rules the reference states are labelled reference: exclusive collection filters, the 24th analytics endpoint', () => {
+    for (const path of ['/api/products', '/api/products/count']) {
+      const list = operation(collection, path, 'get');
+      expect(list['x-mutually-exclusive']).toContainEqual(['product_ukey', 'store_id']);
+      expect(list['x-provenance']).toBe('reference');
+    }
+    expect(operation(analytics, '/sales/orderdetails', 'get')['x-provenance']).toBe('reference');
+  });
+
+  it('every fact labelled inferred says why, in a description or a $comment beside the label', () => {
+    const unexplained: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      const fields = node as Node;
+      if (fields['x-provenance'] === 'inferred' && !fields.description && !fields.$comment)
+        unexplained.push(at);
+      for (const [key, value] of Object.entries(fields)) walk(value, `${at}/${key}`);
+    };
+    for (const [name, document] of Object.entries({ admin, collection, analytics })) walk(document, name);
+    expect(unexplained).toEqual([]);
+  });
+});
+
 describe('versions, 207, HTTPS on OAuth, examples (issue 25)', () => {
   const parameters = admin.components.parameters as Record<string, Node>;
 
@@ -79,10 +158,16 @@ describe('versions, 207, HTTPS on OAuth, examples (issue 25)', () => {
     expect(header.name).toBe(versions.header);
     expect((header.schema as Node).enum).toEqual(dates);
     expect((header.schema as Node).default).toBe(dates[0]);
-    expect(versions['unknown-version']).toMatchObject({
-      'answered-as': 'oldest',
-      'x-provenance': 'reference',
-    });
+    // The reference documents the fallback for an expired version only; answering every undescribed
+    // date so goes beyond it, and the mark says so.
+    const unknown = versions['unknown-version'] as Node;
+    expect(unknown).toMatchObject({ 'answered-as': 'oldest', 'x-provenance': 'inferred' });
+    expect(String(unknown.description)).toMatch(/version past its support falls back/);
+    const validate = schemaValidator(admin);
+    const headerSchema = '/components/parameters/PlatformApiVersion/schema';
+    expect(validate(headerSchema, '2020-09-01')).toEqual([]);
+    for (const undescribed of ['2031-12-31', '2019-01-01', '2024-09-01'])
+      expect(validate(headerSchema, undescribed).join(), undescribed).toContain('allowed values');
     for (const other of [collection, analytics])
       expect(other['x-api-versions']).toMatchObject({ versions: [], 'x-provenance': 'seed' });
   });
@@ -121,15 +206,18 @@ describe('versions, 207, HTTPS on OAuth, examples (issue 25)', () => {
       expect(Object.keys(operation(admin, path, method).responses as Node)).toContain('403');
   });
 
-  it('every analytics date-time in an example has seconds (HH:MM:SS+09:00)', () => {
-    const text = JSON.stringify(analytics.components.examples);
-    expect(text).toMatch(/T\d{2}:\d{2}:\d{2}\+09:00/);
-    expect(text).not.toMatch(/T\d{2}:\d{2}\+09:00/);
+  it('every analytics date-time in an example, anywhere in the bundle, has seconds (HH:MM:SS+09:00)', () => {
+    const dateTimes = exampleStrings(analytics).filter((value) => /^\d{4}-\d{2}-\d{2}T/.test(value));
+    expect(dateTimes.length).toBeGreaterThan(70);
+    for (const value of dateTimes) expect(value).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+09:00$/);
   });
 
-  it('the remaining-calls example fits the smallest bucket (analytics: 10 tokens)', () => {
-    const remaining = (analytics.components.headers as Record<string, Node>).XRateLimitRemaining as Node;
-    const capacity = (analytics['x-rate-limit'] as Node).capacity as number;
-    expect(remaining.example as number).toBeLessThanOrEqual(capacity);
+  it.each([
+    ['collection', collection, 'limit'],
+    ['analytics', analytics, 'capacity'],
+  ] as const)('the remaining-calls example of %s fits its bucket', (_, document, key) => {
+    const remaining = (document.components.headers as Record<string, Node>).XRateLimitRemaining as Node;
+    const size = (document['x-rate-limit'] as Node)[key] as number;
+    expect(remaining.example as number).toBeLessThanOrEqual(size);
   });
 });

@@ -35,7 +35,7 @@ describe('an API release', () => {
     });
     next.paths['/api/products/count'].get.deprecated = true;
     writeFileSync(join(root, 'specs', 'dist', 'collection.openapi.json'), JSON.stringify(next));
-    writeFileSync(join(releases, '1.1.0.md'), 'Shops can be found by theme.\n');
+    writeFileSync(join(releases, '1.1.0.md'), 'Shops can be found by theme.\n\n## Why\n\nPartners asked.\n');
     expect(passes(await checkApi('collection', root))).toBe(false);
     await writePendingNotes('collection', root);
 
@@ -48,7 +48,7 @@ describe('an API release', () => {
     cutRelease('collection', '2026-12-01', root);
     expect(existsSync(join(releases, '1.1.0.json'))).toBe(true);
     expect(readFileSync(join(releases, '1.1.0.md'), 'utf8')).toMatch(
-      /^---\ndate: 2026-12-01\n---\nShops can be found by theme\.\n\n<!-- every change since the last release/,
+      /^---\ndate: 2026-12-01\n---\nShops can be found by theme\.\n\n## Why\n\nPartners asked\.\n\n<!-- every change since the last release/,
     );
     expect(pendingRelease('collection', root).due).toBe(false);
 
@@ -60,6 +60,11 @@ describe('an API release', () => {
     expect(changelog).toContain('API versions described: 2026-12-01 (`X-Version`; the first is the latest).');
     expect(changelog).toContain('API versions: not yet recorded as data in this revision.');
     expect(changelog).not.toContain('<!-- every change');
+    // The notes' own headings sit below their revision's: every second-level heading is a revision.
+    expect(changelog).toContain('### Why\n\nPartners asked.');
+    expect(changelog.match(/^## .*$/gm)?.every((heading) => heading.startsWith('## Description '))).toBe(
+      true,
+    );
     expect(changelog).toContain('### Added\n\n- query parameter `shop_theme` of `GET /api/shops`');
     expect(changelog).toContain('### Deprecated\n\n- operation `GET /api/products/count`');
     expect(changelog).not.toContain('### Removed');

@@ -70,7 +70,9 @@ describe('npm run check:breaking', () => {
   it('reports a narrowed limit maximum at every operation using it, and fails', async () => {
     const { code, output } = await check(layout(narrowLimit));
     expect(code).toBe(1);
-    expect(output).toMatch(/collection: 1\.0\.0 against released 1\.0\.0: \d+ breaking changes/);
+    expect(output).toMatch(
+      /collection: description 1\.0\.0 \(API versions: none published\) against released description 1\.0\.0: \d+ breaking changes/,
+    );
     expect(output).toContain(
       "✗ GET /api/shops query parameter: limit: query parameter 'limit' accepts less: maximum lowered from 100 to 50",
     );
@@ -113,7 +115,9 @@ describe('npm run check:breaking', () => {
     expect(notes).toContain('- query parameter `shop_theme` of `GET /api/shops`');
     expect(notes).toContain('- `info.version` 1.0.0 → 1.1.0');
     const { code, output } = await check(root);
-    expect(output).toBe('collection: 1.1.0 against released 1.0.0: no breaking change\n');
+    expect(output).toBe(
+      'collection: description 1.1.0 (API versions: none published) against released description 1.0.0: no breaking change\n',
+    );
     expect(code).toBe(0);
   }, 60_000);
 
@@ -145,8 +149,16 @@ describe('npm run check:breaking', () => {
   it('passes on the repository: every spec is compatible with its last release', async () => {
     const { stdout } = await run(process.execPath, [checker]);
     // One summary line per API: no breaking change, or breaks declared by a major version's notes.
-    const summaries = stdout.split('\n').filter((line) => /^\w+: \S+ against released \S+: /.test(line));
+    const summaries = stdout
+      .split('\n')
+      .filter((line) =>
+        /^\w+: description \S+ \(API versions: [^)]+\) against released description \S+: /.test(line),
+      );
     expect(summaries).toHaveLength(3);
+    // The admin API's date version is named apart from the revision of its description.
+    expect(summaries.find((line) => line.startsWith('admin:'))).toMatch(
+      /^admin: description \d+\.\d+\.\d+ \(API versions: 2020-09-01\) against/,
+    );
     for (const line of summaries)
       expect(line).toMatch(/: (no breaking change|\d+ breaking changes? \(declared in )/);
   }, 120_000);

@@ -17,7 +17,7 @@ describe('npm run release (dry run)', () => {
     );
     const output = `${stdout}${stderr}`;
     expect(output).toMatch(
-      /admin: \S+ against released \S+: (no breaking change|\d+ breaking changes \(declared in )/,
+      /admin: description \S+ \(API versions: [^)]+\) against released description \S+: (no breaking change|\d+ breaking changes \(declared in )/,
     );
     expect(output).toMatch(
       /collection \S+(: released| is not released yet: npm run release:version will release it)/,

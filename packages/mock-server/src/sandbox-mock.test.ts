@@ -630,6 +630,22 @@ describe('integrity rules', () => {
     ).toBe(1);
   });
 
+  it('answers 207 for a partial add to a main display group: the added products and each item status', async () => {
+    const product = await createProduct({ product_name: 'Featured', supply_price: '1.00', display: 'T' });
+    const before = (await call('GET', '/api/v2/admin/mains/2/products/count')).body.count as number;
+    const partial = await call('POST', '/api/v2/admin/mains/2/products', {
+      request: { product_no: [999998, product.product_no] },
+    });
+    // The body was checked against the spec's 207 schema by `call`.
+    expect(partial.status).toBe(207);
+    expect(partial.body.product.product_no).toEqual([product.product_no]);
+    expect(partial.body.results).toEqual([
+      { index: 0, product_no: 999998, status: 422, message: 'product 999998 does not exist' },
+      { index: 1, product_no: product.product_no, status: 201 },
+    ]);
+    expect((await call('GET', '/api/v2/admin/mains/2/products/count')).body.count).toBe(before + 1);
+  });
+
   it('removes the placements of a deleted category, and its sub-categories', async () => {
     const category = await createCategory({ category_name: 'Doomed' });
     const sub = await createCategory({

@@ -22,6 +22,18 @@ export const currentBundlePath = (api, root = repositoryRoot) =>
   join(root, 'specs', 'dist', `${api}.openapi.json`);
 
 /**
+ * The API versions (release dates, newest first) a bundle describes in `x-api-versions`; `undefined`
+ * when the bundle does not record them (revisions before they were data).
+ * @param {Record<string, any>} bundle
+ * @returns {string[] | undefined}
+ */
+export function apiVersionDates(bundle) {
+  const described = bundle['x-api-versions'];
+  if (!described) return undefined;
+  return (described.versions ?? []).map((/** @type {{date: string}} */ version) => version.date);
+}
+
+/**
  * Release notes of one version.
  * @typedef {{ version: string, date?: string, body: string, text: string, declaredBreaks: string[] }} ReleaseNotes
  */

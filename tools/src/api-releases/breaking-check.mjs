@@ -5,14 +5,22 @@
 // breaks under `## Incompatible description changes`. A changed description must carry a new
 // revision, and that revision's notes must hold every change, generated (release-notes.mjs).
 import semver from 'semver';
-import { currentBundlePath, pendingNotes, readBundle, releasedVersions } from './api-releases.mjs';
+import {
+  apiVersionDates,
+  currentBundlePath,
+  pendingNotes,
+  readBundle,
+  releasedVersions,
+} from './api-releases.mjs';
 import { generatedBlock, holdsBlock } from './release-notes.mjs';
 import { diffBundles } from './spec-diff.mjs';
 
 /**
  * The outcome for one API.
- * @typedef {{ api: string, released?: string, current: string, breaking: import('./spec-diff.mjs').BreakingChange[], declared: boolean, problem?: string, notes?: string }} BreakingCheck
- * `notes` is the generated block the pending revision's notes must hold (set when they do not).
+ * @typedef {{ api: string, released?: string, current: string, apiVersions?: string[], breaking: import('./spec-diff.mjs').BreakingChange[], declared: boolean, problem?: string, notes?: string }} BreakingCheck
+ * `current` and `released` are description revisions (`info.version`); `apiVersions` the API's own
+ * date versions the current bundle describes (absent when it records none). `notes` is the
+ * generated block the pending revision's notes must hold (set when they do not).
  */
 
 /**
@@ -24,8 +32,10 @@ import { diffBundles } from './spec-diff.mjs';
 export async function checkApi(api, root) {
   const current = readBundle(currentBundlePath(api, root));
   const version = String(current.info?.version);
+  const dates = apiVersionDates(current);
+  const apiVersions = dates ? { apiVersions: dates } : {};
   const last = releasedVersions(api, root).at(-1);
-  if (!last) return { api, current: version, breaking: [], declared: false };
+  if (!last) return { api, current: version, ...apiVersions, breaking: [], declared: false };
   const released = readBundle(last.bundle);
   const unchanged = JSON.stringify(released) === JSON.stringify(current);
   // Identical documents cannot differ; skipping Optic there keeps the usual run quick.
@@ -49,6 +59,7 @@ export async function checkApi(api, root) {
     api,
     released: last.version,
     current: version,
+    ...apiVersions,
     breaking,
     declared,
     ...(problem ? { problem } : {}),
@@ -66,9 +77,11 @@ export const passes = (check) =>
  * @returns {string}
  */
 export function formatCheck(check) {
-  const { api, released, current, breaking, declared, problem, notes } = check;
-  if (!released) return `${api}: no released version yet; nothing to compare\n`;
-  const head = `${api}: ${current} against released ${released}: `;
+  const { api, released, current, apiVersions, breaking, declared, problem, notes } = check;
+  if (!released) return `${api}: no released description revision yet; nothing to compare\n`;
+  // The revision numbers are our description's; the API's own versions are dates, named apart.
+  const dates = !apiVersions ? 'not recorded' : apiVersions.join(', ') || 'none published';
+  const head = `${api}: description ${current} (API versions: ${dates}) against released description ${released}: `;
   const lines = [];
   if (problem) lines.push(`${head}${problem}`);
   if (notes !== undefined)

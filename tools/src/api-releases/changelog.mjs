@@ -3,7 +3,7 @@
 // with its date, the API versions (release dates) it describes, its release notes, then what changed
 // since the revision before (added, changed, deprecated, removed, breaks found), computed by diffing
 // the two bundles. A revision is not an API version: the headings say "Description".
-import { readBundle, releasedVersions } from './api-releases.mjs';
+import { apiVersionDates, readBundle, releasedVersions } from './api-releases.mjs';
 import { changeSections, withoutGeneratedBlock } from './release-notes.mjs';
 import { diffBundles } from './spec-diff.mjs';
 
@@ -12,11 +12,10 @@ import { diffBundles } from './spec-diff.mjs';
  * @param {Record<string, any>} bundle
  */
 export function apiVersionsLine(bundle) {
-  const described = bundle['x-api-versions'];
-  if (!described) return 'API versions: not yet recorded as data in this revision.';
-  const dates = (described.versions ?? []).map((/** @type {{date: string}} */ v) => v.date);
+  const dates = apiVersionDates(bundle);
+  if (!dates) return 'API versions: not yet recorded as data in this revision.';
   return dates.length > 0
-    ? `API versions described: ${dates.join(', ')} (\`${described.header}\`; the first is the latest).`
+    ? `API versions described: ${dates.join(', ')} (\`${bundle['x-api-versions'].header}\`; the first is the latest).`
     : 'API versions described: none (the API publishes no versions).';
 }
 
@@ -39,7 +38,10 @@ export async function renderChangelog(api, root) {
       apiVersionsLine(bundle),
       '',
     ];
-    const body = withoutGeneratedBlock(release.notes.body).trim();
+    // The notes' own headings sit below the revision's heading.
+    const body = withoutGeneratedBlock(release.notes.body)
+      .trim()
+      .replace(/^(#+) /gm, '#$1 ');
     if (body) lines.push(body, '');
     const previous = releases[index - 1];
     if (previous) lines.push(...changeSections(await diffBundles(readBundle(previous.bundle), bundle)));

@@ -25,7 +25,7 @@ const headings = /** @type {const} */ ([
 export function changeSections(diffed) {
   const summary = summarizeChanges(diffed.grouped, diffed);
   const lines = [];
-  const document = documentChanges(diffed.before, diffed.after);
+  const document = documentChanges(diffed.bundles.before, diffed.bundles.after);
   if (document.length > 0) lines.push('### Document', '', ...document.map((line) => `- ${line}`), '');
   for (const [key, heading] of headings) {
     if (summary[key].length === 0) continue;
@@ -42,8 +42,37 @@ export function changeSections(diffed) {
 }
 
 /**
- * What changed outside the operations (the endpoint diff does not see it): `info` field by field
- * and every other root member (`x-api-versions`, `x-rate-limit`, `servers`, …), in words.
+ * The components the operations reach through `$ref`s, directly or through other components, as
+ * `<section>/<name>` (security schemes are named by `security`, not reached by a `$ref`).
+ * @param {Record<string, any>} document
+ * @returns {Set<string>}
+ */
+function reachedComponents(document) {
+  const reached = new Set();
+  /** @param {unknown} node */
+  const visit = (node) => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+    const ref = /** @type {Record<string, unknown>} */ (node).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/')) {
+      const [section = '', name = ''] = ref.slice('#/components/'.length).split('/');
+      const key = `${section}/${name}`;
+      if (!reached.has(key)) {
+        reached.add(key);
+        visit(document.components?.[section]?.[name]);
+      }
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(document.paths);
+  return reached;
+}
+
+/**
+ * What changed that the endpoint diff does not see, in words: `info` field by field, every other
+ * root member (`x-api-versions`, `x-rate-limit`, `servers`, …), and every component no operation
+ * reaches through a `$ref` (the security schemes with their rule extensions, components only a
+ * generated client's types show).
  * @param {Record<string, any>} before
  * @param {Record<string, any>} after
  * @returns {string[]}
@@ -51,10 +80,13 @@ export function changeSections(diffed) {
 export function documentChanges(before, after) {
   const same = (/** @type {unknown} */ a, /** @type {unknown} */ b) =>
     JSON.stringify(a) === JSON.stringify(b);
-  /** @param {Record<string, any>} was @param {Record<string, any>} is @param {string} prefix @param {string[]} skip */
+  /**
+   * @param {Record<string, any>} was @param {Record<string, any>} is @param {string} prefix
+   * @param {(key: string) => boolean} skip
+   */
   const members = (was, is, prefix, skip) =>
     [...new Set([...Object.keys(was ?? {}), ...Object.keys(is ?? {})])]
-      .filter((key) => !skip.includes(key) && !same(was?.[key], is?.[key]))
+      .filter((key) => !skip(key) && !same(was?.[key], is?.[key]))
       .sort()
       .map((key) =>
         was?.[key] === undefined
@@ -65,9 +97,20 @@ export function documentChanges(before, after) {
               ? `\`${prefix}${key}\` changed`
               : `\`${prefix}${key}\` ${String(was[key])} → ${String(is[key])}`,
       );
+  const reached = new Set([...reachedComponents(before), ...reachedComponents(after)]);
+  const sections = [
+    ...new Set([...Object.keys(before.components ?? {}), ...Object.keys(after.components ?? {})]),
+  ];
   return [
-    ...members(before.info, after.info, 'info.', []),
-    ...members(before, after, '', ['info', 'paths', 'components']),
+    ...members(before.info, after.info, 'info.', () => false),
+    ...members(before, after, '', (key) => ['info', 'paths', 'components'].includes(key)),
+    ...sections
+      .sort()
+      .flatMap((section) =>
+        members(before.components?.[section], after.components?.[section], `components.${section}.`, (name) =>
+          reached.has(`${section}/${name}`),
+        ),
+      ),
   ];
 }
 

@@ -29,7 +29,8 @@ const opticInput = (document) => ({
  * Diffs two bundles of one API.
  * @param {Record<string, any>} before the released bundle
  * @param {Record<string, any>} after the bundle being checked
- * @returns {Promise<{ breaking: BreakingChange[], grouped: ReturnType<typeof groupDiffsByEndpoint>, before: any, after: any }>}
+ * @returns {Promise<{ breaking: BreakingChange[], grouped: ReturnType<typeof groupDiffsByEndpoint>, before: any, after: any, bundles: { before: Record<string, any>, after: Record<string, any> } }>}
+ *   `before`/`after` dereferenced (what the endpoint diff points into); `bundles` as given, `$ref`s kept
  */
 export async function diffBundles(before, after) {
   const from = /** @type {any} */ (dereferenced(before));
@@ -49,6 +50,7 @@ export async function diffBundles(before, after) {
     grouped: groupDiffsByEndpoint({ from, to }, diffs, results),
     before: from,
     after: to,
+    bundles: { before, after },
   };
 }
 
