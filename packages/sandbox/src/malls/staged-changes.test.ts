@@ -122,10 +122,10 @@ describe('a change to a mall', () => {
   });
 });
 
-describe.each([
+describe.each<[string, () => SandboxMallsOptions]>([
   ['memory', () => ({})],
   ['sqlite', () => ({ store: { dataDir: tempDir() } })],
-] as const)('a refused change in the %s store', (_name, storeOf) => {
+])('a refused change in the %s store', (_name, storeOf) => {
   it('leaves the mall as it was when a record late in a large fixture is refused', async () => {
     const options = storeOf();
     const malls = await open(options);
