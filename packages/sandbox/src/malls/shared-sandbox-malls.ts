@@ -3,30 +3,31 @@
 // mall's caught-up copy; one that writes (whatever its HTTP method: the store sees the writes) or
 // finds no mall runs again as a write — one database transaction under the mall's row lock, a new
 // mall started there as `newMall` says. A collection call catches up every mall whose version
-// changed first. A database that cannot be reached answers 503 (the call changed nothing);
+// changed first. A database that cannot be reached answers an `unavailable` refusal (the call
+// changed nothing);
 // lifecycle operations then reject with the StoreUnavailableError. Not here: the SQL (the store)
 // and how a mall is built or filled (sandbox-malls.ts, passed in as a MallsCore).
-import { DomainRefusal } from '../catalogue/refusal.js';
-import {
-  callMall,
-  type SandboxApi,
-  type SandboxCall,
-  type SandboxRefusal,
-  type SandboxResult,
-} from '../sandbox-result.js';
+import type {
+  MallOutcome,
+  MallStart,
+  Refusal,
+  SandboxApi,
+  SandboxCall,
+  SandboxMallsGateway,
+  SandboxOutcome,
+} from '../protocol.js';
+import { callMall, RefusalError, refusal, refusalOf } from '../sandbox-result.js';
 import { type PostgresMalls, runAsWrite, StoreUnavailableError } from '../store/postgres-malls.js';
 import type { AnyHandler } from '../views/handler-types.js';
 import type { Mall } from './mall.js';
-import type { MallOutcome, RefusedChange } from './mall-outcome.js';
-import type { MallStart } from './sandbox-malls.js';
 import { type MallSnapshot, snapshotOf } from './snapshot.js';
 
-/** The sandbox malls of a replica over a shared PostgreSQL database. */
-export interface SharedSandboxMalls {
+/** The sandbox malls of a replica over a shared PostgreSQL database (the protocol's gateway, answering later). */
+export interface SharedSandboxMalls extends SandboxMallsGateway {
   /** Whether the sandbox answers this operation (false: the mock answers from the spec's examples). */
   handles(api: SandboxApi, operationId: string): boolean;
-  /** Answers a call (503 when the database is unavailable); throws only on misuse, as SandboxMalls does. */
-  handle(call: SandboxCall): Promise<SandboxResult>;
+  /** Answers a call (refused as `unavailable` when the database cannot be reached); throws only on misuse, as SandboxMalls does. */
+  handle(call: SandboxCall): Promise<SandboxOutcome>;
   /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
   reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
   /** Adds a fixture's records to a mall: all of them, or none when one is refused. */
@@ -63,27 +64,19 @@ export interface MallsCore {
   /** Fills a new mall (inside a transaction). */
   startNew(mall: Mall): void;
   /** Empties a mall and fills it as `to` says, by default as a new mall starts; or why it cannot. */
-  refill(to?: MallStart): Promise<MallChange | RefusedChange>;
+  refill(to?: MallStart): Promise<MallChange | Refusal>;
   /** Adds a fixture's records; or why none will be added. */
-  fixture(fixture: unknown): Promise<MallChange | RefusedChange>;
+  fixture(fixture: unknown): Promise<MallChange | Refusal>;
   /** Replaces a mall's records with a snapshot's; or what is wrong with the snapshot. */
-  restore(snapshot: unknown): Promise<MallChange | RefusedChange>;
+  restore(snapshot: unknown): Promise<MallChange | Refusal>;
 }
 
 /** The answer to a call the database could not take. */
-const unavailable: SandboxRefusal = {
-  kind: 'refusal',
-  status: 503,
-  message: 'The sandbox store is unavailable; nothing was changed. Try again shortly.',
-  violations: [],
-};
-
-/** A refused change, thrown so the transaction writes nothing. */
-class Refused extends Error {
-  constructor(readonly refusal: RefusedChange) {
-    super(refusal.message);
-  }
-}
+const unavailable = refusal(
+  'unavailable',
+  [],
+  'The sandbox store is unavailable; nothing was changed. Try again shortly.',
+);
 
 /**
  * The shared malls over `postgres`; the malls of `initial` are created (as new malls start) when
@@ -106,20 +99,18 @@ export async function sharedSandboxMalls(
     });
   };
   /** Runs a checked lifecycle change as a write; a refusal (before or during it) writes nothing and is answered. */
-  const change = async (
-    mallId: string,
-    checked: Promise<MallChange | RefusedChange>,
-  ): Promise<MallOutcome> => {
+  const change = async (mallId: string, checked: Promise<MallChange | Refusal>): Promise<MallOutcome> => {
     const work = await checked;
     if (typeof work !== 'function') return work;
     try {
       return await write(mallId, (mall) => {
         const outcome = work(mall);
-        if (!outcome.ok) throw new Refused(outcome);
+        if (!outcome.ok) throw new RefusalError(outcome);
         return outcome;
       });
     } catch (error) {
-      if (error instanceof Refused) return error.refusal;
+      const refused = refusalOf(error);
+      if (refused) return refused;
       throw error;
     }
   };
@@ -145,7 +136,8 @@ export async function sharedSandboxMalls(
         const read = await postgres.read(mallId, () => answer(mall));
         return read === runAsWrite ? await write(mallId, answer) : read;
       } catch (error) {
-        if (error instanceof DomainRefusal) return error.toResult();
+        const refused = refusalOf(error);
+        if (refused) return refused;
         if (error instanceof StoreUnavailableError) return unavailable;
         throw error;
       }
