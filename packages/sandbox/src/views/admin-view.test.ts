@@ -1,9 +1,10 @@
-// The admin rules of the sandbox at its surface (no HTTP; moved from mock-server's sandbox-mock
-// test): options make one variant per combination, the icon exposure period kept and cleared, the mall settings
-// (age verification, global edition), a multi-shop mall sharing one catalogue, and the integrity
-// rules that refuse a write with the field named and keep nothing. Calls carry parameters as the
-// front layer hands them over (converted to their schema types); every answered body is checked
-// against the operation's documented success responses.
+// The admin view of the sandbox at its surface (no HTTP; moved from mock-server's sandbox-mock
+// test): reads reflect writes (categories, placements, SEO, decoration images), list filters match,
+// page and follow later writes, options make one variant per combination, the icon exposure period
+// is kept and cleared, the mall settings (age verification, global edition) and a multi-shop mall
+// sharing one catalogue hold, and the integrity rules refuse a write with the field named and keep
+// nothing. Calls carry parameters as the front layer hands them over (converted to their schema
+// types); every answered body is checked against the operation's documented success responses.
 import { type ApiName, loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls, type SandboxMallsOptions } from '../malls/sandbox-malls.js';
@@ -446,5 +447,154 @@ describe('integrity rules', () => {
       mall.refused('updateMainProduct', { path: main, body: { request: { product_no: [999999] } } }).reason,
     ).toBe('invalid');
     expect(mall.refused('listMainProducts', { path: { display_group: 99 } }).reason).toBe('not-found');
+  });
+});
+
+describe('reads reflect writes', () => {
+  let mall: Awaited<ReturnType<typeof openMall>>;
+  beforeAll(async () => {
+    mall = await openMall('reads');
+  });
+
+  it('creates a category, adds products to it and reads it back', () => {
+    const root = mall.createCategory({ category_name: 'Knitwear' });
+    const child = mall.createCategory({ category_name: 'Cardigans', parent_category_no: root.category_no });
+    expect(child).toMatchObject({
+      category_depth: 2,
+      parent_category_no: root.category_no,
+      root_category_no: root.category_no,
+      full_category_name: { 1: 'Knitwear', 2: 'Cardigans', 3: null, 4: null },
+      full_category_no: { 1: String(root.category_no), 2: String(child.category_no), 3: null, 4: null },
+    });
+    const [a, b] = [
+      ['Wool Cardigan', '42000.00', '89000.00'],
+      ['Cotton Cardigan', '20000.00', '49000.00'],
+    ].map(
+      ([name, supply, price]) =>
+        mall.createProduct({
+          product_name: name,
+          supply_price: supply,
+          price,
+          display: 'T',
+          selling: 'T',
+        }) as Body,
+    ) as [Body, Body];
+    const path = { category_no: child.category_no };
+    const placed = mall.handle('admin', 'createCategoryProduct', {
+      path,
+      body: { shop_no: 1, request: { display_group: 1, product_no: [a.product_no, b.product_no] } },
+    });
+    expect(placed).toMatchObject({
+      ok: true,
+      kind: 'created',
+      body: { product: { product_no: [a.product_no, b.product_no] } },
+    });
+    const listed = mall.admin('listCategoryProducts', { path, query: { display_group: 1 } });
+    expect(listed.products.map((p: Body) => p.product_no)).toEqual([a.product_no, b.product_no]);
+    expect(listed.products.map((p: Body) => p.sequence_no)).toEqual([1, 2]);
+    expect(mall.count('countCategoryProducts', { path, query: { display_group: 1 } })).toBe(2);
+    expect(mall.admin('getCategory', { path }).category.category_name).toBe('Cardigans');
+    expect(mall.admin('getProduct', { path: { product_no: a.product_no } }).product.category).toEqual([
+      { category_no: child.category_no, recommend: 'F', new: 'F' },
+    ]);
+    const filtered = mall.admin('listProducts', {
+      query: { category: root.category_no, include_sub_category: 'T' },
+    });
+    expect(filtered.products.map((p: Body) => p.product_no).sort()).toEqual(
+      [a.product_no, b.product_no].sort(),
+    );
+  });
+
+  it('keeps full_category_name of sub-categories in step with a renamed parent', () => {
+    const root = mall.createCategory({ category_name: 'Outdoor' });
+    const child = mall.createCategory({ category_name: 'Tents', parent_category_no: root.category_no });
+    const grandchild = mall.createCategory({
+      category_name: 'Family Tents',
+      parent_category_no: child.category_no,
+    });
+    const renamed = mall.handle('admin', 'updateCategory', {
+      path: { category_no: root.category_no },
+      body: { shop_no: 1, request: { category_name: 'Camping' } },
+    });
+    expect(renamed).toMatchObject({ ok: true, kind: 'updated' });
+    expect(
+      mall.admin('getCategory', { path: { category_no: grandchild.category_no } }).category
+        .full_category_name,
+    ).toEqual({ 1: 'Camping', 2: 'Tents', 3: 'Family Tents', 4: null });
+  });
+
+  it('updates and reads back decoration images and SEO', () => {
+    const path = { category_no: mall.createCategory({ category_name: 'Lamps' }).category_no };
+    const seo = mall.handle('admin', 'updateCategorySeo', {
+      path,
+      body: { shop_no: 1, request: { search_engine_exposure: 'T', meta_title: 'Lamps | Sandbox' } },
+    });
+    expect(seo).toMatchObject({ ok: true, kind: 'updated' });
+    expect(mall.admin('listCategorySeo', { path }).seo).toMatchObject({
+      search_engine_exposure: 'T',
+      meta_title: 'Lamps | Sandbox',
+    });
+    const images = mall.handle('admin', 'updateCategoryDecorationImages', {
+      path,
+      body: { shop_no: 1, request: { use_top_image_pc: 'T', top_images_pc: ['https://example.com/a.jpg'] } },
+    });
+    expect(images).toMatchObject({ ok: true, kind: 'updated' });
+    expect(mall.admin('listCategoryDecorationImages', { path }).decorationimage).toMatchObject({
+      use_top_image_pc: 'T',
+      top_images_pc: ['https://example.com/a.jpg'],
+    });
+  });
+});
+
+describe('list filters of the seed', () => {
+  let mall: Awaited<ReturnType<typeof openMall>>;
+  beforeAll(async () => {
+    mall = await openMall('lists');
+  });
+
+  it('matches category names as case-insensitive substrings, by depth and parent, and pages', () => {
+    const root = mall.createCategory({ category_name: 'Filter Root' });
+    for (const name of ['Blue Mugs', 'blue plates', 'Red Mugs'])
+      mall.createCategory({ category_name: name, parent_category_no: root.category_no });
+    const parent = { parent_category_no: root.category_no };
+    const blue = mall.admin('listCategories', { query: { ...parent, category_name: 'BLUE' } });
+    expect(blue.categories.map((c: Body) => c.category_name)).toEqual(['Blue Mugs', 'blue plates']);
+    expect(mall.count('countCategories', { query: { ...parent, category_depth: 2 } })).toBe(3);
+    const page = mall.admin('listCategories', {
+      query: { ...parent, limit: 1, offset: 1, fields: ['category_name'] },
+    });
+    expect(page.categories).toEqual([{ category_no: expect.any(Number), category_name: 'blue plates' }]);
+  });
+
+  it('pages a filtered, sorted list without gaps, and the list follows later writes', () => {
+    const tag = 'Follow';
+    for (const letter of ['C', 'A', 'E', 'B', 'D'])
+      mall.createProduct({ product_name: `${tag} ${letter}`, supply_price: '100.00', price: '100.00' });
+    const names = (query: Body) =>
+      mall
+        .admin('listProducts', {
+          query: { product_name: [tag], sort: 'product_name', order: 'desc', ...query },
+        })
+        .products.map((p: Body) => p.product_name.slice(-1));
+    expect([
+      ...names({ limit: 2 }),
+      ...names({ limit: 2, offset: 2 }),
+      ...names({ limit: 2, offset: 4 }),
+    ]).toEqual(['E', 'D', 'C', 'B', 'A']);
+    const one = (letter: string) =>
+      mall.admin('listProducts', { query: { product_name: [`${tag} ${letter}`] } }).products[0] as Body;
+    mall.admin('updateProduct', {
+      path: { product_no: one('A').product_no },
+      body: { shop_no: 1, request: { product_name: `${tag} F` } },
+    });
+    expect(
+      mall.handle('admin', 'deleteProduct', { path: { product_no: one('C').product_no } }),
+    ).toMatchObject({
+      ok: true,
+      kind: 'deleted',
+    });
+    mall.createProduct({ product_name: `${tag} 0`, supply_price: '100.00', price: '100.00' });
+    expect(names({ limit: 10 })).toEqual(['F', 'E', 'D', 'B', '0']);
+    expect(mall.count('countProducts', { query: { product_name: [tag] } })).toBe(5);
   });
 });
