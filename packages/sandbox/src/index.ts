@@ -10,7 +10,6 @@ export {
 export type { SharedSandboxMalls } from './malls/shared-sandbox-malls.js';
 export type { MallSnapshot } from './malls/snapshot.js';
 export type {
-  Awaitable,
   Found,
   ItemOutcome,
   MallCounts,

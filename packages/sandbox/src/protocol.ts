@@ -103,15 +103,12 @@ export interface MallCounts {
 /** A change to a mall's data (reset, fixture, restore): what the mall now holds, or why nothing changed. */
 export type MallOutcome = { readonly ok: true; readonly counts: MallCounts } | Refusal;
 
-/** A value now, or a promise of it (malls kept in PostgreSQL answer later). */
-export type Awaitable<T> = T | Promise<T>;
-
-/** The sandbox as the mocks' answer stage uses it. */
+/** The sandbox as the mocks' answer stage uses it (malls kept in PostgreSQL answer with promises). */
 export interface SandboxGateway {
   /** Whether the sandbox answers this operation (else the documented example does). */
   handles(api: SandboxApi, operationId: string): boolean;
   /** Answers a call as an outcome; throws only on misuse (an operation it does not handle). */
-  handle(call: SandboxCall): Awaitable<SandboxOutcome>;
+  handle(call: SandboxCall): SandboxOutcome | Promise<SandboxOutcome>;
 }
 
 /**
@@ -119,15 +116,15 @@ export interface SandboxGateway {
  * once the mall holds its new records; changes to one mall run in turn.
  */
 export interface SandboxMallsGateway extends SandboxGateway {
-  reset(mallId: string, to?: MallStart): Awaitable<MallOutcome>;
-  loadFixture(mallId: string, fixture: unknown): Awaitable<MallOutcome>;
-  /** The mall's records as plain JSON; undefined for a mall that does not exist. */
-  snapshot(mallId: string): Awaitable<unknown>;
-  restore(mallId: string, snapshot: unknown): Awaitable<MallOutcome>;
-  mallIds(): Awaitable<string[]>;
+  reset(mallId: string, to?: MallStart): MallOutcome | Promise<MallOutcome>;
+  loadFixture(mallId: string, fixture: unknown): MallOutcome | Promise<MallOutcome>;
+  /** The mall's records as plain JSON (or a promise of them); undefined for a mall that does not exist. */
+  snapshot(mallId: string): unknown;
+  restore(mallId: string, snapshot: unknown): MallOutcome | Promise<MallOutcome>;
+  mallIds(): string[] | Promise<string[]>;
   /** Removes a mall and its records; false when it did not exist. */
-  drop(mallId: string): Awaitable<boolean>;
+  drop(mallId: string): boolean | Promise<boolean>;
   /** Whether the sandbox's store answers now (a shared database); absent: always ready. */
   ready?(): Promise<boolean>;
-  close(): Awaitable<void>;
+  close(): void | Promise<void>;
 }

@@ -4,9 +4,8 @@
 // finds no mall runs again as a write — one database transaction under the mall's row lock, a new
 // mall started there as `newMall` says. A collection call catches up every mall whose version
 // changed first. A database that cannot be reached answers an `unavailable` refusal (the call
-// changed nothing);
-// lifecycle operations then reject with the StoreUnavailableError. Not here: the SQL (the store)
-// and how a mall is built or filled (sandbox-malls.ts, passed in as a MallsCore).
+// changed nothing); lifecycle operations then reject with the StoreUnavailableError. Not here: the
+// SQL (the store) and how a mall is built or filled (sandbox-malls.ts, passed in as a MallsCore).
 import type {
   MallOutcome,
   MallStart,
@@ -71,7 +70,7 @@ export interface MallsCore {
   restore(snapshot: unknown): Promise<MallChange | Refusal>;
 }
 
-/** The answer to a call the database could not take. */
+/** The refusal of a call the database could not take. */
 const unavailable = refusal(
   'unavailable',
   [],
