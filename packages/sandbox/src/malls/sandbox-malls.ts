@@ -3,7 +3,7 @@
 // named fixture), kept in memory, in one SQLite database in a data directory, or in PostgreSQL
 // shared by replicas (shared-sandbox-malls.ts answers those, asynchronously). Calls are routed
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
-// as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
+// as domain outcomes; a refusal a service throws inside its transaction is answered as a value here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
 // and the least recently used one past their cap). A reset, fixture or restore never holds the
 // process: its input is checked and the mall's next store is built off to the side in time slices

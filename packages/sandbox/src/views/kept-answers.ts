@@ -1,8 +1,8 @@
-// Answers a mall keeps: a read handler's `found` outcome for one operation and one set of path and query
-// parameters, kept with its JSON text serialized once, given again as is until a write to a table
-// the answers read (the store's revisions say), then computed afresh. At most `capacity` answers
-// per mall; past it the oldest is dropped; with `recent`, only while the mall is among those used
-// last (see recent-values.ts). Only answers are kept: a refusal is thrown or returned
+// Answers a mall keeps: a read handler's `found` outcome for one operation and one set of path and
+// query parameters, kept with its JSON text serialized once, given again as is until a write to a
+// table the answers read (the store's revisions say), then computed afresh. At most `capacity`
+// answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
+// used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
 // each time. Which handlers are reads and which tables they read is the views' call, not this file's.
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom, type SandboxStore, type TableName } from '../store/store.js';
