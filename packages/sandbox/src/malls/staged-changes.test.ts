@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxCall, SandboxResult } from '../sandbox-result.js';
+import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { createSandboxMalls, type SandboxMalls, type SandboxMallsOptions } from './sandbox-malls.js';
 
 const opened: SandboxMalls[] = [];
@@ -36,8 +36,8 @@ const admin = (operationId: string, mallId: string, body?: unknown): SandboxCall
   body,
   mallId,
 });
-const answered = (result: SandboxResult) => {
-  if (result.kind !== 'answer') throw new Error(`refused: ${result.message}`);
+const answered = (result: SandboxOutcome) => {
+  if (!result.ok) throw new Error(`refused: ${result.message}`);
   return result.body as Record<string, unknown>;
 };
 const categoryCount = (malls: SandboxMalls, mallId: string) =>
@@ -102,7 +102,7 @@ describe('a change to a mall', () => {
       await sleep(2);
     }
     const outcome = await loading;
-    expect(outcome).toMatchObject({ ok: false, status: 409, violations: [{ name: 'mall' }] });
+    expect(outcome).toMatchObject({ ok: false, reason: 'conflict', violations: [{ name: 'mall' }] });
     expect(categoryCount(malls, 'm')).toBe(written);
   });
 
@@ -122,10 +122,10 @@ describe('a change to a mall', () => {
   });
 });
 
-describe.each([
+describe.each<[string, () => SandboxMallsOptions]>([
   ['memory', () => ({})],
   ['sqlite', () => ({ store: { dataDir: tempDir() } })],
-] as const)('a refused change in the %s store', (_name, storeOf) => {
+])('a refused change in the %s store', (_name, storeOf) => {
   it('leaves the mall as it was when a record late in a large fixture is refused', async () => {
     const options = storeOf();
     const malls = await open(options);
