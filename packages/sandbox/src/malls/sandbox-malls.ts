@@ -90,7 +90,7 @@ export interface SandboxMalls extends SandboxMallsGateway {
   reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
   /**
    * Adds a fixture's records to a mall: all of them, or none when one is refused. An API write to
-   * the mall while the fixture loads refuses it (409: load it again).
+   * the mall while the fixture loads refuses it (a `conflict`: load it again).
    */
   loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
   /** Every record of a mall as plain JSON; undefined for a mall that does not exist (none is created). */

@@ -2,7 +2,7 @@
 // before a large load fires before it ends), the mall answers from its old records until the new
 // ones are swapped in, a record refused late in a large fixture leaves the mall as it was (in
 // memory and in a data directory, where no staged row is left behind), changes to one mall run one
-// at a time in the order asked, and an API write during a fixture load refuses the load (409).
+// at a time in the order asked, and an API write during a fixture load refuses the load (a conflict).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +89,7 @@ describe('a change to a mall', () => {
     expect(categoryCount(malls, 'm')).toBe(2);
   });
 
-  it('refuses a fixture load met by an API write to the mall (409), loading nothing', async () => {
+  it('refuses a fixture load met by an API write to the mall as a conflict, loading nothing', async () => {
     const malls = await open();
     let done = false;
     const loading = malls.loadFixture('m', { categories: categories(20_000) }).finally(() => {
