@@ -133,7 +133,7 @@ async function rssPerMall() {
     body: undefined,
     mallId: undefined,
   });
-  if (count.kind !== 'answer') throw new Error('the count over every mall was refused');
+  if (!count.ok) throw new Error('the count over every mall was refused');
   await collect();
   const read = (process.memoryUsage().rss - before) / 999 / 2 ** 20;
   console.log(

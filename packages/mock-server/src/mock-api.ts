@@ -16,6 +16,7 @@ import {
   type ServerLimiter,
   UncountedStore,
 } from '@mall-api/rate-limit';
+import type { SandboxGateway } from '@mall-api/sandbox/protocol';
 import { apiVersionsOf, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
@@ -45,7 +46,6 @@ import { readBody } from './pipeline/stages/read-body.js';
 import { requireCredentials } from './pipeline/stages/require-credentials.js';
 import { scope } from './pipeline/stages/scope.js';
 import { validateRequest } from './pipeline/stages/validate-request.js';
-import type { SandboxGateway } from './sandbox-gateway.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {

@@ -10,6 +10,7 @@
 // Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
@@ -21,7 +22,6 @@ import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
 import type { RedisState } from './redis/redis-state.js';
-import type { SandboxMallsGateway } from './sandbox-gateway.js';
 import { loadSandbox, type SandboxOptions } from './sandbox-loader.js';
 
 /** Where and how to serve one API. */

@@ -3,10 +3,10 @@
 // the mocks' per-mall clocks, refuse fixtures by the same body rules the front layer applies, and
 // the demo mall exists from the start (the collection lists the malls that exist).
 import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
+import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import { bodyRuleViolations } from './body-rules.js';
 import { defaultMallId } from './mall-address.js';
 import type { MallClocks } from './malls/mall-clocks.js';
-import type { SandboxMallsGateway } from './sandbox-gateway.js';
 
 /** How to run the sandbox (the `sandbox` option of startMockServer / startMockServers). */
 export interface SandboxOptions {

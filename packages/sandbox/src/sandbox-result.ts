@@ -1,76 +1,71 @@
-// What the sandbox answers, as values: an `answer` (a status and the documented body: 200, 201,
-// or 207 with per-item statuses for a partial add) or a `refusal` (404, 409 or 422 with a message
-// and the violations naming each offending field; 503 when the store keeping the mall cannot be
-// reached). Nothing the sandbox decides crosses its surface as an exception; the front layer that
-// serves HTTP turns a refusal into the API's error envelope.
+// The sandbox's outcomes as values (their types are the protocol's, protocol.ts): what a handler or
+// a change to a mall answers, and the one refusal shape every part of the package uses. A refusal
+// raised deep inside a store transaction travels as a RefusalError, so the transaction keeps
+// nothing, and is answered as its refusal value where the call entered the package; no exception
+// of the domain leaves it.
+import type {
+  Found,
+  PartlyApplied,
+  Refusal,
+  RefusalReason,
+  SandboxCall,
+  Violation,
+  Written,
+} from './protocol.js';
 
-/** Where a violated rule points. */
-export type ViolationLocation = 'path' | 'query' | 'body';
+/** A read answered. */
+export const found = (body: unknown): Found => ({ ok: true, kind: 'found', body });
 
-/** One violated rule: the parameter or body field and what is wrong with it. */
-export interface Violation {
-  readonly location: ViolationLocation;
-  readonly name: string;
-  readonly message: string;
-}
+/** A read answer kept for later calls, with its body serialized once. */
+export const keptFound = (body: unknown): Found => ({ ...found(body), json: JSON.stringify(body) });
 
-/** An answer of the sandbox. */
-export interface SandboxAnswer {
-  readonly kind: 'answer';
-  readonly status: number;
-  readonly body: unknown;
-  /**
-   * The body as JSON text, for an answer the sandbox keeps and gives again unchanged (analytics
-   * reports): serialized once, then sent as is.
-   */
-  readonly json?: string;
-}
+/** A record created. */
+export const created = (body: unknown): Written => ({ ok: true, kind: 'created', body });
 
-/** A refused call: nothing it would have written was kept. */
-export interface SandboxRefusal {
-  readonly kind: 'refusal';
-  /** 503: the store that keeps the mall (PostgreSQL) could not be reached. */
-  readonly status: 404 | 409 | 422 | 503;
-  readonly message: string;
-  readonly violations: readonly Violation[];
-}
+/** A record updated (or a set of records reordered). */
+export const updated = (body: unknown): Written => ({ ok: true, kind: 'updated', body });
 
-/** The outcome of one call. */
-export type SandboxResult = SandboxAnswer | SandboxRefusal;
+/** A record deleted. */
+export const deleted = (body: unknown): Written => ({ ok: true, kind: 'deleted', body });
 
-/** The APIs the sandbox answers for. */
-export type SandboxApi = 'collection' | 'admin' | 'analytics';
-
-/**
- * One call to the sandbox, already authenticated, limited, scoped and validated by the front layer,
- * with its parameters converted to the types the spec's schemas give them (numbers, booleans,
- * arrays for comma lists).
- */
-export interface SandboxCall {
-  readonly api: SandboxApi;
-  readonly operationId: string;
-  readonly path: Readonly<Record<string, unknown>>;
-  readonly query: Readonly<Record<string, unknown>>;
-  readonly body: unknown;
-  /** The caller's mall (admin and analytics: the token's); undefined for the collection API. */
-  readonly mallId: string | undefined;
-}
-
-/** An answer value. */
-export const answer = (body: unknown, status = 200): SandboxAnswer => ({ kind: 'answer', status, body });
-
-/** An answer kept for later calls, with its body serialized once. */
-export const keptAnswer = (body: unknown, status = 200): SandboxAnswer => ({
-  ...answer(body, status),
-  json: JSON.stringify(body),
+/** A write of several items of which some were applied. */
+export const partlyApplied = (body: unknown, items: PartlyApplied['items']): PartlyApplied => ({
+  ok: true,
+  kind: 'partly-applied',
+  body,
+  items,
 });
+
+/** The message naming every violation. */
+const joined = (violations: readonly Violation[]) =>
+  violations.map((v) => `${v.name} ${v.message}`).join('; ');
 
 /** A refusal value; the message defaults to the violations joined. */
 export const refusal = (
-  status: SandboxRefusal['status'],
+  reason: RefusalReason,
   violations: readonly Violation[],
-  message = violations.map((v) => `${v.name} ${v.message}`).join('; '),
-): SandboxRefusal => ({ kind: 'refusal', status, message, violations });
+  message = joined(violations),
+): Refusal => ({ ok: false, reason, message, violations });
+
+/** The refusal of a change that met another change to the mall (asking again may succeed). */
+const conflict = (message: string): Refusal =>
+  refusal('conflict', [{ location: 'body', name: 'mall', message }], message);
+
+/** The refusal of a fixture load the mall was written during (an API write would be lost). */
+export const writtenDuringLoad = (): Refusal =>
+  conflict('the mall changed while the fixture loaded (an API write): nothing was loaded');
+
+/** A refusal thrown inside a store transaction, so nothing the call wrote is kept. */
+export class RefusalError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+    this.name = 'RefusalError';
+  }
+}
+
+/** The refusal an error carries, or undefined for any other error. */
+export const refusalOf = (error: unknown): Refusal | undefined =>
+  error instanceof RefusalError ? error.refusal : undefined;
 
 /** The mall of an admin or analytics call; throws (misuse) when the call carries none. */
 export function callMall(call: SandboxCall): string {

@@ -10,16 +10,17 @@
 // and clear fault rules, move the mall's clock and empty its rate-limit buckets.
 // A sandbox store that cannot be reached (PostgreSQL down) answers 503 and changes nothing.
 import type { IncomingMessage } from 'node:http';
+import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import { loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
 import type { FaultAction, FaultMatch } from '../malls/fault-rules.js';
 import type { JournalFilter } from '../malls/journal.js';
-import type { MockMalls } from '../malls/mock-malls.js';
+import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { queryRecord } from '../pipeline/exchange.js';
 import { bodyFailureReply, errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { readJsonBody } from '../request-body.js';
 import { requestValidatorCompiler } from '../request-validator.js';
-import type { MallChange, MallStart } from '../sandbox-gateway.js';
+import { refusalReply } from '../sandbox-outcome.js';
 import { type ControlAccess, controlGuard, defaultControlBodyLimit } from './control-guard.js';
 import { clockViolation, delayViolation, operationViolation } from './control-rules.js';
 
@@ -36,15 +37,9 @@ interface ControlCall {
   readonly body: unknown;
 }
 
-function changeReply(change: MallChange): Reply {
-  if (change.ok) return ok({ ok: true, ...(change.counts ? { counts: change.counts } : {}) });
-  if (change.status === 409) return errorReply(409, change.message, { violations: change.violations });
-  return violationsReply(
-    change.violations.length > 0
-      ? change.violations
-      : [{ location: 'body', name: 'body', message: change.message }],
-  );
-}
+/** The reply to a change to a mall's data: what the mall now holds, or the refusal's envelope. */
+const changeReply = (change: MallReset): Reply =>
+  change.ok ? ok({ ok: true, ...(change.counts ? { counts: change.counts } : {}) }) : refusalReply(change);
 
 const toStart = (to: unknown): MallStart | undefined =>
   to === undefined || to === 'seed' ? undefined : to === 'empty' ? 'empty' : (to as MallStart);
@@ -73,7 +68,7 @@ export async function createControlApi(
   const bodyLimit = access.maxBodyBytes ?? defaultControlBodyLimit;
 
   const sandboxChange = async (
-    change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallChange | Promise<MallChange>,
+    change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallOutcome | Promise<MallOutcome>,
   ): Promise<Reply> =>
     malls.sandbox
       ? changeReply(await change(malls.sandbox))

@@ -8,7 +8,7 @@
 // (memory-mall-stores.ts), or Redis shared by every replica (redis/redis-mall-stores.ts); this
 // module only composes them, so both behave alike.
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
-import type { MallChange, MallStart, SandboxMallsGateway } from '../sandbox-gateway.js';
+import type { MallCounts, MallStart, Refusal, SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import type { Awaitable } from './awaitable.js';
 import type { FaultRules } from './fault-rules.js';
 import type { Journal, JournalLimits } from './journal.js';
@@ -30,6 +30,9 @@ export interface MallStateStores {
   close(): Promise<void>;
 }
 
+/** A mall reset: what its data now holds (nothing to count in example mode), or why nothing changed. */
+export type MallReset = { readonly ok: true; readonly counts?: MallCounts } | Refusal;
+
 /** Per-mall state shared by the mock APIs of a process (and, on Redis, by every replica). */
 export interface MockMalls {
   readonly clocks: MallClocks;
@@ -45,7 +48,7 @@ export interface MockMalls {
    * Resets a mall: data (to its seed, empty, or a fixture), journal, faults, buckets and clock,
    * and revokes its OAuth codes and tokens.
    */
-  reset(mallId: string, to?: MallStart): Promise<MallChange>;
+  reset(mallId: string, to?: MallStart): Promise<MallReset>;
   /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
   touch(mallId: string): Promise<void>;
   /** Malls in use (idle ones dropped first). */

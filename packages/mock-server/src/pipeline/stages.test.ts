@@ -1,6 +1,7 @@
 // Each stage of the front layer on its own, over exchanges built without HTTP: what it answers,
 // what it passes on, and what it records on the exchange for the stages after it.
 import { createServerLimiter } from '@mall-api/rate-limit';
+import type { SandboxCall, SandboxGateway } from '@mall-api/sandbox/protocol';
 import { loadSpec } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { createBasicGuard } from '../basic-guard.js';
@@ -8,7 +9,6 @@ import { demoCollectionCredentials, demoOAuthApp } from '../demo-credentials.js'
 import { issueDemoTokens } from '../oauth/demo-tokens.js';
 import { createOAuthAuthority } from '../oauth/oauth-authority.js';
 import { createOperationRuntime } from '../operation-runtime.js';
-import type { SandboxCall, SandboxGateway } from '../sandbox-gateway.js';
 import type { Reply } from './reply.js';
 import { runStages, type Stage } from './stage.js';
 import { answer } from './stages/answer.js';
@@ -282,7 +282,7 @@ describe('answer', () => {
     handles: (_api, operationId) => operationId === 'getCategory',
     handle: (call) => {
       calls.push(call);
-      return { kind: 'refusal', status: 404, message: 'no such category', violations: [] };
+      return { ok: false, reason: 'not-found', message: 'no such category', violations: [] };
     },
   };
   const prepared = {

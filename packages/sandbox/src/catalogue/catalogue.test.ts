@@ -6,11 +6,12 @@
 // transaction leaves the store as it was.
 import { loadSpec } from '@mall-api/spec-model';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Refusal } from '../protocol.js';
+import { refusalOf as carried } from '../sandbox-result.js';
 import { createMemoryStore } from '../store/store.js';
 import { type Catalogue, createCatalogue } from './catalogue.js';
 import type { MallSettings } from './product-service.js';
 import { type RecordShapes, recordShapes } from './record-shapes.js';
-import { DomainRefusal } from './refusal.js';
 
 let shapes: RecordShapes;
 beforeAll(async () => {
@@ -27,11 +28,12 @@ const catalogue = (settings: Partial<MallSettings> = {}): Catalogue =>
   });
 
 /** The refusal `work` throws inside a transaction (failing the test when it throws none). */
-function refusalOf(c: Catalogue, work: () => unknown): DomainRefusal {
+function refusalOf(c: Catalogue, work: () => unknown): Refusal {
   try {
     c.store.transaction(work);
   } catch (error) {
-    if (error instanceof DomainRefusal) return error;
+    const refusal = carried(error);
+    if (refusal) return refusal;
     throw error;
   }
   throw new Error('expected a refusal');
@@ -53,11 +55,11 @@ describe('categories', () => {
     const deep = refusalOf(c, () =>
       c.categories.create(1, { category_name: 'D5', parent_category_no: parent.category_no }),
     );
-    expect(deep.status).toBe(422);
+    expect(deep.reason).toBe('invalid');
     expect(deep.violations.map((v) => v.name)).toEqual(['request.parent_category_no']);
     expect(
-      refusalOf(c, () => c.categories.create(1, { category_name: 'X', parent_category_no: 999 })).status,
-    ).toBe(404);
+      refusalOf(c, () => c.categories.create(1, { category_name: 'X', parent_category_no: 999 })).reason,
+    ).toBe('not-found');
     expect(c.categories.all()).toHaveLength(4);
   });
 
@@ -180,7 +182,9 @@ describe('placements', () => {
     const c = catalogue();
     const shelf = category(c);
     const mug = product(c);
-    expect(refusalOf(c, () => c.placements.addToCategory(1, 999, 1, [mug.product_no])).status).toBe(404);
+    expect(refusalOf(c, () => c.placements.addToCategory(1, 999, 1, [mug.product_no])).reason).toBe(
+      'not-found',
+    );
     const outcome = c.store.transaction(() =>
       c.placements.addToCategory(1, shelf.category_no, 1, [mug.product_no, 999]),
     );
@@ -224,8 +228,8 @@ describe('placements', () => {
       [numbers[0], false],
       [numbers[2], false],
     ]);
-    expect(refusalOf(c, () => c.placements.reorderMain(3, [999], [])).status).toBe(422);
-    expect(refusalOf(c, () => c.placements.listMainProducts(99)).status).toBe(404);
+    expect(refusalOf(c, () => c.placements.reorderMain(3, [999], [])).reason).toBe('invalid');
+    expect(refusalOf(c, () => c.placements.listMainProducts(99)).reason).toBe('not-found');
   });
 });
 

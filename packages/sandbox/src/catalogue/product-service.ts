@@ -7,7 +7,7 @@
 // product that is a bundle's component cannot be deleted, and a deleted product leaves every
 // category and main group. List views sorted by each order are kept until the next write.
 
-import type { Violation } from '../sandbox-result.js';
+import type { Violation } from '../protocol.js';
 import { derivedFrom, type SandboxStore } from '../store/store.js';
 import { kstDateTime } from '../support/kst-time.js';
 import type { CategoryService } from './category-service.js';
@@ -16,7 +16,7 @@ import type { ProductDirectory, ProductRecord, StoredProduct } from './product-d
 import { type OptionInput, optionsOfRequest } from './product-options.js';
 import { sortProducts } from './product-order.js';
 import type { RecordShapes } from './record-shapes.js';
-import { DomainRefusal, invalidFields, notFound } from './refusal.js';
+import { invalidFields, notFound } from './refusal.js';
 
 /**
  * The attributes a shop other than the default one (shop 1) keeps for itself: a product's price is
@@ -412,17 +412,9 @@ export function createProductService({
         )
         .map((e) => e.record.product_no);
       if (usedBy.length > 0)
-        throw new DomainRefusal(
-          422,
-          `product_no ${productNo} is a component of bundle ${usedBy.join(', ')}`,
-          [
-            {
-              location: 'path',
-              name: 'product_no',
-              message: `is a component of bundle ${usedBy.join(', ')}`,
-            },
-          ],
-        );
+        throw invalidFields([
+          { location: 'path', name: 'product_no', message: `is a component of bundle ${usedBy.join(', ')}` },
+        ]);
       placements.forgetProduct(productNo);
       store.delete('product', String(productNo));
     },

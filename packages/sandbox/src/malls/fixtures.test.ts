@@ -3,7 +3,7 @@
 // come back as counts; a record the spec's request schema refuses, one the services' integrity
 // rules refuse, an unknown reference or a repeated `$id` leaves the mall exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxCall } from '../sandbox-result.js';
+import type { SandboxCall } from '../protocol.js';
 import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
@@ -24,7 +24,7 @@ afterAll(() => malls.close());
 const get = (mallId: string, operationId: string, path: Record<string, unknown> = {}): Body => {
   const call: SandboxCall = { api: 'admin', operationId, path, query: {}, body: undefined, mallId };
   const result = malls.handle(call);
-  if (result.kind !== 'answer') throw new Error(result.message);
+  if (!result.ok) throw new Error(result.message);
   return result.body as Body;
 };
 
@@ -101,6 +101,7 @@ describe('fixtures', () => {
     });
     expect(outcome).toEqual({
       ok: false,
+      reason: 'invalid',
       message: 'placements/0.product_no/1 product 999 does not exist',
       violations: [
         { location: 'body', name: 'placements/0.product_no/1', message: 'product 999 does not exist' },
@@ -144,7 +145,7 @@ describe('fixtures', () => {
         body: undefined,
         mallId: 'fresh',
       });
-      expect(result).toMatchObject({ kind: 'answer', body: { count: 3 } });
+      expect(result).toMatchObject({ ok: true, kind: 'found', body: { count: 3 } });
       await expect(
         createSandboxMalls({ newMall: { fixture: 'broken' }, fixtures: { broken: { products: [{}] } } }),
       ).rejects.toThrow(/new malls cannot start as configured: products\/0.product_name/);

@@ -15,10 +15,10 @@
 // writes can also run in one go inside the caller's transaction (a new mall, a PostgreSQL mall).
 import type { SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { DomainRefusal } from '../catalogue/refusal.js';
-import type { Violation } from '../sandbox-result.js';
+import { invalidFields } from '../catalogue/refusal.js';
+import type { Refusal, Violation } from '../protocol.js';
+import { refusal, refusalOf } from '../sandbox-result.js';
 import { inSlices } from '../support/time-slice.js';
-import { type RefusedChange, refusedChange } from './mall-outcome.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
 /** Rules about a request body the front layer applies beyond its schema (by operation id): each broken rule names a body field. */
@@ -28,7 +28,7 @@ export type RequestRules = (
 ) => readonly { readonly name: string; readonly message: string }[];
 
 /** The outcome of loading a fixture: loaded, or why nothing was. */
-export type FixtureOutcome = { readonly ok: true } | RefusedChange;
+export type FixtureOutcome = { readonly ok: true } | Refusal;
 
 /** A fixture whose every record passed its checks, ready to write. */
 export interface CheckedFixture {
@@ -175,9 +175,7 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
             ? catalogue.placements.addToCategory(1, target, (request.display_group as number) ?? 1, numbers)
             : catalogue.placements.addToMain(1, target, numbers);
         if (outcome.refused.length > 0)
-          throw new DomainRefusal(
-            422,
-            'a placement names a product that does not exist',
+          throw invalidFields(
             outcome.refused.map(({ index, productNo }) =>
               at(`product_no/${index}`, `product ${productNo} does not exist`),
             ),
@@ -193,9 +191,7 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
     const resolve = (name: string) => {
       const number = numbers.get(name);
       if (number === undefined)
-        throw new DomainRefusal(422, `${name} is not the $id of an earlier record`, [
-          at('$ref', `${name} is not the $id of an earlier record`),
-        ]);
+        throw invalidFields([at('$ref', `${name} is not the $id of an earlier record`)]);
       return number;
     };
     let current: Entry | undefined;
@@ -206,11 +202,13 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
         if (entry.id !== undefined && number !== undefined) numbers.set(entry.id, number);
       },
       /** The refusal of the record being written, naming it (an error that is no refusal is rethrown). */
-      refused(error: unknown): RefusedChange {
-        if (!(error instanceof DomainRefusal)) throw error;
+      refused(error: unknown): Refusal {
+        const refused = refusalOf(error);
+        if (!refused) throw error;
         const prefix = current?.name ?? 'fixture';
-        const named = error.violations.length > 0 ? error.violations : [at('', error.message)];
-        return refusedChange(
+        const named = refused.violations.length > 0 ? refused.violations : [at('', refused.message)];
+        return refusal(
+          'invalid',
           named.map((v) => at(`${prefix}${v.name ? `.${v.name.replace(/^request\./, '')}` : ''}`, v.message)),
         );
       },
@@ -219,10 +217,10 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
 
   return {
     /** Checks every record of `fixture` (in time slices): the records to write, or why none will be. */
-    async check(fixture: unknown): Promise<CheckedFixture | RefusedChange> {
+    async check(fixture: unknown): Promise<CheckedFixture | Refusal> {
       const { entries, violations } = await entriesOf(fixture);
       await inSlices(entries, (entry) => violations.push(...check(entry)));
-      return violations.length > 0 ? refusedChange(violations) : { ok: true, entries };
+      return violations.length > 0 ? refusal('invalid', violations) : { ok: true, entries };
     },
     /**
      * Writes a checked fixture's records into `catalogue` (a staged one: on a refusal, its caller

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxCall, SandboxResult } from '../sandbox-result.js';
+import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
@@ -33,8 +33,8 @@ const admin = (
   mallId: string,
   parts: Partial<Pick<SandboxCall, 'path' | 'query' | 'body'>> = {},
 ): SandboxCall => ({ api: 'admin', operationId, path: {}, query: {}, body: undefined, mallId, ...parts });
-const bodyOf = (result: SandboxResult): Body => {
-  if (result.kind !== 'answer') throw new Error(`refused: ${result.message}`);
+const bodyOf = (result: SandboxOutcome): Body => {
+  if (!result.ok) throw new Error(`refused: ${result.message}`);
   return result.body as Body;
 };
 const createCategory = (malls: SandboxMalls, mallId: string, name: string) =>
@@ -74,11 +74,11 @@ describe('malls', () => {
         body: { request: { category_name: 'Lost', parent_category_no: 999 } },
       }),
     );
-    expect(deep).toMatchObject({ kind: 'refusal', status: 404, violations: [] });
+    expect(deep).toMatchObject({ ok: false, reason: 'not-found', violations: [] });
     const noShop = malls.handle(admin('listCategories', 'm', { query: { shop_no: 3 } }));
     expect(noShop).toMatchObject({
-      kind: 'refusal',
-      status: 422,
+      ok: false,
+      reason: 'invalid',
       violations: [{ location: 'query', name: 'shop_no' }],
     });
     const mug = bodyOf(
@@ -94,12 +94,13 @@ describe('malls', () => {
         body: { request: { product_no: [mug.product_no, 999] } },
       }),
     );
-    expect(partial).toMatchObject({ kind: 'answer', status: 207 });
-    expect(bodyOf(partial)).toEqual({
-      product: { shop_no: 1, display_group: 1, product_no: [mug.product_no] },
-      results: [
-        { index: 0, product_no: mug.product_no, status: 201 },
-        { index: 1, product_no: 999, status: 422, message: 'product 999 does not exist' },
+    expect(partial).toEqual({
+      ok: true,
+      kind: 'partly-applied',
+      body: { product: { shop_no: 1, display_group: 1, product_no: [mug.product_no] } },
+      items: [
+        { index: 0, product_no: mug.product_no },
+        { index: 1, product_no: 999, refused: { reason: 'invalid', message: 'product 999 does not exist' } },
       ],
     });
     const listed = bodyOf(

@@ -3,7 +3,7 @@
 // named fixture), kept in memory, in one SQLite database in a data directory, or in PostgreSQL
 // shared by replicas (shared-sandbox-malls.ts answers those, asynchronously). Calls are routed
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
-// as values; a refusal a service throws inside its transaction becomes a `refusal` here. Malls
+// as domain outcomes; a refusal a service throws inside its transaction is answered as a value here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
 // and the least recently used one past their cap). A reset, fixture or restore never holds the
 // process: its input is checked and the mall's next store is built off to the side in time slices
@@ -13,8 +13,17 @@
 import { loadSpec } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
-import { DomainRefusal } from '../catalogue/refusal.js';
-import { callMall, type SandboxApi, type SandboxCall, type SandboxResult } from '../sandbox-result.js';
+import type {
+  MallCounts,
+  MallOutcome,
+  MallStart,
+  Refusal,
+  SandboxApi,
+  SandboxCall,
+  SandboxMallsGateway,
+  SandboxOutcome,
+} from '../protocol.js';
+import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
 import { openPostgresMalls } from '../store/postgres-malls.js';
 import { openSqliteMalls } from '../store/sqlite-store.js';
@@ -35,13 +44,6 @@ import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 import { createMallChanges } from '../views/mall-changes.js';
 import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
-import {
-  type MallCounts,
-  type MallOutcome,
-  type RefusedChange,
-  refusedChange,
-  writtenDuringLoad,
-} from './mall-outcome.js';
 import { type MallsCore, type SharedSandboxMalls, sharedSandboxMalls } from './shared-sandbox-malls.js';
 import {
   createSnapshotCheck,
@@ -50,9 +52,6 @@ import {
   restoreInto,
   snapshotOf,
 } from './snapshot.js';
-
-/** What a new or reset mall starts with. */
-export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
 
 /** How to run the sandbox malls. */
 export interface SandboxMallsOptions {
@@ -75,15 +74,15 @@ export interface SandboxMallsOptions {
   requestRules?: RequestRules;
 }
 
-/** The sandbox malls of a process. */
-export interface SandboxMalls {
+/** The sandbox malls of a process (the protocol's gateway, answering at once). */
+export interface SandboxMalls extends SandboxMallsGateway {
   /** Whether the sandbox answers this operation (false: the mock answers from the spec's examples). */
   handles(api: SandboxApi, operationId: string): boolean;
   /**
    * Answers a call, creating its mall on first use. Throws only on misuse: an operation `handles`
    * says it does not answer, or an admin or analytics call without a mall id.
    */
-  handle(call: SandboxCall): SandboxResult;
+  handle(call: SandboxCall): SandboxOutcome;
   /**
    * Empties a mall and starts it again as `to` says (default: as a new mall starts). Like every
    * change to a mall's data it waits for the changes to that mall asked before it.
@@ -91,7 +90,7 @@ export interface SandboxMalls {
   reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
   /**
    * Adds a fixture's records to a mall: all of them, or none when one is refused. An API write to
-   * the mall while the fixture loads refuses it (409: load it again).
+   * the mall while the fixture loads refuses it (a `conflict`: load it again).
    */
   loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
   /** Every record of a mall as plain JSON; undefined for a mall that does not exist (none is created). */
@@ -177,21 +176,17 @@ export async function createSandboxMalls(
       return deepFreeze(snapshotOf(sample.catalogue.store));
     });
     /** The checked records of a named fixture, or why there are none. */
-    const namedFixture = async (name: string): Promise<CheckedFixture | RefusedChange> =>
+    const namedFixture = async (name: string): Promise<CheckedFixture | Refusal> =>
       Object.hasOwn(fixtures, name)
         ? fixtureLoader.check(fixtures[name])
-        : refusedChange([
+        : refusal('invalid', [
             { location: 'body', name: 'fixture', message: `there is no fixture named ${name}` },
           ]);
     /**
      * Fills the empty store of mall `mallId` as `to` says, in time slices; returns the mall over it,
      * or why it cannot start so.
      */
-    const start = async (
-      mallId: string,
-      store: SandboxStore,
-      to: MallStart,
-    ): Promise<Mall | RefusedChange> => {
+    const start = async (mallId: string, store: SandboxStore, to: MallStart): Promise<Mall | Refusal> => {
       if (to !== 'empty' && 'seed' in to) await restoreInSlices(store, seeded(to.seed), true);
       const mall = createMall(mallId, store, clockFor(mallId), context);
       if (to === 'empty' || 'seed' in to) return mall;
@@ -206,7 +201,7 @@ export async function createSandboxMalls(
       store: SandboxStore,
       base: SandboxStore,
       checked: CheckedFixture,
-    ): Promise<Mall | RefusedChange> => {
+    ): Promise<Mall | Refusal> => {
       for (const table of tableNames)
         await inSlices(
           base.entries(table),
@@ -221,9 +216,9 @@ export async function createSandboxMalls(
     const restoring = async (
       mallId: string,
       snapshot: unknown,
-    ): Promise<((store: SandboxStore) => Promise<Mall>) | RefusedChange> => {
+    ): Promise<((store: SandboxStore) => Promise<Mall>) | Refusal> => {
       const violations = await snapshotViolations(snapshot);
-      if (violations.length > 0) return refusedChange(violations);
+      if (violations.length > 0) return refusal('invalid', violations);
       return async (store) => {
         await restoreInSlices(store, snapshot as MallSnapshot);
         return createMall(mallId, store, clockFor(mallId), context);
@@ -246,12 +241,12 @@ export async function createSandboxMalls(
      */
     const replace = (
       mallId: string,
-      fill: (store: SandboxStore) => Promise<Mall | RefusedChange>,
-      conflict: () => RefusedChange | undefined = () => undefined,
+      fill: (store: SandboxStore) => Promise<Mall | Refusal>,
+      conflict: () => Refusal | undefined = () => undefined,
     ): Promise<MallOutcome> =>
       changing(mallId, async () => {
         const staged = storage.stage(mallId, onChange(mallId));
-        let next: Mall | RefusedChange;
+        let next: Mall | Refusal;
         try {
           next = await fill(staged.store);
           if (!('ok' in next)) {
@@ -378,7 +373,8 @@ export async function createSandboxMalls(
         try {
           return handler({ path: call.path, query: call.query, body: call.body });
         } catch (error) {
-          if (error instanceof DomainRefusal) return error.toResult();
+          const refused = refusalOf(error);
+          if (refused) return refused;
           throw error;
         }
       },

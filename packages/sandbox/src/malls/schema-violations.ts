@@ -3,7 +3,7 @@
 // (`<record>.<path>`, a missing property named as the field it should be). Fixtures and snapshots
 // are both checked this way before anything is written.
 import type { SpecModel } from '@mall-api/spec-model';
-import type { Violation } from '../sandbox-result.js';
+import type { Violation } from '../protocol.js';
 
 /** A validator compiled from the spec model. */
 export type SchemaValidator = ReturnType<ReturnType<SpecModel['schemas']>['compile']>;

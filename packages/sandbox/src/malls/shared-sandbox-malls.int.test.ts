@@ -9,7 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
-import type { SandboxCall, SandboxResult } from '../sandbox-result.js';
+import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { migrate } from '../store/postgres-migrations.js';
 import { createSandboxMalls } from './sandbox-malls.js';
 import type { SharedSandboxMalls } from './shared-sandbox-malls.js';
@@ -73,8 +73,8 @@ const admin = call('admin');
 const collection = (operationId: string, query: Record<string, unknown>) =>
   call('collection')(operationId, undefined, { query });
 /** The body of an answer; throws on a refusal. */
-const bodyOf = (result: SandboxResult): Body => {
-  if (result.kind !== 'answer') throw new Error(`refused (${result.status}): ${result.message}`);
+const bodyOf = (result: SandboxOutcome): Body => {
+  if (!result.ok) throw new Error(`refused (${result.reason}): ${result.message}`);
   return result.body as Body;
 };
 const createCategory = async (malls: SharedSandboxMalls, mallId: string, name: string) =>
@@ -110,7 +110,7 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
         body: { request: { category_name: 'orphan', parent_category_no: 999 } },
       }),
     );
-    expect(refused).toMatchObject({ kind: 'refusal' });
+    expect(refused).toMatchObject({ ok: false });
     await first.close();
     opened.splice(opened.indexOf(first), 1);
     const second = await replica(url);
@@ -173,7 +173,7 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
           (i % 2 ? a : b).handle(admin('deleteCategory', 'busy', { path: { category_no } })),
         ),
     );
-    expect(deleted.map((result) => result.kind)).toEqual(deleted.map(() => 'answer'));
+    expect(deleted.map((result) => result.ok)).toEqual(deleted.map(() => true));
     const [seenByA, seenByB] = [await a.snapshot('busy'), await b.snapshot('busy')];
     expect(seenByA?.tables.category).toHaveLength(50 - deleted.length);
     expect(seenByB).toEqual(seenByA);
@@ -245,7 +245,7 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
       const failed = await malls.handle(
         admin('createCategory', 'm', { body: { request: { category_name: 'refused' } } }),
       );
-      expect(failed).toMatchObject({ kind: 'refusal', status: 503, violations: [] });
+      expect(failed).toMatchObject({ ok: false, reason: 'unavailable', violations: [] });
       await db.query('DROP TRIGGER refuse_at_commit ON mall_records');
     } finally {
       await db.end();
@@ -263,13 +263,15 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     try {
       expect(await malls.ready()).toBe(false);
       expect(await malls.handle(admin('listCategories', 'm'))).toMatchObject({
-        kind: 'refusal',
-        status: 503,
+        ok: false,
+        reason: 'unavailable',
       });
       expect(
         await malls.handle(admin('createCategory', 'm', { body: { request: { category_name: 'lost' } } })),
-      ).toMatchObject({ kind: 'refusal', status: 503 });
-      expect(await malls.handle(collection('listStoreProducts', {}))).toMatchObject({ status: 503 });
+      ).toMatchObject({ ok: false, reason: 'unavailable' });
+      expect(await malls.handle(collection('listStoreProducts', {}))).toMatchObject({
+        reason: 'unavailable',
+      });
     } finally {
       await server.start();
     }
@@ -338,7 +340,7 @@ describe('reset, fixture load and restore on PostgreSQL', { timeout: 120_000 }, 
     expect(await strayRows(url, 'big')).toBe(0);
   });
 
-  it('refuses a fixture load (409) when another replica writes the mall meanwhile, loading nothing', async () => {
+  it('refuses a fixture load as a conflict when another replica writes the mall meanwhile, loading nothing', async () => {
     const url = await newDatabase();
     const [a, b] = [await replica(url), await replica(url)];
     await createCategory(a, 'raced', 'first');
@@ -347,7 +349,7 @@ describe('reset, fixture load and restore on PostgreSQL', { timeout: 120_000 }, 
     while ((await rowsOf(url, "SELECT 1 FROM loose_rowsets WHERE rowset LIKE 'raced@%'")).length === 0)
       await new Promise((resolve) => setTimeout(resolve, 5));
     await createCategory(b, 'raced', 'meanwhile');
-    expect(await loading).toMatchObject({ ok: false, status: 409, violations: [{ name: 'mall' }] });
+    expect(await loading).toMatchObject({ ok: false, reason: 'conflict', violations: [{ name: 'mall' }] });
     expect(await productCount(a, 'raced')).toBe(0);
     expect(await categoryNames(a, 'raced')).toEqual(['first', 'meanwhile']);
     expect(await strayRows(url, 'raced')).toBe(0);
@@ -375,9 +377,11 @@ describe('reset, fixture load and restore on PostgreSQL', { timeout: 120_000 }, 
     const [before] = await rowsOf(url, 'SELECT version, rowset FROM malls WHERE mall = $1', ['kept']);
     expect(await malls.loadFixture('kept', { products: [{ product_name: 'no price' }] })).toMatchObject({
       ok: false,
+      reason: 'invalid',
     });
     expect(await malls.restore('kept', { format: 'mall-api-sandbox-snapshot', version: 1 })).toMatchObject({
       ok: false,
+      reason: 'invalid',
     });
     expect(await rowsOf(url, 'SELECT version, rowset FROM malls WHERE mall = $1', ['kept'])).toEqual([
       before,

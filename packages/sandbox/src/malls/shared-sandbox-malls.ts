@@ -5,19 +5,23 @@
 // mall started there as `newMall` says. A collection call catches up every mall whose version
 // changed first. A reset, fixture or restore builds the mall's next records off to the side in
 // time slices (the mall answering from its old records meanwhile), has the store write them as
-// the mall's next row set in batches and swap it in at once; a fixture is refused (409) when the
-// mall was written meanwhile, by any replica. Changes to one mall run one at a time in a replica,
-// in the order asked. A database that cannot be reached answers 503 (the call changed nothing);
-// lifecycle operations then reject with the StoreUnavailableError. Not here: the SQL (the store)
-// and how a mall is built or filled (sandbox-malls.ts, passed in as a MallsCore).
-import { DomainRefusal } from '../catalogue/refusal.js';
-import {
-  callMall,
-  type SandboxApi,
-  type SandboxCall,
-  type SandboxRefusal,
-  type SandboxResult,
-} from '../sandbox-result.js';
+// the mall's next row set in batches and swap it in at once; a fixture is refused as a `conflict`
+// when the mall was written meanwhile, by any replica. Changes to one mall run one at a time in a
+// replica, in the order asked. A database that cannot be reached answers an `unavailable` refusal
+// (the call changed nothing); lifecycle operations then reject with the StoreUnavailableError. Not
+// here: the SQL (the store) and how a mall is built or filled (sandbox-malls.ts, passed in as a
+// MallsCore).
+import type {
+  MallCounts,
+  MallOutcome,
+  MallStart,
+  Refusal,
+  SandboxApi,
+  SandboxCall,
+  SandboxMallsGateway,
+  SandboxOutcome,
+} from '../protocol.js';
+import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
 import {
   type MallVersion,
   type PostgresMalls,
@@ -29,19 +33,17 @@ import { oneAtATime } from '../support/one-at-a-time.js';
 import type { AnyHandler } from '../views/handler-types.js';
 import type { CheckedFixture } from './fixtures.js';
 import type { Mall } from './mall.js';
-import { type MallCounts, type MallOutcome, type RefusedChange, writtenDuringLoad } from './mall-outcome.js';
-import type { MallStart } from './sandbox-malls.js';
 import { type MallSnapshot, snapshotOf } from './snapshot.js';
 
-/** The sandbox malls of a replica over a shared PostgreSQL database. */
-export interface SharedSandboxMalls {
+/** The sandbox malls of a replica over a shared PostgreSQL database (the protocol's gateway, answering later). */
+export interface SharedSandboxMalls extends SandboxMallsGateway {
   /** Whether the sandbox answers this operation (false: the mock answers from the spec's examples). */
   handles(api: SandboxApi, operationId: string): boolean;
-  /** Answers a call (503 when the database is unavailable); throws only on misuse, as SandboxMalls does. */
-  handle(call: SandboxCall): Promise<SandboxResult>;
+  /** Answers a call (refused as `unavailable` when the database cannot be reached); throws only on misuse, as SandboxMalls does. */
+  handle(call: SandboxCall): Promise<SandboxOutcome>;
   /** Empties a mall and starts it again as `to` says (default: as a new mall starts). */
   reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
-  /** Adds a fixture's records to a mall: all of them, or none when one is refused (409: the mall was written meanwhile). */
+  /** Adds a fixture's records to a mall: all of them, or none when one is refused (a `conflict`: the mall was written meanwhile). */
   loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
   /** Every record of a mall as plain JSON; undefined for a mall that does not exist. */
   snapshot(mallId: string): Promise<MallSnapshot | undefined>;
@@ -57,7 +59,7 @@ export interface SharedSandboxMalls {
 }
 
 /** Fills a mall's staged (empty) store, in time slices: the mall over it, or why it cannot be. */
-export type MallFill = (store: SandboxStore) => Promise<Mall | RefusedChange>;
+export type MallFill = (store: SandboxStore) => Promise<Mall | Refusal>;
 
 /**
  * What the shared malls use of sandbox-malls.ts: building, filling and answering one mall. A
@@ -81,22 +83,21 @@ export interface MallsCore {
   /** What the mall holds. */
   counts(mall: Mall): MallCounts;
   /** The fill of a reset to `to` (by default as a new mall starts); or why it cannot be. */
-  refill(mallId: string, to?: MallStart): Promise<MallFill | RefusedChange>;
+  refill(mallId: string, to?: MallStart): Promise<MallFill | Refusal>;
   /** Checks a fixture's records; or why none will be added. */
-  checkFixture(fixture: unknown): Promise<CheckedFixture | RefusedChange>;
+  checkFixture(fixture: unknown): Promise<CheckedFixture | Refusal>;
   /** The fill of a checked fixture added to the records of `base`. */
   fixture(mallId: string, base: SandboxStore, checked: CheckedFixture): MallFill;
   /** The fill of a snapshot's records; or what is wrong with the snapshot. */
-  restore(mallId: string, snapshot: unknown): Promise<MallFill | RefusedChange>;
+  restore(mallId: string, snapshot: unknown): Promise<MallFill | Refusal>;
 }
 
-/** The answer to a call the database could not take. */
-const unavailable: SandboxRefusal = {
-  kind: 'refusal',
-  status: 503,
-  message: 'The sandbox store is unavailable; nothing was changed. Try again shortly.',
-  violations: [],
-};
+/** The refusal of a call the database could not take. */
+const unavailable = refusal(
+  'unavailable',
+  [],
+  'The sandbox store is unavailable; nothing was changed. Try again shortly.',
+);
 
 /**
  * The shared malls over `postgres`; the malls of `initial` are created (as new malls start) when
@@ -117,7 +118,7 @@ export async function sharedSandboxMalls(
     });
   /**
    * Fills the mall's next records off to the side and swaps them in (with `expected`: only if the
-   * mall is still at that version, else 409); a refusal writes nothing.
+   * mall is still at that version, else a `conflict` refusal); a refusal writes nothing.
    */
   const replace = async (mallId: string, fill: MallFill, expected?: MallVersion): Promise<MallOutcome> => {
     const staged = postgres.stage(mallId);
@@ -128,7 +129,7 @@ export async function sharedSandboxMalls(
     return swapped ? { ok: true, counts: core.counts(next) } : writtenDuringLoad();
   };
   /** Runs a lifecycle change after the earlier ones on the mall: its fill, once checked, replaces the mall. */
-  const change = (mallId: string, checked: () => Promise<MallFill | RefusedChange>): Promise<MallOutcome> =>
+  const change = (mallId: string, checked: () => Promise<MallFill | Refusal>): Promise<MallOutcome> =>
     changing(mallId, async () => {
       const fill = await checked();
       return typeof fill === 'function' ? replace(mallId, fill) : fill;
@@ -154,7 +155,8 @@ export async function sharedSandboxMalls(
         const read = await postgres.read(mallId, (store) => answer(core.over(mallId, store)));
         return read === runAsWrite ? await write(mallId, answer) : read;
       } catch (error) {
-        if (error instanceof DomainRefusal) return error.toResult();
+        const refused = refusalOf(error);
+        if (refused) return refused;
         if (error instanceof StoreUnavailableError) return unavailable;
         throw error;
       }

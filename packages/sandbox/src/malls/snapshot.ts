@@ -5,7 +5,7 @@
 // (a product entry holds its record as a product or bundle and its bundle flag). Checking and
 // restoring a large snapshot run in time slices, so the process keeps answering meanwhile.
 import type { JsonObject, SpecModel } from '@mall-api/spec-model';
-import type { Violation } from '../sandbox-result.js';
+import type { Violation } from '../protocol.js';
 import { type SandboxStore, type StoredRecord, type TableName, tableNames } from '../store/store.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';

@@ -2,13 +2,13 @@
 // before a large load fires before it ends), the mall answers from its old records until the new
 // ones are swapped in, a record refused late in a large fixture leaves the mall as it was (in
 // memory and in a data directory, where no staged row is left behind), changes to one mall run one
-// at a time in the order asked, and an API write during a fixture load refuses the load (409).
+// at a time in the order asked, and an API write during a fixture load refuses the load (a conflict).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxCall, SandboxResult } from '../sandbox-result.js';
+import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { createSandboxMalls, type SandboxMalls, type SandboxMallsOptions } from './sandbox-malls.js';
 
 const opened: SandboxMalls[] = [];
@@ -36,8 +36,8 @@ const admin = (operationId: string, mallId: string, body?: unknown): SandboxCall
   body,
   mallId,
 });
-const answered = (result: SandboxResult) => {
-  if (result.kind !== 'answer') throw new Error(`refused: ${result.message}`);
+const answered = (result: SandboxOutcome) => {
+  if (!result.ok) throw new Error(`refused: ${result.message}`);
   return result.body as Record<string, unknown>;
 };
 const categoryCount = (malls: SandboxMalls, mallId: string) =>
@@ -89,7 +89,7 @@ describe('a change to a mall', () => {
     expect(categoryCount(malls, 'm')).toBe(2);
   });
 
-  it('refuses a fixture load met by an API write to the mall (409), loading nothing', async () => {
+  it('refuses a fixture load met by an API write to the mall as a conflict, loading nothing', async () => {
     const malls = await open();
     let done = false;
     const loading = malls.loadFixture('m', { categories: categories(20_000) }).finally(() => {
@@ -102,7 +102,7 @@ describe('a change to a mall', () => {
       await sleep(2);
     }
     const outcome = await loading;
-    expect(outcome).toMatchObject({ ok: false, status: 409, violations: [{ name: 'mall' }] });
+    expect(outcome).toMatchObject({ ok: false, reason: 'conflict', violations: [{ name: 'mall' }] });
     expect(categoryCount(malls, 'm')).toBe(written);
   });
 
@@ -122,10 +122,10 @@ describe('a change to a mall', () => {
   });
 });
 
-describe.each([
+describe.each<[string, () => SandboxMallsOptions]>([
   ['memory', () => ({})],
   ['sqlite', () => ({ store: { dataDir: tempDir() } })],
-] as const)('a refused change in the %s store', (_name, storeOf) => {
+])('a refused change in the %s store', (_name, storeOf) => {
   it('leaves the mall as it was when a record late in a large fixture is refused', async () => {
     const options = storeOf();
     const malls = await open(options);

@@ -60,7 +60,7 @@ export async function openPostgresSession(
   const failed = (error: unknown): StoreUnavailableError => {
     if (error instanceof StoreUnavailableError) return error;
     const cause = error instanceof Error ? error.message : String(error);
-    if (!down) log(`sandbox store: PostgreSQL is unavailable (${cause}); calls answer 503 until it is back`);
+    if (!down) log(`sandbox store: PostgreSQL is unavailable (${cause}); calls are refused until it is back`);
     down = true;
     return new StoreUnavailableError(`the sandbox's PostgreSQL store is unavailable: ${cause}`, {
       cause: error,

@@ -11,7 +11,8 @@ import type { ProductRecord } from '../catalogue/product-directory.js';
 import { variantsOf } from '../catalogue/product-options.js';
 import { invalidFields } from '../catalogue/refusal.js';
 import type { operations } from '../generated/admin.js';
-import { answer, type SandboxResult, type Violation } from '../sandbox-result.js';
+import type { SandboxOutcome } from '../protocol.js';
+import { created, deleted, found, partlyApplied, updated } from '../sandbox-result.js';
 import { tableNames } from '../store/store.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
@@ -44,26 +45,26 @@ const shopOf = ({ query, body }: ShopCarrier): { shopNo: number; location: 'body
 };
 
 /**
- * 201 when every product was added; 207 when some were: the added ones under `product` and each
- * item's own status under `results`, in request order (answered, not refused: a refusal would roll
- * the additions back); 422 when none could be.
+ * Created when every product was added; partly applied when some were: the added ones under
+ * `product` and each item's own outcome, in request order (answered, not refused: a refusal would
+ * roll the additions back); refused when none could be.
  */
-function addReply(outcome: AddOutcome, requested: readonly number[], body: Fields): SandboxResult {
+function addOutcome(outcome: AddOutcome, requested: readonly number[], body: Fields): SandboxOutcome {
+  const message = (productNo: number) => `product ${productNo} does not exist`;
   const violations = outcome.refused.map(({ index, productNo }) => ({
     location: 'body' as const,
     name: `request.product_no/${index}`,
-    message: `product ${productNo} does not exist`,
+    message: message(productNo),
   }));
   if (outcome.added.length === 0) throw invalidFields(violations);
   const product = { ...body, product_no: outcome.added };
-  if (violations.length === 0) return answer({ product }, 201);
-  const results = requested.map((productNo, index) => {
-    const refused = outcome.refused.some((item) => item.index === index);
-    return refused
-      ? { index, product_no: productNo, status: 422, message: `product ${productNo} does not exist` }
-      : { index, product_no: productNo, status: 201 };
-  });
-  return answer({ product, results }, 207);
+  if (violations.length === 0) return created({ product });
+  const items = requested.map((productNo, index) =>
+    outcome.refused.some((item) => item.index === index)
+      ? { index, product_no: productNo, refused: { reason: 'invalid' as const, message: message(productNo) } }
+      : { index, product_no: productNo },
+  );
+  return partlyApplied({ product }, items);
 }
 
 /** The admin handlers over one mall's catalogue. */
@@ -137,22 +138,22 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
   ): ProductOp<Get, Create, Update, Delete> => ({
     get: (input) => {
       const { path, query } = input as HandlerInput<AdminOperations['getProduct']>;
-      return answer({
+      return found({
         [key]: productView(products.get(path.product_no, bundle, shopOf(input).shopNo), query),
       });
     },
     create: write((input) => {
       const { body } = input as HandlerInput<AdminOperations['createProduct']>;
-      return answer({ [key]: products.create(shopOf(input).shopNo, body.request, bundle) }, 201);
+      return created({ [key]: products.create(shopOf(input).shopNo, body.request, bundle) });
     }),
     update: write((input) => {
       const { path, body } = input as HandlerInput<AdminOperations['updateProduct']>;
-      return answer({ [key]: products.update(path.product_no, shopOf(input).shopNo, body.request, bundle) });
+      return updated({ [key]: products.update(path.product_no, shopOf(input).shopNo, body.request, bundle) });
     }),
     delete: write((input) => {
       const { path } = input as HandlerInput<AdminOperations['deleteProduct']>;
       products.delete(path.product_no, bundle);
-      return answer({ [key]: { product_no: path.product_no } });
+      return deleted({ [key]: { product_no: path.product_no } });
     }),
   });
   const plain = productOperations<
@@ -171,26 +172,26 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
   const handlers: HandlerMap<AdminOperations> = {
     // Categories
     listCategories: ({ query }) =>
-      answer({ categories: page(categoryList(query), query, 10).map((c) => categoryView(c, query)) }),
-    countCategories: ({ query }) => answer({ count: categoryList(query).length }),
+      found({ categories: page(categoryList(query), query, 10).map((c) => categoryView(c, query)) }),
+    countCategories: ({ query }) => found({ count: categoryList(query).length }),
     getCategory: ({ path, query }) =>
-      answer({ category: categoryView(categories.get(path.category_no), query) }),
+      found({ category: categoryView(categories.get(path.category_no), query) }),
     createCategory: write((input) =>
-      answer({ category: categories.create(shopOf(input).shopNo, input.body.request) }, 201),
+      created({ category: categories.create(shopOf(input).shopNo, input.body.request) }),
     ),
     updateCategory: write((input) =>
-      answer({
+      updated({
         category: categories.update(input.path.category_no, shopOf(input).shopNo, input.body.request),
       }),
     ),
     deleteCategory: write(({ path }) => {
       catalogue.removeCategory(path.category_no);
-      return answer({ category: { category_no: path.category_no } });
+      return deleted({ category: { category_no: path.category_no } });
     }),
     listCategoryDecorationImages: ({ path }) =>
-      answer({ decorationimage: categories.decoration(path.category_no) }),
+      found({ decorationimage: categories.decoration(path.category_no) }),
     updateCategoryDecorationImages: write((input) =>
-      answer({
+      updated({
         decorationimage: categories.updateDecoration(
           input.path.category_no,
           shopOf(input).shopNo,
@@ -198,24 +199,26 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
         ),
       }),
     ),
-    listCategorySeo: ({ path }) => answer({ seo: categories.seo(path.category_no) }),
+    listCategorySeo: ({ path }) => found({ seo: categories.seo(path.category_no) }),
     updateCategorySeo: write((input) =>
-      answer({ seo: categories.updateSeo(input.path.category_no, shopOf(input).shopNo, input.body.request) }),
+      updated({
+        seo: categories.updateSeo(input.path.category_no, shopOf(input).shopNo, input.body.request),
+      }),
     ),
 
     // Category products
     listCategoryProducts: ({ path, query }) => {
       const listed = placements.listCategoryProducts(path.category_no, query.display_group ?? 1);
-      return answer({ products: listed.slice(0, query.limit ?? 50000) });
+      return found({ products: listed.slice(0, query.limit ?? 50000) });
     },
     countCategoryProducts: ({ path, query }) =>
-      answer({ count: placements.listCategoryProducts(path.category_no, query.display_group ?? 1).length }),
+      found({ count: placements.listCategoryProducts(path.category_no, query.display_group ?? 1).length }),
     createCategoryProduct: write((input) => {
       const { shopNo } = shopOf(input);
       const { request } = input.body;
       const group = request.display_group ?? 1;
       const outcome = placements.addToCategory(shopNo, input.path.category_no, group, request.product_no);
-      return addReply(outcome, request.product_no, { shop_no: shopNo, display_group: group });
+      return addOutcome(outcome, request.product_no, { shop_no: shopNo, display_group: group });
     }),
     updateCategoryProduct: write((input) => {
       const { request } = input.body;
@@ -230,48 +233,47 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
           ...(request.fixed_sort !== undefined ? { fixed_sort: request.fixed_sort } : {}),
         },
       );
-      return answer({ product });
+      return updated({ product });
     }),
     deleteCategoryProduct: write(({ path, query }) => {
       const group = query.display_group ?? 1;
       placements.removeFromCategory(path.category_no, path.product_no, group);
-      return answer({ product: { display_group: group, product_no: path.product_no } });
+      return deleted({ product: { display_group: group, product_no: path.product_no } });
     }),
 
     // Main display groups
     listMains: ({ query }) =>
-      answer({ mains: placements.mains().map((main) => ({ ...main, shop_no: query.shop_no ?? 1 })) }),
-    listMainProducts: ({ path }) => answer({ products: placements.listMainProducts(path.display_group) }),
-    countMainProducts: ({ path }) =>
-      answer({ count: placements.listMainProducts(path.display_group).length }),
+      found({ mains: placements.mains().map((main) => ({ ...main, shop_no: query.shop_no ?? 1 })) }),
+    listMainProducts: ({ path }) => found({ products: placements.listMainProducts(path.display_group) }),
+    countMainProducts: ({ path }) => found({ count: placements.listMainProducts(path.display_group).length }),
     createMainProduct: write((input) => {
       const { shopNo } = shopOf(input);
       const requested = input.body.request.product_no;
       const outcome = placements.addToMain(shopNo, input.path.display_group, requested);
-      return addReply(outcome, requested, { shop_no: shopNo });
+      return addOutcome(outcome, requested, { shop_no: shopNo });
     }),
     updateMainProduct: write((input) => {
       const { shopNo } = shopOf(input);
       const order = input.body.request.product_no;
       const fixed = input.body.request.fix_product_no ?? [];
       placements.reorderMain(input.path.display_group, order, fixed);
-      return answer({ product: { shop_no: shopNo, product_no: order, fix_product_no: fixed } });
+      return updated({ product: { shop_no: shopNo, product_no: order, fix_product_no: fixed } });
     }),
     deleteMainProduct: write(({ path, query }) => {
       placements.removeFromMain(path.display_group, path.product_no);
-      return answer({ product: { shop_no: query.shop_no ?? 1, product_no: path.product_no } });
+      return deleted({ product: { shop_no: query.shop_no ?? 1, product_no: path.product_no } });
     }),
 
     // Products
-    listProducts: ({ query }) => answer({ products: productPage(query) }),
-    countProducts: ({ query }) => answer({ count: productCount(query) }),
+    listProducts: ({ query }) => found({ products: productPage(query) }),
+    countProducts: ({ query }) => found({ count: productCount(query) }),
     getProduct: plain.get,
     createProduct: plain.create,
     updateProduct: plain.update,
     deleteProduct: plain.delete,
 
     // Bundle products
-    listBundleProducts: ({ query }) => answer({ bundleproducts: productPage(query, true) }),
+    listBundleProducts: ({ query }) => found({ bundleproducts: productPage(query, true) }),
     getBundleProduct: bundles.get,
     createBundleProduct: bundles.create,
     updateBundleProduct: bundles.update,

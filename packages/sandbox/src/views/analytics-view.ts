@@ -10,7 +10,7 @@
 
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { operations } from '../generated/analytics.js';
-import { answer } from '../sandbox-result.js';
+import { found } from '../sandbox-result.js';
 import { createSimulatedDays, type VisitSelection } from '../simulation/analytics-days.js';
 import {
   noChannel,
@@ -456,7 +456,7 @@ export function createAnalyticsView(
       operationId,
       kept(operationId, ({ query }) => {
         const converted = query as Query;
-        return answer({ [report.key]: report.rows(days.days(selection(converted)), converted) });
+        return found({ [report.key]: report.rows(days.days(selection(converted)), converted) });
       }),
     ]),
   ) as HandlerMap<AnalyticsOperations>;

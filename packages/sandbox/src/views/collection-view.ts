@@ -14,7 +14,7 @@ import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import type { operations } from '../generated/collection.js';
-import { answer } from '../sandbox-result.js';
+import { found } from '../sandbox-result.js';
 import { derivedFrom } from '../store/store.js';
 import { parseBound } from '../support/kst-time.js';
 import { memo } from '../support/memo.js';
@@ -319,18 +319,18 @@ export function createCollectionView(
       shop_url: `https://${store.storeId}.example.com`,
     }));
   return {
-    listProducts: ({ query }) => answer({ products: list('listProducts', query, true) }),
+    listProducts: ({ query }) => found({ products: list('listProducts', query, true) }),
     countProducts: ({ query }) => {
       const matches = matcherOf('countProducts', query, true);
       const key = `countProducts|${selection(query)}`;
       if (query.store_id !== undefined || !overMalls)
-        return answer({
+        return found({
           count: storesNamed(query.store_id).reduce((sum, s) => sum + s.count(key, matches), 0),
         });
-      return answer({ count: overMalls.count(key, matches) });
+      return found({ count: overMalls.count(key, matches) });
     },
     listStoreProducts: ({ query }) =>
-      answer({
+      found({
         store_products: list('listStoreProducts', withDefaultOrder('listStoreProducts', query), false),
       }),
     listShops: ({ query }) => {
@@ -341,9 +341,9 @@ export function createCollectionView(
           (shop) => !query.shop_properties || query.shop_properties.some((item) => hasProperty(shop, item)),
         )
         .filter((shop) => matchesAttributes(shop, query));
-      return answer({ shops: page(shops, query, 10) });
+      return found({ shops: page(shops, query, 10) });
     },
-    listStandardTags: ({ query }) => answer({ standardtags: page(standardTags, query, 10) }),
+    listStandardTags: ({ query }) => found({ standardtags: page(standardTags, query, 10) }),
   };
 }
 

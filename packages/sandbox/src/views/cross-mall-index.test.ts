@@ -6,7 +6,7 @@ import { loadSpec } from '@mall-api/spec-model';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import { createSandboxMalls, type SandboxMalls } from '../malls/sandbox-malls.js';
-import type { SandboxResult } from '../sandbox-result.js';
+import type { SandboxOutcome } from '../protocol.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
 type Body = Record<string, any>;
@@ -16,8 +16,8 @@ afterEach(() => {
   for (const malls of opened.splice(0)) malls.close();
 });
 
-const bodyOf = (result: SandboxResult): Body => {
-  if (result.kind !== 'answer') throw new Error(`refused: ${result.message}`);
+const bodyOf = (result: SandboxOutcome): Body => {
+  if (!result.ok) throw new Error(`refused: ${result.message}`);
   return result.body as Body;
 };
 const collection = (malls: SandboxMalls, operationId: string, query: Record<string, unknown>) =>

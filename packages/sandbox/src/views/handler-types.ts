@@ -2,7 +2,7 @@
 // (src/generated, from openapi-typescript): its path and query parameters, already converted to
 // their schema types by the front layer, and its JSON body. A handler map keyed by operation id
 // is checked against the generated `operations`, so a misspelt operation id is a type error.
-import type { SandboxResult } from '../sandbox-result.js';
+import type { SandboxOutcome } from '../protocol.js';
 
 type Converted<T> = [T] extends [never] ? Readonly<Record<string, never>> : Readonly<NonNullable<T>>;
 
@@ -24,14 +24,14 @@ export interface HandlerInput<O> {
   readonly body: BodyOf<O>;
 }
 
-/** Answers one operation. Inside the package a handler may throw a DomainRefusal. */
-export type Handler<O> = (input: HandlerInput<O>) => SandboxResult;
+/** Answers one operation. Inside the package a handler may throw a RefusalError. */
+export type Handler<O> = (input: HandlerInput<O>) => SandboxOutcome;
 
 /** Handlers of some operations of an API, keyed by the generated operation ids. */
 export type HandlerMap<Operations> = { readonly [Op in keyof Operations]?: Handler<Operations[Op]> };
 
 /** A handler called with a call's loosely typed parts (the mall looks it up by a string id). */
-export type AnyHandler = (input: { path: unknown; query: unknown; body: unknown }) => SandboxResult;
+export type AnyHandler = (input: { path: unknown; query: unknown; body: unknown }) => SandboxOutcome;
 
 /** The handlers of a map by a string operation id (the mall looks a call's operation up in it). */
 export function handlerTable<Operations>(handlers: HandlerMap<Operations>): ReadonlyMap<string, AnyHandler> {

@@ -3,7 +3,7 @@
 // admin read) gives an answer computed afresh.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls } from '../malls/sandbox-malls.js';
-import type { SandboxAnswer, SandboxCall, SandboxResult } from '../sandbox-result.js';
+import type { Found, Refusal, SandboxCall, SandboxOutcome } from '../protocol.js';
 
 const opened: SandboxMalls[] = [];
 afterEach(() => {
@@ -18,19 +18,25 @@ const sales: SandboxCall = {
   body: undefined,
   mallId: 'kept',
 };
-const answered = (result: SandboxResult): SandboxAnswer => {
-  if (result.kind !== 'answer') throw new Error(`refused: ${result.message}`);
+const answered = (result: SandboxOutcome): Exclude<SandboxOutcome, Refusal> => {
+  if (!result.ok) throw new Error(`refused: ${result.message}`);
   return result;
+};
+/** A read's answer (failing the test for anything else). */
+const foundOf = (result: SandboxOutcome): Found => {
+  const done = answered(result);
+  if (done.kind !== 'found') throw new Error(`not a read: ${done.kind}`);
+  return done;
 };
 
 describe('kept analytics answers', () => {
   it('carry their body as JSON text, the same for the same call', async () => {
     const malls = await createSandboxMalls();
     opened.push(malls);
-    const first = answered(malls.handle(sales));
+    const first = foundOf(malls.handle(sales));
     expect(first.json).toBe(JSON.stringify(first.body));
     expect((first.body as { sales: unknown[] }).sales.length).toBeGreaterThan(0);
-    expect(answered(malls.handle(sales)).json).toBe(first.json);
+    expect(foundOf(malls.handle(sales)).json).toBe(first.json);
   });
 
   it('are computed afresh after a product write', async () => {
@@ -51,7 +57,7 @@ describe('kept analytics answers', () => {
         body: { request: { product_name: 'Renamed for the report' } },
       }),
     );
-    const after = answered(malls.handle(sales));
+    const after = foundOf(malls.handle(sales));
     expect(after).not.toBe(before);
     expect(after.json).toBe(JSON.stringify(after.body));
   });
@@ -72,11 +78,11 @@ describe('kept admin answers', () => {
     const malls = await createSandboxMalls();
     opened.push(malls);
     const list = admin('listCategories', { query: { limit: 100 } });
-    const names = (result: SandboxResult) =>
+    const names = (result: SandboxOutcome) =>
       (answered(result).body as { categories: { category_name: string }[] }).categories.map(
         (category) => category.category_name,
       );
-    const first = answered(malls.handle(list));
+    const first = foundOf(malls.handle(list));
     expect(first.json).toBe(JSON.stringify(first.body));
     expect(malls.handle(list)).toBe(first);
     answered(
@@ -96,7 +102,7 @@ describe('kept admin answers', () => {
     expect((one.body as { products: unknown[] }).products).toHaveLength(1);
     expect((two.body as { products: unknown[] }).products).toHaveLength(2);
     const missing = admin('getCategory', { path: { category_no: 987654 } });
-    expect(malls.handle(missing).kind).toBe('refusal');
+    expect(malls.handle(missing).ok).toBe(false);
     const created = answered(
       malls.handle(admin('createCategory', { body: { shop_no: 1, request: { category_name: 'Late' } } })),
     ).body as { category: { category_no: number } };

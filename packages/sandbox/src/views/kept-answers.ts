@@ -1,10 +1,10 @@
-// Answers a mall keeps: a read handler's answer for one operation and one set of path and query
-// parameters, kept with its JSON text serialized once, given again as is until a write to a table
-// the answers read (the store's revisions say), then computed afresh. At most `capacity` answers
-// per mall; past it the oldest is dropped; with `recent`, only while the mall is among those used
-// last (see recent-values.ts). Only answers are kept: a refusal is thrown or returned
+// Answers a mall keeps: a read handler's `found` outcome for one operation and one set of path and
+// query parameters, kept with its JSON text serialized once, given again as is until a write to a
+// table the answers read (the store's revisions say), then computed afresh. At most `capacity`
+// answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
+// used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
 // each time. Which handlers are reads and which tables they read is the views' call, not this file's.
-import { keptAnswer } from '../sandbox-result.js';
+import { keptFound } from '../sandbox-result.js';
 import { derivedFrom, type SandboxStore, type TableName } from '../store/store.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnyHandler } from './handler-types.js';
@@ -23,8 +23,8 @@ export function keptAnswers(
     const known = answers.get(key);
     if (known) return known;
     const result = read(input);
-    if (result.kind !== 'answer') return result;
-    const answer = keptAnswer(result.body, result.status);
+    if (!result.ok || result.kind !== 'found') return result;
+    const answer = keptFound(result.body);
     answers.set(key, answer);
     if (answers.size > capacity) answers.delete(answers.keys().next().value as string);
     return answer;

@@ -1,16 +1,17 @@
 // Last stage: the answer. The sandbox answers the operations it keeps state for (unless the caller
-// asked for a documented response with `Prefer`), at once or, kept in PostgreSQL, later; every other request gets the documented response
+// asked for a documented response with `Prefer`), at once or, kept in PostgreSQL, later, with a
+// domain outcome said in HTTP by sandbox-outcome.ts; every other request gets the documented response
 // the preference names, from the operation's prepared responses (made at build time, or when the
 // operation was compiled). A preference naming no documented response is a 404 envelope; Prism is
 // never asked here. In example mode an id the spec's examples do not know is a 404, never another
 // record.
 
+import type { SandboxGateway, SandboxOutcome } from '@mall-api/sandbox/protocol';
 import type { Route } from '@mall-api/spec-model';
 import { errorEnvelope, type Violation } from '../../error-envelope.js';
 import { unknownExampleId } from '../../example-ids.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
-import type { PreparedResponse } from '../../prepared-responses.js';
-import type { SandboxGateway, SandboxResult } from '../../sandbox-gateway.js';
+import { outcomeReply } from '../../sandbox-outcome.js';
 import type { Exchange } from '../exchange.js';
 import { envelopeReply, type Reply } from '../reply.js';
 import type { Stage } from '../stage.js';
@@ -19,24 +20,6 @@ import type { Stage } from '../stage.js';
 export interface AnswerSources {
   readonly runtime: OperationRuntime;
   readonly sandbox?: SandboxGateway;
-}
-
-/** The prepared response of each answer the sandbox keeps, so its bytes are encoded once. */
-const keptAnswers = new WeakMap<SandboxResult, PreparedResponse>();
-
-function sandboxReply(result: SandboxResult): Reply {
-  if (result.kind === 'answer') {
-    const { status, body, json } = result;
-    if (json === undefined) return { status, headers: {}, body };
-    let prepared = keptAnswers.get(result);
-    if (!prepared) {
-      prepared = { status, headers: {}, contentType: 'application/json', payload: json };
-      keptAnswers.set(result, prepared);
-    }
-    return { status, headers: {}, body, prepared };
-  }
-  const moreInfo = result.violations.length > 0 ? { violations: result.violations } : {};
-  return envelopeReply(result.status, errorEnvelope(result.status, result.message, moreInfo));
 }
 
 /** The 404 for a preference that names no documented response of the operation. */
@@ -100,7 +83,8 @@ export function answer({ runtime, sandbox }: AnswerSources): Stage {
           body: exchange.body,
           mallId: exchange.caller?.ok ? exchange.caller.principal.mallId : undefined,
         });
-        return result instanceof Promise ? result.then(sandboxReply) : sandboxReply(result);
+        const reply = (outcome: SandboxOutcome) => outcomeReply(outcome, operation.responseCodes);
+        return result instanceof Promise ? result.then(reply) : reply(result);
       }
       const compiled = runtime.compiled(operation);
       return compiled ? fromExamples(exchange, compiled) : answerFromSpec(exchange);
