@@ -7,7 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import { apiLimits } from '@mall-api/rate-limit';
 import type { ApiName } from './api-profiles.js';
-import type { Stage } from './pipeline/stage.js';
+import type { Arrival } from './pipeline/phases.js';
+import type { Check } from './pipeline/stage.js';
 
 /** The request headers a console request may carry. */
 const allowedRequestHeaders = ['Authorization', 'Content-Type', 'Prefer'];
@@ -26,10 +27,10 @@ export const isPreflight = (request: IncomingMessage): boolean =>
   request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 
 /** Stage (first): answers a CORS preflight with 204 and what the console may send; other requests pass. */
-export const corsPreflight: Stage = {
+export const corsPreflight: Check<Arrival> = {
   name: 'cors-preflight',
-  run: (exchange) =>
-    isPreflight(exchange.request)
+  run: (phase) =>
+    isPreflight(phase.request)
       ? {
           status: 204,
           headers: {

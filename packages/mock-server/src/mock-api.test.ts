@@ -17,8 +17,11 @@ import { demoOAuthApp } from './demo-credentials.js';
 import { createMockApi, type MockApi } from './mock-api.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createOAuthAuthority } from './oauth/oauth-authority.js';
+import { platformOAuthSettings } from './oauth/platform-oauth.js';
 
-const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const oauth = await platformOAuthSettings();
+
+const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth });
 const servers: Server[] = [];
 afterAll(() => Promise.all(servers.map((server) => new Promise((done) => server.close(done)))));
 
@@ -122,7 +125,7 @@ function documentedRequest(spec: SpecModel, operation: OperationEntry) {
 
 describe('path ids repeated by generated clients, on every operation', async () => {
   const basic = `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`;
-  const scopes = [...demoOAuthApp.scopes];
+  const scopes = [...oauth.scopes];
   for (const api of apiNames) {
     const spec = await loadSpec(api);
     const withPathIds = spec.operations.filter((op) => op.parameters.some((p) => p.in === 'path'));
