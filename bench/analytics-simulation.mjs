@@ -8,7 +8,13 @@
 // year in well under a second" is measured here, not asserted in a unit test.
 //   node bench/analytics-simulation.mjs [--runs 5]
 import { parseArgs } from 'node:util';
-import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import {
+  createOAuthAuthority,
+  demoOAuthApp,
+  issueDemoTokens,
+  platformOAuthSettings,
+  startMockServer,
+} from '@mall-api/mock-server';
 import { unlimitedLimiter } from './support/unlimited-limiter.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
@@ -22,7 +28,8 @@ const runs = Number(values.runs);
  * @param {string} endDate
  */
 async function timeReport(seed, startDate, endDate) {
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+  const settings = await platformOAuthSettings();
+  const authority = createOAuthAuthority({ apps: [demoOAuthApp(settings)], settings });
   const mock = await startMockServer({
     api: 'analytics',
     port: 0,

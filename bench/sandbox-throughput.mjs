@@ -7,7 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import {
+  createOAuthAuthority,
+  demoOAuthApp,
+  issueDemoTokens,
+  platformOAuthSettings,
+  startMockServer,
+} from '@mall-api/mock-server';
 import { unlimitedLimiter } from './support/unlimited-limiter.mjs';
 
 const products = 10_000;
@@ -37,7 +43,8 @@ async function pool(count, work) {
  * @param {NonNullable<import('@mall-api/mock-server').SandboxOptions['store']>} store
  */
 async function run(label, store) {
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+  const settings = await platformOAuthSettings();
+  const authority = createOAuthAuthority({ apps: [demoOAuthApp(settings)], settings });
   const mock = await startMockServer({
     api: 'admin',
     port: 0,

@@ -21,15 +21,26 @@ const fromCheckout = (name, fallback) =>
     ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href)
     : import(fallback);
 /** @type {typeof import('@mall-api/mock-server')} */
-const { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } = await fromCheckout(
-  'mock-server',
-  '@mall-api/mock-server',
-);
+const mockServer = await fromCheckout('mock-server', '@mall-api/mock-server');
+const { createOAuthAuthority, issueDemoTokens, startMockServer } = mockServer;
 /** @type {typeof import('@mall-api/rate-limit')} */
 const rateLimit = await fromCheckout('rate-limit', '@mall-api/rate-limit');
 
 const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
-const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+/**
+ * The demo authority. Checkouts since one compiled API per spec pass the specs' OAuth settings;
+ * older ones (a baseline) read them at import time and export the demo app as a value.
+ */
+async function demoAuthority() {
+  if ('platformOAuthSettings' in mockServer) {
+    const settings = await mockServer.platformOAuthSettings();
+    return createOAuthAuthority({ apps: [mockServer.demoOAuthApp(settings)], settings });
+  }
+  /** @type {any} */
+  const older = mockServer;
+  return older.createOAuthAuthority({ apps: [older.demoOAuthApp] });
+}
+const authority = await demoAuthority();
 /** @type {[ApiName, number | undefined][]} */
 const ports = [
   ['collection', collectionPort],
