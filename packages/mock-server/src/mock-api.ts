@@ -146,7 +146,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
   const control = await createControlApi(malls, options.control, options.publicHosts);
-  const cors = corsResponseHeaders(name);
+  const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
     const mallId = mallReached(reached);
     return malls.journal.record(mallId, {
