@@ -1,6 +1,6 @@
 // What a stage is and how stages are put in order. A `Check` answers or passes the phase on as it
 // is; a `Step` answers or returns the facts it found, which the pipeline adds to the phase it passes
-// on; a `Final` stage always answers. `pipeline<In>()` builds an ordered list whose types follow the phase from stage to stage,
+// on (the request's one phase object, which no stage writes); a `Final` stage always answers. `pipeline<In>()` builds an ordered list whose types follow the phase from stage to stage,
 // so a stage that needs a fact (a route, a principal) cannot be placed before the stage that adds
 // it; `branch` hands requests a test picks to a pipeline of their own (the OAuth endpoints). Running
 // a pipeline returns the reply, the stage that gave it and the phase the request had reached; a
@@ -82,6 +82,7 @@ export interface Pipeline<In, Out> {
   /** Runs the stages of `rest`, which starts from a phase this one has reached. */
   readonly join: <Rest>(rest: Pipeline<Out, Rest>) => Pipeline<In, Rest>;
   readonly end: (stage: Final<Out>) => Pipeline<In, never>;
+  /** Runs the stages over `input`, adding each step's facts to it. */
   readonly run: (input: In) => Promise<Outcome<Out>>;
 }
 
@@ -99,7 +100,7 @@ const isReply = (value: object): value is Reply => 'status' in value;
 
 /** Runs the entries in order until one answers, adding each step's facts to the phase. */
 async function runEntries(entries: readonly Entry[], input: object): Promise<Answered | Passed<object>> {
-  let phase = input;
+  const phase = input;
   let name = '';
   try {
     for (const entry of entries) {
@@ -114,7 +115,10 @@ async function runEntries(entries: readonly Entry[], input: object): Promise<Ans
       const result = outcome instanceof Promise ? await outcome : outcome;
       if (result === undefined) continue;
       if (isReply(result)) return { reply: result, stage: entry.name, reached: phase as Reached };
-      phase = { ...phase, ...result };
+      // The facts join the request's one phase object (which only the runner writes): adding the
+      // same few properties in the same order on every request keeps it cheap, where a copy per
+      // step cost a sixth of the request path's CPU time (docs/benchmarks.md).
+      Object.assign(phase, result);
     }
   } catch (error) {
     throw error instanceof StageFailure ? error : new StageFailure(name, phase as Reached, error);
