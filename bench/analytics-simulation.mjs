@@ -8,13 +8,8 @@
 // year in well under a second" is measured here, not asserted in a unit test.
 //   node bench/analytics-simulation.mjs [--runs 5]
 import { parseArgs } from 'node:util';
-import {
-  createOAuthAuthority,
-  demoOAuthApp,
-  issueDemoTokens,
-  platformOAuthSettings,
-  startMockServer,
-} from '@mall-api/mock-server';
+import { issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import { demoAuthority } from './support/checkout-mock.mjs';
 import { unlimitedLimiter } from './support/unlimited-limiter.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
@@ -28,8 +23,7 @@ const runs = Number(values.runs);
  * @param {string} endDate
  */
 async function timeReport(seed, startDate, endDate) {
-  const settings = await platformOAuthSettings();
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp(settings)], settings });
+  const authority = await demoAuthority();
   const mock = await startMockServer({
     api: 'analytics',
     port: 0,

@@ -221,10 +221,14 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const clocks = createMallClocks(options.clock, redisState?.clockOffsets);
   const served = options.apis ?? (Object.keys(apiProfiles) as ApiName[]);
   let apis: Map<ApiName, CompiledApi>;
+  let oauth: OAuthSettings;
   let sandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
   try {
     apis = await compileApis(served, options.specs ?? {});
+    oauth = oauthSettingsOf(
+      [...apis.values()].filter((api) => api.profile.auth === 'bearer').map((api) => api.oauth),
+    );
     const admin = apis.get('admin') as CompiledApi;
     sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks, admin) : undefined;
     malls = await createMockMalls({
@@ -239,9 +243,6 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     await redisState?.close();
     throw error;
   }
-  const oauth = oauthSettingsOf(
-    [...apis.values()].filter((api) => api.profile.auth === 'bearer').map((api) => api.oauth),
-  );
   const authority =
     options.authority ??
     createOAuthAuthority({
