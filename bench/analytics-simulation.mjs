@@ -8,7 +8,8 @@
 // year in well under a second" is measured here, not asserted in a unit test.
 //   node bench/analytics-simulation.mjs [--runs 5]
 import { parseArgs } from 'node:util';
-import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import { issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import { demoAuthority } from './support/checkout-mock.mjs';
 import { unlimitedLimiter } from './support/unlimited-limiter.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
@@ -22,7 +23,7 @@ const runs = Number(values.runs);
  * @param {string} endDate
  */
 async function timeReport(seed, startDate, endDate) {
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+  const authority = await demoAuthority();
   const mock = await startMockServer({
     api: 'analytics',
     port: 0,

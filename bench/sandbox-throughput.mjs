@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import { issueDemoTokens, startMockServer } from '@mall-api/mock-server';
+import { demoAuthority } from './support/checkout-mock.mjs';
 import { unlimitedLimiter } from './support/unlimited-limiter.mjs';
 
 const products = 10_000;
@@ -37,7 +38,7 @@ async function pool(count, work) {
  * @param {NonNullable<import('@mall-api/mock-server').SandboxOptions['store']>} store
  */
 async function run(label, store) {
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+  const authority = await demoAuthority();
   const mock = await startMockServer({
     api: 'admin',
     port: 0,

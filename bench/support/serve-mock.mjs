@@ -4,32 +4,13 @@
 // MOCK_SANDBOX=1 (stateful sandbox malls, seed 1); MOCK_CHECKOUT=<dir> serves the mock built in
 // another checkout of this repository (a baseline to compare with).
 //   node serve-mock.mjs <collection-port> <admin-port> <analytics-port>
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { demoAuthority, mixToken, mockServer, rateLimit } from './checkout-mock.mjs';
 import { unlimitedLimiter } from './unlimited-limiter.mjs';
 
 /** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
 
-const checkout = process.env.MOCK_CHECKOUT;
-/**
- * Imports a workspace package from the other checkout when there is one, else this one's.
- * @param {string} name folder under packages/
- * @param {string} fallback this checkout's package name
- */
-const fromCheckout = (name, fallback) =>
-  checkout
-    ? import(pathToFileURL(join(checkout, 'packages', name, 'dist', 'index.js')).href)
-    : import(fallback);
-/** @type {typeof import('@mall-api/mock-server')} */
-const { createOAuthAuthority, demoOAuthApp, issueDemoTokens, startMockServer } = await fromCheckout(
-  'mock-server',
-  '@mall-api/mock-server',
-);
-/** @type {typeof import('@mall-api/rate-limit')} */
-const rateLimit = await fromCheckout('rate-limit', '@mall-api/rate-limit');
-
 const [collectionPort, adminPort, analyticsPort] = process.argv.slice(2).map(Number);
-const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const authority = await demoAuthority();
 /** @type {[ApiName, number | undefined][]} */
 const ports = [
   ['collection', collectionPort],
@@ -38,7 +19,7 @@ const ports = [
 ];
 const mocks = await Promise.all(
   ports.map(([api, port]) =>
-    startMockServer({
+    mockServer.startMockServer({
       api,
       port: port ?? 0,
       authority,
@@ -47,11 +28,7 @@ const mocks = await Promise.all(
     }),
   ),
 );
-const token = issueDemoTokens(authority, [
-  'mall.read_category',
-  'mall.read_product',
-  'mall.read_analytics',
-]).access_token;
+const token = mixToken(authority);
 process.stdout.write(
   `ready ${JSON.stringify({ urls: Object.fromEntries(mocks.map((m) => [m.api, m.url])), token })}\n`,
 );

@@ -2,7 +2,7 @@
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoCollectionCredentials, demoOAuthApp } from '@mall-api/mock-server';
+import { demoCollectionClients, demoOAuthClient } from '@mall-api/mock-server';
 import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
 import { apiVersionsLabel } from './api-versions-label.mjs';
@@ -161,7 +161,7 @@ for (const api of apis) {
       model,
       mockUrl: api.mockUrl,
       oauthMockUrl: mockUrlOf(modelOf('admin').document),
-      demo: api.name === 'collection' ? (demoCollectionCredentials[0] ?? demoOAuthApp) : demoOAuthApp,
+      demo: api.name === 'collection' ? demoCollectionClients[0] : demoOAuthClient,
     }).then(({ collection, environments }) =>
       Promise.all([
         writeFile(
@@ -198,11 +198,11 @@ await writeFile(join(dist, 'search-index.json'), searchIndexJson(searchDocuments
 await writeFile(join(dist, 'oauth', 'callback.html'), renderOAuthCallbackPage());
 await writeFile(join(dist, 'llms.txt'), llmsTxt(apis, guides, changelogs));
 await writeFile(join(dist, 'guides', 'index.html'), renderGuideIndex(guides, nav));
-const [demoPartner] = demoCollectionCredentials;
+const [demoPartner] = demoCollectionClients;
 const firstSample = codeSamplesOf('collection', modelOf('collection')).find(
   (sample) => sample.operationId === 'listProducts',
 );
-if (!demoPartner || !firstSample) throw new Error('no demo partner or no listProducts sample');
+if (!firstSample) throw new Error('no listProducts sample');
 await writeFile(
   join(dist, 'index.html'),
   renderLanding(apis, guides, nav, changelogs, {
@@ -211,7 +211,7 @@ await writeFile(
       reference: 'collection/index.html#operation/listProducts',
       ...firstSample,
     },
-    credentials: { basic: demoPartner, oauth: demoOAuthApp },
+    credentials: { basic: demoPartner, oauth: demoOAuthClient },
   }),
 );
 await Promise.all([scripts, ...postman]);

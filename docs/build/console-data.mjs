@@ -5,7 +5,7 @@
 // credentials (Basic) or the local OAuth server (the mock that serves the flow's token endpoint),
 // and per operation its parameters and JSON body with dereferenced schemas — the very schemas the
 // page validates the input against — and the spec's examples to pre-fill the fields with.
-import { demoCollectionCredentials, demoOAuthApp, docsRedirectPath } from '@mall-api/mock-server';
+import { demoCollectionClients, demoOAuthClient, docsRedirectPath } from '@mall-api/mock-server';
 import { mockUrlOf, oauthEndpoints, productionUrlOf } from './code-samples.mjs';
 import { parameterExample, requestBodyExample, typedValue } from './spec-examples.mjs';
 
@@ -91,14 +91,13 @@ export function consoleApiOf(api, title, model, models) {
         serverUrl: oauthBase,
         authorizePath: flow.authorize,
         tokenPath: flow.token,
-        clientId: demoOAuthApp.clientId,
-        clientSecret: demoOAuthApp.clientSecret,
+        clientId: demoOAuthClient.clientId,
+        clientSecret: demoOAuthClient.clientSecret,
         redirectPage: docsRedirectPath.slice(1),
       },
     };
   } else {
-    const [demo] = demoCollectionCredentials;
-    if (!demo) throw new Error('no demo credentials');
+    const [demo] = demoCollectionClients;
     auth = { kind: 'basic', username: demo.clientId, password: demo.clientSecret };
   }
   return {

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { demoOAuthApp, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
+import { demoOAuthClient, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
 import { type ApiName, loadSpecSync } from '@mall-api/spec-model';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,9 +80,9 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
     const outcome = await served.authority.authorize({
       mallId: 'demomall',
       responseType: 'code',
-      clientId: demoOAuthApp.clientId,
+      clientId: demoOAuthClient.clientId,
       redirectUri: demoOAuthSample.redirectUri,
-      scope: demoOAuthApp.scopes.join(','),
+      scope: served.oauth.scopes.join(','),
       state: 'samples',
     });
     if (!outcome.ok) throw new Error(outcome.failure.description);
@@ -110,7 +110,7 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
           .replace(/CURLOPT_PORT => "\d+"/g, `CURLOPT_PORT => "${port}"`);
         // A mall of its own per sample, so the samples never meet a mall's rate limit.
         mall += 1;
-        const tokens = issueDemoTokens(served.authority, demoOAuthApp.scopes, `${language}${mall}`);
+        const tokens = issueDemoTokens(served.authority, served.oauth.scopes, `${language}${mall}`);
         const env = {
           MALL_ACCESS_TOKEN: tokens.access_token,
           AUTHORIZATION_CODE: await authorizationCode(),

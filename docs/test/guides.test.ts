@@ -8,9 +8,9 @@ import {
   apiProfiles,
   defaultJournalLimits,
   defaultMallLimits,
-  demoCollectionCredentials,
-  demoOAuthApp,
-  platformLifetimes,
+  demoCollectionClients,
+  demoOAuthClient,
+  platformOAuthSettings,
 } from '@mall-api/mock-server';
 import { apiLimits } from '@mall-api/rate-limit';
 import { describe, expect, it } from 'vitest';
@@ -58,10 +58,10 @@ describe('the guides', () => {
 
   it('quote the demo credentials and ports the mock servers use', async () => {
     const mockGuide = await guideText('mock-servers');
-    for (const credential of demoCollectionCredentials) {
+    for (const credential of demoCollectionClients) {
       expect(mockGuide).toContain(`\`${credential.clientId}\` / \`${credential.clientSecret}\``);
     }
-    expect(mockGuide).toContain(`\`${demoOAuthApp.clientId}\` / \`${demoOAuthApp.clientSecret}\``);
+    expect(mockGuide).toContain(`\`${demoOAuthClient.clientId}\` / \`${demoOAuthClient.clientSecret}\``);
     for (const profile of Object.values(apiProfiles)) {
       expect(mockGuide).toContain(`\`http://127.0.0.1:${profile.defaultPort}\``);
     }
@@ -91,6 +91,7 @@ describe('the guides', () => {
 
   it('state the token lifetimes the platform (and the mock authority) use', async () => {
     const guide = await guideText('authentication');
+    const platformLifetimes = (await platformOAuthSettings()).lifetimes;
     expect(guide).toContain(`| Authorization code | ${spelled(platformLifetimes.codeMs)} |`);
     expect(guide).toContain(`| Access token | ${spelled(platformLifetimes.accessTokenMs)} |`);
     expect(guide).toContain(`| Refresh token | ${spelled(platformLifetimes.refreshTokenMs)} |`);
@@ -99,10 +100,10 @@ describe('the guides', () => {
 
 describe('the samples and the landing page', () => {
   it('use the demo OAuth app the mock registers, with a loopback redirect it accepts', () => {
-    expect(demoOAuthSample.clientId).toBe(demoOAuthApp.clientId);
-    expect(demoOAuthSample.clientSecret).toBe(demoOAuthApp.clientSecret);
+    expect(demoOAuthSample.clientId).toBe(demoOAuthClient.clientId);
+    expect(demoOAuthSample.clientSecret).toBe(demoOAuthClient.clientSecret);
     expect(demoOAuthSample.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-    expect(demoOAuthApp.redirectUris).toContain('http://127.0.0.1/callback');
+    expect(demoOAuthClient.redirectUris).toContain('http://127.0.0.1/callback');
   });
 
   it('name for each API the local mock address the mock server listens on', async () => {

@@ -4,7 +4,7 @@
 // addresses and the demo credentials, and stops everything on Ctrl-C.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoCollectionCredentials, demoOAuthApp, startMockServers } from '@mall-api/mock-server';
+import { demoCollectionClients, demoOAuthClient, startMockServers } from '@mall-api/mock-server';
 import { startDocsServer } from '../../docs/build/serve.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -15,7 +15,7 @@ const docs = await startDocsServer({ root: join(repoRoot, 'docs', 'dist'), port:
 const served = await startMockServers({ ...(log ? { log } : {}), sandbox: { seed: 1 } });
 const mocks = served.mocks;
 
-const [demo] = demoCollectionCredentials;
+const [demo] = demoCollectionClients;
 const collectionMock = mocks.find((mock) => mock.api === 'collection');
 process.stdout.write(
   [
@@ -31,7 +31,7 @@ process.stdout.write(
       : []),
     ...(mocks.length > 1
       ? [
-          `OAuth demo app (admin, analytics): client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}`,
+          `OAuth demo app (admin, analytics): client_id ${demoOAuthClient.clientId}, client_secret ${demoOAuthClient.clientSecret}`,
         ]
       : []),
     'Malls: each mall id is its own sandbox (http://<mall>.localhost:4011 or http://127.0.0.1:4011/__mall/<mall>);',

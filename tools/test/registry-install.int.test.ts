@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { demoCollectionCredentials } from '@mall-api/mock-server';
+import { demoCollectionClients } from '@mall-api/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/free-port.mjs';
 import { type LocalRegistry, startLocalRegistry } from '../src/local-registry.mjs';
@@ -145,8 +145,8 @@ describe('the mock installed from a registry by name', () => {
       child.stderr.on('data', read);
       child.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
     });
-    const [demo] = demoCollectionCredentials;
-    const authorization = `Basic ${Buffer.from(`${demo?.clientId}:${demo?.clientSecret}`).toString('base64')}`;
+    const [demo] = demoCollectionClients;
+    const authorization = `Basic ${Buffer.from(`${demo.clientId}:${demo.clientSecret}`).toString('base64')}`;
     const response = await fetch(`${url}/api/shops`, { headers: { authorization } });
     expect(response.status).toBe(200);
     // The sandbox mall's own shop, not a spec example.

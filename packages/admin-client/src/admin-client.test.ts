@@ -14,7 +14,9 @@ import {
 import {
   createOAuthAuthority,
   demoOAuthApp,
+  demoOAuthClient,
   issueDemoTokens,
+  platformOAuthSettings,
   type RunningMock,
   startMockServer,
   startMockServers,
@@ -29,6 +31,9 @@ import {
   KeysetPagingError,
   OffsetCapReachedError,
 } from './index.js';
+
+/** The OAuth settings of the shipped admin and analytics specs, for the authorities built here. */
+const oauth = await platformOAuthSettings();
 
 /** A fetch that records requests (with unread bodies) and answers from a function. */
 function recordingFetch(answer: (request: Request) => unknown) {
@@ -301,7 +306,7 @@ describe('end to end against the mock, through the OAuth flow', () => {
   });
 
   it('authorizes, exchanges the code, and lists, creates and pages with a refreshing token manager', async () => {
-    const app = { clientId: demoOAuthApp.clientId, clientSecret: demoOAuthApp.clientSecret };
+    const app = { clientId: demoOAuthClient.clientId, clientSecret: demoOAuthClient.clientSecret };
     const redirectUri = 'http://127.0.0.1:8900/callback';
     const { url, state } = buildAuthorizeUrl({
       mallBaseUrl: mockUrl,
@@ -359,7 +364,7 @@ describe('end to end against the mock, through the OAuth flow', () => {
 
 describe('the leaky bucket, against the mock in simulated time', () => {
   const clock = manualClock(Date.UTC(2026, 10, 1));
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+  const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth });
   let mock: RunningMock;
   beforeAll(async () => {
     mock = await startMockServer({

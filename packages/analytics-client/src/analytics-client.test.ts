@@ -9,12 +9,16 @@ import {
   createOAuthAuthority,
   demoOAuthApp,
   issueDemoTokens,
+  platformOAuthSettings,
   type RunningMock,
   startMockServer,
 } from '@mall-api/mock-server';
 import { createServerLimiter, manualClock } from '@mall-api/rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsClient, isMallApiError } from './index.js';
+
+/** The OAuth settings of the shipped admin and analytics specs, for the authorities built here. */
+const oauth = await platformOAuthSettings();
 
 function recordingFetch(answer: (url: URL) => unknown) {
   const requests: Request[] = [];
@@ -161,7 +165,7 @@ describe('failures', () => {
 
 describe('against the real mock', () => {
   const clock = manualClock(Date.UTC(2026, 10, 1));
-  const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+  const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth });
   let mock: RunningMock;
   beforeAll(async () => {
     mock = await startMockServer({

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { demoOAuthApp, startMockServers } from '@mall-api/mock-server';
+import { demoOAuthClient, startMockServers } from '@mall-api/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopesOutside } from './api-facts.js';
 import { obtainAccessToken } from './token-flow.js';
@@ -62,8 +62,8 @@ describe('mall-api-contract against a running server', () => {
 describe('the token flow', () => {
   const flow = () => ({
     authBaseUrl: urlOf('admin'),
-    clientId: demoOAuthApp.clientId,
-    clientSecret: demoOAuthApp.clientSecret,
+    clientId: demoOAuthClient.clientId,
+    clientSecret: demoOAuthClient.clientSecret,
     redirectUri: 'http://127.0.0.1:9/callback',
   });
   const categories = (token: string) =>

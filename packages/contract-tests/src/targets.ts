@@ -130,13 +130,12 @@ export interface RunningMockTarget {
 
 /** The contract target of a running mock of `api`: the demo credentials and a pool of tokens. */
 export async function mockTarget(api: ApiName, running: RunningMockTarget): Promise<ContractTarget> {
-  const { demoCollectionCredentials, demoOAuthApp, issueDemoTokens } = await import('@mall-api/mock-server');
+  const { demoCollectionClients, demoOAuthClient, issueDemoTokens } = await import('@mall-api/mock-server');
   const facts = await apiFacts(api);
   const { sandbox, authority } = running;
   const common = { baseUrl: running.url, targetIsMock: true, sandbox, close: running.close };
   if (facts.auth === 'basic') {
-    const [demo] = demoCollectionCredentials;
-    if (!demo) throw new Error('the mock has no demo credentials');
+    const [demo] = demoCollectionClients;
     return {
       ...common,
       authorizations: [basicAuthorization(demo.clientId, demo.clientSecret)],
@@ -157,8 +156,8 @@ export async function mockTarget(api: ApiName, running: RunningMockTarget): Prom
     ...(facts.servesOAuth
       ? {
           oauth: {
-            clientId: demoOAuthApp.clientId,
-            clientSecret: demoOAuthApp.clientSecret,
+            clientId: demoOAuthClient.clientId,
+            clientSecret: demoOAuthClient.clientSecret,
             redirectUri: defaultRedirectUri,
           },
         }

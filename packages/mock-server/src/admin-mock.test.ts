@@ -10,13 +10,16 @@
 import { createServerLimiter } from '@mall-api/rate-limit';
 import { indexOperations, type Json, loadSpec, resolve } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoOAuthApp } from './demo-credentials.js';
+import { demoOAuthApp, demoOAuthClient } from './demo-credentials.js';
 import { type RunningMock, startMockServer, startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
+import { platformOAuthSettings } from './oauth/platform-oauth.js';
+
+const oauth = await platformOAuthSettings();
 
 const allScopes = ['mall.read_category', 'mall.write_category', 'mall.read_product', 'mall.write_product'];
-const basicDemoApp = `Basic ${Buffer.from(`${demoOAuthApp.clientId}:${demoOAuthApp.clientSecret}`).toString('base64')}`;
+const basicDemoApp = `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`;
 const redirectUri = 'http://127.0.0.1:8900/callback';
 
 let mock: RunningMock;
@@ -110,7 +113,7 @@ describe('admin mock: the OAuth endpoints over HTTP', () => {
     const authorize = new URL(`${mock.url}/api/v2/oauth/authorize`);
     authorize.search = new URLSearchParams({
       response_type: 'code',
-      client_id: demoOAuthApp.clientId,
+      client_id: demoOAuthClient.clientId,
       state: 'state-4711',
       redirect_uri: redirectUri,
       scope: 'mall.read_category,mall.read_product',
@@ -178,7 +181,11 @@ describe('admin mock: 401 without a usable access token', () => {
 
   it('answers 401 once the access token is two hours old', async () => {
     let now = Date.UTC(2026, 10, 1, 0, 0, 0);
-    const clockAuthority = createOAuthAuthority({ apps: [demoOAuthApp], clock: () => now });
+    const clockAuthority = createOAuthAuthority({
+      apps: [demoOAuthApp(oauth)],
+      settings: oauth,
+      clock: () => now,
+    });
     const timed = await startMockServer({ api: 'admin', port: 0, authority: clockAuthority });
     try {
       const token = `Bearer ${issueDemoTokens(clockAuthority, allScopes).access_token}`;

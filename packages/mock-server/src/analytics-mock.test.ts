@@ -9,8 +9,11 @@ import { demoOAuthApp } from './demo-credentials.js';
 import { type RunningMock, startMockServer } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createOAuthAuthority } from './oauth/oauth-authority.js';
+import { platformOAuthSettings } from './oauth/platform-oauth.js';
 
-const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const oauth = await platformOAuthSettings();
+
+const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth });
 const range = 'mall_id=demomall&start_date=2026-10-01&end_date=2026-10-31';
 let mock: RunningMock;
 let mallCounter = 0;

@@ -1,11 +1,12 @@
 // The mock's check of the rules about a JSON request body that JSON Schema cannot express but the
-// request alone settles: the rule extensions on the operation's request schema, read and
+// request alone settles: the rule extensions on the operation's request schema in the spec the API
+// was compiled from (compiled once per operation by operation-runtime.ts), read and
 // interpreted by @mall-api/spec-model (`bodyRulesOf`; what each rule means lives there, shared
 // with the conformance runner). An operation's rules are worked out once from its schema; each
 // broken rule is a violation naming the field (`request.<field>`, deeper members and array elements
 // as `request.<field>/<index>/<member>` like the spec's examples), answered with 422. Rules that need
 // stored state (unknown ids, stored values, mall settings) belong to the sandbox, not here.
-import { bodyRuleBreaches, bodyRulesOf, loadSpecSync, type SpecModel } from '@mall-api/spec-model';
+import { bodyRuleBreaches, bodyRulesOf, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from './error-envelope.js';
 
 /** Checks one request body against an operation's body rules. */
@@ -22,18 +23,4 @@ export function compileBodyRules(model: SpecModel, operationId: string): BodyRul
   if (rules.length === 0) return () => [];
   return (body) =>
     bodyRuleBreaches(rules, body).map(({ field, message }) => ({ location: 'body', name: field, message }));
-}
-
-let adminModel: SpecModel | undefined;
-const compiled = new Map<string, BodyRuleCheck>();
-
-/** All body violations of a request to the admin operation `operationId`, by the shipped admin spec. */
-export function bodyRuleViolations(operationId: string, body: unknown): Violation[] {
-  let check = compiled.get(operationId);
-  if (check === undefined) {
-    adminModel ??= loadSpecSync('admin');
-    check = compileBodyRules(adminModel, operationId);
-    compiled.set(operationId, check);
-  }
-  return check(body);
 }

@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuthorization } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
-import { demoOAuthApp } from './demo-credentials.js';
+import { platformOAuthSettings } from './oauth/platform-oauth.js';
 import { demoToken, exitCode, runCli, startCli, urlOf } from './testing/cli-process.js';
+
+const oauth = await platformOAuthSettings();
 
 /** A TCP port nothing listens on right now. */
 const freePort = () =>
@@ -98,7 +100,7 @@ describe('mall-api-mock as a service', () => {
         const readiness = await fetch(`http://127.0.0.1:${port}/__ready`);
         expect([readiness.status, await readiness.json()]).toEqual([200, { status: 'ready' }]);
       }
-      const token = await demoToken(`http://127.0.0.1:${admin}`, demoOAuthApp.scopes.join(','));
+      const token = await demoToken(`http://127.0.0.1:${admin}`, oauth.scopes.join(','));
       const report = await fetch(
         `http://127.0.0.1:${analytics}/visitors/view?mall_id=demomall&start_date=2026-10-01&end_date=2026-10-02`,
         { headers: { authorization: `Bearer ${token}` } },

@@ -17,7 +17,7 @@ import { basename, join } from 'node:path';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { type CliOption, optionHelp, readOptions, UsageError } from './cli-options.js';
 import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
-import { demoCollectionCredentials, demoOAuthApp } from './demo-credentials.js';
+import { demoCollectionClients, demoOAuthClient } from './demo-credentials.js';
 import { healthPaths } from './health.js';
 import { type LogFormat, messageLine } from './log-lines.js';
 import { defaultJournalLimits } from './malls/journal.js';
@@ -460,11 +460,13 @@ async function main(): Promise<void> {
     say(`mock ${mock.api} API listening on ${mock.url}`, { api: mock.api, url: mock.url });
   // The demo credentials are public (README); a JSON log carries no client secret, so only text shows them.
   if (format === 'text' && serve.apis?.includes('collection')) {
-    const demo = demoCollectionCredentials[0];
-    if (demo) say(`collection demo credentials: ${demo.clientId}:${demo.clientSecret}`);
+    const [demo] = demoCollectionClients;
+    say(`collection demo credentials: ${demo.clientId}:${demo.clientSecret}`);
   }
   if (format === 'text' && serve.apis?.some((api) => apiProfiles[api].auth === 'bearer'))
-    say(`OAuth demo app: client_id ${demoOAuthApp.clientId}, client_secret ${demoOAuthApp.clientSecret}`);
+    say(
+      `OAuth demo app: client_id ${demoOAuthClient.clientId}, client_secret ${demoOAuthClient.clientSecret}`,
+    );
   say('ready', { urls: Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])) });
 }
 

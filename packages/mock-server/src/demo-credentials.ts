@@ -1,27 +1,11 @@
 // The credentials the mocks accept out of the box: Basic clients of the collection API, with the
 // scopes each carries, and the OAuth app registered with the mock platform for the admin and
-// analytics APIs. The scopes are read from the specs (`x-required-scope`, the OAuth flows' scopes).
-// Demo values for local QA, printed by `npm start`; no production secret lives here.
-import { isJsonObject, loadSpecSync, type SpecModel } from '@mall-api/spec-model';
+// analytics APIs. The scopes come from the spec models given (`x-required-scope`, the OAuth flows'
+// scopes); no spec is read here. Demo values for local QA, printed by `npm start`; no production
+// secret lives here.
+import type { SpecModel } from '@mall-api/spec-model';
 import type { RegisteredApp } from './oauth/oauth-authority.js';
-
-const collection = loadSpecSync('collection');
-/** The scope an operation requires, as its spec says (`x-required-scope`). */
-const scopesOf = (spec: SpecModel, operationId: string): string[] => {
-  const scope = spec.operation(operationId)?.requiredScope;
-  return scope ? [scope] : [];
-};
-/** Every scope the collection API's operations require. */
-const collectionScopes = [
-  ...new Set(collection.operations.flatMap((op) => scopesOf(collection, op.operationId))),
-];
-/** The scopes an API's OAuth authorization-code flow offers. */
-function oauthScopes(spec: SpecModel): string[] {
-  const schemes = spec.resolveOptional(spec.resolveOptional(spec.document.components)?.securitySchemes);
-  const flow = spec.resolveOptional(spec.resolveOptional(schemes?.oauth2)?.flows);
-  const scopes = spec.resolveOptional(flow?.authorizationCode)?.scopes;
-  return isJsonObject(scopes) ? Object.keys(scopes) : [];
-}
+import type { OAuthSettings } from './oauth/oauth-settings.js';
 
 /** A client credential the collection mock accepts, with its granted scopes. */
 export interface ClientCredential {
@@ -30,19 +14,24 @@ export interface ClientCredential {
   readonly scopes: readonly string[];
 }
 
-/** Demo credentials: one with every scope, one limited to shops (to exercise the missing-scope 401). */
-export const demoCollectionCredentials: readonly ClientCredential[] = [
-  {
-    clientId: 'demo-partner',
-    clientSecret: 'demo-partner-secret',
-    scopes: collectionScopes,
-  },
-  {
-    clientId: 'shops-only-partner',
-    clientSecret: 'shops-only-secret',
-    scopes: scopesOf(collection, 'listShops'),
-  },
-];
+/** The demo Basic clients: one with every scope, one limited to shops (to exercise the missing-scope 401). */
+export const demoCollectionClients = [
+  { clientId: 'demo-partner', clientSecret: 'demo-partner-secret', operations: 'every' },
+  { clientId: 'shops-only-partner', clientSecret: 'shops-only-secret', operations: ['listShops'] },
+] as const;
+
+/** The demo Basic clients with the scopes the collection spec's operations require (`x-required-scope`). */
+export function demoCollectionCredentials(collection: SpecModel): ClientCredential[] {
+  const scopesOf = (operationIds: readonly string[]) => [
+    ...new Set(operationIds.flatMap((id) => collection.operation(id)?.requiredScope ?? [])),
+  ];
+  const every = collection.operations.map((operation) => operation.operationId);
+  return demoCollectionClients.map(({ clientId, clientSecret, operations }) => ({
+    clientId,
+    clientSecret,
+    scopes: scopesOf(operations === 'every' ? every : operations),
+  }));
+}
 
 /**
  * The documentation site's OAuth redirect page (`docs/dist/oauth/callback.html`), where the
@@ -51,15 +40,20 @@ export const demoCollectionCredentials: readonly ClientCredential[] = [
 export const docsRedirectPath = '/oauth/callback.html';
 
 /**
- * The demo OAuth app: any loopback `/callback` redirect on any port (apps and CLIs), the docs
- * site's redirect page on any loopback port, every platform scope.
+ * The demo OAuth app's client: any loopback `/callback` redirect on any port (apps and CLIs), the
+ * docs site's redirect page on any loopback port.
  */
-export const demoOAuthApp: RegisteredApp = {
+export const demoOAuthClient = {
   clientId: 'demo-app',
   clientSecret: 'demo-app-secret',
   redirectUris: ['http://127.0.0.1', 'http://localhost'].flatMap((origin) => [
     `${origin}/callback`,
     `${origin}${docsRedirectPath}`,
   ]),
-  scopes: [...new Set([...oauthScopes(loadSpecSync('admin')), ...oauthScopes(loadSpecSync('analytics'))])],
-};
+} as const;
+
+/** The demo OAuth app, registered for every scope the authority's settings offer. */
+export const demoOAuthApp = (settings: Pick<OAuthSettings, 'scopes'>): RegisteredApp => ({
+  ...demoOAuthClient,
+  scopes: settings.scopes,
+});

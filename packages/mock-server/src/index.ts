@@ -1,5 +1,6 @@
 // Public entry of @mall-api/mock-server: start mock APIs programmatically, or build a handler.
 export { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
+export { type CompiledApi, compileApi } from './compiled-api.js';
 export {
   type ControlAccess,
   defaultControlBodyLimit,
@@ -7,8 +8,10 @@ export {
 } from './control/control-guard.js';
 export {
   type ClientCredential,
+  demoCollectionClients,
   demoCollectionCredentials,
   demoOAuthApp,
+  demoOAuthClient,
   docsRedirectPath,
 } from './demo-credentials.js';
 export { type ErrorEnvelope, errorEnvelope, type Violation } from './error-envelope.js';
@@ -28,10 +31,10 @@ export {
   type Grant,
   type OAuthAuthority,
   type OAuthAuthorityOptions,
-  type OAuthLifetimes,
-  platformLifetimes,
   type RegisteredApp,
   type TokenResponseBody,
 } from './oauth/oauth-authority.js';
+export { type OAuthLifetimes, type OAuthSettings, oauthSettingsOf } from './oauth/oauth-settings.js';
+export { platformOAuthSettings } from './oauth/platform-oauth.js';
 export { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
 export type { SandboxOptions } from './sandbox-loader.js';

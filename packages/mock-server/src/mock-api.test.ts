@@ -5,7 +5,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   apiNames,
-  createSpecModel,
   type Json,
   type JsonObject,
   loadSpec,
@@ -17,8 +16,11 @@ import { demoOAuthApp } from './demo-credentials.js';
 import { createMockApi, type MockApi } from './mock-api.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createOAuthAuthority } from './oauth/oauth-authority.js';
+import { platformOAuthSettings } from './oauth/platform-oauth.js';
 
-const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const oauth = await platformOAuthSettings();
+
+const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth });
 const servers: Server[] = [];
 afterAll(() => Promise.all(servers.map((server) => new Promise((done) => server.close(done)))));
 
@@ -51,26 +53,23 @@ describe('the front layer', () => {
     expect((await createMockApi('collection')).stages).not.toContain('https-only');
   });
 
-  it('follows the rate limit and the HTTPS rule of the spec it serves', async () => {
-    const admin = await loadSpec('admin');
-    const { 'x-https-only': _https, ...document } = structuredClone(admin.document);
-    const changed = createSpecModel({
-      ...document,
-      'x-rate-limit': { ...(document['x-rate-limit'] as JsonObject), capacity: 3, 'drain-per-second': 0.01 },
+  it('answers a documented response of the OAuth endpoints from the spec, with no access token', async () => {
+    const base = await serve(await createMockApi('admin', { authority }));
+    const documented = await fetch(`${base}/api/v2/oauth/token`, {
+      method: 'POST',
+      headers: { prefer: 'code=400', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code',
     });
-    const base = await serve(await createMockApi('admin', { authority, spec: changed }));
-    const token = issueDemoTokens(authority, ['mall.read_category'], 'copymall').access_token;
-    const statuses: number[] = [];
-    let reported = '';
-    for (let i = 0; i < 4; i++) {
-      const response = await fetch(`${base}/api/v2/admin/categories`, {
-        headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'http' },
-      });
-      statuses.push(response.status);
-      if (i === 0) reported = response.headers.get('x-api-call-limit') ?? '';
-    }
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    expect(reported).toBe('1/3');
+    expect(documented.status).toBe(400);
+    const asked = await fetch(`${base}/api/v2/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code',
+    });
+    expect(asked.status).toBe(401);
+    expect(await asked.json()).toMatchObject({ error: 'invalid_client' });
+    const elsewhere = await fetch(`${base}/api/v2/admin/categories`, { headers: { prefer: 'code=200' } });
+    expect(elsewhere.status).toBe(401);
   });
 
   it('logs the cause of a 500 and answers only the envelope', async () => {
@@ -122,7 +121,7 @@ function documentedRequest(spec: SpecModel, operation: OperationEntry) {
 
 describe('path ids repeated by generated clients, on every operation', async () => {
   const basic = `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`;
-  const scopes = [...demoOAuthApp.scopes];
+  const scopes = [...oauth.scopes];
   for (const api of apiNames) {
     const spec = await loadSpec(api);
     const withPathIds = spec.operations.filter((op) => op.parameters.some((p) => p.in === 'path'));

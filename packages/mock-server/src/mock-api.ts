@@ -1,38 +1,44 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
 // place that shows the order:
-//   CORS preflight → identify caller → mall clock → rate limit → HTTPS only (admin, analytics) → OAuth endpoints (admin) →
-//   require credentials → known operation → scope → read body → API version (admin) → validate request →
-//   faults → answer
-// The request is parsed once (pipeline/exchange.ts); each stage answers or passes on
-// (pipeline/stages/); every answer carries the API's rate-limit headers and every error the API's
-// envelope, and is written to the request journal of its mall. Paths under `/__mock/` go to the
-// control API instead. A shared state store (Redis) that cannot answer is a 503 with the envelope
-// (its connection logs the cause once per outage); any other unexpected failure is logged with
-// its cause and answered with a bare 500 envelope.
+//   CORS preflight → identify caller → mall clock → rate limit → HTTPS only (APIs the spec marks) →
+//   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
+//   require credentials → known operation → scope → the answering stages:
+//   read body → API version (APIs with date versions) → validate request → faults → answer
+// Everything a stage needs from the spec comes from the API compiled once (compiled-api.ts). The
+// request is parsed once into an arrival (pipeline/phases.ts); each stage answers or passes on the
+// next, narrower phase (pipeline/stage.ts, pipeline/stages/), so the types keep the order; the
+// OAuth endpoints are a branch taken before credentials are required. Every answer carries the
+// API's rate-limit headers and every error the API's envelope, and is written to the request
+// journal of its mall. Paths under `/__mock/` go to the control API instead. A shared state store
+// (Redis) that cannot answer is a 503 with the envelope (its connection logs the cause once per
+// outage); any other unexpected failure is logged with its cause and answered with a bare 500
+// envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  apiLimitFromSpec,
-  createServerLimiter,
-  type ServerLimiter,
-  UncountedStore,
-} from '@mall-api/rate-limit';
+import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
-import { apiVersionsOf, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
-import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
+import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
+import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
+import { type CompiledApi, compileApi } from './compiled-api.js';
 import { controlPrefix, createControlApi } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
-import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
+import type { ClientCredential } from './demo-credentials.js';
 import { errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
-import { apiRuntime } from './operation-runtime.js';
-import { type Exchange, mallOf, parseExchange } from './pipeline/exchange.js';
+import {
+  type Arrival,
+  type Metered,
+  mallReached,
+  parseArrival,
+  type Reached,
+  type Routed,
+} from './pipeline/phases.js';
 import { errorReply, sendReply } from './pipeline/reply.js';
-import { type PipelineOutcome, runStages, type Stage } from './pipeline/stage.js';
+import { pipeline, StageFailure } from './pipeline/stage.js';
 import { answer } from './pipeline/stages/answer.js';
 import { apiVersion } from './pipeline/stages/api-version.js';
 import { faults } from './pipeline/stages/faults.js';
@@ -40,7 +46,7 @@ import { httpsOnly } from './pipeline/stages/https-only.js';
 import { identifyCaller } from './pipeline/stages/identify-caller.js';
 import { knownOperation } from './pipeline/stages/known-operation.js';
 import { mallClock } from './pipeline/stages/mall-clock.js';
-import { oauthEndpoints } from './pipeline/stages/oauth-endpoints.js';
+import { isOAuthRequest, oauthEndpoints } from './pipeline/stages/oauth-endpoints.js';
 import { rateLimit } from './pipeline/stages/rate-limit.js';
 import { readBody } from './pipeline/stages/read-body.js';
 import { requireCredentials } from './pipeline/stages/require-credentials.js';
@@ -49,7 +55,7 @@ import { validateRequest } from './pipeline/stages/validate-request.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {
-  /** Basic credentials accepted (collection API). Defaults to the demo credentials. */
+  /** Basic credentials accepted (collection API). Defaults to the demo credentials, with the scopes of the spec served. */
   credentials?: readonly ClientCredential[];
   /** The OAuth authority whose tokens the admin and analytics APIs accept (and which admin serves). */
   authority?: OAuthAuthority;
@@ -71,8 +77,10 @@ export interface MockApiOptions {
   logError?: (line: string) => void;
   /** `text` lines (default) or `json`: one JSON object per request and per error (see log-lines.ts). */
   logFormat?: LogFormat;
-  /** The spec to serve (defaults to the API's bundle); tests pass a modified copy. */
+  /** The spec to serve (defaults to the API's bundle); tests pass a modified copy. Ignored when `compiled` is given. */
   spec?: SpecModel;
+  /** The API compiled once at the composition root (`compileApi`); by default compiled here from `spec`. */
+  compiled?: CompiledApi;
   /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
   sandbox?: SandboxGateway;
 }
@@ -86,9 +94,8 @@ export interface MockApi {
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
 }
 
-/** Builds the handler for one API from its bundled spec. */
+/** Builds the handler for one API from its compiled spec (compiled here unless given). */
 export async function createMockApi(name: ApiName, options: MockApiOptions = {}): Promise<MockApi> {
-  const profile = apiProfiles[name];
   for (const [option, value] of [
     ['maxBodyBytes', options.maxBodyBytes],
     ['control.maxBodyBytes', options.control?.maxBodyBytes],
@@ -96,61 +103,66 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
       throw new Error(`${option} must be a positive number of bytes, got ${value}`);
   }
-  const spec = options.spec ?? (await loadSpec(name));
+  const api = options.compiled ?? (await compileApi(name, options.spec ?? (await loadSpec(name))));
+  const { profile, spec, runtime, limit } = api;
+  if (profile.name !== name)
+    throw new Error(`createMockApi('${name}') was given the compiled ${profile.name} API`);
   if (profile.auth === 'bearer' && !options.authority) {
     throw new Error(`the ${name} mock needs an OAuth authority to check bearer tokens`);
   }
-  const { runtime, engine: lazyEngine } = await apiRuntime(name, spec);
   const sources: CredentialSources = {
-    basic: createBasicGuard(options.credentials ?? demoCollectionCredentials),
+    basic: createBasicGuard(options.credentials ?? api.demoCredentials),
     ...(options.authority ? { authority: options.authority } : {}),
   };
   const malls = options.malls ?? (await createMockMalls());
-  // The API's limit and what it counts per come from its spec (x-rate-limit), as the clients' do.
-  const limit = apiLimitFromSpec(spec.document, name);
   const sandbox = options.sandbox ?? malls.sandbox;
-  // The date versions the spec describes (x-api-versions); a spec without them has none.
-  const versions = spec.document['x-api-versions'] ? apiVersionsOf(spec.document) : undefined;
   const limiter =
     options.limiter ??
     (options.rateLimit === 'off'
       ? createServerLimiter({ api: limit, store: new UncountedStore() })
       : undefined);
-  const stages: Stage[] = [
-    corsPreflight,
-    identifyCaller(sources),
-    mallClock(malls.clocks),
-    rateLimit(
-      limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
-      limit.countedPer ?? 'client-ip',
-    ),
-    ...(spec.document['x-https-only'] ? [httpsOnly] : []),
-    ...(profile.servesOAuth && options.authority
-      ? [oauthEndpoints(options.authority, options.publicHosts)]
-      : []),
-    requireCredentials,
-    knownOperation,
-    scope,
-    readBody(options.maxBodyBytes),
-    ...(versions?.header && versions.dates.length > 0
-      ? [apiVersion({ ...versions, header: versions.header })]
-      : []),
-    validateRequest(runtime),
-    faults(malls.faults),
-    answer({ runtime, ...(sandbox ? { sandbox } : {}) }),
-  ];
+  // The stages after routing, shared by the API's operations and the OAuth endpoints' documented answers.
+  const answering = pipeline<Metered & Routed>()
+    .step(readBody(options.maxBodyBytes))
+    .stepIf(api.versions && apiVersion(api.versions))
+    .step(validateRequest(runtime))
+    .check(faults(malls.faults))
+    .end(answer({ runtime, ...(sandbox ? { sandbox } : {}) }));
+  const oauth =
+    profile.servesOAuth && options.authority
+      ? pipeline<Metered>()
+          .check(oauthEndpoints(options.authority, options.publicHosts))
+          .step(knownOperation)
+          .join(answering)
+      : undefined;
+  const stages = pipeline<Arrival>()
+    .check(corsPreflight)
+    .step(identifyCaller(sources))
+    .check(mallClock(malls.clocks))
+    .step(
+      rateLimit(
+        limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
+        limit.countedPer ?? 'client-ip',
+      ),
+    )
+    .checkIf(api.httpsOnly ? httpsOnly : undefined)
+    .branchIf('oauth-endpoints', isOAuthRequest, oauth)
+    .step(requireCredentials)
+    .step(knownOperation)
+    .check(scope(api.oauth.scopeAliases))
+    .join(answering);
   const control = await createControlApi(malls, options.control, options.publicHosts);
-  const cors = corsResponseHeaders(name);
-  const journal = (exchange: Exchange, status: number, answeredBy: string, started: number) => {
-    const mallId = mallOf(exchange);
+  const cors = corsResponseHeaders(limit);
+  const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
+    const mallId = mallReached(reached);
     return malls.journal.record(mallId, {
       receivedAtMs: malls.clocks.now(mallId),
       api: name,
-      method: exchange.method,
-      path: exchange.path,
-      operationId: exchange.route?.operation.operationId ?? null,
-      query: exchange.query,
-      body: exchange.body ?? null,
+      method: reached.method,
+      path: reached.path,
+      operationId: reached.route?.operation.operationId ?? null,
+      query: reached.query,
+      body: reached.body ?? null,
       status,
       answeredBy,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
@@ -162,7 +174,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   return {
     profile,
     operations: spec.operations,
-    stages: stages.map((stage) => stage.name),
+    stages: stages.names,
     async handle(request, response) {
       const started = performance.now();
       let status = 500;
@@ -179,26 +191,23 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
           sendReply(response, reply, {});
           return;
         }
-        const exchange = parseExchange(profile, spec, request);
-        let outcome: PipelineOutcome;
-        try {
-          outcome = await runStages(stages, exchange);
-        } finally {
-          limitHeaders = exchange.limitHeaders;
-        }
-        const { reply, stage } = outcome;
+        const { reply, stage, reached } = await stages.run(parseArrival(profile, spec, request));
+        limitHeaders = reply.limitHeaders ?? reached.limitHeaders ?? {};
         status = reply.status;
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
         // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
         // Both at once: on Redis their commands leave in one write.
-        const inUse = exchange.caller?.ok && (status < 400 || stage === 'answer');
+        const inUse = reached.caller?.ok && (status < 400 || stage === 'answer');
         await Promise.all([
-          journal(exchange, status, stage, started),
-          inUse && malls.touch(mallOf(exchange)),
+          journal(reached, status, stage, started),
+          inUse && malls.touch(mallReached(reached)),
         ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
         sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
-      } catch (error) {
+      } catch (thrown) {
+        // A stage that threw is reported with the phase it had reached (its limit headers still apply).
+        const error = thrown instanceof StageFailure ? thrown.cause : thrown;
+        if (thrown instanceof StageFailure) limitHeaders = thrown.reached.limitHeaders ?? {};
         const unavailable = error instanceof StoreUnavailableError;
         status = unavailable ? 503 : 500;
         // The cause goes to the log (never a header or body of the request); the client gets the

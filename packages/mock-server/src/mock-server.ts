@@ -7,11 +7,15 @@
 // everything shared between requests (clocks, journals, faults, buckets, the roster, OAuth codes
 // and tokens) lives in Redis (redis/redis-state.ts, loaded only then), so replicas on one Redis
 // act as one; `/__ready` says not ready while Redis is down.
+// This is the composition root: each API is compiled once from its spec (compiled-api.ts) and that
+// compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules.
 // Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
+import { loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from './api-profiles.js';
+import { type CompiledApi, compileApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
@@ -21,6 +25,7 @@ import type { MallLimits } from './malls/mall-roster.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
+import { type OAuthSettings, oauthSettingsOf } from './oauth/oauth-settings.js';
 import type { RedisState } from './redis/redis-state.js';
 import { loadSandbox, type SandboxOptions } from './sandbox-loader.js';
 
@@ -63,13 +68,23 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   }
   const { sandbox: given, authority } = options;
   const clocks = options.malls?.clocks ?? createMallClocks();
-  const ownSandbox = given && !isSandbox(given) ? await loadSandbox(given, clocks) : undefined;
+  const compiled =
+    options.compiled ?? (await compileApi(options.api, options.spec ?? (await loadSpec(options.api))));
+  const ownSandbox =
+    given && !isSandbox(given)
+      ? await loadSandbox(
+          given,
+          clocks,
+          compiled.profile.name === 'admin' ? compiled : await compileApi('admin', await loadSpec('admin')),
+        )
+      : undefined;
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
   try {
     mock = await createMockApi(options.api, {
       ...rest,
+      compiled,
       malls:
         options.malls ??
         (await createMockMalls({
@@ -127,7 +142,10 @@ const isSandbox = (value: SandboxOptions | SandboxMallsGateway): value is Sandbo
   'handles' in value;
 
 /** Options for serving several APIs together. */
-export interface ServeManyOptions extends Omit<MockApiOptions, 'limiter' | 'sandbox' | 'malls'> {
+export interface ServeManyOptions
+  extends Omit<MockApiOptions, 'limiter' | 'sandbox' | 'malls' | 'spec' | 'compiled'> {
+  /** The spec to serve per API (default: each API's bundle); tests pass modified copies. */
+  specs?: Partial<Record<ApiName, SpecModel>>;
   /** Sandbox mode: the sandbox malls shared by every API served (see {@link ServeOptions.sandbox}). */
   sandbox?: SandboxOptions;
   apis?: readonly ApiName[];
@@ -181,10 +199,24 @@ function readinessOf(
   return async () => (redis?.ready() ?? true) && ((await sandboxReady?.()) ?? true);
 }
 
+/** Compiles every API a process serves (the OAuth authority needs admin's and analytics' even when not served). */
+async function compileApis(
+  served: readonly ApiName[],
+  specs: Partial<Record<ApiName, SpecModel>>,
+): Promise<Map<ApiName, CompiledApi>> {
+  const names = [...new Set<ApiName>([...served, 'admin', 'analytics'])];
+  const compiled = await Promise.all(
+    names.map(async (name) => compileApi(name, specs[name] ?? (await loadSpec(name)))),
+  );
+  return new Map(compiled.map((api) => [api.profile.name, api]));
+}
+
 /** Starts several mock APIs that share one OAuth authority (created with the demo app unless given). */
 export async function startMockServers(options: ServeManyOptions = {}): Promise<{
   mocks: RunningMock[];
   authority: OAuthAuthority;
+  /** The authority's settings, from the compiled admin and analytics specs (the demo app holds every offered scope). */
+  oauth: OAuthSettings;
   malls: MockMalls;
   sandbox: SandboxMallsGateway | undefined;
   close(): Promise<void>;
@@ -193,17 +225,27 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     ? await openRedis(options.redis, options.journalLimits, options.logError)
     : undefined;
   const clocks = createMallClocks(options.clock, redisState?.clockOffsets);
-  const authority =
-    options.authority ??
-    createOAuthAuthority({
-      apps: [demoOAuthApp],
-      clock: (mallId) => clocks.now(mallId),
-      ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
-    });
+  const served = options.apis ?? (Object.keys(apiProfiles) as ApiName[]);
+  let apis: Map<ApiName, CompiledApi>;
+  let oauth: OAuthSettings;
+  let authority: OAuthAuthority;
   let sandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
   try {
-    sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks) : undefined;
+    apis = await compileApis(served, options.specs ?? {});
+    oauth = oauthSettingsOf(
+      [...apis.values()].filter((api) => api.profile.auth === 'bearer').map((api) => api.oauth),
+    );
+    authority =
+      options.authority ??
+      createOAuthAuthority({
+        apps: [demoOAuthApp(oauth)],
+        settings: oauth,
+        clock: (mallId) => clocks.now(mallId),
+        ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
+      });
+    const admin = apis.get('admin') as CompiledApi;
+    sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks, admin) : undefined;
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
@@ -231,15 +273,17 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     journalLimits: _journal,
     graceMs: _grace,
     redis: _redis,
+    specs: _specs,
     ...shared
   } = options;
   try {
-    for (const api of options.apis ?? (Object.keys(apiProfiles) as ApiName[])) {
+    for (const api of served) {
       const port = options.ports?.[api];
       mocks.push(
         await startMockServer({
           ...shared,
           api,
+          compiled: apis.get(api) as CompiledApi,
           authority,
           malls,
           health,
@@ -252,5 +296,5 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     throw error;
   }
   health.markReady();
-  return { mocks, authority, malls, sandbox, close: closeAll };
+  return { mocks, authority, oauth, malls, sandbox, close: closeAll };
 }

@@ -12,11 +12,14 @@ import { startRedisServer, type TestRedisServer } from '../../../tools/src/testi
 import { demoOAuthApp } from './demo-credentials.js';
 import { type RunningMock, startMockServer } from './mock-server.js';
 import { createOAuthAuthority } from './oauth/oauth-authority.js';
+import { platformOAuthSettings } from './oauth/platform-oauth.js';
 import { type OAuthAppDriver, oauthAppDriver } from './testing/oauth-app.js';
+
+const settings = await platformOAuthSettings();
 
 const run = promisify(execFile);
 // The worker processes use the real clock, so the authority does too.
-const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const authority = createOAuthAuthority({ apps: [demoOAuthApp(settings)], settings });
 let admin: RunningMock;
 let oauth: OAuthAppDriver;
 

@@ -11,14 +11,17 @@ import {
 } from '@mall-api/auth';
 import { apiLimits, createServerLimiter } from '@mall-api/rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoOAuthApp } from './demo-credentials.js';
+import { demoOAuthApp, demoOAuthClient } from './demo-credentials.js';
 import { type RunningMock, startMockServer } from './mock-server.js';
 import { createOAuthAuthority } from './oauth/oauth-authority.js';
+import { platformOAuthSettings } from './oauth/platform-oauth.js';
 import { demoApp, type OAuthAppDriver, oauthAppDriver, redirectUri } from './testing/oauth-app.js';
+
+const settings = await platformOAuthSettings();
 
 let now = Date.now();
 const clock = () => now;
-const authority = createOAuthAuthority({ apps: [demoOAuthApp], clock });
+const authority = createOAuthAuthority({ apps: [demoOAuthApp(settings)], settings, clock });
 const logLines: string[] = [];
 const unlimited = {
   ...apiLimits.analytics,
@@ -229,7 +232,7 @@ describe('secrets stay out of logs', () => {
     });
     const log = logLines.join('\n');
     expect(logLines.length).toBeGreaterThan(3);
-    for (const secret of [code, tokens.accessToken, tokens.refreshToken, demoOAuthApp.clientSecret]) {
+    for (const secret of [code, tokens.accessToken, tokens.refreshToken, demoOAuthClient.clientSecret]) {
       expect(log).not.toContain(secret);
     }
   });

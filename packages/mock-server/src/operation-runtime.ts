@@ -1,8 +1,9 @@
 // What the mock needs per operation to answer requests — its compiled request validator, its
-// cross-parameter rules and its prepared responses — worked out on the operation's first request
+// cross-parameter rules, its body rules and its prepared responses — worked out on the operation's first request
 // and kept. Prepared responses come from the build's file when it matches the spec; otherwise
 // Prism's engine (created once, on first need) prepares them.
 import type { OperationEntry, SpecModel } from '@mall-api/spec-model';
+import { type BodyRuleCheck, compileBodyRules } from './body-rules.js';
 import { type CrossParameterCheck, compileCrossParameterRules } from './cross-parameter-rules.js';
 import { distDirectory } from './dist-directory.js';
 import { type KnownIds, knownExampleIds } from './example-ids.js';
@@ -22,6 +23,8 @@ import { type RequestValidator, requestValidatorCompiler } from './request-valid
 export interface CompiledOperation {
   readonly validate: RequestValidator;
   readonly crossParameters: CrossParameterCheck;
+  /** The rule extensions on the operation's request body schema. */
+  readonly bodyRules: BodyRuleCheck;
   /** The prepared response for a preference, if one was documented. */
   readonly prepared: (preference: ResponsePreference) => PreparedResponse | undefined;
   /** The path ids the spec's examples know (example mode answers others with 404). */
@@ -35,11 +38,15 @@ export interface OperationRuntime {
   compiled(operation: OperationEntry): CompiledOperation | undefined;
 }
 
-/** Creates the runtime for one API's spec. */
+/**
+ * Creates the runtime for one API's spec.
+ * @param bodyRules an operation's body rules (default: worked out from `spec` when it compiles)
+ */
 export function createOperationRuntime(
   spec: SpecModel,
   engine: () => Promise<PrismEngine>,
   preparedApi: PreparedApi | undefined,
+  bodyRules: (operationId: string) => BodyRuleCheck = (operationId) => compileBodyRules(spec, operationId),
 ): OperationRuntime {
   let compileValidator: ReturnType<typeof requestValidatorCompiler> | undefined;
   const cache = new Map<OperationEntry, Promise<CompiledOperation>>();
@@ -51,6 +58,7 @@ export function createOperationRuntime(
     return {
       validate: compileValidator(operation),
       crossParameters: compileCrossParameterRules(operation),
+      bodyRules: bodyRules(operation.operationId),
       prepared: (preference) => table[preparedKey(preference)],
       knownIds: knownExampleIds(spec, operation),
     };
@@ -77,7 +85,8 @@ export function createOperationRuntime(
 export async function apiRuntime(
   name: string,
   spec: SpecModel,
-): Promise<{ runtime: OperationRuntime; engine: () => Promise<PrismEngine> }> {
+  bodyRules?: (operationId: string) => BodyRuleCheck,
+): Promise<OperationRuntime> {
   let engine: Promise<PrismEngine> | undefined;
   const lazyEngine = () => {
     // Prism is loaded only for a spec whose responses the build did not prepare (importing it costs
@@ -94,5 +103,5 @@ export async function apiRuntime(
     return engine;
   };
   const prepared = await loadPreparedApi(preparedFile(distDirectory, name), spec.digest);
-  return { runtime: createOperationRuntime(spec, lazyEngine, prepared), engine: lazyEngine };
+  return createOperationRuntime(spec, lazyEngine, prepared, bodyRules);
 }

@@ -9,7 +9,7 @@ import type { OperationEntry, OperationParameter, SpecModel } from '@mall-api/sp
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Violation } from './error-envelope.js';
 import { coerceParameter } from './parameter-coercion.js';
-import type { ConvertedParameters } from './pipeline/exchange.js';
+import type { ConvertedParameters } from './pipeline/phases.js';
 
 /** The raw parts of a request the validator reads. */
 export interface RawRequestParts {

@@ -1,10 +1,11 @@
 // Opens the stateful sandbox (`@mall-api/sandbox`) for the mocks, loading the optional package only
 // here, in sandbox mode, so the plain mock runs without it installed. The sandbox's malls follow
-// the mocks' per-mall clocks, refuse fixtures by the same body rules the front layer applies, and
+// the mocks' per-mall clocks, refuse fixtures by the body rules of the compiled admin API (the
+// same the front layer applies), and
 // the demo mall exists from the start (the collection lists the malls that exist).
 import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
-import { bodyRuleViolations } from './body-rules.js';
+import type { CompiledApi } from './compiled-api.js';
 import { defaultMallId } from './mall-address.js';
 import type { MallClocks } from './malls/mall-clocks.js';
 
@@ -25,8 +26,15 @@ export interface SandboxOptions {
   log?: (message: string) => void;
 }
 
-/** Opens the sandbox malls; throws a clear error when `@mall-api/sandbox` is not installed. */
-export async function loadSandbox(options: SandboxOptions, clocks: MallClocks): Promise<SandboxMallsGateway> {
+/**
+ * Opens the sandbox malls; throws a clear error when `@mall-api/sandbox` is not installed.
+ * @param admin the compiled admin API, whose body rules fixtures are checked by
+ */
+export async function loadSandbox(
+  options: SandboxOptions,
+  clocks: MallClocks,
+  admin: CompiledApi,
+): Promise<SandboxMallsGateway> {
   let sandbox: typeof import('@mall-api/sandbox');
   try {
     sandbox = await import('@mall-api/sandbox');
@@ -43,7 +51,7 @@ export async function loadSandbox(options: SandboxOptions, clocks: MallClocks): 
     ...(options.mall ? { mall: options.mall } : {}),
     clockFor: (mallId) => () => clocks.now(mallId),
     malls: [defaultMallId],
-    requestRules: (operationId, body) => bodyRuleViolations(operationId, body),
+    requestRules: (operationId, body) => admin.bodyRules(operationId)(body),
   };
   const { store } = options;
   if (typeof store === 'object' && 'postgres' in store)

@@ -66,7 +66,7 @@ export async function startLocalTarget(api: ApiName, options: LocalTargetOptions
     ports: { [api]: 0 },
     sandbox: { store: 'memory', seed: 1 },
     clock: () => Date.now() + shiftMs,
-    ...(options.spec ? { spec: options.spec } : {}),
+    ...(options.spec ? { specs: { [api]: options.spec } } : {}),
   });
   const [mock] = served.mocks;
   if (!mock) throw new Error(`the ${api} mock did not start`);
@@ -84,7 +84,7 @@ export async function startLocalTarget(api: ApiName, options: LocalTargetOptions
   };
   const facts = await apiFacts(api);
   if (facts.auth === 'basic') {
-    const [demo, limited] = demoCollectionCredentials;
+    const [demo, limited] = demoCollectionCredentials(options.spec ?? (await loadSpec(api)));
     if (!demo) throw new Error('the mock has no demo credentials');
     return {
       ...common,

@@ -16,7 +16,7 @@ import type { Violation } from '../error-envelope.js';
 import type { FaultAction, FaultMatch } from '../malls/fault-rules.js';
 import type { JournalFilter } from '../malls/journal.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
-import { queryRecord } from '../pipeline/exchange.js';
+import { queryRecord } from '../pipeline/phases.js';
 import { bodyFailureReply, errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { readJsonBody } from '../request-body.js';
 import { requestValidatorCompiler } from '../request-validator.js';

@@ -4,14 +4,18 @@
 // with an error the spec's 400 examples name; and every issued token fits the spec's AccessToken.
 import { type JsonObject, loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoOAuthApp } from '../demo-credentials.js';
+import { demoOAuthApp, demoOAuthClient } from '../demo-credentials.js';
 import { type RunningMock, startMockServer } from '../mock-server.js';
 import { issueDemoTokens } from './demo-tokens.js';
 import { createOAuthAuthority } from './oauth-authority.js';
+import { lifetimesFromSpec } from './oauth-settings.js';
+import { platformOAuthSettings } from './platform-oauth.js';
 import { grantsScope, scopeAliasesFromSpec } from './scope-names.js';
 
+const oauth = await platformOAuthSettings();
+
 const redirectUri = 'http://127.0.0.1:8765/callback';
-const authority = createOAuthAuthority({ apps: [demoOAuthApp] });
+const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth });
 let admin: RunningMock;
 let spec: SpecModel;
 
@@ -25,7 +29,7 @@ const authorize = (query: Record<string, string>) => {
   const url = new URL('/api/v2/oauth/authorize', admin.url);
   url.search = new URLSearchParams({
     response_type: 'code',
-    client_id: demoOAuthApp.clientId,
+    client_id: demoOAuthClient.clientId,
     redirect_uri: redirectUri,
     scope: 'mall.read_category',
     state: 'st-42',
@@ -90,7 +94,7 @@ describe('authorize errors', () => {
 
 describe('issued tokens', () => {
   it('fit the spec’s AccessToken schema, the mall.analytics alias included', () => {
-    const tokens = issueDemoTokens(authority, demoOAuthApp.scopes);
+    const tokens = issueDemoTokens(authority, oauth.scopes);
     expect(tokens.scopes).toContain('mall.analytics');
     const validate = spec.schemas().compile({ $ref: '#/components/schemas/AccessToken' });
     expect(validate(tokens), JSON.stringify(validate.errors)).toBe(true);
@@ -109,15 +113,17 @@ describe('issued tokens', () => {
     const schemes = (analytics.components as JsonObject).securitySchemes as JsonObject;
     (schemes.oauth2 as JsonObject)['x-scope-aliases'] = { 'mall.read_product': 'mall.product' };
     const aliases = scopeAliasesFromSpec(analytics);
-    const renamed = createOAuthAuthority({ apps: [demoOAuthApp], scopeAliases: aliases });
+    const renamed = createOAuthAuthority({
+      apps: [demoOAuthApp(oauth)],
+      settings: { ...oauth, scopeAliases: aliases },
+    });
     expect(issueDemoTokens(renamed, ['mall.read_product']).scopes).toEqual(['mall.product']);
   });
 });
 
 describe('token lifetimes', () => {
   it('come from the admin spec’s x-token-lifetimes, and follow a change in a copy', async () => {
-    const { lifetimesFromSpec, platformLifetimes } = await import('./oauth-authority.js');
-    expect(platformLifetimes).toEqual({
+    expect(oauth.lifetimes).toEqual({
       codeMs: 60_000,
       accessTokenMs: 7_200_000,
       refreshTokenMs: 1_209_600_000,
@@ -125,6 +131,6 @@ describe('token lifetimes', () => {
     const copy = structuredClone(spec.document);
     const schemes = (copy.components as JsonObject).securitySchemes as JsonObject;
     ((schemes.oauth2 as JsonObject)['x-token-lifetimes'] as JsonObject)['access-token-seconds'] = 60;
-    expect(lifetimesFromSpec(copy).accessTokenMs).toBe(60_000);
+    expect(lifetimesFromSpec(copy)?.accessTokenMs).toBe(60_000);
   });
 });

@@ -3,7 +3,7 @@
 // themselves. `issueDemoTokens` answers at once and serves an authority over memory;
 // `requestDemoTokens` serves any, Redis-backed ones too. Apps talking to a running mock use the
 // real endpoints (see `mall-api-auth login`).
-import { demoOAuthApp } from '../demo-credentials.js';
+import { demoOAuthClient } from '../demo-credentials.js';
 import { type Awaitable, andThen } from '../malls/awaitable.js';
 import type { OAuthAuthority, TokenResponseBody } from './oauth-authority.js';
 
@@ -16,7 +16,7 @@ function demoFlow(
   const authorized = authority.authorize({
     mallId,
     responseType: 'code',
-    clientId: demoOAuthApp.clientId,
+    clientId: demoOAuthClient.clientId,
     redirectUri,
     scope: scopes.join(','),
     state: 'test',
@@ -25,7 +25,7 @@ function demoFlow(
     if (!outcome.ok) throw new Error(`authorize failed: ${outcome.failure.description}`);
     const code = new URL(outcome.location).searchParams.get('code');
     const exchanged = authority.exchangeCode(
-      { clientId: demoOAuthApp.clientId, clientSecret: demoOAuthApp.clientSecret },
+      { clientId: demoOAuthClient.clientId, clientSecret: demoOAuthClient.clientSecret },
       code,
       redirectUri,
     );

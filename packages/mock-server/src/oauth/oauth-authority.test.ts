@@ -3,11 +3,14 @@
 // and redirect URIs are refused; the analytics scope is listed as the platform lists it.
 import { parsePlatformDateTime } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
-import { demoOAuthApp } from '../demo-credentials.js';
+import { demoOAuthApp, demoOAuthClient } from '../demo-credentials.js';
 import type { Awaitable } from '../malls/awaitable.js';
 import { createOAuthAuthority, type OAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
+import { platformOAuthSettings } from './platform-oauth.js';
 
-const client = { clientId: demoOAuthApp.clientId, clientSecret: demoOAuthApp.clientSecret };
+const oauth = await platformOAuthSettings();
+
+const client = { clientId: demoOAuthClient.clientId, clientSecret: demoOAuthClient.clientSecret };
 const redirectUri = 'http://127.0.0.1:53682/callback';
 
 /** The answer of the in-memory authority, which answers at once (no promise). */
@@ -27,7 +30,9 @@ const answeringAtOnce = (authority: OAuthAuthority) => ({
 
 function setup() {
   let now = Date.UTC(2026, 10, 1, 0, 0, 0);
-  const authority = answeringAtOnce(createOAuthAuthority({ apps: [demoOAuthApp], clock: () => now }));
+  const authority = answeringAtOnce(
+    createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth, clock: () => now }),
+  );
   const authorize = (overrides: Partial<Parameters<typeof authority.authorize>[0]> = {}) =>
     authority.authorize({
       mallId: 'demomall',

@@ -1,6 +1,6 @@
 // The mock platform's OAuth 2.0 authorization server state: registered apps, single-use
-// authorization codes, access tokens and rotating refresh tokens, living as long as the admin
-// spec's `x-token-lifetimes` says (one minute, two hours, two weeks), on an injectable clock.
+// authorization codes, access tokens and rotating refresh tokens, living as long as its settings
+// say (the specs' `x-token-lifetimes`: oauth-settings.ts), on an injectable clock.
 // Every admin and analytics mock of one process shares one authority, so tokens it issues are
 // what those mocks accept. It decides; what it issued lives in its store (oauth-store.ts: this
 // process's memory, or Redis shared by replicas), HTTP lives in oauth-routes.ts. Each answer is
@@ -12,11 +12,11 @@ import {
   constantTimeEqual,
   formatTokenResponse,
 } from '@mall-api/auth';
-import { type JsonObject, loadSpecSync, resolveOptional } from '@mall-api/spec-model';
 import { type Awaitable, andThen } from '../malls/awaitable.js';
+import type { OAuthSettings } from './oauth-settings.js';
 import { type CodeRecord, type Grant, memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { readPkceChallenge, verifierMatches } from './pkce.js';
-import { issuedScopeName, platformScopeAliases, type ScopeAliases } from './scope-names.js';
+import { issuedScopeName } from './scope-names.js';
 
 /** An app registered with the mock platform. */
 export interface RegisteredApp {
@@ -30,34 +30,6 @@ export interface RegisteredApp {
   /** Scopes the app may be granted. */
   readonly scopes: readonly string[];
 }
-
-/** Lifetimes, in milliseconds. */
-export interface OAuthLifetimes {
-  readonly codeMs: number;
-  readonly accessTokenMs: number;
-  readonly refreshTokenMs: number;
-}
-
-/**
- * The lifetimes a document's OAuth security schemes state in `x-token-lifetimes` (seconds).
- *
- * @throws when no security scheme states all three lifetimes.
- */
-export function lifetimesFromSpec(document: JsonObject): OAuthLifetimes {
-  const schemes = resolveOptional(document, resolveOptional(document, document.components)?.securitySchemes);
-  for (const scheme of Object.values(schemes ?? {})) {
-    const stated = resolveOptional(document, resolveOptional(document, scheme)?.['x-token-lifetimes']);
-    const [code, access, refresh] = ['authorization-code', 'access-token', 'refresh-token'].map(
-      (name) => stated?.[`${name}-seconds`],
-    );
-    if (typeof code === 'number' && typeof access === 'number' && typeof refresh === 'number')
-      return { codeMs: code * 1000, accessTokenMs: access * 1000, refreshTokenMs: refresh * 1000 };
-  }
-  throw new Error('the spec states no x-token-lifetimes on an OAuth security scheme');
-}
-
-/** The platform's lifetimes, as the shipped admin spec states them (code, access and refresh token). */
-export const platformLifetimes: OAuthLifetimes = lifetimesFromSpec(loadSpecSync('admin').document);
 
 export type { Grant } from './oauth-store.js';
 
@@ -94,11 +66,10 @@ export interface OAuthAuthorityOptions {
   readonly clock?: (mallId: string) => number;
   /** Where codes and tokens live (default: this process's memory, on `clock`). */
   readonly store?: OAuthStore;
-  readonly lifetimes?: OAuthLifetimes;
   /** The user who "approves" every authorization (the mock has no login page). */
   readonly userId?: string;
-  /** How issued tokens list requested scopes (default: the shipped specs' `x-scope-aliases`). */
-  readonly scopeAliases?: ScopeAliases;
+  /** The lifetimes and scope aliases of the specs whose tokens it issues (oauth-settings.ts). */
+  readonly settings: Pick<OAuthSettings, 'lifetimes' | 'scopeAliases'>;
 }
 
 /** The mock authorization server. */
@@ -160,9 +131,8 @@ function redirectMatches(registered: string, presented: string): boolean {
 /** Creates the mock authorization server. */
 export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAuthority {
   const clock = options.clock ?? (() => Date.now());
-  const lifetimes = options.lifetimes ?? platformLifetimes;
+  const { lifetimes, scopeAliases } = options.settings;
   const userId = options.userId ?? 'demo-admin';
-  const scopeAliases = options.scopeAliases ?? platformScopeAliases();
   const store = options.store ?? memoryOAuthStore(clock);
 
   const findApp = (clientId: string | null) => options.apps.find((app) => app.clientId === clientId);

@@ -9,8 +9,11 @@ import { redisClockOffsets } from '../redis/redis-clock-offsets.js';
 import { redisOAuthStore } from '../redis/redis-oauth-store.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import { requestDemoTokens } from './demo-tokens.js';
-import { createOAuthAuthority, platformLifetimes } from './oauth-authority.js';
+import { createOAuthAuthority } from './oauth-authority.js';
 import { memoryOAuthStore, type OAuthStore } from './oauth-store.js';
+import { platformOAuthSettings } from './platform-oauth.js';
+
+const oauth = await platformOAuthSettings();
 
 const start = Date.parse('2026-11-24T00:00:00.000Z');
 const redis = useTestRedis();
@@ -89,13 +92,14 @@ describe.each(implementations)('OAuth store (%s)', (_, open) => {
   it('backs an authority whose tokens expire when their mall’s clock moves past them', async () => {
     const { store, clocks } = await open();
     const authority = createOAuthAuthority({
-      apps: [demoOAuthApp],
+      apps: [demoOAuthApp(oauth)],
+      settings: oauth,
       clock: (mallId) => clocks.now(mallId),
       store,
     });
     const tokens = await requestDemoTokens(authority, ['mall.read_category'], 'm');
     expect(await authority.verifyAccessToken(tokens.access_token)).toMatchObject({ ok: true });
-    await clocks.advance('m', platformLifetimes.accessTokenMs);
+    await clocks.advance('m', oauth.lifetimes.accessTokenMs);
     expect(await authority.verifyAccessToken(tokens.access_token)).toEqual({ ok: false, reason: 'expired' });
   });
 });

@@ -3,7 +3,7 @@
 // analytics spec: `mall.read_analytics` is listed as `mall.analytics`, seed 5); scopes without an
 // alias are listed as asked. The authority (when issuing) and the scope check (when enforcing) use
 // the same aliases. No scope name is written here.
-import { type JsonObject, loadSpecSync, resolveOptional } from '@mall-api/spec-model';
+import { type JsonObject, resolveOptional } from '@mall-api/spec-model';
 
 /** Requested scope -> the name an issued token lists it under. */
 export type ScopeAliases = ReadonlyMap<string, string>;
@@ -30,24 +30,12 @@ export function scopeAliasesFromSpec(...documents: readonly JsonObject[]): Scope
   return aliases;
 }
 
-let shipped: ScopeAliases | undefined;
-
-/** The aliases of the shipped admin and analytics bundles (the APIs whose tokens the mock issues). */
-export function platformScopeAliases(): ScopeAliases {
-  shipped ??= scopeAliasesFromSpec(loadSpecSync('admin').document, loadSpecSync('analytics').document);
-  return shipped;
-}
-
 /** The name under which a requested scope appears in an issued token. */
-export function issuedScopeName(requested: string, aliases: ScopeAliases = platformScopeAliases()): string {
+export function issuedScopeName(requested: string, aliases: ScopeAliases): string {
   return aliases.get(requested) ?? requested;
 }
 
 /** Whether a token's listed scopes grant `required`. */
-export function grantsScope(
-  listed: readonly string[],
-  required: string,
-  aliases: ScopeAliases = platformScopeAliases(),
-): boolean {
+export function grantsScope(listed: readonly string[], required: string, aliases: ScopeAliases): boolean {
   return listed.includes(required) || listed.includes(issuedScopeName(required, aliases));
 }

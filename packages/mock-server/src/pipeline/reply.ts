@@ -17,6 +17,8 @@ export interface Reply {
   readonly body: unknown;
   /** The body already serialized (prepared responses); `body` is ignored when set. */
   readonly prepared?: PreparedResponse;
+  /** The rate-limit headers of a reply given before they were part of the phase (the 429 of the limit itself). */
+  readonly limitHeaders?: Readonly<Record<string, string>>;
   /** Injected faults: close the connection without an answer, or never answer. */
   readonly disposition?: 'drop' | 'hang';
 }

@@ -10,13 +10,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type Json, loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../api-profiles.js';
+import { compileApi } from '../compiled-api.js';
 import { controlPrefix, createControlApi } from '../control/control-api.js';
 import type { ControlAccess } from '../control/control-guard.js';
 import { createMockMalls, type MockMalls } from '../malls/mock-malls.js';
-import { apiRuntime } from '../operation-runtime.js';
-import { type Exchange, mallOf, parseExchange } from '../pipeline/exchange.js';
+import { type Arrival, mallReached, parseArrival, type Reached } from '../pipeline/phases.js';
 import { bodyFailureReply, type Reply, sendReply } from '../pipeline/reply.js';
-import type { Stage } from '../pipeline/stage.js';
+import { pipeline } from '../pipeline/stage.js';
 import { knownOperation } from '../pipeline/stages/known-operation.js';
 import { defaultApiBodyLimit, readBody } from '../pipeline/stages/read-body.js';
 import { validateRequest } from '../pipeline/stages/validate-request.js';
@@ -82,21 +82,24 @@ function requestViolations(reply: Reply): string[] {
 }
 
 /** The body to forward (UTF-8 text): as it came, or the one the stages parsed re-serialized (JSON or a form). */
-function forwardedBody(exchange: Exchange, raw: string | undefined): string | undefined {
+function forwardedBody(reached: Reached, raw: string | undefined): string | undefined {
   if (raw !== undefined) return raw.length > 0 ? raw : undefined;
-  if (exchange.body === undefined) return undefined;
-  return /application\/x-www-form-urlencoded/i.test(exchange.request.headers['content-type'] ?? '')
-    ? new URLSearchParams(exchange.body as Record<string, string>).toString()
-    : JSON.stringify(exchange.body);
+  if (reached.body === undefined) return undefined;
+  return /application\/x-www-form-urlencoded/i.test(reached.request.headers['content-type'] ?? '')
+    ? new URLSearchParams(reached.body as Record<string, string>).toString()
+    : JSON.stringify(reached.body);
 }
 
 /** Starts the proxy; resolves once it listens. */
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningProxy> {
   const profile = apiProfiles[options.api];
   const spec = options.spec ?? (await loadSpec(options.api));
-  const { runtime } = await apiRuntime(options.api, spec);
+  const { runtime } = await compileApi(options.api, spec);
   const bodyLimit = options.maxBodyBytes ?? defaultApiBodyLimit;
-  const checks: Stage[] = [knownOperation, readBody(bodyLimit), validateRequest(runtime)];
+  const checks = pipeline<Arrival>()
+    .step(knownOperation)
+    .step(readBody(bodyLimit))
+    .step(validateRequest(runtime));
   const answers = createAnswerChecks(spec, options.api);
   const malls = await createMockMalls();
   const control = await createControlApi(malls, options.control);
@@ -109,15 +112,9 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       return;
     }
     const started = performance.now();
-    const exchange = parseExchange(profile, spec, request);
-    const violations: string[] = [];
-    for (const stage of checks) {
-      const reply = await stage.run(exchange);
-      if (reply) {
-        violations.push(...requestViolations(reply));
-        break;
-      }
-    }
+    const checked = await checks.run(parseArrival(profile, spec, request));
+    const reached: Reached = checked.reached;
+    const violations = checked.reply ? requestViolations(checked.reply) : [];
     // A body the stages did not read (no route, or none declared) is forwarded as it came, within
     // the same limit: a larger one is refused with a 413 and never read into memory.
     const unread = !request.readableEnded;
@@ -133,12 +130,12 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
           : [[name, Array.isArray(value) ? value.join(', ') : value]],
       ),
     );
-    const body = forwardedBody(exchange, raw);
-    const upstream = await fetch(`${target}${exchange.path}${exchange.url.search}`, {
-      method: exchange.method,
+    const body = forwardedBody(reached, raw);
+    const upstream = await fetch(`${target}${reached.path}${reached.url.search}`, {
+      method: reached.method,
       headers,
       redirect: 'manual',
-      ...(body === undefined || exchange.method === 'GET' || exchange.method === 'HEAD' ? {} : { body }),
+      ...(body === undefined || reached.method === 'GET' || reached.method === 'HEAD' ? {} : { body }),
     });
     const text = await upstream.text();
     let parsed: Json | undefined;
@@ -147,7 +144,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     } catch {
       parsed = undefined;
     }
-    const operation = exchange.route?.operation;
+    const operation = reached.route?.operation;
     if (operation) {
       violations.push(
         ...answers
@@ -155,29 +152,29 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
           .map((p) => `answer ${p}`),
       );
       if (upstream.status === 200)
-        options.recorder?.observe(mallOf(exchange), operation, parsed, {
-          ...(exchange.route ? { path: exchange.route.pathParameters } : {}),
-          query: exchange.query,
+        options.recorder?.observe(mallReached(reached), operation, parsed, {
+          ...(reached.route ? { path: reached.route.pathParameters } : {}),
+          query: reached.query,
         });
     }
-    const mallId = mallOf(exchange);
+    const mallId = mallReached(reached);
     await malls.journal.record(mallId, {
       receivedAtMs: malls.clocks.now(mallId),
       api: options.api,
-      method: exchange.method,
-      path: exchange.path,
+      method: reached.method,
+      path: reached.path,
       operationId: operation?.operationId ?? null,
-      query: exchange.query,
-      body: exchange.body ?? null,
+      query: reached.query,
+      body: reached.body ?? null,
       status: upstream.status,
       answeredBy: 'proxy',
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       violations,
     });
     log(
-      `${options.api} proxy ${exchange.method} ${exchange.path} ${upstream.status} ${violations.length} violation(s)`,
+      `${options.api} proxy ${reached.method} ${reached.path} ${upstream.status} ${violations.length} violation(s)`,
     );
-    for (const violation of violations) log(`  ${operation?.operationId ?? exchange.path}: ${violation}`);
+    for (const violation of violations) log(`  ${operation?.operationId ?? reached.path}: ${violation}`);
     const answerHeaders: Record<string, string> = {};
     upstream.headers.forEach((value, name) => {
       if (!hopByHop.has(name) && name !== 'content-encoding') answerHeaders[name] = value;

@@ -3,7 +3,7 @@
 // token helper that runs the real OAuth flow over HTTP for any mall, and the control client. Call
 // `close()` in `afterAll`.
 import type { ApiName } from '../api-profiles.js';
-import { demoCollectionCredentials, demoOAuthApp } from '../demo-credentials.js';
+import { demoCollectionClients, demoOAuthClient } from '../demo-credentials.js';
 import { mallPathPrefix } from '../mall-address.js';
 import type { MallLimits } from '../malls/mall-roster.js';
 import { startMockServers } from '../mock-server.js';
@@ -88,20 +88,24 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
     if (!url) throw new Error(`the ${api} mock is not running`);
     return `${url}${mallPathPrefix}${mallId}`;
   };
-  const collection = demoCollectionCredentials[0] ?? { clientId: '', clientSecret: '' };
+  const [collection] = demoCollectionClients;
   return {
     urls,
     mallUrl,
     credentials: {
       collection: { clientId: collection.clientId, clientSecret: collection.clientSecret },
-      oauthApp: { clientId: demoOAuthApp.clientId, clientSecret: demoOAuthApp.clientSecret, redirectUri },
+      oauthApp: {
+        clientId: demoOAuthClient.clientId,
+        clientSecret: demoOAuthClient.clientSecret,
+        redirectUri,
+      },
     },
-    async token(mallId, scopes = demoOAuthApp.scopes) {
+    async token(mallId, scopes = served.oauth.scopes) {
       const base = mallUrl('admin', mallId);
       const authorize = new URL(`${base}/api/v2/oauth/authorize`);
       authorize.search = new URLSearchParams({
         response_type: 'code',
-        client_id: demoOAuthApp.clientId,
+        client_id: demoOAuthClient.clientId,
         state: 'start-mock',
         redirect_uri: redirectUri,
         scope: scopes.join(','),
@@ -112,7 +116,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
       const response = await fetch(`${base}/api/v2/oauth/token`, {
         method: 'POST',
         headers: {
-          authorization: `Basic ${Buffer.from(`${demoOAuthApp.clientId}:${demoOAuthApp.clientSecret}`).toString('base64')}`,
+          authorization: `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`,
           'content-type': 'application/x-www-form-urlencoded',
         },
         body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),

@@ -3,10 +3,10 @@
 // refresh with @mall-api/auth's client functions. Not part of the package's API.
 import { exchangeCode, refreshToken, type TokenSet } from '@mall-api/auth';
 import { expect } from 'vitest';
-import { demoOAuthApp } from '../demo-credentials.js';
+import { demoOAuthClient } from '../demo-credentials.js';
 
 /** The demo app's credentials. */
-export const demoApp = { clientId: demoOAuthApp.clientId, clientSecret: demoOAuthApp.clientSecret };
+export const demoApp = { clientId: demoOAuthClient.clientId, clientSecret: demoOAuthClient.clientSecret };
 
 /** The redirect URI the tests register and send. */
 export const redirectUri = 'http://127.0.0.1:8765/callback';

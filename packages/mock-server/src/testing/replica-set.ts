@@ -9,7 +9,7 @@ import { basicAuthorization } from '@mall-api/auth';
 import { afterAll, beforeAll } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import { startRedisServer, type TestRedisServer } from '../../../../tools/src/testing/redis-server.js';
-import { demoCollectionCredentials } from '../demo-credentials.js';
+import { demoCollectionClients } from '../demo-credentials.js';
 import { exitCode, startCli, urlOf } from './cli-process.js';
 
 /** One running replica. */
@@ -25,8 +25,7 @@ export interface Replica {
 
 /** The collection API's demo Basic credentials (every scope), as an Authorization header. */
 export const collectionAuthorization = (() => {
-  const [partner] = demoCollectionCredentials;
-  if (!partner) throw new Error('no demo collection credentials');
+  const [partner] = demoCollectionClients;
   return basicAuthorization(partner.clientId, partner.clientSecret);
 })();
 

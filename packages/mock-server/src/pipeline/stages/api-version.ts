@@ -3,22 +3,22 @@
 // for another release date the fallback the spec states (the oldest described, as the platform
 // answers an expired version). The header is then validated as that version; a value that is not a
 // release date is left for the header's schema to refuse with 422.
-import { type ApiVersions, answeringVersion } from '@mall-api/spec-model';
-import { headerValue } from '../exchange.js';
-import type { Stage } from '../stage.js';
+import { answeringVersion } from '@mall-api/spec-model';
+import type { HeaderVersions } from '../../compiled-api.js';
+import { type Arrival, type Checked, headerValue } from '../phases.js';
+import type { Step } from '../stage.js';
 
-/** Creates the stage for an API's described versions (it needs `versions.header`). */
-export function apiVersion(versions: ApiVersions & { header: string }): Stage {
+/** Creates the stage for an API's described versions. */
+export function apiVersion(versions: HeaderVersions): Step<Arrival, Pick<Checked, 'apiVersion'>> {
   const name = versions.header.toLowerCase();
   return {
     name: 'api-version',
-    run(exchange) {
-      const requested = headerValue(exchange.request.headers[name]);
+    run(phase) {
+      const requested = headerValue(phase.request.headers[name]);
       const answering = answeringVersion(versions, requested);
       if (answering === undefined) return undefined;
-      exchange.apiVersion = answering;
-      if (requested !== undefined) exchange.request.headers[name] = answering;
-      return undefined;
+      if (requested !== undefined) phase.request.headers[name] = answering;
+      return { apiVersion: answering };
     },
   };
 }

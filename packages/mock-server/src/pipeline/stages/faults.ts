@@ -4,23 +4,22 @@
 // rules live in Redis).
 import { errorEnvelope } from '../../error-envelope.js';
 import type { FaultRules } from '../../malls/fault-rules.js';
-import { mallOf } from '../exchange.js';
+import type { Identity, Routed } from '../phases.js';
 import type { Reply } from '../reply.js';
-import type { Stage } from '../stage.js';
+import type { Check } from '../stage.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Creates the stage over the malls' fault rules. */
-export function faults(rules: FaultRules): Stage {
+export function faults(rules: FaultRules): Check<Routed & Identity> {
   return {
     name: 'faults',
-    async run(exchange): Promise<Reply | undefined> {
-      const operationId = exchange.route?.operation.operationId ?? '';
-      const action = await rules.take(mallOf(exchange), {
-        api: exchange.api.name,
-        operationId,
-        method: exchange.method,
-        path: exchange.path,
+    async run(phase): Promise<Reply | undefined> {
+      const action = await rules.take(phase.mallId, {
+        api: phase.api.name,
+        operationId: phase.route.operation.operationId,
+        method: phase.method,
+        path: phase.path,
       });
       if (!action) return undefined;
       switch (action.kind) {

@@ -1,25 +1,32 @@
 // Stage: works out who is calling (Basic client credentials, or a bearer token of the mock OAuth
-// authority) and keeps the outcome on the exchange; a token used at another mall than the one it
-// was issued for (by host or per-mall base URL) does not authenticate. It never answers: the rate
-// limit needs the caller's mall first, and refusing an unauthenticated caller is
-// `requireCredentials`' job.
+// authority) and decides, once, which mall the request is for: the one the host or per-mall base
+// URL names, else the token's, else the demo mall. A token used at another mall than the one it was
+// issued for does not authenticate. It never answers: the rate limit needs the mall first, and
+// refusing an unauthenticated caller is `requireCredentials`' job.
 import { type Authentication, authenticate, type CredentialSources } from '../../authentication.js';
+import { defaultMallId } from '../../mall-address.js';
 import { andThen } from '../../malls/awaitable.js';
-import type { Stage } from '../stage.js';
+import type { Arrival, Identity } from '../phases.js';
+import type { Step } from '../stage.js';
+
+/** The caller as the request's mall admits it, and that mall. */
+function identity({ namedMall }: Arrival, caller: Authentication): Identity {
+  const tokenMall = caller.ok ? caller.principal.mallId : undefined;
+  if (tokenMall && namedMall && tokenMall !== namedMall)
+    return {
+      caller: { ok: false, message: 'The access token was issued for another mall.' },
+      mallId: namedMall,
+    };
+  return { caller, mallId: namedMall ?? tokenMall ?? defaultMallId };
+}
 
 /** Creates the stage. */
-export function identifyCaller(sources: CredentialSources): Stage {
+export function identifyCaller(sources: CredentialSources): Step<Arrival, Identity> {
   return {
     name: 'identify-caller',
-    run(exchange) {
-      return andThen(authenticate(exchange.api, exchange.request, sources), (caller: Authentication) => {
-        const tokenMall = caller.ok ? caller.principal.mallId : undefined;
-        exchange.caller =
-          tokenMall && exchange.namedMall && tokenMall !== exchange.namedMall
-            ? { ok: false, message: 'The access token was issued for another mall.' }
-            : caller;
-        return undefined;
-      });
-    },
+    run: (phase) =>
+      andThen(authenticate(phase.api, phase.request, sources), (caller: Authentication) =>
+        identity(phase, caller),
+      ),
   };
 }

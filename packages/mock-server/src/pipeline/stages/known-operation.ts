@@ -1,12 +1,14 @@
-// Stage: a method and path that address no operation of the API get 404 with the envelope.
+// Stage: a method and path that address no operation of the API get 404 with the envelope; any
+// other request passes on routed (its route no longer optional).
+import type { Arrival, Routing } from '../phases.js';
 import { errorReply } from '../reply.js';
-import type { Stage } from '../stage.js';
+import type { Step } from '../stage.js';
 
 /** The stage. */
-export const knownOperation: Stage = {
+export const knownOperation: Step<Arrival, Routing> = {
   name: 'known-operation',
-  run: (exchange) =>
-    exchange.route
-      ? undefined
-      : errorReply(404, `No API exists at ${exchange.method} ${exchange.path}. Check the endpoint URL.`),
+  run: (phase) =>
+    phase.route
+      ? { route: phase.route }
+      : errorReply(404, `No API exists at ${phase.method} ${phase.path}. Check the endpoint URL.`),
 };

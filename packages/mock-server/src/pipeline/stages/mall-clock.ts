@@ -3,15 +3,15 @@
 // tokens issued, sandbox records, the journal — sees a clock moved on any replica. Over the
 // in-memory clocks there is nothing to load and it passes on at once. It never answers.
 import type { MallClocks } from '../../malls/mall-clocks.js';
-import { mallOf } from '../exchange.js';
-import type { Stage } from '../stage.js';
+import type { Identified } from '../phases.js';
+import type { Check } from '../stage.js';
 
 /** Creates the stage over the malls' clocks. */
-export function mallClock(clocks: MallClocks): Stage {
+export function mallClock(clocks: MallClocks): Check<Identified> {
   return {
     name: 'mall-clock',
-    run(exchange) {
-      const loaded = clocks.refresh(mallOf(exchange));
+    run({ mallId }) {
+      const loaded = clocks.refresh(mallId);
       return loaded instanceof Promise ? loaded.then(() => undefined) : undefined;
     },
   };

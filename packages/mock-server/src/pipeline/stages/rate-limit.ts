@@ -1,24 +1,28 @@
 // Stage: counts the call against the API's limit — per mall for the OAuth APIs when the caller's
-// token names one, per client address otherwise, each mall's buckets on that mall's clock — keeps
-// the limit headers every answer carries, and answers 429 with the limiter's envelope and
+// token names one, per client address otherwise, each mall's buckets on that mall's clock — passes
+// on the limit headers every answer carries, and answers 429 with the limiter's envelope and
 // Retry-After when the limit is reached.
 import type { CountedPer, ServerLimiter } from '@mall-api/rate-limit';
 import { clientAddress } from '../../client-address.js';
 import type { ErrorEnvelope } from '../../error-envelope.js';
-import { mallOf } from '../exchange.js';
+import type { Identified, Metering } from '../phases.js';
 import { envelopeReply } from '../reply.js';
-import type { Stage } from '../stage.js';
+import type { Step } from '../stage.js';
 
 /** Creates the stage over the limiter of each mall. */
-export function rateLimit(limiterAt: (mallId: string) => ServerLimiter, countedPer: CountedPer): Stage {
+export function rateLimit(
+  limiterAt: (mallId: string) => ServerLimiter,
+  countedPer: CountedPer,
+): Step<Identified, Metering> {
   return {
     name: 'rate-limit',
-    async run(exchange) {
-      const mallId = exchange.caller?.ok ? exchange.caller.principal.mallId : undefined;
-      const key = countedPer === 'mall' && mallId ? mallId : clientAddress(exchange.request);
-      const decision = await limiterAt(mallOf(exchange)).take(key);
-      exchange.limitHeaders = decision.headers;
-      return decision.allowed ? undefined : envelopeReply(429, decision.body as ErrorEnvelope);
+    async run(phase) {
+      const { caller, mallId } = phase;
+      const perMall = countedPer === 'mall' && caller.ok && caller.principal.mallId !== undefined;
+      const decision = await limiterAt(mallId).take(perMall ? mallId : clientAddress(phase.request));
+      return decision.allowed
+        ? { limitHeaders: decision.headers }
+        : { ...envelopeReply(429, decision.body as ErrorEnvelope), limitHeaders: decision.headers };
     },
   };
 }

@@ -3,23 +3,22 @@
 // body that is not JSON or not parseable is a 400. Operations without a body ignore whatever
 // Content-Type a client sends with them, and their bodies are never read.
 import { readJsonBody } from '../../request-body.js';
+import type { ReadBody, Routed } from '../phases.js';
 import { bodyFailureReply } from '../reply.js';
-import type { Stage } from '../stage.js';
+import type { Step } from '../stage.js';
 
 /** The default limit of an API request body: 1 MiB. */
 export const defaultApiBodyLimit = 1024 * 1024;
 
 /** Creates the stage with the API's body limit in bytes. */
-export function readBody(limitBytes: number = defaultApiBodyLimit): Stage {
+export function readBody(limitBytes: number = defaultApiBodyLimit): Step<Routed, ReadBody> {
   return {
     name: 'read-body',
-    async run(exchange) {
-      const operation = exchange.route?.operation;
-      if (!operation || operation.bodyMediaTypes.length === 0) return undefined;
-      const parsed = await readJsonBody(exchange.request, operation.bodyMediaTypes, limitBytes);
-      if (!parsed.ok) return bodyFailureReply(parsed);
-      exchange.body = parsed.value;
-      return undefined;
+    async run(phase) {
+      const { bodyMediaTypes } = phase.route.operation;
+      if (bodyMediaTypes.length === 0) return undefined;
+      const parsed = await readJsonBody(phase.request, bodyMediaTypes, limitBytes);
+      return parsed.ok ? { body: parsed.value } : bodyFailureReply(parsed);
     },
   };
 }

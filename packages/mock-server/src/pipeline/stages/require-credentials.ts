@@ -1,15 +1,13 @@
 // Stage: a caller whose credentials were missing or wrong gets 401 with the reason
-// (`identifyCaller` worked it out; the message never repeats what was sent).
+// (`identifyCaller` worked it out; the message never repeats what was sent); an accepted one
+// passes on as the principal the later stages read.
+import type { Authorization, Identified } from '../phases.js';
 import { errorReply } from '../reply.js';
-import type { Stage } from '../stage.js';
+import type { Step } from '../stage.js';
 
 /** The stage. */
-export const requireCredentials: Stage = {
+export const requireCredentials: Step<Identified, Authorization> = {
   name: 'require-credentials',
-  run: (exchange) =>
-    exchange.caller === undefined
-      ? errorReply(401, 'Authentication is required.')
-      : exchange.caller.ok
-        ? undefined
-        : errorReply(401, exchange.caller.message),
+  run: (phase) =>
+    phase.caller.ok ? { principal: phase.caller.principal } : errorReply(401, phase.caller.message),
 };

@@ -1,11 +1,13 @@
 // Builds an IncomingMessage-like request for stage tests: method, URL, headers (a loopback `Host`
 // unless given, as every HTTP/1.1 client sends one), an optional body and the peer address, without
-// a socket or a server.
+// a socket or a server; the arrival parsed from it; and `passedOn`, the phase a step passes on (a
+// test that gets a reply instead fails).
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../../api-profiles.js';
-import { type Exchange, parseExchange } from '../exchange.js';
+import { type Arrival, parseArrival } from '../phases.js';
+import type { Step } from '../stage.js';
 
 /** What a fake request carries. */
 export interface FakeRequest {
@@ -39,6 +41,17 @@ export function fakeRequest({
   return request;
 }
 
-/** The exchange of a fake request to one API. */
-export const fakeExchange = (api: ApiName, spec: SpecModel, request: FakeRequest): Exchange =>
-  parseExchange(apiProfiles[api], spec, fakeRequest(request));
+/** The arrival of a fake request to one API. */
+export const fakeArrival = (api: ApiName, spec: SpecModel, request: FakeRequest): Arrival =>
+  parseArrival(apiProfiles[api], spec, fakeRequest(request));
+
+/** The phase a step passes on from `phase` (as a pipeline adds its facts); throws when it answers instead. */
+export async function passedOn<In extends object, Adds extends object>(
+  step: Step<In, Adds>,
+  phase: In,
+): Promise<In & Adds> {
+  const result = await step.run(phase);
+  if (result !== undefined && 'status' in result)
+    throw new Error(`expected ${step.name} to pass on, it answered ${JSON.stringify(result.body)}`);
+  return { ...phase, ...(result as Adds) };
+}
