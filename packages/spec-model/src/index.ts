@@ -1,4 +1,6 @@
-// Public entry point of @mall-api/spec-model: the one reader of the bundled specs.
+// Public entry point of @mall-api/spec-model: the one reader of the bundled specs (the browser-safe
+// part is also served alone by `./browser.js`).
+
 export { type ApiVersions, answeringVersion, apiVersionsOf } from './api-versions.js';
 export {
   type BodyRule,
@@ -12,6 +14,7 @@ export {
   type LocatedValue,
   valuesAt,
 } from './body-rules.js';
+export * from './browser.js';
 export {
   dereference,
   extensionsOf,
