@@ -7,7 +7,7 @@
 // `x-max-values-per-key` — naming the parameter the answer's violation must name. Nothing here is
 // a list of operations or parameters: everything comes from the operation index.
 import type { Json, JsonObject, OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
-import { apiVersionsOf, isJsonObject } from '@mall-api/spec-model';
+import { apiVersionsOf, isJsonObject, parameterTexts, parameterValue } from '@mall-api/spec-model';
 import { exampleOf, invalidValues, validVariants } from './parameter-values.js';
 
 /** The parts of a request the runner fills in for an operation. */
@@ -68,7 +68,9 @@ function mutuallyExclusive(operation: OperationEntry): string[][] {
 function requiredWith(parameter: OperationParameter, value: Json): string[] {
   const rule = parameter.extensions['x-requires-one-of'];
   if (!isJsonObject(rule)) return [];
-  const values = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  // The value as the server reads it: a comma-list example written as one text becomes its items.
+  const read = parameterValue(parameter, parameter.schema, parameterTexts(parameter, value));
+  const values = (Array.isArray(read) ? read : [read]).map(String);
   const needed = values.map((item) => rule[item]).find(Array.isArray);
   return needed ? needed.map(String) : [];
 }
