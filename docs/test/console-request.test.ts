@@ -1,7 +1,7 @@
 // The console's request logic at the function: text typed as each schema says, validation with
 // the operation's schemas from the console data the build writes (so a rule of the spec is a rule
 // of the console), and the request it builds.
-import { loadSpecSync } from '@mall-api/spec-model';
+import { apiNames, loadSpecSync } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { consoleApiOf } from '../build/console-data.mjs';
 import type { ConsoleOperation, ConsoleParameter, Schema } from '../src/browser/console-model.js';
@@ -12,7 +12,7 @@ import {
   typedValue,
 } from '../src/browser/console-request.js';
 
-const models = (['collection', 'admin', 'analytics'] as const).map((api) => loadSpecSync(api));
+const models = apiNames.map((api) => loadSpecSync(api));
 const [collection, admin] = models as [(typeof models)[0], (typeof models)[0]];
 const collectionApi = consoleApiOf('collection', 'Collection', collection, models);
 const adminApi = consoleApiOf('admin', 'Admin', admin, models);

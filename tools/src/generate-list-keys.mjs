@@ -9,7 +9,7 @@
 //   node tools/src/generate-list-keys.mjs <api> <output-file>
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { apiNames, loadSpecSync } from '@mall-api/spec-model';
+import { apiNames, loadSpecSync, parameterRulesOf } from '@mall-api/spec-model';
 
 /** @typedef {import('@mall-api/spec-model').OperationEntry} OperationEntry */
 /** @typedef {import('@mall-api/spec-model').OperationParameter} OperationParameter */
@@ -34,11 +34,9 @@ const cursorOf = (operation, queryParameters, recordSchema) => {
     (p) => p.name.startsWith('since_') && p.name.slice('since_'.length) in properties,
   );
   if (!since) return null;
-  const declared = operation.extensions['x-mutually-exclusive'];
-  const excludes = (Array.isArray(declared) ? declared : [])
-    .filter((pair) => Array.isArray(pair) && pair.includes(since.name))
-    .map((pair) => (Array.isArray(pair) ? pair.find((name) => name !== since.name) : undefined))
-    .filter((name) => typeof name === 'string');
+  const excludes = parameterRulesOf(operation)
+    .mutuallyExclusive.filter((pair) => pair.includes(since.name))
+    .map(([a, b]) => (a === since.name ? b : a));
   return { parameter: since.name, field: since.name.slice('since_'.length), excludes };
 };
 

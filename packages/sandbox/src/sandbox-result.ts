@@ -3,6 +3,7 @@
 // and the violations naming each offending field; 503 when the store keeping the mall cannot be
 // reached). Nothing the sandbox decides crosses its surface as an exception; the front layer that
 // serves HTTP turns a refusal into the API's error envelope.
+import type { ApiName } from '@mall-api/spec-model';
 
 /** Where a violated rule points. */
 export type ViolationLocation = 'path' | 'query' | 'body';
@@ -38,8 +39,8 @@ export interface SandboxRefusal {
 /** The outcome of one call. */
 export type SandboxResult = SandboxAnswer | SandboxRefusal;
 
-/** The APIs the sandbox answers for. */
-export type SandboxApi = 'collection' | 'admin' | 'analytics';
+/** The APIs the sandbox answers for: the platform's APIs, as the spec model lists them. */
+export type SandboxApi = ApiName;
 
 /**
  * One call to the sandbox, already authenticated, limited, scoped and validated by the front layer,

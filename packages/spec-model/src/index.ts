@@ -34,15 +34,19 @@ export {
   type OperationParameter,
 } from './operation-index.js';
 export { linksOf, linkValue, type OperationLink } from './operation-links.js';
+export {
+  hasNoParameterRules,
+  type OrderedParameters,
+  type ParameterRules,
+  parameterRulesOf,
+  type ValueRequirement,
+} from './parameter-rules.js';
 export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 export {
-  type ApiName,
-  apiNames,
   bundledSpecPath,
   createSpecModel,
   loadSpec,
   loadSpecSync,
   type Route,
   type SpecModel,
-  type SpecName,
 } from './spec-model.js';

@@ -5,7 +5,7 @@
 // `Sleep`, so against our mock the runner can move the mall's clock instead of waiting (mock-clock.ts).
 
 import type { Answer } from '@mall-api/mock-server/answer-checks';
-import { type Json, type OperationEntry, parameterTexts } from '@mall-api/spec-model';
+import { type ApiName, type Json, type OperationEntry, parameterTexts } from '@mall-api/spec-model';
 import { createPacing, type Sleep } from '../hooks/pacing.js';
 import type { RequestParts } from './request-cases.js';
 
@@ -59,7 +59,7 @@ export interface ConformanceClient {
 
 /** Settings of {@link createConformanceClient}. */
 export interface ClientSettings {
-  readonly api: 'collection' | 'admin' | 'analytics';
+  readonly api: ApiName;
   readonly baseUrl: string;
   readonly credentials: Credentials;
   readonly maxRequests: number;
