@@ -55,7 +55,7 @@ for (const { api, model } of specs) {
   const folder = join(client, 'src', 'generated');
   const bundle = `specs/dist/${api}.openapi.json`;
   plan(folder, `${api}.ts`, generated(bundle, await typesOf(api)));
-  plan(folder, 'list-keys.ts', generated(bundle, listKeysModule(api, model)));
+  plan(folder, 'list-keys.ts', generated(bundle, listKeysModule(model)));
   const manifest = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
   plan(
     folder,

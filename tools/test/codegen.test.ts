@@ -10,7 +10,7 @@ import { rateLimitModules } from '../src/codegen/rate-limits.mjs';
 
 describe('listKeysModule', () => {
   it('lists each list operation’s array key, paging bounds and keyset cursor', () => {
-    const text = listKeysModule('admin', loadSpecSync('admin'));
+    const text = listKeysModule(loadSpecSync('admin'));
     expect(text).toMatch(/^export const listEndpoints = \{/);
     expect(text).toContain("'/api/v2/admin/products': {\n    key: 'products',\n    pageable: true,");
     expect(text).toMatch(

@@ -42,6 +42,7 @@ export {
   type ValueRequirement,
 } from './parameter-rules.js';
 export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+export { httpsOnlyStatusOf, type TokenLifetimes, tokenLifetimesOf } from './security-extensions.js';
 export {
   bundledSpecPath,
   createSpecModel,

@@ -51,10 +51,9 @@ const literal = (value) =>
 
 /**
  * The text of `list-keys.ts` for one API.
- * @param {string} api
  * @param {SpecModel} spec
  */
-export function listKeysModule(api, spec) {
+export function listKeysModule(spec) {
   const entries = [];
   for (const operation of spec.operations) {
     if (operation.method !== 'get') continue;

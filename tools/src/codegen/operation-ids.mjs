@@ -3,6 +3,7 @@
 // operation, by path template and then upper-case method, so the names in the client's errors and
 // events cannot drift from the spec; whether the API accepts HTTPS only (its `x-https-only`); and
 // the `User-Agent` the client sends, made of the client package's name and version.
+import { httpsOnlyStatusOf } from '@mall-api/spec-model';
 
 /**
  * The text of `operation-ids.ts` for one API's client.
@@ -26,7 +27,7 @@ export function operationIdsModule(model, manifest) {
   return (
     `export const operationIds: Readonly<Record<string, Readonly<Record<string, string>>>> = {\n${entries.join('\n')}\n};\n` +
     `/** Whether the API accepts HTTPS only (\`x-https-only\`). */\n` +
-    `export const httpsOnly = ${model.document['x-https-only'] !== undefined};\n` +
+    `export const httpsOnly = ${httpsOnlyStatusOf(model.document) !== undefined};\n` +
     `/** The \`User-Agent\` of ${manifest.name} ${manifest.version}. */\n` +
     `export const userAgent = '${product}/${manifest.version}';\n`
   );

@@ -12,7 +12,7 @@ import {
   constantTimeEqual,
   formatTokenResponse,
 } from '@mall-api/auth';
-import { type JsonObject, loadSpecSync, resolveOptional } from '@mall-api/spec-model';
+import { type JsonObject, loadSpecSync, tokenLifetimesOf } from '@mall-api/spec-model';
 import { type Awaitable, andThen } from '../malls/awaitable.js';
 import { type CodeRecord, type Grant, memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { readPkceChallenge, verifierMatches } from './pkce.js';
@@ -44,16 +44,13 @@ export interface OAuthLifetimes {
  * @throws when no security scheme states all three lifetimes.
  */
 export function lifetimesFromSpec(document: JsonObject): OAuthLifetimes {
-  const schemes = resolveOptional(document, resolveOptional(document, document.components)?.securitySchemes);
-  for (const scheme of Object.values(schemes ?? {})) {
-    const stated = resolveOptional(document, resolveOptional(document, scheme)?.['x-token-lifetimes']);
-    const [code, access, refresh] = ['authorization-code', 'access-token', 'refresh-token'].map(
-      (name) => stated?.[`${name}-seconds`],
-    );
-    if (typeof code === 'number' && typeof access === 'number' && typeof refresh === 'number')
-      return { codeMs: code * 1000, accessTokenMs: access * 1000, refreshTokenMs: refresh * 1000 };
-  }
-  throw new Error('the spec states no x-token-lifetimes on an OAuth security scheme');
+  const stated = tokenLifetimesOf(document);
+  if (!stated) throw new Error('the spec states no x-token-lifetimes on an OAuth security scheme');
+  return {
+    codeMs: stated.authorizationCodeSeconds * 1000,
+    accessTokenMs: stated.accessTokenSeconds * 1000,
+    refreshTokenMs: stated.refreshTokenSeconds * 1000,
+  };
 }
 
 /** The platform's lifetimes, as the shipped admin spec states them (code, access and refresh token). */
