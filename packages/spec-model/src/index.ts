@@ -1,7 +1,7 @@
 // Public entry point of @mall-api/spec-model: the one reader of the bundled specs (the browser-safe
 // part is also served alone by `./browser.js`).
 
-export { type ApiVersions, answeringVersion, apiVersionsOf } from './api-versions.js';
+export { type ApiVersions, answeringVersion, apiVersionsOf, declaredApiVersionsOf } from './api-versions.js';
 export {
   type BodyRule,
   type BodyRuleBreach,

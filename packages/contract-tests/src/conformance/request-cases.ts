@@ -8,8 +8,7 @@
 // a list of operations or parameters: everything comes from the operation index.
 import type { Json, JsonObject, OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
 import {
-  apiVersionsOf,
-  isJsonObject,
+  declaredApiVersionsOf,
   type ParameterRules,
   parameterRulesOf,
   parameterTexts,
@@ -146,9 +145,8 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
  * (answered as the version the spec names for it), so it is sent as a valid case.
  */
 function versionCases(model: SpecModel, p: OperationParameter, base: RequestParts): RequestCase[] {
-  if (p.in !== 'header' || !isJsonObject(model.document['x-api-versions'])) return [];
-  const versions = apiVersionsOf(model.document);
-  if (versions.header?.toLowerCase() !== p.name.toLowerCase()) return [];
+  const versions = p.in === 'header' ? declaredApiVersionsOf(model.document) : undefined;
+  if (!versions || versions.header?.toLowerCase() !== p.name.toLowerCase()) return [];
   const undescribed = ['1999-01-01', '2099-12-31'].find((date) => !versions.dates.includes(date));
   return undescribed
     ? [
