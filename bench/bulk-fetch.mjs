@@ -20,6 +20,7 @@ import { createAnalyticsClient } from '@mall-api/analytics-client';
 import { createCollectionClient } from '@mall-api/collection-client';
 import { issueDemoTokens, startMockServers } from '@mall-api/mock-server';
 import { minimumBulkMs, simulateBulk } from '@mall-api/rate-limit/simulation';
+import { apiNames } from '@mall-api/spec-model';
 import { startRedis } from './support/redis.mjs';
 
 const run = promisify(execFile);
@@ -31,8 +32,7 @@ const { values } = parseArgs({
     'per-worker': { type: 'string', default: '30' },
   },
 });
-/** @type {('collection' | 'admin' | 'analytics')[]} */
-const apis = ['collection', 'admin', 'analytics'];
+const apis = apiNames;
 
 /**
  * One measured run.
@@ -57,7 +57,7 @@ const token = () => issueDemoTokens(served.authority, allScopes, 'benchmall').ac
 
 /**
  * Fires `count` calls of `api` at once through its client; resolves to the row.
- * @param {'collection' | 'admin' | 'analytics'} api
+ * @param {import('@mall-api/spec-model').ApiName} api
  * @param {number} count
  * @returns {Promise<Row>}
  */

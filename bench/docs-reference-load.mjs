@@ -10,6 +10,7 @@
 //   node bench/docs-reference-load.mjs [--runs 3]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { apiNames } from '@mall-api/spec-model';
 import { chromium } from 'playwright-core';
 import { startDocsServer } from '../docs/build/serve.mjs';
 import { startPlainStaticServer } from '../docs/test/plain-static-server.mjs';
@@ -17,7 +18,7 @@ import { startPlainStaticServer } from '../docs/test/plain-static-server.mjs';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
 const dist = join(import.meta.dirname, '..', 'docs', 'dist');
-const pages = ['collection', 'admin', 'analytics'];
+const pages = apiNames;
 const budget = { bytes: 600 * 1000, lcpMs: 2500 };
 const profile = {
   cpuSlowdown: 4,

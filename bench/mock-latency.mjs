@@ -5,6 +5,7 @@
 // so latency there is mostly queueing), after a short warm-up. Prints p50 / p99 / max per load.
 //   node bench/mock-latency.mjs [--seconds 10] [--rates 1000,2000,4000]
 import { parseArgs } from 'node:util';
+import { apiNames } from '@mall-api/spec-model';
 import autocannon from 'autocannon';
 import { requestMix } from './support/request-mix.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
@@ -15,8 +16,7 @@ const { values } = parseArgs({
     rates: { type: 'string', default: '1000,2000,4000' },
   },
 });
-/** @type {import('@mall-api/rate-limit').ApiName[]} */
-const apis = ['collection', 'admin', 'analytics'];
+const apis = apiNames;
 const server = await startServeMock();
 const mix = requestMix(server.token);
 const connectionsPerApi = [17, 17, 16];

@@ -6,6 +6,7 @@
 //   node bench/mock-soak.mjs [--minutes 10] [--rate 600]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { apiNames } from '@mall-api/spec-model';
 import autocannon from 'autocannon';
 import { requestMix } from './support/request-mix.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
@@ -15,8 +16,7 @@ const { values } = parseArgs({
 });
 const seconds = Number(values.minutes) * 60;
 const rate = Number(values.rate);
-/** @type {import('@mall-api/rate-limit').ApiName[]} */
-const apis = ['collection', 'admin', 'analytics'];
+const apis = apiNames;
 const ready = await startServeMock();
 /** @param {number | undefined} pid */
 const rssOf = (pid) =>

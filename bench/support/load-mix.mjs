@@ -1,10 +1,12 @@
 // Benchmark support: loads the three mock APIs at once with the GET mix of request-mix.mjs,
 // splitting the connections among them, after a warm-up that is not counted; sums throughput and
 // takes the worst p99.
+
+import { apiNames } from '@mall-api/spec-model';
 import autocannon from 'autocannon';
 import { requestMix } from './request-mix.mjs';
 
-const apis = /** @type {const} */ (['collection', 'admin', 'analytics']);
+const apis = apiNames;
 
 /**
  * Throughput and worst p99 of the mix on all three APIs, and the count of non-2xx answers and errors.

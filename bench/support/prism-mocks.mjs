@@ -1,6 +1,7 @@
 // Benchmark support: the stock `prism mock` CLI serving each bundled spec (one process per API, as
 // the CLI takes one document) on free loopback ports, for comparing our mocks with it.
 import { join } from 'node:path';
+import { apiNames } from '@mall-api/spec-model';
 import { freePort, startProcess } from './processes.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -18,7 +19,7 @@ export async function startPrismMocks() {
   const urls = { collection: await freeUrl(), admin: await freeUrl(), analytics: await freeUrl() };
   const stop = async () => void (await Promise.all(servers.map((server) => server.stop())));
   try {
-    for (const api of /** @type {ApiName[]} */ (['collection', 'admin', 'analytics'])) {
+    for (const api of apiNames) {
       const url = urls[api];
       servers.push(
         await startProcess(

@@ -5,7 +5,9 @@
 // credentials (Basic) or the local OAuth server (the mock that serves the flow's token endpoint),
 // and per operation its parameters and JSON body with dereferenced schemas — the very schemas the
 // page validates the input against — and the spec's examples to pre-fill the fields with.
+
 import { demoCollectionClients, demoOAuthClient, docsRedirectPath } from '@mall-api/mock-server';
+import { parameterExplodes, parameterStyle } from '@mall-api/spec-model';
 import { mockUrlOf, oauthEndpoints, productionUrlOf } from './code-samples.mjs';
 import { parameterExample, requestBodyExample, typedValue } from './spec-examples.mjs';
 
@@ -45,6 +47,8 @@ function consoleOperation(model, operation) {
         return {
           name: parameter.name,
           in: /** @type {'path' | 'query' | 'header'} */ (parameter.in),
+          style: parameterStyle(parameter),
+          explode: parameterExplodes(parameter),
           required: parameter.required,
           description: String(parameter.definition.description ?? ''),
           schema: /** @type {Schema} */ (model.dereference(parameter.schema)),

@@ -2,6 +2,7 @@
 // The spec's examples of an operation's input, read through the spec model: a parameter's example
 // (its own, else its schema's example, default or first enum) typed as its schema says, and the
 // first example of the JSON request body. The code samples and the console start from these.
+import { parameterValue } from '@mall-api/spec-model';
 
 /** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
 /** @typedef {import('@mall-api/spec-model').OperationEntry} OperationEntry */
@@ -26,21 +27,15 @@ export function parameterExample(model, parameter) {
 }
 
 /**
- * The value typed as the schema says: arrays as arrays (a comma string is split), numbers as numbers.
+ * The example typed as the parameter's schema and style say (a comma string of a list is split,
+ * numerals of numbers become numbers), by the spec model's parameter conversion.
  * @param {SpecModel} model
  * @param {OperationParameter} parameter
- * @param {any} value
+ * @param {unknown} value
  */
 export function typedValue(model, parameter, value) {
-  const { schema } = parameter;
-  if (schema.type === 'array') {
-    const items = Array.isArray(value) ? value : String(value).split(',');
-    const itemType = model.resolveOptional(schema.items)?.type;
-    return items.map((item) => (itemType === 'integer' || itemType === 'number' ? Number(item) : item));
-  }
-  if ((schema.type === 'integer' || schema.type === 'number') && typeof value === 'string')
-    return Number(value);
-  return value;
+  const texts = Array.isArray(value) ? value.map(String) : String(value);
+  return parameterValue(parameter, parameter.schema, texts, model.resolveOptional(parameter.schema.items));
 }
 
 /**

@@ -5,14 +5,13 @@
 // demo credentials, gets one of the success statuses the spec documents for that operation. Each
 // OAuth operation runs in a fresh mall of its own, as a reader's first try would.
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
-import { type ApiName, loadSpecSync, type SpecModel } from '@mall-api/spec-model';
+import { type ApiName, apiNames, loadSpecSync, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthEndpoints } from '../build/code-samples.mjs';
 import { consoleApiOf } from '../build/console-data.mjs';
 import type { ConsoleApi, ConsoleOperation } from '../src/browser/console-model.js';
 import { buildRequest, inputProblems } from '../src/browser/console-request.js';
 
-const apiNames: ApiName[] = ['collection', 'admin', 'analytics'];
 const models = new Map<ApiName, SpecModel>(apiNames.map((name) => [name, loadSpecSync(name)]));
 const model = (name: ApiName) => models.get(name) ?? loadSpecSync(name);
 const consoles = new Map<ApiName, ConsoleApi>(

@@ -1,10 +1,10 @@
 // The console's request logic at the function: text typed as each schema says, validation with
 // the operation's schemas from the console data the build writes (so a rule of the spec is a rule
 // of the console), and the request it builds.
-import { loadSpecSync } from '@mall-api/spec-model';
+import { apiNames, loadSpecSync } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { consoleApiOf } from '../build/console-data.mjs';
-import type { ConsoleOperation } from '../src/browser/console-model.js';
+import type { ConsoleOperation, ConsoleParameter, Schema } from '../src/browser/console-model.js';
 import {
   buildRequest,
   inputProblems,
@@ -12,7 +12,7 @@ import {
   typedValue,
 } from '../src/browser/console-request.js';
 
-const models = (['collection', 'admin', 'analytics'] as const).map((api) => loadSpecSync(api));
+const models = apiNames.map((api) => loadSpecSync(api));
 const [collection, admin] = models as [(typeof models)[0], (typeof models)[0]];
 const collectionApi = consoleApiOf('collection', 'Collection', collection, models);
 const adminApi = consoleApiOf('admin', 'Admin', admin, models);
@@ -26,12 +26,27 @@ const prefilled = (entry: ConsoleOperation) => ({
 });
 
 describe('typedValue', () => {
+  const field = (schema: Schema, explode = false): ConsoleParameter => ({
+    name: 'field',
+    in: 'query',
+    style: 'form',
+    explode,
+    required: false,
+    description: '',
+    schema,
+    example: '',
+  });
+
   it('reads numbers, booleans and comma lists as their schema says, and leaves bad text for Ajv', () => {
-    expect(typedValue({ type: 'integer' }, '20')).toBe(20);
-    expect(typedValue({ type: 'integer' }, 'ten')).toBe('ten');
-    expect(typedValue({ type: 'boolean' }, 'true')).toBe(true);
-    expect(typedValue({ type: 'array', items: { type: 'integer' } }, '1, 2,3')).toEqual([1, 2, 3]);
-    expect(typedValue({ type: 'string' }, '007')).toBe('007');
+    expect(typedValue(field({ type: 'integer' }), '20')).toBe(20);
+    expect(typedValue(field({ type: 'integer' }), 'ten')).toBe('ten');
+    expect(typedValue(field({ type: 'boolean' }), 'true')).toBe(true);
+    expect(typedValue(field({ type: 'array', items: { type: 'integer' } }), ' 1, 2 ,3 ')).toEqual([1, 2, 3]);
+    expect(typedValue(field({ type: 'string' }), '007')).toBe('007');
+  });
+
+  it('keeps an exploded list’s one field one item, as its repeated key would carry it', () => {
+    expect(typedValue(field({ type: 'array', items: { type: 'string' } }, true), 'a,b')).toEqual(['a,b']);
   });
 });
 
@@ -58,11 +73,11 @@ describe('inputProblems', () => {
     ]);
   });
 
-  it('checks the JSON body: text that is not JSON, and fields against the body schema', () => {
+  it('checks the JSON body: text that is not JSON, and fields against the body schema, named as the API names them', () => {
     const create = operation(adminApi, 'createCategory');
     expect(inputProblems(create, { values: {}, body: '{' })[0]?.name).toBe('body');
     const problems = inputProblems(create, { values: {}, body: JSON.stringify({ shop_no: 1, request: {} }) });
-    expect(problems).toContainEqual({ name: 'body.request.category_name', message: 'is required' });
+    expect(problems).toContainEqual({ name: 'request.category_name', message: 'is required' });
   });
 });
 

@@ -6,12 +6,12 @@ import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
-import { type ApiName, loadSpecSync } from '@mall-api/spec-model';
+import { type ApiName, apiNames, loadSpecSync } from '@mall-api/spec-model';
 import newman, { type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const postmanDir = join(import.meta.dirname, '..', 'dist', 'postman');
-const apis: ApiName[] = ['collection', 'admin', 'analytics'];
+const apis = apiNames;
 
 /** Reads a JSON file of docs/dist/postman. */
 const readJson = async (file: string) => JSON.parse(await readFile(join(postmanDir, file), 'utf8'));

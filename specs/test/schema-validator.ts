@@ -1,10 +1,11 @@
 // Test support: validates values against schemas of a bundled OpenAPI 3.1 document with Ajv's
 // JSON Schema 2020-12 dialect, resolving `#/components/...` references inside the document, and
-// finds the platform's published example payloads vendored beside the tests.
+// finds the platform's published example payloads vendored beside the tests. The Ajv instance is the
+// repository's one configuration, spec-model's `createAjv`, imported from its source: spec-model
+// depends on this package, so it cannot be a dependency of it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createAjv } from '../../packages/spec-model/src/ajv-instance.js';
 
 export type OpenApiDocument = {
   paths: Record<string, Record<string, unknown>>;
@@ -23,8 +24,7 @@ export function loadBundle(api: string): OpenApiDocument {
 
 /** Returns `validate(schemaPointer, value)` → list of error strings (empty when valid). */
 export function schemaValidator(document: OpenApiDocument) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
+  const ajv = createAjv();
   ajv.addSchema({ ...document, $id: 'openapi' });
   return (pointer: string, value: unknown): string[] => {
     const validate = ajv.getSchema(`openapi#${pointer}`);

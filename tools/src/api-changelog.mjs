@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiNames, repositoryRoot } from './api-releases/api-releases.mjs';
+import { apiNames } from '@mall-api/spec-model';
+import { repositoryRoot } from './api-releases/api-releases.mjs';
 import { renderChangelog } from './api-releases/changelog.mjs';
 
 const { values } = parseArgs({ options: { root: { type: 'string' }, check: { type: 'boolean' } } });

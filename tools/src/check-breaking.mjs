@@ -4,7 +4,7 @@
 // bundle (specs/releases/<api>/) and fails on an undeclared breaking change, printing each in plain
 // words with its location. `--root <dir>` checks another copy of the repository layout.
 import { parseArgs } from 'node:util';
-import { apiNames } from './api-releases/api-releases.mjs';
+import { apiNames } from '@mall-api/spec-model';
 import { checkApi, formatCheck, passes } from './api-releases/breaking-check.mjs';
 
 const { values } = parseArgs({

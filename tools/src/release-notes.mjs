@@ -6,7 +6,7 @@
 // breaking-change check fails until this was run after the last change. `--root <dir>` works on
 // another copy of the repository layout.
 import { parseArgs } from 'node:util';
-import { apiNames } from './api-releases/api-releases.mjs';
+import { apiNames } from '@mall-api/spec-model';
 import { writePendingNotes } from './api-releases/pending-notes.mjs';
 
 const { values } = parseArgs({ options: { root: { type: 'string' } } });

@@ -12,7 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiNames, repositoryRoot } from './api-releases/api-releases.mjs';
+import { apiNames } from '@mall-api/spec-model';
+import { repositoryRoot } from './api-releases/api-releases.mjs';
 import { checkApi, formatCheck, passes } from './api-releases/breaking-check.mjs';
 import { cutRelease, pendingRelease } from './api-releases/cut-release.mjs';
 

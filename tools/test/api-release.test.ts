@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { apiNames } from '@mall-api/spec-model';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkApi, passes } from '../src/api-releases/breaking-check.mjs';
 import { renderChangelog } from '../src/api-releases/changelog.mjs';
@@ -77,7 +78,7 @@ describe('docs/changelogs', () => {
       join(repoRoot, 'tools', 'src', 'api-changelog.mjs'),
       '--check',
     ]);
-    for (const api of ['collection', 'admin', 'analytics'])
+    for (const api of apiNames)
       expect(readFileSync(join(repoRoot, 'docs', 'changelogs', `${api}.md`), 'utf8')).toMatch(
         /^# .+: changelog\n[\s\S]*\n## Description \d+\.\d+\.\d+\S* — \d{4}-\d{2}-\d{2}\n\nAPI versions/,
       );

@@ -22,6 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { apiNames } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/free-port.mjs';
 import { packWorkspaces, publishedWorkspaces, repoRoot, rootManifest } from '../src/published-packages.mjs';
@@ -204,7 +205,7 @@ describe('the published packages', () => {
     // way; `--examples` answers from the spec's examples, which the app's assertions rely on.
     const octet = () => 2 + Math.floor(Math.random() * 250);
     const host = `127.${octet()}.${octet()}.${octet()}`;
-    const urls = await startMock(['collection', 'admin', 'analytics'], ['--host', host, '--examples']);
+    const urls = await startMock([...apiNames], ['--host', host, '--examples']);
     const { stdout } = await run(process.execPath, [join(scratch, 'app', 'dist', 'app.js')], {
       env: {
         ...process.env,

@@ -10,6 +10,9 @@ export type Schema = { [key: string]: unknown };
 export interface ConsoleParameter {
   name: string;
   in: 'path' | 'query' | 'header';
+  /** Its serialization style and explode, as the spec declares them or OpenAPI defaults them. */
+  style: string;
+  explode: boolean;
   required: boolean;
   description: string;
   schema: Schema;

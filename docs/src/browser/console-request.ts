@@ -1,9 +1,17 @@
 // The console's request logic, apart from the page: turns what the reader typed into typed values
-// (as the schema says: numbers, booleans, comma lists), validates them and the JSON body with Ajv
-// against the operation's schemas from the spec, and builds the fetch request. No DOM here, so
-// every rule is unit-tested (console-request.test.ts).
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+// (as the parameter's schema and style say: numbers, booleans, comma lists), validates them and the
+// JSON body against the operation's schemas from the spec, and builds the fetch request. The
+// conversion, the Ajv configuration and the naming of problems are the spec model's, as the mock
+// uses them (its browser-safe entry point). No DOM here, so every rule is unit-tested
+// (console-request.test.ts).
+import {
+  createAjv,
+  fieldViolation,
+  isReportedError,
+  parameterTexts,
+  parameterValue,
+  parameterViolation,
+} from '@mall-api/spec-model/browser';
 import type { ConsoleOperation, ConsoleParameter, Schema } from './console-model.js';
 
 /** A problem found before sending: which parameter or body field, and what is wrong. */
@@ -18,42 +26,16 @@ export interface ConsoleInput {
   body: string;
 }
 
-const numeric = (type: unknown) => type === 'integer' || type === 'number';
-
-/** The text of one field typed as `schema` says; text that is not a number stays text (Ajv reports it). */
-export function typedValue(schema: Schema, raw: string): unknown {
-  if (schema.type === 'array') {
-    const items = (schema.items ?? {}) as Schema;
-    return raw.split(',').map((item) => typedValue(items, item.trim()));
-  }
-  if (numeric(schema.type) && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
-  if (schema.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
-  return raw;
+/**
+ * The text of one field typed as the parameter's schema and style say (spaces around a list's
+ * commas dropped, as a reader types them); text that does not convert stays text (Ajv reports it).
+ */
+export function typedValue(parameter: ConsoleParameter, raw: string): unknown {
+  const text = parameter.schema.type === 'array' ? raw.trim().replace(/\s*,\s*/g, ',') : raw.trim();
+  return parameterValue(parameter, parameter.schema, text);
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-(addFormats as unknown as (instance: Ajv2020) => void)(ajv);
-
-function messageOf(error: ErrorObject): string {
-  if (error.keyword === 'required') return 'is required';
-  if (error.keyword === 'enum')
-    return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
-  return error.message ?? 'is not valid';
-}
-
-function problemsOf(errors: ErrorObject[] | null | undefined, prefix: string): InputProblem[] {
-  return (errors ?? [])
-    .filter((error) => error.keyword !== 'if')
-    .map((error) => {
-      const path = error.instancePath
-        .split('/')
-        .slice(1)
-        .filter((segment) => !/^\d+$/.test(segment));
-      if (error.keyword === 'required') path.push(String(error.params.missingProperty));
-      const name = prefix === '' ? (path[0] ?? 'request') : [prefix, ...path].join('.');
-      return { name, message: messageOf(error) };
-    });
-}
+const ajv = createAjv();
 
 /** Compiled validators, per schema object of the console data (compiled on first use). */
 const validators = new WeakMap<object, ReturnType<typeof ajv.compile>>();
@@ -88,7 +70,7 @@ export function typedParameters(
   const typed = new Map<ConsoleParameter, unknown>();
   for (const parameter of operation.parameters) {
     const raw = input.values[parameter.name] ?? '';
-    if (raw.trim() !== '') typed.set(parameter, typedValue(parameter.schema, raw.trim()));
+    if (raw.trim() !== '') typed.set(parameter, typedValue(parameter, raw));
   }
   return typed;
 }
@@ -101,7 +83,9 @@ export function inputProblems(operation: ConsoleOperation, input: ConsoleInput):
   const parameters = typedParameters(operation, input);
   const validateParameters = compiled(parameterSchemaOf(operation));
   const values = Object.fromEntries([...parameters].map(([parameter, value]) => [parameter.name, value]));
-  const problems = validateParameters(values) ? [] : problemsOf(validateParameters.errors, '');
+  const problems: InputProblem[] = validateParameters(values)
+    ? []
+    : (validateParameters.errors ?? []).map(parameterViolation);
   if (operation.body) {
     const text = input.body.trim();
     if (text === '') {
@@ -115,13 +99,14 @@ export function inputProblems(operation: ConsoleOperation, input: ConsoleInput):
         return problems;
       }
       const validateBody = compiled(operation.body.schema);
-      if (!validateBody(body)) problems.push(...problemsOf(validateBody.errors, 'body'));
+      if (!validateBody(body))
+        problems.push(...(validateBody.errors ?? []).filter(isReportedError).map((e) => fieldViolation(e)));
     }
   }
   return problems;
 }
 
-/** The request to send: URL (path filled in, query as comma lists) and fetch options. */
+/** The request to send: URL (path filled in, query serialized by each parameter's style) and fetch options. */
 export function buildRequest(
   operation: ConsoleOperation,
   input: ConsoleInput,
@@ -133,10 +118,11 @@ export function buildRequest(
   const headers = new Headers();
   let path = operation.path;
   for (const [parameter, value] of parameters) {
-    const text = Array.isArray(value) ? value.join(',') : String(value);
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
-    else if (parameter.in === 'query') query.append(parameter.name, text);
-    else headers.set(parameter.name, text);
+    const texts = parameterTexts(parameter, value);
+    if (parameter.in === 'query') for (const text of texts) query.append(parameter.name, text);
+    else if (parameter.in === 'path')
+      path = path.replace(`{${parameter.name}}`, encodeURIComponent(texts.join(',')));
+    else headers.set(parameter.name, texts.join(','));
   }
   if (authorization) headers.set('Authorization', authorization);
   const body = operation.body && input.body.trim() !== '' ? input.body : undefined;

@@ -2,9 +2,10 @@
 // callers authenticate, which status a missing scope gets and whether the API serves the OAuth
 // endpoints. Rate limits, what they count per and HTTPS-only are read from each spec
 // (`x-rate-limit`, `x-https-only`). One table; the server code has no per-API branches of its own.
+import type { ApiName } from '@mall-api/spec-model';
 
-/** Names of the APIs the mock server can serve. */
-export type ApiName = 'collection' | 'admin' | 'analytics';
+/** Names of the APIs the mock server can serve: the platform's APIs, as the spec model lists them. */
+export type { ApiName };
 
 /** Static description of one API as the mock server serves it. */
 export interface ApiProfile {

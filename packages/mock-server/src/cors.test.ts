@@ -3,6 +3,7 @@
 // rate-limit headers a page on another origin may read.
 import type { IncomingMessage } from 'node:http';
 import { apiLimits } from '@mall-api/rate-limit';
+import { apiNames } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corsResponseHeaders, isPreflight } from './cors.js';
 import { type RunningMock, startMockServer } from './mock-server.js';
@@ -12,7 +13,7 @@ const request = (method: string, headers: Record<string, string> = {}) =>
 
 describe('the CORS headers', () => {
   it('let any origin read each API’s rate-limit headers and Retry-After', () => {
-    for (const api of ['collection', 'admin', 'analytics'] as const) {
+    for (const api of apiNames) {
       const headers = corsResponseHeaders(apiLimits[api]);
       expect(headers['access-control-allow-origin']).toBe('*');
       const exposed = headers['access-control-expose-headers']?.split(', ');

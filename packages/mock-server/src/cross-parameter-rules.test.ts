@@ -1,7 +1,7 @@
 // Cross-parameter rules are read from the parameters' extensions: `x-not-less-than` for ranges of
 // numbers and dates in the three APIs alike, `x-max-values-per-key`, `x-requires-one-of` and the
 // operation's `x-mutually-exclusive`; a rule changed in a copy of the spec changes what is refused.
-import { createSpecModel, type JsonObject, loadSpecSync } from '@mall-api/spec-model';
+import { type ApiName, createSpecModel, type JsonObject, loadSpecSync } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { compileCrossParameterRules } from './cross-parameter-rules.js';
 
@@ -10,11 +10,8 @@ const checkOf = (document: JsonObject, operationId: string) => {
   if (!operation) throw new Error(`no ${operationId}`);
   return compileCrossParameterRules(operation);
 };
-const namesOf = (
-  api: 'collection' | 'admin' | 'analytics',
-  operationId: string,
-  query: Record<string, string | string[]>,
-) => checkOf(loadSpecSync(api).document, operationId)(query).map((v) => v.name);
+const namesOf = (api: ApiName, operationId: string, query: Record<string, string | string[]>) =>
+  checkOf(loadSpecSync(api).document, operationId)(query).map((v) => v.name);
 
 describe('cross-parameter rules read from the specs', () => {
   it('x-not-less-than refuses an upper bound below its lower bound in all three APIs', () => {

@@ -3,12 +3,20 @@
 // OpenAPI 3.1 uses it). Path, query and header values are deserialized by their schemas and style
 // (comma lists, numbers, booleans) and the converted values are kept: the stages after validation
 // read them instead of parsing the raw query again. Every failure becomes a violation naming the
-// parameter or body field, as the API's 422 envelope reports it.
+// parameter or body field, as the API's 422 envelope reports it. Conversion and naming are the spec
+// model's (`parameterValue`, `parameterViolation`, `fieldViolation`).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import {
+  fieldViolation,
+  isReportedError,
+  type OperationEntry,
+  type OperationParameter,
+  parameterValue,
+  parameterViolation,
+  type SpecModel,
+} from '@mall-api/spec-model';
+import type { ValidateFunction } from 'ajv';
 import type { Violation } from './error-envelope.js';
-import { coerceParameter } from './parameter-coercion.js';
 import type { ConvertedParameters } from './pipeline/phases.js';
 
 /** The raw parts of a request the validator reads. */
@@ -30,33 +38,6 @@ export interface CheckedRequest {
 export type RequestValidator = (request: RawRequestParts) => CheckedRequest;
 
 type Location = 'path' | 'query' | 'header';
-
-function messageOf(error: ErrorObject, nameUnknownKeys = false): string {
-  if (error.keyword === 'required') return 'is required';
-  if (error.keyword === 'additionalProperties' && nameUnknownKeys) return 'is not a known key';
-  if (error.keyword === 'enum')
-    return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
-  return error.message ?? 'is not valid';
-}
-
-/**
- * The parameter or field an error is about: `limit`, `request.category_name`, `shop_name`; with
- * `nameUnknownKeys`, an unexpected key is named itself rather than the object holding it.
- */
-function nameOf(error: ErrorObject, topLevel: boolean, nameUnknownKeys = false): string {
-  const segments = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required' || error.keyword === 'dependentRequired') {
-    segments.push(String(error.params.missingProperty));
-  }
-  if (error.keyword === 'additionalProperties' && nameUnknownKeys)
-    segments.push(String(error.params.additionalProperty));
-  // For a parameter, the first segment is the parameter; an item index below it adds nothing.
-  const relevant = topLevel ? segments.slice(0, 1) : segments.filter((s) => !/^\d+$/.test(s));
-  return relevant.join('.') || 'request';
-}
 
 function dedupe(violations: Violation[]): Violation[] {
   const seen = new Set<string>();
@@ -116,23 +97,21 @@ export function requestValidatorCompiler(
         for (const parameter of parameters) {
           const raw = rawValue(location, parameter, request);
           if (raw !== undefined)
-            values[parameter.name] = coerceParameter(parameter, raw, itemSchemas.get(parameter.name));
+            values[parameter.name] = parameterValue(
+              parameter,
+              parameter.schema,
+              raw,
+              itemSchemas.get(parameter.name),
+            );
         }
         if (!validate(values)) {
-          for (const error of validate.errors ?? []) {
-            violations.push({ location, name: nameOf(error, true), message: messageOf(error) });
-          }
+          for (const error of validate.errors ?? [])
+            violations.push({ location, ...parameterViolation(error) });
         }
       }
       if (bodyValidator && request.body !== undefined && !bodyValidator(request.body)) {
-        for (const error of bodyValidator.errors ?? []) {
-          if (error.keyword === 'if') continue;
-          violations.push({
-            location: 'body',
-            name: nameOf(error, false, nameUnknownKeys),
-            message: messageOf(error, nameUnknownKeys),
-          });
-        }
+        for (const error of (bodyValidator.errors ?? []).filter(isReportedError))
+          violations.push({ location: 'body', ...fieldViolation(error, { nameUnknownKeys }) });
       }
       if (operation.bodyRequired && request.body === undefined) {
         violations.push({ location: 'body', name: 'request', message: 'a request body is required' });

@@ -6,9 +6,7 @@
 // spec. No limit number lives here. Not for which key a limit applies to: `countedPer` says what,
 // the caller builds the key; not for one API alone (a client takes its API's `ApiLimitModel`).
 import { RateLimitError } from './errors.js';
-import { adminRateLimit } from './generated/admin-limit.js';
-import { analyticsRateLimit } from './generated/analytics-limit.js';
-import { collectionRateLimit } from './generated/collection-limit.js';
+import { rateLimits } from './generated/rate-limits.js';
 import {
   type ApiLimit,
   apiLimitFromExtension,
@@ -19,8 +17,8 @@ import { checkPolicy } from './policy.js';
 
 export type { ApiLimit } from './limit-model.js';
 
-/** Names of the mall APIs with a rate limit. */
-export type ApiName = 'collection' | 'admin' | 'analytics';
+/** Names of the mall APIs with a rate limit (the APIs of the specs, as generated from them). */
+export type ApiName = keyof typeof rateLimits;
 
 /** The table of the three APIs' limits. */
 export type ApiLimits = Readonly<Record<ApiName, ApiLimit>>;
@@ -80,11 +78,9 @@ export function apiLimitFromSpec(document: Readonly<Record<string, unknown>>, na
 }
 
 /** The three APIs' limits, derived from the bundled specs at build time. */
-export const apiLimits: ApiLimits = {
-  collection: apiLimitFromExtension(collectionRateLimit, 'collection'),
-  admin: apiLimitFromExtension(adminRateLimit, 'admin'),
-  analytics: apiLimitFromExtension(analyticsRateLimit, 'analytics'),
-};
+export const apiLimits = Object.fromEntries(
+  Object.entries(rateLimits).map(([api, extension]) => [api, apiLimitFromExtension(extension, api)]),
+) as ApiLimits;
 
 /** The limit for an API name, or a custom {@link ApiLimit} as given. */
 export function resolveApiLimit(api: ApiName | ApiLimit): ApiLimit {

@@ -2,6 +2,7 @@
 // time against the real server limiter: bulk calls across the sliding log's window edges with
 // network times that vary per request, a server clock 500 ms ahead or behind, and calls another
 // process made before; bulk runs take at most 1.05 times the least time the limit allows.
+import { apiNames } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { apiLimits } from './api-limits.js';
 import { minimumBulkMs, simulateBulk } from './bulk-simulation.js';
@@ -21,7 +22,7 @@ const jitteredLatency = (seed: number) => {
   return () => 5 + random() * 120;
 };
 
-const apis = ['collection', 'admin', 'analytics'] as const;
+const apis = apiNames;
 
 describe('simulated bulk fetches', () => {
   it('states the least time each limit allows, from the spec', () => {

@@ -1,3 +1,4 @@
+import { apiNames } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import type { ApiName } from './api-limits.js';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from './client-scheduler.js';
@@ -74,7 +75,7 @@ describe('createRateLimitMiddleware', () => {
       },
     );
 
-    it.each(['collection', 'admin', 'analytics'] as const)(
+    it.each(apiNames)(
       '100 requests fired at once to the %s API are queued first in, first out',
       async (api) => {
         const clock = manualClock(start);

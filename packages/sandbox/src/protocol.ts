@@ -4,9 +4,10 @@
 // mall's data, and the gateway the mocks use. Outcomes say what happened, not how HTTP says it:
 // the mock server maps them to status codes and the API's error envelope. Nothing here exists at
 // run time, so a package that imports these with `import type` still runs without the sandbox.
+import type { ApiName } from '@mall-api/spec-model';
 
-/** The APIs the sandbox answers for. */
-export type SandboxApi = 'collection' | 'admin' | 'analytics';
+/** The APIs the sandbox answers for: the platform's APIs, as the spec model lists them. */
+export type SandboxApi = ApiName;
 
 /** Where a violated rule points. */
 export type ViolationLocation = 'path' | 'query' | 'body';

@@ -1,6 +1,6 @@
 // The API versions read from each bundle's `x-api-versions`, and the version that answers a request.
 import { describe, expect, it } from 'vitest';
-import { answeringVersion, apiVersionsOf } from './api-versions.js';
+import { answeringVersion, apiVersionsOf, declaredApiVersionsOf } from './api-versions.js';
 import { loadSpecSync } from './spec-model.js';
 
 describe('apiVersionsOf', () => {
@@ -19,6 +19,14 @@ describe('apiVersionsOf', () => {
     expect(() => apiVersionsOf({ 'x-api-versions': { versions: [{ date: 'latest' }] } })).toThrow(
       /release date/,
     );
+  });
+});
+
+describe('declaredApiVersionsOf', () => {
+  it('reads the extension where declared, nothing where absent, and still refuses a malformed one', () => {
+    expect(declaredApiVersionsOf(loadSpecSync('admin').document)?.header).toBe('X-Platform-Api-Version');
+    expect(declaredApiVersionsOf({})).toBeUndefined();
+    expect(() => declaredApiVersionsOf({ 'x-api-versions': { versions: 'all' } })).toThrow(/x-api-versions/);
   });
 });
 

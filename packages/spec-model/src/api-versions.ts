@@ -16,6 +16,16 @@ export interface ApiVersions {
 const releaseDate = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
+ * Reads `x-api-versions` from a document that may not declare it (an older released bundle, a
+ * document without versions).
+ * @returns `undefined` when the document declares no `x-api-versions`.
+ * @throws {Error} when the extension is malformed.
+ */
+export function declaredApiVersionsOf(document: JsonObject): ApiVersions | undefined {
+  return document['x-api-versions'] === undefined ? undefined : apiVersionsOf(document);
+}
+
+/**
  * Reads `x-api-versions` from a bundled document.
  * @throws {Error} when the extension is missing or malformed.
  */

@@ -1,5 +1,7 @@
-// Public entry point of @mall-api/spec-model: the one reader of the bundled specs.
-export { type ApiVersions, answeringVersion, apiVersionsOf } from './api-versions.js';
+// Public entry point of @mall-api/spec-model: the one reader of the bundled specs (the browser-safe
+// part is also served alone by `./browser.js`).
+
+export { type ApiVersions, answeringVersion, apiVersionsOf, declaredApiVersionsOf } from './api-versions.js';
 export {
   type BodyRule,
   type BodyRuleBreach,
@@ -12,6 +14,7 @@ export {
   type LocatedValue,
   valuesAt,
 } from './body-rules.js';
+export * from './browser.js';
 export {
   dereference,
   extensionsOf,
@@ -31,15 +34,20 @@ export {
   type OperationParameter,
 } from './operation-index.js';
 export { linksOf, linkValue, type OperationLink } from './operation-links.js';
-export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 export {
-  type ApiName,
-  apiNames,
+  hasNoParameterRules,
+  type OrderedParameters,
+  type ParameterRules,
+  parameterRulesOf,
+  type ValueRequirement,
+} from './parameter-rules.js';
+export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+export { httpsOnlyStatusOf, type TokenLifetimes, tokenLifetimesOf } from './security-extensions.js';
+export {
   bundledSpecPath,
   createSpecModel,
   loadSpec,
   loadSpecSync,
   type Route,
   type SpecModel,
-  type SpecName,
 } from './spec-model.js';

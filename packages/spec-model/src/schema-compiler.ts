@@ -1,8 +1,8 @@
-// Ajv registration of a bundled document: one Ajv 2020-12 instance (the dialect of OpenAPI 3.1)
-// with the whole document added under one id and the `ajv-formats` formats, so any schema taken
-// from the document — references to `#/components/...` included — compiles as written.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import formats from 'ajv-formats';
+// Ajv registration of a bundled document: one instance of the repository's Ajv configuration
+// (ajv-instance.ts) with the whole document added under one id, so any schema taken from the
+// document — references to `#/components/...` included — compiles as written.
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv-instance.js';
 import { isJsonObject, type Json, type JsonObject } from './json-document.js';
 
 /** Compiles schemas taken from one document. */
@@ -30,8 +30,7 @@ function anchorRefs(value: Json): Json {
 
 /** Registers `document` in a new Ajv instance. */
 export function createSchemaCompiler(document: JsonObject): SchemaCompiler {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  (formats as unknown as (ajv: Ajv2020) => void)(ajv);
+  const ajv = createAjv();
   ajv.addSchema({ ...document, $id: documentId });
   return { ajv, compile: (schema) => ajv.compile(anchorRefs(schema) as object) };
 }

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { SpecName } from './api-names.js';
 import {
   dereference,
   isJsonObject,
@@ -16,13 +17,6 @@ import {
 } from './json-document.js';
 import { type HttpMethod, httpMethods, indexOperations, type OperationEntry } from './operation-index.js';
 import { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
-
-/** The three APIs of the platform. */
-export const apiNames = ['collection', 'admin', 'analytics'] as const;
-/** One of {@link apiNames}. */
-export type ApiName = (typeof apiNames)[number];
-/** Every bundled document: the platform's APIs and the mocks' control API (which is no platform API). */
-export type SpecName = ApiName | 'control';
 
 /** A routed request: the operation and its decoded path parameters. */
 export interface Route {

@@ -12,9 +12,6 @@ import semver from 'semver';
 
 /** The repository root. */
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-/** The three APIs, in the order the docs list them. */
-export const apiNames = /** @type {const} */ (['collection', 'admin', 'analytics']);
-
 /** @param {string} api */
 export const releasesDirectory = (api, root = repositoryRoot) => join(root, 'specs', 'releases', api);
 /** @param {string} api */

@@ -5,7 +5,7 @@
 // says only HTTPS is accepted. Each answer must also conform (the answer checks of @mall-api/mock-server). A credential the
 // run was not given is a skipped check, saying so. A write goes with its documented example body
 // and must change nothing: what it addresses reads the same before and after (refused-writes.ts).
-import { isJsonObject, type OperationEntry } from '@mall-api/spec-model';
+import { httpsOnlyStatusOf, isJsonObject, type OperationEntry } from '@mall-api/spec-model';
 import type { Check } from './check.js';
 import type { CredentialKind } from './conformance-client.js';
 import { sendRefusedWrite } from './refused-writes.js';
@@ -40,7 +40,7 @@ function rows(context: CheckContext, operation: OperationEntry): Row[] {
   const required = operation.requiredScope;
   const grantedAnyway = required !== undefined && context.client.forbiddenScopes?.includes(required) === true;
   const scoped = required !== undefined && required !== 'none' && !grantedAnyway;
-  const httpsOnly = context.model.document['x-https-only'];
+  const httpsOnly = httpsOnlyStatusOf(context.model.document);
   const tokens = usesTokens(context);
   return [
     { name: 'no credentials', credential: 'none', status: 401 },
@@ -60,8 +60,8 @@ function rows(context: CheckContext, operation: OperationEntry): Row[] {
           { name: 'an expired token', credential: 'expired' as const, status: 401 },
         ]
       : []),
-    ...(isJsonObject(httpsOnly) && typeof httpsOnly.status === 'number'
-      ? [{ name: 'plain HTTP', credential: 'valid' as const, status: httpsOnly.status, plainHttp: true }]
+    ...(httpsOnly !== undefined
+      ? [{ name: 'plain HTTP', credential: 'valid' as const, status: httpsOnly, plainHttp: true }]
       : []),
   ];
 }

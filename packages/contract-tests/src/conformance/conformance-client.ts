@@ -5,7 +5,7 @@
 // `Sleep`, so against our mock the runner can move the mall's clock instead of waiting (mock-clock.ts).
 
 import type { Answer } from '@mall-api/mock-server/answer-checks';
-import type { Json, OperationEntry } from '@mall-api/spec-model';
+import { type ApiName, type Json, type OperationEntry, parameterTexts } from '@mall-api/spec-model';
 import { createPacing, type Sleep } from '../hooks/pacing.js';
 import type { RequestParts } from './request-cases.js';
 
@@ -59,7 +59,7 @@ export interface ConformanceClient {
 
 /** Settings of {@link createConformanceClient}. */
 export interface ClientSettings {
-  readonly api: 'collection' | 'admin' | 'analytics';
+  readonly api: ApiName;
   readonly baseUrl: string;
   readonly credentials: Credentials;
   readonly maxRequests: number;
@@ -72,9 +72,7 @@ export function queryString(operation: OperationEntry, query: Readonly<Record<st
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
     const parameter = operation.parameters.find((p) => p.name === name && p.in === 'query');
-    const explode = parameter?.explode ?? (parameter?.style ?? 'form') === 'form';
-    if (Array.isArray(value) && explode) for (const item of value) search.append(name, String(item));
-    else search.append(name, Array.isArray(value) ? value.map(String).join(',') : String(value));
+    for (const text of parameterTexts(parameter ?? { name, in: 'query' }, value)) search.append(name, text);
   }
   const text = search.toString();
   return text ? `?${text}` : '';

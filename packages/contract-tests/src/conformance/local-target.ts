@@ -5,7 +5,7 @@
 // one issued a token lifetime ago (`x-token-lifetimes` of the spec) so it has expired. Waiting moves that mall's clock (mock-clock.ts).
 import { basicAuthorization } from '@mall-api/auth';
 import type { OAuthAuthority } from '@mall-api/mock-server';
-import { type ApiName, isJsonObject, loadSpec, type SpecModel } from '@mall-api/spec-model';
+import { type ApiName, loadSpec, type SpecModel, tokenLifetimesOf } from '@mall-api/spec-model';
 import { apiFacts, scopesOutside } from '../api-facts.js';
 import type { Sleep } from '../hooks/pacing.js';
 import type { Credentials } from './conformance-client.js';
@@ -26,15 +26,7 @@ const mall = 'conformance';
 
 /** The access-token lifetime the spec states (`x-token-lifetimes` of an oauth2 scheme), in seconds. */
 async function accessTokenSeconds(api: ApiName): Promise<number | undefined> {
-  const model = await loadSpec(api);
-  const schemes =
-    model.resolveOptional(model.resolveOptional(model.document.components)?.securitySchemes) ?? {};
-  for (const scheme of Object.values(schemes)) {
-    const lifetimes = model.resolveOptional(scheme)?.['x-token-lifetimes'];
-    if (isJsonObject(lifetimes) && typeof lifetimes['access-token-seconds'] === 'number')
-      return lifetimes['access-token-seconds'];
-  }
-  return undefined;
+  return tokenLifetimesOf((await loadSpec(api)).document)?.accessTokenSeconds;
 }
 
 /** What may differ from our plain sandbox mock (the mutant test serves broken copies). */

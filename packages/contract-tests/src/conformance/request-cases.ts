@@ -7,7 +7,13 @@
 // `x-max-values-per-key` — naming the parameter the answer's violation must name. Nothing here is
 // a list of operations or parameters: everything comes from the operation index.
 import type { Json, JsonObject, OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
-import { apiVersionsOf, isJsonObject } from '@mall-api/spec-model';
+import {
+  declaredApiVersionsOf,
+  type ParameterRules,
+  parameterRulesOf,
+  parameterTexts,
+  parameterValue,
+} from '@mall-api/spec-model';
 import { exampleOf, invalidValues, validVariants } from './parameter-values.js';
 
 /** The parts of a request the runner fills in for an operation. */
@@ -58,26 +64,27 @@ export function baselineParts(model: SpecModel, operation: OperationEntry): Requ
 
 const firstOf = (value: Json): Json => (Array.isArray(value) ? (value[0] ?? null) : value);
 
-/** The rules between parameters, as the spec states them on the operation and its parameters. */
-function mutuallyExclusive(operation: OperationEntry): string[][] {
-  const pairs = operation.extensions['x-mutually-exclusive'];
-  return Array.isArray(pairs) ? pairs.filter(Array.isArray).map((pair) => pair.map(String)) : [];
+/** Parameters `x-requires-one-of` asks for when `parameter` holds `value`. */
+function requiredWith(rules: ParameterRules, parameter: OperationParameter, value: Json): readonly string[] {
+  // The value as the server reads it: a comma-list example written as one text becomes its items.
+  const read = parameterValue(parameter, parameter.schema, parameterTexts(parameter, value));
+  const values = (Array.isArray(read) ? read : [read]).map(String);
+  const found = rules.requiresOneOf.find(
+    (rule) => rule.name === parameter.name && values.includes(rule.value),
+  );
+  return found?.oneOf ?? [];
 }
 
-/** Parameters that `x-requires-one-of` asks for when `parameter` holds `value`. */
-function requiredWith(parameter: OperationParameter, value: Json): string[] {
-  const rule = parameter.extensions['x-requires-one-of'];
-  if (!isJsonObject(rule)) return [];
-  const values = Array.isArray(value) ? value.map(String) : String(value).split(',');
-  const needed = values.map((item) => rule[item]).find(Array.isArray);
-  return needed ? needed.map(String) : [];
-}
+/** `x-not-less-than`'s sibling of `p`, if it has one. */
+const lowerBoundOf = (rules: ParameterRules, p: OperationParameter): string | undefined =>
+  rules.notLessThan.find((rule) => rule.upper === p.name)?.lower;
 
 /** Every valid and invalid request case of `operation`. */
 export function requestCases(model: SpecModel, operation: OperationEntry, seed: number): RequestCase[] {
   const base = baselineParts(model, operation);
   const byName = new Map(operation.parameters.map((p) => [p.name, p]));
-  const exclusive = mutuallyExclusive(operation);
+  const rules = parameterRulesOf(operation);
+  const exclusive = rules.mutuallyExclusive;
   const itemsOf = (p: OperationParameter): JsonObject => model.resolveOptional(p.schema.items) ?? {};
   const example = (name: string): Json => {
     const p = byName.get(name);
@@ -86,9 +93,9 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
   /** Base plus `name=value`, with what the rules between parameters then ask for. */
   const withValue = (p: OperationParameter, value: Json): RequestParts => {
     const extra: Record<string, Json> = { [p.name]: value };
-    const [needed] = requiredWith(p, value);
+    const [needed] = requiredWith(rules, p, value);
     if (needed && !(needed in base.query)) extra[needed] = example(needed);
-    const partner = lowerBoundOf(p);
+    const partner = lowerBoundOf(rules, p);
     if (partner && !(partner in base.query)) extra[partner] = lowest(byName.get(partner), value);
     return withIn(base, partOf(p), extra);
   };
@@ -121,18 +128,15 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
         expect: { kind: 'invalid', fields: [p.name] },
       });
     cases.push(...versionCases(model, p, base));
-    cases.push(...ruleCases(p, base, example));
+    cases.push(...ruleCases(rules, p, base, example));
   }
   cases.push(...orderingCases(byName, base));
-  for (const pair of exclusive) {
-    const [a, b] = pair;
-    if (a && b)
-      cases.push({
-        name: `${a} with ${b} (x-mutually-exclusive)`,
-        parts: { ...base, query: { ...base.query, [a]: example(a), [b]: example(b) } },
-        expect: { kind: 'invalid', fields: [a, b] },
-      });
-  }
+  for (const [a, b] of exclusive)
+    cases.push({
+      name: `${a} with ${b} (x-mutually-exclusive)`,
+      parts: { ...base, query: { ...base.query, [a]: example(a), [b]: example(b) } },
+      expect: { kind: 'invalid', fields: [a, b] },
+    });
   return cases;
 }
 
@@ -141,9 +145,8 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
  * (answered as the version the spec names for it), so it is sent as a valid case.
  */
 function versionCases(model: SpecModel, p: OperationParameter, base: RequestParts): RequestCase[] {
-  if (p.in !== 'header' || !isJsonObject(model.document['x-api-versions'])) return [];
-  const versions = apiVersionsOf(model.document);
-  if (versions.header?.toLowerCase() !== p.name.toLowerCase()) return [];
+  const versions = p.in === 'header' ? declaredApiVersionsOf(model.document) : undefined;
+  if (!versions || versions.header?.toLowerCase() !== p.name.toLowerCase()) return [];
   const undescribed = ['1999-01-01', '2099-12-31'].find((date) => !versions.dates.includes(date));
   return undescribed
     ? [
@@ -156,12 +159,6 @@ function versionCases(model: SpecModel, p: OperationParameter, base: RequestPart
     : [];
 }
 
-/** `x-not-less-than`'s sibling of `p`, if it has one. */
-function lowerBoundOf(p: OperationParameter): string | undefined {
-  const rule = p.extensions['x-not-less-than'];
-  return isJsonObject(rule) && typeof rule.field === 'string' ? rule.field : undefined;
-}
-
 /** A value of the lower-bound parameter that does not exceed `upper` (its minimum, or `upper` itself). */
 function lowest(partner: OperationParameter | undefined, upper: Json): Json {
   const minimum = partner?.schema.minimum;
@@ -170,6 +167,7 @@ function lowest(partner: OperationParameter | undefined, upper: Json): Json {
 
 /** The invalid requests of the `x-` rules on one parameter and of its requiredness. */
 function ruleCases(
+  rules: ParameterRules,
   p: OperationParameter,
   base: RequestParts,
   example: (name: string) => Json,
@@ -183,7 +181,7 @@ function ruleCases(
       expect: { kind: 'invalid', fields: [p.name] },
     });
   }
-  const partner = lowerBoundOf(p);
+  const partner = lowerBoundOf(rules, p);
   if (partner) {
     const [low, high] = orderedPair(example(p.name), example(partner));
     cases.push({
@@ -192,29 +190,21 @@ function ruleCases(
       expect: { kind: 'invalid', fields: [p.name] },
     });
   }
-  const requires = p.extensions['x-requires-one-of'];
-  if (isJsonObject(requires))
-    for (const [value, needed] of Object.entries(requires)) {
-      const others = Array.isArray(needed) ? needed.map(String) : [];
-      if (others.some((name) => name in base.query)) continue;
-      cases.push({
-        name: `${p.name}=${value} without ${others.join(' or ')} (x-requires-one-of)`,
-        parts: { ...base, query: { ...base.query, [p.name]: value } },
-        expect: { kind: 'invalid', fields: [p.name, ...others] },
-      });
-    }
-  const perKey = p.extensions['x-max-values-per-key'];
-  const first = firstOf(example(p.name));
-  if (
-    isJsonObject(perKey) &&
-    typeof perKey.maximum === 'number' &&
-    typeof first === 'string' &&
-    first.includes(':')
-  ) {
-    const key = first.slice(0, first.indexOf(':'));
-    const values = Array.from({ length: perKey.maximum + 1 }, (_, i) => `${key}:v${i}`);
+  for (const { value, oneOf: others } of rules.requiresOneOf.filter((rule) => rule.name === p.name)) {
+    if (others.some((name) => name in base.query)) continue;
     cases.push({
-      name: `${p.name} with ${perKey.maximum + 1} values of ${key} (x-max-values-per-key)`,
+      name: `${p.name}=${value} without ${others.join(' or ')} (x-requires-one-of)`,
+      parts: { ...base, query: { ...base.query, [p.name]: value } },
+      expect: { kind: 'invalid', fields: [p.name, ...others] },
+    });
+  }
+  const perKey = rules.maxValuesPerKey.find((rule) => rule.name === p.name)?.maximum;
+  const first = firstOf(example(p.name));
+  if (perKey !== undefined && typeof first === 'string' && first.includes(':')) {
+    const key = first.slice(0, first.indexOf(':'));
+    const values = Array.from({ length: perKey + 1 }, (_, i) => `${key}:v${i}`);
+    cases.push({
+      name: `${p.name} with ${perKey + 1} values of ${key} (x-max-values-per-key)`,
       parts: { ...base, query: { ...base.query, [p.name]: values } },
       expect: { kind: 'invalid', fields: [p.name] },
     });

@@ -11,7 +11,7 @@
 // calls are paced by its rate-limit headers (pacing.ts).
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createSpecModel, isJsonObject, type OperationEntry } from '@mall-api/spec-model';
+import { createSpecModel, isJsonObject, type OperationEntry, parameterRulesOf } from '@mall-api/spec-model';
 import type { ContractSettings } from '../settings.js';
 import { sendRequest } from './http-request.js';
 import { createPacing } from './pacing.js';
@@ -103,11 +103,8 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
 
   /** Drops the first member of every mutually exclusive pair present, so the base request is valid. */
   const dropExclusive = (operation: OperationEntry, params: URLSearchParams) => {
-    const pairs = operation.extensions['x-mutually-exclusive'];
-    for (const pair of Array.isArray(pairs) ? pairs : []) {
-      const [first, second] = Array.isArray(pair) ? pair.map(String) : [];
-      if (first && second && params.has(first) && params.has(second)) params.delete(first);
-    }
+    for (const [first, second] of parameterRulesOf(operation).mutuallyExclusive)
+      if (params.has(first) && params.has(second)) params.delete(first);
   };
 
   /**

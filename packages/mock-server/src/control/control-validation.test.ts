@@ -52,7 +52,7 @@ describe('control input against the control document', () => {
     expect(names('updateClock', { advanceMs: -1 })).toEqual(['advanceMs']);
     expect(names('updateClock', { at: '+275760-09-13T00:00:00.000Z' })).toEqual(['at']);
   });
-  it('checks a snapshot’s shape', () => {
+  it('checks a snapshot’s shape, naming the bad row by its index as the sandbox names it', () => {
     expect(names('updateSnapshot', { format: 'other', version: 1, tables: {} })).toEqual(['format']);
     expect(
       names('updateSnapshot', {
@@ -60,6 +60,6 @@ describe('control input against the control document', () => {
         version: 1,
         tables: { category: [['1']] },
       }),
-    ).toEqual(['tables.category']);
+    ).toEqual(['tables.category/0']);
   });
 });

@@ -3,7 +3,7 @@
 // (`x-scope-aliases`) and the scopes the authorization-code flows offer (which the demo app may be
 // granted). Worked out per spec when an API is compiled (compiled-api.ts), then merged over the APIs
 // one authority serves; no spec is read here.
-import { isJsonObject, type JsonObject, resolveOptional } from '@mall-api/spec-model';
+import { isJsonObject, type JsonObject, resolveOptional, tokenLifetimesOf } from '@mall-api/spec-model';
 import { type ScopeAliases, scopeAliasesFromSpec } from './scope-names.js';
 
 /** Lifetimes, in milliseconds. */
@@ -32,15 +32,14 @@ const schemesOf = (document: JsonObject) =>
  * undefined when no scheme states all three.
  */
 export function lifetimesFromSpec(document: JsonObject): OAuthLifetimes | undefined {
-  for (const scheme of schemesOf(document)) {
-    const stated = resolveOptional(document, scheme?.['x-token-lifetimes']);
-    const [code, access, refresh] = ['authorization-code', 'access-token', 'refresh-token'].map(
-      (name) => stated?.[`${name}-seconds`],
-    );
-    if (typeof code === 'number' && typeof access === 'number' && typeof refresh === 'number')
-      return { codeMs: code * 1000, accessTokenMs: access * 1000, refreshTokenMs: refresh * 1000 };
-  }
-  return undefined;
+  const stated = tokenLifetimesOf(document);
+  return stated
+    ? {
+        codeMs: stated.authorizationCodeSeconds * 1000,
+        accessTokenMs: stated.accessTokenSeconds * 1000,
+        refreshTokenMs: stated.refreshTokenSeconds * 1000,
+      }
+    : undefined;
 }
 
 /** The scopes a document's OAuth authorization-code flows offer. */

@@ -16,6 +16,7 @@ import {
   type Json,
   type JsonObject,
   type OperationEntry,
+  parameterValue,
   type SpecModel,
 } from '@mall-api/spec-model';
 
@@ -265,13 +266,14 @@ export async function createFixtureRecorder(spec: SpecModel, dir: string): Promi
           if (typeof id === 'number' || typeof id === 'string') records.set(String(id), record);
         }
       } else if (kind && where !== undefined) {
-        // The members the read was scoped by (a category's display group), as numbers where they are.
+        // The members the read was scoped by (a category's display group), typed as their parameters say.
         const scope = Object.fromEntries(
           kind.scoped.flatMap((name) => {
             const value = request.query?.get(name);
-            return value === null || value === undefined
+            const parameter = operation.parameters.find((p) => p.in === 'query' && p.name === name);
+            return value === null || value === undefined || !parameter
               ? []
-              : [[name, /^\d+$/.test(value) ? Number(value) : value]];
+              : [[name, parameterValue(parameter, parameter.schema, value)]];
           }),
         );
         const key = JSON.stringify({ where, scope });

@@ -2,7 +2,7 @@
 // default), and hands back their base URLs, a per-mall base URL builder, the demo credentials, a
 // token helper that runs the real OAuth flow over HTTP for any mall, and the control client. Call
 // `close()` in `afterAll`.
-import type { ApiName } from '../api-profiles.js';
+import { type ApiName, apiNames } from '@mall-api/spec-model';
 import { demoCollectionClients, demoOAuthClient } from '../demo-credentials.js';
 import { mallPathPrefix } from '../mall-address.js';
 import type { MallLimits } from '../malls/mall-roster.js';
@@ -60,7 +60,7 @@ const redirectUri = 'http://127.0.0.1:8765/callback';
 
 /** Starts the mocks for a test run. */
 export async function startMock(options: StartMockOptions = {}): Promise<StartedMock> {
-  const apis = options.apis ?? (['collection', 'admin', 'analytics'] as const);
+  const apis = options.apis ?? apiNames;
   const served = await startMockServers({
     apis,
     ports: Object.fromEntries(apis.map((api) => [api, 0])),

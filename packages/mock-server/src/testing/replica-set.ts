@@ -6,6 +6,7 @@
 // package's API.
 import type { ChildProcess } from 'node:child_process';
 import { basicAuthorization } from '@mall-api/auth';
+import type { ApiName } from '@mall-api/spec-model';
 import { afterAll, beforeAll } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import { startRedisServer, type TestRedisServer } from '../../../../tools/src/testing/redis-server.js';
@@ -18,9 +19,9 @@ export interface Replica {
   /** Its output so far. */
   output(): string;
   /** The base URL of an API (the default mall), e.g. `http://127.0.0.1:41234`. */
-  url(api: 'collection' | 'admin' | 'analytics'): string;
+  url(api: ApiName): string;
   /** The per-mall base URL of an API. */
-  mall(api: 'collection' | 'admin' | 'analytics', mallId: string): string;
+  mall(api: ApiName, mallId: string): string;
 }
 
 /** The collection API's demo Basic credentials (every scope), as an Authorization header. */

@@ -1,8 +1,8 @@
-// Schema violations as the control API names them: a value is checked by a validator compiled from
-// the spec model, and each error becomes one body violation naming the record and its field
-// (`<record>.<path>`, a missing property named as the field it should be). Fixtures and snapshots
-// are both checked this way before anything is written.
-import type { SpecModel } from '@mall-api/spec-model';
+// Schema violations of stored records: a value is checked by a validator compiled from the spec
+// model, and each error becomes one body violation naming the record and its field
+// (`<record>.<path>`, as the spec model's `fieldViolation` names fields). Fixtures and snapshots are
+// both checked this way before anything is written.
+import { fieldViolation, isReportedError, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
 
 /** A validator compiled from the spec model. */
@@ -19,14 +19,7 @@ export function schemaViolations(
   within = '',
 ): Violation[] {
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => {
-    const path = error.instancePath.slice(error.instancePath.startsWith(within) ? within.length : 0);
-    const missing = error.keyword === 'required' ? String(error.params.missingProperty) : '';
-    const field = [path.replace(/^\//, ''), missing].filter(Boolean).join('/');
-    return {
-      location: 'body',
-      name: `${record}${field ? `.${field}` : ''}`,
-      message: error.message ?? 'is not valid',
-    };
-  });
+  return (validate.errors ?? [])
+    .filter(isReportedError)
+    .map((error) => ({ location: 'body', ...fieldViolation(error, { root: record, within }) }));
 }

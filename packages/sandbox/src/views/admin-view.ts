@@ -4,13 +4,14 @@
 // result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
 // here are answered by the mock from the spec's examples. A read (every handler not wrapped in a
 // transaction) keeps its answers until the next write to the mall (kept-answers.ts).
+
+import type { operations } from '@mall-api/admin-client';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { AddOutcome } from '../catalogue/placement-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import { variantsOf } from '../catalogue/product-options.js';
 import { invalidFields } from '../catalogue/refusal.js';
-import type { operations } from '../generated/admin.js';
 import type { SandboxOutcome } from '../protocol.js';
 import { created, deleted, found, partlyApplied, updated } from '../sandbox-result.js';
 import { tableNames } from '../store/store.js';

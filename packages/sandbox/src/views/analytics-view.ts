@@ -8,8 +8,8 @@
 // of the pages viewed; product views are the views of the product detail pages. The mall is the
 // query's `mall_id`; `device_type` keeps the visits of one device.
 
+import type { operations } from '@mall-api/analytics-client';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { operations } from '../generated/analytics.js';
 import { found } from '../sandbox-result.js';
 import { createSimulatedDays, type VisitSelection } from '../simulation/analytics-days.js';
 import {

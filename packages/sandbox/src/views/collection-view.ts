@@ -9,11 +9,12 @@
 // of values that names a product attribute (read from the spec) selects by that attribute. Queries
 // over every mall go through the cross-mall index (cross-mall-index.ts). Attributes the sandbox
 // does not model come from the spec's examples.
+
+import type { operations } from '@mall-api/collection-client';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
-import type { operations } from '../generated/collection.js';
 import { found } from '../sandbox-result.js';
 import { derivedFrom } from '../store/store.js';
 import { parseBound } from '../support/kst-time.js';

@@ -1,7 +1,8 @@
 // The shape of a sandbox handler, typed by the operation the generated types of the spec describe
-// (src/generated, from openapi-typescript): its path and query parameters, already converted to
-// their schema types by the front layer, and its JSON body. A handler map keyed by operation id
-// is checked against the generated `operations`, so a misspelt operation id is a type error.
+// (each API client's exported `operations`, written by tools/src/generate.mjs): its path and query
+// parameters, already converted to their schema types by the front layer, and its JSON body. A
+// handler map keyed by operation id is checked against the generated `operations`, so a misspelt
+// operation id is a type error.
 import type { SandboxOutcome } from '../protocol.js';
 
 type Converted<T> = [T] extends [never] ? Readonly<Record<string, never>> : Readonly<NonNullable<T>>;

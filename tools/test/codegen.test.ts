@@ -1,0 +1,57 @@
+// The code-generation step's modules at the function, over the real bundles: list keys with their
+// cursors, operation ids with the client's User-Agent, API versions only where a header names
+// them, and the rate-limit table keyed by every API name.
+import { apiNames, loadSpecSync } from '@mall-api/spec-model';
+import { describe, expect, it } from 'vitest';
+import { apiVersionsModule } from '../src/codegen/api-versions.mjs';
+import { listKeysModule } from '../src/codegen/list-keys.mjs';
+import { operationIdsModule } from '../src/codegen/operation-ids.mjs';
+import { rateLimitModules } from '../src/codegen/rate-limits.mjs';
+
+describe('listKeysModule', () => {
+  it('lists each list operation’s array key, paging bounds and keyset cursor', () => {
+    const text = listKeysModule(loadSpecSync('admin'));
+    expect(text).toMatch(/^export const listEndpoints = \{/);
+    expect(text).toContain("'/api/v2/admin/products': {\n    key: 'products',\n    pageable: true,");
+    expect(text).toMatch(
+      /cursor: \{ parameter: 'since_product_no', field: 'product_no', excludes: \['product_no', 'sort', 'order', 'offset'\] \}/,
+    );
+  });
+});
+
+describe('operationIdsModule', () => {
+  it('maps paths and methods to operation ids and names the client in its User-Agent', () => {
+    const text = operationIdsModule(loadSpecSync('collection'), {
+      name: '@mall-api/collection-client',
+      version: '1.2.3',
+    });
+    expect(text).toContain("GET: 'listProducts'");
+    expect(text).toContain("export const userAgent = 'mall-api-collection-client/1.2.3';");
+    expect(text).toMatch(/export const httpsOnly = (true|false);/);
+  });
+});
+
+describe('apiVersionsModule', () => {
+  it('writes the release dates of an API whose spec names a version header, and nothing for the others', () => {
+    expect(apiVersionsModule(loadSpecSync('admin'))).toMatch(
+      /export const apiVersions = \["\d{4}-\d{2}-\d{2}"/,
+    );
+    expect(apiVersionsModule(loadSpecSync('collection'))).toBeUndefined();
+  });
+});
+
+describe('rateLimitModules', () => {
+  it('writes one limit module per API and the table of them by name', () => {
+    const modules = rateLimitModules(apiNames.map((api) => ({ api, model: loadSpecSync(api) })));
+    expect(modules.map((m) => m.file)).toEqual([
+      ...apiNames.map((api) => `${api}-limit.ts`),
+      'rate-limits.ts',
+    ]);
+    const admin = modules.find((m) => m.file === 'admin-limit.ts')?.text ?? '';
+    expect(admin).toContain("import { leakyBucket } from '../algorithms/leaky-bucket.js';");
+    expect(admin).not.toContain('counted-per');
+    expect(modules.at(-1)?.text).toContain(
+      `export const rateLimits = { ${apiNames.map((api) => `${api}: ${api}RateLimit`).join(', ')} } as const;`,
+    );
+  });
+});
