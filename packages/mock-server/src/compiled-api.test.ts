@@ -40,7 +40,7 @@ describe('compileApi', () => {
   it('derives the rules from the spec it is given, not from the shipped bundle', async () => {
     const shipped = await compileApi('admin', shippedAdmin);
     const changed = await compileApi('admin', createSpecModel(changedAdmin()));
-    expect([shipped.httpsOnly, changed.httpsOnly]).toEqual([true, false]);
+    expect([shipped.httpsOnly, changed.httpsOnly]).toEqual([403, undefined]);
     expect(shipped.versions?.header).toBe('X-Platform-Api-Version');
     expect(changed.versions).toBeUndefined();
     expect(changed.limit.policy).not.toEqual(shipped.limit.policy);

@@ -6,7 +6,12 @@
 // aliases, offered scopes) and the demo Basic credentials' scopes. Nothing here reads a spec of its
 // own; a test that passes a changed copy sees every rule follow.
 import { type ApiLimit, apiLimitFromSpec } from '@mall-api/rate-limit';
-import { type ApiVersions, apiVersionsOf, type SpecModel } from '@mall-api/spec-model';
+import {
+  type ApiVersions,
+  declaredApiVersionsOf,
+  httpsOnlyStatusOf,
+  type SpecModel,
+} from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 import { type BodyRuleCheck, compileBodyRules } from './body-rules.js';
 import { type ClientCredential, demoCollectionCredentials } from './demo-credentials.js';
@@ -27,7 +32,8 @@ export interface CompiledApi {
   /** The API's rate limit and what it counts per (`x-rate-limit`). */
   readonly limit: ApiLimit;
   /** Whether plain-HTTP requests are refused (`x-https-only`). */
-  readonly httpsOnly: boolean;
+  /** The status a plain-HTTP request is refused with (`x-https-only`); undefined when HTTP is accepted. */
+  readonly httpsOnly: number | undefined;
   /** The described date versions chosen by a header, if the spec describes any (`x-api-versions`). */
   readonly versions: HeaderVersions | undefined;
   /** OAuth lifetimes, scope aliases and offered scopes (the scope check reads the aliases). */
@@ -38,9 +44,8 @@ export interface CompiledApi {
 
 /** The described versions a header chooses; undefined for a spec without `x-api-versions` or a header. */
 function headerVersionsOf(spec: SpecModel): HeaderVersions | undefined {
-  if (!spec.document['x-api-versions']) return undefined;
-  const versions = apiVersionsOf(spec.document);
-  return versions.header && versions.dates.length > 0 ? { ...versions, header: versions.header } : undefined;
+  const versions = declaredApiVersionsOf(spec.document);
+  return versions?.header && versions.dates.length > 0 ? { ...versions, header: versions.header } : undefined;
 }
 
 /** Compiles the API `name` from `spec` (its operations compile on their first request). */
@@ -60,7 +65,7 @@ export async function compileApi(name: ApiName, spec: SpecModel): Promise<Compil
     bodyRules,
     runtime: await apiRuntime(name, spec, bodyRules),
     limit: apiLimitFromSpec(spec.document, name),
-    httpsOnly: Boolean(spec.document['x-https-only']),
+    httpsOnly: httpsOnlyStatusOf(spec.document),
     versions: headerVersionsOf(spec),
     oauth: specOAuth(spec.document),
     demoCredentials: demoCollectionCredentials(spec),

@@ -145,7 +145,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         limit.countedPer ?? 'client-ip',
       ),
     )
-    .checkIf(api.httpsOnly ? httpsOnly : undefined)
+    .checkIf(api.httpsOnly !== undefined ? httpsOnly(api.httpsOnly) : undefined)
     .branchIf('oauth-endpoints', isOAuthRequest, oauth)
     .step(requireCredentials)
     .step(knownOperation)

@@ -42,7 +42,12 @@ export {
   type ValueRequirement,
 } from './parameter-rules.js';
 export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
-export { httpsOnlyStatusOf, type TokenLifetimes, tokenLifetimesOf } from './security-extensions.js';
+export {
+  httpsOnlyStatusOf,
+  scopeAliasesOf,
+  type TokenLifetimes,
+  tokenLifetimesOf,
+} from './security-extensions.js';
 export {
   bundledSpecPath,
   createSpecModel,

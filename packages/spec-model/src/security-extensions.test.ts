@@ -1,7 +1,7 @@
 // The security extensions as the shipped bundles state them, and documents that state none.
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from './json-document.js';
-import { httpsOnlyStatusOf, tokenLifetimesOf } from './security-extensions.js';
+import { httpsOnlyStatusOf, scopeAliasesOf, tokenLifetimesOf } from './security-extensions.js';
 import { loadSpecSync } from './spec-model.js';
 
 describe('httpsOnlyStatusOf', () => {
@@ -27,5 +27,28 @@ describe('tokenLifetimesOf', () => {
     } as unknown as JsonObject;
     expect(tokenLifetimesOf(partial)).toBeUndefined();
     expect(tokenLifetimesOf(loadSpecSync('collection').document)).toBeUndefined();
+  });
+});
+
+describe('scopeAliasesOf', () => {
+  it('reads the analytics scheme’s alias (seed 5) and none from a spec without aliases', () => {
+    expect(scopeAliasesOf(loadSpecSync('analytics').document).get('mall.read_analytics')).toBe(
+      'mall.analytics',
+    );
+    expect(scopeAliasesOf(loadSpecSync('collection').document).size).toBe(0);
+  });
+
+  it('skips the extension’s prose keys and values that are not names', () => {
+    const document = {
+      components: {
+        securitySchemes: {
+          oauth: {
+            type: 'oauth2',
+            'x-scope-aliases': { description: 'prose', 'x-provenance': 'seed', 'a.read': 'a.r', 'b.read': 3 },
+          },
+        },
+      },
+    } as unknown as JsonObject;
+    expect([...scopeAliasesOf(document)]).toEqual([['a.read', 'a.r']]);
   });
 });

@@ -2,32 +2,15 @@
 // `x-scope-aliases` maps a requested scope to the name an issued token lists it under (the
 // analytics spec: `mall.read_analytics` is listed as `mall.analytics`, seed 5); scopes without an
 // alias are listed as asked. The authority (when issuing) and the scope check (when enforcing) use
-// the same aliases. No scope name is written here.
-import { type JsonObject, resolveOptional } from '@mall-api/spec-model';
+// the same aliases. No scope name is written here; spec-model reads the extension.
+import { type JsonObject, scopeAliasesOf } from '@mall-api/spec-model';
 
 /** Requested scope -> the name an issued token lists it under. */
 export type ScopeAliases = ReadonlyMap<string, string>;
 
-/**
- * The scope aliases the security schemes of `documents` declare in `x-scope-aliases` (its
- * `description` and `x-` keys are prose, not aliases).
- */
+/** The scope aliases the security schemes of `documents` declare in `x-scope-aliases`, merged. */
 export function scopeAliasesFromSpec(...documents: readonly JsonObject[]): ScopeAliases {
-  const aliases = new Map<string, string>();
-  for (const document of documents) {
-    const schemes = resolveOptional(
-      document,
-      resolveOptional(document, document.components)?.securitySchemes,
-    );
-    for (const scheme of Object.values(schemes ?? {})) {
-      const declared = resolveOptional(document, resolveOptional(document, scheme)?.['x-scope-aliases']);
-      for (const [requested, listed] of Object.entries(declared ?? {})) {
-        if (requested !== 'description' && !requested.startsWith('x-') && typeof listed === 'string')
-          aliases.set(requested, listed);
-      }
-    }
-  }
-  return aliases;
+  return new Map(documents.flatMap((document) => [...scopeAliasesOf(document)]));
 }
 
 /** The name under which a requested scope appears in an issued token. */

@@ -149,11 +149,12 @@ describe('oauth-endpoints', () => {
 });
 
 describe('https-only', () => {
-  it('refuses a request that came over plain HTTP and passes others', () => {
+  it('refuses a request that came over plain HTTP with the given status and passes others', () => {
     const arrival = (proto: string): Arrival =>
       fakeArrival('admin', admin, { url: '/', headers: { 'x-forwarded-proto': proto } });
-    expect(httpsOnly.run(arrival('http'))).toMatchObject({ status: 403 });
-    expect(httpsOnly.run(arrival('https'))).toBeUndefined();
+    expect(httpsOnly(403).run(arrival('http'))).toMatchObject({ status: 403 });
+    expect(httpsOnly(421).run(arrival('HTTP'))).toMatchObject({ status: 421 });
+    expect(httpsOnly(403).run(arrival('https'))).toBeUndefined();
   });
 });
 
