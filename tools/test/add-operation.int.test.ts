@@ -2,12 +2,13 @@
 // sources: one path file and one `$ref` in the root document, bundled with the Redocly CLI the build
 // uses, and nothing else written. The mock serves the new operation from that bundle (passed as
 // `specs`) with its documented example, refuses a bad parameter with 422 naming it, asks for the
-// operation's scope, counts it against the rate limit; the generated types list it, and Dredd (the
-// contract runner's engine) makes a transaction of each of its documented responses. The stateful
+// operation's scope, counts it against the rate limit; the generated types list it, the docs site's
+// reference search and Postman collection list it, and Dredd (the contract runner's engine) makes a
+// transaction of each of its documented responses. The stateful
 // half of the recipe (a sandbox handler) is not followed here: the sandbox's handler maps are typed
 // by the generated operations and cannot be extended from outside the package.
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +16,8 @@ import { issueDemoTokens, startMockServers } from '@mall-api/mock-server';
 import { createSpecModel, type JsonObject, nodeAt } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { postmanCollection, requestItems } from '../../docs/build/postman-collections.mjs';
+import { referenceDocuments } from '../../docs/build/search-index.mjs';
 import { repoRoot } from '../src/published-packages.mjs';
 
 const run = promisify(execFile);
@@ -116,16 +119,42 @@ describe('adding an operation to the spec only', () => {
     expect(generated).toContain(`${operationId}: {`);
   });
 
+  it('is listed by the docs site: in the reference search and the Postman collection', async () => {
+    const model = createSpecModel(bundled);
+    const reference = referenceDocuments({ name: 'admin', shortTitle: 'Admin' }, model);
+    expect(reference.find((document) => document.id === `admin:${operationId}`)?.section).toContain(
+      `GET ${path}`,
+    );
+    const demo = { clientId: 'demo-app', clientSecret: 'demo-app-secret' };
+    const url = 'http://127.0.0.1:4011';
+    const { collection } = await postmanCollection({
+      name: 'admin',
+      model,
+      mockUrl: url,
+      oauthMockUrl: url,
+      demo,
+    });
+    const paths = requestItems(collection.item).map(
+      (item: { request: { url: { path: string[] } } }) => `/${item.request.url.path.join('/')}`,
+    );
+    expect(paths).toContain(path);
+  });
+
   it('gives the contract tests one Dredd transaction per documented response', async () => {
     const description = join(scratch, 'admin.openapi.yaml');
-    const { stdout } = await run(
-      bin('dredd'),
-      [description, 'http://127.0.0.1:9', '--names', '--color', 'false'],
-      {
+    // Dredd logs the names as it exits; into a file (written synchronously) none is lost, as a pipe may.
+    const log = join(scratch, 'dredd-names.log');
+    const fd = openSync(log, 'w');
+    try {
+      const dredd = spawn(bin('dredd'), [description, 'http://127.0.0.1:9', '--names', '--color', 'false'], {
         cwd: scratch,
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    );
+        stdio: ['ignore', fd, fd],
+      });
+      await new Promise((done) => dredd.on('close', done));
+    } finally {
+      closeSync(fd);
+    }
+    const stdout = readFileSync(log, 'utf8');
     const names = [...stdout.matchAll(/^info: (\S+) > Count scratch notes > (\d{3}) /gm)];
     const documented = createSpecModel(bundled).operation(operationId)?.responseCodes ?? [];
     expect(documented.length).toBeGreaterThan(1);
