@@ -1,5 +1,6 @@
 // The platform's error envelope, `{"error":{"code","message","more_info"}}`, and the codes we use
-// for each HTTP status. Every error the mock servers send is built here; nothing else formats errors.
+// for each HTTP status. Every error the mock servers send is built here, but the 429 refusal, whose
+// envelope (with Retry-After's seconds) @mall-api/rate-limit builds for every API alike.
 
 /** One violated rule of a rejected request (`more_info.violations[]`). */
 export interface Violation {
@@ -23,6 +24,7 @@ const codeByStatus: Record<number, string> = {
   422: 'invalid_parameter',
   429: 'too_many_requests',
   500: 'internal_error',
+  502: 'bad_gateway',
   503: 'service_unavailable',
   504: 'gateway_timeout',
 };

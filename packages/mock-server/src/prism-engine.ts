@@ -39,9 +39,11 @@ const baseConfig: IHttpConfig = {
   isProxy: false,
 };
 
-/** Builds the engine for a bundled OpenAPI document. */
+/** Builds the engine for a bundled OpenAPI document, which it leaves unchanged. */
 export async function createPrismEngine(document: object): Promise<PrismEngine> {
-  const operations: IHttpOperation[] = await getHttpOperationsFromSpec(document);
+  // Prism's reader replaces references in the document it is given: it gets a copy, so the spec
+  // model the mock was compiled from keeps its `$ref`s.
+  const operations: IHttpOperation[] = await getHttpOperationsFromSpec(structuredClone(document));
   const logger = createLogger('mall-api-mock', { enabled: false });
   const prism = createInstance(baseConfig, { logger });
   return {

@@ -3,7 +3,7 @@
 // sandbox is asked, the sandbox option's mall settings reach the sandbox, the sandbox's outcomes
 // are said in HTTP (404, 422, 207), 50 creates 25 at a time lose nothing, a data directory
 // survives a restart, and the collection and analytics mocks serve views of the same products
-// (all 24 analytics operations, counting a product from its creation day on). Every success body
+// (every analytics operation, counting a product from its creation day on). Every success body
 // is checked against the operation's response schema. The sandbox's own rules are tested at its
 // surface, without HTTP, in packages/sandbox (src/views/admin-view.test.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -335,7 +335,8 @@ describe('collection and analytics over the same data', () => {
     });
     const { document } = await loadSpec('analytics');
     const operations = indexOperations(document);
-    expect(operations).toHaveLength(24);
+    expect(operations.length).toBeGreaterThan(1);
+    expect(operations.map((operation) => operation.method)).toEqual(operations.map(() => 'get'));
     for (const { operationId, pathTemplate, responses } of operations) {
       const path = `${pathTemplate}?mall_id=sandboxmall&start_date=${kstDay()}&end_date=${kstDay(6)}&limit=1000`;
       const answer = await call('GET', path, undefined, analytics); // checked against the schema by call()

@@ -1,7 +1,8 @@
 // The shared vocabulary of every limiter: the four policies (sliding log, fixed window, leaky
-// bucket, token bucket), the decision a limiter returns, the shape the three algorithms share, and the checks
-// that a policy and a cost make sense. Types and checks only; the algorithms live in
-// `algorithms/`, and what each mall API uses lives in `api-limits.ts`.
+// bucket, token bucket), the decision a limiter returns, the shape the four algorithms share, what
+// a policy's limit and refill rate are, and the checks that a policy and a cost make sense. Types,
+// those two readings and checks only; the algorithms live in `algorithms/`, and what each mall API
+// uses lives in `api-limits.ts`.
 import { RateLimitError } from './errors.js';
 
 /** At most `limit` units per window; windows are aligned to multiples of `windowMs` since the epoch. */

@@ -13,6 +13,7 @@ import { type ApiName, apiProfiles } from '../api-profiles.js';
 import { compileApi } from '../compiled-api.js';
 import { controlPrefix, createControlApi } from '../control/control-api.js';
 import type { ControlAccess } from '../control/control-guard.js';
+import { errorEnvelope } from '../error-envelope.js';
 import { createMockMalls, type MockMalls } from '../malls/mock-malls.js';
 import { type Arrival, mallReached, parseArrival, type Reached } from '../pipeline/phases.js';
 import { bodyFailureReply, type Reply, sendReply } from '../pipeline/reply.js';
@@ -189,15 +190,9 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
         `${options.api} proxy 502 on ${request.method ?? '-'} ${(request.url ?? '').split('?')[0]}: ${error instanceof Error ? error.message : String(error)}`,
       );
       if (!response.headersSent)
-        response.writeHead(502, { 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            error: {
-              code: 'bad_gateway',
-              message: 'The service behind the proxy did not answer.',
-              more_info: {},
-            },
-          }),
-        );
+        response
+          .writeHead(502, { 'content-type': 'application/json' })
+          .end(JSON.stringify(errorEnvelope(502, 'The service behind the proxy did not answer.')));
       else response.destroy();
     });
   });

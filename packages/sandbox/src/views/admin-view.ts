@@ -1,7 +1,7 @@
 // The admin API answered from one mall's catalogue: one handler per operation id (typed by the
 // generated operations), mapping the converted parameters and body onto the category, product and
-// placement services inside one store transaction (so a refused write changes nothing) and the
-// result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
+// placement services (a write inside one store transaction, so a refused write changes nothing) and
+// the result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
 // here are answered by the mock from the spec's examples. A read (every handler not wrapped in a
 // transaction) keeps its answers until the next write to the mall (kept-answers.ts).
 

@@ -1,5 +1,5 @@
-// The analytics API in sandbox mode: all 24 operations answer from the same simulated visits of
-// the queried mall, shop and days (analytics-simulation.ts), one table entry per operation saying
+// The analytics API in sandbox mode: every operation in the report table answers from the same
+// simulated visits of the queried mall, shop and days (analytics-simulation.ts), one table entry per operation saying
 // what it counts and how it groups (analytics-report.ts does the rest). Because every report
 // aggregates the same visits and the orders they ended in, the figures agree across endpoints:
 // orders and revenue by product, payment method, hour, member status, referring domain and order
@@ -439,7 +439,7 @@ function selection(query: Query): VisitSelection {
 const answerCapacity = 256;
 
 /**
- * The handlers of the 24 analytics operations, over one mall's products (displayed products from
+ * The handlers of the analytics operations, one per report in the table, over one mall's products (displayed products from
  * their creation day on) and category names.
  */
 export function createAnalyticsView(

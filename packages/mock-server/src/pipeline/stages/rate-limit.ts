@@ -1,5 +1,6 @@
-// Stage: counts the call against the API's limit — per mall for the OAuth APIs when the caller's
-// token names one, per client address otherwise, each mall's buckets on that mall's clock — passes
+// Stage: counts the call against the API's limit — per mall when the spec counts the limit per mall
+// (`x-rate-limit` `counted-per: mall`) and the caller's token names one, per client address
+// otherwise, each mall's buckets on that mall's clock — passes
 // on the limit headers every answer carries, and answers 429 with the limiter's envelope and
 // Retry-After when the limit is reached.
 import type { CountedPer, ServerLimiter } from '@mall-api/rate-limit';
