@@ -28,6 +28,9 @@ export function startCli(
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
   });
+  // A caller that never waits for readiness (it watches the output instead, then stops the
+  // command) must not leave the exit's rejection unhandled; one that awaits `ready` still gets it.
+  ready.catch(() => {});
   return { child, ready, output: () => output };
 }
 
