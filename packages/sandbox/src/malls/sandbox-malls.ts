@@ -9,8 +9,10 @@
 // process: its input is checked and the mall's next store is built off to the side in time slices
 // (the mall answering from its old records meanwhile), then swapped in at once; changes to one
 // mall run one at a time, in the order asked. PostgreSQL malls check and fill the next store the
-// same way, and the database store writes it as the mall's next row set and swaps it in.
-import { loadSpec } from '@mall-api/spec-model';
+// same way, and the database store writes it as the mall's next row set and swaps it in. Every
+// check by the spec (fixtures, snapshots, record shapes, which operations exist) reads the spec
+// models given in `specs` (the mocks pass the ones they compiled); only a sandbox created without
+// them reads the shipped bundles (sandbox-specs.ts).
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import type {
@@ -44,6 +46,7 @@ import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 import { createMallChanges } from '../views/mall-changes.js';
 import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
+import { type SandboxSpecs, shippedSandboxSpecs } from './sandbox-specs.js';
 import { type MallsCore, type SharedSandboxMalls, sharedSandboxMalls } from './shared-sandbox-malls.js';
 import {
   createSnapshotCheck,
@@ -72,6 +75,12 @@ export interface SandboxMallsOptions {
   malls?: readonly string[];
   /** The front layer's rules about request bodies beyond their schema, applied to fixtures too. */
   requestRules?: RequestRules;
+  /**
+   * The spec model of each API, which fixtures, snapshots and records are checked against and
+   * which says the operations there are (the mocks pass the models they serve). Default, for a
+   * sandbox used on its own: the shipped bundles.
+   */
+  specs?: SandboxSpecs;
 }
 
 /** The sandbox malls of a process (the protocol's gateway, answering at once). */
@@ -141,7 +150,8 @@ export async function createSandboxMalls(
       ? await openSqliteMalls(options.store.dataDir)
       : memoryStorage();
   try {
-    const [adminModel, collectionModel] = await Promise.all([loadSpec('admin'), loadSpec('collection')]);
+    const specs = options.specs ?? (await shippedSandboxSpecs());
+    const { admin: adminModel, collection: collectionModel } = specs;
     const collectionShapes = recordShapes(collectionModel);
     const context: MallContext = {
       adminShapes: recordShapes(adminModel),
@@ -311,8 +321,13 @@ export async function createSandboxMalls(
         { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
       ),
     );
+    /** The handler of an operation on `mall`: none for an operation the API's spec does not describe. */
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
-      api === 'collection' ? collection.get(operationId) : mall[api].get(operationId);
+      specs[api].operation(operationId) === undefined
+        ? undefined
+        : api === 'collection'
+          ? collection.get(operationId)
+          : mall[api].get(operationId);
     /** The handler of a call on `mall` (any mall for a collection call); throws on misuse. */
     const handlerOf = (call: SandboxCall, mall: Mall): AnyHandler => {
       const handler = handlerFor(call.api, call.operationId, mall);
