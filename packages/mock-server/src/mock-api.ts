@@ -18,6 +18,7 @@ import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-a
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
 import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
+import { type ApiSpecs, apiSpecsOf } from './api-specs.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
 import { type CompiledApi, compileApi } from './compiled-api.js';
@@ -81,6 +82,11 @@ export interface MockApiOptions {
   spec?: SpecModel;
   /** The API compiled once at the composition root (`compileApi`); by default compiled here from `spec`. */
   compiled?: CompiledApi;
+  /**
+   * The spec of every API the process serves, whose operations control fault and journal filters
+   * may name. Default: this API's spec and the shipped bundles of the others.
+   */
+  specs?: ApiSpecs;
   /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
   sandbox?: SandboxGateway;
 }
@@ -151,7 +157,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(knownOperation)
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
-  const control = await createControlApi(malls, options.control, options.publicHosts);
+  const specs = options.specs ?? (await apiSpecsOf({ [name]: spec }));
+  const control = await createControlApi(malls, specs, options.control, options.publicHosts);
   const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
     const mallId = mallReached(reached);
