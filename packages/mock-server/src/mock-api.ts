@@ -16,9 +16,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
-import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
+import {
+  type ApiSpecs,
+  loadSpec,
+  loadSpecs,
+  type OperationEntry,
+  type SpecModel,
+} from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
-import { type ApiSpecs, apiSpecsOf } from './api-specs.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
 import { type CompiledApi, compileApi } from './compiled-api.js';
@@ -157,7 +162,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(knownOperation)
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
-  const specs = options.specs ?? (await apiSpecsOf({ [name]: spec }));
+  const specs = options.specs ?? (await loadSpecs({ [name]: spec }));
   const control = await createControlApi(malls, specs, options.control, options.publicHosts);
   const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {

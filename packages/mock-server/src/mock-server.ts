@@ -9,14 +9,14 @@
 // act as one; `/__ready` says not ready while Redis is down.
 // This is the composition root: each API is compiled once from its spec (compiled-api.ts) and that
 // compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules; the
-// spec models of every API (api-specs.ts) feed the control API's filter checks and the sandbox.
+// spec models of every API (`loadSpecs` of spec-model: the given ones, the shipped bundles of the
+// rest) feed the control API's filter checks and the sandbox.
 // Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
-import type { SpecModel } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from './api-profiles.js';
-import { type ApiSpecs, apiSpecsOf } from './api-specs.js';
 import { type CompiledApi, compileApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
@@ -71,7 +71,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   const { sandbox: given, authority } = options;
   const clocks = options.malls?.clocks ?? createMallClocks();
   const own = options.compiled?.spec ?? options.spec;
-  const specs = options.specs ?? (await apiSpecsOf({ [options.api]: own }));
+  const specs = options.specs ?? (await loadSpecs({ [options.api]: own }));
   const compiled = options.compiled ?? (await compileApi(options.api, own ?? specs[options.api]));
   const ownSandbox =
     given && !isSandbox(given)
@@ -233,7 +233,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   let sandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
   try {
-    specs = await apiSpecsOf(options.specs);
+    specs = await loadSpecs(options.specs);
     apis = await compileApis(served, specs);
     oauth = oauthSettingsOf(
       [...apis.values()].filter((api) => api.profile.auth === 'bearer').map((api) => api.oauth),

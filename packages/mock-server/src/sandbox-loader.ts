@@ -6,7 +6,7 @@
 // start (the collection lists the malls that exist).
 import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
-import type { ApiSpecs } from './api-specs.js';
+import type { ApiSpecs } from '@mall-api/spec-model';
 import type { CompiledApi } from './compiled-api.js';
 import { defaultMallId } from './mall-address.js';
 import type { MallClocks } from './malls/mall-clocks.js';

@@ -7,7 +7,6 @@ export {
   type SandboxMallsOptions,
   type SharedSandboxMallsOptions,
 } from './malls/sandbox-malls.js';
-export type { SandboxSpecs } from './malls/sandbox-specs.js';
 export type { SharedSandboxMalls } from './malls/shared-sandbox-malls.js';
 export type { MallSnapshot } from './malls/snapshot.js';
 export type {

@@ -12,8 +12,7 @@
 // A sandbox store that cannot be reached (PostgreSQL down) answers 503 and changes nothing.
 import type { IncomingMessage } from 'node:http';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
-import { loadSpec, type OperationEntry } from '@mall-api/spec-model';
-import type { ApiSpecs } from '../api-specs.js';
+import { type ApiSpecs, loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
 import type { FaultAction, FaultMatch } from '../malls/fault-rules.js';
 import type { JournalFilter } from '../malls/journal.js';

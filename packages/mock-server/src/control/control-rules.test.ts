@@ -1,18 +1,18 @@
 // The control API's rules beyond shape at the function: operations the given specs of the APIs
 // have, delay ranges, and the clock's range.
+import { loadSpecs } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
-import { apiSpecsOf } from '../api-specs.js';
 import { clockViolation, delayViolation, latestClockMs, operationViolation } from './control-rules.js';
 
 describe('operationViolation', () => {
   it('accepts an operation of the named API or, unnamed, of any API', async () => {
-    const specs = await apiSpecsOf();
+    const specs = await loadSpecs();
     expect(operationViolation(specs, 'admin', 'listCategories', 'match.operationId')).toBeUndefined();
     expect(operationViolation(specs, undefined, 'listCategories', 'match.operationId')).toBeUndefined();
     expect(operationViolation(specs, undefined, undefined, 'match.operationId')).toBeUndefined();
   });
   it('names an operation the API does not have', async () => {
-    const specs = await apiSpecsOf();
+    const specs = await loadSpecs();
     expect(operationViolation(specs, 'analytics', 'listCategories', 'match.operationId')).toEqual({
       location: 'body',
       name: 'match.operationId',
@@ -23,7 +23,7 @@ describe('operationViolation', () => {
     );
   });
   it('reads the operations from the specs it is given', async () => {
-    const shipped = await apiSpecsOf();
+    const shipped = await loadSpecs();
     // The analytics spec given as the admin API's: admin's operations are analytics' then.
     const specs = { ...shipped, admin: shipped.analytics };
     expect(operationViolation(specs, 'admin', 'listCategories', 'match.operationId')?.name).toBe(

@@ -2,8 +2,7 @@
 // key: a fault or journal filter may only name an operation the API has (in the specs the mocks
 // serve, given by the composition root), a delay's range may not run backwards, and a mall's clock stays between the Unix epoch
 // and the end of year 9999, where every clock read still makes a valid date-time.
-import { apiNames } from '@mall-api/spec-model';
-import type { ApiSpecs } from '../api-specs.js';
+import { type ApiSpecs, apiNames } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
 
 /** The latest time a mall's clock may show: 9999-12-31T23:59:59.999Z. */

@@ -8,9 +8,8 @@
 // a sandbox fixture. The control API (`/__mock/`) is served as by the mock.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Json, SpecModel } from '@mall-api/spec-model';
+import { type Json, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../api-profiles.js';
-import { apiSpecsOf } from '../api-specs.js';
 import { compileApi } from '../compiled-api.js';
 import { controlPrefix, createControlApi } from '../control/control-api.js';
 import type { ControlAccess } from '../control/control-guard.js';
@@ -96,7 +95,7 @@ function forwardedBody(reached: Reached, raw: string | undefined): string | unde
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningProxy> {
   const profile = apiProfiles[options.api];
   // The served spec, and the others' bundles, whose operations control filters may name.
-  const specs = await apiSpecsOf({ [options.api]: options.spec });
+  const specs = await loadSpecs({ [options.api]: options.spec });
   const spec = specs[options.api];
   const { runtime } = await compileApi(options.api, spec);
   const bodyLimit = options.maxBodyBytes ?? defaultApiBodyLimit;

@@ -11,8 +11,9 @@
 // mall run one at a time, in the order asked. PostgreSQL malls check and fill the next store the
 // same way, and the database store writes it as the mall's next row set and swaps it in. Every
 // check by the spec (fixtures, snapshots, record shapes, which operations exist) reads the spec
-// models given in `specs` (the mocks pass the ones they compiled); only a sandbox created without
-// them reads the shipped bundles (sandbox-specs.ts).
+// models given in `specs` (the mocks pass the ones they serve); only a sandbox created without
+// them, on its own, reads the shipped bundles.
+import { type ApiSpecs, loadSpecs } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import type {
@@ -46,7 +47,6 @@ import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 import { createMallChanges } from '../views/mall-changes.js';
 import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
-import { type SandboxSpecs, shippedSandboxSpecs } from './sandbox-specs.js';
 import { type MallsCore, type SharedSandboxMalls, sharedSandboxMalls } from './shared-sandbox-malls.js';
 import {
   createSnapshotCheck,
@@ -80,7 +80,7 @@ export interface SandboxMallsOptions {
    * which says the operations there are (the mocks pass the models they serve). Default, for a
    * sandbox used on its own: the shipped bundles.
    */
-  specs?: SandboxSpecs;
+  specs?: ApiSpecs;
 }
 
 /** The sandbox malls of a process (the protocol's gateway, answering at once). */
@@ -150,7 +150,7 @@ export async function createSandboxMalls(
       ? await openSqliteMalls(options.store.dataDir)
       : memoryStorage();
   try {
-    const specs = options.specs ?? (await shippedSandboxSpecs());
+    const specs = options.specs ?? (await loadSpecs());
     const { admin: adminModel, collection: collectionModel } = specs;
     const collectionShapes = recordShapes(collectionModel);
     const context: MallContext = {

@@ -2,12 +2,11 @@
 // category names are at most 5 characters and which has no `countProducts`, a fixture and a
 // snapshot with a longer name are refused naming the field, and the sandbox no longer claims the
 // removed operation — while a sandbox on the shipped specs accepts all three.
-import { createSpecModel, type JsonObject } from '@mall-api/spec-model';
+import { type ApiSpecs, createSpecModel, type JsonObject, loadSpecs } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
-import { type SandboxSpecs, shippedSandboxSpecs } from './sandbox-specs.js';
 
-const shipped = await shippedSandboxSpecs();
+const shipped = await loadSpecs();
 
 /** The shipped admin spec with category names of at most 5 characters and no countProducts. */
 function changedAdmin(): JsonObject {
@@ -31,7 +30,7 @@ describe('a sandbox given changed specs', () => {
   let changed: SandboxMalls;
   let standard: SandboxMalls;
   beforeAll(async () => {
-    const specs: SandboxSpecs = { ...shipped, admin: createSpecModel(changedAdmin()) };
+    const specs: ApiSpecs = { ...shipped, admin: createSpecModel(changedAdmin()) };
     changed = await createSandboxMalls({ newMall: 'empty', specs });
     standard = await createSandboxMalls({ newMall: 'empty' });
   });
