@@ -16,13 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
-import {
-  type ApiSpecs,
-  loadSpec,
-  loadSpecs,
-  type OperationEntry,
-  type SpecModel,
-} from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpecs, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
@@ -114,7 +108,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
       throw new Error(`${option} must be a positive number of bytes, got ${value}`);
   }
-  const api = options.compiled ?? (await compileApi(name, options.spec ?? (await loadSpec(name))));
+  const own = options.compiled?.spec ?? options.spec;
+  const specs = options.specs ?? (await loadSpecs({ [name]: own }));
+  const api = options.compiled ?? (await compileApi(name, own ?? specs[name]));
   const { profile, spec, runtime, limit } = api;
   if (profile.name !== name)
     throw new Error(`createMockApi('${name}') was given the compiled ${profile.name} API`);
@@ -162,7 +158,6 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(knownOperation)
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
-  const specs = options.specs ?? (await loadSpecs({ [name]: spec }));
   const control = await createControlApi(malls, specs, options.control, options.publicHosts);
   const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
