@@ -16,7 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
-import { loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpecs, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
@@ -81,6 +81,11 @@ export interface MockApiOptions {
   spec?: SpecModel;
   /** The API compiled once at the composition root (`compileApi`); by default compiled here from `spec`. */
   compiled?: CompiledApi;
+  /**
+   * The spec of every API the process serves, whose operations control fault and journal filters
+   * may name. Default: this API's spec and the shipped bundles of the others.
+   */
+  specs?: ApiSpecs;
   /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
   sandbox?: SandboxGateway;
 }
@@ -103,7 +108,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
       throw new Error(`${option} must be a positive number of bytes, got ${value}`);
   }
-  const api = options.compiled ?? (await compileApi(name, options.spec ?? (await loadSpec(name))));
+  const own = options.compiled?.spec ?? options.spec;
+  const specs = options.specs ?? (await loadSpecs({ [name]: own }));
+  const api = options.compiled ?? (await compileApi(name, own ?? specs[name]));
   const { profile, spec, runtime, limit } = api;
   if (profile.name !== name)
     throw new Error(`createMockApi('${name}') was given the compiled ${profile.name} API`);
@@ -151,7 +158,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(knownOperation)
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
-  const control = await createControlApi(malls, options.control, options.publicHosts);
+  const control = await createControlApi(malls, specs, options.control, options.publicHosts);
   const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
     const mallId = mallReached(reached);

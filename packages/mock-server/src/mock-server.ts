@@ -8,12 +8,14 @@
 // and tokens) lives in Redis (redis/redis-state.ts, loaded only then), so replicas on one Redis
 // act as one; `/__ready` says not ready while Redis is down.
 // This is the composition root: each API is compiled once from its spec (compiled-api.ts) and that
-// compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules.
+// compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules; the
+// spec models of every API (`loadSpecs` of spec-model: the given ones, the shipped bundles of the
+// rest) feed the control API's filter checks and the sandbox.
 // Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
-import { loadSpec, type SpecModel } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { type CompiledApi, compileApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
@@ -68,14 +70,16 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   }
   const { sandbox: given, authority } = options;
   const clocks = options.malls?.clocks ?? createMallClocks();
-  const compiled =
-    options.compiled ?? (await compileApi(options.api, options.spec ?? (await loadSpec(options.api))));
+  const own = options.compiled?.spec ?? options.spec;
+  const specs = options.specs ?? (await loadSpecs({ [options.api]: own }));
+  const compiled = options.compiled ?? (await compileApi(options.api, own ?? specs[options.api]));
   const ownSandbox =
     given && !isSandbox(given)
       ? await loadSandbox(
           given,
           clocks,
-          compiled.profile.name === 'admin' ? compiled : await compileApi('admin', await loadSpec('admin')),
+          compiled.profile.name === 'admin' ? compiled : await compileApi('admin', specs.admin),
+          specs,
         )
       : undefined;
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
@@ -85,6 +89,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     mock = await createMockApi(options.api, {
       ...rest,
       compiled,
+      specs,
       malls:
         options.malls ??
         (await createMockMalls({
@@ -143,7 +148,7 @@ const isSandbox = (value: SandboxOptions | SandboxMallsGateway): value is Sandbo
 
 /** Options for serving several APIs together. */
 export interface ServeManyOptions
-  extends Omit<MockApiOptions, 'limiter' | 'sandbox' | 'malls' | 'spec' | 'compiled'> {
+  extends Omit<MockApiOptions, 'limiter' | 'sandbox' | 'malls' | 'spec' | 'compiled' | 'specs'> {
   /** The spec to serve per API (default: each API's bundle); tests pass modified copies. */
   specs?: Partial<Record<ApiName, SpecModel>>;
   /** Sandbox mode: the sandbox malls shared by every API served (see {@link ServeOptions.sandbox}). */
@@ -200,14 +205,9 @@ function readinessOf(
 }
 
 /** Compiles every API a process serves (the OAuth authority needs admin's and analytics' even when not served). */
-async function compileApis(
-  served: readonly ApiName[],
-  specs: Partial<Record<ApiName, SpecModel>>,
-): Promise<Map<ApiName, CompiledApi>> {
+async function compileApis(served: readonly ApiName[], specs: ApiSpecs): Promise<Map<ApiName, CompiledApi>> {
   const names = [...new Set<ApiName>([...served, 'admin', 'analytics'])];
-  const compiled = await Promise.all(
-    names.map(async (name) => compileApi(name, specs[name] ?? (await loadSpec(name)))),
-  );
+  const compiled = await Promise.all(names.map((name) => compileApi(name, specs[name])));
   return new Map(compiled.map((api) => [api.profile.name, api]));
 }
 
@@ -226,13 +226,15 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     : undefined;
   const clocks = createMallClocks(options.clock, redisState?.clockOffsets);
   const served = options.apis ?? (Object.keys(apiProfiles) as ApiName[]);
+  let specs: ApiSpecs;
   let apis: Map<ApiName, CompiledApi>;
   let oauth: OAuthSettings;
   let authority: OAuthAuthority;
   let sandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
   try {
-    apis = await compileApis(served, options.specs ?? {});
+    specs = await loadSpecs(options.specs);
+    apis = await compileApis(served, specs);
     oauth = oauthSettingsOf(
       [...apis.values()].filter((api) => api.profile.auth === 'bearer').map((api) => api.oauth),
     );
@@ -245,7 +247,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
       });
     const admin = apis.get('admin') as CompiledApi;
-    sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks, admin) : undefined;
+    sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks, admin, specs) : undefined;
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
@@ -284,6 +286,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
           ...shared,
           api,
           compiled: apis.get(api) as CompiledApi,
+          specs,
           authority,
           malls,
           health,

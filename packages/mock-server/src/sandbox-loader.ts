@@ -1,10 +1,12 @@
 // Opens the stateful sandbox (`@mall-api/sandbox`) for the mocks, loading the optional package only
 // here, in sandbox mode, so the plain mock runs without it installed. The sandbox's malls follow
 // the mocks' per-mall clocks, refuse fixtures by the body rules of the compiled admin API (the
-// same the front layer applies), and
-// the demo mall exists from the start (the collection lists the malls that exist).
+// same the front layer applies), check fixtures, snapshots and records against the spec models
+// the mocks serve (never the shipped bundles behind their back), and the demo mall exists from the
+// start (the collection lists the malls that exist).
 import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
+import type { ApiSpecs } from '@mall-api/spec-model';
 import type { CompiledApi } from './compiled-api.js';
 import { defaultMallId } from './mall-address.js';
 import type { MallClocks } from './malls/mall-clocks.js';
@@ -29,11 +31,13 @@ export interface SandboxOptions {
 /**
  * Opens the sandbox malls; throws a clear error when `@mall-api/sandbox` is not installed.
  * @param admin the compiled admin API, whose body rules fixtures are checked by
+ * @param specs the spec models the mocks serve, which the sandbox answers by
  */
 export async function loadSandbox(
   options: SandboxOptions,
   clocks: MallClocks,
   admin: CompiledApi,
+  specs: ApiSpecs,
 ): Promise<SandboxMallsGateway> {
   let sandbox: typeof import('@mall-api/sandbox');
   try {
@@ -52,6 +56,7 @@ export async function loadSandbox(
     clockFor: (mallId) => () => clocks.now(mallId),
     malls: [defaultMallId],
     requestRules: (operationId, body) => admin.bodyRules(operationId)(body),
+    specs,
   };
   const { store } = options;
   if (typeof store === 'object' && 'postgres' in store)

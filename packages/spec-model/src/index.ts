@@ -49,10 +49,12 @@ export {
   tokenLifetimesOf,
 } from './security-extensions.js';
 export {
+  type ApiSpecs,
   bundledSpecPath,
   createSpecModel,
   loadSpec,
   loadSpecSync,
+  loadSpecs,
   type Route,
   type SpecModel,
 } from './spec-model.js';

@@ -6,6 +6,7 @@ import {
   type JsonObject,
   loadSpec,
   loadSpecSync,
+  loadSpecs,
 } from './index.js';
 
 const document: JsonObject = {
@@ -104,5 +105,14 @@ describe('spec model', () => {
     expect(admin.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(admin.route('GET', '/api/v2/admin/products/count')?.operation.operationId).toBe('countProducts');
     expect((await loadSpec('collection')).operations.length).toBe(5);
+  });
+
+  it('gives every API its given model, and the shipped bundle of each API not given', async () => {
+    const changed = createSpecModel(document);
+    const specs = await loadSpecs({ admin: changed, analytics: undefined });
+    expect(Object.keys(specs)).toEqual(['collection', 'admin', 'analytics']);
+    expect(specs.admin).toBe(changed);
+    expect(specs.analytics).toBe(await loadSpec('analytics'));
+    expect((await loadSpecs()).admin).toBe(await loadSpec('admin'));
   });
 });

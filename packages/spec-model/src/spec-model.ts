@@ -1,12 +1,13 @@
 // The spec model: a bundled document with its digest, its operation index and routing, reference
 // resolution and a schema compiler created on first use. `loadSpec` reads the bundle shipped by
-// `@mall-api/specs` (a platform API's, or the mocks' control API's); `createSpecModel` wraps any
-// document (a test's modified copy, say).
+// `@mall-api/specs` (a platform API's, or the mocks' control API's), `loadSpecs` every platform
+// API's bundle but those a caller already holds; `createSpecModel` wraps any document (a test's
+// modified copy, say).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { SpecName } from './api-names.js';
+import { type ApiName, apiNames, type SpecName } from './api-names.js';
 import {
   dereference,
   isJsonObject,
@@ -113,6 +114,20 @@ export async function loadSpec(api: SpecName): Promise<SpecModel> {
     model.catch(() => loaded.delete(api));
   }
   return model;
+}
+
+/** The spec model of each platform API. */
+export type ApiSpecs = Readonly<Record<ApiName, SpecModel>>;
+
+/**
+ * The model of every platform API: the given ones (a test's changed copies), and the shipped
+ * bundle of each API not given (read as {@link loadSpec} reads it).
+ */
+export async function loadSpecs(
+  given: Partial<Record<ApiName, SpecModel | undefined>> = {},
+): Promise<ApiSpecs> {
+  const models = await Promise.all(apiNames.map((api) => given[api] ?? loadSpec(api)));
+  return Object.fromEntries(apiNames.map((api, i) => [api, models[i]])) as Record<ApiName, SpecModel>;
 }
 
 /** Reads an API's bundle synchronously, once per process (for build scripts and module set-up). */

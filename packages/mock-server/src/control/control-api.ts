@@ -4,14 +4,15 @@
 // JSON only), is routed and validated against the document by the same machinery as the APIs
 // (`@mall-api/spec-model` and the request validator; unknown query parameters refused too), its
 // body read within the control body limit, and checked against the rules beyond shape
-// (control-rules.ts) before anything changes: bad input is a 400, 413 or 422 with the API's
+// (control-rules.ts: a fault or journal filter names an operation of the specs the composition
+// root gives, the ones the mocks serve) before anything changes: bad input is a 400, 413 or 422 with the API's
 // envelope and changes nothing. The operations: reset a mall (to its seed, empty, or a named
 // fixture), load a fixture, snapshot and restore, read, count and clear the request journal, add
 // and clear fault rules, move the mall's clock and empty its rate-limit buckets.
 // A sandbox store that cannot be reached (PostgreSQL down) answers 503 and changes nothing.
 import type { IncomingMessage } from 'node:http';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
-import { loadSpec, type OperationEntry } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
 import type { FaultAction, FaultMatch } from '../malls/fault-rules.js';
 import type { JournalFilter } from '../malls/journal.js';
@@ -54,10 +55,12 @@ const unknownQuery = (operation: OperationEntry, query: URLSearchParams): Violat
 
 /**
  * Creates the handler of control requests.
+ * @param specs the spec of every API the mocks serve: fault and journal filters may name their operations
  * @param publicHosts the server's public host names, which the control guard admits as `Host`
  */
 export async function createControlApi(
   malls: MockMalls,
+  specs: ApiSpecs,
   access: ControlAccess = {},
   publicHosts: readonly string[] = [],
 ) {
@@ -84,7 +87,7 @@ export async function createControlApi(
     answer: (filter: JournalFilter) => Promise<Reply>,
   ): Promise<Reply> => {
     const filter = call.query as JournalFilter;
-    const unknown = await operationViolation(filter.api, filter.operationId, 'operationId', 'query');
+    const unknown = operationViolation(specs, filter.api, filter.operationId, 'operationId', 'query');
     return unknown ? violationsReply([unknown]) : answer(filter);
   };
 
@@ -121,7 +124,7 @@ export async function createControlApi(
       } = call.body as { match?: FaultMatch; times?: number; action: FaultAction & { maxMs?: number } };
       const refused =
         delayViolation(action) ??
-        (await operationViolation(match.api, match.operationId, 'match.operationId'));
+        operationViolation(specs, match.api, match.operationId, 'match.operationId');
       if (refused) return violationsReply([refused]);
       const stored =
         action.kind === 'delay'

@@ -1,23 +1,38 @@
-// The control API's rules beyond shape at the function: operations the APIs have, delay ranges,
-// and the clock's range.
+// The control API's rules beyond shape at the function: operations the given specs of the APIs
+// have, delay ranges, and the clock's range.
+import { loadSpecs } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { clockViolation, delayViolation, latestClockMs, operationViolation } from './control-rules.js';
 
 describe('operationViolation', () => {
   it('accepts an operation of the named API or, unnamed, of any API', async () => {
-    expect(await operationViolation('admin', 'listCategories', 'match.operationId')).toBeUndefined();
-    expect(await operationViolation(undefined, 'listCategories', 'match.operationId')).toBeUndefined();
-    expect(await operationViolation(undefined, undefined, 'match.operationId')).toBeUndefined();
+    const specs = await loadSpecs();
+    expect(operationViolation(specs, 'admin', 'listCategories', 'match.operationId')).toBeUndefined();
+    expect(operationViolation(specs, undefined, 'listCategories', 'match.operationId')).toBeUndefined();
+    expect(operationViolation(specs, undefined, undefined, 'match.operationId')).toBeUndefined();
   });
   it('names an operation the API does not have', async () => {
-    expect(await operationViolation('analytics', 'listCategories', 'match.operationId')).toEqual({
+    const specs = await loadSpecs();
+    expect(operationViolation(specs, 'analytics', 'listCategories', 'match.operationId')).toEqual({
       location: 'body',
       name: 'match.operationId',
       message: 'listCategories is not an operation of the analytics API',
     });
-    expect((await operationViolation(undefined, 'listCategorys', 'operationId', 'query'))?.location).toBe(
+    expect(operationViolation(specs, undefined, 'listCategorys', 'operationId', 'query')?.location).toBe(
       'query',
     );
+  });
+  it('reads the operations from the specs it is given', async () => {
+    const shipped = await loadSpecs();
+    // The analytics spec given as the admin API's: admin's operations are analytics' then.
+    const specs = { ...shipped, admin: shipped.analytics };
+    expect(operationViolation(specs, 'admin', 'listCategories', 'match.operationId')?.name).toBe(
+      'match.operationId',
+    );
+    const [analyticsOperation] = shipped.analytics.operations;
+    expect(
+      operationViolation(specs, 'admin', analyticsOperation?.operationId, 'match.operationId'),
+    ).toBeUndefined();
   });
 });
 

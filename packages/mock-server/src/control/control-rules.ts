@@ -1,8 +1,8 @@
 // The control API's rules beyond the shape of its input, each broken rule one violation naming its
-// key: a fault or journal filter may only name an operation the API has (read from the bundled
-// specs), a delay's range may not run backwards, and a mall's clock stays between the Unix epoch
+// key: a fault or journal filter may only name an operation the API has (in the specs the mocks
+// serve, given by the composition root), a delay's range may not run backwards, and a mall's clock stays between the Unix epoch
 // and the end of year 9999, where every clock read still makes a valid date-time.
-import { type ApiName, apiNames, loadSpec } from '@mall-api/spec-model';
+import { type ApiSpecs, apiNames } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
 
 /** The latest time a mall's clock may show: 9999-12-31T23:59:59.999Z. */
@@ -11,19 +11,19 @@ export const latestClockMs = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const body = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /**
- * The violation of an operation id the API (or, without `api`, every API) does not have.
+ * The violation of an operation id the API (or, without `api`, every API) does not have in `specs`.
  * @param name the key that holds the operation id (`match.operationId`)
  */
-export async function operationViolation(
+export function operationViolation(
+  specs: ApiSpecs,
   api: string | undefined,
   operationId: string | undefined,
   name: string,
   location: Violation['location'] = 'body',
-): Promise<Violation | undefined> {
+): Violation | undefined {
   if (operationId === undefined) return undefined;
   const apis = api === undefined ? apiNames : apiNames.filter((known) => known === api);
-  const models = await Promise.all(apis.map((known: ApiName) => loadSpec(known)));
-  if (models.some((model) => model.operation(operationId) !== undefined)) return undefined;
+  if (apis.some((known) => specs[known].operation(operationId) !== undefined)) return undefined;
   return {
     location,
     name,

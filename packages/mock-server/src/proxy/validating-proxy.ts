@@ -8,7 +8,7 @@
 // a sandbox fixture. The control API (`/__mock/`) is served as by the mock.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Json, loadSpec, type SpecModel } from '@mall-api/spec-model';
+import { type Json, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../api-profiles.js';
 import { compileApi } from '../compiled-api.js';
 import { controlPrefix, createControlApi } from '../control/control-api.js';
@@ -94,7 +94,9 @@ function forwardedBody(reached: Reached, raw: string | undefined): string | unde
 /** Starts the proxy; resolves once it listens. */
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<RunningProxy> {
   const profile = apiProfiles[options.api];
-  const spec = options.spec ?? (await loadSpec(options.api));
+  // The served spec, and the others' bundles, whose operations control filters may name.
+  const specs = await loadSpecs({ [options.api]: options.spec });
+  const spec = specs[options.api];
   const { runtime } = await compileApi(options.api, spec);
   const bodyLimit = options.maxBodyBytes ?? defaultApiBodyLimit;
   const checks = pipeline<Arrival>()
@@ -103,7 +105,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     .step(validateRequest(runtime));
   const answers = createAnswerChecks(spec, options.api);
   const malls = await createMockMalls();
-  const control = await createControlApi(malls, options.control);
+  const control = await createControlApi(malls, specs, options.control);
   const target = options.target.replace(/\/$/, '');
   const log = options.log ?? (() => {});
 

@@ -9,8 +9,11 @@
 // process: its input is checked and the mall's next store is built off to the side in time slices
 // (the mall answering from its old records meanwhile), then swapped in at once; changes to one
 // mall run one at a time, in the order asked. PostgreSQL malls check and fill the next store the
-// same way, and the database store writes it as the mall's next row set and swaps it in.
-import { loadSpec } from '@mall-api/spec-model';
+// same way, and the database store writes it as the mall's next row set and swaps it in. Every
+// check by the spec (fixtures, snapshots, record shapes, which operations exist) reads the spec
+// models given in `specs` (the mocks pass the ones they serve); only a sandbox created without
+// them, on its own, reads the shipped bundles.
+import { type ApiSpecs, loadSpecs } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import type {
@@ -72,6 +75,12 @@ export interface SandboxMallsOptions {
   malls?: readonly string[];
   /** The front layer's rules about request bodies beyond their schema, applied to fixtures too. */
   requestRules?: RequestRules;
+  /**
+   * The spec model of each API, which fixtures, snapshots and records are checked against and
+   * which says the operations there are (the mocks pass the models they serve). Default, for a
+   * sandbox used on its own: the shipped bundles.
+   */
+  specs?: ApiSpecs;
 }
 
 /** The sandbox malls of a process (the protocol's gateway, answering at once). */
@@ -141,7 +150,8 @@ export async function createSandboxMalls(
       ? await openSqliteMalls(options.store.dataDir)
       : memoryStorage();
   try {
-    const [adminModel, collectionModel] = await Promise.all([loadSpec('admin'), loadSpec('collection')]);
+    const specs = options.specs ?? (await loadSpecs());
+    const { admin: adminModel, collection: collectionModel } = specs;
     const collectionShapes = recordShapes(collectionModel);
     const context: MallContext = {
       adminShapes: recordShapes(adminModel),
@@ -311,8 +321,13 @@ export async function createSandboxMalls(
         { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
       ),
     );
+    /** The handler of an operation on `mall`: none for an operation the API's spec does not describe. */
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
-      api === 'collection' ? collection.get(operationId) : mall[api].get(operationId);
+      specs[api].operation(operationId) === undefined
+        ? undefined
+        : api === 'collection'
+          ? collection.get(operationId)
+          : mall[api].get(operationId);
     /** The handler of a call on `mall` (any mall for a collection call); throws on misuse. */
     const handlerOf = (call: SandboxCall, mall: Mall): AnyHandler => {
       const handler = handlerFor(call.api, call.operationId, mall);
