@@ -3,13 +3,16 @@
 // given spec model — the operations' validators, cross-parameter and body rules and prepared
 // responses (operation-runtime.ts, per operation on first use), the rate limit and what it counts
 // per, HTTPS-only, the described date versions, what the spec says about OAuth (lifetimes, scope
-// aliases, offered scopes) and the demo Basic credentials' scopes. Nothing here reads a spec of its
-// own; a test that passes a changed copy sees every rule follow.
+// aliases, offered scopes) and the demo Basic credentials' scopes. `compileApi` reads no spec of
+// its own; `servedApi` reads a shipped bundle only for an API it is not given. A test that passes a
+// changed copy sees every rule follow.
 import { type ApiLimit, apiLimitFromSpec } from '@mall-api/rate-limit';
 import {
+  type ApiSpecs,
   type ApiVersions,
   declaredApiVersionsOf,
   httpsOnlyStatusOf,
+  loadSpecs,
   type SpecModel,
 } from '@mall-api/spec-model';
 import { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
@@ -70,4 +73,24 @@ export async function compileApi(name: ApiName, spec: SpecModel): Promise<Compil
     oauth: specOAuth(spec.document),
     demoCredentials: demoCollectionCredentials(spec),
   };
+}
+
+/** How a server of one API is given its spec: compiled already, as a model, and the other APIs' models. */
+export interface ServedSpecOptions {
+  readonly compiled?: CompiledApi;
+  readonly spec?: SpecModel;
+  readonly specs?: Partial<Record<ApiName, SpecModel>>;
+}
+
+/**
+ * The compiled API a server of `name` serves and the spec model of every API (the control API and
+ * the sandbox read them): its own spec (the compiled one's, else `spec`, else `specs`' entry)
+ * wins over `specs`, so the two cannot disagree; the shipped bundles fill in the rest.
+ */
+export async function servedApi(
+  name: ApiName,
+  { compiled, spec, specs: given = {} }: ServedSpecOptions,
+): Promise<{ api: CompiledApi; specs: ApiSpecs }> {
+  const specs = await loadSpecs({ ...given, [name]: compiled?.spec ?? spec ?? given[name] });
+  return { api: compiled ?? (await compileApi(name, specs[name])), specs };
 }

@@ -16,11 +16,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
-import { type ApiSpecs, loadSpecs, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
+import type { ApiSpecs, OperationEntry, SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
-import { type CompiledApi, compileApi } from './compiled-api.js';
+import { type CompiledApi, servedApi } from './compiled-api.js';
 import { controlPrefix, createControlApi } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
@@ -108,9 +108,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
       throw new Error(`${option} must be a positive number of bytes, got ${value}`);
   }
-  const own = options.compiled?.spec ?? options.spec;
-  const specs = options.specs ?? (await loadSpecs({ [name]: own }));
-  const api = options.compiled ?? (await compileApi(name, own ?? specs[name]));
+  const { api, specs } = await servedApi(name, options);
   const { profile, spec, runtime, limit } = api;
   if (profile.name !== name)
     throw new Error(`createMockApi('${name}') was given the compiled ${profile.name} API`);

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from './api-profiles.js';
-import { type CompiledApi, compileApi } from './compiled-api.js';
+import { type CompiledApi, compileApi, servedApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
@@ -70,9 +70,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   }
   const { sandbox: given, authority } = options;
   const clocks = options.malls?.clocks ?? createMallClocks();
-  const own = options.compiled?.spec ?? options.spec;
-  const specs = options.specs ?? (await loadSpecs({ [options.api]: own }));
-  const compiled = options.compiled ?? (await compileApi(options.api, own ?? specs[options.api]));
+  const { api: compiled, specs } = await servedApi(options.api, options);
   const ownSandbox =
     given && !isSandbox(given)
       ? await loadSandbox(
