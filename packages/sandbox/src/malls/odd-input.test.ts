@@ -12,7 +12,6 @@ import {
   type ApiSpecs,
   bodyRuleBreaches,
   bodyRulesOf,
-  type Json,
   type OperationEntry,
   type OperationParameter,
   parameterValue,
@@ -20,6 +19,7 @@ import {
 } from '@mall-api/spec-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oddRequest } from '../../../../tools/src/testing/odd-requests.js';
 import type { SandboxMalls } from '../index.js';
 import { type Body, closeTestMalls, openTestMalls, shippedSpecs } from '../testing/test-malls.js';
 
@@ -46,62 +46,6 @@ const knownNumbers = () => {
   ].filter((n): n is number => typeof n === 'number');
 };
 
-/** The first example of an operation's JSON request body, if it documents one. */
-function exampleBody(spec: SpecModel, operation: OperationEntry): unknown {
-  const raw = (spec.document as Body).paths[operation.pathTemplate][operation.method];
-  if (!raw.requestBody) return undefined;
-  const content = (spec.resolve(raw.requestBody) as Body).content?.['application/json'] as Body | undefined;
-  const first: Json | undefined = Object.values(content?.examples ?? {})[0] as Json | undefined;
-  return first === undefined ? undefined : structuredClone(spec.resolve(first).value);
-}
-
-/** A text a parameter of this schema accepts (its first enum value, its minimum, a date, …). */
-function plausible(schema: Body): string {
-  if (Array.isArray(schema.enum)) return String(schema.enum[0]);
-  if (schema.type === 'array') return plausible(schema.items ?? {});
-  if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
-  if (schema.format === 'date') return '2026-11-01';
-  return 'sandbox';
-}
-
-/** Texts that break parameters: wrong types, out of range, empty, huge, odd characters. */
-const badValue = fc.oneof(
-  fc.constantFrom('', '0', '-1', '2147483648', '99999999999999999999', 'abc', 'T', 'X', '1,2,,3', '🙂'),
-  fc.integer().map(String),
-  fc.string({ maxLength: 12 }),
-);
-
-/** A path id text: a number the sandbox issued, one it never did, or no number at all. */
-const pathId = (known: number[]) =>
-  fc.oneof(
-    fc.constantFrom(...(known.length > 0 ? known : [1])).map(String),
-    fc.constantFrom('2147483647', '999999', '0', '-5', 'abc', '1.5'),
-  );
-
-/** A change to a JSON body: a field replaced by any JSON value or removed, or the body replaced. */
-const bodyMutation = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), index: fc.nat(), value: fc.jsonValue({ maxDepth: 2 }) }),
-  fc.record({ kind: fc.constant('remove' as const), index: fc.nat() }),
-  fc.record({
-    kind: fc.constant('replace' as const),
-    value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({ request: [] }), fc.constant([])),
-  }),
-);
-type BodyMutation = typeof bodyMutation extends fc.Arbitrary<infer T> ? T : never;
-
-function mutate(body: unknown, mutation: BodyMutation): unknown {
-  if (mutation.kind === 'replace') return mutation.value;
-  const copy = structuredClone(body) as Body;
-  const target = copy && typeof copy.request === 'object' && copy.request !== null ? copy.request : copy;
-  if (!target || typeof target !== 'object') return copy;
-  const keys = Object.keys(target);
-  if (keys.length === 0) return copy;
-  const key = keys[mutation.index % keys.length] as string;
-  if (mutation.kind === 'remove') delete target[key];
-  else target[key] = mutation.value;
-  return copy;
-}
-
 /**
  * The front layer's check of a call, by the spec model: the parameters' texts converted to their
  * schema types and validated, the body validated and its body rules kept. Undefined when it refuses.
@@ -109,7 +53,10 @@ function mutate(body: unknown, mutation: BodyMutation): unknown {
 function admitted(
   spec: SpecModel,
   operation: OperationEntry,
-  texts: { path: Record<string, string>; query: Record<string, string> },
+  texts: {
+    readonly path: Readonly<Record<string, string>>;
+    readonly query: Readonly<Record<string, string>>;
+  },
   body: unknown,
 ): { path: Record<string, unknown>; query: Record<string, unknown> } | undefined {
   const converted = (location: 'path' | 'query') => {
@@ -153,71 +100,44 @@ describe.each<[ApiName, number]>([
 ])('the %s sandbox under odd input', (api, runs) => {
   it(`answers every call the front layer admits as a value, and a refused write changes nothing (${runs} generated calls)`, async () => {
     const spec = specs[api];
-    const operations = new Map(
-      spec.operations
-        .filter((operation) => malls.handles(api, operation.operationId))
-        .map((operation) => [operation.operationId, operation]),
-    );
-    expect(operations.size).toBeGreaterThan(0);
+    const operations = spec.operations.filter((operation) => malls.handles(api, operation.operationId));
+    expect(operations.length).toBeGreaterThan(0);
     const seen = { answered: 0, refused: new Set<string>(), admitted: 0 };
 
     fc.assert(
-      fc.property(
-        fc.constantFrom(...operations.keys()),
-        fc.array(fc.tuple(fc.nat(), badValue), { maxLength: 3 }),
-        fc.array(pathId(knownNumbers()), { minLength: 3, maxLength: 3 }),
-        fc.array(bodyMutation, { maxLength: 2 }),
-        fc.boolean(),
-        (operationId, queryChanges, ids, mutations, keepRequiredQuery) => {
-          const operation = operations.get(operationId) as OperationEntry;
-          const path = Object.fromEntries(
-            operation.parameters
-              .filter((p) => p.in === 'path')
-              .map((p, index) => [p.name, ids[index] ?? '1']),
-          );
-          const query: Record<string, string> = {};
-          const queryParameters = operation.parameters.filter((p) => p.in === 'query');
-          if (keepRequiredQuery)
-            for (const parameter of queryParameters)
-              if (parameter.required)
-                query[parameter.name] = plausible(spec.dereference(parameter.schema) as Body);
-          for (const [index, value] of queryChanges) {
-            const parameter = queryParameters[index % Math.max(queryParameters.length, 1)];
-            if (parameter) query[parameter.name] = value;
-          }
-          const write = operation.method !== 'get';
-          let body = exampleBody(spec, operation);
-          if (write) for (const mutation of mutations) body = mutate(body, mutation);
-          const call = admitted(spec, operation, { path, query }, body);
-          if (!call) return;
-          seen.admitted++;
-          const before = write ? snapshot() : '';
-          const context = `${operationId} ${JSON.stringify({ ...call, body })?.slice(0, 400)}`;
-          const outcome = malls.handle({
-            api,
-            operationId,
-            ...call,
-            body,
-            mallId: api === 'collection' ? undefined : mall,
-          });
-          if (outcome.ok) {
-            seen.answered++;
-            return;
-          }
-          seen.refused.add(outcome.reason);
-          expect(['not-found', 'invalid', 'conflict'], context).toContain(outcome.reason);
-          expect(typeof outcome.message, context).toBe('string');
-          for (const violation of outcome.violations) {
-            expect(['path', 'query', 'body'], context).toContain(violation.location);
-            expect(violation.name, context).toMatch(/\S/);
-          }
-          if (write) expect(snapshot(), context).toBe(before);
-        },
-      ),
+      fc.property(oddRequest(spec, operations, knownNumbers()), (request) => {
+        const { operation, body } = request;
+        const { operationId } = operation;
+        const write = operation.method !== 'get';
+        const call = admitted(spec, operation, request, body);
+        if (!call) return;
+        seen.admitted++;
+        const before = write ? snapshot() : '';
+        const context = `${operationId} ${JSON.stringify({ ...call, body })?.slice(0, 400)}`;
+        const outcome = malls.handle({
+          api,
+          operationId,
+          ...call,
+          body,
+          mallId: api === 'collection' ? undefined : mall,
+        });
+        if (outcome.ok) {
+          seen.answered++;
+          return;
+        }
+        seen.refused.add(outcome.reason);
+        expect(['not-found', 'invalid', 'conflict'], context).toContain(outcome.reason);
+        expect(typeof outcome.message, context).toBe('string');
+        for (const violation of outcome.violations) {
+          expect(['path', 'query', 'body'], context).toContain(violation.location);
+          expect(violation.name, context).toMatch(/\S/);
+        }
+        if (write) expect(snapshot(), context).toBe(before);
+      }),
       { numRuns: runs },
     );
     // The generator reaches the sandbox, and both sides of it: answers and refusals.
-    expect(seen.admitted).toBeGreaterThan(runs / 8);
+    expect(seen.admitted).toBeGreaterThanOrEqual(20);
     expect(seen.answered).toBeGreaterThan(0);
     if (api === 'admin')
       expect([...seen.refused].some((r) => r === 'not-found' || r === 'invalid')).toBe(true);
