@@ -1,5 +1,5 @@
-// Sandbox malls for the package's tests, opened in one place (`openTestMalls`; a change to what
-// createSandboxMalls is given changes here only) and closed together after a file's tests
+// Sandbox malls for the package's view and odd-input tests, opened in one place (`openTestMalls`; a
+// change to what createSandboxMalls is given changes here only) and closed together after a file's tests
 // (`closeTestMalls`), and calls on one mall as the front layer hands them over: parameters already
 // converted to their schema types, every answered body checked against the operation's documented
 // success responses of the shipped spec. Test support only: not built, not shipped.
