@@ -233,6 +233,15 @@ describe('outcomes in HTTP', () => {
     expect(partial.status).toBe(207);
     expect(partial.body.product.product_no).toEqual([product.product_no]);
     expect(partial.body.results.map((item: { status: number }) => item.status)).toEqual([201, 422]);
+    // A main display group's partial add: its own 207 schema (checked by `call`), each item's message.
+    const main = await call('POST', '/api/v2/admin/mains/2/products', {
+      request: { product_no: [999998, product.product_no] },
+    });
+    expect(main.status).toBe(207);
+    expect(main.body.results).toEqual([
+      { index: 0, product_no: 999998, status: 422, message: 'product 999998 does not exist' },
+      { index: 1, product_no: product.product_no, status: 201 },
+    ]);
   });
 });
 
@@ -291,6 +300,7 @@ describe('collection and analytics over the same data', () => {
     const { document } = await loadSpec('analytics');
     const operations = indexOperations(document);
     expect(operations.length).toBeGreaterThan(1);
+    expect(operations.map((operation) => operation.method)).toEqual(operations.map(() => 'get'));
     for (const { operationId, pathTemplate, responses } of operations) {
       const path = `${pathTemplate}?mall_id=${sandboxMall}&start_date=${kstDay()}&end_date=${kstDay(6)}&limit=1000`;
       const answer = await call('GET', path, undefined, analytics); // checked against the schema by call()
