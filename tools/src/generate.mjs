@@ -11,9 +11,8 @@
 // Each folder is this step's own: it is emptied first. Not for bundling the specs (bundle-specs.mjs).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { apiNames, bundledSpecPath, loadSpecSync } from '@mall-api/spec-model';
-import openapiTS, { astToString } from 'openapi-typescript';
+import { apiTypesModule } from './codegen/api-types.mjs';
 import { apiVersionsModule } from './codegen/api-versions.mjs';
 import { listKeysModule } from './codegen/list-keys.mjs';
 import { operationIdsModule } from './codegen/operation-ids.mjs';
@@ -33,8 +32,7 @@ const generated = (source, text) =>
  * The TypeScript types of a bundled document.
  * @param {import('@mall-api/spec-model').SpecName} name
  */
-const typesOf = async (name) =>
-  astToString(await openapiTS(pathToFileURL(bundledSpecPath(name)), { defaultNonNullable: false }));
+const typesOf = (name) => apiTypesModule(bundledSpecPath(name));
 
 /** @type {Map<string, Map<string, string>>} folder → file → text */
 const folders = new Map();

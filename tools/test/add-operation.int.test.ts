@@ -4,20 +4,38 @@
 // `specs`) with its documented example, refuses a bad parameter with 422 naming it, asks for the
 // operation's scope, counts it against the rate limit; the generated types list it, the docs site's
 // reference search and Postman collection list it, and Dredd (the contract runner's engine) makes a
-// transaction of each of its documented responses. The stateful
-// half of the recipe (a sandbox handler) is not followed here: the sandbox's handler maps are typed
-// by the generated operations and cannot be extended from outside the package.
+// transaction of each of its documented responses. Then step 5, the stateful half, on a scratch
+// copy of the sandbox package (its sources, package.json and tsconfig; the repository is never
+// written): the admin types are generated from the scratch bundle by the repository's codegen
+// (`apiTypesModule`, as generate.mjs writes the client's) and stand in for the admin client's types,
+// the handler goes into the admin view's handler map, and `tsc` checks it against them (a misspelt
+// operation id and a query field the operation does not have each fail the check); the build's
+// sandbox malls, given the scratch spec, are served by the mocks in sandbox mode, and the new
+// operation counts what writes through an existing one changed.
 import { execFile, spawn } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { issueDemoTokens, startMockServers } from '@mall-api/mock-server';
-import { createSpecModel, type JsonObject, nodeAt } from '@mall-api/spec-model';
+import type { SandboxMalls } from '@mall-api/sandbox';
+import { createSpecModel, type JsonObject, loadSpecs, nodeAt } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { postmanCollection, requestItems } from '../../docs/build/postman-collections.mjs';
 import { referenceDocuments } from '../../docs/build/search-index.mjs';
+import { apiTypesModule } from '../src/codegen/api-types.mjs';
 import { repoRoot } from '../src/published-packages.mjs';
 
 const run = promisify(execFile);
@@ -28,6 +46,12 @@ const operationId = 'countScratchNotes';
 let scratch: string;
 let bundled: JsonObject;
 let served: Awaited<ReturnType<typeof startMockServers>>;
+let types: Promise<string> | undefined;
+/** The admin types of the scratch bundle, by the repository's codegen (as generate.mjs writes the client's). */
+const scratchTypes = () => {
+  types ??= apiTypesModule(join(scratch, 'admin.openapi.json'));
+  return types;
+};
 
 /** Step 1 of the recipe: the operation's own file, modelled on a documented one. */
 function writeOperation(specs: string) {
@@ -110,11 +134,7 @@ describe('adding an operation to the spec only', () => {
   });
 
   it('appears in the types generated from the bundle', async () => {
-    const types = join(scratch, 'admin.ts');
-    await run(bin('openapi-typescript'), [join(scratch, 'admin.openapi.json'), '-o', types], {
-      cwd: scratch,
-    });
-    const generated = readFileSync(types, 'utf8');
+    const generated = await scratchTypes();
     expect(generated).toContain(`"${path}"`);
     expect(generated).toContain(`${operationId}: {`);
   });
@@ -162,4 +182,116 @@ describe('adding an operation to the spec only', () => {
       documented.map((status) => `${path} ${status}`),
     );
   });
+});
+
+/** The admin view's handler map, where step 5 puts a handler, in the scratch copy of the sandbox. */
+const handlerMapStart = 'const handlers: HandlerMap<AdminOperations> = {\n';
+/** Step 5's handler: the categories at a depth (top-level ones by default), as writes left them. */
+const countScratchNotes =
+  '    countScratchNotes: ({ query }) => found({ count: categoryList({ category_depth: query.category_depth ?? 1 }).length }),\n';
+
+describe('adding a sandbox handler for the operation (step 5)', () => {
+  let sandbox: string;
+  let malls: SandboxMalls;
+  let stateful: Awaited<ReturnType<typeof startMockServers>>;
+
+  /** Writes `handler` into the scratch admin view's handler map and type-checks the scratch sandbox (emitting with `emit`). */
+  const buildWith = async (handler: string, emit = false) => {
+    const view = join(sandbox, 'src', 'views', 'admin-view.ts');
+    const shipped = readFileSync(
+      join(repoRoot, 'packages', 'sandbox', 'src', 'views', 'admin-view.ts'),
+      'utf8',
+    );
+    expect(shipped).toContain(handlerMapStart);
+    writeFileSync(view, shipped.replace(handlerMapStart, `${handlerMapStart}${handler}`));
+    const args = ['-p', join(sandbox, 'tsconfig.json'), '--pretty', 'false', ...(emit ? [] : ['--noEmit'])];
+    return run(bin('tsc'), args, { cwd: sandbox }).then(
+      () => ({ ok: true, output: '' }),
+      (error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? String(error) }),
+    );
+  };
+
+  beforeAll(async () => {
+    // The scratch sandbox: its sources (no tests), package.json and tsconfig; its dependencies are the repository's.
+    sandbox = join(scratch, 'sandbox');
+    const source = join(repoRoot, 'packages', 'sandbox');
+    cpSync(join(source, 'src'), join(sandbox, 'src'), {
+      recursive: true,
+      filter: (file) => !file.endsWith('.test.ts') && !file.includes(`${sep}generated`),
+    });
+    cpSync(join(source, 'package.json'), join(sandbox, 'package.json'));
+    const tsconfig = JSON.parse(readFileSync(join(source, 'tsconfig.json'), 'utf8'));
+    tsconfig.extends = join(repoRoot, 'tsconfig.base.json');
+    writeFileSync(join(sandbox, 'tsconfig.json'), JSON.stringify(tsconfig));
+    symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+    // The admin types of the scratch bundle, by the repository's codegen, where the sandbox finds the
+    // admin client's types (its own node_modules, ahead of the repository's).
+    const client = join(sandbox, 'node_modules', '@mall-api', 'admin-client');
+    mkdirSync(client, { recursive: true });
+    writeFileSync(
+      join(client, 'package.json'),
+      JSON.stringify({ name: '@mall-api/admin-client', type: 'module', types: './index.d.ts' }),
+    );
+    writeFileSync(join(client, 'index.d.ts'), await scratchTypes());
+  }, 30_000);
+  afterAll(async () => {
+    await stateful?.close();
+    malls?.close();
+  });
+
+  it('fails the type check for a misspelt operation id', async () => {
+    const built = await buildWith(countScratchNotes.replace('countScratchNotes', 'countScratchNote'));
+    expect(built.ok).toBe(false);
+    expect(built.output).toMatch(/admin-view\.ts\(\d+,\d+\): error TS\d+: .*'countScratchNote'/);
+  }, 30_000);
+
+  it('fails the type check for a query field the operation does not have', async () => {
+    const built = await buildWith(countScratchNotes.replace('query.category_depth', 'query.scratch_depth'));
+    expect(built.ok).toBe(false);
+    expect(built.output).toMatch(/admin-view\.ts\(\d+,\d+\): error TS2339: .*'scratch_depth'/);
+  }, 30_000);
+
+  it('is served in sandbox mode: the new operation counts what writes through createCategory changed', async () => {
+    const built = await buildWith(countScratchNotes, true);
+    expect(built).toEqual({ ok: true, output: '' });
+    const scratchSandbox = (await import(
+      pathToFileURL(join(sandbox, 'dist', 'index.js')).href
+    )) as typeof import('@mall-api/sandbox');
+    const admin = createSpecModel(bundled);
+    malls = await scratchSandbox.createSandboxMalls({ newMall: 'empty', specs: await loadSpecs({ admin }) });
+    expect(malls.handles('admin', operationId)).toBe(true);
+    stateful = await startMockServers({
+      apis: ['admin'],
+      ports: { admin: 0 },
+      specs: { admin },
+      sandbox: malls,
+    });
+    const url = stateful.mocks[0]?.url ?? '';
+    const headers = {
+      authorization: `Bearer ${issueDemoTokens(stateful.authority, ['mall.read_category', 'mall.write_category'], 'scratchmall').access_token}`,
+      'content-type': 'application/json',
+    };
+    const count = async (query = '') => {
+      const response = await fetch(`${url}${path}${query}`, { headers });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { count: number }).count;
+    };
+    const createCategory = async (request: Record<string, unknown>) => {
+      const response = await fetch(`${url}/api/v2/admin/categories`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ shop_no: 1, request }),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { category: { category_no: number } }).category;
+    };
+    expect(await count()).toBe(0);
+    const top = await createCategory({ category_name: 'Scratch Notes' });
+    await createCategory({ category_name: 'More Notes' });
+    await createCategory({ category_name: 'Sub Notes', parent_category_no: top.category_no });
+    expect(await count()).toBe(2);
+    expect(await count('?category_depth=2')).toBe(1);
+    // The refusals of the front layer hold for it as for any operation.
+    expect((await fetch(`${url}${path}?category_depth=99`, { headers })).status).toBe(422);
+  }, 60_000);
 });

@@ -1,8 +1,8 @@
 // Starts mock APIs on their TCP ports and stops them cleanly. One process can serve every API,
 // each on its own port (collection 4010, admin 4011, analytics 4012 by default), sharing one
 // OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
-// mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts), a mall
-// per mall id. A server bound off the loopback interface refuses to start without a control token.
+// mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts, or open
+// malls the caller passes and closes), a mall per mall id. A server bound off the loopback interface refuses to start without a control token.
 // Every port answers the health endpoints (health.ts); ready once every API listens. With `redis`,
 // everything shared between requests (clocks, journals, faults, buckets, the roster, OAuth codes
 // and tokens) lives in Redis (redis/redis-state.ts, loaded only then), so replicas on one Redis
@@ -149,8 +149,11 @@ export interface ServeManyOptions
   extends Omit<MockApiOptions, 'limiter' | 'sandbox' | 'malls' | 'spec' | 'compiled' | 'specs'> {
   /** The spec to serve per API (default: each API's bundle); tests pass modified copies. */
   specs?: Partial<Record<ApiName, SpecModel>>;
-  /** Sandbox mode: the sandbox malls shared by every API served (see {@link ServeOptions.sandbox}). */
-  sandbox?: SandboxOptions;
+  /**
+   * Sandbox mode: the sandbox malls shared by every API served (see {@link ServeOptions.sandbox}).
+   * Open sandbox malls are used as they are and stay open on `close` (their opener closes them).
+   */
+  sandbox?: SandboxOptions | SandboxMallsGateway;
   apis?: readonly ApiName[];
   host?: string;
   /** Port per API; 0 picks a free one. Defaults to each API's own port. */
@@ -229,6 +232,8 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   let oauth: OAuthSettings;
   let authority: OAuthAuthority;
   let sandbox: SandboxMallsGateway | undefined;
+  // The sandbox opened here (closed here too), as opposed to open malls the caller passed.
+  let ownSandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
   try {
     specs = await loadSpecs(options.specs);
@@ -245,7 +250,9 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
       });
     const admin = apis.get('admin') as CompiledApi;
-    sandbox = options.sandbox ? await loadSandbox(options.sandbox, clocks, admin, specs) : undefined;
+    const given = options.sandbox;
+    ownSandbox = given && !isSandbox(given) ? await loadSandbox(given, clocks, admin, specs) : undefined;
+    sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
@@ -255,7 +262,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
       ...(redisState ? { stores: redisState.stores } : {}),
     });
   } catch (error) {
-    await sandbox?.close();
+    await ownSandbox?.close();
     await redisState?.close();
     throw error;
   }
@@ -263,7 +270,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const health = createHealth(readinessOf(sandbox, redisState));
   const closeAll = async () => {
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
-    await sandbox?.close();
+    await ownSandbox?.close();
     await redisState?.close();
   };
   // The sandbox is opened once above and reaches every mock through `malls`.

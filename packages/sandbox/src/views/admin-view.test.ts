@@ -5,85 +5,11 @@
 // sharing one catalogue hold, and the integrity rules refuse a write with the field named and keep
 // nothing. Calls carry parameters as the front layer hands them over (converted to their schema
 // types); every answered body is checked against the operation's documented success responses.
-import { type ApiName, loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxMalls, type SandboxMalls, type SandboxMallsOptions } from '../malls/sandbox-malls.js';
-import type { Refusal, SandboxApi, SandboxCall, SandboxOutcome } from '../protocol.js';
+import type { Refusal } from '../protocol.js';
+import { type Body, closeTestMalls, openMall } from '../testing/test-malls.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read loosely; their schema is checked by Ajv
-type Body = Record<string, any>;
-type Parts = Partial<Pick<SandboxCall, 'path' | 'query' | 'body'>>;
-
-const specs = new Map<ApiName, SpecModel>();
-beforeAll(async () => {
-  for (const api of ['admin', 'collection', 'analytics'] as const) specs.set(api, await loadSpec(api));
-});
-
-/** Fails unless `body` matches one of the JSON success responses the operation documents. */
-function expectDocumented(api: SandboxApi, operationId: string, body: unknown): void {
-  const spec = specs.get(api) as SpecModel;
-  const operation = spec.operation(operationId);
-  if (!operation) throw new Error(`no ${api} operation ${operationId}`);
-  const failures = operation.responseCodes
-    .filter((code) => /^2\d\d$/.test(code))
-    .map((code) => {
-      const schema = (spec.resolve(operation.responses[code]).content as Body)['application/json'].schema;
-      const validate = spec.schemas().compile(schema);
-      return validate(body) ? undefined : `${code}: ${JSON.stringify(validate.errors?.slice(0, 3))}`;
-    });
-  if (!failures.includes(undefined))
-    throw new Error(`${operationId} answered an undocumented body: ${failures}`);
-}
-
-/** Calls on one mall of a set of sandbox malls. */
-function mallCalls(malls: SandboxMalls, mallId: string) {
-  const handle = (api: SandboxApi, operationId: string, parts: Parts = {}): SandboxOutcome =>
-    malls.handle({
-      api,
-      operationId,
-      path: {},
-      query: {},
-      body: undefined,
-      mallId: api === 'collection' ? undefined : mallId,
-      ...parts,
-    });
-  /** The answered body of a call (failing the test on a refusal). */
-  const answered = (api: SandboxApi, operationId: string, parts: Parts = {}): Body => {
-    const outcome = handle(api, operationId, parts);
-    if (!outcome.ok) throw new Error(`${operationId} refused: ${outcome.message}`);
-    expectDocumented(api, operationId, outcome.body);
-    return outcome.body as Body;
-  };
-  /** The refusal of a call (failing the test when it was answered). */
-  const refused = (operationId: string, parts: Parts = {}): Refusal => {
-    const outcome = handle('admin', operationId, parts);
-    if (outcome.ok) throw new Error(`${operationId} was not refused: ${JSON.stringify(outcome.body)}`);
-    return outcome;
-  };
-  const admin = (operationId: string, parts: Parts = {}) => answered('admin', operationId, parts);
-  return {
-    handle,
-    answered,
-    refused,
-    admin,
-    count: (operationId: string, parts: Parts = {}) => admin(operationId, parts).count as number,
-    createCategory: (request: Body) =>
-      admin('createCategory', { body: { shop_no: 1, request } }).category as Body,
-    createProduct: (request: Body) =>
-      admin('createProduct', { body: { shop_no: 1, request } }).product as Body,
-  };
-}
-
-const opened: SandboxMalls[] = [];
-afterAll(() => {
-  for (const malls of opened) malls.close();
-});
-/** Calls on mall `mallId` of new sandbox malls (empty malls by default, as the mocks start them). */
-async function openMall(mallId: string, options: SandboxMallsOptions = {}) {
-  const malls = await createSandboxMalls({ newMall: 'empty', ...options });
-  opened.push(malls);
-  return mallCalls(malls, mallId);
-}
+afterAll(closeTestMalls);
 
 const names = (refusal: Refusal) => refusal.violations.map((v) => v.name);
 
@@ -365,6 +291,31 @@ describe('integrity rules', () => {
     ).toBe(1);
   });
 
+  it('adds to a main display group partly: the existing products, each item’s outcome in request order', () => {
+    const product = mall.createProduct({ product_name: 'Featured', supply_price: '1.00', display: 'T' });
+    const main = { display_group: 2 };
+    const before = mall.count('countMainProducts', { path: main });
+    const partial = mall.handle('admin', 'createMainProduct', {
+      path: main,
+      body: { request: { product_no: [999998, product.product_no] } },
+    });
+    expect(partial).toMatchObject({
+      ok: true,
+      kind: 'partly-applied',
+      body: { product: { product_no: [product.product_no] } },
+      items: [
+        {
+          index: 0,
+          product_no: 999998,
+          refused: { reason: 'invalid', message: 'product 999998 does not exist' },
+        },
+        { index: 1, product_no: product.product_no },
+      ],
+    });
+    expect(partial.ok && partial.kind === 'partly-applied' && partial.items[1]).not.toHaveProperty('refused');
+    expect(mall.count('countMainProducts', { path: main })).toBe(before + 1);
+  });
+
   it('removes the placements of a deleted category, and its sub-categories', () => {
     const category = mall.createCategory({ category_name: 'Doomed' });
     const sub = mall.createCategory({
@@ -564,6 +515,34 @@ describe('list filters of the seed', () => {
       query: { ...parent, limit: 1, offset: 1, fields: ['category_name'] },
     });
     expect(page.categories).toEqual([{ category_no: expect.any(Number), category_name: 'blue plates' }]);
+  });
+
+  it('filters products by several numbers, a price range, display, any of several names and creation dates; sorts; trims to fields with embeds', () => {
+    const made = (
+      [
+        ['Range Alpha', '1000.00', 'T'],
+        ['Range Beta', '2000.00', 'F'],
+        ['Range Gamma', '3000.00', 'T'],
+      ] as const
+    ).map(([product_name, price, display]) =>
+      mall.createProduct({ product_name, supply_price: '500.00', price, display, selling: 'T' }),
+    );
+    const product_no = made.map((p) => p.product_no as number);
+    const byList = mall.admin('listProducts', {
+      query: { product_no, price_min: 1500, price_max: 3000, sort: 'product_name', order: 'desc' },
+    });
+    expect(byList.products.map((p: Body) => p.product_name)).toEqual(['Range Gamma', 'Range Beta']);
+    expect(mall.count('countProducts', { query: { product_no, display: 'T' } })).toBe(2);
+    expect(mall.count('countProducts', { query: { product_name: ['range alpha', 'RANGE GAMMA'] } })).toBe(2);
+    // Created today, on the Korean calendar.
+    const today = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
+    const dated = { product_no, created_start_date: today, created_end_date: today };
+    expect(mall.count('countProducts', { query: dated })).toBe(3);
+    expect(mall.count('countProducts', { query: { product_no, created_end_date: '2020-01-01' } })).toBe(0);
+    const trimmed = mall.admin('listProducts', {
+      query: { product_no, fields: ['price'], embed: ['discountprice'] },
+    });
+    expect(Object.keys(trimmed.products[0]).sort()).toEqual(['discountprice', 'price', 'product_no']);
   });
 
   it('pages a filtered, sorted list without gaps, and the list follows later writes', () => {

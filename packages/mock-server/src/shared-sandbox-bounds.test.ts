@@ -1,7 +1,9 @@
 // A shared sandbox stays bounded, over HTTP: refused requests create no mall, an unknown mall has
 // no snapshot (404 envelope), the least recently used mall goes past the cap (data and journal),
 // named fixtures given to startMock load on reset, and each test run's per-mall base URL has its
-// own collection rate-limit bucket that resetRateLimits empties.
+// own collection rate-limit bucket that resetRateLimits empties. The wiring around the sandbox (the
+// mock's mall roster, control API, journal and buckets); the sandbox's own snapshot, drop and
+// fixture rules are tested in packages/sandbox (malls/sandbox-malls.test.ts, malls/fixtures.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StartedMock, startMock } from './qa/index.js';
 
