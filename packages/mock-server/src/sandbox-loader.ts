@@ -4,12 +4,13 @@
 // same the front layer applies), check fixtures, snapshots and records against the spec models
 // the mocks serve (never the shipped bundles behind their back), and the demo mall exists from the
 // start (the collection lists the malls that exist).
+
+import type { MallClocks } from '@mall-api/mall-state';
 import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { CompiledApi } from './compiled-api.js';
 import { defaultMallId } from './mall-address.js';
-import type { MallClocks } from './malls/mall-clocks.js';
 
 /** How to run the sandbox (the `sandbox` option of startMockServer / startMockServers). */
 export interface SandboxOptions {

@@ -12,7 +12,7 @@ import {
   constantTimeEqual,
   formatTokenResponse,
 } from '@mall-api/auth';
-import { type Awaitable, andThen } from '../malls/awaitable.js';
+import { type Awaitable, andThen } from '@mall-api/mall-state';
 import type { OAuthSettings } from './oauth-settings.js';
 import { type CodeRecord, type Grant, memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { readPkceChallenge, verifierMatches } from './pkce.js';

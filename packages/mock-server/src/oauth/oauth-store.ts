@@ -4,7 +4,7 @@
 // its own memory (expired records swept when tokens are issued). The store replicas share is
 // redis/redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
 // redemption succeeds, and both revoke everything issued for a mall at once (a reset).
-import type { Awaitable } from '../malls/awaitable.js';
+import type { Awaitable } from '@mall-api/mall-state';
 import type { PkceChallenge } from './pkce.js';
 
 /** Who an access token speaks for. */

@@ -8,9 +8,9 @@
 // deleted): every record carries the epoch it was issued in, and one from an older epoch reads as
 // absent on every replica — one command, however many tokens the mall has.
 import { createHash } from 'node:crypto';
-import type { MallClocks } from '../malls/mall-clocks.js';
-import type { CodeRecord, OAuthStore, TokenRecord } from '../oauth/oauth-store.js';
-import type { SharedRedis } from './redis-connection.js';
+import type { MallClocks } from '@mall-api/mall-state';
+import type { SharedRedis } from '@mall-api/mall-state/redis';
+import type { CodeRecord, OAuthStore, TokenRecord } from './oauth-store.js';
 
 /** Creates the store over the shared connection and the malls' clocks. */
 export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthStore {
