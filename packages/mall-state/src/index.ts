@@ -39,14 +39,11 @@ export { StoreUnavailableError, storeUnavailableMessage } from './malls/store-un
 export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
 export {
   type MallVersion,
-  openPostgresMalls,
   type PostgresMalls,
-  type PostgresMallsOptions,
   runAsWrite,
   type StagedMall,
 } from './store/postgres-malls.js';
 export type { Purged } from './store/postgres-upkeep.js';
-export { openSqliteMalls } from './store/sqlite-store.js';
 export {
   clearStore,
   createMemoryStore,

@@ -4,9 +4,10 @@
 // mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts), a mall
 // per mall id. A server bound off the loopback interface refuses to start without a control token.
 // Every port answers the health endpoints (health.ts); ready once every API listens. With `redis`,
-// everything shared between requests (clocks, journals, faults, buckets, the roster, OAuth codes
-// and tokens) lives in Redis (`@mall-api/mall-state/redis`, loaded only then), so replicas on one Redis
-// act as one; `/__ready` says not ready while Redis is down.
+// everything shared between requests lives in Redis (`@mall-api/mall-state/redis`, loaded only
+// then: clocks, journals, faults, buckets, the roster; and on its connection the OAuth codes and
+// tokens, oauth/redis-oauth-store.ts), so replicas on one Redis act as one; `/__ready` says not
+// ready while Redis is down. The sandbox malls' records are kept where sandbox-loader.ts opens them.
 // This is the composition root: each API is compiled once from its spec (compiled-api.ts) and that
 // compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules; the
 // spec models of every API (`loadSpecs` of spec-model: the given ones, the shipped bundles of the

@@ -40,7 +40,7 @@ export interface MockMalls {
    * and revokes its OAuth codes and tokens.
    */
   reset(mallId: string, to?: MallStart): Promise<MallReset>;
-  /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
+  /** Marks a mall used now (an authenticated request or a control change): see mall-state's roster. */
   touch(mallId: string): Promise<void>;
   /** Malls in use (idle ones dropped first). */
   mallIds(): Promise<string[]>;

@@ -4,7 +4,7 @@
 // Every admin and analytics mock of one process shares one authority, so tokens it issues are
 // what those mocks accept. It decides; what it issued lives in its store (oauth-store.ts: this
 // process's memory, or Redis shared by replicas), HTTP lives in oauth-routes.ts. Each answer is
-// there at once over the memory store and a promise over Redis (malls/awaitable.ts). The
+// there at once over the memory store and a promise over Redis (mall-state's `Awaitable`). The
 // registered apps are configuration, the same on every replica, not state.
 import { randomBytes } from 'node:crypto';
 import {

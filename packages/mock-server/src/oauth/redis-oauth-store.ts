@@ -6,7 +6,8 @@
 // first, so the authority checks expiry against a clock moved on any replica. Revoking a mall's
 // grants (a reset) raises the mall's OAuth epoch (`<prefix>oauth:epoch:<mall>`, INCR, never
 // deleted): every record carries the epoch it was issued in, and one from an older epoch reads as
-// absent on every replica — one command, however many tokens the mall has.
+// absent on every replica — one command, however many tokens the mall has. It shares mall-state's
+// Redis connection (the one the per-mall stores use) and stays here, with the authority.
 import { createHash } from 'node:crypto';
 import type { MallClocks } from '@mall-api/mall-state';
 import type { SharedRedis } from '@mall-api/mall-state/redis';
