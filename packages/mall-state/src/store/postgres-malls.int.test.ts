@@ -3,7 +3,7 @@
 // database), nested transactions belong to the outer one, sequences never hand out a number twice,
 // writes happen inside a transaction only — and another replica opening the database finds every
 // committed record of every mall, malls kept apart, in the order they were written, deletions too;
-// the schema migrates once however many replicas start together.
+// the schema migrates once however many replicas start together; an observer hears of every change.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
@@ -52,6 +52,22 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
+  });
+
+  it('tells its observer of each change to a table of a mall, the writes of another replica caught up too', async () => {
+    const mall = `observed-${++mallNo}`;
+    const writer = await replica();
+    const reader = await replica();
+    const heard: string[] = [];
+    reader.observe((mallId, table) => {
+      if (mallId === mall) heard.push(table);
+    });
+    await reader.write(mall, (store) => store.put('category', '1', { name: 'shoes' }));
+    expect(heard).toContain('category');
+    heard.length = 0;
+    await writer.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    await reader.read(mall, (store) => store.size('product'));
+    expect(heard).toContain('product');
   });
 
   it('undoes every write of a transaction that throws, in memory and in the database', async () => {
