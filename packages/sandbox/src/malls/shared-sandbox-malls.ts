@@ -9,8 +9,8 @@
 // when the mall was written meanwhile, by any replica. Changes to one mall run one at a time in a
 // replica, in the order asked. A database that cannot be reached answers an `unavailable` refusal
 // (the call changed nothing); lifecycle operations then reject with the StoreUnavailableError. Not
-// here: the SQL (the store) and how a mall is built or filled (sandbox-malls.ts, passed in as a
-// MallsCore).
+// here: the SQL (mall-state's PostgreSQL storage, opened by the caller) and how a mall is built or
+// filled (sandbox-malls.ts, passed in as a MallsCore).
 import {
   type MallVersion,
   oneAtATime,
