@@ -2,7 +2,7 @@
 # The mall-api mock servers as a container image (deploy/compose.yaml runs two replicas behind a
 # load balancer; docs/guides/deployment.md explains every setting). Stages:
 #   build    - `npm ci` and the whole build (bundles, packages, prepared answers, docs site), then
-#              `npm pack` of the six packages the mock runs on, unpacked as the published files only
+#              `npm pack` of the seven packages the mock runs on, unpacked as the published files only
 #   deps     - their production dependencies from the lock file (`npm ci --omit=dev` for the mock's
 #              workspaces: no build tools, test runners or docs packages)
 #   docs     - the static docs site (docs/dist) served by nginx, the compose file's `docs` service
@@ -17,7 +17,7 @@ RUN npm ci --no-audit --no-fund \
  && npx turbo run build docs --output-logs=errors-only
 # The published files of each package the mock needs (package.json "files": no tests, no source maps).
 RUN set -eu; mkdir -p /packs /tree; \
-    for dir in specs packages/spec-model packages/rate-limit packages/auth packages/sandbox packages/mock-server; do \
+    for dir in specs packages/spec-model packages/rate-limit packages/auth packages/mall-state packages/sandbox packages/mock-server; do \
       tarball=$(npm pack --silent --pack-destination /packs -w "$dir" | tail -n 1); \
       mkdir -p "/tree/$dir"; \
       tar -xzf "/packs/$tarball" -C "/tree/$dir" --strip-components=1; \
@@ -27,9 +27,9 @@ RUN set -eu; mkdir -p /packs /tree; \
 FROM node:${NODE_VERSION}-bookworm AS deps
 WORKDIR /app
 COPY --from=build /tree/ ./
-# better-sqlite3 (the sandbox's --data-dir store) fetches or compiles its native binding here,
+# better-sqlite3 (mall-state's store for the sandbox's --data-dir) fetches or compiles its native binding here,
 # where the full image has the build tools; the runtime image does not need them.
-RUN npm ci --omit=dev --no-audit --no-fund -w @mall-api/mock-server -w @mall-api/sandbox \
+RUN npm ci --omit=dev --no-audit --no-fund -w @mall-api/mock-server -w @mall-api/sandbox -w @mall-api/mall-state \
  && npm cache clean --force
 
 FROM nginx:1.27-alpine AS docs

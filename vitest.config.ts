@@ -31,6 +31,7 @@ export default defineConfig({
       project('analytics-client', 'packages/analytics-client', {
         typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
       }),
+      project('mall-state', 'packages/mall-state'),
       project('sandbox', 'packages/sandbox'),
       project('mock-server', 'packages/mock-server'),
       project('contract-tests', 'packages/contract-tests'),

@@ -9,6 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStorage } from '@mall-api/mall-state';
 import { createSandboxMalls } from '@mall-api/sandbox';
 import { importTypeScript } from './support/import-typescript.mjs';
 import { longestBlock } from './support/longest-block.mjs';
@@ -45,7 +46,7 @@ memory.close();
 const dataDir = await mkdtemp(join(tmpdir(), 'bench-sqlite-'));
 let sqliteMs;
 try {
-  const sqlite = await createSandboxMalls({ newMall: 'empty', store: { dataDir } });
+  const sqlite = await createSandboxMalls({ newMall: 'empty', storage: await openStorage({ dataDir }) });
   sqliteMs = await timeLoad('SQLite', sqlite);
   sqlite.close();
 } finally {
@@ -58,7 +59,10 @@ const { startPostgres } = /** @type {typeof import('../tools/src/testing/postgre
 const postgres = await startPostgres();
 let postgresMs;
 try {
-  const shared = await createSandboxMalls({ newMall: 'empty', store: { postgres: postgres.url } });
+  const shared = await createSandboxMalls({
+    newMall: 'empty',
+    storage: await openStorage({ postgres: postgres.url }),
+  });
   postgresMs = await timeLoad('PostgreSQL', shared);
   await shared.close();
 } finally {

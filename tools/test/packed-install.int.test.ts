@@ -101,7 +101,7 @@ beforeAll(async () => {
       },
       // The packages depend on each other at exact versions: take those from the tarballs too.
       overrides: Object.fromEntries([...tarballs.keys()].map((name) => [name, `$${name}`])),
-      // The plain mocks never open SQLite; the native build is only for the sandbox.
+      // The plain mocks never open SQLite; the native build is only for a sandbox data directory (mall-state's SQLite store).
       allowScripts: { 'better-sqlite3': false },
     }),
   );
@@ -119,6 +119,7 @@ describe('the published packages', () => {
       expect.arrayContaining([
         '@mall-api/specs',
         '@mall-api/rate-limit',
+        '@mall-api/mall-state',
         '@mall-api/auth',
         '@mall-api/client-kit',
         '@mall-api/collection-client',

@@ -30,7 +30,7 @@ async function installAlone(project: string, name: string): Promise<string> {
   mkdirSync(directory);
   writeFileSync(
     join(directory, 'package.json'),
-    // The plain mocks never open SQLite; the native build is only for the sandbox's SQLite store.
+    // The plain mocks never open SQLite; the native build is only for mall-state's SQLite store.
     JSON.stringify({
       name: project,
       private: true,
@@ -110,6 +110,7 @@ describe('the mock installed from a registry by name', () => {
     for (const name of [
       '@mall-api/mock-server',
       '@mall-api/sandbox',
+      '@mall-api/mall-state',
       '@mall-api/spec-model',
       '@mall-api/specs',
       '@mall-api/rate-limit',

@@ -2,9 +2,9 @@
 // bearer access token issued by the mock OAuth authority (admin and analytics APIs). It decides
 // and explains; it writes no response.
 import type { IncomingMessage } from 'node:http';
+import { type Awaitable, andThen } from '@mall-api/mall-state';
 import type { ApiProfile } from './api-profiles.js';
 import type { BasicGuard } from './basic-guard.js';
-import { type Awaitable, andThen } from './malls/awaitable.js';
 import type { OAuthAuthority, TokenCheck } from './oauth/oauth-authority.js';
 
 /** The authenticated caller. */

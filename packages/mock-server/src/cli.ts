@@ -14,14 +14,13 @@
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { type CliOption, optionHelp, readOptions, UsageError } from './cli-options.js';
 import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
 import { demoCollectionClients, demoOAuthClient } from './demo-credentials.js';
 import { healthPaths } from './health.js';
 import { type LogFormat, messageLine } from './log-lines.js';
-import { defaultJournalLimits } from './malls/journal.js';
-import { defaultMallLimits } from './malls/mall-roster.js';
 import { type ServeManyOptions, startMockServers } from './mock-server.js';
 import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
 import { startWhenStoresAnswer } from './store-standby.js';

@@ -1,4 +1,10 @@
 // Public entry of @mall-api/mock-server: start mock APIs programmatically, or build a handler.
+export {
+  defaultJournalLimits,
+  defaultMallLimits,
+  type JournalLimits,
+  type MallLimits,
+} from '@mall-api/mall-state';
 export { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
 export { type CompiledApi, compileApi } from './compiled-api.js';
 export {
@@ -15,8 +21,6 @@ export {
   docsRedirectPath,
 } from './demo-credentials.js';
 export { type ErrorEnvelope, errorEnvelope, type Violation } from './error-envelope.js';
-export { defaultJournalLimits, type JournalLimits } from './malls/journal.js';
-export { defaultMallLimits, type MallLimits } from './malls/mall-roster.js';
 export { createMockApi, type MockApi, type MockApiOptions } from './mock-api.js';
 export {
   type RunningMock,

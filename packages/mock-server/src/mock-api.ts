@@ -14,6 +14,7 @@
 // outage); any other unexpected failure is logged with its cause and answered with a bare 500
 // envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StoreUnavailableError, storeUnavailableMessage } from '@mall-api/mall-state';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs, OperationEntry, SpecModel } from '@mall-api/spec-model';
@@ -27,7 +28,6 @@ import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { ClientCredential } from './demo-credentials.js';
 import { errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
-import { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import {
   type Arrival,

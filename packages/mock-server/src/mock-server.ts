@@ -4,9 +4,10 @@
 // mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts, or open
 // malls the caller passes and closes), a mall per mall id. A server bound off the loopback interface refuses to start without a control token.
 // Every port answers the health endpoints (health.ts); ready once every API listens. With `redis`,
-// everything shared between requests (clocks, journals, faults, buckets, the roster, OAuth codes
-// and tokens) lives in Redis (redis/redis-state.ts, loaded only then), so replicas on one Redis
-// act as one; `/__ready` says not ready while Redis is down.
+// everything shared between requests lives in Redis (`@mall-api/mall-state/redis`, loaded only
+// then: clocks, journals, faults, buckets, the roster; and on its connection the OAuth codes and
+// tokens, oauth/redis-oauth-store.ts), so replicas on one Redis act as one; `/__ready` says not
+// ready while Redis is down. The sandbox malls' records are kept where sandbox-loader.ts opens them.
 // This is the composition root: each API is compiled once from its spec (compiled-api.ts) and that
 // compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules; the
 // spec models of every API (`loadSpecs` of spec-model: the given ones, the shipped bundles of the
@@ -14,6 +15,8 @@
 // Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createMallClocks, type JournalLimits, type MallLimits } from '@mall-api/mall-state';
+import type { RedisState } from '@mall-api/mall-state/redis';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from './api-profiles.js';
@@ -21,14 +24,11 @@ import { type CompiledApi, compileApi, servedApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
-import type { JournalLimits } from './malls/journal.js';
-import { createMallClocks } from './malls/mall-clocks.js';
-import type { MallLimits } from './malls/mall-roster.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
 import { type OAuthSettings, oauthSettingsOf } from './oauth/oauth-settings.js';
-import type { RedisState } from './redis/redis-state.js';
+import { redisOAuthStore } from './oauth/redis-oauth-store.js';
 import { loadSandbox, type SandboxOptions } from './sandbox-loader.js';
 
 /** Where and how to serve one API. */
@@ -180,9 +180,9 @@ async function openRedis(
   journal: JournalLimits | undefined,
   log: ((line: string) => void) | undefined,
 ): Promise<RedisState> {
-  let module: typeof import('./redis/redis-state.js');
+  let module: typeof import('@mall-api/mall-state/redis');
   try {
-    module = await import('./redis/redis-state.js');
+    module = await import('@mall-api/mall-state/redis');
   } catch (error) {
     throw new Error(
       `--redis needs the optional package ioredis (npm install ioredis): ${error instanceof Error ? error.message : String(error)}`,
@@ -247,7 +247,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         apps: [demoOAuthApp(oauth)],
         settings: oauth,
         clock: (mallId) => clocks.now(mallId),
-        ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
+        ...(redisState ? { store: redisOAuthStore(redisState.connection, clocks) } : {}),
       });
     const admin = apis.get('admin') as CompiledApi;
     const given = options.sandbox;

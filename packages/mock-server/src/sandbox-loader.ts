@@ -1,15 +1,17 @@
 // Opens the stateful sandbox (`@mall-api/sandbox`) for the mocks, loading the optional package only
-// here, in sandbox mode, so the plain mock runs without it installed. The sandbox's malls follow
+// here, in sandbox mode, so the plain mock runs without it installed, over the storage of its
+// malls' records that `@mall-api/mall-state` opens here (memory, SQLite or PostgreSQL, as the
+// options choose; the sandbox takes it over and closes it). The sandbox's malls follow
 // the mocks' per-mall clocks, refuse fixtures by the body rules of the compiled admin API (the
 // same the front layer applies), check fixtures, snapshots and records against the spec models
 // the mocks serve (never the shipped bundles behind their back), and the demo mall exists from the
 // start (the collection lists the malls that exist).
+import { type MallClocks, openStorage, type StorageChoice } from '@mall-api/mall-state';
 import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { CompiledApi } from './compiled-api.js';
 import { defaultMallId } from './mall-address.js';
-import type { MallClocks } from './malls/mall-clocks.js';
 
 /** How to run the sandbox (the `sandbox` option of startMockServer / startMockServers). */
 export interface SandboxOptions {
@@ -17,7 +19,7 @@ export interface SandboxOptions {
    * `memory` (default), SQLite files in `dataDir` kept across restarts, or the PostgreSQL database
    * at the `postgres` URL, shared by every replica on it.
    */
-  store?: 'memory' | { dataDir: string } | { postgres: string };
+  store?: StorageChoice;
   /** Fill each new mall with the deterministic sample mall of this seed (default: an empty mall). */
   seed?: number;
   /** Named fixtures a mall can be reset to (the control API's `reset` with `{ fixture }`). */
@@ -49,7 +51,7 @@ export async function loadSandbox(
       }`,
     );
   }
-  const malls: Omit<SharedSandboxMallsOptions, 'store'> = {
+  const malls: Omit<SharedSandboxMallsOptions, 'storage'> = {
     newMall: options.seed === undefined ? 'empty' : { seed: options.seed },
     ...(options.fixtures ? { fixtures: options.fixtures } : {}),
     ...(options.mall ? { mall: options.mall } : {}),
@@ -58,8 +60,11 @@ export async function loadSandbox(
     requestRules: (operationId, body) => admin.bodyRules(operationId)(body),
     specs,
   };
-  const { store } = options;
+  const { store = 'memory' } = options;
   if (typeof store === 'object' && 'postgres' in store)
-    return sandbox.createSandboxMalls({ ...malls, store, ...(options.log ? { log: options.log } : {}) });
-  return sandbox.createSandboxMalls({ ...malls, ...(store === undefined ? {} : { store }) });
+    return sandbox.createSandboxMalls({
+      ...malls,
+      storage: await openStorage(store, options.log ? { log: options.log } : {}),
+    });
+  return sandbox.createSandboxMalls({ ...malls, storage: await openStorage(store) });
 }

@@ -1,4 +1,6 @@
 // Public entry of @mall-api/sandbox: the stateful sandbox malls behind the mock APIs.
+
+export { type TableName, tableNames } from '@mall-api/mall-state';
 export type { MallSettings } from './catalogue/product-service.js';
 export { placementTargets, type RequestRules, recordSections } from './malls/fixtures.js';
 export {
@@ -27,5 +29,3 @@ export type {
   ViolationLocation,
   Written,
 } from './protocol.js';
-export type { TableName } from './store/store.js';
-export { tableNames } from './store/store.js';

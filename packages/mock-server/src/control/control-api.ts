@@ -11,11 +11,10 @@
 // and clear fault rules, move the mall's clock and empty its rate-limit buckets.
 // A sandbox store that cannot be reached (PostgreSQL down) answers 503 and changes nothing.
 import type { IncomingMessage } from 'node:http';
+import type { FaultAction, FaultMatch, JournalFilter } from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import { type ApiSpecs, loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
-import type { FaultAction, FaultMatch } from '../malls/fault-rules.js';
-import type { JournalFilter } from '../malls/journal.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { queryRecord } from '../pipeline/phases.js';
 import { bodyFailureReply, errorReply, type Reply, violationsReply } from '../pipeline/reply.js';

@@ -1,34 +1,25 @@
-// Everything the mocks keep per mall besides its data: the mall's clock, its request journal, its
-// fault rules and its rate-limit buckets (on the mall's clock), plus the sandbox malls when the
+// Everything the mocks keep per mall, composed: the mall's clock, its request journal, its fault
+// rules, its rate-limit buckets (on the mall's clock) and the roster of malls in use, all owned by
+// `@mall-api/mall-state`, plus the sandbox malls (over the data storage mall-state opened) when the
 // mocks run stateful. Resetting a mall resets all of it and revokes the OAuth codes and tokens
-// issued for it. The malls in use are bounded
-// (mall-roster.ts): a mall dropped for idleness or past the cap loses all of it, its data too. The
-// mall of a request is the one its host or per-mall base URL names, else its token's, else the
-// demo mall. Where the state lives is a set of stores: this process's memory by default
-// (memory-mall-stores.ts), or Redis shared by every replica (redis/redis-mall-stores.ts); this
-// module only composes them, so both behave alike.
+// issued for it (the OAuth authority's). The malls in use are bounded (mall-state's roster): a mall
+// dropped for idleness or past the cap loses all of it, its data too. Where the state lives is
+// mall-state's set of stores: this process's memory by default, or Redis shared by every replica;
+// this module only composes them with the sandbox and OAuth, so both behave alike. It stays in the
+// mock because what a reset means spans the sandbox's protocol and the OAuth authority.
+import {
+  type Awaitable,
+  createMallClocks,
+  type FaultRules,
+  type Journal,
+  type JournalLimits,
+  type MallClocks,
+  type MallLimits,
+  type MallStateStores,
+  memoryMallStores,
+} from '@mall-api/mall-state';
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import type { MallCounts, MallStart, Refusal, SandboxMallsGateway } from '@mall-api/sandbox/protocol';
-import type { Awaitable } from './awaitable.js';
-import type { FaultRules } from './fault-rules.js';
-import type { Journal, JournalLimits } from './journal.js';
-import { createMallClocks, type MallClocks } from './mall-clocks.js';
-import type { DropMall, MallLimits, MallRoster } from './mall-roster.js';
-import { memoryMallStores } from './memory-mall-stores.js';
-
-/** Where the per-mall state besides clocks lives (memory or Redis). */
-export interface MallStateStores {
-  readonly journal: Journal;
-  readonly faults: FaultRules;
-  /** Creates the roster of malls in use, dropping with `onDrop`. */
-  roster(onDrop: DropMall, limits?: MallLimits, now?: () => number): MallRoster;
-  /** The rate limiter of one API's limit at one mall, deciding on `clock` (the mall's). */
-  limiter(limit: ApiLimit, mallId: string, clock: () => number): ServerLimiter;
-  /** Empties a mall's rate-limit buckets. */
-  resetLimits(mallId: string): Promise<void>;
-  /** Releases what the stores hold open (a connection). */
-  close(): Promise<void>;
-}
 
 /** A mall reset: what its data now holds (nothing to count in example mode), or why nothing changed. */
 export type MallReset = { readonly ok: true; readonly counts?: MallCounts } | Refusal;
@@ -49,7 +40,7 @@ export interface MockMalls {
    * and revokes its OAuth codes and tokens.
    */
   reset(mallId: string, to?: MallStart): Promise<MallReset>;
-  /** Marks a mall used now (an authenticated request or a control change): see mall-roster.ts. */
+  /** Marks a mall used now (an authenticated request or a control change): see mall-state's roster. */
   touch(mallId: string): Promise<void>;
   /** Malls in use (idle ones dropped first). */
   mallIds(): Promise<string[]>;

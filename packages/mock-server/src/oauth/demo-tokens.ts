@@ -3,8 +3,9 @@
 // themselves. `issueDemoTokens` answers at once and serves an authority over memory;
 // `requestDemoTokens` serves any, Redis-backed ones too. Apps talking to a running mock use the
 // real endpoints (see `mall-api-auth login`).
+
+import { type Awaitable, andThen } from '@mall-api/mall-state';
 import { demoOAuthClient } from '../demo-credentials.js';
-import { type Awaitable, andThen } from '../malls/awaitable.js';
 import type { OAuthAuthority, TokenResponseBody } from './oauth-authority.js';
 
 function demoFlow(

@@ -2,9 +2,9 @@
 // minute, access tokens two hours, refresh tokens two weeks and rotate on use; unknown clients
 // and redirect URIs are refused; the analytics scope is listed as the platform lists it.
 import { parsePlatformDateTime } from '@mall-api/auth';
+import type { Awaitable } from '@mall-api/mall-state';
 import { describe, expect, it } from 'vitest';
 import { demoOAuthApp, demoOAuthClient } from '../demo-credentials.js';
-import type { Awaitable } from '../malls/awaitable.js';
 import { createOAuthAuthority, type OAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
 import { platformOAuthSettings } from './platform-oauth.js';
 

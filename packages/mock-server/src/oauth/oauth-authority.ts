@@ -4,7 +4,7 @@
 // Every admin and analytics mock of one process shares one authority, so tokens it issues are
 // what those mocks accept. It decides; what it issued lives in its store (oauth-store.ts: this
 // process's memory, or Redis shared by replicas), HTTP lives in oauth-routes.ts. Each answer is
-// there at once over the memory store and a promise over Redis (malls/awaitable.ts). The
+// there at once over the memory store and a promise over Redis (mall-state's `Awaitable`). The
 // registered apps are configuration, the same on every replica, not state.
 import { randomBytes } from 'node:crypto';
 import {
@@ -12,7 +12,7 @@ import {
   constantTimeEqual,
   formatTokenResponse,
 } from '@mall-api/auth';
-import { type Awaitable, andThen } from '../malls/awaitable.js';
+import { type Awaitable, andThen } from '@mall-api/mall-state';
 import type { OAuthSettings } from './oauth-settings.js';
 import { type CodeRecord, type Grant, memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { readPkceChallenge, verifierMatches } from './pkce.js';

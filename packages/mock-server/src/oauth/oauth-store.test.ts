@@ -2,16 +2,17 @@
 // many callers race for it; tokens are found as stored; a refresh token is taken once; revoking a
 // mall's grants (its reset) refuses its codes and tokens but no other mall's, and new ones work;
 // and the authority over the store refuses a token once its mall's clock has moved past its expiry.
+
+import { createMallClocks, memoryClockOffsets } from '@mall-api/mall-state';
+import { redisClockOffsets } from '@mall-api/mall-state/redis';
 import { describe, expect, it } from 'vitest';
+import { useTestRedis } from '../../../mall-state/src/testing/shared-redis.js';
 import { demoOAuthApp } from '../demo-credentials.js';
-import { createMallClocks, memoryClockOffsets } from '../malls/mall-clocks.js';
-import { redisClockOffsets } from '../redis/redis-clock-offsets.js';
-import { redisOAuthStore } from '../redis/redis-oauth-store.js';
-import { useTestRedis } from '../testing/shared-redis.js';
 import { requestDemoTokens } from './demo-tokens.js';
 import { createOAuthAuthority } from './oauth-authority.js';
 import { memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { platformOAuthSettings } from './platform-oauth.js';
+import { redisOAuthStore } from './redis-oauth-store.js';
 
 const oauth = await platformOAuthSettings();
 

@@ -2,9 +2,9 @@
 // access tokens and rotating refresh tokens, each with the grant it stands for and when it expires
 // on its mall's clock. The interface the authority decides over, and the store of one process in
 // its own memory (expired records swept when tokens are issued). The store replicas share is
-// redis/redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
+// redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
 // redemption succeeds, and both revoke everything issued for a mall at once (a reset).
-import type { Awaitable } from '../malls/awaitable.js';
+import type { Awaitable } from '@mall-api/mall-state';
 import type { PkceChallenge } from './pkce.js';
 
 /** Who an access token speaks for. */

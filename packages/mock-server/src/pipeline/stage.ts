@@ -5,7 +5,7 @@
 // it; `branch` hands requests a test picks to a pipeline of their own (the OAuth endpoints). Running
 // a pipeline returns the reply, the stage that gave it and the phase the request had reached; a
 // stage that throws is reported with that phase too (`StageFailure`).
-import type { Awaitable } from '../malls/awaitable.js';
+import type { Awaitable } from '@mall-api/mall-state';
 import type { Arrival, Reached } from './phases.js';
 import type { Reply } from './reply.js';
 

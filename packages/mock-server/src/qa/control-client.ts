@@ -4,11 +4,11 @@
 // generates from the control API's OpenAPI document (specs/control); this file adds the method
 // names tests call and turns a refusal into a ControlError carrying the envelope's message and
 // violations.
+
+import type { FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import createClient from 'openapi-fetch';
 import type { ErrorEnvelope, Violation } from '../error-envelope.js';
 import type { components, operations, paths } from '../generated/control.js';
-import type { FaultAction, FaultRule } from '../malls/fault-rules.js';
-import type { JournalEntry, JournalFilter } from '../malls/journal.js';
 import { verifyFailure } from './verify-report.js';
 
 type Fixture = components['schemas']['Fixture'];

@@ -1,7 +1,6 @@
 // Entry point `@mall-api/mock-server/testing`: start the mocks for a test run and drive them through
 // the control API.
-export type { FaultAction, FaultMatch, FaultRule } from '../malls/fault-rules.js';
-export type { JournalEntry, JournalFilter } from '../malls/journal.js';
+export type { FaultAction, FaultMatch, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 export {
   type ControlClient,
   ControlError,

@@ -2,10 +2,11 @@
 // default), and hands back their base URLs, a per-mall base URL builder, the demo credentials, a
 // token helper that runs the real OAuth flow over HTTP for any mall, and the control client. Call
 // `close()` in `afterAll`.
+
+import type { MallLimits } from '@mall-api/mall-state';
 import { type ApiName, apiNames } from '@mall-api/spec-model';
 import { demoCollectionClients, demoOAuthClient } from '../demo-credentials.js';
 import { mallPathPrefix } from '../mall-address.js';
-import type { MallLimits } from '../malls/mall-roster.js';
 import { startMockServers } from '../mock-server.js';
 import type { TokenResponseBody } from '../oauth/oauth-authority.js';
 import { type ControlClient, createControlClient } from './control-client.js';

@@ -1,6 +1,7 @@
 // A failed verify at the function: the closest entries with what differs, a few only.
+
+import type { JournalEntry } from '@mall-api/mall-state';
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../malls/journal.js';
 import { closestShown, verifyFailure } from './verify-report.js';
 
 const entry = (sequence: number, operationId: string, method = 'GET', status = 200): JournalEntry => ({

@@ -1,7 +1,7 @@
 // What a failed `verify` says: how many requests matched against how many were expected, then the
 // few received requests closest to the expectation (most filter fields alike, latest first), each
 // with the fields that differ, never the whole journal.
-import type { JournalEntry, JournalFilter } from '../malls/journal.js';
+import type { JournalEntry, JournalFilter } from '@mall-api/mall-state';
 
 /** How many of the closest entries a failure lists. */
 export const closestShown = 5;

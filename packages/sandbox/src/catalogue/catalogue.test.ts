@@ -4,11 +4,11 @@
 // hidden products outside sections 2 and 3, sequences and pinned main-group products; and a
 // removed category taking its sub-categories and placements with it. A refusal thrown inside a
 // transaction leaves the store as it was.
+import { createMemoryStore } from '@mall-api/mall-state';
 import { loadSpec } from '@mall-api/spec-model';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Refusal } from '../protocol.js';
 import { refusalOf as carried } from '../sandbox-result.js';
-import { createMemoryStore } from '../store/store.js';
 import { type Catalogue, createCatalogue } from './catalogue.js';
 import type { MallSettings } from './product-service.js';
 import { type RecordShapes, recordShapes } from './record-shapes.js';

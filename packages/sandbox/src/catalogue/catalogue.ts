@@ -2,7 +2,7 @@
 // placements → products), each service given what it needs at creation: no service refers back
 // to one created after it. The one operation that spans services, removing a category with its
 // sub-categories and their placements, lives here.
-import type { SandboxStore } from '../store/store.js';
+import type { SandboxStore } from '@mall-api/mall-state';
 import { type CategoryService, createCategoryService } from './category-service.js';
 import { createPlacementService, type PlacementService } from './placement-service.js';
 import { createProductDirectory } from './product-directory.js';

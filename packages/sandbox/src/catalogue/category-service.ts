@@ -3,7 +3,7 @@
 // changes, display-set rules checked against the stored values on update, decoration images and
 // SEO per category, and deletion that takes the sub-categories with it (catalogue.ts removes their
 // placements too). Listing, filters and paging live in views/list-query.ts.
-import type { SandboxStore, StoredRecord } from '../store/store.js';
+import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import { createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidField, notFound } from './refusal.js';

@@ -1,7 +1,7 @@
 // The sub-category index at the function: kept current through its own writes, rebuilt after
 // any other change (a delete, an undone transaction), children in the order they were added.
+import { createMemoryStore } from '@mall-api/mall-state';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../store/store.js';
 import { createChildIndex } from './child-index.js';
 
 describe('child index', () => {

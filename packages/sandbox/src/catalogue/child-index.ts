@@ -3,7 +3,7 @@
 // quadratic). The index follows the category table's revision: a write made through `put` keeps it
 // current; any other change (a delete, an undone transaction, a restored snapshot) makes it
 // rebuild from the table on its next read, in one pass.
-import type { SandboxStore } from '../store/store.js';
+import type { SandboxStore } from '@mall-api/mall-state';
 
 /** What the index reads of a category. */
 interface Linked {

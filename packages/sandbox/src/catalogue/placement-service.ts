@@ -4,7 +4,7 @@
 // product; a product in section 2 or 3 is also in section 1, and leaving section 1 leaves all
 // three; a product whose `display` is F is not shown in sections 2 and 3. Each product's
 // `category` and `main` attributes are kept in step with its placements.
-import type { SandboxStore, StoredRecord } from '../store/store.js';
+import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { CategoryService } from './category-service.js';
 import type { ProductDirectory } from './product-directory.js';
 import { invalidField, notFound } from './refusal.js';

@@ -1,7 +1,7 @@
 // How products are stored (the `product` table: the response record, whether it is a bundle, its
 // options and per-shop prices) and the small directory over that table that the placement service
 // reads and patches, so placements and products need not know each other's services.
-import type { SandboxStore, StoredRecord } from '../store/store.js';
+import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { OptionInput } from './product-options.js';
 
 /** A product's response record. */

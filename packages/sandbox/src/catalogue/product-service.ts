@@ -6,9 +6,9 @@
 // categories named must exist, a bundle's components must be existing (non-bundle) products, a
 // product that is a bundle's component cannot be deleted, and a deleted product leaves every
 // category and main group. List views sorted by each order are kept until the next write.
-
+import type { SandboxStore } from '@mall-api/mall-state';
 import type { Violation } from '../protocol.js';
-import { derivedFrom, type SandboxStore } from '../store/store.js';
+import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
 import type { CategoryService } from './category-service.js';
 import type { PlacementService } from './placement-service.js';

@@ -1,10 +1,10 @@
 // One sandbox mall: its store, its catalogue, and the admin and analytics handlers over them and
 // its store in the collection. Built in dependency order from what the malls share (the record
 // shapes of the spec, the settings, the views kept alive lately) and what is its own (store, clock, id).
+import type { SandboxStore } from '@mall-api/mall-state';
 import { type Catalogue, createCatalogue } from '../catalogue/catalogue.js';
 import type { MallSettings } from '../catalogue/product-service.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
-import type { SandboxStore } from '../store/store.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { createAdminView } from '../views/admin-view.js';
 import { createAnalyticsView } from '../views/analytics-view.js';

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStorage } from '@mall-api/mall-state';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
@@ -390,11 +391,11 @@ describe('malls', () => {
   it('keeps every mall of a data directory across a restart, and no seed over kept data', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-malls-'));
     dirs.push(dataDir);
-    const first = await createSandboxMalls({ store: { dataDir }, newMall: 'empty' });
+    const first = await createSandboxMalls({ storage: await openStorage({ dataDir }), newMall: 'empty' });
     createCategory(first, 'one', 'Persisted');
     createCategory(first, 'two', 'Also persisted');
     first.close();
-    const second = await open({ store: { dataDir }, newMall: { seed: 1 } });
+    const second = await open({ storage: await openStorage({ dataDir }), newMall: { seed: 1 } });
     expect(second.mallIds()).toEqual(['one', 'two']);
     expect(count(second, 'one')).toBe(1);
     expect(count(second, 'two')).toBe(1);
@@ -402,7 +403,7 @@ describe('malls', () => {
     second.drop('one');
     second.close();
     opened.splice(opened.indexOf(second), 1);
-    const third = await open({ store: { dataDir }, newMall: 'empty' });
+    const third = await open({ storage: await openStorage({ dataDir }), newMall: 'empty' });
     expect(third.mallIds()).toEqual(['three', 'two']);
   });
 });

@@ -1,7 +1,8 @@
 // The sandbox malls of one process: every mall id is its own isolated mall (own records, own id
 // sequences), created on first use as `newMall` says (the seeded sample mall, an empty mall or a
-// named fixture), kept in memory, in one SQLite database in a data directory, or in PostgreSQL
-// shared by replicas (shared-sandbox-malls.ts answers those, asynchronously). Calls are routed
+// named fixture), over the storage its caller opened with `@mall-api/mall-state` (memory, one
+// SQLite database in a data directory, or PostgreSQL shared by replicas, which
+// shared-sandbox-malls.ts answers asynchronously); this module opens no storage. Calls are routed
 // to their mall (collection calls, which carry no mall, go over every mall's store) and answered
 // as domain outcomes; a refusal a service throws inside its transaction is answered as a value here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
@@ -13,6 +14,16 @@
 // check by the spec (fixtures, snapshots, record shapes, which operations exist) reads the spec
 // models given in `specs` (the mocks pass the ones they serve); only a sandbox created without
 // them, on its own, reads the shipped bundles.
+import {
+  createMemoryStore,
+  type MallStorage,
+  memoryStorage,
+  oneAtATime,
+  type PostgresMalls,
+  type SandboxStore,
+  type TableName,
+  tableNames,
+} from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpecs } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
@@ -28,18 +39,7 @@ import type {
 } from '../protocol.js';
 import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
-import { openPostgresMalls } from '../store/postgres-malls.js';
-import { openSqliteMalls } from '../store/sqlite-store.js';
-import {
-  createMemoryStore,
-  type MallStorage,
-  memoryStorage,
-  type SandboxStore,
-  type TableName,
-  tableNames,
-} from '../store/store.js';
 import { memo } from '../support/memo.js';
-import { oneAtATime } from '../support/one-at-a-time.js';
 import { recentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
 import { createCollectionView } from '../views/collection-view.js';
@@ -59,10 +59,12 @@ import {
 /** How to run the sandbox malls. */
 export interface SandboxMallsOptions {
   /**
-   * `memory` (default) or one SQLite database in `dataDir` that survives a restart (one process per
-   * directory); see SharedSandboxMallsOptions for PostgreSQL.
+   * Where the malls' records are kept, opened by the caller with `@mall-api/mall-state`
+   * (`openStorage`): memory (the default) or one SQLite database in a data directory that survives
+   * a restart; see SharedSandboxMallsOptions for PostgreSQL. The sandbox takes it over: its `close`
+   * closes it.
    */
-  store?: 'memory' | { dataDir: string };
+  storage?: MallStorage;
   /** What a mall starts with when first used (default: the seeded sample mall of seed 1). */
   newMall?: MallStart;
   /** Named fixtures a mall can start with or be reset to (see the README for the format). */
@@ -118,16 +120,18 @@ const defaultSettings: MallSettings = { globalEdition: false, ageVerification: f
 /** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
 const viewsKept = 64;
 
-/** Options of sandbox malls kept in the PostgreSQL database at `store.postgres` (a `postgres://` URL). */
-export type SharedSandboxMallsOptions = Omit<SandboxMallsOptions, 'store'> & {
-  store: { postgres: string };
-  /** Where an outage of the database and its end are reported, once each (default: standard error). */
-  log?: (message: string) => void;
+/** Options of sandbox malls kept in a PostgreSQL database the caller opened (`openStorage({ postgres })`). */
+export type SharedSandboxMallsOptions = Omit<SandboxMallsOptions, 'storage'> & {
+  /** The malls of the database, shared with every replica on it (taken over: `close` closes it). */
+  storage: PostgresMalls;
 };
 
-/** Opens the sandbox malls in PostgreSQL, shared with every replica on the same database. */
+/** Whether the storage given is a shared database's (answered asynchronously). */
+const isShared = (storage: MallStorage | PostgresMalls): storage is PostgresMalls => 'catchUpAll' in storage;
+
+/** The sandbox malls over PostgreSQL, shared with every replica on the same database. */
 export async function createSandboxMalls(options: SharedSandboxMallsOptions): Promise<SharedSandboxMalls>;
-/** Opens the sandbox malls of this process (and the malls a data directory already holds). */
+/** The sandbox malls of this process (and the malls a data directory already holds). */
 export async function createSandboxMalls(options?: SandboxMallsOptions): Promise<SandboxMalls>;
 export async function createSandboxMalls(
   options: SandboxMallsOptions | SharedSandboxMallsOptions = {},
@@ -137,18 +141,11 @@ export async function createSandboxMalls(
   const onChange = (mallId: string) => (table: TableName) => {
     if (table === 'product' || table === 'category') changes.mark(mallId);
   };
-  const postgres =
-    typeof options.store === 'object' && 'postgres' in options.store
-      ? await openPostgresMalls(options.store.postgres, {
-          ...('log' in options && options.log ? { log: options.log } : {}),
-          changed: (mallId, table) => onChange(mallId)(table),
-        })
-      : undefined;
+  const given = options.storage;
+  const postgres = given && isShared(given) ? given : undefined;
+  postgres?.observe((mallId, table) => onChange(mallId)(table));
   // Where this process keeps its malls (PostgreSQL malls are held in memory, caught up from the database).
-  const storage: MallStorage =
-    typeof options.store === 'object' && 'dataDir' in options.store
-      ? await openSqliteMalls(options.store.dataDir)
-      : memoryStorage();
+  const storage: MallStorage = given && !isShared(given) ? given : memoryStorage();
   try {
     const specs = options.specs ?? (await loadSpecs());
     const { admin: adminModel, collection: collectionModel } = specs;

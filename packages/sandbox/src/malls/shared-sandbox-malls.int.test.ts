@@ -1,16 +1,15 @@
 // Sandbox malls kept in a real PostgreSQL, with two "replicas" (two createSandboxMalls on one
-// database): the schema migrates once however many start together; committed records survive a
-// reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
+// database): committed records survive a reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
 // collection too); a fixture loads whole or not at all; a reset to a named fixture or a seed and a
 // restore are seen by both, a refused one writes nothing; concurrent writes from both to one mall
 // lose nothing; a write whose commit fails leaves memory as it was; and a stopped database answers
 // 503 and not ready (logged once), then recovers.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openStorage } from '@mall-api/mall-state';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
-import { migrate } from '../store/postgres-migrations.js';
 import { createSandboxMalls } from './sandbox-malls.js';
 import type { SharedSandboxMalls } from './shared-sandbox-malls.js';
 
@@ -48,10 +47,9 @@ const replica = async (
   fixtures: Record<string, unknown> = {},
 ) => {
   const malls = await createSandboxMalls({
-    store: { postgres: url },
+    storage: await openStorage({ postgres: url }, { log: (m) => logged.push(m) }),
     newMall,
     fixtures,
-    log: (m) => logged.push(m),
   });
   opened.push(malls);
   return malls;
@@ -87,20 +85,6 @@ const categoryNames = async (malls: SharedSandboxMalls, mallId: string) =>
   ).map((c) => c.category_name as string);
 
 describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
-  it('migrates the schema once when replicas start together, and not again', async () => {
-    const url = await newDatabase();
-    const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: url }));
-    try {
-      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat()).toEqual(['0001_mall_records.sql', '0002_generations.sql']);
-      expect(await migrate(pools[0] as pg.Pool)).toEqual([]);
-      const { rows } = await (pools[0] as pg.Pool).query('SELECT name FROM schema_migrations');
-      expect(rows).toEqual([{ name: '0001_mall_records.sql' }, { name: '0002_generations.sql' }]);
-    } finally {
-      await Promise.all(pools.map((pool) => pool.end()));
-    }
-  });
-
   it('finds every committed record, and no refused one, after reopening', async () => {
     const url = await newDatabase();
     const first = await replica(url);

@@ -9,8 +9,16 @@
 // when the mall was written meanwhile, by any replica. Changes to one mall run one at a time in a
 // replica, in the order asked. A database that cannot be reached answers an `unavailable` refusal
 // (the call changed nothing); lifecycle operations then reject with the StoreUnavailableError. Not
-// here: the SQL (the store) and how a mall is built or filled (sandbox-malls.ts, passed in as a
-// MallsCore).
+// here: the SQL (mall-state's PostgreSQL storage, opened by the caller) and how a mall is built or
+// filled (sandbox-malls.ts, passed in as a MallsCore).
+import {
+  type MallVersion,
+  oneAtATime,
+  type PostgresMalls,
+  runAsWrite,
+  type SandboxStore,
+  StoreUnavailableError,
+} from '@mall-api/mall-state';
 import type {
   MallCounts,
   MallOutcome,
@@ -22,14 +30,6 @@ import type {
   SandboxOutcome,
 } from '../protocol.js';
 import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
-import {
-  type MallVersion,
-  type PostgresMalls,
-  runAsWrite,
-  StoreUnavailableError,
-} from '../store/postgres-malls.js';
-import type { SandboxStore } from '../store/store.js';
-import { oneAtATime } from '../support/one-at-a-time.js';
 import type { AnyHandler } from '../views/handler-types.js';
 import type { CheckedFixture } from './fixtures.js';
 import type { Mall } from './mall.js';

@@ -4,9 +4,15 @@
 // key and a record, and every record valid for the admin spec's schema of what its table holds
 // (a product entry holds its record as a product or bundle and its bundle flag). Checking and
 // restoring a large snapshot run in time slices, so the process keeps answering meanwhile.
+import {
+  clearStore,
+  type SandboxStore,
+  type StoredRecord,
+  type TableName,
+  tableNames,
+} from '@mall-api/mall-state';
 import type { JsonObject, SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
-import { type SandboxStore, type StoredRecord, type TableName, tableNames } from '../store/store.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
@@ -104,11 +110,6 @@ export function createSnapshotCheck(model: SpecModel): (value: unknown) => Promi
       });
     return violations;
   };
-}
-
-/** Removes every record of the store (inside the caller's transaction). */
-export function clearStore(store: SandboxStore): void {
-  for (const table of tableNames) for (const [key] of store.entries(table)) store.delete(table, key);
 }
 
 /** Every record of a snapshot as a table, key and record: copied, or as they are when `shared`. */

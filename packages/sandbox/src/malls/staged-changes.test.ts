@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openStorage } from '@mall-api/mall-state';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { createSandboxMalls, type SandboxMalls, type SandboxMallsOptions } from './sandbox-malls.js';
@@ -17,8 +18,10 @@ afterEach(() => {
   for (const malls of opened.splice(0)) malls.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-const open = async (options: SandboxMallsOptions = {}) => {
-  const malls = await createSandboxMalls({ newMall: 'empty', ...options });
+/** Opens sandbox malls, over the SQLite database of `dataDir` when given (else memory). */
+const open = async ({ dataDir, ...options }: SandboxMallsOptions & { dataDir?: string } = {}) => {
+  const storage = dataDir === undefined ? {} : { storage: await openStorage({ dataDir }) };
+  const malls = await createSandboxMalls({ newMall: 'empty', ...storage, ...options });
   opened.push(malls);
   return malls;
 };
@@ -122,9 +125,9 @@ describe('a change to a mall', () => {
   });
 });
 
-describe.each<[string, () => SandboxMallsOptions]>([
+describe.each<[string, () => { dataDir?: string }]>([
   ['memory', () => ({})],
-  ['sqlite', () => ({ store: { dataDir: tempDir() } })],
+  ['sqlite', () => ({ dataDir: tempDir() })],
 ])('a refused change in the %s store', (_name, storeOf) => {
   it('leaves the mall as it was when a record late in a large fixture is refused', async () => {
     const options = storeOf();
@@ -144,7 +147,7 @@ describe.each<[string, () => SandboxMallsOptions]>([
     });
     expect(schema).toMatchObject({ ok: false, violations: [{ name: 'categories/15000.category_name' }] });
     expect(JSON.stringify(malls.snapshot('m'))).toBe(before);
-    if (!('store' in options)) return;
+    if (!('dataDir' in options)) return;
     // A restart finds the mall as it was: no row of the refused loads was kept.
     malls.close();
     opened.splice(opened.indexOf(malls), 1);
@@ -156,7 +159,7 @@ describe.each<[string, () => SandboxMallsOptions]>([
 
 describe('a data directory', () => {
   it('keeps the swapped-in records of a reset, a fixture and a restore across a restart', async () => {
-    const options = { store: { dataDir: tempDir() } };
+    const options = { dataDir: tempDir() };
     const malls = await open(options);
     addCategory(malls, 'a', 'Gone after the reset');
     await malls.reset('a', 'empty');

@@ -6,10 +6,10 @@
 // since keeping a year of visits would cost more (memory, and time to move them to the old
 // generation of the heap) than simulating it again. Ranges longer than a year are cut to their
 // first 366 days.
-
+import type { SandboxStore } from '@mall-api/mall-state';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { ProductService } from '../catalogue/product-service.js';
-import { derivedFrom, type SandboxStore } from '../store/store.js';
+import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
 import type { RecentValues } from '../support/recent-values.js';
 import {

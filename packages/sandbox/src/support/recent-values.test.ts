@@ -1,11 +1,11 @@
 // Views held while recent: a derived value among the latest used stays (not computed again), one
 // that fell out of them is collected by the garbage collector and computed again on its next read;
 // a value without a holder stays until its tables change.
-
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { createMemoryStore } from '@mall-api/mall-state';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, derivedFrom } from '../store/store.js';
+import { derivedFrom } from './derived.js';
 import { recentValues } from './recent-values.js';
 
 setFlagsFromString('--expose-gc');

@@ -1,8 +1,7 @@
 // Work in time slices: every item handled once and in order, the event loop running between
 // slices (a timer fires before a long run ends), each slice run by its wrapper, an error stopping
-// the run; and one change at a time per key, in the order asked, keys not waiting for each other.
+// the run.
 import { describe, expect, it } from 'vitest';
-import { oneAtATime } from './one-at-a-time.js';
 import { inSlices } from './time-slice.js';
 
 /** Spins for `ms` of wall time (a piece of work that holds the thread). */
@@ -62,29 +61,5 @@ describe('inSlices', () => {
     const seen: number[] = [];
     void inSlices([1, 2, 3], (item) => seen.push(item), undefined, Number.POSITIVE_INFINITY);
     expect(seen).toEqual([1, 2, 3]);
-  });
-});
-
-describe('oneAtATime', () => {
-  it('starts work under a key after the earlier work under it settled, failed or not', async () => {
-    const queue = oneAtATime();
-    const log: string[] = [];
-    const step =
-      (name: string, fail = false) =>
-      async () => {
-        log.push(`${name} start`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        log.push(`${name} end`);
-        if (fail) throw new Error(name);
-        return name;
-      };
-    const first = queue('a', step('first', true));
-    const second = queue('a', step('second'));
-    const other = queue('b', step('other'));
-    await expect(first).rejects.toThrow('first');
-    expect(await second).toBe('second');
-    expect(await other).toBe('other');
-    expect(log.indexOf('second start')).toBeGreaterThan(log.indexOf('first end'));
-    expect(log.indexOf('other start')).toBeLessThan(log.indexOf('first end'));
   });
 });

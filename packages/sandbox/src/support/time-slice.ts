@@ -4,12 +4,10 @@
 // built. Each slice may run inside a wrapper (a store transaction), so a slice's writes commit
 // together. Not a scheduler: slices of one call run in order, and nothing here decides which call
 // goes first.
+import { nextTurn } from '@mall-api/mall-state';
 
 /** The work between two turns of the event loop, in milliseconds (well under the 50 ms bound). */
 export const defaultSliceMs = 10;
-
-/** Resolves on the next turn of the event loop, after pending I/O and timers had their turn. */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Calls `each` for every item in order, yielding to the event loop after each slice of about

@@ -4,8 +4,8 @@
 // the result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
 // here are answered by the mock from the spec's examples. A read (every handler not wrapped in a
 // transaction) keeps its answers until the next write to the mall (kept-answers.ts).
-
 import type { operations } from '@mall-api/admin-client';
+import { tableNames } from '@mall-api/mall-state';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { AddOutcome } from '../catalogue/placement-service.js';
@@ -14,7 +14,6 @@ import { variantsOf } from '../catalogue/product-options.js';
 import { invalidFields } from '../catalogue/refusal.js';
 import type { SandboxOutcome } from '../protocol.js';
 import { created, deleted, found, partlyApplied, updated } from '../sandbox-result.js';
-import { tableNames } from '../store/store.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';

@@ -9,14 +9,13 @@
 // of values that names a product attribute (read from the spec) selects by that attribute. Queries
 // over every mall go through the cross-mall index (cross-mall-index.ts). Attributes the sandbox
 // does not model come from the spec's examples.
-
 import type { operations } from '@mall-api/collection-client';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { found } from '../sandbox-result.js';
-import { derivedFrom } from '../store/store.js';
+import { derivedFrom } from '../support/derived.js';
 import { parseBound } from '../support/kst-time.js';
 import { memo } from '../support/memo.js';
 import type { RecentValues } from '../support/recent-values.js';

@@ -4,8 +4,9 @@
 // answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
 // used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
 // each time. Which handlers are reads and which tables they read is the views' call, not this file's.
+import type { SandboxStore, TableName } from '@mall-api/mall-state';
 import { keptFound } from '../sandbox-result.js';
-import { derivedFrom, type SandboxStore, type TableName } from '../store/store.js';
+import { derivedFrom } from '../support/derived.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnyHandler } from './handler-types.js';
 

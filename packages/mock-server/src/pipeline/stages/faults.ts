@@ -2,8 +2,9 @@
 // a given status instead of it (with the API's envelope and, when asked, Retry-After), a dropped
 // connection, or no answer at all. A counted rule is used up call by call (across replicas when the
 // rules live in Redis).
+
+import type { FaultRules } from '@mall-api/mall-state';
 import { errorEnvelope } from '../../error-envelope.js';
-import type { FaultRules } from '../../malls/fault-rules.js';
 import type { Identity, Routed } from '../phases.js';
 import type { Reply } from '../reply.js';
 import type { Check } from '../stage.js';

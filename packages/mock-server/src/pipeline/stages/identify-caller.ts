@@ -3,9 +3,10 @@
 // URL names, else the token's, else the demo mall. A token used at another mall than the one it was
 // issued for does not authenticate. It never answers: the rate limit needs the mall first, and
 // refusing an unauthenticated caller is `requireCredentials`' job.
+
+import { andThen } from '@mall-api/mall-state';
 import { type Authentication, authenticate, type CredentialSources } from '../../authentication.js';
 import { defaultMallId } from '../../mall-address.js';
-import { andThen } from '../../malls/awaitable.js';
 import type { Arrival, Identity } from '../phases.js';
 import type { Step } from '../stage.js';
 

@@ -2,7 +2,7 @@
 // caller is identified), so every later reading of that mall's time in this request — buckets,
 // tokens issued, sandbox records, the journal — sees a clock moved on any replica. Over the
 // in-memory clocks there is nothing to load and it passes on at once. It never answers.
-import type { MallClocks } from '../../malls/mall-clocks.js';
+import type { MallClocks } from '@mall-api/mall-state';
 import type { Identified } from '../phases.js';
 import type { Check } from '../stage.js';
 

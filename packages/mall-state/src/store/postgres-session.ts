@@ -4,12 +4,7 @@
 // `pg` is loaded only here, when a PostgreSQL URL is given. Not here: what the statements are
 // (postgres-malls.ts, postgres-upkeep.ts, postgres-migrations.ts).
 import type pg from 'pg';
-
-/** The database cannot be reached or refused a statement: the call changed nothing. */
-export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
-  readonly code = 'store_unavailable';
-}
+import { StoreUnavailableError } from '../malls/store-unavailable.js';
 
 /** A pool and how statements run on it (or on one of its clients). */
 export interface PostgresSession {

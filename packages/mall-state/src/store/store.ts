@@ -1,11 +1,11 @@
 // The record store of one sandbox mall: named tables of JSON records keyed by string, number
 // sequences, and transactions in which a thrown error undoes every write (so a refused call
 // changes nothing). Writes run synchronously inside one transaction, so concurrent calls never
-// interleave within one and no update is lost. This file holds the interface and the in-memory
-// store; the SQLite database (sqlite-store.ts) keeps the same maps and writes them through to disk.
+// interleave within one and no update is lost. This file holds the interface, the in-memory store
+// and emptying one (`clearStore`); the SQLite database (sqlite-store.ts) keeps the same maps and
+// writes them through to disk.
 // Where the stores of every mall live is a `MallStorage`: memory here, SQLite there; either can
 // stage a mall's next store off to the side and swap it in whole (reset, fixture, restore).
-import type { RecentValues } from '../support/recent-values.js';
 
 /** The tables of a mall, in the order a snapshot lists them. */
 export const tableNames = [
@@ -171,6 +171,11 @@ export interface MallStorage {
   close(): void;
 }
 
+/** Removes every record of the store (inside the caller's transaction). */
+export function clearStore(store: SandboxStore): void {
+  for (const table of tableNames) for (const [key] of store.entries(table)) store.delete(table, key);
+}
+
 /** Stores kept in memory only: a staged store becomes the mall's as it is. */
 export function memoryStorage(): MallStorage {
   return {
@@ -184,43 +189,4 @@ export function memoryStorage(): MallStorage {
     drop: () => {},
     close: () => {},
   };
-}
-
-/** A value derived from some tables of a store (see {@link derivedFrom}). */
-export interface Derived<T> {
-  /** The value, computed again if one of its tables changed since (or it was collected). */
-  (): T;
-  /** Takes `value` as the one computed from the tables as they are now (built ahead, in slices). */
-  prime(value: T): void;
-}
-
-/**
- * A value computed from some tables of `store`, computed again only after one of them changed
- * (for list views that would otherwise copy and sort a table on every request). With `recent`,
- * the value is held only while it is among the values used lately (a weak reference otherwise,
- * computed again if it was collected), so an idle mall does not keep its views.
- */
-export function derivedFrom<T extends object>(
-  store: SandboxStore,
-  tables: readonly TableName[],
-  compute: () => T,
-  recent?: RecentValues,
-): Derived<T> {
-  let computedAt: string | undefined;
-  let held: { deref(): T | undefined } | undefined;
-  const revisions = () => tables.map((table) => store.revision(table)).join('|');
-  const keep = (value: T) => {
-    held = recent ? new WeakRef(value) : { deref: () => value };
-    computedAt = revisions();
-  };
-  const derived = () => {
-    let value = computedAt === revisions() ? held?.deref() : undefined;
-    if (value === undefined) {
-      value = compute();
-      keep(value);
-    }
-    recent?.use(value);
-    return value;
-  };
-  return Object.assign(derived, { prime: keep });
 }

@@ -12,23 +12,21 @@
 // next row set in batches, made the mall's in one short transaction (refused, writing nothing,
 // when the mall changed since a given version), and the old row set is deleted in chunks. Calls on
 // one mall run one at a time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer. Not here:
-// which calls write or how a mall starts (sandbox-malls.ts decides).
+// which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { clearStore } from '../malls/snapshot.js';
 import { oneAtATime } from '../support/one-at-a-time.js';
 import { migrate } from './postgres-migrations.js';
 import { openPostgresSession, type PostgresSession } from './postgres-session.js';
 import { deleteRowset, type Purged, purge } from './postgres-upkeep.js';
 import {
+  clearStore,
   createMemoryStore,
   type SandboxStore,
   type StoredRecord,
   type TableName,
   tableNames,
 } from './store.js';
-
-export { StoreUnavailableError } from './postgres-session.js';
 
 /** What {@link PostgresMalls.read} answers when the call must run as a write instead. */
 export const runAsWrite: unique symbol = Symbol('run as write');
@@ -90,6 +88,11 @@ export interface PostgresMalls {
   drop(mallId: string): Promise<boolean>;
   /** Purges old tombstones and loose row sets now (it also runs on a timer). */
   purge(): Promise<Purged>;
+  /**
+   * Sets who hears of every change to a table of a mall's store (a write or an undone one): the
+   * indexes of whoever answers from the stores (the sandbox's). One listener; a later one replaces it.
+   */
+  observe(changed: (mallId: string, table: TableName) => void): void;
   /** Whether the database answers now. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -99,8 +102,6 @@ export interface PostgresMalls {
 export interface PostgresMallsOptions {
   /** Where an outage and its end are reported (default: console.error). */
   readonly log?: (message: string) => void;
-  /** Hears of every change to a table of a mall's store (a write or an undone one), for indexes. */
-  readonly changed?: (mallId: string, table: TableName) => void;
   /** How long a tombstone is kept for replicas catching up by delta (default 10 minutes). */
   readonly tombstoneRetentionMs?: number;
   /** How often upkeep runs (default every minute; 0: only when {@link PostgresMalls.purge} is called). */
@@ -161,6 +162,7 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   const held = new Map<string, Held>();
   const serially = oneAtATime();
   const retentionMs = options.tombstoneRetentionMs ?? defaults.tombstoneRetentionMs;
+  let changed: ((mallId: string, table: TableName) => void) | undefined;
 
   /** A memory store for `mallId` whose writes {@link capture} collects; not yet the mall's. */
   const newHeld = (mallId: string): Held => {
@@ -189,7 +191,7 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
           },
         },
         [],
-        options.changed && ((table) => options.changed?.(mallId, table)),
+        (table) => changed?.(mallId, table),
       ),
     };
     return mall;
@@ -521,6 +523,10 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
     },
 
     purge: () => purge(session, retentionMs),
+
+    observe(listener) {
+      changed = listener;
+    },
 
     async ready() {
       try {

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { nextTurn } from '../support/time-slice.js';
+import { nextTurn } from '../support/next-turn.js';
 import { lockDataDir } from './data-dir-lock.js';
 import {
   createMemoryStore,

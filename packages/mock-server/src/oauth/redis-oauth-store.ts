@@ -6,11 +6,12 @@
 // first, so the authority checks expiry against a clock moved on any replica. Revoking a mall's
 // grants (a reset) raises the mall's OAuth epoch (`<prefix>oauth:epoch:<mall>`, INCR, never
 // deleted): every record carries the epoch it was issued in, and one from an older epoch reads as
-// absent on every replica — one command, however many tokens the mall has.
+// absent on every replica — one command, however many tokens the mall has. It shares mall-state's
+// Redis connection (the one the per-mall stores use) and stays here, with the authority.
 import { createHash } from 'node:crypto';
-import type { MallClocks } from '../malls/mall-clocks.js';
-import type { CodeRecord, OAuthStore, TokenRecord } from '../oauth/oauth-store.js';
-import type { SharedRedis } from './redis-connection.js';
+import type { MallClocks } from '@mall-api/mall-state';
+import type { SharedRedis } from '@mall-api/mall-state/redis';
+import type { CodeRecord, OAuthStore, TokenRecord } from './oauth-store.js';
 
 /** Creates the store over the shared connection and the malls' clocks. */
 export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthStore {

@@ -2,11 +2,13 @@
 // stores promise holds here too — a write that throws leaves nothing behind (in memory and in the
 // database), nested transactions belong to the outer one, sequences never hand out a number twice,
 // writes happen inside a transaction only — and another replica opening the database finds every
-// committed record of every mall, malls kept apart, in the order they were written, deletions too.
+// committed record of every mall, malls kept apart, in the order they were written, deletions too;
+// the schema migrates once however many replicas start together; an observer hears of every change.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import { openPostgresMalls, type PostgresMalls, runAsWrite } from './postgres-malls.js';
+import { migrate } from './postgres-migrations.js';
 
 let server: TestPostgresServer;
 let url: string;
@@ -34,6 +36,40 @@ const replica = async () => {
 let mallNo = 0;
 
 describe('the PostgreSQL store', { timeout: 30_000 }, () => {
+  it('migrates the schema once when replicas start together, and not again', async () => {
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE migrations_test');
+    await admin.end();
+    const fresh = server.url.replace(/\/postgres$/, '/migrations_test');
+    const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: fresh }));
+    try {
+      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
+      expect(applied.flat()).toEqual(['0001_mall_records.sql', '0002_generations.sql']);
+      expect(await migrate(pools[0] as pg.Pool)).toEqual([]);
+      const { rows } = await (pools[0] as pg.Pool).query('SELECT name FROM schema_migrations');
+      expect(rows).toEqual([{ name: '0001_mall_records.sql' }, { name: '0002_generations.sql' }]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it('tells its observer of each change to a table of a mall, the writes of another replica caught up too', async () => {
+    const mall = `observed-${++mallNo}`;
+    const writer = await replica();
+    const reader = await replica();
+    const heard: string[] = [];
+    reader.observe((mallId, table) => {
+      if (mallId === mall) heard.push(table);
+    });
+    await reader.write(mall, (store) => store.put('category', '1', { name: 'shoes' }));
+    expect(heard).toContain('category');
+    heard.length = 0;
+    await writer.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    await reader.read(mall, (store) => store.size('product'));
+    expect(heard).toContain('product');
+  });
+
   it('undoes every write of a transaction that throws, in memory and in the database', async () => {
     const mall = `undo-${++mallNo}`;
     const malls = await replica();

@@ -6,7 +6,7 @@ import { type ApiLimit, createServerLimiter, type ServerLimiter } from '@mall-ap
 import { createFaultRules } from './fault-rules.js';
 import { createJournal, type JournalLimits } from './journal.js';
 import { createMallRoster, defaultMallLimits, type MallLimits } from './mall-roster.js';
-import type { MallStateStores } from './mock-malls.js';
+import type { MallStateStores } from './mall-state-stores.js';
 
 /** Creates the in-memory stores, bounded as `limits` and `journal` say. */
 export function memoryMallStores(limits: MallLimits = {}, journal: JournalLimits = {}): MallStateStores {

@@ -4,12 +4,12 @@
 // numbers of each API's algorithm hold for the sum of all replicas), deciding on the mall's clock
 // and keyed under the mall (`<prefix>mall:<id>:rate-limit:…`) so a reset or a drop empties them.
 // A failure of Redis becomes a StoreUnavailableError (answered 503), logged once by the
-// connection. Composed by malls/mock-malls.ts like the in-memory stores.
+// connection. Composed by the mock (its mock-malls.ts) like the in-memory stores.
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import { createServerLimiter } from '@mall-api/rate-limit';
 import { RedisStore } from '@mall-api/rate-limit/redis';
 import type { JournalLimits } from '../malls/journal.js';
-import type { MallStateStores } from '../malls/mock-malls.js';
+import type { MallStateStores } from '../malls/mall-state-stores.js';
 import { deleteMatching, globEscaped, mallKey, type SharedRedis } from './redis-connection.js';
 import { redisFaultRules } from './redis-fault-rules.js';
 import { redisJournal } from './redis-journal.js';

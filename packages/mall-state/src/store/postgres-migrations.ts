@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
-/** The migrations shipped with the package (`packages/sandbox/migrations`). */
+/** The migrations shipped with the package (`packages/mall-state/migrations`). */
 export const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
 /** The advisory lock key of the migration run (any constant; the same in every replica). */

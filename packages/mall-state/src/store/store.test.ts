@@ -1,14 +1,14 @@
 // The sandbox stores: a transaction that throws leaves nothing behind (memory and SQLite), nested
 // transactions belong to the outer one, sequences never hand out a number twice, the SQLite
 // database finds every committed record of every mall after it is reopened, keeps malls apart, and
-// is open in one place at a time; a derived value is computed again only after its tables change.
+// is open in one place at a time.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteMalls } from './sqlite-store.js';
-import { createMemoryStore, derivedFrom, type MallStorage, type SandboxStore } from './store.js';
+import { createMemoryStore, type MallStorage, type SandboxStore } from './store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -111,48 +111,5 @@ describe('the SQLite database', () => {
     expect(readFileSync(join(dir, 'sandbox.lock'), 'utf8')).toBe(String(process.pid));
     database.close();
     expect(existsSync(join(dir, 'sandbox.lock'))).toBe(false);
-  });
-});
-
-describe('a value derived from tables', () => {
-  it('is computed again after a write or an undone write to its tables, and only then', () => {
-    const store = createMemoryStore();
-    let computed = 0;
-    const names = derivedFrom(store, ['category'], () => {
-      computed++;
-      return store.all<{ name: string }>('category').map((c) => c.name);
-    });
-    expect(names()).toEqual([]);
-    expect(names()).toEqual([]);
-    expect(computed).toBe(1);
-    store.transaction(() => store.put('product', '1', { name: 'elsewhere' }));
-    expect(names()).toEqual([]);
-    expect(computed).toBe(1);
-    store.transaction(() => store.put('category', '1', { name: 'shoes' }));
-    expect(names()).toEqual(['shoes']);
-    expect(() =>
-      store.transaction(() => {
-        store.put('category', '2', { name: 'refused' });
-        expect(names()).toEqual(['shoes', 'refused']);
-        throw new Error('refused');
-      }),
-    ).toThrow('refused');
-    expect(names()).toEqual(['shoes']);
-    expect(computed).toBe(4);
-  });
-
-  it('takes a value built ahead as computed, until its tables change', () => {
-    const store = createMemoryStore();
-    let computed = 0;
-    const names = derivedFrom(store, ['category'], () => {
-      computed++;
-      return store.all<{ name: string }>('category').map((c) => c.name);
-    });
-    names.prime(['built ahead']);
-    expect(names()).toEqual(['built ahead']);
-    expect(computed).toBe(0);
-    store.transaction(() => store.put('category', '1', { name: 'shoes' }));
-    expect(names()).toEqual(['shoes']);
-    expect(computed).toBe(1);
   });
 });

@@ -9,7 +9,7 @@
 // while Redis was healthy. The cause of an outage is logged once when it starts and once when
 // Redis is back, never the URL (it may carry a password); a command that fails while connected is
 // logged once, by the outermost `run`. Every key the stores write starts with the deployment's
-// prefix. Not a store: the stores (redis-*.ts) use it.
+// prefix. Not a store: the stores (redis-*.ts here, and the mock's OAuth store) use it.
 import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../malls/store-unavailable.js';
 

@@ -1,0 +1,60 @@
+// Public entry of @mall-api/mall-state: everything kept per mall and where it lives — clocks,
+// request journals, fault rules, the roster of malls in use and the rate-limit stores in this
+// process's memory (Redis: the `./redis` entry, loaded only when asked for), and the storage of the
+// sandbox malls' records (memory, SQLite or PostgreSQL, drivers loaded only when chosen).
+export { type Awaitable, andThen } from './malls/awaitable.js';
+export {
+  createFaultRules,
+  type FaultAction,
+  type FaultMatch,
+  type FaultRule,
+  type FaultRules,
+  type FaultTarget,
+} from './malls/fault-rules.js';
+export {
+  createJournal,
+  defaultJournalLimits,
+  type Journal,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalInput,
+  type JournalLimits,
+} from './malls/journal.js';
+export {
+  type ClockOffsetStore,
+  createMallClocks,
+  type MallClocks,
+  memoryClockOffsets,
+} from './malls/mall-clocks.js';
+export {
+  createMallRoster,
+  type DropMall,
+  defaultMallLimits,
+  type MallLimits,
+  type MallRoster,
+} from './malls/mall-roster.js';
+export type { MallStateStores } from './malls/mall-state-stores.js';
+export { memoryMallStores } from './malls/memory-mall-stores.js';
+export { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
+export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
+export {
+  type MallVersion,
+  type PostgresMalls,
+  runAsWrite,
+  type StagedMall,
+} from './store/postgres-malls.js';
+export type { Purged } from './store/postgres-upkeep.js';
+export {
+  clearStore,
+  createMemoryStore,
+  type MallStorage,
+  memoryStorage,
+  type SandboxStore,
+  type StagedStore,
+  type StoredRecord,
+  type StoreJournal,
+  type TableName,
+  tableNames,
+} from './store/store.js';
+export { nextTurn } from './support/next-turn.js';
+export { type OneAtATime, oneAtATime } from './support/one-at-a-time.js';

@@ -1,0 +1,38 @@
+// Everything the mocks share between requests in Redis (`--redis redis://…`) besides OAuth: connects
+// once and builds the clock offsets and the per-mall stores over that connection, handing the
+// connection on so the mock's OAuth store (its oauth/redis-oauth-store.ts) shares it. The one entry
+// point to the Redis modules, loaded only when Redis is asked for, so the plain mock runs without
+// ioredis installed. Mall data is not here: that is the data storage (store/).
+import type { JournalLimits } from '../malls/journal.js';
+import type { ClockOffsetStore } from '../malls/mall-clocks.js';
+import type { MallStateStores } from '../malls/mall-state-stores.js';
+import { redisClockOffsets } from './redis-clock-offsets.js';
+import { connectRedis, type RedisConnectionOptions, type SharedRedis } from './redis-connection.js';
+import { redisMallStores } from './redis-mall-stores.js';
+
+/** The shared state of one mock process. */
+export interface RedisState {
+  readonly clockOffsets: ClockOffsetStore;
+  readonly stores: MallStateStores;
+  /** The connection, for other stores of the process to share (the OAuth store). */
+  readonly connection: SharedRedis;
+  /** Whether Redis is connected. */
+  ready(): boolean;
+  close(): Promise<void>;
+}
+
+/** Connects to Redis and builds the stores; rejects when Redis does not answer. */
+export async function openRedisState(
+  connection: RedisConnectionOptions,
+  journal: JournalLimits = {},
+): Promise<RedisState> {
+  const shared = await connectRedis(connection);
+  const stores = redisMallStores(shared, journal);
+  return {
+    clockOffsets: redisClockOffsets(shared),
+    stores,
+    connection: shared,
+    ready: shared.ready,
+    close: stores.close,
+  };
+}

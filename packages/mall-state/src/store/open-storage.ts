@@ -1,0 +1,38 @@
+// Opens the storage of the sandbox malls' records as a deployment chooses it: this process's
+// memory, one SQLite database in a data directory (kept across restarts, one process per
+// directory), or a PostgreSQL database shared by every replica on it (its schema migrated first).
+// The drivers load only when their storage is chosen. What answers from the storage is the
+// sandbox's (it takes the storage over and closes it).
+import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
+import { openSqliteMalls } from './sqlite-store.js';
+import { type MallStorage, memoryStorage } from './store.js';
+
+/** Where the malls' records are kept. */
+export type StorageChoice = 'memory' | { readonly dataDir: string } | { readonly postgres: string };
+
+/** Options of {@link openStorage}. */
+export interface OpenStorageOptions {
+  /** Where an outage of a PostgreSQL database and its end are reported, once each (default: standard error). */
+  readonly log?: (message: string) => void;
+}
+
+/** Opens the PostgreSQL database at `postgres` (a `postgres://` URL), shared by replicas. */
+export function openStorage(
+  choice: { readonly postgres: string },
+  options?: OpenStorageOptions,
+): Promise<PostgresMalls>;
+/** Opens memory (the default) or the SQLite database of a data directory. */
+export function openStorage(choice?: 'memory' | { readonly dataDir: string }): Promise<MallStorage>;
+/** Opens the storage chosen. */
+export function openStorage(
+  choice?: StorageChoice,
+  options?: OpenStorageOptions,
+): Promise<MallStorage | PostgresMalls>;
+export async function openStorage(
+  choice: StorageChoice = 'memory',
+  options: OpenStorageOptions = {},
+): Promise<MallStorage | PostgresMalls> {
+  if (choice === 'memory') return memoryStorage();
+  if ('dataDir' in choice) return openSqliteMalls(choice.dataDir);
+  return openPostgresMalls(choice.postgres, options.log ? { log: options.log } : {});
+}
