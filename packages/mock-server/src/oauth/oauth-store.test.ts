@@ -104,3 +104,31 @@ describe.each(implementations)('OAuth store (%s)', (_, open) => {
     expect(await authority.verifyAccessToken(tokens.access_token)).toEqual({ ok: false, reason: 'expired' });
   });
 });
+
+describe('OAuth store (redis): the mall epoch keys', () => {
+  it('lives as long as the longest record of its mall, keeps its expiry through a reset, and is never made for a mall with no records', async () => {
+    const shared = await redis.connect();
+    const clocks = createMallClocks(() => start, redisClockOffsets(shared));
+    const store = redisOAuthStore(shared, clocks);
+    const epochKey = (mallId: string) => `${shared.prefix}oauth:epoch:${mallId}`;
+    await store.revokeMall('never-issued');
+    expect(await shared.client.exists(epochKey('never-issued'))).toBe(0);
+
+    await store.putCode('ec', { ...grant, redirectUri: 'http://127.0.0.1/cb', expiresAt: start + 60_000 });
+    const afterCode = await shared.client.pttl(epochKey('m'));
+    expect(afterCode).toBeGreaterThan(50_000);
+    expect(afterCode).toBeLessThanOrEqual(60_000);
+    await store.putTokens('ea', { ...grant, expiresAt: start + 1_000 }, 'er', {
+      ...grant,
+      expiresAt: start + 7_200_000,
+    });
+    expect(await shared.client.pttl(epochKey('m'))).toBeGreaterThan(7_000_000);
+    await store.putCode('ec2', { ...grant, redirectUri: 'http://127.0.0.1/cb', expiresAt: start + 60_000 });
+    expect(await shared.client.pttl(epochKey('m'))).toBeGreaterThan(7_000_000);
+
+    await store.revokeMall('m');
+    expect(await shared.client.get(epochKey('m'))).toBe('1');
+    expect(await shared.client.pttl(epochKey('m'))).toBeGreaterThan(7_000_000);
+    expect(await store.refreshToken('er')).toBeUndefined();
+  });
+});

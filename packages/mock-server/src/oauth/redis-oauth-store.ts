@@ -4,14 +4,21 @@
 // Redis TTL of its lifetime as an outer bound. A code is taken with GETDEL and a refresh token
 // with DEL, so each is redeemed once across replicas. Reading a record loads its mall's clock
 // first, so the authority checks expiry against a clock moved on any replica. Revoking a mall's
-// grants (a reset) raises the mall's OAuth epoch (`<prefix>oauth:epoch:<mall>`, INCR, never
-// deleted): every record carries the epoch it was issued in, and one from an older epoch reads as
-// absent on every replica — one command, however many tokens the mall has. It shares mall-state's
+// grants (a reset) raises the mall's OAuth epoch (`<prefix>oauth:epoch:<mall>`, INCR): every
+// record carries the epoch it was issued in, and one from an older epoch reads as absent on every
+// replica — one command, however many tokens the mall has. The epoch key outlives every record of
+// its mall and no more: each record written creates it (at 0) if absent and stretches its expiry
+// to the record's (PEXPIRE … GT), and a reset raises only an epoch that exists (with no key, no
+// record of the mall exists to revoke), so malls that come and go leave no keys behind. It shares mall-state's
 // Redis connection (the one the per-mall stores use) and stays here, with the authority.
 import { createHash } from 'node:crypto';
 import type { MallClocks } from '@mall-api/mall-state';
 import type { SharedRedis } from '@mall-api/mall-state/redis';
+import type { ChainableCommander } from 'ioredis';
 import type { CodeRecord, OAuthStore, TokenRecord } from './oauth-store.js';
+
+/** Raises an epoch that exists (INCR keeps the key's expiry); an absent one has nothing to revoke. */
+const raiseExistingEpoch = "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCR', KEYS[1]) end";
 
 /** Creates the store over the shared connection and the malls' clocks. */
 export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthStore {
@@ -23,6 +30,9 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
   const epochKey = (mallId: string) => `${shared.prefix}oauth:epoch:${mallId}`;
   const epochOf = async (client: SharedRedis['client'], mallId: string) =>
     Number((await client.get(epochKey(mallId))) ?? 0);
+  /** Queues, on `batch`, keeping the mall's epoch key alive at least as long as a record of `ttlMs`. */
+  const keepEpoch = (batch: ChainableCommander, mallId: string, ttlMs: number) =>
+    batch.set(epochKey(mallId), 0, 'PX', ttlMs, 'NX').pexpire(epochKey(mallId), ttlMs, 'GT');
   /** A record as stored, with the epoch of its mall it was issued in. */
   const stored = (record: object, epoch: number) => JSON.stringify({ ...record, epoch });
   /** The record of `text`, its mall's clock loaded; undefined when absent or revoked since. */
@@ -38,22 +48,20 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
   };
   return {
     putCode: (code, record) =>
-      shared.run(
-        async (client) =>
-          void (await client.set(
-            key('code', code),
-            stored(record, await epochOf(client, record.mallId)),
-            'PX',
-            ttl(record),
-          )),
-      ),
+      shared.run(async (client) => {
+        const epoch = await epochOf(client, record.mallId);
+        const lifetime = ttl(record);
+        await keepEpoch(client.multi(), record.mallId, lifetime)
+          .set(key('code', code), stored(record, epoch), 'PX', lifetime)
+          .exec();
+      }),
     takeCode: async (code) =>
       parsed<CodeRecord>(await shared.run((client) => client.getdel(key('code', code)))),
     putTokens: (access, accessRecord, refresh, refreshRecord) =>
       shared.run(async (client) => {
         const epoch = await epochOf(client, accessRecord.mallId);
-        await client
-          .multi()
+        const longest = Math.max(ttl(accessRecord), ttl(refreshRecord));
+        await keepEpoch(client.multi(), accessRecord.mallId, longest)
           .set(key('access', access), stored(accessRecord, epoch), 'PX', ttl(accessRecord))
           .set(key('refresh', refresh), stored(refreshRecord, epoch), 'PX', ttl(refreshRecord))
           .exec();
@@ -64,6 +72,7 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
       parsed<TokenRecord>(await shared.run((client) => client.get(key('refresh', token)))),
     takeRefreshToken: (token) =>
       shared.run(async (client) => (await client.del(key('refresh', token))) === 1),
-    revokeMall: (mallId) => shared.run(async (client) => void (await client.incr(epochKey(mallId)))),
+    revokeMall: (mallId) =>
+      shared.run(async (client) => void (await client.eval(raiseExistingEpoch, 1, epochKey(mallId)))),
   };
 }
