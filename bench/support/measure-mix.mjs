@@ -11,7 +11,10 @@ import { startServeMock } from './serve-mock-process.mjs';
 export async function measureMix(env, options) {
   const server = await startServeMock(env);
   try {
-    return await loadMix(server.urls, server.token, options);
+    return await loadMix(server.urls, server.token, {
+      ...options,
+      ...(server.pid === undefined ? {} : { serverPids: [server.pid] }),
+    });
   } finally {
     await server.stop();
   }
