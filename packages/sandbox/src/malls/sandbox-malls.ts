@@ -2,8 +2,8 @@
 // sequences), created on first use as `newMall` says (the seeded sample mall, an empty mall or a
 // named fixture), kept in memory, in one SQLite database in a data directory, or in PostgreSQL
 // shared by replicas (shared-sandbox-malls.ts answers those, asynchronously). Calls are routed
-// to their mall (collection calls, which carry no mall, go over every mall's store) and answered
-// as domain outcomes; a refusal a service throws inside its transaction is answered as a value here. Malls
+// to their mall (collection calls, which carry no mall, go over every mall's store, their answers
+// kept until a mall changes: kept-answers.ts) and answered as domain outcomes; a refusal a service throws inside its transaction is answered as a value here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
 // and the least recently used one past their cap). A reset, fixture or restore never holds the
 // process: its input is checked and the mall's next store is built off to the side in time slices
@@ -44,6 +44,7 @@ import { recentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { keptOverMalls } from '../views/kept-answers.js';
 import { createMallChanges } from '../views/mall-changes.js';
 import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
@@ -114,6 +115,9 @@ export interface SandboxMalls extends SandboxMallsGateway {
 }
 
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
+
+/** Collection answers kept at most (each over every mall, until a mall changes). */
+const collectionAnswerCapacity = 256;
 
 /** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
 const viewsKept = 64;
@@ -309,7 +313,10 @@ export async function createSandboxMalls(
     for (const mallId of storage.mallIds()) adopt(mallId, storage.open(mallId, onChange(mallId)));
     if (!postgres) for (const mallId of options.malls ?? []) mallOf(mallId);
 
-    const collection = handlerTable(
+    // The collection's reads (every collection operation is one) keep their answers until the
+    // change log moves: every change to the malls held here, a write or a catch-up, marks it.
+    const keepOverMalls = keptOverMalls(changes, collectionAnswerCapacity);
+    const collectionReads = handlerTable(
       createCollectionView(
         () => {
           inOrder ??= [...malls.values()]
@@ -320,6 +327,9 @@ export async function createSandboxMalls(
         collectionShapes,
         { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
       ),
+    );
+    const collection = new Map(
+      [...collectionReads].map(([operationId, read]) => [operationId, keepOverMalls(operationId, read)]),
     );
     /** The handler of an operation on `mall`: none for an operation the API's spec does not describe. */
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>
