@@ -5,7 +5,8 @@
 // current so machine load hits both alike. Prints requests/s and the serving process's CPU time
 // per request of each round, the medians and their ratios (CPU time per request moves less with
 // other load on the machine than requests/s do).
-//   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--sandbox] [--rounds 3] [--seconds 8] [--connections 30]
+// `--distinct-urls`: no URL of the mix sent twice (support/request-mix.mjs).
+//   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--sandbox] [--rounds 3] [--seconds 8] [--connections 30] [--distinct-urls]
 import { parseArgs } from 'node:util';
 import { measureMix as measure, median } from './support/measure-mix.mjs';
 
@@ -16,10 +17,15 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '8' },
     connections: { type: 'string', default: '30' },
+    'distinct-urls': { type: 'boolean', default: false },
   },
 });
 if (!values.baseline) throw new Error('--baseline <checkout with a built mock-server> is required');
-const options = { seconds: Number(values.seconds), connections: Number(values.connections) };
+const options = {
+  seconds: Number(values.seconds),
+  connections: Number(values.connections),
+  distinct: values['distinct-urls'],
+};
 /** @type {Record<string, string>} */
 const mode = values.sandbox ? { MOCK_SANDBOX: '1' } : {};
 

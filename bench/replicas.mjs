@@ -15,7 +15,8 @@
 // and the servers' CPU time per request: whether the server or the load generator was the limit. `--compare-cli PATH` adds the
 // shared-store rows of another build's `dist/cli.js` (one with `--rate-limit`), measured in the
 // same run on the same stores: a before/after of a change.
-//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4] [--compare-cli PATH]
+// `--distinct-urls` sends the GET mix with no URL twice (support/request-mix.mjs), to every row alike.
+//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4] [--compare-cli PATH] [--distinct-urls]
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadMix } from './support/load-mix.mjs';
@@ -30,9 +31,14 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '48' },
     malls: { type: 'string', default: '4' },
     'compare-cli': { type: 'string' },
+    'distinct-urls': { type: 'boolean', default: false },
   },
 });
-const load = { seconds: Number(values.seconds), connections: Number(values.connections) };
+const load = {
+  seconds: Number(values.seconds),
+  connections: Number(values.connections),
+  distinct: values['distinct-urls'],
+};
 const mallIds = Array.from({ length: Number(values.malls) }, (_, i) => `bench-write-${i + 1}`);
 const readScopes = 'mall.read_category,mall.read_product,mall.read_analytics';
 const writeScopes = 'mall.read_product,mall.write_product';
@@ -177,6 +183,7 @@ const baseline = rows[0]?.[1];
 /** @type {(r: LoadResult, base: LoadResult | undefined) => string} */
 const cell = (r, base) =>
   `${r.requestsPerSecond.toFixed(0).padStart(7)} req/s p99 ${String(r.p99).padStart(4)} ms ${base ? `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}x`.padStart(6) : ''} (non-2xx ${r.failures})`;
+if (load.distinct) process.stdout.write('GET mix with distinct URLs (a bench_n counter on every request)\n');
 process.stdout.write(
   `${'setup'.padEnd(39)} ${'GET mix'.padEnd(54)} ${'write mix'.padEnd(54)} Redis log lines\n`,
 );

@@ -6,7 +6,7 @@
 import { apiNames } from '@mall-api/spec-model';
 import autocannon from 'autocannon';
 import { cpuShares } from './process-cpu.mjs';
-import { requestMix } from './request-mix.mjs';
+import { distinctUrls, requestMix } from './request-mix.mjs';
 
 const apis = apiNames;
 
@@ -21,10 +21,15 @@ const apis = apiNames;
  * @param {Record<import('@mall-api/rate-limit').ApiName, string>} urls base URL per API
  * @returns {Promise<LoadResult>}
  * @param {string} token bearer token for admin and analytics
- * @param {{ seconds: number, connections: number, warmupSeconds?: number, serverPids?: readonly number[] }} options
+ * @param {{ seconds: number, connections: number, warmupSeconds?: number, serverPids?: readonly number[], distinct?: boolean }} options
+ *   `distinct`: no URL sent twice (request-mix.mjs's `distinctUrls`)
  */
-export async function loadMix(urls, token, { seconds, connections, warmupSeconds = 2, serverPids }) {
-  const mix = requestMix(token);
+export async function loadMix(
+  urls,
+  token,
+  { seconds, connections, warmupSeconds = 2, serverPids, distinct = false },
+) {
+  const mix = distinct ? distinctUrls(requestMix(token)) : requestMix(token);
   const perApi = Math.max(1, Math.floor(connections / apis.length));
   /** @param {number} duration */
   const round = (duration) =>
