@@ -306,6 +306,16 @@ describe('validate-request', () => {
     const other = await passedOn(stage, await routed({ url: '/api/v2/admin/products?limit=6' }));
     expect(other.parameters.query).toEqual({ limit: 6 });
   });
+  it('still checks every URL once more of them were asked than it keeps', async () => {
+    const stage = validateRequest(runtime());
+    for (let limit = 1; limit <= 100; limit++)
+      for (const display of ['T', 'F', 'X'])
+        expect(
+          await stage.run(await routed({ url: `/api/v2/admin/products?limit=${limit}&display=${display}` })),
+        ).toHaveProperty(display === 'X' ? 'status' : 'parameters');
+    const first = await passedOn(stage, await routed({ url: '/api/v2/admin/products?limit=1&display=T' }));
+    expect(first.parameters.query).toEqual({ limit: 1, display: 'T' });
+  });
   it('applies the mode after the kept checks: the same URL is refused, then passed as a documented error', async () => {
     const stage = validateRequest(runtime());
     const url = '/api/v2/admin/products?limit=101';

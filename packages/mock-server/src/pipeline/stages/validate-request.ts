@@ -15,7 +15,7 @@ import { type Reply, violationsReply } from '../reply.js';
 import type { Step } from '../stage.js';
 
 /** Outcomes of body-less requests kept per operation; past this the oldest is dropped. */
-export const keptChecksPerOperation = 256;
+const keptChecksPerOperation = 256;
 
 /** What the checks of one request found: what passes on, and every rule it breaks. */
 interface Checks {
