@@ -120,6 +120,7 @@ const collection = (operationId: string, query: Record<string, unknown> = {}): S
   path: {},
   query,
   body: undefined,
+  mallId: undefined,
 });
 const countOf = (result: SandboxOutcome) => (foundOf(result).body as { count: number }).count;
 
