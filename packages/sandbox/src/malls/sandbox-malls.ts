@@ -2,8 +2,8 @@
 // sequences), created on first use as `newMall` says (the seeded sample mall, an empty mall or a
 // named fixture), kept in memory, in one SQLite database in a data directory, or in PostgreSQL
 // shared by replicas (shared-sandbox-malls.ts answers those, asynchronously). Calls are routed
-// to their mall (collection calls, which carry no mall, go over every mall's store, their answers
-// kept until a mall changes: kept-answers.ts) and answered as domain outcomes; a refusal a service throws inside its transaction is answered as a value here. Malls
+// to their mall (collection calls, which carry no mall, go over every mall's store) and answered
+// as domain outcomes; a refusal a service throws inside its transaction is answered as a value here. Malls
 // can be reset, loaded with fixtures, snapshotted, restored and dropped (the mocks drop idle malls
 // and the least recently used one past their cap). A reset, fixture or restore never holds the
 // process: its input is checked and the mall's next store is built off to the side in time slices

@@ -1,12 +1,12 @@
-// Answers the sandbox keeps: a read handler's `found` outcome for one operation and one set of path
-// and query parameters, kept with its JSON text serialized once, given again as is until what the
-// answers read changes, then computed afresh. A mall's own reads (`keptAnswers`) are kept until a
-// write to a table they read (the store's revisions say), with `recent` only while the mall is among
-// those used last (see recent-values.ts); the collection's reads over every mall
-// (`keptOverMalls`) until the malls' change log moves (a product or category written in any
-// mall, a mall created, replaced or dropped: mall-changes.ts). At most `capacity` answers each; past
-// it the oldest is dropped. Only `found` outcomes are kept: a refusal is thrown or returned each
-// time. Which handlers are reads and which tables they read is the views' call, not this file's.
+// Answers the sandbox keeps, for a mall's own reads (`keptAnswers`) and for the collection's reads
+// over every mall (`keptOverMalls`: kept until the malls' change log moves — a product or category
+// written in any mall, a mall created, replaced or dropped, mall-changes.ts — at most `capacity`).
+// Answers a mall keeps: a read handler's `found` outcome for one operation and one set of path and
+// query parameters, kept with its JSON text serialized once, given again as is until a write to a
+// table the answers read (the store's revisions say), then computed afresh. At most `capacity`
+// answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
+// used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
+// each time. Which handlers are reads and which tables they read is the views' call, not this file's.
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom, type SandboxStore, type TableName } from '../store/store.js';
 import type { RecentValues } from '../support/recent-values.js';
