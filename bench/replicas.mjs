@@ -10,10 +10,13 @@
 //     available in this build".
 // All in the same run, each after a 2 s warm-up; prints each figure and its ratio to the baseline,
 // the lines the replicas logged about Redis (failed commands) per row, and the best stateful GET
-// figure (any row but Prism's) as a multiple of stock Prism's. `--compare-cli PATH` adds the
+// figure (any row but Prism's) as a multiple of stock Prism's. For the in-memory and Prism rows it
+// also prints the cores the servers and the load generator (this process) used during the GET mix
+// and the servers' CPU time per request: whether the server or the load generator was the limit. `--compare-cli PATH` adds the
 // shared-store rows of another build's `dist/cli.js` (one with `--rate-limit`), measured in the
 // same run on the same stores: a before/after of a change.
-//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4] [--compare-cli PATH]
+// `--distinct-urls` sends the GET mix with no URL twice (support/request-mix.mjs), to every row alike.
+//   node bench/replicas.mjs [--seconds 10] [--connections 48] [--malls 4] [--compare-cli PATH] [--distinct-urls]
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadMix } from './support/load-mix.mjs';
@@ -28,9 +31,14 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '48' },
     malls: { type: 'string', default: '4' },
     'compare-cli': { type: 'string' },
+    'distinct-urls': { type: 'boolean', default: false },
   },
 });
-const load = { seconds: Number(values.seconds), connections: Number(values.connections) };
+const load = {
+  seconds: Number(values.seconds),
+  connections: Number(values.connections),
+  distinct: values['distinct-urls'],
+};
 const mallIds = Array.from({ length: Number(values.malls) }, (_, i) => `bench-write-${i + 1}`);
 const readScopes = 'mall.read_category,mall.read_product,mall.read_analytics';
 const writeScopes = 'mall.read_product,mall.write_product';
@@ -39,7 +47,8 @@ const writeScopes = 'mall.read_product,mall.write_product';
 /** @typedef {import('./support/load-mix.mjs').LoadResult} LoadResult */
 /**
  * A server set under test: a base URL per API (each a list when the load is spread over replicas).
- * @typedef {{ urls: Record<ApiName, string>[], readToken: string, writeTokens: Record<string, string>, stop: () => Promise<void> }} Served
+ * The server processes' ids, when known, for reading their CPU time.
+ * @typedef {{ urls: Record<ApiName, string>[], readToken: string, writeTokens: Record<string, string>, pids?: number[], stop: () => Promise<void> }} Served
  */
 
 /** Options this build's `mall-api-mock` offers, from its help. */
@@ -54,12 +63,22 @@ const sharedStores = ['store', 'redis', 'workers', 'rate-limit'].every(offers);
  */
 async function measure(served) {
   const share = { ...load, connections: Math.max(3, Math.floor(load.connections / served.urls.length)) };
-  const sum = (/** @type {LoadResult[]} */ results) => ({
-    requestsPerSecond: results.reduce((total, r) => total + r.requestsPerSecond, 0),
-    p99: Math.max(...results.map((r) => r.p99)),
-    failures: results.reduce((total, r) => total + r.failures, 0),
-  });
-  const reads = sum(await Promise.all(served.urls.map((urls) => loadMix(urls, served.readToken, share))));
+  /** @type {(results: LoadResult[]) => LoadResult} */
+  const sum = (results) =>
+    results.length === 1 && results[0]
+      ? results[0]
+      : {
+          requestsPerSecond: results.reduce((total, r) => total + r.requestsPerSecond, 0),
+          p99: Math.max(...results.map((r) => r.p99)),
+          failures: results.reduce((total, r) => total + r.failures, 0),
+        };
+  const reads = sum(
+    await Promise.all(
+      served.urls.map((urls) =>
+        loadMix(urls, served.readToken, { ...share, ...(served.pids ? { serverPids: served.pids } : {}) }),
+      ),
+    ),
+  );
   const writes = sum(
     await Promise.all(served.urls.map((urls) => loadWrites(urls.admin, served.writeTokens, share))),
   );
@@ -77,7 +96,12 @@ async function tokens(/** @type {string} */ adminUrl) {
 /** @returns {Promise<Served>} */
 async function inMemory() {
   const server = await startServeMock({ MOCK_SANDBOX: '1' });
-  return { urls: [server.urls], ...(await tokens(server.urls.admin)), stop: server.stop };
+  return {
+    urls: [server.urls],
+    ...(await tokens(server.urls.admin)),
+    ...(server.pid === undefined ? {} : { pids: [server.pid] }),
+    stop: server.stop,
+  };
 }
 
 /** @returns {Promise<Served>} */
@@ -85,7 +109,13 @@ async function prism() {
   const servers = await startPrismMocks();
   // Prism checks no token: any bearer value passes.
   const writeTokens = Object.fromEntries(mallIds.map((mall) => [mall, 'bench-token']));
-  return { urls: [servers.urls], readToken: 'bench-token', writeTokens, stop: servers.stop };
+  return {
+    urls: [servers.urls],
+    readToken: 'bench-token',
+    writeTokens,
+    pids: servers.pids,
+    stop: servers.stop,
+  };
 }
 
 /**
@@ -153,6 +183,7 @@ const baseline = rows[0]?.[1];
 /** @type {(r: LoadResult, base: LoadResult | undefined) => string} */
 const cell = (r, base) =>
   `${r.requestsPerSecond.toFixed(0).padStart(7)} req/s p99 ${String(r.p99).padStart(4)} ms ${base ? `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}x`.padStart(6) : ''} (non-2xx ${r.failures})`;
+if (load.distinct) process.stdout.write('GET mix with distinct URLs (a bench_n counter on every request)\n');
 process.stdout.write(
   `${'setup'.padEnd(39)} ${'GET mix'.padEnd(54)} ${'write mix'.padEnd(54)} Redis log lines\n`,
 );
@@ -162,6 +193,13 @@ for (const [label, result] of rows) {
       ? String(result)
       : `${cell(result.reads, baseline.reads)}   ${cell(result.writes, baseline.writes)}   ${result.redisLines}`;
   process.stdout.write(`${label.padEnd(39)} ${line}\n`);
+}
+for (const [label, result] of rows) {
+  if (typeof result !== 'object' || result.reads.serverCpuMicrosPerRequest === undefined) continue;
+  const { serverCores = 0, loaderCores = 0, serverCpuMicrosPerRequest } = result.reads;
+  process.stdout.write(
+    `GET mix, ${label}: servers used ${serverCores.toFixed(2)} cores, the load generator ${loaderCores.toFixed(2)}; servers' CPU ${serverCpuMicrosPerRequest.toFixed(1)} µs per request\n`,
+  );
 }
 const prismRow = rows.find(([label]) => label === 'stock prism mock')?.[1];
 const stateful = rows.filter(([label, result]) => label !== 'stock prism mock' && typeof result === 'object');

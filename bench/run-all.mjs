@@ -15,6 +15,7 @@ for (const script of [
   'sandbox-vs-examples.mjs',
   'profile-sandbox.mjs',
   'replicas.mjs',
+  'http-ceiling.mjs',
   'redis-trips.mjs',
   'sandbox-bounds.mjs',
   'postgres-lifecycle.mjs',

@@ -6,12 +6,15 @@ import { startServeMock } from './serve-mock-process.mjs';
 /**
  * Starts the mocks with `env`, loads them with the GET mix, stops them.
  * @param {Record<string, string>} env
- * @param {{ seconds: number, connections: number }} options
+ * @param {{ seconds: number, connections: number, distinct?: boolean }} options
  */
 export async function measureMix(env, options) {
   const server = await startServeMock(env);
   try {
-    return await loadMix(server.urls, server.token, options);
+    return await loadMix(server.urls, server.token, {
+      ...options,
+      ...(server.pid === undefined ? {} : { serverPids: [server.pid] }),
+    });
   } finally {
     await server.stop();
   }

@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '..', '..');
 
 /**
  * Starts `prism mock` for the three APIs; resolves once each answers.
- * @returns {Promise<{ urls: Record<ApiName, string>, stop: () => Promise<void> }>}
+ * @returns {Promise<{ urls: Record<ApiName, string>, pids: number[], stop: () => Promise<void> }>}
  */
 export async function startPrismMocks() {
   /** @type {import('./processes.mjs').StartedProcess[]} */
@@ -34,5 +34,5 @@ export async function startPrismMocks() {
     await stop();
     throw error;
   }
-  return { urls, stop };
+  return { urls, pids: servers.flatMap((server) => (server.pid === undefined ? [] : [server.pid])), stop };
 }

@@ -7,6 +7,7 @@ export { freePort } from '../../tools/src/free-port.mjs';
  * A process started by {@link startProcess}.
  * @typedef {object} StartedProcess
  * @property {number} readyMs ms from spawning until the probe first answered true
+ * @property {number | undefined} pid the process id, for reading its CPU time
  * @property {() => Promise<void>} stop sends SIGTERM and resolves once the process has exited
  */
 
@@ -37,6 +38,7 @@ export async function startProcess(command, args, probe, { timeoutMs = 30_000, o
   }
   return {
     readyMs: performance.now() - started,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         if (exited) return resolve();

@@ -1,5 +1,6 @@
 // Benchmark support: the realistic mix of GET operations of the three APIs that the throughput
-// and soak benchmarks send, per API, with the credentials each needs.
+// and soak benchmarks send, per API, with the credentials each needs; and the same mix with no URL
+// sent twice (`distinctUrls`), to measure a server without what it keeps per URL.
 const basic = `Basic ${Buffer.from('demo-partner:demo-partner-secret').toString('base64')}`;
 const range = 'mall_id=demomall&start_date=2026-10-01&end_date=2026-10-31';
 
@@ -38,5 +39,30 @@ export function requestMix(token) {
       get(`/visitpaths/keywords?${range}`, bearer),
       get(`/sales/times?${range}`, bearer),
     ],
+  };
+}
+
+let sent = 0;
+/**
+ * The mix with a counter added to every URL as a query parameter no API declares (`bench_n`), so
+ * no two requests of a run have the same URL. The APIs ignore it: what a server keeps per URL (a
+ * route, a request's checks) is worked out again for every request, while answers a server keeps
+ * by the request's declared parameters still repeat.
+ * @param {Record<ApiName, MixRequest[]>} mix
+ * @returns {Record<ApiName, MixRequest[]>}
+ */
+export function distinctUrls(mix) {
+  /** @type {(request: MixRequest) => MixRequest} */
+  const numbered = (request) => ({
+    ...request,
+    setupRequest: (/** @type {MixRequest} */ sending) => ({
+      ...sending,
+      path: `${request.path}${request.path?.includes('?') ? '&' : '?'}bench_n=${sent++}`,
+    }),
+  });
+  return {
+    collection: mix.collection.map(numbered),
+    admin: mix.admin.map(numbered),
+    analytics: mix.analytics.map(numbered),
   };
 }

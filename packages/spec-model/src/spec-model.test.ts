@@ -62,6 +62,23 @@ describe('spec model', () => {
     expect(model.route('GET', '/products/%E0%A4%A')).toBeUndefined();
   });
 
+  it('hands out the same frozen route for a method and path asked again, and a miss again as a miss', () => {
+    const routes = createSpecModel(document);
+    const first = routes.route('GET', '/products/12');
+    expect(routes.route('GET', '/products/12')).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first?.pathParameters)).toBe(true);
+    expect(routes.route('GET', '/products/13')?.pathParameters).toEqual({ product_no: '13' });
+    expect(routes.route('DELETE', '/products/12')).toBeUndefined();
+    expect(routes.route('DELETE', '/products/12')).toBeUndefined();
+  });
+
+  it('still routes every path once more than it remembers were asked', () => {
+    const routes = createSpecModel(document);
+    for (let n = 0; n < 2_100; n++)
+      expect(routes.route('GET', `/products/${n}`)?.pathParameters).toEqual({ product_no: String(n) });
+    expect(routes.route('GET', '/products/count')?.operation.operationId).toBe('countProducts');
+  });
+
   it('orders templates by specificity segment by segment', () => {
     expect(compareSpecificity('/a/count', '/a/{id}')).toBeLessThan(0);
     expect(compareSpecificity('/a/{id}/b', '/a/{id}')).toBeLessThan(0);

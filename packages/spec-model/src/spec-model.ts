@@ -48,6 +48,9 @@ export interface SpecModel {
   schemas(): SchemaCompiler;
 }
 
+/** Routes (method and concrete path) a spec model remembers at most. */
+const routesKept = 1_024;
+
 /** Wraps a parsed OpenAPI document. */
 export function createSpecModel(document: JsonObject, digest?: string): SpecModel {
   const operations = indexOperations(document);
@@ -58,16 +61,27 @@ export function createSpecModel(document: JsonObject, digest?: string): SpecMode
   const find = (candidates: readonly OperationEntry[], path: string): Route | undefined => {
     for (const operation of candidates) {
       const pathParameters = operation.matchPath(path);
-      if (pathParameters) return { operation, pathParameters };
+      if (pathParameters) return Object.freeze({ operation, pathParameters: Object.freeze(pathParameters) });
     }
     return undefined;
+  };
+  // Clients call the same paths again and again: each method and path is matched once (and the
+  // frozen route handed out again) until `routesKept` are known, when the memory starts over.
+  const routes = new Map<string, Route | undefined>();
+  const route = (method: string, path: string): Route | undefined => {
+    const key = `${method} ${path}`;
+    if (routes.has(key)) return routes.get(key);
+    const found = find(byMethod.get(method.toLowerCase() as HttpMethod) ?? [], path);
+    if (routes.size >= routesKept) routes.clear();
+    routes.set(key, found);
+    return found;
   };
   return {
     document,
     digest: digest ?? createHash('sha256').update(JSON.stringify(document)).digest('hex'),
     operations,
     operation: (operationId) => byId.get(operationId),
-    route: (method, path) => find(byMethod.get(method.toLowerCase() as HttpMethod) ?? [], path),
+    route,
     pathExists: (path) => find(operations, path) !== undefined,
     resolve: (node) => resolve(document, node),
     resolveOptional: (node) => resolveOptional(document, node),

@@ -101,7 +101,8 @@ export const headerValue = (value: string | string[] | undefined): string | unde
 export function parseArrival(api: ApiProfile, spec: SpecModel, request: IncomingMessage): Arrival {
   const url = new URL(request.url ?? '/', 'http://mock.local');
   const perMall = mallFromPath(url.pathname);
-  url.pathname = perMall.path;
+  // Setting the path parses the URL again: only a per-mall path changes it.
+  if (perMall.mallId !== undefined) url.pathname = perMall.path;
   const method = (request.method ?? 'GET').toUpperCase();
   const { preference, apiQuery } = readPreference(headerValue(request.headers.prefer), url.searchParams);
   const code = preference.code;

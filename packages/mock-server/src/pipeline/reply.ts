@@ -76,11 +76,12 @@ export function sendReply(
     else if (!/^(content-length|x-ratelimit-|x-api-call-limit)/i.test(name)) headers[name] = value;
   }
   const payload = reply.prepared ? bytesOf(reply.prepared) : serializeBody(reply.body, contentType);
-  response.writeHead(reply.status, {
-    ...headers,
-    ...limitHeaders,
-    ...(payload ? { 'content-type': contentType } : {}),
-    'content-length': Buffer.byteLength(payload),
-  });
+  Object.assign(headers, limitHeaders);
+  // A prepared body names its media type even when empty, as its bytes are always written.
+  if (typeof payload !== 'string' || payload !== '') headers['content-type'] = contentType;
+  headers['content-length'] = String(
+    typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length,
+  );
+  response.writeHead(reply.status, headers);
   response.end(payload);
 }

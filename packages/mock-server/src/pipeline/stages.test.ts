@@ -296,6 +296,43 @@ describe('validate-request', () => {
     });
     expect(phase.parameters.query).toMatchObject({ limit: 101 });
   });
+  it('keeps the checks of a body-less request: the same frozen parameters for the same URL again', async () => {
+    const stage = validateRequest(runtime());
+    const url = '/api/v2/admin/products?limit=5&product_no=1,2';
+    const first = await passedOn(stage, await routed({ url }));
+    const again = await passedOn(stage, await routed({ url }));
+    expect(again.parameters).toBe(first.parameters);
+    expect(Object.isFrozen(first.parameters.query.product_no)).toBe(true);
+    const other = await passedOn(stage, await routed({ url: '/api/v2/admin/products?limit=6' }));
+    expect(other.parameters.query).toEqual({ limit: 6 });
+  });
+  it('still checks every URL once more of them were asked than it keeps', async () => {
+    const stage = validateRequest(runtime());
+    for (let limit = 1; limit <= 100; limit++)
+      for (const display of ['T', 'F', 'X'])
+        expect(
+          await stage.run(await routed({ url: `/api/v2/admin/products?limit=${limit}&display=${display}` })),
+        ).toHaveProperty(display === 'X' ? 'status' : 'parameters');
+    const first = await passedOn(stage, await routed({ url: '/api/v2/admin/products?limit=1&display=T' }));
+    expect(first.parameters.query).toEqual({ limit: 1, display: 'T' });
+  });
+  it('applies the mode after the kept checks: the same URL is refused, then passed as a documented error', async () => {
+    const stage = validateRequest(runtime());
+    const url = '/api/v2/admin/products?limit=101';
+    expect(((await stage.run(await routed({ url }))) as Reply).status).toBe(422);
+    const documented = await passedOn(stage, await routed({ url, headers: { prefer: 'code=404' } }));
+    expect(documented.parameters.query).toMatchObject({ limit: 101 });
+    expect(((await stage.run(await routed({ url }))) as Reply).status).toBe(422);
+  });
+  it('tells body-less requests to one URL apart by their header parameters', async () => {
+    const stage = validateRequest(runtime());
+    const url = '/api/v2/admin/categories/count';
+    const version = (value: string) => routed({ url, headers: { 'x-platform-api-version': value } });
+    expect(await stage.run(await version('2020-09-01'))).not.toHaveProperty('status');
+    const refused = (await stage.run(await version('1999-01-01'))) as Reply;
+    expect(refused.status).toBe(422);
+    expect(errorOf(refused)?.message).toMatch(/X-Platform-Api-Version/);
+  });
   it('accepts a path id repeated in the query when it agrees, and names it when it does not', async () => {
     expect(await validate({ url: '/api/v2/admin/categories/28?category_no=28' })).not.toHaveProperty(
       'status',

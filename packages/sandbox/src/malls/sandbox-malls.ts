@@ -44,6 +44,7 @@ import { recentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
 import { createCollectionView } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { keptOverMalls } from '../views/kept-answers.js';
 import { createMallChanges } from '../views/mall-changes.js';
 import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
@@ -116,6 +117,9 @@ export interface SandboxMalls extends SandboxMallsGateway {
 }
 
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
+
+/** Collection answers kept at most (each over every mall, until a mall changes). */
+const collectionAnswerCapacity = 256;
 
 /** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
 const viewsKept = 64;
@@ -306,7 +310,10 @@ export async function createSandboxMalls(
     for (const mallId of storage.mallIds()) adopt(mallId, storage.open(mallId, onChange(mallId)));
     if (!postgres) for (const mallId of options.malls ?? []) mallOf(mallId);
 
-    const collection = handlerTable(
+    // The collection's reads (every collection operation is one) keep their answers until the
+    // change log moves: every change to the malls held here, a write or a catch-up, marks it.
+    const keepOverMalls = keptOverMalls(changes, collectionAnswerCapacity);
+    const collectionReads = handlerTable(
       createCollectionView(
         () => {
           inOrder ??= [...malls.values()]
@@ -317,6 +324,9 @@ export async function createSandboxMalls(
         collectionShapes,
         { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
       ),
+    );
+    const collection = new Map(
+      [...collectionReads].map(([operationId, read]) => [operationId, keepOverMalls(operationId, read)]),
     );
     /** The handler of an operation on `mall`: none for an operation the API's spec does not describe. */
     const handlerFor = (api: SandboxApi, operationId: string, mall: Mall): AnyHandler | undefined =>

@@ -1,6 +1,7 @@
-// Answers the sandbox keeps: the same analytics or admin read gives the same answer with its JSON
-// text serialized once; a write the answer depends on (a product for a report, anything for an
-// admin read) gives an answer computed afresh.
+// Answers the sandbox keeps: the same analytics, admin or collection read gives the same answer
+// with its JSON text serialized once; a write the answer depends on (a product for a report,
+// anything for an admin read, a product or category of any mall or a mall created or dropped for
+// the collection) gives an answer computed afresh.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls } from '../malls/sandbox-malls.js';
 import type { Found, Refusal, SandboxCall, SandboxOutcome } from '../protocol.js';
@@ -110,5 +111,50 @@ describe('kept admin answers', () => {
     expect(
       (answered(malls.handle(read)).body as { category: { category_name: string } }).category.category_name,
     ).toBe('Late');
+  });
+});
+
+const collection = (operationId: string, query: Record<string, unknown> = {}): SandboxCall => ({
+  api: 'collection',
+  operationId,
+  path: {},
+  query,
+  body: undefined,
+  mallId: undefined,
+});
+const countOf = (result: SandboxOutcome) => (foundOf(result).body as { count: number }).count;
+
+describe('kept collection answers', () => {
+  it('give the same answer over every mall again until a product of any mall is written', async () => {
+    const malls = await createSandboxMalls({ malls: ['kept'] });
+    opened.push(malls);
+    const renamed = collection('countProducts', { product_name: ['Renamed for the collection'] });
+    const first = foundOf(malls.handle(renamed));
+    expect(first.json).toBe(JSON.stringify(first.body));
+    expect(countOf(first)).toBe(0);
+    expect(malls.handle(renamed)).toBe(first);
+    const listed = answered(malls.handle(admin('listProducts', { query: { limit: 1, display: 'T' } })))
+      .body as { products: { product_no: number }[] };
+    answered(
+      malls.handle(
+        admin('updateProduct', {
+          path: { product_no: listed.products[0]?.product_no },
+          body: { request: { product_name: 'Renamed for the collection' } },
+        }),
+      ),
+    );
+    expect(countOf(malls.handle(renamed))).toBe(1);
+  });
+
+  it('are computed afresh once a mall is created or dropped', async () => {
+    const malls = await createSandboxMalls({ malls: ['kept'] });
+    opened.push(malls);
+    const all = collection('countProducts');
+    const one = countOf(malls.handle(all));
+    expect(one).toBeGreaterThan(0);
+    answered(malls.handle(admin('listProducts', { mallId: 'another', query: { limit: 1 } })));
+    expect(countOf(malls.handle(all))).toBe(2 * one);
+    expect(await malls.drop('another')).toBe(true);
+    expect(countOf(malls.handle(all))).toBe(one);
   });
 });

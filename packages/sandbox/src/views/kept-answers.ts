@@ -1,3 +1,6 @@
+// Answers the sandbox keeps, for a mall's own reads (`keptAnswers`) and for the collection's reads
+// over every mall (`keptOverMalls`: kept until the malls' change log moves — a product or category
+// written in any mall, a mall created, replaced or dropped, mall-changes.ts — at most `capacity`).
 // Answers a mall keeps: a read handler's `found` outcome for one operation and one set of path and
 // query parameters, kept with its JSON text serialized once, given again as is until a write to a
 // table the answers read (the store's revisions say), then computed afresh. At most `capacity`
@@ -9,17 +12,18 @@ import { keptFound } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnyHandler } from './handler-types.js';
+import type { MallChanges } from './mall-changes.js';
 
-/** Wraps read handlers of one mall so each keeps its answers until `tables` change. */
-export function keptAnswers(
-  store: SandboxStore,
-  tables: readonly TableName[],
+/** Kept answers by operation and parameters; a new (empty) map once they are out of date. */
+type Answers = Map<string, ReturnType<AnyHandler>>;
+
+/** Wraps read handlers so each keeps its answers in the map `current()` gives. */
+function keptIn(
+  current: () => Answers,
   capacity: number,
-  recent?: RecentValues,
 ): (operationId: string, read: AnyHandler) => AnyHandler {
-  const kept = derivedFrom(store, tables, () => new Map<string, ReturnType<AnyHandler>>(), recent);
   return (operationId, read) => (input) => {
-    const answers = kept();
+    const answers = current();
     const key = `${operationId}|${JSON.stringify(input.path)}|${JSON.stringify(input.query)}`;
     const known = answers.get(key);
     if (known) return known;
@@ -30,4 +34,33 @@ export function keptAnswers(
     if (answers.size > capacity) answers.delete(answers.keys().next().value as string);
     return answer;
   };
+}
+
+/** Wraps read handlers of one mall so each keeps its answers until `tables` change. */
+export function keptAnswers(
+  store: SandboxStore,
+  tables: readonly TableName[],
+  capacity: number,
+  recent?: RecentValues,
+): (operationId: string, read: AnyHandler) => AnyHandler {
+  return keptIn(
+    derivedFrom(store, tables, () => new Map(), recent),
+    capacity,
+  );
+}
+
+/** Wraps read handlers over every mall so each keeps its answers until a mall changes. */
+export function keptOverMalls(
+  changes: MallChanges,
+  capacity: number,
+): (operationId: string, read: AnyHandler) => AnyHandler {
+  let answers: Answers = new Map();
+  let position = changes.position();
+  return keptIn(() => {
+    if (changes.position() !== position) {
+      answers = new Map();
+      position = changes.position();
+    }
+    return answers;
+  }, capacity);
 }

@@ -3,28 +3,73 @@
 // validated by their schemas, the cross-parameter rules and the body rules (of the spec the API was
 // compiled from) are applied, and every violation is answered at once with 422. A request for a
 // documented error (the mode says so) skips the checks, so QA can always get one. It passes on the
-// converted parameters and the reconciled body for the answer.
+// converted parameters and the reconciled body for the answer. The checks of a request without a
+// body depend only on its operation, its URL and its header parameters, so their outcome is kept
+// per operation and URL (frozen, so no later stage can change what the next request is given).
+import type { OperationEntry } from '@mall-api/spec-model';
+import type { Violation } from '../../error-envelope.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
 import { reconcileRepeatedPathIds } from '../../repeated-path-ids.js';
-import { type Checked, queryRecord, type ReadBody, type Routed } from '../phases.js';
+import { type Checked, headerValue, queryRecord, type ReadBody, type Routed } from '../phases.js';
 import { type Reply, violationsReply } from '../reply.js';
 import type { Step } from '../stage.js';
 
+/** Outcomes of body-less requests kept per operation; past this the oldest is dropped. */
+const keptChecksPerOperation = 256;
+
+/** What the checks of one request found: what passes on, and every rule it breaks. */
+interface Checks {
+  readonly passed: Checked;
+  readonly violations: readonly Violation[];
+}
+
 /** Creates the stage over the API's compiled operations. */
 export function validateRequest(runtime: OperationRuntime): Step<Routed & ReadBody, Checked> {
+  const kept = new Map<OperationEntry, Map<string, Checks>>();
+  const run = (phase: Routed & ReadBody, compiled: CompiledOperation): Reply | Checked => {
+    const { passed, violations } =
+      phase.body === undefined ? keptChecks(kept, phase, compiled) : checks(phase, compiled);
+    if (phase.mode.documentedError || violations.length === 0) return passed;
+    return violationsReply(violations);
+  };
   return {
     name: 'validate-request',
     run(phase) {
       const { operation } = phase.route;
       // Compiled on the operation's first request; every later one stays synchronous.
       const compiled = runtime.compiled(operation);
-      return compiled ? check(phase, compiled) : runtime(operation).then((ready) => check(phase, ready));
+      return compiled ? run(phase, compiled) : runtime(operation).then((ready) => run(phase, ready));
     },
   };
 }
 
+/** The checks of a body-less request, worked out on its URL's (and header parameters') first use. */
+function keptChecks(
+  kept: Map<OperationEntry, Map<string, Checks>>,
+  phase: Routed & ReadBody,
+  compiled: CompiledOperation,
+): Checks {
+  const { operation } = phase.route;
+  let byRequest = kept.get(operation);
+  if (!byRequest) {
+    byRequest = new Map();
+    kept.set(operation, byRequest);
+  }
+  let key = phase.request.url ?? '';
+  for (const parameter of operation.parameters)
+    if (parameter.in === 'header')
+      key += `\n${parameter.name}: ${headerValue(phase.request.headers[parameter.name.toLowerCase()]) ?? ''}`;
+  let found = byRequest.get(key);
+  if (!found) {
+    found = deepFreeze(checks(phase, compiled));
+    if (byRequest.size >= keptChecksPerOperation) byRequest.delete(byRequest.keys().next().value as string);
+    byRequest.set(key, found);
+  }
+  return found;
+}
+
 /** The checks of one request against its compiled operation. */
-function check(phase: Routed & ReadBody, compiled: CompiledOperation): Reply | Checked {
+function checks(phase: Routed & ReadBody, compiled: CompiledOperation): Checks {
   const { operation, pathParameters } = phase.route;
   const reconciled = reconcileRepeatedPathIds(operation, pathParameters, phase.query, phase.body);
   const query = queryRecord(reconciled.query);
@@ -34,13 +79,25 @@ function check(phase: Routed & ReadBody, compiled: CompiledOperation): Reply | C
     headers: phase.request.headers,
     body: reconciled.body,
   });
-  const passed = { body: reconciled.body, parameters: checked.parameters };
-  if (phase.mode.documentedError) return passed;
-  const violations = [
-    ...reconciled.violations,
-    ...checked.violations,
-    ...compiled.crossParameters(query),
-    ...(reconciled.body === undefined ? [] : compiled.bodyRules(reconciled.body)),
-  ];
-  return violations.length > 0 ? violationsReply(violations) : passed;
+  return {
+    passed: { body: reconciled.body, parameters: checked.parameters },
+    violations: [
+      ...reconciled.violations,
+      ...checked.violations,
+      ...compiled.crossParameters(query),
+      // A documented error skips the checks: the body's rules are not even run.
+      ...(reconciled.body === undefined || phase.mode.documentedError
+        ? []
+        : compiled.bodyRules(reconciled.body)),
+    ],
+  };
+}
+
+/** Freezes a value and everything it holds. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
