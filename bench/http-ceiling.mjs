@@ -9,6 +9,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { apiNames } from '@mall-api/spec-model';
 import { loadMix } from './support/load-mix.mjs';
 import { requestMix } from './support/request-mix.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
@@ -29,7 +30,7 @@ async function record() {
     const mix = requestMix(token);
     /** @type {Record<string, Record<string, import('./support/serve-recorded.mjs').Recorded>>} */
     const recorded = {};
-    for (const api of /** @type {const} */ (['collection', 'admin', 'analytics'])) {
+    for (const api of apiNames) {
       recorded[api] = {};
       for (const { path = '/', headers } of mix[api]) {
         const response = await fetch(`${server.urls[api]}${path}`, {

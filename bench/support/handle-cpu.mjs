@@ -6,11 +6,12 @@
 // JSON line: { "cpuMicrosPerRequest": number, "failures": number }.
 //   node handle-cpu.mjs <requests>
 import { Readable } from 'node:stream';
+import { apiNames } from '@mall-api/spec-model';
 import { demoAuthority, mixToken, mockServer, rateLimit } from './checkout-mock.mjs';
 import { requestMix } from './request-mix.mjs';
 import { unlimitedLimiter } from './unlimited-limiter.mjs';
 
-const apis = /** @type {const} */ (['collection', 'admin', 'analytics']);
+const apis = apiNames;
 const total = Number(process.argv[2] ?? 30_000);
 const authority = await demoAuthority();
 const handlers = await Promise.all(
