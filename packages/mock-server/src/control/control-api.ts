@@ -11,7 +11,12 @@
 // and clear fault rules, move the mall's clock and empty its rate-limit buckets.
 // A sandbox store that cannot be reached (PostgreSQL down) answers 503 and changes nothing.
 import type { IncomingMessage } from 'node:http';
-import type { FaultAction, FaultMatch, JournalFilter } from '@mall-api/mall-state';
+import {
+  type FaultAction,
+  type FaultMatch,
+  type JournalFilter,
+  StoreUnavailableError,
+} from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import { type ApiSpecs, loadSpec, type OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
@@ -193,12 +198,8 @@ export async function createControlApi(
         body,
       });
     } catch (error) {
-      if (!storeUnavailable(error)) throw error;
+      if (!(error instanceof StoreUnavailableError)) throw error;
       return errorReply(503, 'The sandbox store is unavailable; nothing was changed. Try again shortly.');
     }
   };
 }
-
-/** Whether the sandbox's shared store (PostgreSQL) could not be reached: its errors carry this code. */
-const storeUnavailable = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'store_unavailable';
