@@ -306,6 +306,18 @@ describe('validate-request', () => {
     const other = await passedOn(stage, await routed({ url: '/api/v2/admin/products?limit=6' }));
     expect(other.parameters.query).toEqual({ limit: 6 });
   });
+  it('keeps nothing for a URL past the kept length, and still checks it', async () => {
+    const stage = validateRequest(runtime());
+    // A query parameter no operation declares is ignored, as the service does: it only lengthens the URL.
+    const url = `/api/v2/admin/products?limit=5&padding=${'a'.repeat(2_100)}`;
+    const first = await passedOn(stage, await routed({ url }));
+    const again = await passedOn(stage, await routed({ url }));
+    expect(again.parameters).not.toBe(first.parameters);
+    expect(Object.isFrozen(first.parameters.query)).toBe(false);
+    expect(first.parameters.query).toEqual({ limit: 5 });
+    const refused = (await stage.run(await routed({ url: url.replace('limit=5', 'limit=101') }))) as Reply;
+    expect(refused.status).toBe(422);
+  });
   it('still checks every URL once more of them were asked than it keeps', async () => {
     const stage = validateRequest(runtime());
     for (let limit = 1; limit <= 100; limit++)

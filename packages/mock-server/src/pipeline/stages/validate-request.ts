@@ -5,7 +5,8 @@
 // documented error (the mode says so) skips the checks, so QA can always get one. It passes on the
 // converted parameters and the reconciled body for the answer. The checks of a request without a
 // body depend only on its operation, its URL and its header parameters, so their outcome is kept
-// per operation and URL (frozen, so no later stage can change what the next request is given).
+// per operation and URL (frozen, so no later stage can change what the next request is given), at
+// most 256 per operation and only for keys up to 2 kB, so what is kept stays small whatever is sent.
 import type { OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../../error-envelope.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
@@ -16,6 +17,8 @@ import type { Step } from '../stage.js';
 
 /** Outcomes of body-less requests kept per operation; past this the oldest is dropped. */
 const keptChecksPerOperation = 256;
+/** The longest key (URL and header parameters) whose outcome is kept: longer ones are checked each time. */
+const keptKeyLength = 2_048;
 
 /** What the checks of one request found: what passes on, and every rule it breaks. */
 interface Checks {
@@ -59,6 +62,7 @@ function keptChecks(
   for (const parameter of operation.parameters)
     if (parameter.in === 'header')
       key += `\n${parameter.name}: ${headerValue(phase.request.headers[parameter.name.toLowerCase()]) ?? ''}`;
+  if (key.length > keptKeyLength) return checks(phase, compiled);
   let found = byRequest.get(key);
   if (!found) {
     found = deepFreeze(checks(phase, compiled));
