@@ -1,7 +1,12 @@
-// Root test configuration: one vitest run covers every workspace as a named project,
-// and a small reporter prints the plain "N passed, N failed" closing line CI reads.
+// Root test configuration: one vitest run covers every workspace as a named project; small
+// reporters list the slowest files, fail the run on processes tests left running, and print the
+// plain "N passed, N failed" closing line CI reads.
 // MALL_API_TESTS=fast (`npm run test:fast`) leaves out the long integration tests, `*.int.test.ts`.
+// The run marks its environment so that a process a test leaves running is found at the end.
 import { defineConfig } from 'vitest/config';
+import { testRunMark } from './tools/src/leaked-processes-reporter.ts';
+
+process.env[testRunMark] ??= String(process.pid);
 
 const skipped = ['**/node_modules/**', '**/dist/**'];
 if (process.env.MALL_API_TESTS === 'fast') skipped.push('**/*.int.test.ts');
@@ -13,7 +18,12 @@ const project = (name: string, root: string, extra: Record<string, unknown> = {}
 
 export default defineConfig({
   test: {
-    reporters: ['default', './tools/src/closing-line-reporter.ts'],
+    reporters: [
+      'default',
+      './tools/src/slowest-files-reporter.ts',
+      './tools/src/leaked-processes-reporter.ts',
+      './tools/src/closing-line-reporter.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -4,11 +4,11 @@
 // each other in the tarballs through `overrides`, third-party dependencies come from the npm
 // registry). There the app that uses each client type-checks under `nodenext`, `node16` and
 // `bundler` resolution (and a wrong query does not), a CommonJS module's `import = require()` of
-// each client type-checks, the mock starts from the installed package with `npx mall-api-mock`, the
+// each client type-checks, the mock starts from the installed package's `mall-api-mock`, the
 // app and a `.cjs` script that `require()`s each client run against it, and
 // `npx @mall-api/contract-tests` (with Dredd, its optional peer, installed beside it) tests the
 // admin mock through the token flow, writing a JUnit report.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -26,6 +26,7 @@ import { apiNames, loadSpec } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/free-port.mjs';
 import { packWorkspaces, publishedWorkspaces, repoRoot, rootManifest } from '../src/published-packages.mjs';
+import { type InstalledMock, startInstalledMock } from '../src/testing/installed-mock.js';
 
 const run = promisify(execFile);
 const fixtures = join(import.meta.dirname, 'fixtures', 'packed-app');
@@ -43,39 +44,17 @@ interface Manifest {
 
 let scratch: string;
 let tarballs = new Map<string, string>();
-const mocks: ChildProcess[] = [];
+const mocks: InstalledMock[] = [];
 
 /** Runs npm (or npx) in the scratch app. */
 const npm = (command: 'npm' | 'npx', args: string[], timeout = 300_000) =>
   run(command, args, { cwd: join(scratch, 'app'), timeout, maxBuffer: 64 * 1024 * 1024 });
 
-/**
- * Starts `npx mall-api-mock` from the scratch app with `args`; resolves with the URL of each API
- * once all of `apis` listen.
- */
+/** Starts the mock the scratch app installed; it is stopped after the file. */
 async function startMock(apis: string[], args: string[]): Promise<Record<string, string>> {
-  const child = spawn('npx', ['mall-api-mock', ...args, '--quiet'], {
-    cwd: join(scratch, 'app'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  mocks.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const urls = Object.fromEntries(
-        [...output.matchAll(/mock (\w+) API listening on (\S+)/g)].map((m) => [m[1], m[2]]),
-      );
-      if (apis.every((api) => urls[api])) {
-        clearTimeout(timer);
-        resolve(urls as Record<string, string>);
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
-  });
+  const mock = await startInstalledMock(join(scratch, 'app'), apis, args);
+  mocks.push(mock);
+  return mock.urls;
 }
 
 beforeAll(async () => {
@@ -108,8 +87,8 @@ beforeAll(async () => {
   await npm('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], 600_000);
 }, 900_000);
 
-afterAll(() => {
-  for (const child of mocks) child.kill();
+afterAll(async () => {
+  await Promise.all(mocks.map((mock) => mock.stop()));
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -200,7 +179,7 @@ describe('the published packages', () => {
     expect(stdout).toBe('');
   }, 180_000);
 
-  it('start the mock with npx mall-api-mock, and the app runs against it', async () => {
+  it('start the mock from its installed mall-api-mock, and the app runs against it', async () => {
     // All three APIs in one process (the analytics mock takes the admin mock's tokens), on their
     // default ports at a loopback address of their own, so nothing else on this machine is in the
     // way; `--examples` answers from the spec's examples, which the app's assertions rely on.

@@ -3,10 +3,10 @@
 // to it), and scratch projects outside the repository run `npm install` of one package by name, the
 // @mall-api scope taken from that registry and third-party packages from the npm registry. The mock
 // installs alone — its workspace dependencies come from the registry, Prism, Dredd and ioredis do
-// not come at all — and `npx mall-api-mock` answers a real request from the sandbox; a client
+// not come at all — and its installed `mall-api-mock` answers a real request from the sandbox; a client
 // installs without ioredis and loads. Every tarball carries its LICENSE and no source map, test
 // file or build-time script.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,12 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/free-port.mjs';
 import { type LocalRegistry, startLocalRegistry } from '../src/local-registry.mjs';
 import { packWorkspaces, publishedWorkspaces } from '../src/published-packages.mjs';
+import { type InstalledMock, startInstalledMock } from '../src/testing/installed-mock.js';
 
 const run = promisify(execFile);
 let scratch: string;
 let registry: LocalRegistry | undefined;
 let tarballs = new Map<string, string>();
-const mocks: ChildProcess[] = [];
+const mocks: InstalledMock[] = [];
 
 /** Creates a scratch project and installs `name` into it from the registry, as a user would. */
 async function installAlone(project: string, name: string): Promise<string> {
@@ -80,7 +81,7 @@ beforeAll(async () => {
 }, 1_200_000);
 
 afterAll(async () => {
-  for (const child of mocks) child.kill();
+  await Promise.all(mocks.map((mock) => mock.stop()));
   await registry?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
@@ -124,28 +125,11 @@ describe('the mock installed from a registry by name', () => {
       expect(installed(mockApp, name), name).toBe(false);
   });
 
-  it('starts with npx mall-api-mock, answers from the sandbox, and gives documented responses without Prism', async () => {
+  it('starts as the installed mall-api-mock, answers from the sandbox, and gives documented responses without Prism', async () => {
     const port = await freePort();
-    const child = spawn('npx', ['mall-api-mock', 'collection', '--port', String(port), '--quiet'], {
-      cwd: mockApp,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    mocks.push(child);
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 60_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const listening = /mock collection API listening on (\S+)/.exec(output);
-        if (listening?.[1]) {
-          clearTimeout(timer);
-          resolve(listening[1]);
-        }
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      child.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
-    });
+    const mock = await startInstalledMock(mockApp, ['collection'], ['collection', '--port', String(port)]);
+    mocks.push(mock);
+    const url = mock.urls.collection;
     const [demo] = demoCollectionClients;
     const authorization = `Basic ${Buffer.from(`${demo.clientId}:${demo.clientSecret}`).toString('base64')}`;
     const response = await fetch(`${url}/api/shops`, { headers: { authorization } });
