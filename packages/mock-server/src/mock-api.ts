@@ -21,6 +21,7 @@ import type { ApiSpecs, OperationEntry, SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
+import { clientAddressOf } from './client-address.js';
 import { type CompiledApi, servedApi } from './compiled-api.js';
 import { controlPrefix, createControlApi } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
@@ -69,6 +70,12 @@ export interface MockApiOptions {
   control?: ControlAccess;
   /** The largest API request body read, in bytes (default 1 MiB); a larger one is a 413 before it is read. */
   maxBodyBytes?: number;
+  /**
+   * The proxies whose `X-Forwarded-For` is believed (addresses, CIDRs, `loopback`, …): the client
+   * a rate limit counts is the right-most hop that is not one of them (client-address.ts). Default:
+   * none, the header is ignored.
+   */
+  trustProxy?: readonly string[];
   /** Host names the server is reachable under besides loopback and `*.localhost` (their subdomains too); the control API and the OAuth endpoints refuse any other `Host` (default: none). */
   publicHosts?: readonly string[];
   /** Called once per request with a log line that never contains credentials, tokens or the query. */
@@ -148,6 +155,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       rateLimit(
         limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
         limit.countedPer ?? 'client-ip',
+        clientAddressOf(options.trustProxy),
       ),
     )
     .checkIf(api.httpsOnly !== undefined ? httpsOnly(api.httpsOnly) : undefined)
