@@ -27,7 +27,7 @@ import { controlPrefix, createControlApi } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { ClientCredential } from './demo-credentials.js';
-import { errorLine, type LogFormat, requestLine } from './log-lines.js';
+import { abortedLine, errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import {
@@ -53,6 +53,7 @@ import { readBody } from './pipeline/stages/read-body.js';
 import { requireCredentials } from './pipeline/stages/require-credentials.js';
 import { scope } from './pipeline/stages/scope.js';
 import { validateRequest } from './pipeline/stages/validate-request.js';
+import { RequestAbortedError } from './request-body.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {
@@ -191,6 +192,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     async handle(request, response) {
       const started = performance.now();
       let status = 500;
+      let aborted = false;
       let limitHeaders: Record<string, string> = {};
       try {
         if (request.url?.startsWith(controlPrefix)) {
@@ -221,6 +223,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         // A stage that threw is reported with the phase it had reached (its limit headers still apply).
         const error = thrown instanceof StageFailure ? thrown.cause : thrown;
         if (thrown instanceof StageFailure) limitHeaders = thrown.reached.limitHeaders ?? {};
+        // A client that left mid-body gets nothing and is logged as aborted, not as a 500.
+        aborted = error instanceof RequestAbortedError;
+        if (aborted) return void response.destroy();
         const unavailable = error instanceof StoreUnavailableError;
         status = unavailable ? 503 : 500;
         // The cause goes to the log (never a header or body of the request); the client gets the
@@ -234,14 +239,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         if (!response.headersSent) sendReply(response, reply, limitHeaders);
         else response.destroy();
       } finally {
-        options.log?.(
-          requestLine(
-            format,
-            { api: profile.name, method: request.method, url: request.url },
-            status,
-            performance.now() - started,
-          ),
-        );
+        const logged = { api: profile.name, method: request.method, url: request.url };
+        const ms = performance.now() - started;
+        options.log?.(aborted ? abortedLine(format, logged, ms) : requestLine(format, logged, status, ms));
       }
     },
   };
