@@ -17,6 +17,7 @@ const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 const apiPorts = Object.values(apiProfiles).map((profile) => profile.defaultPort);
 
 interface Service {
+  networks?: Record<string, { ipv4_address?: string }>;
   build?: { context: string; dockerfile: string; target?: string };
   image?: string;
   environment?: Record<string, string>;
@@ -25,7 +26,10 @@ interface Service {
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
 }
-const compose = parse(read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(read('deploy/compose.yaml'), { merge: true }) as {
+  services: Record<string, Service>;
+  networks?: Record<string, { ipam?: { config?: { subnet: string }[] } }>;
+};
 const replicas = ['mock-1', 'mock-2'].map((name) => [name, compose.services[name] as Service] as const);
 
 /** The Dockerfile's stages: the name after `AS` and the instructions under it. */
@@ -91,6 +95,15 @@ describe('deploy/compose.yaml', () => {
         if (/TOKEN|PASSWORD|SECRET/.test(name)) expect(value, name).toMatch(/^\$\{[A-Z_]+:\?/);
   });
 
+  it('has the replicas believe X-Forwarded-For from the balancer’s fixed address only', () => {
+    const balancerAddress = compose.services.balancer?.networks?.default?.ipv4_address;
+    expect(balancerAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const subnet = compose.networks?.default?.ipam?.config?.[0]?.subnet ?? '';
+    expect(balancerAddress?.startsWith(subnet.replace(/0\/24$/, ''))).toBe(true);
+    for (const [, replica] of replicas)
+      expect(replica.environment?.MALL_API_MOCK_TRUST_PROXY).toBe(balancerAddress);
+  });
+
   it('publishes every API port on the balancer only', () => {
     expect(compose.services.balancer?.ports).toEqual(apiPorts.map((port) => `${port}:${port}`));
     expect(compose.services.balancer?.volumes).toContain(
@@ -105,9 +118,21 @@ describe('deploy/nginx/balancer.conf', () => {
   it('listens on every API port and spreads each over both replicas', () => {
     for (const port of apiPorts) {
       expect(conf).toMatch(new RegExp(`listen ${port};`));
+      expect(conf).toMatch(new RegExp(`^\\s+${port} \\w+_api;$`, 'm'));
       expect(conf).toContain(`server mock-1:${port} `);
       expect(conf).toContain(`server mock-2:${port} `);
     }
+  });
+
+  it('never retries on a replica’s answer and lets none take a replica out', () => {
+    expect(conf).toMatch(/^\s*proxy_next_upstream error timeout;$/m);
+    expect(conf).not.toMatch(/http_50\d/);
+    expect(conf).not.toMatch(/non_idempotent/);
+    expect(conf).toMatch(/^\s*proxy_intercept_errors off;$/m);
+  });
+
+  it('adds the caller’s address to X-Forwarded-For', () => {
+    expect(conf).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
   });
 
   it('passes the caller’s Host on, which the control API and the OAuth endpoints check', () => {

@@ -112,6 +112,8 @@ async function localTarget(facts: ApiFacts, sandbox: boolean): Promise<ContractT
   const served = await startMockServers({
     apis: [api],
     ports: { [api]: 0 },
+    // The hooks give each transaction its own client through X-Forwarded-For, believed from loopback.
+    trustProxy: ['loopback'],
     ...(sandbox ? { sandbox: { store: 'memory', seed: sandboxSeed } } : {}),
   });
   const [mock] = served.mocks;

@@ -17,6 +17,7 @@ import { basename, join } from 'node:path';
 import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { type CliOption, optionHelp, readOptions, UsageError } from './cli-options.js';
+import { clientAddressOf } from './client-address.js';
 import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
 import { demoCollectionClients, demoOAuthClient } from './demo-credentials.js';
 import { healthPaths } from './health.js';
@@ -146,6 +147,11 @@ const options = {
     default: defaultControlOrigins.join(','),
     help: 'comma-separated browser origins the control API accepts (others: 403)',
   },
+  'trust-proxy': {
+    type: 'string',
+    value: 'LIST',
+    help: 'comma-separated proxies (addresses, CIDRs such as 10.0.0.0/8, or loopback) whose X-Forwarded-For is believed: a rate limit counts the right-most hop that is not one of them (none by default: the header is ignored)',
+  },
   'max-body-bytes': {
     type: 'string',
     value: 'N',
@@ -234,6 +240,17 @@ const listOf = (text: string | undefined): string[] | undefined =>
         .split(',')
         .map((item) => item.trim())
         .filter((item) => item !== '');
+
+/** The trusted proxies of `--trust-proxy` (undefined when not given); a UsageError names an entry that is no address. */
+function trustedProxiesOf(values: Values): string[] | undefined {
+  const proxies = listOf(values['trust-proxy']);
+  try {
+    clientAddressOf(proxies);
+  } catch (error) {
+    throw new UsageError(`--trust-proxy: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return proxies;
+}
 
 /** The APIs to serve: named as arguments, else by --apis, else all. */
 function apisOf(values: Values, positionals: readonly string[]): ApiName[] {
@@ -340,12 +357,14 @@ function settingsOf(values: Values, positionals: readonly string[]) {
   const maxControlBodyBytes = integer(values, 'max-control-body-bytes', 1, 2 ** 31);
   const publicHosts = listOf(values['public-host']);
   const allowedOrigins = listOf(values['allowed-origin']);
+  const trustProxy = trustedProxiesOf(values);
   const serve: ServeManyOptions = {
     apis,
     host: values.host ?? '127.0.0.1',
     ports,
     ...(publicHosts === undefined ? {} : { publicHosts }),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    ...(trustProxy === undefined ? {} : { trustProxy }),
     logFormat: format,
     rateLimit,
     graceMs: (integer(values, 'shutdown-timeout', 0, 3_600) ?? 10) * 1000,

@@ -1,4 +1,5 @@
-// The mocks' log lines: one per request (API, method, path, status, duration) and one per
+// The mocks' log lines: one per request (API, method, path, status, duration, or that its client
+// gave up before the answer) and one per
 // unexpected error (the same plus its cause), as text or as one JSON object per line for a log
 // collector. Only the path is logged, never the query (an OAuth code or state travels there),
 // headers (Authorization, cookies) or bodies (client secrets, tokens).
@@ -14,7 +15,8 @@ export interface LoggedRequest {
   readonly url: string | undefined;
 }
 
-const pathOf = (url: string | undefined) => (url ?? '').split('?')[0] ?? '';
+/** The path of a URL without its query; `-` for a request the parser refused, which has none. */
+const pathOf = (url: string | undefined) => (url === undefined ? '-' : (url.split('?')[0] ?? ''));
 
 /** The line of one answered request. */
 export function requestLine(format: LogFormat, request: LoggedRequest, status: number, ms: number): string {
@@ -32,6 +34,23 @@ export function requestLine(format: LogFormat, request: LoggedRequest, status: n
         durationMs: Math.round(ms * 10) / 10,
       })
     : `${request.api} ${method} ${path} ${status} ${ms.toFixed(1)}ms`;
+}
+
+/** The line of a request its client gave up on before it was answered (closed mid-body): no status was sent. */
+export function abortedLine(format: LogFormat, request: LoggedRequest, ms: number): string {
+  const method = request.method ?? '-';
+  const path = pathOf(request.url);
+  return format === 'json'
+    ? JSON.stringify({
+        time: new Date().toISOString(),
+        level: 'info',
+        event: 'aborted',
+        api: request.api,
+        method,
+        path,
+        durationMs: Math.round(ms * 10) / 10,
+      })
+    : `${request.api} ${method} ${path} aborted by the client after ${ms.toFixed(1)}ms`;
 }
 
 /** The line of an unexpected error while answering a request (a 500), with its cause. */

@@ -21,12 +21,13 @@ import type { ApiSpecs, OperationEntry, SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
+import { clientAddressOf } from './client-address.js';
 import { type CompiledApi, servedApi } from './compiled-api.js';
 import { controlPrefix, createControlApi } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { ClientCredential } from './demo-credentials.js';
-import { errorLine, type LogFormat, requestLine } from './log-lines.js';
+import { abortedLine, errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import {
@@ -52,6 +53,7 @@ import { readBody } from './pipeline/stages/read-body.js';
 import { requireCredentials } from './pipeline/stages/require-credentials.js';
 import { scope } from './pipeline/stages/scope.js';
 import { validateRequest } from './pipeline/stages/validate-request.js';
+import { RequestAbortedError } from './request-body.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {
@@ -69,6 +71,12 @@ export interface MockApiOptions {
   control?: ControlAccess;
   /** The largest API request body read, in bytes (default 1 MiB); a larger one is a 413 before it is read. */
   maxBodyBytes?: number;
+  /**
+   * The proxies whose `X-Forwarded-For` is believed (addresses, CIDRs, `loopback`, …): the client
+   * a rate limit counts is the right-most hop that is not one of them (client-address.ts). Default:
+   * none, the header is ignored.
+   */
+  trustProxy?: readonly string[];
   /** Host names the server is reachable under besides loopback and `*.localhost` (their subdomains too); the control API and the OAuth endpoints refuse any other `Host` (default: none). */
   publicHosts?: readonly string[];
   /** Called once per request with a log line that never contains credentials, tokens or the query. */
@@ -148,6 +156,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       rateLimit(
         limiter ? () => limiter : (mallId) => malls.limiter(limit, mallId),
         limit.countedPer ?? 'client-ip',
+        clientAddressOf(options.trustProxy),
       ),
     )
     .checkIf(api.httpsOnly !== undefined ? httpsOnly(api.httpsOnly) : undefined)
@@ -183,6 +192,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     async handle(request, response) {
       const started = performance.now();
       let status = 500;
+      let aborted = false;
       let limitHeaders: Record<string, string> = {};
       try {
         if (request.url?.startsWith(controlPrefix)) {
@@ -213,6 +223,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         // A stage that threw is reported with the phase it had reached (its limit headers still apply).
         const error = thrown instanceof StageFailure ? thrown.cause : thrown;
         if (thrown instanceof StageFailure) limitHeaders = thrown.reached.limitHeaders ?? {};
+        // A client that left mid-body gets nothing and is logged as aborted, not as a 500.
+        aborted = error instanceof RequestAbortedError;
+        if (aborted) return void response.destroy();
         const unavailable = error instanceof StoreUnavailableError;
         status = unavailable ? 503 : 500;
         // The cause goes to the log (never a header or body of the request); the client gets the
@@ -226,14 +239,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         if (!response.headersSent) sendReply(response, reply, limitHeaders);
         else response.destroy();
       } finally {
-        options.log?.(
-          requestLine(
-            format,
-            { api: profile.name, method: request.method, url: request.url },
-            status,
-            performance.now() - started,
-          ),
-        );
+        const logged = { api: profile.name, method: request.method, url: request.url };
+        const ms = performance.now() - started;
+        options.log?.(aborted ? abortedLine(format, logged, ms) : requestLine(format, logged, status, ms));
       }
     },
   };

@@ -10,7 +10,7 @@ const shopsOnly = `Basic ${Buffer.from('shops-only-partner:shops-only-secret').t
 let mock: RunningMock;
 let clientCounter = 0;
 
-/** Each call comes from its own simulated client IP unless told otherwise, so limits do not interfere. */
+/** Each call comes from its own simulated client (a loopback proxy's X-Forwarded-For) unless told otherwise, so limits do not interfere. */
 const call = async (
   path: string,
   headers: Record<string, string> = { authorization: demo },
@@ -28,7 +28,7 @@ const call = async (
 const products = '/api/products?collection_product_category=C100210';
 
 beforeAll(async () => {
-  mock = await startMockServer({ api: 'collection', port: 0 });
+  mock = await startMockServer({ api: 'collection', port: 0, trustProxy: ['loopback'] });
 });
 afterAll(async () => {
   await mock.close();

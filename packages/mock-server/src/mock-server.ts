@@ -12,7 +12,8 @@
 // compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules; the
 // spec models of every API (`loadSpecs` of spec-model: the given ones, the shipped bundles of the
 // rest) feed the control API's filter checks and the sandbox.
-// Listening and a graceful shutdown only; the behaviour of each API lives in mock-api.ts.
+// Listening and a graceful shutdown only (what the HTTP parser refuses is answered with the envelope
+// by malformed-http.ts); the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMallClocks, type JournalLimits, type MallLimits } from '@mall-api/mall-state';
@@ -24,6 +25,8 @@ import { type CompiledApi, compileApi, servedApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
+import { requestLine } from './log-lines.js';
+import { answerMalformedRequests, refuseWithoutHost } from './malformed-http.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
@@ -103,13 +106,26 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   }
   const health = options.health ?? createHealth(sandbox?.ready);
   let stopping = false;
-  const server: Server = createServer((request, response) => {
+  // Node's own Host check answers without the envelope: refuseWithoutHost answers instead.
+  const server: Server = createServer({ requireHostHeader: false }, (request, response) => {
     // While stopping, each connection closes once its answer is sent (no keep-alive reuse).
     response.once('finish', () => {
       if (stopping) server.closeIdleConnections();
     });
-    if (!health.answer(request, response)) void mock.handle(request, response);
+    if (!(refuseWithoutHost(request, response) || health.answer(request, response)))
+      void mock.handle(request, response);
   });
+  // What the parser refuses has no method or path worth logging: the line names the status only.
+  answerMalformedRequests(server, (status) =>
+    options.log?.(
+      requestLine(
+        options.logFormat ?? 'text',
+        { api: options.api, method: undefined, url: undefined },
+        status,
+        0,
+      ),
+    ),
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {

@@ -3,10 +3,19 @@
 // unread rest is never buffered; the answer closes the connection). The media type is parsed
 // (`content-type`) and checked before the body is read: JSON for the admin API's writes (the
 // platform answers 400 when the Content-Type is not JSON or the body does not parse, so this tells
-// those cases apart), or a form for the OAuth token endpoint.
+// those cases apart), or a form for the OAuth token endpoint. A client that closes the connection
+// before its body ends is a RequestAbortedError, never mistaken for a failure of the server.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { parse } from 'content-type';
+
+/** The client closed the connection before its request body ended: nobody is left to answer. */
+export class RequestAbortedError extends Error {
+  override readonly name = 'RequestAbortedError';
+  constructor() {
+    super('the client closed the connection before the body ended');
+  }
+}
 
 /** A request as the readers see it: a byte stream with headers. */
 export type BodySource = Readable & { readonly headers: IncomingHttpHeaders };
@@ -52,11 +61,12 @@ export function readBodyText(request: BodySource, limitBytes: number): Promise<s
       stop();
       resolve(Buffer.concat(chunks).toString('utf8'));
     };
-    const onError = (error: Error) => {
+    const onError = (error: NodeJS.ErrnoException) => {
       stop();
-      reject(error);
+      // Node reports a connection closed mid-body as an `aborted` ECONNRESET.
+      reject(error.code === 'ECONNRESET' ? new RequestAbortedError() : error);
     };
-    const onClose = () => onError(new Error('the client closed the connection before the body ended'));
+    const onClose = () => onError(new RequestAbortedError());
     request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }

@@ -38,6 +38,8 @@ beforeAll(async () => {
   served = await startMockServers({
     ports: { collection: 0, admin: 0, analytics: 0 },
     sandbox: { seed: 4 },
+    // Each collection call names its own client through a trusted loopback proxy, so no window fills.
+    trustProxy: ['loopback'],
   });
   // The mall exists before the first snapshot (an unknown mall has none).
   await served.malls.reset(mall);

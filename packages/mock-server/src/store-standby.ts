@@ -12,6 +12,7 @@ import { connect } from 'node:net';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { errorEnvelope } from './error-envelope.js';
 import { createHealth } from './health.js';
+import { answerMalformedRequests } from './malformed-http.js';
 
 /** How a replica waits for its stores. */
 export interface StandbyOptions<T> {
@@ -110,6 +111,7 @@ async function listenInStandby(
         });
         response.end(body);
       });
+      answerMalformedRequests(server);
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

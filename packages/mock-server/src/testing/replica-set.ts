@@ -40,12 +40,13 @@ export const replicaArguments = (stores: { postgres: string; redis: string }): s
   stores.redis,
 ];
 
-/** Starts `count` replicas on the given stores and waits until each serves. */
+/** Starts `count` replicas on the given stores with `extra` arguments (default: no request lines) and waits until each serves. */
 export async function startReplicas(
   count: number,
   stores: { postgres: string; redis: string },
+  extra: readonly string[] = ['--quiet'],
 ): Promise<Replica[]> {
-  const started = Array.from({ length: count }, () => startCli([...replicaArguments(stores), '--quiet']));
+  const started = Array.from({ length: count }, () => startCli([...replicaArguments(stores), ...extra]));
   const outputs = await Promise.all(started.map(({ ready }) => ready));
   return started.map(({ child, output }, index) => {
     const url = (api: string) => urlOf(outputs[index] ?? '', api);
@@ -74,13 +75,13 @@ export interface ReplicaSet {
   readonly replicas: Replica[];
 }
 
-/** Starts one PostgreSQL, one Redis and `count` replicas on them before the file's tests; stops all after. */
-export function useReplicaSet(count: number): ReplicaSet {
+/** Starts one PostgreSQL, one Redis and `count` replicas on them (`extra` as in startReplicas) before the file's tests; stops all after. */
+export function useReplicaSet(count: number, extra?: readonly string[]): ReplicaSet {
   const set = { replicas: [] as Replica[] } as { replicas: Replica[] } & Partial<ReplicaSet>;
   beforeAll(async () => {
     const [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
     Object.assign(set, { postgres, redis });
-    set.replicas.push(...(await startReplicas(count, { postgres: postgres.url, redis: redis.url })));
+    set.replicas.push(...(await startReplicas(count, { postgres: postgres.url, redis: redis.url }, extra)));
   }, 90_000);
   afterAll(async () => {
     await stopReplicas(set.replicas);
