@@ -83,21 +83,25 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
+  // The malls made here (their expiry timer stops on `close`), as opposed to malls the caller passed.
+  let ownMalls: MockMalls | undefined;
   try {
+    ownMalls = options.malls
+      ? undefined
+      : await createMockMalls({
+          clocks,
+          ...(sandbox ? { sandbox } : {}),
+          ...(authority ? { revokeGrants: (mallId: string) => authority.revokeMall(mallId) } : {}),
+        });
     mock = await createMockApi(options.api, {
       ...rest,
       compiled,
       specs,
-      malls:
-        options.malls ??
-        (await createMockMalls({
-          clocks,
-          ...(sandbox ? { sandbox } : {}),
-          ...(authority ? { revokeGrants: (mallId: string) => authority.revokeMall(mallId) } : {}),
-        })),
+      malls: options.malls ?? (ownMalls as MockMalls),
       ...(sandbox && options.malls ? { sandbox } : {}),
     });
   } catch (error) {
+    ownMalls?.close();
     await ownSandbox?.close();
     throw error;
   }
@@ -130,6 +134,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       new Promise<void>((resolve, reject) => {
         stopping = true;
         health.markStopping();
+        ownMalls?.close();
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close((error) => {
           clearTimeout(force);
@@ -164,6 +169,8 @@ export interface ServeManyOptions
   graceMs?: number;
   /** The cap on malls in use and their idle expiry (defaults: 200 malls, one hour). */
   mallLimits?: MallLimits;
+  /** The clock idle expiry reads (default: Redis's with `redis`, else this process's); tests pass a simulated one. */
+  expiryClock?: () => number;
   /** The bounds of the request journal (defaults: 10,000 entries and 16 MiB per mall, 128 MiB in all). */
   journalLimits?: JournalLimits;
   /**
@@ -258,6 +265,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
       revokeGrants: (mallId) => authority.revokeMall(mallId),
       ...(sandbox ? { sandbox } : {}),
       ...(options.mallLimits ? { limits: options.mallLimits } : {}),
+      ...(options.expiryClock ? { now: options.expiryClock } : {}),
       ...(options.journalLimits ? { journal: options.journalLimits } : {}),
       ...(redisState ? { stores: redisState.stores } : {}),
     });
@@ -269,6 +277,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const mocks: RunningMock[] = [];
   const health = createHealth(readinessOf(sandbox, redisState));
   const closeAll = async () => {
+    malls.close();
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
     await ownSandbox?.close();
     await redisState?.close();
@@ -277,6 +286,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const {
     sandbox: _opened,
     mallLimits: _limits,
+    expiryClock: _expiryClock,
     journalLimits: _journal,
     graceMs: _grace,
     redis: _redis,

@@ -15,6 +15,7 @@
 // which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { Awaitable } from '../malls/awaitable.js';
 import { oneAtATime } from '../support/one-at-a-time.js';
 import { migrate } from './postgres-migrations.js';
 import { openPostgresSession, type PostgresSession } from './postgres-session.js';
@@ -84,8 +85,12 @@ export interface PostgresMalls {
   ): Promise<void>;
   /** The database's malls, in id order. */
   mallIds(): Promise<string[]>;
-  /** Deletes a mall and its records; false when the database did not have it. */
-  drop(mallId: string): Promise<boolean>;
+  /**
+   * Deletes a mall and its records, in the mall's turn and under its row lock; with
+   * `stillUnused`, asked once under that lock (whether or not the database has the mall), only
+   * when it answers true. False when nothing was deleted.
+   */
+  drop(mallId: string, stillUnused?: () => Awaitable<boolean>): Promise<boolean>;
   /** Purges old tombstones and loose row sets now (it also runs on a timer). */
   purge(): Promise<Purged>;
   /**
@@ -509,16 +514,29 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
     mallIds: async () =>
       (await query<{ mall: string }>(pool, 'SELECT mall FROM malls ORDER BY mall')).map((row) => row.mall),
 
-    async drop(mallId) {
-      const [gone] = await query<{ rowset: string }>(
-        pool,
-        `WITH gone AS (DELETE FROM malls WHERE mall = $1 RETURNING rowset),
-         listed AS (INSERT INTO loose_rowsets (rowset) SELECT rowset FROM gone ON CONFLICT DO NOTHING)
-         SELECT rowset FROM gone`,
-        [mallId],
+    async drop(mallId, stillUnused) {
+      // In the mall's turn and under its row lock, which every write holds until it commits: a
+      // write that marked the mall used before it began is seen by `stillUnused`, or waits for
+      // the drop and then makes the mall anew (its rows are a new row set).
+      const gone = await serially(mallId, () =>
+        transaction(async (client) => {
+          const [row] = await query<{ rowset: string }>(
+            client,
+            'SELECT rowset FROM malls WHERE mall = $1 FOR UPDATE',
+            [mallId],
+          );
+          if ((stillUnused && !(await stillUnused())) || !row) return undefined;
+          await query(
+            client,
+            `WITH gone AS (DELETE FROM malls WHERE mall = $1 RETURNING rowset)
+             INSERT INTO loose_rowsets (rowset) SELECT rowset FROM gone ON CONFLICT DO NOTHING`,
+            [mallId],
+          );
+          return row.rowset;
+        }),
       );
-      if (!gone) return false;
-      await deleteRowset(session, gone.rowset);
+      if (gone === undefined) return false;
+      await deleteRowset(session, gone);
       return true;
     },
 

@@ -28,6 +28,7 @@ import type {
   SandboxCall,
   SandboxMallsGateway,
   SandboxOutcome,
+  StillUnused,
 } from '../protocol.js';
 import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
 import type { AnyHandler } from '../views/handler-types.js';
@@ -51,8 +52,11 @@ export interface SharedSandboxMalls extends SandboxMallsGateway {
   restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
   /** The malls the database holds, in id order. */
   mallIds(): Promise<string[]>;
-  /** Removes a mall and its records; false when it did not exist. */
-  drop(mallId: string): Promise<boolean>;
+  /**
+   * Removes a mall and its records under the mall's row lock (with `stillUnused`: asked there,
+   * only if it answers true); false when nothing was removed.
+   */
+  drop(mallId: string, stillUnused?: StillUnused): Promise<boolean>;
   /** Whether the database answers (for `/__ready`). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -177,9 +181,9 @@ export async function sharedSandboxMalls(
     },
     restore: (mallId, snapshot) => change(mallId, () => core.restore(mallId, snapshot)),
     mallIds: () => postgres.mallIds(),
-    async drop(mallId) {
-      const dropped = await postgres.drop(mallId);
-      core.forget(mallId);
+    async drop(mallId, stillUnused) {
+      const dropped = await postgres.drop(mallId, stillUnused);
+      if (dropped) core.forget(mallId);
       return dropped;
     },
     ready: () => postgres.ready(),
