@@ -6,8 +6,8 @@
 // millisecond when the clock has not moved), so "unused since the decision" is "its score is
 // still the one the decision saw": the drop asks that under the mall's lock (the caller's
 // `onDrop`), and the mall leaves the set only after its drop has finished, and only if it was
-// still not used by then. Replicas that find the same mall may both drop it; the second finds
-// nothing left to drop.
+// still not used by then. Of replicas that find the same idle mall, each drops it in turn under
+// its lock; one that comes after the first has finished finds it gone and drops nothing.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import type { SharedRedis } from './redis-connection.js';
@@ -94,7 +94,8 @@ export function redisMallRoster(
       try {
         await onDrop(mallId, async () => {
           const score = await shared.run((client) => client.zscore(key, mallId));
-          return score === null || Number(score) <= Number(lastUse);
+          // Gone from the set: another drop of it has finished meanwhile (nothing left to drop).
+          return score !== null && Number(score) <= Number(lastUse);
         });
         await shared.run((client) => client.mallRosterRemoveUnused(key, mallId, lastUse));
       } finally {
