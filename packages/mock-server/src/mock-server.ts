@@ -24,6 +24,7 @@ import { type CompiledApi, compileApi, servedApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
+import { messageLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
@@ -230,7 +231,12 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   close(): Promise<void>;
 }> {
   const redisState = options.redis
-    ? await openRedis(options.redis, options.journalLimits, options.logError)
+    ? await openRedis(options.redis, options.journalLimits, (message) =>
+        // An outage of Redis and its end, in the log format of every other line.
+        (options.logError ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+          messageLine(options.logFormat ?? 'text', message, { level: 'warn', event: 'store' }),
+        ),
+      )
     : undefined;
   const clocks = createMallClocks(options.clock, redisState?.clockOffsets);
   const served = options.apis ?? (Object.keys(apiProfiles) as ApiName[]);
