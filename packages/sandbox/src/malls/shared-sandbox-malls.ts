@@ -2,8 +2,9 @@
 // and lifecycle as sandbox-malls.ts, answered asynchronously. A call first runs as a read on its
 // mall's caught-up copy; one that writes (whatever its HTTP method: the store sees the writes) or
 // finds no mall runs again as a write — one database transaction under the mall's row lock, a new
-// mall started there as `newMall` says. A collection call catches up every mall whose version
-// changed first. A reset, fixture or restore builds the mall's next records off to the side in
+// mall started there as `newMall` says. A replica reads a mall when a call first needs it (not
+// every mall at start); a collection call, which answers over every mall, first catches up the
+// malls whose version changed since it last looked and reads those it does not hold yet. A reset, fixture or restore builds the mall's next records off to the side in
 // time slices (the mall answering from its old records meanwhile), has the store write them as
 // the mall's next row set in batches and swap it in at once; a fixture is refused as a `conflict`
 // when the mall was written meanwhile, by any replica. Changes to one mall run one at a time in a
@@ -140,8 +141,8 @@ export async function sharedSandboxMalls(
     });
   const catchUpAll = () => postgres.catchUpAll(core.held, core.forget, core.over);
 
+  // Only the initial malls are made (and held) here: any other is read when a call first needs it.
   for (const mallId of initial) await write(mallId, () => undefined);
-  await catchUpAll();
 
   return {
     handles: core.handles,
