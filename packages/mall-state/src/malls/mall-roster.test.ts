@@ -118,6 +118,22 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
     expect(dropped).toEqual(['kept']);
   });
 
+  it('adopts malls found at start as used then, keeping the last use of those it has', async () => {
+    let now = 0;
+    const dropped: string[] = [];
+    const roster = await createRoster(
+      (mallId) => void dropped.push(mallId),
+      { idleMs: 1_000 },
+      () => now,
+    );
+    await roster.touch('known');
+    now = 800;
+    await roster.adopt(['known', 'found']);
+    now = 1_200;
+    expect(await roster.mallIds()).toEqual(['found']);
+    expect(dropped).toEqual(['known']);
+  });
+
   it('refuses limits that cannot hold a mall', () => {
     expect(() => createMallRoster(() => {}, { maxMalls: 0 })).toThrow(RangeError);
     expect(() => createMallRoster(() => {}, { idleMs: -1 })).toThrow(RangeError);

@@ -27,6 +27,11 @@ export const defaultMallLimits = { maxMalls: 200, idleMs: 60 * 60 * 1000 } as co
 export interface MallRoster {
   /** Marks a mall used now (adding it), then drops idle malls and any past the cap. */
   touch(mallId: string): Promise<void>;
+  /**
+   * Puts malls found at start (a data directory's, a database's) on the roster as used now,
+   * leaving the last use of any it has already (a shared roster another replica keeps).
+   */
+  adopt(mallIds: readonly string[]): Promise<void>;
   /** Drops the malls idle past the idle limit now. */
   expire(): Promise<void>;
   /** The malls in use (idle ones dropped first), in id order. */
@@ -117,6 +122,9 @@ export function createMallRoster(
       const surplus = [...lastUse].filter(([id]) => !dropping.has(id));
       for (const [mallId, use] of surplus.slice(0, Math.max(0, surplus.length - maxMalls)))
         await drop(mallId, use);
+    },
+    async adopt(mallIds) {
+      for (const mallId of mallIds) if (!lastUse.has(mallId)) lastUse.set(mallId, { at: now() });
     },
     expire,
     async mallIds() {

@@ -7,14 +7,16 @@
 // still the one the decision saw": the drop asks that under the mall's lock (the caller's
 // `onDrop`), and the mall leaves the set only after its drop has finished, and only if it was
 // still not used by then. Of replicas that find the same idle mall, each drops it in turn under
-// its lock; one that comes after the first has finished finds it gone and drops nothing.
+// its lock; one that comes after the first has finished finds it gone and drops nothing. A replica
+// that starts adopts the malls of the store without renewing the last use the set has of them, so
+// a restart keeps no idle mall alive.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import type { SharedRedis } from './redis-connection.js';
 
-/** Sets `now` to ARGV[2] when given, else to Redis's clock in milliseconds. */
-const nowOf = `
-local now = tonumber(ARGV[2])
+/** Sets `now` to ARGV[`arg`] when given, else to Redis's clock in milliseconds. */
+const nowOf = (arg: number) => `
+local now = tonumber(ARGV[${arg}])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -25,7 +27,7 @@ end`;
  * now (above its last use); gives how many malls are in use, then the malls idle that long with
  * their last use (id, score, id, score…).
  */
-const touchScript = `${nowOf}
+const touchScript = `${nowOf(2)}
 local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
 if last and last >= now then now = last + 1 end
 redis.call('ZADD', KEYS[1], now, ARGV[1])
@@ -37,8 +39,13 @@ table.insert(idle, 1, redis.call('ZCARD', KEYS[1]))
 return idle`;
 
 /** KEYS: roster. ARGV: idle milliseconds, now (or ''). Gives the malls idle that long, with their last use. */
-const idleScript = `${nowOf}
+const idleScript = `${nowOf(2)}
 return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'WITHSCORES')`;
+
+/** KEYS: roster. ARGV: now (or ''), then malls. Adds the malls it lacks as used now. */
+const adoptScript = `${nowOf(1)}
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'NX', now, ARGV[i]) end
+return 0`;
 
 /** KEYS: roster. ARGV: mall, last use. Removes the mall if it was not used after that last use. */
 const removeUnusedScript = `
@@ -57,6 +64,8 @@ declare module 'ioredis' {
     ): Result<[number, ...string[]], Context>;
     /** {@link idleScript}: the idle malls and their last use. */
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
+    /** {@link adoptScript}. */
+    mallRosterAdopt(roster: string, now: string, ...mallIds: string[]): Result<number, Context>;
     /** {@link removeUnusedScript}: 1 when the mall was removed. */
     mallRosterRemoveUnused(roster: string, mallId: string, lastUse: string): Result<number, Context>;
   }
@@ -84,6 +93,7 @@ export function redisMallRoster(
   const simulated = () => (now ? String(now()) : '');
   shared.client.defineCommand('mallRosterTouch', { numberOfKeys: 1, lua: touchScript });
   shared.client.defineCommand('mallRosterIdle', { numberOfKeys: 1, lua: idleScript });
+  shared.client.defineCommand('mallRosterAdopt', { numberOfKeys: 1, lua: adoptScript });
   shared.client.defineCommand('mallRosterRemoveUnused', { numberOfKeys: 1, lua: removeUnusedScript });
   // Malls whose drop this replica has under way (a second touch does not start another).
   const dropping = new Set<string>();
@@ -120,6 +130,10 @@ export function redisMallRoster(
         await drop(
           withScores(await shared.run((client) => client.zrange(key, 0, held - maxMalls - 1, 'WITHSCORES'))),
         );
+    },
+    async adopt(mallIds) {
+      if (mallIds.length > 0)
+        await shared.run((client) => client.mallRosterAdopt(key, simulated(), ...mallIds));
     },
     expire,
     async mallIds() {

@@ -101,7 +101,8 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
     options.limits,
     options.now,
   );
-  for (const mallId of (await options.sandbox?.mallIds()) ?? []) await roster.touch(mallId);
+  // Malls the store already holds: on the roster, keeping the last use a shared roster has of them.
+  await roster.adopt((await options.sandbox?.mallIds()) ?? []);
   const stopExpiry = expireEvery(roster, options.expireEveryMs ?? defaultExpireEveryMs);
   return {
     clocks,
