@@ -131,8 +131,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(readBody(options.maxBodyBytes))
     .stepIf(api.versions && apiVersion(api.versions))
     .step(validateRequest(runtime))
-    .check(faults(malls.faults))
-    .end(answer({ runtime, inUse: malls.touch, ...(sandbox ? { sandbox } : {}) }));
+    .check(faults(malls.faults, malls.touch))
+    .end(answer({ runtime, ...(sandbox ? { sandbox } : {}) }));
   const oauth =
     profile.servesOAuth && options.authority
       ? pipeline<Metered>()
@@ -156,6 +156,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(knownOperation)
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
+  // The stages a request has passed the faults stage by when it is answered there.
+  const markedBefore = new Set(['faults', 'answer']);
   const control = await createControlApi(malls, specs, options.control, options.publicHosts);
   const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
@@ -202,9 +204,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         status = reply.status;
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
         // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
-        // The answer stage marked it before its work; one answered earlier (an OAuth endpoint) is
-        // marked here, with its journal entry (on Redis their commands leave in one write).
-        const inUse = reached.caller?.ok && status < 400 && stage !== 'answer';
+        // The faults stage marked it before the answer's work; one answered before that stage (an
+        // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
+        const inUse = reached.caller?.ok && status < 400 && !markedBefore.has(stage);
         await Promise.all([
           journal(reached, status, stage, started),
           inUse && malls.touch(mallReached(reached)),

@@ -4,7 +4,7 @@
 // response the preference names, from the operation's prepared responses (made at build time, or
 // when the operation was compiled). A preference naming no documented response is a 404 envelope;
 // Prism is never asked here. In example mode an id the spec's examples do not know is a 404, never
-// another record. An authenticated caller's mall is marked in use before the answer is made.
+// another record.
 
 import type { SandboxGateway, SandboxOutcome } from '@mall-api/sandbox/protocol';
 import { errorEnvelope, type Violation } from '../../error-envelope.js';
@@ -22,11 +22,6 @@ export type Answerable = Validated & Identity;
 export interface AnswerSources {
   readonly runtime: OperationRuntime;
   readonly sandbox?: SandboxGateway;
-  /**
-   * Marks an authenticated caller's mall in use; awaited before the answer is made, so neither
-   * idle expiry nor the cap can drop the mall under the work (mall-state's roster).
-   */
-  readonly inUse?: (mallId: string) => Promise<void>;
 }
 
 /** The 404 for a preference that names no documented response of the operation. */
@@ -65,33 +60,31 @@ function fromExamples(phase: Answerable, compiled: CompiledOperation): Reply {
 }
 
 /** Creates the stage. */
-export function answer({ runtime, sandbox, inUse }: AnswerSources): Final<Answerable> {
+export function answer({ runtime, sandbox }: AnswerSources): Final<Answerable> {
   /** The answer of an operation not compiled yet. */
   const answerFromSpec = async (phase: Answerable): Promise<Reply> =>
     fromExamples(phase, await runtime(phase.route.operation));
-  const answerNow = (phase: Answerable): Reply | Promise<Reply> => {
-    const { route, api, caller } = phase;
-    const { operation } = route;
-    if (sandbox && !phase.mode.documented && sandbox.handles(api.name, operation.operationId)) {
-      const result = sandbox.handle({
-        api: api.name,
-        operationId: operation.operationId,
-        path: { ...route.pathParameters, ...phase.parameters.path },
-        query: phase.parameters.query,
-        body: phase.body,
-        // The mall of the caller's token; the collection API's Basic clients have none.
-        mallId: caller.ok && caller.principal.mallId !== undefined ? phase.mallId : undefined,
-      });
-      const reply = (outcome: SandboxOutcome) => outcomeReply(outcome, operation.responseCodes);
-      return result instanceof Promise ? result.then(reply) : reply(result);
-    }
-    const compiled = runtime.compiled(operation);
-    return compiled ? fromExamples(phase, compiled) : answerFromSpec(phase);
-  };
 
   return {
     name: 'answer',
-    run: (phase) =>
-      inUse && phase.caller.ok ? inUse(phase.mallId).then(() => answerNow(phase)) : answerNow(phase),
+    run(phase) {
+      const { route, api, caller } = phase;
+      const { operation } = route;
+      if (sandbox && !phase.mode.documented && sandbox.handles(api.name, operation.operationId)) {
+        const result = sandbox.handle({
+          api: api.name,
+          operationId: operation.operationId,
+          path: { ...route.pathParameters, ...phase.parameters.path },
+          query: phase.parameters.query,
+          body: phase.body,
+          // The mall of the caller's token; the collection API's Basic clients have none.
+          mallId: caller.ok && caller.principal.mallId !== undefined ? phase.mallId : undefined,
+        });
+        const reply = (outcome: SandboxOutcome) => outcomeReply(outcome, operation.responseCodes);
+        return result instanceof Promise ? result.then(reply) : reply(result);
+      }
+      const compiled = runtime.compiled(operation);
+      return compiled ? fromExamples(phase, compiled) : answerFromSpec(phase);
+    },
   };
 }
