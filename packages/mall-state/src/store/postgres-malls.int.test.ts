@@ -240,4 +240,18 @@ describe('PostgreSQL upkeep', { timeout: 30_000 }, () => {
     await written;
     expect(await a.read(mall, (store) => store.entries('product').map(([key]) => key))).toEqual(['2']);
   });
+
+  it('tells a replica of a mall it holds that another replica dropped, when upkeep runs', async () => {
+    const mall = `forgotten-${++mallNo}`;
+    const [a, b] = [await replica(), await replica()];
+    await a.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    expect(await b.read(mall, (store) => store.size('product'))).toBe(1);
+    const gone: string[] = [];
+    b.observeGone((mallId) => gone.push(mallId));
+    await b.purge();
+    expect(gone).toEqual([]);
+    expect(await a.drop(mall)).toBe(true);
+    await b.purge();
+    expect(gone).toEqual([mall]);
+  });
 });

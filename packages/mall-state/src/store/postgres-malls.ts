@@ -11,8 +11,10 @@
 // new mall (reset, fixture, restore) is staged in memory off to the side, written as the mall's
 // next row set in batches, made the mall's in one short transaction (refused, writing nothing,
 // when the mall changed since a given version), and the old row set is deleted in chunks. Calls on
-// one mall run one at a time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer. Not here:
-// which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
+// one mall run one at a time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer; after it,
+// the sandbox hears of the malls this replica holds that another replica dropped, to forget them.
+// A drop runs in the mall's turn under its row lock and deletes only when the caller's
+// `stillUnused` says so there. Not here: which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Awaitable } from '../malls/awaitable.js';
@@ -91,8 +93,16 @@ export interface PostgresMalls {
    * when it answers true. False when nothing was deleted.
    */
   drop(mallId: string, stillUnused?: () => Awaitable<boolean>): Promise<boolean>;
-  /** Purges old tombstones and loose row sets now (it also runs on a timer). */
+  /**
+   * Purges old tombstones and loose row sets now, and tells {@link observeGone}'s listener of the
+   * malls this replica holds that the database no longer has (it also runs on a timer).
+   */
   purge(): Promise<Purged>;
+  /**
+   * Sets who hears of a mall this replica holds that another replica dropped (found by upkeep),
+   * so it can forget it: a replica holds only the malls in use. One listener; a later one replaces it.
+   */
+  observeGone(gone: (mallId: string) => void): void;
   /**
    * Sets who hears of every change to a table of a mall's store (a write or an undone one): the
    * indexes of whoever answers from the stores (the sandbox's). One listener; a later one replaces it.
@@ -168,6 +178,7 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   const serially = oneAtATime();
   const retentionMs = options.tombstoneRetentionMs ?? defaults.tombstoneRetentionMs;
   let changed: ((mallId: string, table: TableName) => void) | undefined;
+  let gone: ((mallId: string) => void) | undefined;
 
   /** A memory store for `mallId` whose writes {@link capture} collects; not yet the mall's. */
   const newHeld = (mallId: string): Held => {
@@ -369,12 +380,27 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   /** The mall changed since the version a staged change started from: roll back, write nothing. */
   const changedSince = new Error('the mall changed');
 
+  /** Purges, then tells `gone` of the held malls the database no longer has (each in its turn). */
+  const upkeepNow = async () => {
+    const purged = await purge(session, retentionMs);
+    if (gone && held.size > 0) {
+      const rows = await query<{ mall: string }>(
+        pool,
+        'SELECT h.mall FROM unnest($1::text[]) AS h (mall) WHERE NOT EXISTS (SELECT 1 FROM malls m WHERE m.mall = h.mall)',
+        [[...held.keys()]],
+      );
+      for (const { mall } of rows)
+        await serially(mall, async () => {
+          if (!held.has(mall) || (await stateOf(pool, mall, noDelta))) return;
+          gone?.(mall);
+          held.delete(mall);
+        });
+    }
+    return purged;
+  };
   const upkeep =
     (options.upkeepEveryMs ?? defaults.upkeepEveryMs) > 0
-      ? setInterval(
-          () => void purge(session, retentionMs).catch(() => {}),
-          options.upkeepEveryMs ?? defaults.upkeepEveryMs,
-        )
+      ? setInterval(() => void upkeepNow().catch(() => {}), options.upkeepEveryMs ?? defaults.upkeepEveryMs)
       : undefined;
   upkeep?.unref();
 
@@ -540,7 +566,11 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
       return true;
     },
 
-    purge: () => purge(session, retentionMs),
+    purge: upkeepNow,
+
+    observeGone(listener) {
+      gone = listener;
+    },
 
     observe(listener) {
       changed = listener;

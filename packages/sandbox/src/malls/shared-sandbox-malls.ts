@@ -141,6 +141,8 @@ export async function sharedSandboxMalls(
     });
   const catchUpAll = () => postgres.catchUpAll(core.held, core.forget, core.over);
 
+  // A mall another replica dropped is forgotten here too, once upkeep finds it gone.
+  postgres.observeGone(core.forget);
   // Only the initial malls are made (and held) here: any other is read when a call first needs it.
   for (const mallId of initial) await write(mallId, () => undefined);
 
