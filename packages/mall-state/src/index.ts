@@ -30,8 +30,10 @@ export {
   createMallRoster,
   type DropMall,
   defaultMallLimits,
+  expireEvery,
   type MallLimits,
   type MallRoster,
+  type StillUnused,
 } from './malls/mall-roster.js';
 export type { MallStateStores } from './malls/mall-state-stores.js';
 export { memoryMallStores } from './malls/memory-mall-stores.js';

@@ -139,7 +139,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(readBody(options.maxBodyBytes))
     .stepIf(api.versions && apiVersion(api.versions))
     .step(validateRequest(runtime))
-    .check(faults(malls.faults))
+    .check(faults(malls.faults, malls.touch))
     .end(answer({ runtime, ...(sandbox ? { sandbox } : {}) }));
   const oauth =
     profile.servesOAuth && options.authority
@@ -165,6 +165,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(knownOperation)
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
+  // The stages a request has passed the faults stage by when it is answered there.
+  const markedBefore = new Set(['faults', 'answer']);
   const control = await createControlApi(malls, specs, options.control, options.publicHosts);
   const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
@@ -197,12 +199,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       try {
         if (request.url?.startsWith(controlPrefix)) {
           const url = new URL(request.url, 'http://mock.local');
+          // A change by a control call puts its mall in use (and may drop the least recently used),
+          // before the change is made, so no drop takes the mall under it.
+          const changing = /^\/__mock\/malls\/([^/]+)\//.exec(url.pathname)?.[1];
+          if (changing && (request.method === 'POST' || request.method === 'PUT'))
+            await malls.touch(changing);
           const reply = await control(request, url);
           status = reply.status;
-          // A change a control call made puts its mall in use (and may drop the least recently used).
-          const changed = /^\/__mock\/malls\/([^/]+)\//.exec(url.pathname)?.[1];
-          if (changed && reply.status < 300 && (request.method === 'POST' || request.method === 'PUT'))
-            await malls.touch(changed);
           sendReply(response, reply, {});
           return;
         }
@@ -211,8 +214,9 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         status = reply.status;
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
         // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
-        // Both at once: on Redis their commands leave in one write.
-        const inUse = reached.caller?.ok && (status < 400 || stage === 'answer');
+        // The faults stage marked it before the answer's work; one answered before that stage (an
+        // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
+        const inUse = reached.caller?.ok && status < 400 && !markedBefore.has(stage);
         await Promise.all([
           journal(reached, status, stage, started),
           inUse && malls.touch(mallReached(reached)),

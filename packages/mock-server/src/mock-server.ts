@@ -25,7 +25,7 @@ import { type CompiledApi, compileApi, servedApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
 import { createHealth, type Health, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
-import { requestLine } from './log-lines.js';
+import { messageLine, requestLine } from './log-lines.js';
 import { answerMalformedRequests, refuseWithoutHost } from './malformed-http.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
@@ -86,21 +86,25 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
+  // The malls made here (their expiry timer stops on `close`), as opposed to malls the caller passed.
+  let ownMalls: MockMalls | undefined;
   try {
+    ownMalls = options.malls
+      ? undefined
+      : await createMockMalls({
+          clocks,
+          ...(sandbox ? { sandbox } : {}),
+          ...(authority ? { revokeGrants: (mallId: string) => authority.revokeMall(mallId) } : {}),
+        });
     mock = await createMockApi(options.api, {
       ...rest,
       compiled,
       specs,
-      malls:
-        options.malls ??
-        (await createMockMalls({
-          clocks,
-          ...(sandbox ? { sandbox } : {}),
-          ...(authority ? { revokeGrants: (mallId: string) => authority.revokeMall(mallId) } : {}),
-        })),
+      malls: options.malls ?? (ownMalls as MockMalls),
       ...(sandbox && options.malls ? { sandbox } : {}),
     });
   } catch (error) {
+    ownMalls?.close();
     await ownSandbox?.close();
     throw error;
   }
@@ -146,6 +150,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       new Promise<void>((resolve, reject) => {
         stopping = true;
         health.markStopping();
+        ownMalls?.close();
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close((error) => {
           clearTimeout(force);
@@ -180,6 +185,8 @@ export interface ServeManyOptions
   graceMs?: number;
   /** The cap on malls in use and their idle expiry (defaults: 200 malls, one hour). */
   mallLimits?: MallLimits;
+  /** The clock idle expiry reads (default: Redis's with `redis`, else this process's); tests pass a simulated one. */
+  expiryClock?: () => number;
   /** The bounds of the request journal (defaults: 10,000 entries and 16 MiB per mall, 128 MiB in all). */
   journalLimits?: JournalLimits;
   /**
@@ -239,7 +246,12 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   close(): Promise<void>;
 }> {
   const redisState = options.redis
-    ? await openRedis(options.redis, options.journalLimits, options.logError)
+    ? await openRedis(options.redis, options.journalLimits, (message) =>
+        // An outage of Redis and its end, in the log format of every other line.
+        (options.logError ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+          messageLine(options.logFormat ?? 'text', message, { level: 'warn', event: 'store' }),
+        ),
+      )
     : undefined;
   const clocks = createMallClocks(options.clock, redisState?.clockOffsets);
   const served = options.apis ?? (Object.keys(apiProfiles) as ApiName[]);
@@ -274,6 +286,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
       revokeGrants: (mallId) => authority.revokeMall(mallId),
       ...(sandbox ? { sandbox } : {}),
       ...(options.mallLimits ? { limits: options.mallLimits } : {}),
+      ...(options.expiryClock ? { now: options.expiryClock } : {}),
       ...(options.journalLimits ? { journal: options.journalLimits } : {}),
       ...(redisState ? { stores: redisState.stores } : {}),
     });
@@ -285,6 +298,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const mocks: RunningMock[] = [];
   const health = createHealth(readinessOf(sandbox, redisState));
   const closeAll = async () => {
+    malls.close();
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
     await ownSandbox?.close();
     await redisState?.close();
@@ -293,6 +307,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const {
     sandbox: _opened,
     mallLimits: _limits,
+    expiryClock: _expiryClock,
     journalLimits: _journal,
     graceMs: _grace,
     redis: _redis,

@@ -1,7 +1,8 @@
 // A replica whose Redis goes away: a request that needs it is a 503 with the API's envelope (no
 // crash, no answer from stale memory), the control API too, `/__ready` says not ready while
-// `/__health` stays live, the cause is logged once for the outage and never with the URL; when
-// Redis is back on its port the replica answers again by itself.
+// `/__health` stays live, the cause is logged once for the outage and never with the URL, in the
+// log format asked for (JSON here, like every other line); when Redis is back on its port the
+// replica answers again by itself.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { startMockServers } from './mock-server.js';
@@ -19,6 +20,7 @@ beforeAll(async () => {
     sandbox: { seed: 1 },
     redis: { url: redis.url, prefix: 'outage:' },
     logError: (line) => logged.push(line),
+    logFormat: 'json',
   });
 }, 60_000);
 afterAll(async () => {
@@ -68,4 +70,6 @@ it('answers 503 with the envelope while Redis is down, says not ready, and recov
   const { access_token: fresh } = await requestDemoTokens(served.authority, ['mall.read_category']);
   expect((await categories(fresh)).status).toBe(200);
   expect(logged.filter((line) => line.includes('available again'))).toHaveLength(1);
+  for (const line of logged)
+    expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), message: expect.any(String) });
 }, 60_000);

@@ -104,6 +104,9 @@ export interface MallCounts {
 /** A change to a mall's data (reset, fixture, restore): what the mall now holds, or why nothing changed. */
 export type MallOutcome = { readonly ok: true; readonly counts: MallCounts } | Refusal;
 
+/** Whether a mall is still unused since it was found idle (the mocks' roster answers; see mall-state's roster). */
+export type StillUnused = () => boolean | Promise<boolean>;
+
 /** The sandbox as the mocks' answer stage uses it (malls kept in PostgreSQL answer with promises). */
 export interface SandboxGateway {
   /** Whether the sandbox answers this operation (else the documented example does). */
@@ -123,8 +126,12 @@ export interface SandboxMallsGateway extends SandboxGateway {
   snapshot(mallId: string): unknown;
   restore(mallId: string, snapshot: unknown): MallOutcome | Promise<MallOutcome>;
   mallIds(): string[] | Promise<string[]>;
-  /** Removes a mall and its records; false when it did not exist. */
-  drop(mallId: string): boolean | Promise<boolean>;
+  /**
+   * Removes a mall and its records; false when it did not exist. With `stillUnused`, that is asked
+   * just before (under the mall's lock when the store is shared), and a mall used since is kept
+   * (false); it is not asked about a mall that does not exist.
+   */
+  drop(mallId: string, stillUnused?: StillUnused): boolean | Promise<boolean>;
   /** Whether the sandbox's store answers now (a shared database); absent: always ready. */
   ready?(): Promise<boolean>;
   close(): void | Promise<void>;

@@ -1,6 +1,6 @@
 // Per-mall clocks at the function: each mall moves alone, never backward by `advance`, and reset
-// puts it back on the base time.
-import { describe, expect, it } from 'vitest';
+// puts it back on the base time; on Redis, real time is Redis's clock, not the reading replica's.
+import { describe, expect, it, vi } from 'vitest';
 import { redisClockOffsets } from '../redis/redis-clock-offsets.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import { type ClockOffsetStore, createMallClocks, memoryClockOffsets } from './mall-clocks.js';
@@ -39,5 +39,25 @@ describe.each(implementations)('mall clocks (%s)', (_, offsets) => {
     expect(here.now('a')).toBe(700);
     await there.reset('a');
     expect(await here.current('a')).toBe(0);
+  });
+});
+
+describe('mall clocks (redis, on real time)', () => {
+  it("keep Redis's time whatever the clock of the replica that reads them", async () => {
+    const [here, ahead] = [
+      createMallClocks(undefined, redisClockOffsets(await redis.connect())),
+      createMallClocks(undefined, redisClockOffsets(await redis.connect())),
+    ];
+    await here.refresh('a');
+    const onTime = here.now('a');
+    // This replica's own clock runs 90 seconds ahead while it reads the mall's offset and time.
+    const real = Date.now;
+    const skewed = vi.spyOn(Date, 'now').mockImplementation(() => real() + 90_000);
+    try {
+      await ahead.refresh('a');
+      expect(Math.abs(ahead.now('a') - onTime)).toBeLessThan(30_000);
+    } finally {
+      skewed.mockRestore();
+    }
   });
 });

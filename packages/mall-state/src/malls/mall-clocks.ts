@@ -7,7 +7,9 @@
 // the sandbox's `clockFor` and the journal use): it reads the offset this process last saw.
 // `refresh` loads a mall's offset from the store once per request, at the stage where the mall is
 // known, and every change this process makes updates what it saw, so a clock moved on one replica
-// is what the next request on any other sees.
+// is what the next request on any other sees. On Redis, real time is Redis's clock (measured with
+// each offset read), so every replica's malls — their tokens, codes, buckets, journals — keep one
+// time whatever the replica's own clock says.
 import { type Awaitable, andThen } from './awaitable.js';
 
 /** Where the offsets of the malls' clocks live. */
@@ -18,6 +20,11 @@ export interface ClockOffsetStore {
   add(mallId: string, ms: number): Awaitable<number>;
   put(mallId: string, offsetMs: number): Awaitable<void>;
   delete(mallId: string): Awaitable<void>;
+  /**
+   * How far the store's shared clock runs ahead of this process's, as last measured (Redis's
+   * TIME, read with each offset); absent: this process's clock is the one clock.
+   */
+  readonly skewMs?: () => number;
 }
 
 /** Per-mall clocks. */
@@ -54,13 +61,16 @@ export function memoryClockOffsets(): ClockOffsetStore {
 }
 
 /**
- * Creates the clocks over a base time source (real time by default) and an offset store (this
- * process's memory by default).
+ * Creates the clocks over a base time source and an offset store (this process's memory by
+ * default). The default base is real time: the store's shared clock when it has one (Redis's),
+ * else this process's.
  */
 export function createMallClocks(
-  base: () => number = Date.now,
+  given?: () => number,
   store: ClockOffsetStore = memoryClockOffsets(),
 ): MallClocks {
+  const { skewMs } = store;
+  const base = given ?? (skewMs ? () => Date.now() + skewMs() : Date.now);
   // What this process last saw of each mall's offset; the store is the truth.
   const seen = new Map<string, number>();
   const note = (mallId: string, offset: number) => {

@@ -1,10 +1,18 @@
 // The mall roster at the function: the least recently used mall goes first past the cap, an idle
-// mall goes on the next touch or listing, a touch makes a mall the most recent, and its limits
-// are checked; on Redis, idle expiry follows Redis's clock, not the clock of the replica that looks.
+// mall goes on the next touch or listing or on a timer, a touch makes a mall the most recent, a
+// mall used after it was found idle or chosen by the cap is kept, a mall whose drop failed stays
+// until a later run drops it, and its limits are checked; on Redis, idle expiry follows Redis's
+// clock, not the clock of the replica that looks.
 import { describe, expect, it, vi } from 'vitest';
 import { redisMallRoster } from '../redis/redis-mall-roster.js';
 import { useTestRedis } from '../testing/shared-redis.js';
-import { createMallRoster, type DropMall, type MallLimits, type MallRoster } from './mall-roster.js';
+import {
+  createMallRoster,
+  type DropMall,
+  expireEvery,
+  type MallLimits,
+  type MallRoster,
+} from './mall-roster.js';
 
 type CreateRoster = (onDrop: DropMall, limits: MallLimits, now: () => number) => Promise<MallRoster>;
 const redis = useTestRedis();
@@ -50,9 +58,115 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
     expect(await roster.mallIds()).toEqual(['later']);
   });
 
+  it('keeps a mall used after it was found idle: its drop is told so and the mall stays', async () => {
+    let now = 0;
+    const dropped: string[] = [];
+    let roster: MallRoster | undefined;
+    roster = await createRoster(
+      async (mallId, stillUnused) => {
+        // A request on the mall marks it used between the decision and the drop.
+        if (mallId === 'busy') await roster?.touch('busy');
+        if (await stillUnused()) dropped.push(mallId);
+      },
+      { idleMs: 1_000 },
+      () => now,
+    );
+    await roster.touch('busy');
+    await roster.touch('quiet');
+    now = 5_000;
+    await roster.touch('other');
+    expect(dropped).toEqual(['quiet']);
+    expect(await roster.mallIds()).toEqual(['busy', 'other']);
+  });
+
+  it("keeps a mall the cap chose when it is used before the cap's drop", async () => {
+    let now = 0;
+    const dropped: string[] = [];
+    let roster: MallRoster | undefined;
+    roster = await createRoster(
+      async (mallId, stillUnused) => {
+        await roster?.touch(mallId);
+        if (await stillUnused()) dropped.push(mallId);
+      },
+      { maxMalls: 2, idleMs: 0 },
+      () => (now += 1),
+    );
+    await roster.touch('a');
+    await roster.touch('b');
+    await roster.touch('c');
+    expect(dropped).toEqual([]);
+    expect(await roster.mallIds()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps a mall whose drop failed on the roster and drops it on a later run', async () => {
+    let now = 0;
+    let failing = true;
+    const dropped: string[] = [];
+    const roster = await createRoster(
+      async (mallId) => {
+        if (failing) throw new Error('the store is down');
+        dropped.push(mallId);
+      },
+      { idleMs: 1_000 },
+      () => now,
+    );
+    await roster.touch('kept');
+    now = 2_000;
+    await expect(roster.expire()).rejects.toThrow('the store is down');
+    failing = false;
+    expect(await roster.mallIds()).toEqual([]);
+    expect(dropped).toEqual(['kept']);
+  });
+
+  it('adopts malls found at start as used then, keeping the last use of those it has', async () => {
+    let now = 0;
+    const dropped: string[] = [];
+    const roster = await createRoster(
+      (mallId) => void dropped.push(mallId),
+      { idleMs: 1_000 },
+      () => now,
+    );
+    await roster.touch('known');
+    now = 800;
+    await roster.adopt(['known', 'found']);
+    now = 1_200;
+    expect(await roster.mallIds()).toEqual(['found']);
+    expect(dropped).toEqual(['known']);
+  });
+
   it('refuses limits that cannot hold a mall', () => {
     expect(() => createMallRoster(() => {}, { maxMalls: 0 })).toThrow(RangeError);
     expect(() => createMallRoster(() => {}, { idleMs: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('idle expiry on a timer', () => {
+  it('drops idle malls every period without any use, and stops when told', async () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      const dropped: string[] = [];
+      const roster = createMallRoster(
+        (mallId) => void dropped.push(mallId),
+        { idleMs: 1_000 },
+        () => now,
+      );
+      await roster.touch('left');
+      const stop = expireEvery(roster, 500);
+      now = 900;
+      await vi.advanceTimersByTimeAsync(500);
+      expect(dropped).toEqual([]);
+      now = 1_400;
+      await vi.advanceTimersByTimeAsync(500);
+      expect(dropped).toEqual(['left']);
+      await roster.touch('later');
+      stop();
+      now = 10_000;
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(dropped).toEqual(['left']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -1,10 +1,16 @@
 // Which malls are in use, most recently used last, so the mocks stay bounded on a shared sandbox:
 // past the cap the least recently used mall is dropped, and a mall idle longer than the idle
-// limit is dropped the next time the roster is touched or listed. Only a request that passed the
-// credentials check, or a control call that changed a mall, touches one: a refused request
-// creates no mall. Dropping is the caller's (`onDrop`): data, journal, faults, buckets and clock.
-// This module is the interface and the roster of one process; the roster replicas share (a sorted
-// set of last uses in Redis) is redis/redis-mall-roster.ts.
+// limit is dropped when the roster is touched or listed, or when `expire` runs (on a timer, see
+// `expireEvery`). Only a request that passed the credentials check, or a control call that changed
+// a mall, touches one: a refused request creates no mall. A request marks its mall used before
+// its work starts, and a drop never takes a mall in use: the roster decides from the last use it
+// saw, and the caller's drop (`onDrop`: data, journal, faults, buckets and clock) asks
+// `stillUnused` just before it drops — under the mall's own lock when the data is shared — and
+// drops nothing when the mall was used since. A mall stays on the roster until its drop has
+// finished, so a drop that failed (a store outage) is tried again later. This module is the
+// interface and the roster of one process; the roster replicas share (a sorted set of last uses
+// in Redis) is redis/redis-mall-roster.ts.
+import type { Awaitable } from './awaitable.js';
 
 /** Limits on the malls of one process. */
 export interface MallLimits {
@@ -21,12 +27,29 @@ export const defaultMallLimits = { maxMalls: 200, idleMs: 60 * 60 * 1000 } as co
 export interface MallRoster {
   /** Marks a mall used now (adding it), then drops idle malls and any past the cap. */
   touch(mallId: string): Promise<void>;
+  /**
+   * Puts malls found at start (a data directory's, a database's) on the roster as used now,
+   * leaving the last use of any it has already (a shared roster another replica keeps).
+   */
+  adopt(mallIds: readonly string[]): Promise<void>;
+  /** Drops the malls idle past the idle limit now. */
+  expire(): Promise<void>;
   /** The malls in use (idle ones dropped first), in id order. */
   mallIds(): Promise<string[]>;
 }
 
-/** What drops a mall's state (called once per dropped mall). */
-export type DropMall = (mallId: string) => void | Promise<void>;
+/**
+ * Whether the mall a drop was decided for is still unused since that decision; synchronous where
+ * the roster is this process's, so a drop in memory right after it cannot miss a use.
+ */
+export type StillUnused = () => Awaitable<boolean>;
+
+/**
+ * What drops a mall's state: it calls `stillUnused` once, just before dropping (under the mall's
+ * lock where there is one), and drops nothing when it answers false. Rejects when the drop could
+ * not be made (the mall stays on the roster).
+ */
+export type DropMall = (mallId: string, stillUnused: StillUnused) => Awaitable<void>;
 
 /** The limits with their defaults applied, after checking them. */
 export function checkedMallLimits(limits: MallLimits): Required<MallLimits> {
@@ -38,6 +61,26 @@ export function checkedMallLimits(limits: MallLimits): Required<MallLimits> {
   return { maxMalls, idleMs };
 }
 
+/**
+ * Runs `roster.expire` every `everyMs` (an unref'd timer: it never keeps the process alive); a
+ * failed run leaves its malls on the roster for the next (an outage is logged by its store's
+ * connection). Gives the function that stops it. `timers` defaults to the global ones.
+ */
+export function expireEvery(
+  roster: MallRoster,
+  everyMs: number,
+  timers: Pick<typeof globalThis, 'setInterval' | 'clearInterval'> = globalThis,
+): () => void {
+  const timer = timers.setInterval(() => void roster.expire().catch(() => {}), everyMs);
+  timer.unref?.();
+  return () => timers.clearInterval(timer);
+}
+
+/** One use of a mall: a new object per touch, so a drop can tell whether the mall was used since. */
+interface Use {
+  readonly at: number;
+}
+
 /** Creates a roster; `now` is real time (not a mall's clock, which tests move). */
 export function createMallRoster(
   onDrop: DropMall,
@@ -46,34 +89,46 @@ export function createMallRoster(
 ): MallRoster {
   const { maxMalls, idleMs } = checkedMallLimits(limits);
   // A Map iterates in insertion order: deleting and setting again moves a mall to the end.
-  const lastUse = new Map<string, number>();
-  const drop = async (mallId: string) => {
-    lastUse.delete(mallId);
-    await onDrop(mallId);
+  const lastUse = new Map<string, Use>();
+  // Malls whose drop is under way (another touch does not start a second one).
+  const dropping = new Set<string>();
+  /** Drops a mall unless it is used meanwhile; it leaves the roster once its drop has finished. */
+  const drop = async (mallId: string, use: Use) => {
+    if (dropping.has(mallId)) return;
+    dropping.add(mallId);
+    try {
+      await onDrop(mallId, () => lastUse.get(mallId) === use);
+      if (lastUse.get(mallId) === use) lastUse.delete(mallId);
+    } finally {
+      dropping.delete(mallId);
+    }
   };
-  const dropIdle = async () => {
+  const expire = async () => {
     if (idleMs === 0) return;
     const before = now() - idleMs;
-    const idle: string[] = [];
-    for (const [mallId, used] of lastUse) {
-      if (used > before) break;
-      idle.push(mallId);
+    const idle: [string, Use][] = [];
+    for (const entry of lastUse) {
+      if (entry[1].at > before) break;
+      idle.push(entry);
     }
-    for (const mallId of idle) await drop(mallId);
+    for (const [mallId, use] of idle) await drop(mallId, use);
   };
   return {
     async touch(mallId) {
       lastUse.delete(mallId);
-      lastUse.set(mallId, now());
-      await dropIdle();
-      while (lastUse.size > maxMalls) {
-        const [oldest] = lastUse.keys();
-        if (oldest === undefined) break;
-        await drop(oldest);
-      }
+      lastUse.set(mallId, { at: now() });
+      await expire();
+      // The surplus, least recently used first, apart from malls whose drop is under way.
+      const surplus = [...lastUse].filter(([id]) => !dropping.has(id));
+      for (const [mallId, use] of surplus.slice(0, Math.max(0, surplus.length - maxMalls)))
+        await drop(mallId, use);
     },
+    async adopt(mallIds) {
+      for (const mallId of mallIds) if (!lastUse.has(mallId)) lastUse.set(mallId, { at: now() });
+    },
+    expire,
     async mallIds() {
-      await dropIdle();
+      await expire();
       return [...lastUse.keys()].sort();
     },
   };

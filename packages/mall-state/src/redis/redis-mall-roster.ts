@@ -2,16 +2,21 @@
 // cap and the idle expiry hold for the deployment, not per replica. The last use and the idle
 // cut-off are read from Redis's own clock (TIME, inside the scripts), the one clock every replica
 // shares, so a replica whose clock is off neither expires malls early nor keeps them; tests may
-// give a simulated clock instead. Dropping a mall is claimed with ZREM: of replicas that find the
-// same idle or surplus mall only the one whose ZREM removed it drops its state (the caller's
-// `onDrop`: data and Redis keys).
+// give a simulated clock instead. Each use raises the mall's score above its last one (by a
+// millisecond when the clock has not moved), so "unused since the decision" is "its score is
+// still the one the decision saw": the drop asks that under the mall's lock (the caller's
+// `onDrop`), and the mall leaves the set only after its drop has finished, and only if it was
+// still not used by then. Of replicas that find the same idle mall, each drops it in turn under
+// its lock; one that comes after the first has finished finds it gone and drops nothing. A replica
+// that starts adopts the malls of the store without renewing the last use the set has of them, so
+// a restart keeps no idle mall alive.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import type { SharedRedis } from './redis-connection.js';
 
-/** Sets `now` to ARGV[2] when given, else to Redis's clock in milliseconds. */
-const nowOf = `
-local now = tonumber(ARGV[2])
+/** Sets `now` to ARGV[`arg`] when given, else to Redis's clock in milliseconds. */
+const nowOf = (arg: number) => `
+local now = tonumber(ARGV[${arg}])
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -19,33 +24,58 @@ end`;
 
 /**
  * KEYS: roster. ARGV: mall, now (or ''), idle milliseconds (0: none expire). Marks the mall used
- * now; gives how many malls are in use, then the malls idle that long.
+ * now (above its last use); gives how many malls are in use, then the malls idle that long with
+ * their last use (id, score, id, score…).
  */
-const touchScript = `${nowOf}
+const touchScript = `${nowOf(2)}
+local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
+if last and last >= now then now = last + 1 end
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 local idle = {}
 if tonumber(ARGV[3]) > 0 then
-  idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]))
+  idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]), 'WITHSCORES')
 end
 table.insert(idle, 1, redis.call('ZCARD', KEYS[1]))
 return idle`;
 
-/** KEYS: roster. ARGV: idle milliseconds, now (or ''). Gives the malls idle that long. */
-const idleScript = `${nowOf}
-return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))`;
+/** KEYS: roster. ARGV: idle milliseconds, now (or ''). Gives the malls idle that long, with their last use. */
+const idleScript = `${nowOf(2)}
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'WITHSCORES')`;
+
+/** KEYS: roster. ARGV: now (or ''), then malls. Adds the malls it lacks as used now. */
+const adoptScript = `${nowOf(1)}
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'NX', now, ARGV[i]) end
+return 0`;
+
+/** KEYS: roster. ARGV: mall, last use. Removes the mall if it was not used after that last use. */
+const removeUnusedScript = `
+local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
+if last and last <= tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** {@link touchScript}: how many malls are in use, then the idle ones. */
+    /** {@link touchScript}: how many malls are in use, then the idle ones and their last use. */
     mallRosterTouch(
       roster: string,
       mallId: string,
       now: string,
       idleMs: number,
     ): Result<[number, ...string[]], Context>;
-    /** {@link idleScript}: the idle malls. */
+    /** {@link idleScript}: the idle malls and their last use. */
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
+    /** {@link adoptScript}. */
+    mallRosterAdopt(roster: string, now: string, ...mallIds: string[]): Result<number, Context>;
+    /** {@link removeUnusedScript}: 1 when the mall was removed. */
+    mallRosterRemoveUnused(roster: string, mallId: string, lastUse: string): Result<number, Context>;
   }
+}
+
+/** Pairs of `[id, score]` from a flat WITHSCORES reply. */
+function withScores(flat: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i] as string, flat[i + 1] as string]);
+  return pairs;
 }
 
 /**
@@ -63,14 +93,29 @@ export function redisMallRoster(
   const simulated = () => (now ? String(now()) : '');
   shared.client.defineCommand('mallRosterTouch', { numberOfKeys: 1, lua: touchScript });
   shared.client.defineCommand('mallRosterIdle', { numberOfKeys: 1, lua: idleScript });
-  const drop = async (mallIds: readonly string[]) => {
-    for (const mallId of mallIds) {
-      if ((await shared.run((client) => client.zrem(key, mallId))) === 1) await onDrop(mallId);
+  shared.client.defineCommand('mallRosterAdopt', { numberOfKeys: 1, lua: adoptScript });
+  shared.client.defineCommand('mallRosterRemoveUnused', { numberOfKeys: 1, lua: removeUnusedScript });
+  // Malls whose drop this replica has under way (a second touch does not start another).
+  const dropping = new Set<string>();
+  const drop = async (found: readonly [string, string][]) => {
+    for (const [mallId, lastUse] of found) {
+      if (dropping.has(mallId)) continue;
+      dropping.add(mallId);
+      try {
+        await onDrop(mallId, async () => {
+          const score = await shared.run((client) => client.zscore(key, mallId));
+          // Gone from the set: another drop of it has finished meanwhile (nothing left to drop).
+          return score !== null && Number(score) <= Number(lastUse);
+        });
+        await shared.run((client) => client.mallRosterRemoveUnused(key, mallId, lastUse));
+      } finally {
+        dropping.delete(mallId);
+      }
     }
   };
-  const dropIdle = async () => {
+  const expire = async () => {
     if (idleMs === 0) return;
-    await drop(await shared.run((client) => client.mallRosterIdle(key, idleMs, simulated())));
+    await drop(withScores(await shared.run((client) => client.mallRosterIdle(key, idleMs, simulated()))));
   };
   return {
     async touch(mallId) {
@@ -78,13 +123,21 @@ export function redisMallRoster(
       const [count, ...idle] = await shared.run((client) =>
         client.mallRosterTouch(key, mallId, simulated(), idleMs),
       );
-      await drop(idle);
-      const held = count - idle.length;
+      const idleMalls = withScores(idle);
+      await drop(idleMalls);
+      const held = count - idleMalls.length;
       if (held > maxMalls)
-        await drop(await shared.run((client) => client.zrange(key, 0, held - maxMalls - 1)));
+        await drop(
+          withScores(await shared.run((client) => client.zrange(key, 0, held - maxMalls - 1, 'WITHSCORES'))),
+        );
     },
+    async adopt(mallIds) {
+      if (mallIds.length > 0)
+        await shared.run((client) => client.mallRosterAdopt(key, simulated(), ...mallIds));
+    },
+    expire,
     async mallIds() {
-      await dropIdle();
+      await expire();
       return (await shared.run((client) => client.zrange(key, 0, -1))).sort();
     },
   };

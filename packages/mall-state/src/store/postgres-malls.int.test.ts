@@ -3,7 +3,9 @@
 // database), nested transactions belong to the outer one, sequences never hand out a number twice,
 // writes happen inside a transaction only — and another replica opening the database finds every
 // committed record of every mall, malls kept apart, in the order they were written, deletions too;
-// the schema migrates once however many replicas start together; an observer hears of every change.
+// the schema migrates once however many replicas start together; an observer hears of every change;
+// a drop asks whether the mall is still unused under its row lock, so a write waiting on it lands
+// in the mall made anew.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
@@ -218,5 +220,38 @@ describe('PostgreSQL upkeep', { timeout: 30_000 }, () => {
       [mall],
     );
     expect(row).toEqual({ n: 0 });
+  });
+
+  it('drops a mall only when it is still unused, asked under its row lock: a write of another replica waits', async () => {
+    const mall = `guarded-${++mallNo}`;
+    const [a, b] = [await replica(), await replica()];
+    await a.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    expect(await a.drop(mall, () => false)).toBe(false);
+    expect(await b.read(mall, (store) => store.size('product'))).toBe(1);
+
+    // While the drop holds the lock, replica b's write waits; it then makes the mall anew.
+    let written: Promise<void> | undefined;
+    const dropped = await a.drop(mall, async () => {
+      written = b.write(mall, (store) => store.put('product', '2', { product_no: 2 }));
+      await new Promise((resolve) => setImmediate(resolve));
+      return true;
+    });
+    expect(dropped).toBe(true);
+    await written;
+    expect(await a.read(mall, (store) => store.entries('product').map(([key]) => key))).toEqual(['2']);
+  });
+
+  it('tells a replica of a mall it holds that another replica dropped, when upkeep runs', async () => {
+    const mall = `forgotten-${++mallNo}`;
+    const [a, b] = [await replica(), await replica()];
+    await a.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
+    expect(await b.read(mall, (store) => store.size('product'))).toBe(1);
+    const gone: string[] = [];
+    b.observeGone((mallId) => gone.push(mallId));
+    await b.purge();
+    expect(gone).toEqual([]);
+    expect(await a.drop(mall)).toBe(true);
+    await b.purge();
+    expect(gone).toEqual([mall]);
   });
 });

@@ -11,10 +11,13 @@
 // new mall (reset, fixture, restore) is staged in memory off to the side, written as the mall's
 // next row set in batches, made the mall's in one short transaction (refused, writing nothing,
 // when the mall changed since a given version), and the old row set is deleted in chunks. Calls on
-// one mall run one at a time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer. Not here:
-// which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
+// one mall run one at a time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer; after it,
+// the sandbox hears of the malls this replica holds that another replica dropped, to forget them.
+// A drop runs in the mall's turn under its row lock and deletes only when the caller's
+// `stillUnused` says so there. Not here: which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { Awaitable } from '../malls/awaitable.js';
 import { oneAtATime } from '../support/one-at-a-time.js';
 import { migrate } from './postgres-migrations.js';
 import { openPostgresSession, type PostgresSession } from './postgres-session.js';
@@ -84,10 +87,22 @@ export interface PostgresMalls {
   ): Promise<void>;
   /** The database's malls, in id order. */
   mallIds(): Promise<string[]>;
-  /** Deletes a mall and its records; false when the database did not have it. */
-  drop(mallId: string): Promise<boolean>;
-  /** Purges old tombstones and loose row sets now (it also runs on a timer). */
+  /**
+   * Deletes a mall and its records, in the mall's turn and under its row lock; with
+   * `stillUnused`, asked once under that lock (whether or not the database has the mall), only
+   * when it answers true. False when nothing was deleted.
+   */
+  drop(mallId: string, stillUnused?: () => Awaitable<boolean>): Promise<boolean>;
+  /**
+   * Purges old tombstones and loose row sets now, and tells {@link observeGone}'s listener of the
+   * malls this replica holds that the database no longer has (it also runs on a timer).
+   */
   purge(): Promise<Purged>;
+  /**
+   * Sets who hears of a mall this replica holds that another replica dropped (found by upkeep),
+   * so it can forget it: a replica holds only the malls in use. One listener; a later one replaces it.
+   */
+  observeGone(gone: (mallId: string) => void): void;
   /**
    * Sets who hears of every change to a table of a mall's store (a write or an undone one): the
    * indexes of whoever answers from the stores (the sandbox's). One listener; a later one replaces it.
@@ -163,6 +178,7 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   const serially = oneAtATime();
   const retentionMs = options.tombstoneRetentionMs ?? defaults.tombstoneRetentionMs;
   let changed: ((mallId: string, table: TableName) => void) | undefined;
+  let gone: ((mallId: string) => void) | undefined;
 
   /** A memory store for `mallId` whose writes {@link capture} collects; not yet the mall's. */
   const newHeld = (mallId: string): Held => {
@@ -364,12 +380,27 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   /** The mall changed since the version a staged change started from: roll back, write nothing. */
   const changedSince = new Error('the mall changed');
 
+  /** Purges, then tells `gone` of the held malls the database no longer has (each in its turn). */
+  const upkeepNow = async () => {
+    const purged = await purge(session, retentionMs);
+    if (gone && held.size > 0) {
+      const rows = await query<{ mall: string }>(
+        pool,
+        'SELECT h.mall FROM unnest($1::text[]) AS h (mall) WHERE NOT EXISTS (SELECT 1 FROM malls m WHERE m.mall = h.mall)',
+        [[...held.keys()]],
+      );
+      for (const { mall } of rows)
+        await serially(mall, async () => {
+          if (!held.has(mall) || (await stateOf(pool, mall, noDelta))) return;
+          gone?.(mall);
+          held.delete(mall);
+        });
+    }
+    return purged;
+  };
   const upkeep =
     (options.upkeepEveryMs ?? defaults.upkeepEveryMs) > 0
-      ? setInterval(
-          () => void purge(session, retentionMs).catch(() => {}),
-          options.upkeepEveryMs ?? defaults.upkeepEveryMs,
-        )
+      ? setInterval(() => void upkeepNow().catch(() => {}), options.upkeepEveryMs ?? defaults.upkeepEveryMs)
       : undefined;
   upkeep?.unref();
 
@@ -509,20 +540,37 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
     mallIds: async () =>
       (await query<{ mall: string }>(pool, 'SELECT mall FROM malls ORDER BY mall')).map((row) => row.mall),
 
-    async drop(mallId) {
-      const [gone] = await query<{ rowset: string }>(
-        pool,
-        `WITH gone AS (DELETE FROM malls WHERE mall = $1 RETURNING rowset),
-         listed AS (INSERT INTO loose_rowsets (rowset) SELECT rowset FROM gone ON CONFLICT DO NOTHING)
-         SELECT rowset FROM gone`,
-        [mallId],
+    async drop(mallId, stillUnused) {
+      // In the mall's turn and under its row lock, which every write holds until it commits: a
+      // write that marked the mall used before it began is seen by `stillUnused`, or waits for
+      // the drop and then makes the mall anew (its rows are a new row set).
+      const gone = await serially(mallId, () =>
+        transaction(async (client) => {
+          const [row] = await query<{ rowset: string }>(
+            client,
+            'SELECT rowset FROM malls WHERE mall = $1 FOR UPDATE',
+            [mallId],
+          );
+          if ((stillUnused && !(await stillUnused())) || !row) return undefined;
+          await query(
+            client,
+            `WITH gone AS (DELETE FROM malls WHERE mall = $1 RETURNING rowset)
+             INSERT INTO loose_rowsets (rowset) SELECT rowset FROM gone ON CONFLICT DO NOTHING`,
+            [mallId],
+          );
+          return row.rowset;
+        }),
       );
-      if (!gone) return false;
-      await deleteRowset(session, gone.rowset);
+      if (gone === undefined) return false;
+      await deleteRowset(session, gone);
       return true;
     },
 
-    purge: () => purge(session, retentionMs),
+    purge: upkeepNow,
+
+    observeGone(listener) {
+      gone = listener;
+    },
 
     observe(listener) {
       changed = listener;

@@ -6,10 +6,15 @@
 // dropped for idleness or past the cap loses all of it, its data too. Where the state lives is
 // mall-state's set of stores: this process's memory by default, or Redis shared by every replica;
 // this module only composes them with the sandbox and OAuth, so both behave alike. It stays in the
-// mock because what a reset means spans the sandbox's protocol and the OAuth authority.
+// mock because what a reset means spans the sandbox's protocol and the OAuth authority. Idle malls
+// are dropped when malls are used or listed and on an unref'd timer; a drop never takes a mall
+// used since it was found idle (the roster's rule), and clears the mall's journal, faults, buckets
+// and clock only once its data is gone.
 import {
   type Awaitable,
+  andThen,
   createMallClocks,
+  expireEvery,
   type FaultRules,
   type Journal,
   type JournalLimits,
@@ -44,7 +49,12 @@ export interface MockMalls {
   touch(mallId: string): Promise<void>;
   /** Malls in use (idle ones dropped first). */
   mallIds(): Promise<string[]>;
+  /** Stops the timer that drops idle malls. */
+  close(): void;
 }
+
+/** How often idle malls are dropped on a timer by default. */
+const defaultExpireEveryMs = 60 * 1000;
 
 /** Options of {@link createMockMalls}. */
 export interface MockMallsOptions {
@@ -59,8 +69,10 @@ export interface MockMallsOptions {
   readonly journal?: JournalLimits;
   /** Where the state lives (default: this process's memory). */
   readonly stores?: MallStateStores;
-  /** Real time, for idle expiry (tests pass a simulated one). */
+  /** Real time, for idle expiry (tests pass a simulated one; default Redis's clock on Redis, else this process's). */
   readonly now?: () => number;
+  /** How often idle malls are dropped besides when a mall is used or listed (default every minute). */
+  readonly expireEveryMs?: number;
   /** Revokes the OAuth codes and tokens issued for a mall (the OAuth authority's), on its reset. */
   readonly revokeGrants?: (mallId: string) => Awaitable<void>;
 }
@@ -79,15 +91,19 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
     ]);
   };
   const roster = stores.roster(
-    async (mallId) => {
-      // Awaited whether the sandbox answers at once or later (its store may be a database).
-      await options.sandbox?.drop(mallId);
-      await clear(mallId);
+    async (mallId, stillUnused) => {
+      // The sandbox asks `stillUnused` under the mall's lock (not at all for a mall it lacks).
+      let unused: boolean | undefined;
+      const ask = () => andThen(stillUnused(), (answer) => (unused = answer));
+      await options.sandbox?.drop(mallId, ask);
+      if (unused ?? (await ask())) await clear(mallId);
     },
     options.limits,
     options.now,
   );
-  for (const mallId of (await options.sandbox?.mallIds()) ?? []) await roster.touch(mallId);
+  // Malls the store already holds: on the roster, keeping the last use a shared roster has of them.
+  await roster.adopt((await options.sandbox?.mallIds()) ?? []);
+  const stopExpiry = expireEvery(roster, options.expireEveryMs ?? defaultExpireEveryMs);
   return {
     clocks,
     journal,
@@ -104,5 +120,6 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
     },
     touch: roster.touch,
     mallIds: roster.mallIds,
+    close: stopExpiry,
   };
 }

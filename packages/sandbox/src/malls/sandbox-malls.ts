@@ -15,6 +15,8 @@
 // models given in `specs` (the mocks pass the ones they serve); only a sandbox created without
 // them, on its own, reads the shipped bundles.
 import {
+  type Awaitable,
+  andThen,
   createMemoryStore,
   type MallStorage,
   memoryStorage,
@@ -36,6 +38,7 @@ import type {
   SandboxCall,
   SandboxMallsGateway,
   SandboxOutcome,
+  StillUnused,
 } from '../protocol.js';
 import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
@@ -111,8 +114,11 @@ export interface SandboxMalls extends SandboxMallsGateway {
   restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
   /** The malls that exist, in id order. */
   mallIds(): string[];
-  /** Removes a mall and its records (memory and data directory); false when it did not exist. */
-  drop(mallId: string): boolean;
+  /**
+   * Removes a mall and its records (memory and data directory); false when it did not exist, or
+   * when `stillUnused` (asked first) says it was used since it was found idle.
+   */
+  drop(mallId: string, stillUnused?: StillUnused): Awaitable<boolean>;
   close(): void;
 }
 
@@ -431,12 +437,16 @@ export async function createSandboxMalls(
           return typeof fill === 'function' ? fill(store) : fill;
         }),
       mallIds: () => [...malls.keys()].sort(),
-      drop(mallId) {
+      drop(mallId, stillUnused) {
         const mall = malls.get(mallId);
         if (!mall) return false;
-        forget(mall);
-        storage.drop(mallId);
-        return true;
+        const dropNow = () => {
+          forget(mall);
+          storage.drop(mallId);
+          return true;
+        };
+        // This process's roster answers at once, and the drop follows: no call on the mall runs between.
+        return stillUnused ? andThen(stillUnused(), (unused) => unused && dropNow()) : dropNow();
       },
       close() {
         malls.clear();

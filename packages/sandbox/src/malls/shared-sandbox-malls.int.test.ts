@@ -1,5 +1,6 @@
 // Sandbox malls kept in a real PostgreSQL, with two "replicas" (two createSandboxMalls on one
-// database): committed records survive a reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
+// database): a replica reads a mall when a call first needs it (a collection call: every mall),
+// not all at start; committed records survive a reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
 // collection too); a fixture loads whole or not at all; a reset to a named fixture or a seed and a
 // restore are seen by both, a refused one writes nothing; concurrent writes from both to one mall
 // lose nothing; a write whose commit fails leaves memory as it was; and a stopped database answers
@@ -7,7 +8,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStorage } from '@mall-api/mall-state';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { createSandboxMalls } from './sandbox-malls.js';
@@ -85,6 +86,29 @@ const categoryNames = async (malls: SharedSandboxMalls, mallId: string) =>
   ).map((c) => c.category_name as string);
 
 describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
+  it('reads a mall when a call first needs it, not every mall at start; a collection call reads every mall', async () => {
+    const url = await newDatabase();
+    const first = await replica(url);
+    for (const mallId of ['m1', 'm2', 'm3']) await createCategory(first, mallId, `shelf of ${mallId}`);
+
+    const storage = await openStorage({ postgres: url }, { log: (m) => logged.push(m) });
+    if (!('catchUpAll' in storage)) throw new Error('a PostgreSQL store was expected');
+    const reads = vi.spyOn(storage, 'read');
+    const catchUps = vi.spyOn(storage, 'catchUpAll');
+    const second = await createSandboxMalls({ storage, newMall: 'empty' });
+    opened.push(second);
+    expect(reads).not.toHaveBeenCalled();
+    expect(catchUps).not.toHaveBeenCalled();
+
+    expect(await categoryNames(second, 'm2')).toContain('shelf of m2');
+    expect(reads.mock.calls.map(([mallId]) => mallId)).toEqual(['m2']);
+    expect(catchUps).not.toHaveBeenCalled();
+
+    const shops = bodyOf(await second.handle(collection('listShops', { limit: 100 }))).shops as Body[];
+    expect(new Set(shops.map((shop) => shop.store_id))).toEqual(new Set(['m1', 'm2', 'm3']));
+    expect(catchUps).toHaveBeenCalledTimes(1);
+  });
+
   it('finds every committed record, and no refused one, after reopening', async () => {
     const url = await newDatabase();
     const first = await replica(url);

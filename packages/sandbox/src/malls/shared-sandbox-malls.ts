@@ -2,8 +2,9 @@
 // and lifecycle as sandbox-malls.ts, answered asynchronously. A call first runs as a read on its
 // mall's caught-up copy; one that writes (whatever its HTTP method: the store sees the writes) or
 // finds no mall runs again as a write — one database transaction under the mall's row lock, a new
-// mall started there as `newMall` says. A collection call catches up every mall whose version
-// changed first. A reset, fixture or restore builds the mall's next records off to the side in
+// mall started there as `newMall` says. A replica reads a mall when a call first needs it (not
+// every mall at start); a collection call, which answers over every mall, first catches up the
+// malls whose version changed since it last looked and reads those it does not hold yet. A reset, fixture or restore builds the mall's next records off to the side in
 // time slices (the mall answering from its old records meanwhile), has the store write them as
 // the mall's next row set in batches and swap it in at once; a fixture is refused as a `conflict`
 // when the mall was written meanwhile, by any replica. Changes to one mall run one at a time in a
@@ -28,6 +29,7 @@ import type {
   SandboxCall,
   SandboxMallsGateway,
   SandboxOutcome,
+  StillUnused,
 } from '../protocol.js';
 import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
 import type { AnyHandler } from '../views/handler-types.js';
@@ -51,8 +53,11 @@ export interface SharedSandboxMalls extends SandboxMallsGateway {
   restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
   /** The malls the database holds, in id order. */
   mallIds(): Promise<string[]>;
-  /** Removes a mall and its records; false when it did not exist. */
-  drop(mallId: string): Promise<boolean>;
+  /**
+   * Removes a mall and its records under the mall's row lock (with `stillUnused`: asked there,
+   * only if it answers true); false when nothing was removed.
+   */
+  drop(mallId: string, stillUnused?: StillUnused): Promise<boolean>;
   /** Whether the database answers (for `/__ready`). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -136,8 +141,10 @@ export async function sharedSandboxMalls(
     });
   const catchUpAll = () => postgres.catchUpAll(core.held, core.forget, core.over);
 
+  // A mall another replica dropped is forgotten here too, once upkeep finds it gone.
+  postgres.observeGone(core.forget);
+  // Only the initial malls are made (and held) here: any other is read when a call first needs it.
   for (const mallId of initial) await write(mallId, () => undefined);
-  await catchUpAll();
 
   return {
     handles: core.handles,
@@ -177,9 +184,9 @@ export async function sharedSandboxMalls(
     },
     restore: (mallId, snapshot) => change(mallId, () => core.restore(mallId, snapshot)),
     mallIds: () => postgres.mallIds(),
-    async drop(mallId) {
-      const dropped = await postgres.drop(mallId);
-      core.forget(mallId);
+    async drop(mallId, stillUnused) {
+      const dropped = await postgres.drop(mallId, stillUnused);
+      if (dropped) core.forget(mallId);
       return dropped;
     },
     ready: () => postgres.ready(),

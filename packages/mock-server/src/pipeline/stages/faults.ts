@@ -1,7 +1,9 @@
 // Stage: the faults a test asked for at the request's mall (control API): a delay before the answer,
 // a given status instead of it (with the API's envelope and, when asked, Retry-After), a dropped
 // connection, or no answer at all. A counted rule is used up call by call (across replicas when the
-// rules live in Redis).
+// rules live in Redis). As the rules are read, an authenticated caller's mall is marked in use
+// (on Redis both leave in one write), before the answer's work, so neither idle expiry nor the cap
+// drops the mall under it (mall-state's roster).
 
 import type { FaultRules } from '@mall-api/mall-state';
 import { errorEnvelope } from '../../error-envelope.js';
@@ -11,17 +13,23 @@ import type { Check } from '../stage.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Creates the stage over the malls' fault rules. */
-export function faults(rules: FaultRules): Check<Routed & Identity> {
+/** Creates the stage over the malls' fault rules; `inUse` marks a mall in use. */
+export function faults(
+  rules: FaultRules,
+  inUse: (mallId: string) => Promise<void>,
+): Check<Routed & Identity> {
   return {
     name: 'faults',
     async run(phase): Promise<Reply | undefined> {
-      const action = await rules.take(phase.mallId, {
-        api: phase.api.name,
-        operationId: phase.route.operation.operationId,
-        method: phase.method,
-        path: phase.path,
-      });
+      const [action] = await Promise.all([
+        rules.take(phase.mallId, {
+          api: phase.api.name,
+          operationId: phase.route.operation.operationId,
+          method: phase.method,
+          path: phase.path,
+        }),
+        phase.caller.ok && inUse(phase.mallId),
+      ]);
       if (!action) return undefined;
       switch (action.kind) {
         case 'delay':
