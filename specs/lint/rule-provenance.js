@@ -23,6 +23,7 @@ const ruleExtensions = [
   'x-max-value-combinations',
   'x-subset-of',
   'x-filter',
+  'x-computed',
 ];
 const provenances = ['seed', 'reference', 'inferred'];
 /** The schema keywords that state a rule in a request, each needing a provenance on its schema. */

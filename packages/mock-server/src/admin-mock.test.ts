@@ -589,7 +589,7 @@ describe('admin mock: bad bodies → 422 naming the field', () => {
       'POST',
       '/api/v2/admin/categories',
       newCategory({ colour: 'blue' }),
-      'request',
+      'colour',
     ],
     [
       'several objects in one call (request as an array)',
@@ -742,7 +742,7 @@ describe('admin mock: each conditional rule of the spec → 422 naming the field
         shipping_fee_type: 'R',
         shipping_rates: [{ shipping_rates_min: '0', shipping_rates_max: '50000', shipping_fee: '3000' }],
       }),
-      'shipping_rates',
+      'shipping_rates.shipping_rates_min',
     ],
     [
       'an interval element for fee type N',
@@ -752,7 +752,7 @@ describe('admin mock: each conditional rule of the spec → 422 naming the field
         shipping_fee_type: 'N',
         shipping_rates: [{ shipping_rates_min: '1', shipping_rates_max: '3', shipping_fee: '3000' }],
       }),
-      'shipping_rates',
+      'shipping_rates.shipping_rates_min',
     ],
     [
       'a flat element for fee type D',

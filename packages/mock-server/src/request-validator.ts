@@ -56,17 +56,8 @@ const rawValue = (location: Location, parameter: OperationParameter, request: Ra
       ? request.query[parameter.name]
       : request.headers[parameter.name.toLowerCase()];
 
-/** How violations are named. */
-export interface ValidatorOptions {
-  /** Name an unexpected body key itself (`to.sed`) instead of the object that holds it (the APIs' way). */
-  readonly nameUnknownKeys?: boolean;
-}
-
 /** Creates the compiler for one spec; call it once per operation. */
-export function requestValidatorCompiler(
-  spec: SpecModel,
-  { nameUnknownKeys = false }: ValidatorOptions = {},
-): (operation: OperationEntry) => RequestValidator {
+export function requestValidatorCompiler(spec: SpecModel): (operation: OperationEntry) => RequestValidator {
   const compiler = spec.schemas();
   const parameterValidator = (parameters: readonly OperationParameter[]): ValidateFunction =>
     compiler.compile({
@@ -111,7 +102,7 @@ export function requestValidatorCompiler(
       }
       if (bodyValidator && request.body !== undefined && !bodyValidator(request.body)) {
         for (const error of (bodyValidator.errors ?? []).filter(isReportedError))
-          violations.push({ location: 'body', ...fieldViolation(error, { nameUnknownKeys }) });
+          violations.push({ location: 'body', ...fieldViolation(error) });
       }
       if (operation.bodyRequired && request.body === undefined) {
         violations.push({ location: 'body', name: 'request', message: 'a request body is required' });

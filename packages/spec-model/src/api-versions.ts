@@ -15,6 +15,10 @@ export interface ApiVersions {
 
 const releaseDate = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Whether `text` is a `YYYY-MM-DD` day of the calendar (not `2020-02-31`), as the header's `format: date` reads it. */
+const isCalendarDate = (text: string) =>
+  releaseDate.test(text) && !Number.isNaN(Date.parse(text)) && new Date(text).toISOString().startsWith(text);
+
 /**
  * Reads `x-api-versions` from a document that may not declare it (an older released bundle, a
  * document without versions).
@@ -50,13 +54,13 @@ export function apiVersionsOf(document: JsonObject): ApiVersions {
 /**
  * The described version that answers a request naming `requested` (a header value, or undefined
  * without the header): the latest without one, the date itself when described, the fallback for
- * another release date; `undefined` for a value that is not a release date (the header's schema
- * refuses it).
+ * another release date; `undefined` for a value that is not a calendar date (the header's schema,
+ * a date, refuses it).
  */
 export function answeringVersion(versions: ApiVersions, requested: string | undefined): string | undefined {
   const latest = versions.dates[0];
   if (requested === undefined) return latest;
   if (versions.dates.includes(requested)) return requested;
-  if (!releaseDate.test(requested) || Number.isNaN(Date.parse(requested))) return undefined;
+  if (!isCalendarDate(requested)) return undefined;
   return versions.unknownAnsweredAs === 'latest' ? latest : versions.dates.at(-1);
 }

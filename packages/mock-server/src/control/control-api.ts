@@ -69,7 +69,7 @@ export async function createControlApi(
   publicHosts: readonly string[] = [],
 ) {
   const spec = await loadSpec('control');
-  const compile = requestValidatorCompiler(spec, { nameUnknownKeys: true });
+  const compile = requestValidatorCompiler(spec);
   const validators = new Map(spec.operations.map((operation) => [operation.operationId, compile(operation)]));
   const guard = controlGuard(access, publicHosts);
   const bodyLimit = access.maxBodyBytes ?? defaultControlBodyLimit;

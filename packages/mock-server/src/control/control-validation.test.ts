@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { requestValidatorCompiler } from '../request-validator.js';
 
 const spec = await loadSpec('control');
-const compile = requestValidatorCompiler(spec, { nameUnknownKeys: true });
+const compile = requestValidatorCompiler(spec);
 const validator = (operationId: string) => {
   const operation = spec.operation(operationId);
   if (!operation) throw new Error(`the control document has no ${operationId}`);

@@ -1,4 +1,5 @@
-// Categories of the sandbox mall with the integrity the real service keeps: four depths, a parent
+// Categories of the sandbox mall, a new one starting from the create request's documented defaults,
+// with the integrity the real service keeps: four depths, a parent
 // that exists, the derived `full_category_*` and `root_category_no` kept right when a name
 // changes, display-set rules checked against the stored values on update, decoration images and
 // SEO per category, and deletion that takes the sub-categories with it (catalogue.ts removes their
@@ -48,15 +49,6 @@ export interface CategoryService {
 const levels = ['1', '2', '3', '4'] as const;
 
 export function createCategoryService(store: SandboxStore, shapes: RecordShapes): CategoryService {
-  const base = (() => {
-    const template = shapes.template('CategoryCreated');
-    for (const key of Object.keys(template))
-      if (key.endsWith('_product_display_period')) template[key] = null;
-    // Recently added first: a key that needs no period, so a bare create is complete.
-    template.product_display_key = 'A';
-    return template;
-  })();
-
   const find = (categoryNo: number) => store.get<CategoryRecord>('category', String(categoryNo));
   const get = (categoryNo: number) => {
     const category = find(categoryNo);
@@ -188,8 +180,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
       const categoryNo = store.nextNumber('category_no', firstCategoryNo);
       const siblings = tree.childrenOf(parent ? parent.category_no : mainCategoryNo);
       const category = {
-        ...base,
-        hash_tags: [],
+        ...shapes.newRecord('Category', 'createCategory'),
         ...shapes.acceptedFields('Category', fields),
         shop_no: shopNo,
         category_no: categoryNo,

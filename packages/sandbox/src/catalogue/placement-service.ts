@@ -40,9 +40,11 @@ export const defaultMainGroups = [
   { display_group: 4, group_name: 'Recommended', module_code: 'product_listmain_3', soldout_sort_type: 'B' },
 ] as const;
 
-const placementKey = (categoryNo: number, group: number, productNo: number) =>
+/** The key a category placement is stored under. */
+export const placementKey = (categoryNo: number, group: number, productNo: number) =>
   `${categoryNo}:${group}:${productNo}`;
-const mainKey = (group: number, productNo: number) => `${group}:${productNo}`;
+/** The key a main group placement is stored under. */
+export const mainKey = (group: number, productNo: number) => `${group}:${productNo}`;
 
 export interface PlacementService {
   categoryPlacements(categoryNo: number, group: number): CategoryPlacement[];

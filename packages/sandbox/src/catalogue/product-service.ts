@@ -1,11 +1,14 @@
 // Products and bundle products of the sandbox mall. A create issues the number and the eight-
-// character code, fills what the request leaves out from the spec's example records, keeps the
-// options its variants come from and places the product in the categories of `add_category_no`;
-// an update merges the request into the stored record under the rules on stored values and the
-// mall's settings (global edition, age verification), and stores the icon period. Integrity:
-// categories named must exist, a bundle's components must be existing (non-bundle) products, a
-// product that is a bundle's component cannot be deleted, and a deleted product leaves every
-// category and main group. List views sorted by each order are kept until the next write.
+// character code, starts the record from the documented defaults of the create request (every other
+// attribute null or absent, never an example value), stores every request field (in the record's
+// shape, stored-form.ts), keeps the options its variants come from and places the product in the
+// categories of `add_category_no` and the main groups of `main`; an update merges the request into
+// the stored record under the rules on stored values and the mall's settings (global edition, age
+// verification), and stores the icon period. `price_excluding_tax` is stored as sent, and computed
+// from the price and tax when not sent. Integrity: categories and main groups named must exist, a
+// bundle's components must be existing (non-bundle) products, a product that is a bundle's
+// component cannot be deleted, and a deleted product leaves every category and main group. List
+// views sorted by each order are kept until the next write.
 import type { SandboxStore } from '@mall-api/mall-state';
 import type { Violation } from '../protocol.js';
 import { derivedFrom } from '../support/derived.js';
@@ -17,6 +20,7 @@ import { type OptionInput, optionsOfRequest } from './product-options.js';
 import { sortProducts } from './product-order.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidFields, notFound } from './refusal.js';
+import { storedForm } from './stored-form.js';
 
 /**
  * The attributes a shop other than the default one (shop 1) keeps for itself: a product's price is
@@ -43,22 +47,6 @@ export const productCode = (productNo: number) => `P${productNo.toString(36).toU
 
 const violation = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
-/** Fields of the example records that describe that one product and must not be copied. */
-const identityFields = [
-  'product_no',
-  'product_code',
-  'category',
-  'created_date',
-  'updated_date',
-  'main',
-  'hscode',
-  'country_hscode',
-  'clearance_category_code',
-  'clearance_category_eng',
-  'clearance_category_kor',
-  'bundle_product_components',
-  'bundle_product_sales',
-];
 /** The icons of a new product: none until it is placed or sells out. */
 const noListIcons = { soldout_icon: false, recommend_icon: false, new_icon: false };
 
@@ -114,20 +102,6 @@ export function createProductService({
   clock,
   settings,
 }: ProductServiceContext): ProductService {
-  const strip = (template: Record<string, unknown>) => {
-    for (const field of identityFields) delete template[field];
-    return template;
-  };
-  // Every attribute the examples show (a list record has more than a create answer), with the
-  // create answer's values first.
-  const baseOf = (...exampleNames: string[]) =>
-    strip({
-      ...Object.assign({}, ...exampleNames.map((name) => shapes.template(name))),
-      list_icon: noListIcons,
-    });
-  const productBase = baseOf('ProductsPage', 'ProductUpdated', 'ProductCreated');
-  const bundleBase = baseOf('BundleProductsPage', 'BundleUpdated', 'BundleCreated');
-
   const { stored } = directory;
   /** A stored product as shop `shopNo` shows it: its own prices over the shared record. */
   const inShop = (entry: StoredProduct, shopNo: number): ProductRecord => {
@@ -145,6 +119,9 @@ export function createProductService({
   const get = (productNo: number, bundle: boolean, shopNo = 1) =>
     inShop(storedProduct(productNo, bundle), shopNo);
   const schemaOf = (bundle: boolean) => (bundle ? 'BundleProduct' : 'Product');
+  /** The request's fields the record stores, in its shapes. */
+  const storedFields = (bundle: boolean, request: Record<string, unknown>) =>
+    shapes.acceptedFields(schemaOf(bundle), storedForm(request));
 
   /** State-dependent rules of a create or update; every violation at once, naming the field. */
   const check = (
@@ -174,6 +151,11 @@ export function createProductService({
         violations.push(
           violation(`request.bundle_product_components/${index}`, `product ${String(no)} is itself a bundle`),
         );
+    });
+    const groups = new Set(placements.mains().map((main) => main.display_group));
+    (Array.isArray(request.main) ? request.main : []).forEach((group: unknown, index) => {
+      if (!groups.has(group))
+        violations.push(violation(`request.main/${index}`, `main group ${String(group)} does not exist`));
     });
     if (request.adult_certification === 'T' && !settings.ageVerification)
       violations.push(
@@ -278,6 +260,19 @@ export function createProductService({
     }
   };
 
+  /** Places the product in exactly the main groups of `main`, when the request sends it. */
+  const placeInMains = (shopNo: number, productNo: number, request: Record<string, unknown>) => {
+    if (!Array.isArray(request.main)) return;
+    const wanted = new Set(request.main as number[]);
+    for (const main of placements.mains()) {
+      const group = Number(main.display_group);
+      const placed = placements.listMainProducts(group).some((p) => p.product_no === productNo);
+      if (wanted.has(group) && !placed) placements.addToMain(shopNo, group, [productNo]);
+      if (!wanted.has(group) && placed) placements.removeFromMain(group, productNo);
+    }
+  };
+
+  /** `price_excluding_tax` computed from the price and tax (when the request does not send it). */
   const priceFields = (record: Record<string, unknown>) => {
     if (typeof record.price !== 'string') return {};
     const price = Number(record.price);
@@ -291,14 +286,21 @@ export function createProductService({
     const entries = store.all<StoredProduct>('product');
     return bundle === undefined ? entries : entries.filter((e) => e.bundle === bundle);
   };
-  /** `icon_show_period` from an update's icon-exposure fields: the period with T, none with F. */
-  const iconPeriod = (request: Record<string, unknown>) => {
+  /**
+   * `icon_show_period` from an update's icon-exposure fields: F clears it; a datetime sent sets that
+   * end of the period (the other end kept).
+   */
+  const iconPeriod = (request: Record<string, unknown>, current: ProductRecord) => {
     if (request.use_icon_exposure_term === 'F') return { icon_show_period: {} };
-    if (request.use_icon_exposure_term !== 'T') return {};
+    const begin = request.icon_exposure_begin_datetime;
+    const end = request.icon_exposure_end_datetime;
+    if (begin === undefined && end === undefined) return {};
+    const period = typeof current.icon_show_period === 'object' ? current.icon_show_period : {};
     return {
       icon_show_period: {
-        start_date: request.icon_exposure_begin_datetime,
-        end_date: request.icon_exposure_end_datetime,
+        ...period,
+        ...(begin === undefined ? {} : { start_date: begin }),
+        ...(end === undefined ? {} : { end_date: end }),
       },
     };
   };
@@ -328,17 +330,15 @@ export function createProductService({
       check(request, undefined);
       const productNo = store.nextNumber('product_no', firstProductNo);
       const now = kstDateTime(createdAt ?? clock());
-      const accepted = shapes.acceptedFields(schemaOf(bundle), request);
       const record = {
-        ...(bundle ? bundleBase : productBase),
-        ...accepted,
+        ...shapes.newRecord(schemaOf(bundle), bundle ? 'createBundleProduct' : 'createProduct'),
+        ...storedFields(bundle, request),
         shop_no: 1,
         product_no: productNo,
         product_code: productCode(productNo),
         product_name: String(request.product_name),
-        display: request.display ?? 'F',
-        selling: request.selling ?? 'F',
         sold_out: 'F',
+        list_icon: noListIcons,
         ...(bundle ? {} : { price: request.price ?? request.supply_price ?? '0.00' }),
         category: [],
         main: [],
@@ -347,16 +347,21 @@ export function createProductService({
       } as ProductRecord;
       const options = optionsOfRequest(request);
       if (options.length > 0) Object.assign(record, { has_option: 'T', option_type: 'C' });
-      Object.assign(record, priceFields(record), bundle ? bundleParts(request) : {});
+      Object.assign(
+        record,
+        request.price_excluding_tax === undefined ? priceFields(record) : {},
+        bundle ? bundleParts(request) : {},
+      );
       store.put('product', String(productNo), { bundle, record, ...(options.length > 0 ? { options } : {}) });
       placeInCategories(shopNo, productNo, request);
+      placeInMains(shopNo, productNo, request);
       return get(productNo, bundle, shopNo);
     },
     update(productNo, shopNo, request, bundle) {
       const entry = storedProduct(productNo, bundle);
       const current = entry.record;
       check(request, inShop(entry, shopNo), productNo);
-      const accepted = shapes.acceptedFields(schemaOf(bundle), request);
+      const accepted = storedFields(bundle, request);
       const own =
         shopNo === 1
           ? {}
@@ -373,10 +378,11 @@ export function createProductService({
         main: current.main,
         updated_date: kstDateTime(clock()),
       } as ProductRecord;
+      const repriced = ['price', 'tax_type', 'tax_amount'].some((field) => field in request);
       Object.assign(
         record,
-        priceFields(record),
-        iconPeriod(request),
+        request.price_excluding_tax === undefined && repriced ? priceFields(record) : {},
+        iconPeriod(request, current),
         bundle ? bundleParts(request, current) : {},
       );
       const shopPrices =
@@ -396,6 +402,7 @@ export function createProductService({
           : [request.delete_category_no];
       for (const no of deleteCategories as number[]) placements.removeFromCategory(no, productNo, 1);
       placeInCategories(shopNo, productNo, request);
+      placeInMains(shopNo, productNo, request);
       return get(productNo, bundle, shopNo);
     },
     delete(productNo, bundle) {

@@ -1,10 +1,11 @@
-// What a sandbox record looks like, taken from the spec: the documented example records serve as
-// templates for the attributes the sandbox does not model, and a request field is copied into a
-// record only when it is valid for that attribute of the record schema (request and record shapes
-// differ for a few fields, such as `add_category_no` against `category`). Keeps every answer valid
-// against the response schemas without restating them here; also gives the defaults the spec sets
-// for query parameters (a list's sort order) and which query parameters filter by an attribute's
-// value. The spec is read through its model.
+// What a sandbox record looks like, taken from the spec: a new record starts from the documented
+// `default`s of its create request's fields, with every other attribute the record schema lets be
+// null set to null (never an example value); a request field is copied into a record only when it is
+// valid for that attribute of the record schema (request and record shapes differ for a few fields,
+// such as `add_category_no` against `category`). Keeps every answer valid against the response
+// schemas without restating them here; also gives the defaults the spec sets for query parameters
+// (a list's sort order), which query parameters filter by an attribute's value, and the example
+// records the collection view still templates from. The spec is read through its model.
 import { isJsonObject, type JsonObject, type SpecModel } from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
@@ -16,6 +17,12 @@ export interface RecordShapes {
   template(exampleName: string): Record<string, unknown>;
   /** Deep copies of every record of a named list example (`{standardtags: [...]}`), in order. */
   records(exampleName: string): Record<string, unknown>[];
+  /**
+   * What a record of the schema component `schemaName` created by `operationId` holds before the
+   * request is applied: each request field's documented `default` (where the record has that
+   * attribute), every other attribute that may be null as null (a fresh copy each call).
+   */
+  newRecord(schemaName: string, operationId: string): Record<string, unknown>;
   /** The fields of `source` valid for the attributes of the schema component `schemaName`. */
   acceptedFields(schemaName: string, source: Record<string, unknown>): Record<string, unknown>;
   /** Whether `value` is valid for the attribute `field` of the schema component `schemaName`. */
@@ -71,7 +78,37 @@ export function recordShapes(model: SpecModel): RecordShapes {
     return records.filter(isJsonObject).map((record) => structuredClone(record) as Record<string, unknown>);
   };
 
+  /** The properties of an operation's `request` object, dereferenced. */
+  const requestFields = (operationId: string): JsonObject => {
+    const body = model.resolveOptional(model.operation(operationId)?.bodySchema);
+    const request = isJsonObject(body?.properties)
+      ? model.resolveOptional(body.properties.request)
+      : undefined;
+    return isJsonObject(request?.properties) ? request.properties : {};
+  };
+  const newRecords = new Map<string, Record<string, unknown>>();
+  const firstRecordOf = (schemaName: string, operationId: string): Record<string, unknown> => {
+    const schema = model.resolveOptional(schemas[schemaName]);
+    const attributes = isJsonObject(schema?.properties) ? Object.keys(schema.properties) : [];
+    // A `default` beside a `$ref` is the field's own; else the referenced schema's.
+    const defaults = Object.entries(requestFields(operationId)).flatMap(([field, raw]) => {
+      const value = isJsonObject(raw) && 'default' in raw ? raw.default : model.resolveOptional(raw)?.default;
+      return value === undefined || !fits(schemaName, field, value) ? [] : [[field, value]];
+    });
+    return {
+      ...Object.fromEntries(attributes.filter((a) => fits(schemaName, a, null)).map((a) => [a, null])),
+      ...Object.fromEntries(defaults),
+    };
+  };
+  const newRecordOf = (schemaName: string, operationId: string) => {
+    const key = `${schemaName}/${operationId}`;
+    const record = newRecords.get(key) ?? firstRecordOf(schemaName, operationId);
+    newRecords.set(key, record);
+    return structuredClone(record);
+  };
+
   return {
+    newRecord: newRecordOf,
     template: (exampleName) => {
       const [first] = recordsOf(exampleName);
       if (!first) throw new Error(`the spec has no record example named ${exampleName}`);

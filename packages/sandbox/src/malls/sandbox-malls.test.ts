@@ -270,6 +270,79 @@ describe('malls', () => {
     expect(await malls.restore('a', JSON.parse(before))).toMatchObject({ ok: true });
   });
 
+  it('refuses a snapshot with a record under another key, a repeated key or a reference to nothing, naming the record, changing nothing', async () => {
+    const malls = await open();
+    count(malls, 'a');
+    const snapshot = malls.snapshot('a');
+    if (!snapshot) throw new Error('mall a exists');
+    const before = JSON.stringify(snapshot);
+    const broken = (change: (tables: Body) => void) => {
+      const tables = structuredClone(snapshot.tables) as Body;
+      change(tables);
+      return { ...snapshot, tables };
+    };
+    const cases: [string, (tables: Body) => void, string, RegExp][] = [
+      [
+        'a product under another number',
+        (t) => (t.product[2][0] = '999999'),
+        'tables.product/2',
+        /stored under 999999/,
+      ],
+      [
+        'a repeated key',
+        (t) => t.category.push(structuredClone(t.category[0])),
+        `tables.category/${snapshot.tables.category.length}`,
+        /repeats the key/,
+      ],
+      [
+        'a placement of a missing product',
+        (t) => {
+          const [, placement] = t.categoryPlacement[0];
+          const moved = { ...placement, product_no: 999999 };
+          t.categoryPlacement[0] = [`${moved.category_no}:${moved.display_group}:999999`, moved];
+        },
+        'tables.categoryPlacement/0',
+        /product 999999/,
+      ],
+      [
+        'a bundle of a missing product',
+        (t) => {
+          const index = t.product.findIndex(([, entry]: [string, Body]) => entry.bundle);
+          t.product[index][1].record.bundle_product_components[0].product_no = 999999;
+        },
+        `tables.product/${snapshot.tables.product.findIndex(([, entry]) => (entry as Body).bundle)}`,
+        /component product 999999/,
+      ],
+      [
+        'a product in a missing category',
+        (t) => t.product[0][1].record.category.push({ category_no: 999999, recommend: 'F', new: 'F' }),
+        'tables.product/0',
+        /category 999999/,
+      ],
+      [
+        'a main placement in a missing group',
+        (t) => {
+          const [, placement] = t.mainPlacement[0];
+          t.mainPlacement[0] = [`99:${placement.product_no}`, { ...placement, display_group: 99 }];
+        },
+        'tables.mainPlacement/0',
+        /main group 99/,
+      ],
+    ];
+    for (const [what, change, name, message] of cases) {
+      const refused = await malls.restore('a', broken(change));
+      expect(refused, what).toMatchObject({ ok: false, reason: 'invalid' });
+      if (refused.ok) continue;
+      // A moved record also leaves what referred to it pointing at nothing: each is named.
+      expect(refused.violations, what).toContainEqual(
+        expect.objectContaining({ name, message: expect.stringMatching(message) }),
+      );
+      for (const violation of refused.violations) expect(violation.name, what).toMatch(/^tables\.\w+\/\d+$/);
+      expect(JSON.stringify(malls.snapshot('a')), what).toBe(before);
+    }
+    expect(await malls.restore('a', JSON.parse(before))).toMatchObject({ ok: true });
+  });
+
   it('keeps the collection count over every mall current as malls change, are dropped and created', async () => {
     const malls = await open({ newMall: 'empty' });
     const lamp = (mallId: string, name: string) =>

@@ -1,8 +1,9 @@
 // A mall's data as plain JSON, and back: every record of every table with its key, in insertion
 // order, so a restored mall answers exactly as the snapshotted one did (its id sequences
 // included). A snapshot is checked before anything is written: every table named, every entry a
-// key and a record, and every record valid for the admin spec's schema of what its table holds
-// (a product entry holds its record as a product or bundle and its bundle flag). Checking and
+// key and a record, every record valid for the admin spec's schema of what its table holds (a
+// product entry holds its record as a product or bundle and its bundle flag), then the records'
+// integrity (snapshot-integrity.ts: keys, duplicates, references). Checking and
 // restoring a large snapshot run in time slices, so the process keeps answering meanwhile.
 import {
   clearStore,
@@ -15,6 +16,7 @@ import type { JsonObject, SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
+import { integrityViolations } from './snapshot-integrity.js';
 
 /** A mall's data as plain JSON. */
 export interface MallSnapshot {
@@ -108,7 +110,7 @@ export function createSnapshotCheck(model: SpecModel): (value: unknown) => Promi
           found.push(...schemaViolations(record.bundle ? bundle : product, record.record, `${name}.record`));
         violations.push(...found);
       });
-    return violations;
+    return violations.length > 0 ? violations : integrityViolations(tables);
   };
 }
 
