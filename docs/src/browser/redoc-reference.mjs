@@ -14,7 +14,7 @@ import { AppStore, Redoc } from 'redoc';
 
 /**
  * Renders its child, then calls `onReady` once it is on the page.
- * @param {{ onReady: () => void, children: import('react').ReactNode }} props
+ * @param {{ onReady: () => void, children?: import('react').ReactNode }} props
  */
 function WhenReady({ onReady, children }) {
   useEffect(onReady, [onReady]);
