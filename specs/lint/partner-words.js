@@ -16,6 +16,8 @@ const internalWords = [
   { pattern: /\binferred\b/i, name: '"inferred"' },
   { pattern: /\b(?:platform|public) reference\b/i, name: '"the platform reference"' },
   { pattern: /\breference (?:says|gives|documents|names|lists|states)\b/i, name: '"the reference says"' },
+  { pattern: /\(reference[;)]/i, name: '"(reference)"' },
+  { pattern: /\bis ours\b|\bour (?:decision|reading|choice|design)\b/i, name: '"ours"' },
 ];
 
 /**
