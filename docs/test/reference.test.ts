@@ -54,7 +54,9 @@ async function loadReference(name: string, scheme: Scheme): Promise<LoadedRefere
   };
   const { page, problems } = await openWatchedPage(browser, scheme);
   await page.goto(`${site.url}/${name}/index.html`, { waitUntil: 'networkidle' });
-  await page.locator('[id^="operation/"]').first().waitFor({ timeout: 30_000 });
+  // The operations are in the prerendered HTML; the Try it buttons come once Redoc is live (hydrated),
+  // which on a loaded machine takes a while: the test waits for it, it does not time it.
+  await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 150_000 });
   await page.locator('button.try-it').first().waitFor({ timeout: 30_000 });
   const tryIt = await page.$$eval('[id^="operation/"]:has(button.try-it)', (nodes) =>
     nodes.map((node) => node.id.replace(/^operation\//, '')),
