@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { build } from 'rolldown';
 
 /**
- * A rolldown plugin that gives every module but `shim` the file `shim` for `polished`.
+ * A rolldown plugin that gives every module but `shim` the file `shim` for `polished`; the
+ * prerendering of the references (redoc-prerender.mjs) bundles Redoc with it too.
  * @param {string} shim
  * @returns {import('rolldown').Plugin}
  */
-const polishedThrough = (shim) => ({
+export const polishedThrough = (shim) => ({
   name: 'polished-css-variables',
   resolveId: (source, importer) => (source === 'polished' && importer !== shim ? shim : null),
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { demoCollectionClients, demoOAuthClient } from '@mall-api/mock-server';
 import { loadSpec } from '@mall-api/spec-model';
 import { stringify } from 'yaml';
@@ -28,9 +29,12 @@ import { postmanCollection } from './postman-collections.mjs';
 // (docs/changelogs/*.md, if any). Reads the specs through @mall-api/spec-model (run the bundle
 // first) and @mall-api/rate-limit (built); writes only docs/dist. Never changes the hand-written
 // specs or specs/dist.
+// Options: `--out <folder>` builds elsewhere than docs/dist; `--no-prerender` leaves the references
+// to render in the browser, as the site did before they were prerendered (bench/ compares the two).
 import { rateLimitSummary } from './rate-limit-summary.mjs';
+import { loadRedocPrerenderer } from './redoc-prerender.mjs';
 import { redocSpecJson } from './redoc-spec.mjs';
-import { renderReferencePage } from './reference-page.mjs';
+import { redocOptions, renderReferencePage } from './reference-page.mjs';
 import { guideDocuments, referenceDocuments, searchIndexJson } from './search-index.mjs';
 import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './spec-tables.mjs';
 
@@ -38,7 +42,10 @@ import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './s
 /** @typedef {import('@mall-api/spec-model').ApiName} ApiName */
 
 const docsRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(docsRoot, 'dist');
+const { values: flags } = parseArgs({
+  options: { out: { type: 'string' }, 'no-prerender': { type: 'boolean', default: false } },
+});
+const dist = resolve(flags.out ?? join(docsRoot, 'dist'));
 
 /**
  * The Markdown files of a folder of docs/ (none when it does not exist), sorted by name.
@@ -140,16 +147,22 @@ for (const asset of ['shell.css', 'site.css', 'reference.css', 'favicon.svg', 'r
 
 const searchDocuments = [];
 const postman = [];
+const prerender = flags['no-prerender'] ? undefined : await loadRedocPrerenderer(docsRoot);
+const { scrollYOffset: _browserOnly, ...prerenderOptions } = redocOptions;
 for (const api of apis) {
   const model = modelOf(api.name);
   const samples = codeSamplesOf(api.name, model);
   const spec = withCodeSamples(model, samples);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.json`), `${JSON.stringify(spec, null, 2)}\n`);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.yaml`), stringify(spec, { lineWidth: 0 }));
-  await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), redocSpecJson(spec));
+  const redocJson = redocSpecJson(spec);
+  await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), redocJson);
   const consoleApi = consoleApiOf(api.name, api.title, model, [...models.values()]);
   const tryIt = consoleApi.operations.map(({ operationId, summary }) => ({ operationId, summary }));
-  await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav, tryIt));
+  await writeFile(
+    join(dist, api.name, 'index.html'),
+    renderReferencePage(api, nav, tryIt, prerender?.(JSON.parse(redocJson), prerenderOptions)),
+  );
   await writeFile(join(dist, api.name, 'console.json'), JSON.stringify(consoleApi));
   await writeFile(
     join(dist, api.name, 'reference.md'),
@@ -217,7 +230,7 @@ await writeFile(
 await Promise.all([scripts, ...postman]);
 await hashAssets(dist);
 process.stdout.write(
-  `docs built into docs/dist in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
+  `docs built into ${dist} in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
     `(${apis.length} references, ${guides.length} guides, ${changelogs.length} changelogs, ` +
     `${searchDocuments.length} search entries)\n`,
 );

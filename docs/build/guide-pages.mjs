@@ -176,11 +176,29 @@ export function renderGuidePage(guide, guides, nav, blocks) {
 ${guideList(guides, guide.name)}
 <article class="guide">
 <p class="breadcrumb"><a href="index.html">Guides</a> / ${escapeHtml(guide.title)}</p>
-${html.replace(/<\/h1>\n/, (/** @type {string} */ end) => `${end}${toc}\n`)}
+${withContents(html, toc)}
 ${pager}
 </article>
 </div>`,
   });
+}
+
+/**
+ * The guide's HTML with its table of contents after the title and first paragraph (so on a phone
+ * they are what the reader sees first), or after the title when a section starts before any
+ * paragraph.
+ * @param {string} html
+ * @param {string} toc
+ */
+function withContents(html, toc) {
+  const title = html.indexOf('</h1>\n');
+  if (title < 0) return html;
+  const afterTitle = title + '</h1>\n'.length;
+  const paragraph = html.indexOf('</p>\n', afterTitle);
+  const section = html.indexOf('<h2', afterTitle);
+  const at =
+    paragraph >= 0 && (section < 0 || paragraph < section) ? paragraph + '</p>\n'.length : afterTitle;
+  return `${html.slice(0, at)}${toc}\n${html.slice(at)}`;
 }
 
 /**

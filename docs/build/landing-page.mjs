@@ -43,7 +43,7 @@ function apiCard(api) {
   <dl class="facts">
     <dt>Status</dt><dd>${escapeHtml(api.status)}</dd>
     <dt>API versions</dt><dd>${escapeHtml(api.apiVersions)}</dd>
-    <dt>Description revision</dt><dd>${escapeHtml(api.version)} (<code>info.version</code>)</dd>
+    <dt>OpenAPI document</dt><dd>version ${escapeHtml(api.version)}</dd>
     <dt>Base address</dt><dd>${base}</dd>
     <dt>Local mock</dt><dd><code>${escapeHtml(api.mockUrl)}</code></dd>
     <dt>Authentication</dt><dd><a href="guides/${api.authGuide}">${escapeHtml(api.auth)}</a></dd>
@@ -138,7 +138,7 @@ the references as <code>x-codeSamples</code>), a Postman collection per API with
 demo credentials) and a your-mall one (empty secrets), and every page as Markdown for tools and language models (listed in <a href="llms.txt">llms.txt</a>).</p>
 <div class="table-scroll" tabindex="0"><table>
 <caption>Downloads per API</caption>
-<thead><tr><th scope="col">API</th><th scope="col">Description revision</th><th scope="col">OpenAPI YAML</th><th scope="col">OpenAPI JSON</th><th scope="col">Postman</th><th scope="col">Postman environments</th><th scope="col">Markdown</th></tr></thead>
+<thead><tr><th scope="col">API</th><th scope="col">Document version</th><th scope="col">OpenAPI YAML</th><th scope="col">OpenAPI JSON</th><th scope="col">Postman</th><th scope="col">Postman environments</th><th scope="col">Markdown</th></tr></thead>
 <tbody>
 ${apis
   .map(

@@ -72,7 +72,8 @@ const searchDialog = `<dialog class="search" aria-labelledby="search-label">
 
 /**
  * The site header: a skip link, the brand, the navigation (the current section marked), the
- * search button and the dark-mode toggle.
+ * search button and the colour-scheme toggle, whose label (chosen by shell.css from the page's
+ * `data-theme`, so it is right before any script runs) says the scheme it switches to.
  */
 export function siteHeader(
   /** @type {{ depth?: number, nav?: NavItem[], current?: string }} */ {
@@ -89,7 +90,7 @@ export function siteHeader(
     .join('');
   return `<a class="skip" href="#content">Skip to content</a>
 <header class="site"><a class="brand" href="${up(depth)}index.html">mall-api <span>docs</span></a><nav aria-label="Site">${links}</nav>
-<div class="site-tools"><button type="button" class="search-open" aria-keyshortcuts="/ Control+K">Search <kbd>/</kbd></button><button type="button" class="theme-toggle" aria-pressed="false">Dark mode</button></div></header>
+<div class="site-tools"><button type="button" class="search-open" aria-keyshortcuts="/ Control+K">Search <kbd>/</kbd></button><button type="button" class="theme-toggle"><span class="to-dark">Dark mode</span><span class="to-light">Light mode</span></button></div></header>
 ${searchDialog}`;
 }
 

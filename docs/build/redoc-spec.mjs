@@ -2,7 +2,9 @@
 // The copy of a spec that the reference page hands Redoc (docs/dist/specs/<api>.redoc.json): the
 // docs' copy with its code samples, on one line, without the vendor extensions Redoc never shows
 // (our rule markers such as `x-mock-enforced` or `x-provenance`), so each reference downloads less,
-// and with nullable fields written so Redoc labels them plainly ("string or null").
+// with nullable fields written so Redoc labels them plainly ("string or null"), and with a server
+// address that is one variable (`{collection_base_url}`) written as its default, which Redoc would
+// otherwise take for a path relative to the page.
 // The downloadable specs beside it keep everything.
 
 /** The vendor extensions Redoc reads; every other `x-` key is left out. */
@@ -96,7 +98,22 @@ function strip(value, root) {
 }
 
 /**
+ * A server whose address is not absolute (only variables, `{collection_base_url}`) with the
+ * variables' defaults filled in; other servers as they are.
+ * @param {{ url: string, variables?: Record<string, { default: string }> }} server
+ */
+function absoluteServer(server) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(server.url)) return server;
+  const { variables = {}, ...rest } = server;
+  return { ...rest, url: server.url.replace(/\{([^}]+)\}/g, (name, key) => variables[key]?.default ?? name) };
+}
+
+/**
  * The JSON text Redoc renders for `spec` (the docs' copy, with code samples).
  * @param {unknown} spec
  */
-export const redocSpecJson = (spec) => JSON.stringify(strip(spec, spec));
+export function redocSpecJson(spec) {
+  const copy = /** @type {{ servers?: any[] }} */ (strip(spec, spec));
+  if (copy.servers) copy.servers = copy.servers.map(absoluteServer);
+  return JSON.stringify(copy);
+}

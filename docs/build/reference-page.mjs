@@ -1,21 +1,27 @@
 // @ts-check
-// Renders the page of one API reference: our site header around Redoc 2 (assets/redoc.js, built
-// by the docs build, never a CDN), which renders the docs' copy of the bundled spec (with its
-// generated code samples; `<api>.redoc.json`, see redoc-spec.mjs) from docs/dist/specs once, with
-// a theme whose colours are CSS custom properties set per colour scheme (redoc-theme.mjs), so
-// switching light and dark changes CSS only: no second render, the scroll position and anchor
-// stay. And the "Try it" console (assets/console.js, with the list of operations that get a Try it
-// button; its data loads on first use).
+// Renders the page of one API reference: our site header around Redoc 2's reference, which the
+// docs build has already rendered into the page (redoc-prerender.mjs: every operation is in the
+// HTML, with its styles) and which assets/redoc.js (built by the docs build, never a CDN) hydrates
+// from the docs' copy of the bundled spec (with its generated code samples; `<api>.redoc.json`,
+// see redoc-spec.mjs), with a theme whose colours are CSS custom properties set per colour scheme
+// (redoc-theme.mjs), so switching light and dark changes CSS only: no second render, the scroll
+// position and anchor stay. And the "Try it" console (assets/console.js, with the list of
+// operations that get a Try it button; its data loads on first use).
 import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
 import { schemeSwitchingTheme } from './redoc-theme.mjs';
 
 /** Redoc's theme for both schemes (CSS custom properties) and the CSS that sets them per scheme. */
 const themed = schemeSwitchingTheme();
 
-/** Redoc options shared by every reference page. */
-const redocOptions = {
+/**
+ * Redoc options of every reference page; the build prerenders with the same ones (less
+ * `scrollYOffset`, a selector only the browser can use), so the markup matches what hydrates.
+ */
+export const redocOptions = {
+  theme: themed.theme,
   scrollYOffset: 'header.site',
-  hideDownloadButton: false,
+  // The page's own intro offers the downloads (YAML, JSON, Postman, Markdown).
+  hideDownloadButton: true,
   expandResponses: '200',
   jsonSampleExpandLevel: 3,
   requiredPropsFirst: true,
@@ -24,44 +30,46 @@ const redocOptions = {
 };
 
 /**
- * What the page shows before Redoc has loaded (plain HTML, so the reader has the API's summary,
- * addresses and downloads at once): it stays above the rendered reference.
- * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
+ * One line above Redoc's own header (its title, version and description): where the API answers
+ * and the downloads, which Redoc's header does not give.
+ * @param {{ name: string, title: string, base: { template: string }, mockUrl: string }} api
  */
-const intro = (api) => `<section class="reference-intro" aria-label="About the ${escapeHtml(api.title)}">
-<p class="reference-lede">${escapeHtml(api.summary)}</p>
-<p class="reference-facts">Version ${escapeHtml(api.version)} · base URL <code>${escapeHtml(api.base.template)}</code> · local mock <code>${escapeHtml(api.mockUrl)}</code> · every operation has a <strong>Try it</strong> button.</p>
-<p class="reference-facts">Download: <a href="../specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="../specs/${api.name}.openapi.json" download>JSON</a> · <a href="../postman/${api.name}.postman_collection.json" download>Postman</a> · <a href="reference.md">Markdown</a></p>
-</section>`;
+const facts = (api) =>
+  `<p class="reference-facts" aria-label="About the ${escapeHtml(api.title)}">Base URL <code>${escapeHtml(api.base.template)}</code> · local mock <code>${escapeHtml(api.mockUrl)}</code> · download <a href="../specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="../specs/${api.name}.openapi.json" download>JSON</a> · <a href="../postman/${api.name}.postman_collection.json" download>Postman</a> · <a href="reference.md">Markdown</a></p>`;
 
 /**
- * Renders `docs/dist/<api>/index.html`. `tryIt` lists the operations that get a "Try it" button
- * (the console's data, `console.json`, loads when the first one is pressed). Redoc and the
- * scripts load deferred, so the page paints its header and intro first.
+ * Renders `docs/dist/<api>/index.html`. `prerendered` is Redoc's markup and styles for the page
+ * (redoc-prerender.mjs; absent in a `--no-prerender` build, where Redoc renders in the browser).
+ * `tryIt` lists the operations that get a "Try it" button (the console's data, `console.json`,
+ * loads when the first one is pressed). The scripts load deferred, after the reference has painted.
  * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  * @param {import('./page-shell.mjs').NavItem[]} nav
  * @param {{ operationId: string, summary: string }[]} tryIt
+ * @param {{ html: string, styles: string }} [prerendered]
  */
-export function renderReferencePage(api, nav, tryIt) {
+export function renderReferencePage(api, nav, tryIt, prerendered) {
   return `<!doctype html>
 <html lang="en">
 <head>
 ${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.summary, stylesheets: ['shell.css', 'reference.css'] })}
 <style>
 ${themed.css}</style>
+${prerendered?.styles ?? ''}
 </head>
 <body class="reference" data-api="${escapeHtml(api.name)}">
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
-<main id="content" aria-label="${escapeHtml(api.title)} reference">${intro(api)}<div id="redoc"></div></main>
+<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc">${prerendered?.html ?? ''}</div></main>
 <script src="../assets/redoc.js" defer></script>
 <script>
 addEventListener('DOMContentLoaded', () => {
-  // Code blocks scroll sideways: make each one reachable by keyboard, as they are rendered.
-  const focusable = (root) => root.querySelectorAll?.('pre:not([tabindex])').forEach((pre) => pre.setAttribute('tabindex', '0'));
   const redoc = document.getElementById('redoc');
-  new MutationObserver(() => focusable(redoc)).observe(redoc, { childList: true, subtree: true });
-  const theme = ${JSON.stringify(themed.theme)};
-  Redoc.init('../specs/${api.name}.redoc.json', { ...${JSON.stringify(redocOptions)}, theme }, redoc);
+  // Code blocks scroll sideways: once Redoc is live, make each one reachable by keyboard, as they are rendered.
+  redoc.addEventListener('redoc-ready', () => {
+    const focusable = () => redoc.querySelectorAll('pre:not([tabindex])').forEach((pre) => pre.setAttribute('tabindex', '0'));
+    focusable();
+    new MutationObserver(focusable).observe(redoc, { childList: true, subtree: true });
+  }, { once: true });
+  Redoc.show('../specs/${api.name}.redoc.json', ${JSON.stringify(redocOptions)}, redoc);
 });
 </script>
 <script type="application/json" id="try-it-operations">${JSON.stringify(tryIt).replace(/</g, '\\u003c')}</script>

@@ -3,7 +3,8 @@
 // `npm run screenshots -w docs`: regenerates the screenshots in docs/screenshots/ from the built
 // site (run the docs build first): the collection reference's "Try it" console after a request to
 // the local mock, in the light and the dark scheme, the admin console with a demo token, the
-// admin reference and the landing page in the dark scheme, and the search dialog. Starts its own mocks and docs server on free ports and
+// admin reference and the landing page in the dark scheme, the search dialog, and on a phone
+// (390×844) the admin reference and the authentication guide. Starts its own mocks and docs server on free ports and
 // Debian's Chromium through playwright-core; stops them when done.
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -64,6 +65,13 @@ try {
   await admin.locator('dialog.search .search-results li').first().waitFor();
   await admin.screenshot({ path: join(folder, 'search-dark.png') });
   await admin.close();
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+  await phone.goto(`${site.url}/admin/index.html`, { waitUntil: 'networkidle' });
+  await phone.locator('#redoc[data-redoc-ready]').waitFor();
+  await phone.screenshot({ path: join(folder, 'reference-phone.png') });
+  await phone.goto(`${site.url}/guides/authentication.html`, { waitUntil: 'networkidle' });
+  await phone.screenshot({ path: join(folder, 'guide-phone.png') });
+  await phone.close();
   process.stdout.write(`screenshots written to ${folder}\n`);
 } finally {
   await browser.close();

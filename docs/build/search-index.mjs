@@ -1,6 +1,6 @@
 // @ts-check
 // Builds the site's search index with MiniSearch at docs build time: one document per guide
-// section (from the rendered guide, so the computed tables are searchable too), one per operation
+// section and subsection (h2 and h3, each found by its heading; from the rendered guide, so the computed tables are searchable too), one per operation
 // of each reference (summary, description, method and path, and as names its operationId and
 // every parameter and request or response field name, read through the spec model), and one per
 // changelog. Serialized to `search-index.json`, which the page loads (src/browser/search.ts).
@@ -31,7 +31,7 @@ const plainText = (html) =>
  * @returns {SearchDocument[]}
  */
 export function guideDocuments(guide, html) {
-  const [intro = '', ...sections] = html.split(/(?=<h2 id=")/);
+  const [intro = '', ...sections] = html.split(/(?=<h[23] id=")/);
   const documents = [
     {
       id: `guide:${guide.name}`,
@@ -43,9 +43,9 @@ export function guideDocuments(guide, html) {
     },
   ];
   for (const section of sections) {
-    const match = /^<h2 id="([^"]+)">([\s\S]*?)<\/h2>/.exec(section);
+    const match = /^<h([23]) id="([^"]+)">([\s\S]*?)<\/h\1>/.exec(section);
     if (!match) continue;
-    const [whole, id = '', heading = ''] = match;
+    const [whole, , id = '', heading = ''] = match;
     documents.push({
       id: `guide:${guide.name}#${id}`,
       title: plainText(heading.replace(/<a class="anchor"[^>]*>#<\/a>/, '')),

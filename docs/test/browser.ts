@@ -1,5 +1,5 @@
 // Test support: Debian's Chromium driven by playwright-core (never a downloaded browser), a page
-// that records console errors, failed requests and any request that leaves localhost, and an
+// that records console errors and warnings, failed requests and any request that leaves localhost, and an
 // accessibility scan with axe-core injected from node_modules.
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -23,20 +23,29 @@ export function launchChromium(): Promise<Browser> {
 
 /** What went wrong while a page was open. */
 export interface PageProblems {
+  /** Console errors and warnings (a warning is a problem too: Redoc warns of a bad schema so). */
   consoleErrors: string[];
   failedRequests: string[];
   externalRequests: string[];
 }
 
-/** Opens a page that records its problems, in the given colour scheme (light by default). */
+/** A phone's screen (CSS pixels), as the docs are checked on. */
+export const phone = { width: 390, height: 844 };
+
+/**
+ * Opens a page that records its problems, in the given colour scheme (light by default) and
+ * viewport (a 1280×900 desktop by default).
+ */
 export async function openWatchedPage(
   browser: Browser,
   colorScheme: 'light' | 'dark' = 'light',
+  viewport: { width: number; height: number } = { width: 1280, height: 900 },
 ): Promise<{ page: Page; problems: PageProblems }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
+  const page = await browser.newPage({ viewport, colorScheme });
   const problems: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.consoleErrors.push(message.text());
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.consoleErrors.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.consoleErrors.push(error.message));
   page.on('requestfailed', (request) => problems.failedRequests.push(request.url()));

@@ -12,7 +12,7 @@ import { startMockServers } from '@mall-api/mock-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDocsServer } from '../build/serve.mjs';
-import { launchChromium, openWatchedPage, type PageProblems } from './browser.js';
+import { launchChromium, openWatchedPage, type PageProblems, phone } from './browser.js';
 
 const docsRoot = join(import.meta.dirname, '..');
 let browser: Browser;
@@ -90,10 +90,39 @@ describe('the Try it console', { timeout: 90_000 }, () => {
     // Chromium reports an HTTP error status of a fetch as a console message of its own; the page
     // itself logs nothing.
     expect(problems.consoleErrors).toEqual([
-      'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+      'error: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
     ]);
     expect(problems.failedRequests).toEqual([]);
     expect(problems.externalRequests).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a phone’s screen and brings the answer into view', async () => {
+    const { page, problems } = await openWatchedPage(browser, 'light', phone);
+    const dialog = await openConsole(page, 'collection', 'listProducts');
+    // Nothing in the dialog is wider than the dialog, and the dialog no wider than the screen.
+    const widths = await dialog.evaluate((element) => ({
+      dialog: element.getBoundingClientRect().right,
+      overflow: element.scrollWidth - element.clientWidth,
+      widest: Math.max(
+        ...[...element.querySelectorAll('fieldset, input, select, textarea')].map(
+          (child) => child.getBoundingClientRect().right,
+        ),
+      ),
+    }));
+    expect(widths.dialog).toBeLessThanOrEqual(phone.width);
+    expect(widths.overflow).toBe(0);
+    expect(widths.widest).toBeLessThanOrEqual(widths.dialog);
+    await dialog.getByRole('button', { name: 'Send request' }).click();
+    const status = dialog.locator('.console-http-status');
+    await expect(status.textContent()).resolves.toMatch(/^200/);
+    // The answer is on screen and has the focus.
+    const box = await status.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= phone.height).toBe(true);
+    await expect(
+      page.evaluate(() => document.activeElement?.classList.contains('console-response')),
+    ).resolves.toBe(true);
+    expect(problems).toEqual(noProblems);
     await page.close();
   });
 
@@ -196,10 +225,12 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     await page.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
     await expect(theme(page)).resolves.toBe('dark');
     await expect(background(page, 'body')).resolves.toBe('rgb(17, 21, 29)');
-    const toggle = page.getByRole('button', { name: 'Dark mode' });
-    await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true');
-    await toggle.click();
+    // The toggle is named after what it does: to light while dark is on, and back.
+    await expect(page.getByRole('button', { name: 'Dark mode' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Light mode' }).click();
     await expect(theme(page)).resolves.toBe('light');
+    await expect(page.getByRole('button', { name: 'Light mode' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Dark mode' }).count()).resolves.toBe(1);
     await expect(background(page, 'body')).resolves.toBe('rgb(255, 255, 255)');
     await page.goto(`${site.url}/guides/index.html`, { waitUntil: 'networkidle' });
     await expect(theme(page)).resolves.toBe('light');

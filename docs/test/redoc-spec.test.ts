@@ -1,12 +1,20 @@
 // The spec copy Redoc renders: vendor extensions Redoc never shows are left out (those it shows
 // and data that only looks like one stay), and a 3.1 nullable `anyOf: [<schema>, {type: 'null'}]`
-// becomes one schema typed `[<type>, 'null']`, which Redoc labels "string or null".
+// becomes one schema typed `[<type>, 'null']`, which Redoc labels "string or null"; a server address
+// that is one variable gets its default, as Redoc would read it as a path relative to the page.
 import { describe, expect, it } from 'vitest';
 import { redocSpecJson } from '../build/redoc-spec.mjs';
 
 const spec = {
   openapi: '3.1.0',
   'x-tagGroups': [{ name: 'All', tags: ['Things'] }],
+  servers: [
+    {
+      url: '{things_base_url}',
+      variables: { things_base_url: { default: 'https://things.example.org' } },
+    },
+    { url: 'https://{mall_id}.example.org', variables: { mall_id: { default: 'yourmall' } } },
+  ],
   'x-rate-limit': { capacity: 40 },
   paths: {
     '/things/{thing_no}': {
@@ -61,6 +69,13 @@ describe('the spec copy for Redoc', () => {
     expect(copy.components.schemas.Thing.properties.either).toEqual({
       anyOf: [{ type: 'string' }, { type: 'number' }],
     });
+  });
+
+  it('gives a server whose address is only a variable its default address, and keeps the others', () => {
+    expect(copy.servers).toEqual([
+      { url: 'https://things.example.org' },
+      { url: 'https://{mall_id}.example.org', variables: { mall_id: { default: 'yourmall' } } },
+    ]);
   });
 
   it('is one line', () => {

@@ -41,7 +41,7 @@ describe('the search index', () => {
     ...referenceDocuments({ name: 'admin', shortTitle: 'Admin' }, admin),
     ...guideDocuments(
       { name: 'rate-limits', title: 'Rate limits', summary: 'How each API counts calls: throttling.' },
-      '<h1>Rate limits</h1><p>Intro.</p><h2 id="admin-leaky-bucket"><a class="anchor" href="#admin-leaky-bucket">#</a>Admin: leaky bucket</h2><p>Drains two calls per second.</p>',
+      '<h1>Rate limits</h1><p>Intro.</p><h2 id="admin-leaky-bucket"><a class="anchor" href="#admin-leaky-bucket">#</a>Admin: leaky bucket</h2><p>Drains two calls per second.</p><h3 id="rotation-and-why-it-needs-care"><a class="anchor" href="#rotation-and-why-it-needs-care">#</a>Rotation, and why it needs care</h3><p>Each refresh returns a new refresh token and voids the old one.</p>',
     ),
   ];
   const index = MiniSearch.loadJSON(searchIndexJson(documents), searchOptions);
@@ -62,6 +62,12 @@ describe('the search index', () => {
     expect(documents.find((document) => document.url.endsWith('#admin-leaky-bucket'))?.title).toBe(
       'Admin: leaky bucket',
     );
+  });
+
+  it('has one entry per subsection too, found by its heading and text together', () => {
+    expect(urls('refresh token rotation')).toEqual([
+      'guides/rate-limits.html#rotation-and-why-it-needs-care',
+    ]);
   });
 
   it('finds a guide by the topics of its summary', () => {

@@ -5,7 +5,8 @@
 // token field and "Get a demo token"). Send validates the input against the operation's schemas
 // first (console-request.ts), then shows the answer's status, headers (rate-limit headers marked)
 // and body. The buttons come from the page's `#try-it-operations` list; `<api>/console.json`
-// (schemas and examples) is fetched when Try it is first pressed.
+// (schemas and examples) is fetched when Try it is first pressed; the buttons are added once Redoc
+// is live on the page (its `redoc-ready` event, see redoc-reference.mjs).
 import type { ConsoleApi, ConsoleOperation, ConsoleParameter } from './console-model.js';
 import { buildRequest, type ConsoleInput, inputProblems, isRateLimitHeader } from './console-request.js';
 import { fetchDemoToken, storedToken, storeToken } from './demo-token.js';
@@ -157,7 +158,17 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
     { type: 'button', class: 'console-send-anyway', hidden: '' },
     'Send anyway',
   );
-  const response = element('section', { class: 'console-response', 'aria-label': 'Response' });
+  const response = element('section', {
+    class: 'console-response',
+    'aria-label': 'Response',
+    tabindex: '-1',
+  });
+  // The answer may land below the fold of a small screen: bring it into view and give it focus.
+  const showResponse = (...children: Child[]) => {
+    response.replaceChildren(...children);
+    response.focus({ preventScroll: true });
+    response.scrollIntoView({ block: 'start' });
+  };
 
   const input = (): ConsoleInput => ({
     values: Object.fromEntries([...fields].map(([name, field]) => [name, field.value])),
@@ -187,7 +198,7 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
           element('td', {}, element('code', {}, value), isRateLimitHeader(name) ? ' (rate limit)' : ''),
         ),
       );
-      response.replaceChildren(
+      showResponse(
         element(
           'p',
           { class: `console-http-status ${answer.ok ? 'ok' : 'bad'}` },
@@ -203,7 +214,7 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
         element('pre', { tabindex: '0', class: 'console-body', 'aria-label': 'Response body' }, shown),
       );
     } catch (error) {
-      response.replaceChildren(
+      showResponse(
         element(
           'p',
           { class: 'console-http-status bad' },
@@ -328,9 +339,15 @@ if (container && apiName && listed) {
       if (operation) openConsole(dialog, api, operation, siteRoot);
     });
   };
-  addButtons(container, operations, open);
-  new MutationObserver(() => addButtons(container, operations, open)).observe(container, {
-    childList: true,
-    subtree: true,
-  });
+  // The buttons join Redoc's markup only once Redoc is live (hydrated), never before: React must
+  // find the prerendered markup exactly as it rendered it.
+  const start = () => {
+    addButtons(container, operations, open);
+    new MutationObserver(() => addButtons(container, operations, open)).observe(container, {
+      childList: true,
+      subtree: true,
+    });
+  };
+  if (container.dataset.redocReady !== undefined) start();
+  else container.addEventListener('redoc-ready', start, { once: true });
 }

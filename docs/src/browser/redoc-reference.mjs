@@ -2,21 +2,42 @@
 // Redoc for the reference pages (assets/redoc.js): Redoc 2's library, bundled by the docs build
 // with its React and with polished's colour functions taught CSS custom properties
 // (polished-css-variables.ts), so the page's theme can name `var(--redoc-…)` colours and switching
-// the colour scheme is a change of CSS only, never a second render. Exposes `Redoc.init`, as
-// Redoc's standalone bundle does, for the page's inline script.
-import { createElement } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RedocStandalone } from 'redoc';
+// the colour scheme is a change of CSS only, never a second render. The page arrives with the
+// reference already rendered by the docs build (src/redoc-prerender.mjs, the same Redoc and
+// options); `Redoc.show` fetches the spec, builds the same store and hydrates that markup, or
+// renders into an empty element (a site built with `--no-prerender`, which the benchmark compares
+// against). Once Redoc is live the element gets `data-redoc-ready` and a `redoc-ready` event, which
+// the Try it console waits for before it adds its buttons.
+import { createElement, useEffect } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { AppStore, Redoc } from 'redoc';
 
 /**
- * Renders the spec at `specUrl` into `element` with `options`; `onLoaded` runs once it is laid out.
+ * Renders its child, then calls `onReady` once it is on the page.
+ * @param {{ onReady: () => void, children?: import('react').ReactNode }} props
+ */
+function WhenReady({ onReady, children }) {
+  useEffect(onReady, [onReady]);
+  return children;
+}
+
+/**
+ * Shows the spec at `specUrl` in `element` with `options`: hydrates the prerendered reference, or
+ * renders it when the element is empty.
  * @param {string} specUrl
  * @param {object} options
  * @param {HTMLElement} element
- * @param {(error?: Error) => void} [onLoaded]
  */
-function init(specUrl, options, element, onLoaded) {
-  createRoot(element).render(createElement(RedocStandalone, { specUrl, options, onLoaded }));
+async function show(specUrl, options, element) {
+  const spec = await (await fetch(specUrl)).json();
+  const store = new AppStore(spec, specUrl, options);
+  const onReady = () => {
+    element.dataset.redocReady = '';
+    element.dispatchEvent(new Event('redoc-ready'));
+  };
+  const app = createElement(WhenReady, { onReady }, createElement(Redoc, { store }));
+  if (element.firstElementChild) hydrateRoot(element, app);
+  else createRoot(element).render(app);
 }
 
-/** @type {any} */ (window).Redoc = { init };
+/** @type {any} */ (window).Redoc = { show };

@@ -20,10 +20,11 @@ function show(theme: Theme): void {
   document.dispatchEvent(new CustomEvent<Theme>('themechange', { detail: theme }));
 }
 
-/** Wires the header's toggle button and follows the system setting while the reader has not chosen. */
+/**
+ * Wires the header's toggle button (its label, "Dark mode" or "Light mode", follows `data-theme`
+ * by CSS) and follows the system setting while the reader has not chosen.
+ */
 export function setUpThemeToggle(button: HTMLButtonElement): void {
-  const label = () => button.setAttribute('aria-pressed', String(currentTheme() === 'dark'));
-  label();
   button.addEventListener('click', () => {
     const next: Theme = currentTheme() === 'dark' ? 'light' : 'dark';
     localStorage.setItem(storageKey, next);
@@ -32,5 +33,4 @@ export function setUpThemeToggle(button: HTMLButtonElement): void {
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
     if (localStorage.getItem(storageKey) === null) show(systemDark() ? 'dark' : 'light');
   });
-  document.addEventListener('themechange', label);
 }
