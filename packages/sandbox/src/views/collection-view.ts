@@ -350,7 +350,7 @@ export function createCollectionView(
 /**
  * Whether a shop has the property an `<attribute>:<value>` item of `shop_properties` names: the
  * attribute equals the value or, for a list attribute, contains it (the front layer has refused
- * attributes the spec's `x-filter` does not list).
+ * attributes its `x-query` does not list).
  */
 function hasProperty(shop: Readonly<Record<string, unknown>>, item: string): boolean {
   const at = item.indexOf(':');
