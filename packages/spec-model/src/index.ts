@@ -44,6 +44,7 @@ export {
 export {
   type FilterMatch,
   type FilterMeaning,
+  fieldTester,
   filterMatches,
   filtersAmong,
   type ModifierMeaning,

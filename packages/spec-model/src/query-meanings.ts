@@ -211,21 +211,37 @@ export const filtersAmong = (meanings: readonly QueryMeaning[]): FilterMeaning[]
   meanings.filter((meaning): meaning is FilterMeaning => meaning.role === 'filter');
 
 /**
- * The values a field path reaches in `record` (`a.b`, `a[].b` for each item of list `a`, `a.*` for
- * each value of object `a`); a missing step reaches nothing, and a list reached last is returned as
- * one value (a `has-any` field).
+ * A test of a field path over a record: whether any value the path reaches in `record` passes
+ * `test` (`a.b`, `a[].b` for each item of list `a`, `a.*` for each value of object `a`; a missing
+ * step reaches nothing, and a list reached last is one value, for a `has-any` field). Compiled once
+ * per path, so testing many records allocates nothing.
  */
-export function recordValues(record: unknown, path: string): unknown[] {
-  let values: unknown[] = [record];
-  for (const step of path.split('.')) {
+export function fieldTester(path: string): (record: unknown, test: (value: unknown) => boolean) => boolean {
+  const steps = path.split('.').map((step) => {
     const each = step.endsWith('[]');
-    const key = each ? step.slice(0, -2) : step;
-    values = values.flatMap((value) => {
-      if (!isJsonObject(value as Json)) return [];
-      const object = value as Record<string, unknown>;
-      const reached = key === '*' ? Object.values(object) : object[key] === undefined ? [] : [object[key]];
-      return each ? reached.flatMap((item) => (Array.isArray(item) ? item : [])) : reached;
-    });
-  }
+    return { key: each ? step.slice(0, -2) : step, each };
+  });
+  const walk = (value: unknown, at: number, test: (value: unknown) => boolean): boolean => {
+    const step = steps[at];
+    if (step === undefined) return test(value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const object = value as Record<string, unknown>;
+    const next = (reached: unknown): boolean => {
+      if (reached === undefined) return false;
+      if (!step.each) return walk(reached, at + 1, test);
+      return Array.isArray(reached) && reached.some((item) => walk(item, at + 1, test));
+    };
+    return step.key === '*' ? Object.values(object).some(next) : next(object[step.key]);
+  };
+  return (record, test) => walk(record, 0, test);
+}
+
+/** The values a field path reaches in `record` (as `fieldTester` walks it), in order. */
+export function recordValues(record: unknown, path: string): unknown[] {
+  const values: unknown[] = [];
+  fieldTester(path)(record, (value) => {
+    values.push(value);
+    return false;
+  });
   return values;
 }
