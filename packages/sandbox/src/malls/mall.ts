@@ -38,7 +38,7 @@ export function createMall(id: string, store: SandboxStore, clock: () => number,
     id,
     catalogue,
     admin: handlerTable(createAdminView(catalogue, context.adminShapes, context.recentViews)),
-    analytics: handlerTable(createAnalyticsView(catalogue, context.recentViews)),
+    analytics: handlerTable(createAnalyticsView(id, catalogue, context.recentViews)),
     collection: createCollectionStore(id, catalogue, context.collectionShapes, context.recentViews),
   };
 }
