@@ -174,20 +174,38 @@ export function seedSandbox(seed: number, catalogue: Catalogue): void {
       const chosen = [...new Set(Array.from({ length: 8 }, () => pick(created)))];
       placements.addToMain(1, Number(group.display_group), chosen);
     }
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       const parts = [...new Set([pick(created), pick(created)])];
+      const name = `${adjectives[i % adjectives.length]} ${materials[i % materials.length]} Gift Set`;
+      const { options: _options, ...traits } = variety(seed, seedProductCount + i, name);
+      const { additional_information: information, ...plain } = traits;
+      // Bundles 1, 3 and 5 sit in a section, that section's sub-section and the next section.
+      const leaf = leaves[(i - 1) / 2] as { categoryNo: number };
       products.create(
         1,
         {
-          product_name: `Gift Set ${i + 1}`,
+          product_name: name,
+          ...plain,
+          ...(i % 2 === 0
+            ? {
+                additional_information: information ?? [
+                  { key: 'custom_option1', name: 'Care', value: careNotes[i % 3] },
+                ],
+              }
+            : {}),
           ...shipping,
-          display: 'T',
-          selling: 'T',
+          display: i === 3 ? 'F' : 'T',
+          selling: i === 4 ? 'F' : 'T',
+          product_tag: [tags[i % tags.length]],
+          custom_product_code: `SB-GIFT-${i + 1}`,
+          ...(i % 2 === 1
+            ? { add_category_no: [{ category_no: leaf.categoryNo, recommend: 'F', new: 'F' }] }
+            : {}),
           bundle_product_components: parts.map((product_no) => ({ product_no, purchase_quantity: 1 })),
-          bundle_product_sales: { discount_value: '10.00', discount_type: 'P' },
+          bundle_product_sales: { discount_value: `${5 + i * 5}.00`, discount_type: 'P' },
         },
         true,
-        seedEpoch + (seedProductCount + i) * 3_600_000,
+        seedEpoch + (seedProductCount + i * 24) * 3_600_000,
       );
     }
   });

@@ -183,8 +183,8 @@ export function createAdminView(
       catalogue.removeCategory(path.category_no);
       return deleted({ category: { category_no: path.category_no } });
     }),
-    listCategoryDecorationImages: ({ path }) =>
-      found({ decorationimage: categories.decoration(path.category_no) }),
+    listCategoryDecorationImages: ({ path, query }) =>
+      found({ decorationimage: categories.decoration(path.category_no, query.shop_no ?? 1) }),
     updateCategoryDecorationImages: write((input) =>
       updated({
         decorationimage: categories.updateDecoration(
@@ -194,7 +194,8 @@ export function createAdminView(
         ),
       }),
     ),
-    listCategorySeo: ({ path }) => found({ seo: categories.seo(path.category_no) }),
+    listCategorySeo: ({ path, query }) =>
+      found({ seo: categories.seo(path.category_no, query.shop_no ?? 1) }),
     updateCategorySeo: write((input) =>
       updated({
         seo: categories.updateSeo(input.path.category_no, shopOf(input).shopNo, input.body.request),
@@ -203,11 +204,18 @@ export function createAdminView(
 
     // Category products
     listCategoryProducts: ({ path, query }) => {
-      const listed = placements.listCategoryProducts(path.category_no, query.display_group ?? 1);
+      const listed = placements.listCategoryProducts(
+        path.category_no,
+        query.display_group ?? 1,
+        query.shop_no ?? 1,
+      );
       return found({ products: listed.slice(0, query.limit ?? 50000) });
     },
     countCategoryProducts: ({ path, query }) =>
-      found({ count: placements.listCategoryProducts(path.category_no, query.display_group ?? 1).length }),
+      found({
+        count: placements.listCategoryProducts(path.category_no, query.display_group ?? 1, query.shop_no ?? 1)
+          .length,
+      }),
     createCategoryProduct: write((input) => {
       const { shopNo } = shopOf(input);
       const { request } = input.body;
@@ -239,8 +247,10 @@ export function createAdminView(
     // Main display groups
     listMains: ({ query }) =>
       found({ mains: placements.mains().map((main) => ({ ...main, shop_no: query.shop_no ?? 1 })) }),
-    listMainProducts: ({ path }) => found({ products: placements.listMainProducts(path.display_group) }),
-    countMainProducts: ({ path }) => found({ count: placements.listMainProducts(path.display_group).length }),
+    listMainProducts: ({ path, query }) =>
+      found({ products: placements.listMainProducts(path.display_group, query.shop_no ?? 1) }),
+    countMainProducts: ({ path, query }) =>
+      found({ count: placements.listMainProducts(path.display_group, query.shop_no ?? 1).length }),
     createMainProduct: write((input) => {
       const { shopNo } = shopOf(input);
       const requested = input.body.request.product_no;

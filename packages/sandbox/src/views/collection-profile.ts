@@ -1,7 +1,8 @@
 // The collection attributes a mall's admin records do not hold — a store's grade, language, tags,
 // payment and shipping services, a product's discounts, reviews, brand, shipping countries and
 // standard tags — drawn deterministically from the store id, shop and product number, so the same
-// mall always answers the same and every collection filter selects some records and not others.
+// mall always answers the same and every collection filter selects some records and not others
+// (two shops of a store differ in every store attribute).
 // Values come from the collection spec's enums and examples (read through the record shapes); the
 // product attributes the admin API does hold (name, price, dates) are the views'.
 import type { ProductRecord } from '../catalogue/product-directory.js';
@@ -28,31 +29,37 @@ export function collectionProfiles(shapes: RecordShapes) {
     })),
   );
   return {
-    /** The attributes of shop `shopNo` of store `storeId`. */
+    /**
+     * The attributes of shop `shopNo` of store `storeId`: each drawn once per store and turned by
+     * the shop number, so two shops of a store always differ.
+     */
     shop(storeId: string, shopNo: number): ShopProfile {
-      const draw = drawsFor(`${storeId}|${shopNo}`);
-      const department = draw.pick(categoryCodes);
-      const day = Date.UTC(2024, 0, 1) + draw.below(700) * 86_400_000;
+      const store = drawsFor(storeId);
+      const turn = <T>(items: readonly T[]): T =>
+        items[(store.below(items.length) + shopNo) % items.length] as T;
+      const turnSome = <T>(items: readonly T[]): T[] => [...new Set([turn(items), turn(items)])];
+      const department = turn(categoryCodes);
+      const day = Date.UTC(2024, 0, 1) + (store.below(300) + shopNo * 40) * 86_400_000;
       return {
         collection_store_category: {
           depth1: department,
-          depth2: `${department.slice(0, 4)}${1 + draw.below(3)}00`,
+          depth2: `${department.slice(0, 4)}${turn([1, 2, 3])}00`,
         },
         shop_name: shopNo === 1 ? `Sandbox ${storeId}` : `Sandbox ${storeId} shop ${shopNo}`,
-        shop_currency_code: draw.pick(values('Shop', 'shop_currency_code')),
-        shop_language: draw.pick(values('Shop', 'shop_language')),
-        shop_grade: draw.pick(values('Shop', 'shop_grade')),
-        shop_popular_age: draw.pick(values('Shop', 'shop_popular_age')),
-        shop_sex: draw.pick(values('Shop', 'shop_sex')),
-        shop_region: draw.pick(values('Shop', 'shop_region')),
-        shop_tags: draw.some(storeTags, 2),
-        social_logins: draw.some(values('Shop', 'social_logins'), 2),
-        use_cafe24pay: draw.chance(0.5),
-        use_naverpay: draw.chance(0.5),
-        use_EMS: draw.chance(0.5),
-        shipping_fee_type: draw.pick(values('Shop', 'shipping_fee_type')),
-        benefits: draw.some(values('Shop', 'benefits'), 3),
-        global_payment_type: draw.some(values('Shop', 'global_payment_type'), 2),
+        shop_currency_code: turn(values('Shop', 'shop_currency_code')),
+        shop_language: turn(values('Shop', 'shop_language')),
+        shop_grade: turn(values('Shop', 'shop_grade')),
+        shop_popular_age: turn(values('Shop', 'shop_popular_age')),
+        shop_sex: turn(values('Shop', 'shop_sex')),
+        shop_region: turn(values('Shop', 'shop_region')),
+        shop_tags: turnSome(storeTags),
+        social_logins: turnSome(values('Shop', 'social_logins')),
+        use_cafe24pay: turn([true, false]),
+        use_naverpay: turn([true, false]),
+        use_EMS: turn([true, false]),
+        shipping_fee_type: turn(values('Shop', 'shipping_fee_type')),
+        benefits: turnSome(values('Shop', 'benefits')),
+        global_payment_type: turnSome(values('Shop', 'global_payment_type')),
         created_date: `${new Date(day).toISOString().slice(0, 10)}T10:00:00+09:00`,
       };
     },
