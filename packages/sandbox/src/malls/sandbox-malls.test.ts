@@ -5,12 +5,14 @@
 // one (a malformed entry or a record its schema refuses) changes nothing; an unknown mall has no snapshot; a dropped mall is gone (from a data
 // directory too); dates follow each mall's clock; and a data directory keeps every mall
 // across a restart.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '@mall-api/mall-state';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
+import { seedBundleCount, seedProductCount } from '../seed/seed-data.js';
 import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
@@ -222,7 +224,10 @@ describe('malls', () => {
     createCategory(malls, 's', 'Added');
     malls.handle(admin('deleteProduct', 's', { path: { product_no: 12 } }));
     expect(JSON.stringify(malls.snapshot('s'))).not.toBe(seeded);
-    expect(await malls.reset('s')).toMatchObject({ ok: true, counts: { products: 300, bundles: 5 } });
+    expect(await malls.reset('s')).toMatchObject({
+      ok: true,
+      counts: { products: seedProductCount, bundles: seedBundleCount },
+    });
     expect(JSON.stringify(malls.snapshot('s'))).toBe(seeded);
     expect(await malls.reset('s', 'empty')).toEqual({
       ok: true,

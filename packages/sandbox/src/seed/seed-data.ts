@@ -98,6 +98,8 @@ function variety(seed: number, index: number, name: string): Record<string, unkn
 
 /** How large the seeded mall is. */
 export const seedProductCount = 300;
+/** How many bundles of those products it sells. */
+export const seedBundleCount = 6;
 /** The first creation date of seeded products (2026-01-01T00:00:00+09:00). */
 const seedEpoch = Date.parse('2026-01-01T00:00:00+09:00');
 
@@ -174,13 +176,11 @@ export function seedSandbox(seed: number, catalogue: Catalogue): void {
       const chosen = [...new Set(Array.from({ length: 8 }, () => pick(created)))];
       placements.addToMain(1, Number(group.display_group), chosen);
     }
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < seedBundleCount; i++) {
       const parts = [...new Set([pick(created), pick(created)])];
       const name = `${adjectives[i % adjectives.length]} ${materials[i % materials.length]} Gift Set`;
       const { options: _options, ...traits } = variety(seed, seedProductCount + i, name);
       const { additional_information: information, ...plain } = traits;
-      // Bundles 1, 3 and 5 sit in a section, that section's sub-section and the next section.
-      const leaf = leaves[(i - 1) / 2] as { categoryNo: number };
       products.create(
         1,
         {
@@ -198,8 +198,11 @@ export function seedSandbox(seed: number, catalogue: Catalogue): void {
           selling: i === 4 ? 'F' : 'T',
           product_tag: [tags[i % tags.length]],
           custom_product_code: `SB-GIFT-${i + 1}`,
+          // Bundles 1, 3 and 5 sit in a section, that section's sub-section and the next section.
           ...(i % 2 === 1
-            ? { add_category_no: [{ category_no: leaf.categoryNo, recommend: 'F', new: 'F' }] }
+            ? {
+                add_category_no: [{ category_no: leaves[(i - 1) / 2]?.categoryNo, recommend: 'F', new: 'F' }],
+              }
             : {}),
           bundle_product_components: parts.map((product_no) => ({ product_no, purchase_quantity: 1 })),
           bundle_product_sales: { discount_value: `${5 + i * 5}.00`, discount_type: 'P' },
