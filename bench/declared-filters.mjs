@@ -16,7 +16,7 @@ const baseline = process.argv[2] ?? 'cb15d54';
 const folder = join(root, 'bench', '.baseline-sandbox');
 const malls = 20;
 const calls = 400;
-const rounds = 3;
+const rounds = 5;
 
 rmSync(folder, { recursive: true, force: true });
 mkdirSync(folder, { recursive: true });

@@ -221,6 +221,16 @@ export function fieldTester(path: string): (record: unknown, test: (value: unkno
     const each = step.endsWith('[]');
     return { key: each ? step.slice(0, -2) : step, each };
   });
+  const [only] = steps;
+  if (steps.length === 1 && only && !only.each && only.key !== '*') {
+    // The common case, one attribute: read it without walking.
+    const { key } = only;
+    return (record, test) => {
+      if (typeof record !== 'object' || record === null) return false;
+      const value = (record as Record<string, unknown>)[key];
+      return value !== undefined && test(value);
+    };
+  }
   const walk = (value: unknown, at: number, test: (value: unknown) => boolean): boolean => {
     const step = steps[at];
     if (step === undefined) return test(value);

@@ -114,7 +114,7 @@ function reacher<R>(field: string, context: FilterContext<R>): (record: R, test:
   const tester = fieldTester(field);
   const first = field.split('.')[0]?.replace('[]', '') ?? '';
   const derive = context.derived?.[first];
-  if (!derive) return (record, test) => tester(record, test);
+  if (!derive) return tester;
   return (record, test) => tester({ [first]: derive(record) }, test);
 }
 
