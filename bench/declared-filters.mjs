@@ -41,7 +41,16 @@ try {
   // Type errors against this checkout's newer packages do not stop the emit the bench runs.
 }
 
-/** The sandbox of one build, seeded, with its malls started. */
+/**
+ * @typedef {import('@mall-api/sandbox').SandboxMalls} Sandbox
+ * @typedef {{ api: 'collection' | 'admin', operationId: string, query: Record<string, unknown> }} Call
+ */
+
+/**
+ * The sandbox of one build, seeded, with its malls started.
+ * @param {string} entry
+ * @returns {Promise<Sandbox>}
+ */
 async function sandboxOf(entry) {
   const { createSandboxMalls } = await import(pathToFileURL(entry).href);
   const sandbox = await createSandboxMalls({ clockFor: () => () => Date.parse('2026-03-01T00:00:00+09:00') });
@@ -58,6 +67,7 @@ async function sandboxOf(entry) {
 }
 
 /** The calls of one measurement: each with its own price bound, so none repeats. */
+/** @type {Record<string, (i: number) => Call>} */
 const workloads = {
   'collection listProducts': (i) => ({
     api: 'collection',
@@ -81,7 +91,12 @@ const workloads = {
   }),
 };
 
-/** Calls per second of `calls` calls of a workload, offset by `start` so each round asks anew. */
+/**
+ * Calls per second of `calls` calls of a workload, offset by `start` so each round asks anew.
+ * @param {Sandbox} sandbox
+ * @param {(i: number) => Call} make
+ * @param {number} start
+ */
 function measure(sandbox, make, start) {
   const began = performance.now();
   for (let i = 0; i < calls; i++) {
@@ -103,12 +118,14 @@ const builds = {
   old: await sandboxOf(join(folder, 'dist', 'index.js')),
   new: await sandboxOf(join(root, 'packages', 'sandbox', 'dist', 'index.js')),
 };
+/** @type {Record<string, { old: number[], new: number[] }>} */
 const results = Object.fromEntries(Object.keys(workloads).map((name) => [name, { old: [], new: [] }]));
 for (let round = 0; round < rounds; round++)
   for (const [name, make] of Object.entries(workloads))
-    for (const build of round % 2 === 0 ? ['old', 'new'] : ['new', 'old'])
-      results[name][build].push(measure(builds[build], make, (round + 1) * 100_000));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    for (const build of /** @type {('old' | 'new')[]} */ (round % 2 === 0 ? ['old', 'new'] : ['new', 'old']))
+      results[name]?.[build].push(measure(builds[build], make, (round + 1) * 100_000));
+/** @param {number[]} values */
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 console.log(
   `baseline ${baseline}; ${malls} seeded malls; ${calls} calls per measurement; median of ${rounds} rounds`,
 );
