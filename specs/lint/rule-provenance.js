@@ -1,5 +1,5 @@
 // @ts-check
-// Redocly plugin `mall`: the rule `rule-provenance` fails the lint when a rule extension (the
+// Redocly rule `mall/rule-provenance` (of the plugin in mall-plugin.js): fails the lint when a rule extension (the
 // machine-readable rules the mock, the clients and the docs read; specs/README.md "Extensions")
 // does not say where its fact comes from. An object-valued rule extension carries its own
 // `x-provenance`; a scalar or list one (`x-mutually-exclusive`) is covered by an `x-provenance` on
@@ -22,7 +22,7 @@ const ruleExtensions = [
   'x-joined-max-length',
   'x-max-value-combinations',
   'x-subset-of',
-  'x-filter',
+  'x-query',
   'x-computed',
 ];
 const provenances = ['seed', 'reference', 'inferred'];
@@ -38,7 +38,7 @@ const isObject = (value) => typeof value === 'object' && value !== null && !Arra
  */
 
 /** @type {() => Record<string, unknown>} */
-function RuleProvenance() {
+export function RuleProvenance() {
   return {
     any: {
       /**
@@ -113,8 +113,4 @@ function RuleProvenance() {
       },
     },
   };
-}
-
-export default function mallPlugin() {
-  return { id: 'mall', rules: { oas3: { 'rule-provenance': RuleProvenance } } };
 }

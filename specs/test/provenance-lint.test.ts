@@ -1,5 +1,6 @@
-// The lint refuses a rule extension that does not say where its fact comes from: the `mall`
-// Redocly plugin's `rule-provenance` rule (specs/lint/rule-provenance.js) runs in `npm run lint`.
+// The lint refuses a rule extension that does not say where its fact comes from, and a query
+// parameter that does not declare its meaning: the `mall` Redocly plugin's `rule-provenance` and
+// `query-meaning` rules (specs/lint/mall-plugin.js) run in `npm run lint`.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,11 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'provenance-lint-'));
   await writeFile(
     join(directory, 'redocly.yaml'),
-    `plugins:\n  - ${join(specs, 'lint', 'rule-provenance.js')}\nrules:\n  mall/rule-provenance: error\n`,
+    `plugins:\n  - ${join(specs, 'lint', 'mall-plugin.js')}\nrules:\n  mall/rule-provenance: error\n`,
+  );
+  await writeFile(
+    join(directory, 'meaning.yaml'),
+    `plugins:\n  - ${join(specs, 'lint', 'mall-plugin.js')}\nrules:\n  mall/query-meaning: error\n`,
   );
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
@@ -66,17 +71,12 @@ const lintRequest = (rule: string) =>
 ${indented(rule, 18)}`),
   );
 
-/** Lints one document text with only the `mall` plugin's rule. */
-async function lintDocument(text: string): Promise<{ ok: boolean; output: string }> {
+/** Lints one document text with only one rule of the `mall` plugin (`config`: its configuration). */
+async function lintDocument(text: string, config = 'redocly.yaml'): Promise<{ ok: boolean; output: string }> {
   const file = join(directory, 'openapi.yaml');
   await writeFile(file, text);
   try {
-    const { stdout, stderr } = await run(redocly, [
-      'lint',
-      file,
-      '--config',
-      join(directory, 'redocly.yaml'),
-    ]);
+    const { stdout, stderr } = await run(redocly, ['lint', file, '--config', join(directory, config)]);
     return { ok: true, output: stdout + stderr };
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
@@ -134,5 +134,60 @@ paths:
               schema: { type: object, minProperties: 1 }
 `);
     expect(response.ok).toBe(true);
+  });
+});
+
+/** Lints a one-operation document with one query parameter `q` carrying `meaning`. */
+const lintMeaning = (meaning: string) =>
+  lintDocument(
+    oneOperation(`    get:
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: integer } }
+        - name: q
+          in: query
+          schema: { type: string }
+${indented(meaning, 10)}`).replace('/items:', '/items/{id}:'),
+    'meaning.yaml',
+  );
+
+describe('mall/query-meaning', () => {
+  it('fails a query parameter that declares no meaning, and leaves path parameters alone', async () => {
+    const result = await lintMeaning('description: a query');
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('q: a query parameter declares its meaning in x-query');
+    expect(result.output).not.toContain('id: ');
+  });
+
+  it.each([
+    ['an unknown role', 'x-query: { role: search }', 'x-query.role must be one of'],
+    ['a filter without a field', 'x-query: { role: filter, match: equals }', 'names the record field'],
+    [
+      'an unknown comparison',
+      'x-query: { role: filter, field: q, match: like }',
+      'x-query.match must be one of',
+    ],
+    [
+      'a key-value filter without its entry names',
+      'x-query: { role: filter, field: t, match: key-value }',
+      'needs key',
+    ],
+    ['a modifier without its filter', 'x-query: { role: modifier, effect: include-descendants }', 'needs of'],
+    [
+      'an attribute filter without attributes',
+      'x-query: { role: filter, match: attribute-value }',
+      'lists its attributes',
+    ],
+  ])('fails %s', async (_case, meaning, message) => {
+    const result = await lintMeaning(meaning);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain(message);
+  });
+
+  it('passes a declared filter, paging role or attribute filter', async () => {
+    expect((await lintMeaning('x-query: { role: filter, field: name, match: contains-ci }')).ok).toBe(true);
+    expect((await lintMeaning('x-query: { role: page-size }')).ok).toBe(true);
+    expect((await lintMeaning('x-query: { role: filter, match: attribute-value, attributes: [a] }')).ok).toBe(
+      true,
+    );
   });
 });

@@ -48,7 +48,7 @@ describe('spec decisions', () => {
         : p,
     );
     const shopProperties = parameters.find((p) => p?.name === 'shop_properties') as Node;
-    const filter = shopProperties['x-filter'] as Node;
+    const filter = shopProperties['x-query'] as Node;
     expect(filter['x-provenance']).toBe('inferred');
     const attributes = filter.attributes as string[];
     const shop = (collection.components.schemas as Record<string, Node>).Shop as Node;

@@ -48,7 +48,7 @@ describe('cross-parameter rules read from the specs', () => {
     expect(namesOf('admin', 'listProducts', { embed: 'variants', custom_variant_code: 'X' })).toEqual([]);
   });
 
-  it('x-filter names the attributes a `<attribute>:<value>` item may use', () => {
+  it('an attribute-value filter (x-query) names the attributes a `<attribute>:<value>` item may use', () => {
     expect(
       namesOf('collection', 'listShops', { shop_properties: 'shop_grade:black,shop_language:ko_KR' }),
     ).toEqual([]);

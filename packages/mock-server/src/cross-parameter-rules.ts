@@ -3,7 +3,7 @@
 // `x-not-less-than: {field}` on the upper bound of a range or period (numbers or dates; the same
 // extension the body rules read), `x-max-values-per-key: {maximum}` on a `key:value` comma list,
 // `x-requires-one-of` on a comma list (`{ value: [parameters] }`: with that value, one of those
-// parameters must be given), and `x-filter.attributes` on an `<attribute>:<value>` comma list (the
+// parameters must be given), and the `attributes` of an `attribute-value` filter (`x-query`; the
 // attributes an item may name), as the spec model's `parameterRulesOf` reads them. The rules of an
 // operation are worked out once; checking a request then only looks at the parameters involved.
 // Each broken rule becomes a violation naming the parameter.

@@ -1,8 +1,8 @@
 // How the mocks say the sandbox's domain outcomes (`@mall-api/sandbox/protocol`) in HTTP: a write
 // applied whole or a read answers with the operation's documented success status, a write partly
 // applied with its documented 207 (Multi-Status) and each item's own status under `results`, and
-// a refusal with the API's error envelope, its status by reason (404 not found, 422 invalid, 409
-// conflict, 503 store unavailable). The success statuses are read from the operation's documented
+// a refusal with the API's error envelope, its status by reason (403 not permitted, 404 not found,
+// 422 invalid, 409 conflict, 503 store unavailable). The success statuses are read from the operation's documented
 // responses, never listed here. Not here: when the sandbox is asked (the answer stage).
 import type { ItemOutcome, Refusal, RefusalReason, SandboxOutcome } from '@mall-api/sandbox/protocol';
 import { errorEnvelope } from './error-envelope.js';
@@ -11,6 +11,7 @@ import type { PreparedResponse } from './prepared-responses.js';
 
 /** The HTTP status of each refusal reason. */
 const refusalStatuses: Readonly<Record<RefusalReason, number>> = {
+  forbidden: 403,
   'not-found': 404,
   invalid: 422,
   conflict: 409,

@@ -35,10 +35,11 @@ export interface SandboxCall {
 }
 
 /**
- * Why the sandbox refused: the record does not exist, the input breaks a rule, the mall changed
- * meanwhile (the same request may succeed again), or the store keeping the mall cannot be reached.
+ * Why the sandbox refused: the caller may not read what it asked for (another mall's statistics),
+ * the record does not exist, the input breaks a rule, the mall changed meanwhile (the same request
+ * may succeed again), or the store keeping the mall cannot be reached.
  */
-export type RefusalReason = 'not-found' | 'invalid' | 'conflict' | 'unavailable';
+export type RefusalReason = 'forbidden' | 'not-found' | 'invalid' | 'conflict' | 'unavailable';
 
 /** A refused call or change: nothing it would have written was kept. */
 export interface Refusal {

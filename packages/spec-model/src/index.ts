@@ -41,6 +41,25 @@ export {
   parameterRulesOf,
   type ValueRequirement,
 } from './parameter-rules.js';
+export {
+  type FilterMatch,
+  type FilterMeaning,
+  fieldTester,
+  filterMatches,
+  filtersAmong,
+  type ModifierMeaning,
+  type PeriodMeaning,
+  type PlainMeaning,
+  type ProjectionMeaning,
+  type QueryMeaning,
+  QueryMeaningError,
+  type QueryProvenance,
+  type QueryRole,
+  queryMeaningsOf,
+  queryRoles,
+  recordValues,
+  type SubsetMeaning,
+} from './query-meanings.js';
 export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 export {
   httpsOnlyStatusOf,

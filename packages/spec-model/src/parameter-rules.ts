@@ -2,7 +2,7 @@
 // "Extensions"), read once for an operation: `x-mutually-exclusive` pairs on the operation,
 // `x-not-less-than: {field}` on the upper bound of a range, `x-max-values-per-key: {maximum}` on a
 // `key:value` comma list, `x-requires-one-of` (`{ value: [parameters] }`) on a comma list and
-// `x-filter.attributes` on an `<attribute>:<value>` comma list. The mock's check, the conformance
+// the attributes an `<attribute>:<value>` filter may name (`x-query`). The mock's check, the conformance
 // runner's cases, the contract hooks and the clients' pagers all read the rules through it.
 // Checking a request against them is the caller's.
 import { isJsonObject } from './json-document.js';
@@ -31,7 +31,7 @@ export interface ParameterRules {
   /** At most `maximum` items per key of a `key:value` list (`x-max-values-per-key`). */
   readonly maxValuesPerKey: readonly { readonly name: string; readonly maximum: number }[];
   readonly requiresOneOf: readonly ValueRequirement[];
-  /** The attributes the items of an `<attribute>:<value>` list may name (`x-filter.attributes`). */
+  /** The attributes the items of an `<attribute>:<value>` filter may name (`x-query.attributes`). */
   readonly attributeFilters: readonly { readonly name: string; readonly attributes: readonly string[] }[];
 }
 
@@ -70,9 +70,11 @@ export function parameterRulesOf(operation: OperationEntry): ParameterRules {
       'x-requires-one-of',
     ),
     attributeFilters: on(
-      ({ attributes }, name) =>
-        Array.isArray(attributes) ? [{ name, attributes: attributes.map(String) }] : [],
-      'x-filter',
+      ({ match, attributes }, name) =>
+        match === 'attribute-value' && Array.isArray(attributes)
+          ? [{ name, attributes: attributes.map(String) }]
+          : [],
+      'x-query',
     ),
   };
 }

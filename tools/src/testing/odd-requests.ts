@@ -21,12 +21,15 @@ function exampleBody(spec: SpecModel, operation: OperationEntry): unknown {
 }
 
 /** A text a parameter of this (dereferenced) schema accepts: its first enum value, its minimum, a date, … */
+/** The text a plausible string parameter takes (an analytics `mall_id`, so the mall asked for). */
+export const plausibleText = 'sandbox';
+
 function plausible(schema: Loose): string {
   if (Array.isArray(schema.enum)) return String(schema.enum[0]);
   if (schema.type === 'array') return plausible(schema.items ?? {});
   if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
   if (schema.format === 'date') return '2026-11-01';
-  return 'sandbox';
+  return plausibleText;
 }
 
 /** Texts that break parameters: wrong types, out of range, empty, huge, odd characters. */

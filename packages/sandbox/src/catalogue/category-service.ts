@@ -40,9 +40,11 @@ export interface CategoryService {
   delete(categoryNo: number): number[];
   /** The category and all categories below it. */
   subtree(categoryNo: number): CategoryRecord[];
-  decoration(categoryNo: number): StoredRecord;
+  /** The decoration images of a category in shop `shopNo` (the defaults until that shop writes them). */
+  decoration(categoryNo: number, shopNo: number): StoredRecord;
   updateDecoration(categoryNo: number, shopNo: number, request: Record<string, unknown>): StoredRecord;
-  seo(categoryNo: number): StoredRecord;
+  /** The SEO settings of a category in shop `shopNo` (the defaults until that shop writes them). */
+  seo(categoryNo: number, shopNo: number): StoredRecord;
   updateSeo(categoryNo: number, shopNo: number, request: Record<string, unknown>): StoredRecord;
 }
 
@@ -123,7 +125,9 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
 
   /**
    * A record kept per category in `table` (decoration images, SEO): until first written it reads as
-   * every attribute of the example `exampleName` at its default, for the category's shop.
+   * every attribute of the example `exampleName` at its default. It is the record of the shop that
+   * wrote it; another shop reads the defaults (one record per category is kept: a write by another
+   * shop replaces it).
    */
   const settingsOf = (
     table: 'decoration' | 'seo',
@@ -132,15 +136,19 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
     defaultOf: (attribute: string) => unknown,
   ) => {
     const attributes = Object.keys(shapes.template(exampleName));
-    const read = (categoryNo: number): StoredRecord =>
-      store.get(table, String(categoryNo)) ?? {
+    const read = (categoryNo: number, shopNo: number): StoredRecord => {
+      const stored = store.get<StoredRecord>(table, String(categoryNo));
+      if (stored && stored.shop_no === shopNo) return stored;
+      get(categoryNo);
+      return {
         ...Object.fromEntries(attributes.map((key) => [key, defaultOf(key)])),
-        shop_no: get(categoryNo).shop_no,
+        shop_no: shopNo,
         category_no: categoryNo,
       };
+    };
     const update = (categoryNo: number, shopNo: number, request: Record<string, unknown>) => {
       const updated = {
-        ...read(categoryNo),
+        ...read(categoryNo, shopNo),
         ...shapes.acceptedFields(schemaName, request),
         shop_no: shopNo,
         category_no: categoryNo,

@@ -49,7 +49,8 @@ export const mainKey = (group: number, productNo: number) => `${group}:${product
 export interface PlacementService {
   categoryPlacements(categoryNo: number, group: number): CategoryPlacement[];
   /** The section as listed: ordered, without undisplayed products in sections 2 and 3. */
-  listCategoryProducts(categoryNo: number, group: number): StoredRecord[];
+  /** The products placed in a category's section by shop `shopNo` (default 1). */
+  listCategoryProducts(categoryNo: number, group: number, shopNo?: number): StoredRecord[];
   addToCategory(shopNo: number, categoryNo: number, group: number, productNos: readonly number[]): AddOutcome;
   updateCategoryPlacement(
     shopNo: number,
@@ -66,7 +67,8 @@ export interface PlacementService {
   /** The categories of a product, as its `category` attribute lists them. */
   productCategories(productNo: number): { category_no: number; recommend: string; new: string }[];
   mains(): StoredRecord[];
-  listMainProducts(group: number): StoredRecord[];
+  /** The products of a main group placed by shop `shopNo` (default 1). */
+  listMainProducts(group: number, shopNo?: number): StoredRecord[];
   addToMain(shopNo: number, group: number, productNos: readonly number[]): AddOutcome;
   reorderMain(group: number, productNos: readonly number[], fixed: readonly number[]): void;
   removeFromMain(group: number, productNo: number): void;
@@ -150,11 +152,11 @@ export function createPlacementService(
 
   return {
     categoryPlacements: placementsOf,
-    listCategoryProducts(categoryNo, group) {
+    listCategoryProducts(categoryNo, group, shopNo = 1) {
       categories.get(categoryNo);
       return placementsOf(categoryNo, group).flatMap((p) => {
         const product = products.find(p.product_no);
-        if (!product || (group !== 1 && product.display === 'F')) return [];
+        if (!product || p.shop_no !== shopNo || (group !== 1 && product.display === 'F')) return [];
         return [
           {
             shop_no: p.shop_no,
@@ -251,11 +253,11 @@ export function createPlacementService(
     },
     productCategories,
     mains: () => store.all('main'),
-    listMainProducts(group) {
+    listMainProducts(group, shopNo = 1) {
       mainGroup(group);
       return mainPlacementsOf(group).flatMap((p) => {
         const product = products.find(p.product_no);
-        return product
+        return product && p.shop_no === shopNo
           ? [
               {
                 shop_no: p.shop_no,

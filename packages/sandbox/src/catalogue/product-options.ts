@@ -2,8 +2,12 @@
 // values) sells one variant per combination of values, as on the platform: the variant code is
 // the product code followed by a four-character sequence, and a product with a custom product
 // code gets custom variant codes `<custom code>-<n>`. (The front layer refuses a create whose
-// options combine to more than 100 variants before it reaches the sandbox.) The `options` and
-// `variants` embeds, and the `custom_variant_code` filter, are built from here.
+// options combine to more than 100 variants before it reaches the sandbox.) A variant's inventory
+// (whether it is managed, the stock and the safety stock) is drawn from its variant code, as no
+// operation of the API writes it. The `options` and `variants` embeds, and the filters on variants,
+// are built from here.
+import { drawsFor } from '../support/seeded-random.js';
+
 /** One option of a create request: a name and its values. */
 export interface OptionInput {
   readonly name: string;
@@ -40,15 +44,22 @@ export function variantsOf(
 ): Record<string, unknown>[] {
   if (options.length === 0) return [];
   const custom = typeof product.custom_product_code === 'string' ? product.custom_product_code : undefined;
-  return combinations(options).map((chosen, index) => ({
-    shop_no: product.shop_no,
-    variant_code: `${product.product_code}${(index + 1).toString(36).toUpperCase().padStart(4, '0')}`,
-    options: chosen,
-    custom_variant_code: custom ? `${custom}-${index + 1}` : null,
-    display: product.display ?? 'T',
-    selling: product.selling ?? 'T',
-    additional_amount: '0.00',
-  }));
+  return combinations(options).map((chosen, index) => {
+    const variantCode = `${product.product_code}${(index + 1).toString(36).toUpperCase().padStart(4, '0')}`;
+    const draw = drawsFor(variantCode);
+    return {
+      shop_no: product.shop_no,
+      variant_code: variantCode,
+      options: chosen,
+      custom_variant_code: custom ? `${custom}-${index + 1}` : null,
+      display: product.display ?? 'T',
+      selling: product.selling ?? 'T',
+      additional_amount: '0.00',
+      use_inventory: draw.chance(0.6) ? 'T' : 'F',
+      stock_quantity: draw.below(120),
+      stock_safety: draw.below(15),
+    };
+  });
 }
 
 /** The `options` embed of a product. */

@@ -4,9 +4,9 @@
 // valid for that attribute of the record schema (request and record shapes differ for a few fields,
 // such as `add_category_no` against `category`). Keeps every answer valid against the response
 // schemas without restating them here; also gives the defaults the spec sets for query parameters
-// (a list's sort order), which query parameters filter by an attribute's value, and the example
-// records the collection view still templates from. The spec is read through its model.
-import { isJsonObject, type JsonObject, type SpecModel } from '@mall-api/spec-model';
+// (a list's sort order), what each query parameter means (`x-query`), and the example records the
+// collection view still templates from. The spec is read through its model.
+import { isJsonObject, type JsonObject, type QueryMeaning, queryMeaningsOf, type SpecModel } from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
 type AttributeCheck = ((value: unknown) => boolean) | null;
@@ -29,11 +29,10 @@ export interface RecordShapes {
   fits(schemaName: string, field: string, value: unknown): boolean;
   /** The default the spec gives the query parameter `name` of an operation (undefined if none). */
   queryDefault(operationId: string, name: string): unknown;
-  /**
-   * The query parameters of an operation that take values from an enum (or a list of them) and
-   * name an attribute of the schema component `schemaName`: filters selecting that attribute by value.
-   */
-  enumFilters(operationId: string, schemaName: string): string[];
+  /** The values the attribute `field` of `schemaName` (or each of its items) may take, if it lists them. */
+  enumOf(schemaName: string, field: string): readonly unknown[];
+  /** The declared meanings of an operation's query parameters (none for an unknown operation). */
+  queryMeanings(operationId: string): readonly QueryMeaning[];
 }
 
 const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -61,11 +60,7 @@ export function recordShapes(model: SpecModel): RecordShapes {
     }
     return check;
   };
-  /** Whether a parameter schema lists its values, or the values of its items. */
-  const hasEnum = (schema: JsonObject): boolean => {
-    const items = model.resolveOptional(schema.items);
-    return Array.isArray(schema.enum) || Array.isArray(items?.enum);
-  };
+  const meanings = new Map<string, readonly QueryMeaning[]>();
   const fits = (schemaName: string, field: string, value: unknown) =>
     checkFor(schemaName, field)?.(value) === true;
 
@@ -121,10 +116,23 @@ export function recordShapes(model: SpecModel): RecordShapes {
       );
     },
     fits,
-    enumFilters: (operationId, schemaName) =>
-      (model.operation(operationId)?.parameters ?? [])
-        .filter((p) => p.in === 'query' && hasEnum(p.schema) && checkFor(schemaName, p.name) !== null)
-        .map((p) => p.name),
+    enumOf(schemaName, field) {
+      const schema = model.resolveOptional(schemas[schemaName]);
+      const properties = isJsonObject(schema?.properties) ? schema.properties : {};
+      const attribute = model.resolveOptional(properties[field]);
+      const items = model.resolveOptional(attribute?.items);
+      const values = attribute?.enum ?? items?.enum;
+      return Array.isArray(values) ? values.filter((value) => value !== null) : [];
+    },
+    queryMeanings(operationId) {
+      let found = meanings.get(operationId);
+      if (!found) {
+        const operation = model.operation(operationId);
+        found = operation ? queryMeaningsOf(operation) : [];
+        meanings.set(operationId, found);
+      }
+      return found;
+    },
     queryDefault: (operationId, name) =>
       model.operation(operationId)?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema
         .default,

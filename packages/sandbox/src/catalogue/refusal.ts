@@ -4,6 +4,10 @@
 import type { Violation } from '../protocol.js';
 import { RefusalError, refusal } from '../sandbox-result.js';
 
+/** What the caller may not read (the violation names the parameter that asks for it). */
+export const forbidden = (violation: Violation, message: string) =>
+  new RefusalError(refusal('forbidden', [violation], message));
+
 /** A record that does not exist. */
 export const notFound = (message: string) => new RefusalError(refusal('not-found', [], message));
 

@@ -15,8 +15,8 @@ import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 export interface MallContext {
   /** Record shapes of the admin API. */
   readonly adminShapes: RecordShapes;
-  /** The collection's example product record, the template of the collection records. */
-  readonly collectionTemplate: Record<string, unknown>;
+  /** Record shapes of the collection API (its example records are the collection records' templates). */
+  readonly collectionShapes: RecordShapes;
   readonly settings: MallSettings;
   /** The derived views used lately across the malls (an idle mall's views may be collected). */
   readonly recentViews: RecentValues;
@@ -37,8 +37,8 @@ export function createMall(id: string, store: SandboxStore, clock: () => number,
   return {
     id,
     catalogue,
-    admin: handlerTable(createAdminView(catalogue, context.recentViews)),
-    analytics: handlerTable(createAnalyticsView(catalogue, context.recentViews)),
-    collection: createCollectionStore(id, catalogue, context.collectionTemplate, context.recentViews),
+    admin: handlerTable(createAdminView(catalogue, context.adminShapes, context.recentViews)),
+    analytics: handlerTable(createAnalyticsView(id, catalogue, context.recentViews)),
+    collection: createCollectionStore(id, catalogue, context.collectionShapes, context.recentViews),
   };
 }

@@ -4,7 +4,8 @@
 // replaced by any JSON value or removed, or the body not an object at all), converted and checked
 // as the front layer does with the spec model (`parameterValue`, the schemas, the body rules). What
 // the front layer would refuse never reaches the sandbox; whatever does is answered as a value,
-// never thrown: a success or a refusal with a reason and the fields named, and a refused write
+// never thrown: a success or a refusal with a reason and the fields named (another mall's
+// statistics are refused as forbidden), and a refused write
 // leaves every table of the mall exactly as it was. (The HTTP side — never a 5xx, always the error
 // envelope — is mock-server's sandbox-mode-bad-input test.)
 import {
@@ -19,12 +20,15 @@ import {
 } from '@mall-api/spec-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oddRequest } from '../../../../tools/src/testing/odd-requests.js';
+import { oddRequest, plausibleText } from '../../../../tools/src/testing/odd-requests.js';
 import type { SandboxMalls } from '../index.js';
 import { type Body, closeTestMalls, openTestMalls, shippedSpecs } from '../testing/test-malls.js';
 
-/** The one mall every admin and analytics call goes to. */
-const mall = 'robustmall';
+/**
+ * The one mall every admin and analytics call goes to: the mall a generated analytics call asks for
+ * (`mall_id`), so a plausible call reads its own mall and an odd one another's (refused).
+ */
+const mall = plausibleText;
 let malls: SandboxMalls;
 let specs: ApiSpecs;
 
@@ -126,7 +130,7 @@ describe.each<[ApiName, number]>([
           return;
         }
         seen.refused.add(outcome.reason);
-        expect(['not-found', 'invalid', 'conflict'], context).toContain(outcome.reason);
+        expect(['forbidden', 'not-found', 'invalid', 'conflict'], context).toContain(outcome.reason);
         expect(typeof outcome.message, context).toBe('string');
         for (const violation of outcome.violations) {
           expect(['path', 'query', 'body'], context).toContain(violation.location);

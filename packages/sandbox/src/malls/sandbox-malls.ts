@@ -162,7 +162,7 @@ export async function createSandboxMalls(
     const collectionShapes = recordShapes(collectionModel);
     const context: MallContext = {
       adminShapes: recordShapes(adminModel),
-      collectionTemplate: collectionShapes.template('ProductsPage'),
+      collectionShapes,
       settings: { ...defaultSettings, ...options.mall },
       recentViews: recentValues(viewsKept),
     };

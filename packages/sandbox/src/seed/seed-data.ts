@@ -1,10 +1,11 @@
 // The deterministic sample mall of `--seed N`: a category tree of realistic departments (up to
-// three depths), a few hundred products with names, prices, tags and dates drawn from a PRNG
-// seeded with N, their placements in regular, recommended and new sections, products in the main
+// three depths), a few hundred products with names, prices, tags, codes, weights, options and
+// dates drawn from a PRNG seeded with N (the attributes a filter selects on each vary, so every
+// filter of the admin API selects some products and not others), their placements in regular, recommended and new sections, products in the main
 // groups and a few bundles. The same N gives the same mall, byte for byte; it is written through
 // the ordinary services, so every integrity rule holds for seeded data too.
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { seededRandom } from '../support/seeded-random.js';
+import { drawsFor, seededRandom } from '../support/seeded-random.js';
 
 /** Departments → sections → sub-sections, with the nouns of their products. */
 const departments: Record<string, Record<string, string[]>> = {
@@ -46,9 +47,59 @@ const adjectives = [
 ];
 const materials = ['Cotton', 'Linen', 'Wool', 'Cashmere', 'Stoneware', 'Bamboo', 'Oak', 'Silk'];
 const tags = ['new', 'best', 'gift', 'sale', 'eco', 'limited', 'summer', 'winter'];
+/** The codes seeded products are told apart by (brands, makers, suppliers, trends, classes). */
+const codes = (prefix: string) => ['A', 'B', 'C', 'D'].map((letter) => `${prefix}000000${letter}`);
+const colours = ['Black', 'Navy', 'Beige', 'Ivory', 'Grey'];
+const careNotes = ['Hand wash only', 'Dry clean', 'Machine wash'];
+
+/**
+ * The attributes of seeded product `index` beyond its name, price and category, drawn apart from
+ * the main sequence (so adding one leaves the others as they were).
+ */
+function variety(seed: number, index: number, name: string): Record<string, unknown> {
+  const draw = drawsFor(`${seed}|product|${index}`);
+  const [, material, ...noun] = name.split(' ');
+  const withOptions = draw.chance(0.4);
+  const abroad = draw.chance(0.3);
+  return {
+    eng_product_name: name,
+    supply_product_name: `${material} ${noun.join(' ')} lot ${1 + draw.below(9)}`,
+    internal_product_name: `${noun.join(' ')} ${draw.pick(['spring', 'autumn'])} line`,
+    model_name: `${(noun[0] ?? 'X').slice(0, 3).toUpperCase()}-${100 + draw.below(20)}`,
+    brand_code: draw.pick(codes('B')),
+    manufacturer_code: draw.pick(codes('M')),
+    supplier_code: draw.pick(codes('S')),
+    trend_code: draw.pick(codes('T')),
+    classification_code: draw.pick(codes('C')),
+    product_condition: draw.pick(['N', 'N', 'N', 'R', 'U', 'E']),
+    product_weight: draw.pick(['0.50', '1.00', '1.50', '2.25']),
+    market_sync: draw.chance(0.3) ? 'T' : 'F',
+    approve_status: draw.pick(['', 'N', 'C']),
+    ...(abroad
+      ? {
+          origin_classification: 'T',
+          origin_place_no: 1800,
+          origin_place_value: draw.pick(['Portugal', 'Vietnam']),
+        }
+      : {}),
+    ...(draw.chance(0.5)
+      ? { additional_information: [{ key: 'custom_option1', name: 'Care', value: draw.pick(careNotes) }] }
+      : {}),
+    ...(withOptions
+      ? {
+          options: [
+            { name: 'Color', value: draw.some(colours, 3) },
+            { name: 'Size', value: ['S', 'M', 'L'].slice(0, 1 + draw.below(3)) },
+          ],
+        }
+      : {}),
+  };
+}
 
 /** How large the seeded mall is. */
 export const seedProductCount = 300;
+/** How many bundles of those products it sells. */
+export const seedBundleCount = 6;
 /** The first creation date of seeded products (2026-01-01T00:00:00+09:00). */
 const seedEpoch = Date.parse('2026-01-01T00:00:00+09:00');
 
@@ -70,12 +121,21 @@ export function seedSandbox(seed: number, catalogue: Catalogue): void {
   store.transaction(() => {
     const leaves: { categoryNo: number; nouns: string[] }[] = [];
     for (const [department, sections] of Object.entries(departments)) {
-      const root = categories.create(1, { category_name: department });
+      const shown = drawsFor(`${seed}|category|${department}`);
+      const root = categories.create(1, {
+        category_name: department,
+        use_main: shown.chance(0.5) ? 'T' : 'F',
+      });
       for (const [section, nouns] of Object.entries(sections)) {
-        const child = categories.create(1, { category_name: section, parent_category_no: root.category_no });
+        const child = categories.create(1, {
+          category_name: section,
+          parent_category_no: root.category_no,
+          use_display: shown.chance(0.8) ? 'T' : 'F',
+        });
         const sub = categories.create(1, {
           category_name: `${section} Essentials`,
           parent_category_no: child.category_no,
+          use_main: shown.chance(0.3) ? 'T' : 'F',
         });
         leaves.push({ categoryNo: child.category_no, nouns }, { categoryNo: sub.category_no, nouns });
       }
@@ -90,6 +150,7 @@ export function seedSandbox(seed: number, catalogue: Catalogue): void {
         1,
         {
           product_name: name,
+          ...variety(seed, i, name),
           ...shipping,
           supply_price: supply.toFixed(2),
           price: price.toFixed(2),
@@ -115,20 +176,39 @@ export function seedSandbox(seed: number, catalogue: Catalogue): void {
       const chosen = [...new Set(Array.from({ length: 8 }, () => pick(created)))];
       placements.addToMain(1, Number(group.display_group), chosen);
     }
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < seedBundleCount; i++) {
       const parts = [...new Set([pick(created), pick(created)])];
+      const name = `${adjectives[i % adjectives.length]} ${materials[i % materials.length]} Gift Set`;
+      const { options: _options, ...traits } = variety(seed, seedProductCount + i, name);
+      const { additional_information: information, ...plain } = traits;
       products.create(
         1,
         {
-          product_name: `Gift Set ${i + 1}`,
+          product_name: name,
+          ...plain,
+          ...(i % 2 === 0
+            ? {
+                additional_information: information ?? [
+                  { key: 'custom_option1', name: 'Care', value: careNotes[i % 3] },
+                ],
+              }
+            : {}),
           ...shipping,
-          display: 'T',
-          selling: 'T',
+          display: i === 3 ? 'F' : 'T',
+          selling: i === 4 ? 'F' : 'T',
+          product_tag: [tags[i % tags.length]],
+          custom_product_code: `SB-GIFT-${i + 1}`,
+          // Bundles 1, 3 and 5 sit in a section, that section's sub-section and the next section.
+          ...(i % 2 === 1
+            ? {
+                add_category_no: [{ category_no: leaves[(i - 1) / 2]?.categoryNo, recommend: 'F', new: 'F' }],
+              }
+            : {}),
           bundle_product_components: parts.map((product_no) => ({ product_no, purchase_quantity: 1 })),
-          bundle_product_sales: { discount_value: '10.00', discount_type: 'P' },
+          bundle_product_sales: { discount_value: `${5 + i * 5}.00`, discount_type: 'P' },
         },
         true,
-        seedEpoch + (seedProductCount + i) * 3_600_000,
+        seedEpoch + (seedProductCount + i * 24) * 3_600_000,
       );
     }
   });

@@ -1,6 +1,7 @@
 // The analytics sandbox's simulation, through the handlers of a seeded sandbox (no HTTP): every
 // operation of the spec answers with bodies valid against the spec and unlike its examples; the same query
-// gives the same answer (cached or not) and another mall other figures; the sums agree across
+// gives the same answer (cached or not) and another mall other figures, refused to this mall's
+// credential; the sums agree across
 // endpoints (orders, visits, page views, product views, cart additions, ad and keyword sales);
 // PC plus mobile is the total; every sort key, order, limit and offset of the spec is honoured;
 // products take part from their creation day on and leave past days unchanged; a year is simulated
@@ -133,9 +134,27 @@ describe('every analytics operation in sandbox mode', () => {
     }
   });
 
-  it('give another mall other figures', () => {
-    for (const operationId of ['listProductSales', 'listVisitorViews', 'listAdSales', 'listViewedPages'])
-      expect(rows(operationId, { mall_id: 'othermall' }), operationId).not.toEqual(rows(operationId));
+  it('give another mall other figures, and refuse one mall’s statistics to another’s credential', () => {
+    const asMall = (mallId: string, operationId: string, mall_id: string) =>
+      sandbox.handle({
+        api: 'analytics',
+        operationId,
+        path: {},
+        query: { ...twoWeeks, mall_id },
+        body: undefined,
+        mallId,
+      });
+    for (const operationId of ['listProductSales', 'listVisitorViews', 'listAdSales', 'listViewedPages']) {
+      const other = asMall('othermall', operationId, 'othermall');
+      expect(other, operationId).toMatchObject({ ok: true, kind: 'found' });
+      expect((other as { body: Body }).body, operationId).not.toEqual(ask(operationId));
+      for (const asked of ['othermall', 'no-such-mall'])
+        expect(asMall(mall, operationId, asked), operationId).toMatchObject({
+          ok: false,
+          reason: 'forbidden',
+          violations: [{ location: 'query', name: 'mall_id' }],
+        });
+    }
   });
 });
 

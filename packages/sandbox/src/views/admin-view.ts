@@ -11,24 +11,15 @@ import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { AddOutcome } from '../catalogue/placement-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import { variantsOf } from '../catalogue/product-options.js';
+import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { invalidFields } from '../catalogue/refusal.js';
 import type { SandboxOutcome } from '../protocol.js';
 import { created, deleted, found, partlyApplied, updated } from '../sandbox-result.js';
 import type { RecentValues } from '../support/recent-values.js';
+import { declaredMatcher, type FilterContext } from './declared-filters.js';
 import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
-import {
-  type CategoryFilters,
-  categoryMatcher,
-  countMatches,
-  embedded,
-  type ListWindow,
-  type ProductFilters,
-  page,
-  pageOfMatches,
-  pickFields,
-  productMatcher,
-} from './list-query.js';
+import { countMatches, embedded, type ListWindow, page, pageOfMatches, pickFields } from './list-query.js';
 
 /** The admin operations of the generated types. */
 export type AdminOperations = operations;
@@ -67,8 +58,12 @@ function addOutcome(outcome: AddOutcome, requested: readonly number[], body: Fie
   return partlyApplied({ product }, items);
 }
 
-/** The admin handlers over one mall's catalogue. */
-export function createAdminView(catalogue: Catalogue, recent?: RecentValues): HandlerMap<AdminOperations> {
+/** The admin handlers over one mall's catalogue; `shapes` gives the query parameters' meanings. */
+export function createAdminView(
+  catalogue: Catalogue,
+  shapes: RecordShapes,
+  recent?: RecentValues,
+): HandlerMap<AdminOperations> {
   const { store, categories, products, placements } = catalogue;
   /** The handlers that write; every other one only reads, and keeps its answers. */
   const writers = new WeakSet<Handler<never>>();
@@ -79,28 +74,26 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
     return writer;
   };
 
-  const categoryList = (filters: CategoryFilters) => categories.all().filter(categoryMatcher(filters));
-  const productContext = {
-    categoriesFor: (categoryNo: number, withSub: boolean) =>
-      new Set(
-        withSub && categories.find(categoryNo)
-          ? categories.subtree(categoryNo).map((c) => c.category_no)
-          : [categoryNo],
-      ),
-    isBundle: (productNo: number) => products.isBundle(productNo),
-    customVariantCodes: (product: ProductRecord) =>
-      variantsOf(product, products.optionsOf(product.product_no)).flatMap((variant) =>
-        typeof variant.custom_variant_code === 'string' ? [variant.custom_variant_code] : [],
-      ),
+  /** The records `query` selects under the declared meanings of `operationId`'s parameters. */
+  const matcher = <R>(operationId: string, query: object, context: FilterContext<R> = {}) =>
+    declaredMatcher<R>(shapes.queryMeanings(operationId), query as Record<string, unknown>, context);
+  const categoryList = (operationId: string, query: object) =>
+    categories.all().filter(matcher<CategoryRecord>(operationId, query));
+  const productContext: FilterContext<ProductRecord> = {
+    derived: { variants: (product) => variantsOf(product, products.optionsOf(product.product_no)) },
+    descendants: (_filter, categoryNo) =>
+      categories.find(Number(categoryNo))
+        ? categories.subtree(Number(categoryNo)).map((c) => c.category_no)
+        : [categoryNo],
+    subsets: { bundle: (product, value) => products.isBundle(product.product_no) === (value === 'T') },
   };
-  type ProductListQuery = ProductFilters &
-    ListWindow & {
-      shop_no?: number;
-      sort?: string;
-      order?: string;
-      fields?: readonly string[];
-      embed?: readonly string[];
-    };
+  type ProductListQuery = ListWindow & {
+    shop_no?: number;
+    sort?: string;
+    order?: string;
+    fields?: readonly string[];
+    embed?: readonly string[];
+  };
   const productView = (
     product: ProductRecord,
     query: { fields?: readonly string[]; embed?: readonly string[] },
@@ -108,15 +101,15 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
     ...pickFields(product, query.fields, 'product_no'),
     ...embedded(product, products.optionsOf(product.product_no), query.embed),
   });
-  const productPage = (query: ProductListQuery, bundle?: boolean) =>
+  const productPage = (operationId: string, query: ProductListQuery, bundle?: boolean) =>
     pageOfMatches(
       products.ordered(bundle, query.sort, query.order === 'desc', query.shop_no ?? 1),
-      productMatcher(query, productContext),
+      matcher(operationId, query, productContext),
       query,
       10,
     ).map((p) => productView(p, query));
-  const productCount = (query: ProductFilters, bundle?: boolean) =>
-    countMatches(products.ordered(bundle, undefined, false), productMatcher(query, productContext));
+  const productCount = (operationId: string, query: object) =>
+    countMatches(products.ordered(undefined, undefined, false), matcher(operationId, query, productContext));
   const categoryView = (category: CategoryRecord, query: { shop_no?: number; fields?: readonly string[] }) =>
     pickFields({ ...category, shop_no: query.shop_no ?? 1 }, query.fields, 'category_no');
 
@@ -172,8 +165,10 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
   const handlers: HandlerMap<AdminOperations> = {
     // Categories
     listCategories: ({ query }) =>
-      found({ categories: page(categoryList(query), query, 10).map((c) => categoryView(c, query)) }),
-    countCategories: ({ query }) => found({ count: categoryList(query).length }),
+      found({
+        categories: page(categoryList('listCategories', query), query, 10).map((c) => categoryView(c, query)),
+      }),
+    countCategories: ({ query }) => found({ count: categoryList('countCategories', query).length }),
     getCategory: ({ path, query }) =>
       found({ category: categoryView(categories.get(path.category_no), query) }),
     createCategory: write((input) =>
@@ -188,8 +183,8 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
       catalogue.removeCategory(path.category_no);
       return deleted({ category: { category_no: path.category_no } });
     }),
-    listCategoryDecorationImages: ({ path }) =>
-      found({ decorationimage: categories.decoration(path.category_no) }),
+    listCategoryDecorationImages: ({ path, query }) =>
+      found({ decorationimage: categories.decoration(path.category_no, query.shop_no ?? 1) }),
     updateCategoryDecorationImages: write((input) =>
       updated({
         decorationimage: categories.updateDecoration(
@@ -199,7 +194,8 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
         ),
       }),
     ),
-    listCategorySeo: ({ path }) => found({ seo: categories.seo(path.category_no) }),
+    listCategorySeo: ({ path, query }) =>
+      found({ seo: categories.seo(path.category_no, query.shop_no ?? 1) }),
     updateCategorySeo: write((input) =>
       updated({
         seo: categories.updateSeo(input.path.category_no, shopOf(input).shopNo, input.body.request),
@@ -208,11 +204,18 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
 
     // Category products
     listCategoryProducts: ({ path, query }) => {
-      const listed = placements.listCategoryProducts(path.category_no, query.display_group ?? 1);
+      const listed = placements.listCategoryProducts(
+        path.category_no,
+        query.display_group ?? 1,
+        query.shop_no ?? 1,
+      );
       return found({ products: listed.slice(0, query.limit ?? 50000) });
     },
     countCategoryProducts: ({ path, query }) =>
-      found({ count: placements.listCategoryProducts(path.category_no, query.display_group ?? 1).length }),
+      found({
+        count: placements.listCategoryProducts(path.category_no, query.display_group ?? 1, query.shop_no ?? 1)
+          .length,
+      }),
     createCategoryProduct: write((input) => {
       const { shopNo } = shopOf(input);
       const { request } = input.body;
@@ -244,8 +247,10 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
     // Main display groups
     listMains: ({ query }) =>
       found({ mains: placements.mains().map((main) => ({ ...main, shop_no: query.shop_no ?? 1 })) }),
-    listMainProducts: ({ path }) => found({ products: placements.listMainProducts(path.display_group) }),
-    countMainProducts: ({ path }) => found({ count: placements.listMainProducts(path.display_group).length }),
+    listMainProducts: ({ path, query }) =>
+      found({ products: placements.listMainProducts(path.display_group, query.shop_no ?? 1) }),
+    countMainProducts: ({ path, query }) =>
+      found({ count: placements.listMainProducts(path.display_group, query.shop_no ?? 1).length }),
     createMainProduct: write((input) => {
       const { shopNo } = shopOf(input);
       const requested = input.body.request.product_no;
@@ -265,15 +270,16 @@ export function createAdminView(catalogue: Catalogue, recent?: RecentValues): Ha
     }),
 
     // Products
-    listProducts: ({ query }) => found({ products: productPage(query) }),
-    countProducts: ({ query }) => found({ count: productCount(query) }),
+    listProducts: ({ query }) => found({ products: productPage('listProducts', query) }),
+    countProducts: ({ query }) => found({ count: productCount('countProducts', query) }),
     getProduct: plain.get,
     createProduct: plain.create,
     updateProduct: plain.update,
     deleteProduct: plain.delete,
 
     // Bundle products
-    listBundleProducts: ({ query }) => found({ bundleproducts: productPage(query, true) }),
+    listBundleProducts: ({ query }) =>
+      found({ bundleproducts: productPage('listBundleProducts', query, true) }),
     getBundleProduct: bundles.get,
     createBundleProduct: bundles.create,
     updateBundleProduct: bundles.update,

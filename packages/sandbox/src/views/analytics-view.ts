@@ -5,11 +5,14 @@
 // orders and revenue by product, payment method, hour, member status, referring domain and order
 // are the same totals; ad, keyword and ad-keyword sales are the ad visits' share of them; visits by
 // ad medium, by referring domain and by day are the same visits; page views by day are the views
-// of the pages viewed; product views are the views of the product detail pages. The mall is the
-// query's `mall_id`; `device_type` keeps the visits of one device.
+// of the pages viewed; product views are the views of the product detail pages. The query's
+// `mall_id` must be the mall's own id: another mall's statistics are refused as forbidden (403), as
+// the platform answers a credential reading what it may not (our reading); `device_type` keeps the
+// visits of one device.
 
 import type { operations } from '@mall-api/analytics-client';
 import type { Catalogue } from '../catalogue/catalogue.js';
+import { forbidden } from '../catalogue/refusal.js';
 import { found } from '../sandbox-result.js';
 import { createSimulatedDays, type VisitSelection } from '../simulation/analytics-days.js';
 import {
@@ -443,6 +446,7 @@ const answerCapacity = 256;
  * their creation day on) and category names.
  */
 export function createAnalyticsView(
+  mallId: string,
   catalogue: Catalogue,
   recent?: RecentValues,
 ): HandlerMap<AnalyticsOperations> {
@@ -456,6 +460,11 @@ export function createAnalyticsView(
       operationId,
       kept(operationId, ({ query }) => {
         const converted = query as Query;
+        if (converted.mall_id !== undefined && converted.mall_id !== mallId)
+          throw forbidden(
+            { location: 'query', name: 'mall_id', message: 'the credential may not read this mall' },
+            `mall ${converted.mall_id} is not the mall this credential reads`,
+          );
         return found({ [report.key]: report.rows(days.days(selection(converted)), converted) });
       }),
     ]),

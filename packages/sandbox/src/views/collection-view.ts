@@ -4,11 +4,10 @@
 // category tree; `/api/products` and its count cover every mall (narrowed by `store_id`), mall
 // by mall in mall-id order unless sorted; `/api/storeproducts` the malls its `store_id` names;
 // `/api/shops` the shops of every mall; a list sorts by the spec's default key and order when the
-// query names none. Names match as case-insensitive substrings, numbers,
-// prices and dates as the seed describes, with paging and sorting; a query parameter with an enum
-// of values that names a product attribute (read from the spec) selects by that attribute. Queries
-// over every mall go through the cross-mall index (cross-mall-index.ts). Attributes the sandbox
-// does not model come from the spec's examples.
+// query names none. Every filter is applied as its parameter's `x-query` declares it
+// (declared-filters.ts), with paging and sorting. Queries over every mall go through the cross-mall
+// index (cross-mall-index.ts). Store and product attributes the admin records do not hold are drawn
+// per store, shop and product (collection-profile.ts); the rest come from the spec's examples.
 import type { operations } from '@mall-api/collection-client';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
@@ -16,12 +15,13 @@ import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { found } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';
-import { parseBound } from '../support/kst-time.js';
 import { memo } from '../support/memo.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
 import { collectionComparator, sortedBy } from './collection-order.js';
+import { collectionProfiles } from './collection-profile.js';
 import { type CollectionIndex, createCrossMallIndex } from './cross-mall-index.js';
+import { declaredMatcher } from './declared-filters.js';
 import type { HandlerMap } from './handler-types.js';
 import { countMatches, type ListWindow, page, pageOfMatches } from './list-query.js';
 
@@ -61,19 +61,26 @@ export function collectionCodes(categories: readonly CategoryRecord[]): (categor
 /** A collection product with the category codes it matches. */
 export type CollectionProduct = ReturnType<ReturnType<typeof recordMaker>> & { codes: string[] };
 
-/** Dresses a mall's product as a collection record. */
-function recordMaker(storeId: string, template: Record<string, unknown>) {
+/** Dresses a mall's product as a collection record, with its store's and its own drawn attributes. */
+function recordMaker(storeId: string, template: Record<string, unknown>, shapes: RecordShapes) {
+  const profiles = collectionProfiles(shapes);
+  const shopOf = memo((shopNo: number) => profiles.shop(storeId, shopNo));
   return (product: ProductRecord, codes: string[]) => {
     const price = String(product.price ?? '0.00');
+    const shop = shopOf(product.shop_no);
     return {
       ...template,
+      shop_grade: shop.shop_grade,
+      shop_language: shop.shop_language,
+      shop_currency_code: shop.shop_currency_code,
+      ...profiles.product(storeId, product, price),
       collection_product_category: {
         depth1: codes[0] as string,
         ...(codes[1] ? { depth2: codes[1] } : {}),
         ...(codes[2] ? { depth3: codes[2] } : {}),
       },
       product_ukey: `${storeId}_${product.shop_no}_${product.product_no}`,
-      shop_name: 'Sandbox Mall',
+      shop_name: shop.shop_name as string,
       store_id: storeId,
       shop_no: product.shop_no,
       product_name: product.product_name,
@@ -82,12 +89,6 @@ function recordMaker(storeId: string, template: Record<string, unknown>) {
       product_url: `${storeId}.example.com/product/detail.html?product_no=${product.product_no}&utm_source=collection_gmp`,
       product_status_type: product.selling === 'T' ? 'N' : 'S',
       price,
-      pc_discount_price: price,
-      mobile_discount_price: price,
-      is_pc_discount: false,
-      is_mobile_discount: false,
-      pc_discount_rate: 0,
-      mobile_discount_rate: 0,
       created_date: product.created_date,
       updated_date: product.updated_date,
     };
@@ -116,17 +117,17 @@ export interface CollectionStore {
 const countsKept = 256;
 
 /**
- * The collection store of one mall; `template` is the collection's example product record; its
- * records are kept while among the `recent` views.
+ * The collection store of one mall, its records made from the collection's example product record
+ * in `shapes`; its records are kept while among the `recent` views.
  */
 export function createCollectionStore(
   storeId: string,
   catalogue: Catalogue,
-  template: Record<string, unknown>,
+  shapes: RecordShapes,
   recent?: RecentValues,
 ): CollectionStore {
   const { store, products, categories } = catalogue;
-  const dress = recordMaker(storeId, template);
+  const dress = recordMaker(storeId, shapes.template('ProductsPage'), shapes);
   /**
    * Calls `each` with the mall's displayed products as collection records, in number order: a
    * product once per shop of the mall, at that shop's price (every shop's view lists the products
@@ -206,49 +207,11 @@ export function createCollectionStore(
   };
 }
 
-/** The product filters of the collection's product lists. */
+/** The query of the collection's product lists: what the view reads itself beside the filters. */
 interface ProductQuery extends ListWindow {
-  readonly collection_product_category?: readonly string[];
-  readonly product_name?: readonly string[] | string;
-  readonly product_no?: readonly number[];
-  readonly shop_no?: readonly number[];
-  readonly price_min?: number;
-  readonly price_max?: number;
-  readonly created_start_date?: string;
-  readonly created_end_date?: string;
+  readonly store_id?: readonly string[] | string;
   readonly sort?: string;
   readonly order?: string;
-}
-
-/**
- * Whether a product matches the query; `equalAttributes`: the query parameters that select a
- * product attribute of the same name by value (one, or any of a list).
- */
-function productMatcher(query: ProductQuery, requireCategory: boolean, equalAttributes: readonly string[]) {
-  const wanted = query.collection_product_category;
-  const name = query.product_name;
-  const names = (typeof name === 'string' ? [name] : name)?.map((n) => n.toLowerCase());
-  const { product_no: numbers, shop_no: shops, price_min: min, price_max: max } = query;
-  const { created_start_date: start, created_end_date: end } = query;
-  const from = start === undefined ? undefined : parseBound(start, false);
-  const to = end === undefined ? undefined : parseBound(end, true);
-  return (p: CollectionProduct) =>
-    (!requireCategory || !wanted || p.codes.some((code) => wanted.includes(code))) &&
-    equalAttributes.every((name) => hasAttribute(p, name, (query as Record<string, unknown>)[name])) &&
-    (!names || names.some((n) => p.product_name.toLowerCase().includes(n))) &&
-    (!numbers || numbers.includes(p.product_no)) &&
-    (!shops || shops.includes(p.shop_no)) &&
-    (min === undefined || Number(p.price) >= min) &&
-    (max === undefined || Number(p.price) <= max) &&
-    (from === undefined || Date.parse(p.created_date) >= from) &&
-    (to === undefined || Date.parse(p.created_date) <= to);
-}
-
-/** Whether a record's attribute is the value asked for, or one of them (true when none is asked). */
-function hasAttribute(record: object, name: string, wanted: unknown): boolean {
-  if (wanted === undefined) return true;
-  const actual = (record as Record<string, unknown>)[name];
-  return (Array.isArray(wanted) ? wanted : [wanted]).some((item) => String(item) === String(actual));
 }
 
 /** The products of the named stores in the order asked: one store's view, or the stores' views merged. */
@@ -275,10 +238,12 @@ export function createCollectionView(
 ): HandlerMap<CollectionOperations> {
   const shopTemplate = shapes.template('ShopsPage');
   const overMalls = index && createCrossMallIndex(stores, index);
-  /** The query parameters of an operation that select a product attribute by value. */
-  const equalAttributes = memo((operationId: string) => shapes.enumFilters(operationId, 'Product'));
-  const matcherOf = (operationId: string, query: ProductQuery, requireCategory: boolean) =>
-    productMatcher(query, requireCategory, equalAttributes(operationId));
+  const matcherOf = (operationId: string, query: object) =>
+    declaredMatcher<Record<string, unknown>>(
+      shapes.queryMeanings(operationId),
+      query as Record<string, unknown>,
+    );
+  const profiles = collectionProfiles(shapes);
   // The platform's standard tags are not mall data: every mall lists the documented ones.
   const standardTags = shapes.records('StandardTagsPage');
   const storesNamed = (ids: readonly string[] | string | undefined) => {
@@ -298,12 +263,8 @@ export function createCollectionView(
       ...(typeof order === 'string' ? { order } : {}),
     };
   };
-  const list = (
-    operationId: string,
-    query: ProductQuery & { readonly store_id?: readonly string[] | string },
-    requireCategory: boolean,
-  ) => {
-    const matches = matcherOf(operationId, query, requireCategory);
+  const list = (operationId: string, query: ProductQuery) => {
+    const matches = matcherOf(operationId, query);
     const found =
       query.store_id === undefined && overMalls
         ? overMalls.page(`${operationId}|${selection(query)}`, matches, query, 10)
@@ -313,15 +274,15 @@ export function createCollectionView(
   const shopsOf = (store: CollectionStore) =>
     Array.from({ length: store.shops }, (_, index) => ({
       ...shopTemplate,
+      ...profiles.shop(store.storeId, index + 1),
       store_id: store.storeId,
       shop_no: index + 1,
-      shop_name: 'Sandbox Mall',
-      shop_url: `https://${store.storeId}.example.com`,
+      shop_url: `https://${store.storeId}.example.com${index === 0 ? '' : `/shop${index + 1}`}`,
     }));
   return {
-    listProducts: ({ query }) => found({ products: list('listProducts', query, true) }),
+    listProducts: ({ query }) => found({ products: list('listProducts', query) }),
     countProducts: ({ query }) => {
-      const matches = matcherOf('countProducts', query, true);
+      const matches = matcherOf('countProducts', query);
       const key = `countProducts|${selection(query)}`;
       if (query.store_id !== undefined || !overMalls)
         return found({
@@ -331,46 +292,13 @@ export function createCollectionView(
     },
     listStoreProducts: ({ query }) =>
       found({
-        store_products: list('listStoreProducts', withDefaultOrder('listStoreProducts', query), false),
+        store_products: list('listStoreProducts', withDefaultOrder('listStoreProducts', query)),
       }),
     listShops: ({ query }) => {
-      const shops = storesNamed(query.store_id)
-        .flatMap(shopsOf)
-        .filter((shop) => !query.shop_no || query.shop_no.includes(shop.shop_no))
-        .filter(
-          (shop) => !query.shop_properties || query.shop_properties.some((item) => hasProperty(shop, item)),
-        )
-        .filter((shop) => matchesAttributes(shop, query));
+      const matches = matcherOf('listShops', query);
+      const shops = storesNamed(query.store_id).flatMap(shopsOf).filter(matches);
       return found({ shops: page(shops, query, 10) });
     },
     listStandardTags: ({ query }) => found({ standardtags: page(standardTags, query, 10) }),
   };
-}
-
-/**
- * Whether a shop has the property an `<attribute>:<value>` item of `shop_properties` names: the
- * attribute equals the value or, for a list attribute, contains it (the front layer has refused
- * attributes the spec's `x-filter` does not list).
- */
-function hasProperty(shop: Readonly<Record<string, unknown>>, item: string): boolean {
-  const at = item.indexOf(':');
-  const value = item.slice(at + 1);
-  const actual = shop[item.slice(0, at)];
-  if (actual === undefined || actual === null) return false;
-  return Array.isArray(actual) ? actual.map(String).includes(value) : String(actual) === value;
-}
-
-/** Fields of a shop that `listShops` filters by on their own, beside `shop_properties`. */
-const ownShopFilters = new Set(['store_id', 'shop_no', 'shop_properties']);
-
-/**
- * Whether a shop matches every other query parameter named after one of its attributes (filters
- * combine with AND; the items of a list parameter with OR), as the operation describes.
- */
-function matchesAttributes(shop: Readonly<Record<string, unknown>>, query: object): boolean {
-  return Object.entries(query).every(([name, wanted]) => {
-    if (ownShopFilters.has(name) || !(name in shop) || wanted === undefined) return true;
-    const items: unknown[] = Array.isArray(wanted) ? wanted : [wanted];
-    return items.some((item) => hasProperty(shop, `${name}:${String(item)}`));
-  });
 }
