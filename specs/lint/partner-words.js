@@ -2,7 +2,9 @@
 // Redocly plugin `partner`: the rule `words` fails the lint when text a partner reads (a
 // `description`, `summary` or `title` anywhere in a spec) speaks in the maintainers' words: where a
 // fact came from ("the seed", "section 2.8", "x-provenance", "inferred", "the platform reference
-// says"). Provenance belongs in `x-provenance` (and `$comment`s), which this rule never reads.
+// says"). Provenance belongs in `x-provenance` (and `$comment`s), which this rule never reads, and
+// so does the text inside any other `x-` extension (an inferred rule's reason, say): the docs site
+// strips those extensions, so partners never read them.
 // `internalWording` is the one list of those words; the docs' lint runs it over the guides too
 // (docs/build/check-guide-words.mjs).
 
@@ -36,16 +38,23 @@ export function internalWording(text) {
 /** The fields whose text partners read. */
 const partnerFields = ['description', 'summary', 'title'];
 
+/**
+ * Whether a JSON pointer runs through an `x-` extension (maintainers' data the docs do not show).
+ * @param {string} pointer
+ */
+const insideExtension = (pointer) => pointer.split('/').some((segment) => segment.startsWith('x-'));
+
 /** @type {() => Record<string, unknown>} */
 function PartnerWords() {
   return {
     any: {
       /**
        * @param {unknown} node
-       * @param {{ report: (problem: { message: string, location?: unknown }) => void, location: { child: (path: string[]) => unknown } }} ctx
+       * @param {{ report: (problem: { message: string, location?: unknown }) => void, location: { pointer: string, child: (path: string[]) => unknown } }} ctx
        */
       enter(node, ctx) {
         if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+        if (insideExtension(ctx.location.pointer)) return;
         const fields = /** @type {Record<string, unknown>} */ (node);
         for (const field of partnerFields) {
           const text = fields[field];

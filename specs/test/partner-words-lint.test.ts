@@ -1,7 +1,8 @@
 // The lint refuses maintainers' words in what partners read: the `partner` Redocly plugin's `words`
 // rule (specs/lint/partner-words.js) fails on a description, summary or title that speaks of the
-// seed, a numbered section of a source or provenance, and leaves `$comment`s, `x-provenance` and
-// the citations partners can follow (RFC sections) alone.
+// seed, a numbered section of a source or provenance, and leaves `$comment`s, `x-provenance`, the
+// text inside `x-` extensions (which the docs strip) and the citations partners can follow (RFC
+// sections) alone.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,8 @@ paths:
       description: ${JSON.stringify(description)}
       x-provenance: inferred
       $comment: The seed says nothing here (section 2.8).
+      x-rule:
+        description: Inferred; the seed names it only (the docs strip x- extensions).
       responses:
         '200': { description: ok }
 `,
@@ -56,7 +59,7 @@ describe('the partner/words lint rule', { timeout: 60_000 }, () => {
     await expect(lint('Marked `x-provenance: inferred`.')).resolves.toHaveLength(1);
   });
 
-  it('passes partners’ words, with $comment and x-provenance beside them', async () => {
+  it('passes partners’ words, with $comment, x-provenance and an x- extension’s own description beside them', async () => {
     await expect(
       lint('Errors follow RFC 6749 section 4.1.2.1; removing from section 1 of a category.'),
     ).resolves.toEqual([]);

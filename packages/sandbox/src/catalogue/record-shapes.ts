@@ -6,7 +6,13 @@
 // schemas without restating them here; also gives the defaults the spec sets for query parameters
 // (a list's sort order), what each query parameter means (`x-query`), and the example records the
 // collection view still templates from. The spec is read through its model.
-import { isJsonObject, type JsonObject, type QueryMeaning, queryMeaningsOf, type SpecModel } from '@mall-api/spec-model';
+import {
+  isJsonObject,
+  type JsonObject,
+  type QueryMeaning,
+  queryMeaningsOf,
+  type SpecModel,
+} from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
 type AttributeCheck = ((value: unknown) => boolean) | null;
