@@ -4,7 +4,9 @@
 // conformance runner catches, in the same run and against the same mutants. First both run
 // against the unbroken mock of each API involved, behind the same proxy (the baseline); a tool
 // catches a mutant when something fails that did not fail on the baseline (a timing-dependent 429
-// transaction of Dredd's, say). Prints one line per mutant and the two catch rates.
+// transaction of Dredd's, say). Prints one line per mutant (with the kinds of the runner's checks
+// that caught it), the two catch rates, and a Markdown table of the catch rates by the kind of
+// check each mutant is meant for (its `caughtBy`) and API.
 //   npm run build && node bench/conformance-catch-rate.mjs
 import {
   localRunOptions,
@@ -29,8 +31,10 @@ async function measure(api, target) {
     const name = /^fail: (.+?) duration:/.exec(line)?.[1];
     return name ? [name] : [];
   });
+  const failed = report.results.filter((r) => r.status === 'failed');
   return {
-    runner: new Set(report.results.filter((r) => r.status === 'failed').map((r) => `${r.subject} ${r.name}`)),
+    runner: new Set(failed.map((r) => `${r.subject} ${r.name}`)),
+    kinds: new Map(failed.map((r) => [`${r.subject} ${r.name}`, r.group])),
     dredd: new Set(failedTransactions),
   };
 }
@@ -65,6 +69,8 @@ for (const api of apis) {
   }
 }
 const caught = { runner: 0, dredd: 0 };
+/** Per (API, kind): mutants, caught by Dredd, caught by the runner. @type {Map<string, number[]>} */
+const byKind = new Map();
 for (const mutant of mutants) {
   const target = await startMutant(mutant);
   try {
@@ -74,8 +80,17 @@ for (const mutant of mutants) {
     const byDredd = newFailure(found.dredd, baseline.dredd);
     caught.runner += byRunner ? 1 : 0;
     caught.dredd += byDredd ? 1 : 0;
+    const row = byKind.get(`${mutant.api} ${mutant.caughtBy}`) ?? [0, 0, 0];
+    byKind.set(`${mutant.api} ${mutant.caughtBy}`, [
+      row[0] + 1,
+      row[1] + (byDredd ? 1 : 0),
+      row[2] + (byRunner ? 1 : 0),
+    ]);
+    const kinds = [...found.runner]
+      .filter((name) => !baseline.runner.has(name))
+      .map((name) => found.kinds.get(name));
     process.stdout.write(
-      `${mutant.kind.padEnd(11)} ${mutant.api.padEnd(10)} ${mutant.name}: Dredd ${byDredd ? 'caught' : 'missed'}, runner ${byRunner ? 'caught' : 'missed'}\n`,
+      `${mutant.kind.padEnd(11)} ${mutant.api.padEnd(10)} ${mutant.name}: Dredd ${byDredd ? 'caught' : 'missed'}, runner ${byRunner ? `caught (${[...new Set(kinds)].join(', ')})` : 'missed'}\n`,
     );
   } finally {
     await target.close();
@@ -84,3 +99,12 @@ for (const mutant of mutants) {
 process.stdout.write(
   `catch rate: Dredd ${caught.dredd}/${mutants.length}, conformance runner ${caught.runner}/${mutants.length}\n`,
 );
+process.stdout.write(
+  '\n| API | kind of check | mutants | Dredd | conformance runner |\n|---|---|---|---|---|\n',
+);
+for (const [key, [mutantCount, dredd, runner]] of [...byKind].sort()) {
+  const [api, kind] = key.split(' ');
+  process.stdout.write(
+    `| ${api} | ${kind} | ${mutantCount} | ${dredd} of ${mutantCount} | ${runner} of ${mutantCount} |\n`,
+  );
+}

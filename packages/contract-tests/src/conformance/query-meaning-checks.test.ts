@@ -13,7 +13,7 @@ const query = (name: string, schema: JsonObject, meaning: JsonObject, extra: Jso
   ...extra,
   'x-query': meaning,
 });
-const filters = [
+const [nameFilter, ...paging] = [
   query('name', { type: 'string' }, { role: 'filter', field: 'name', match: 'contains-ci' }),
   query('limit', { type: 'integer', maximum: 100 }, { role: 'page-size' }),
   query('offset', { type: 'integer' }, { role: 'page-offset' }),
@@ -27,7 +27,8 @@ const model = createSpecModel({
       get: {
         operationId: 'listItems',
         parameters: [
-          ...filters,
+          nameFilter,
+          ...paging,
           query(
             'fields',
             { type: 'array', items: { type: 'string' } },
@@ -44,7 +45,7 @@ const model = createSpecModel({
         responses: ok,
       },
     },
-    '/items/count': { get: { operationId: 'countItems', parameters: [filters[0]], responses: ok } },
+    '/items/count': { get: { operationId: 'countItems', parameters: [nameFilter], responses: ok } },
     '/stats': {
       get: {
         operationId: 'listStats',

@@ -1,5 +1,5 @@
 // What an answer must show about a declared query meaning, judged on fake answers.
-import type { FilterMeaning } from '@mall-api/spec-model';
+import type { FilterMeaning, JsonObject } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import {
   answeredRecords,
@@ -70,7 +70,10 @@ describe('the other meanings', () => {
   });
 
   it('rows of a period lie inside it', () => {
-    const rows = [{ date: '2026-10-01T00:00:00+09:00' }, { order_date: '2026-10-02T10:00:00+09:00' }];
+    const rows: JsonObject[] = [
+      { date: '2026-10-01T00:00:00+09:00' },
+      { order_date: '2026-10-02T10:00:00+09:00' },
+    ];
     expect(datedDays(rows, ['date', 'order_date'])).toEqual(['2026-10-01', '2026-10-02']);
     expect(periodProblems(rows, ['date', 'order_date'], '2026-10-01', '2026-10-02')).toEqual([]);
     expect(periodProblems(rows, ['date', 'order_date'], '2026-10-02', '2026-10-02')).toEqual([
