@@ -7,7 +7,9 @@
 // transaction of Dredd's, say). Prints one line per mutant (with the kinds of the runner's checks
 // that caught it), the two catch rates, and a Markdown table of the catch rates by the kind of
 // check each mutant is meant for (its `caughtBy`) and API.
-//   npm run build && node bench/conformance-catch-rate.mjs
+// Given parts of mutant names, only the mutants whose name holds one of them (and the baselines of
+// their APIs) run.
+//   npm run build && node bench/conformance-catch-rate.mjs [name-part ...]
 import {
   localRunOptions,
   mockTarget,
@@ -46,7 +48,11 @@ async function measure(api, target) {
  */
 const newFailure = (found, baseline) => [...found].some((name) => !baseline.has(name));
 
-const apis = [...new Set(mutants.map((mutant) => mutant.api))];
+const parts = process.argv.slice(2);
+const chosen = mutants.filter(
+  (mutant) => parts.length === 0 || parts.some((part) => mutant.name.includes(part)),
+);
+const apis = [...new Set(chosen.map((mutant) => mutant.api))];
 /** @type {Map<string, Awaited<ReturnType<typeof measure>>>} */
 const baselines = new Map();
 for (const api of apis) {
@@ -71,7 +77,7 @@ for (const api of apis) {
 const caught = { runner: 0, dredd: 0 };
 /** Per (API, kind): mutants, caught by Dredd, caught by the runner. @type {Map<string, number[]>} */
 const byKind = new Map();
-for (const mutant of mutants) {
+for (const mutant of chosen) {
   const target = await startMutant(mutant);
   try {
     const found = await measure(mutant.api, target);
@@ -97,7 +103,7 @@ for (const mutant of mutants) {
   }
 }
 process.stdout.write(
-  `catch rate: Dredd ${caught.dredd}/${mutants.length}, conformance runner ${caught.runner}/${mutants.length}\n`,
+  `catch rate: Dredd ${caught.dredd}/${chosen.length}, conformance runner ${caught.runner}/${chosen.length}\n`,
 );
 process.stdout.write(
   '\n| API | kind of check | mutants | Dredd | conformance runner |\n|---|---|---|---|---|\n',
