@@ -177,6 +177,18 @@ const fixedPeriod =
     })(model);
   };
 
+/** `countProducts` of `api` answering one more than it counted. */
+const countOffByOne = (api: ApiName): Mutant => ({
+  name: `\`count\` off by one (${api} countProducts)`,
+  api,
+  kind: 'behavioural',
+  caughtBy: 'count',
+  caughtIn: { subject: 'countProducts', name: 'count equals' },
+  proxy: rewriteBody('countProducts', (body) => {
+    if (typeof body.count === 'number') body.count += 1;
+  }),
+});
+
 /** Every mutant the measurement makes. */
 export const mutants: readonly Mutant[] = [
   {
@@ -211,26 +223,7 @@ export const mutants: readonly Mutant[] = [
     caughtIn: { subject: 'listStoreProducts', name: 'price_min ' },
     proxy: ignoreValid('listStoreProducts', 'price_min'),
   },
-  {
-    name: '`count` off by one (countProducts)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'count',
-    caughtIn: { subject: 'countProducts', name: 'count equals' },
-    proxy: rewriteBody('countProducts', (body) => {
-      if (typeof body.count === 'number') body.count += 1;
-    }),
-  },
-  {
-    name: '`count` off by one (collection countProducts)',
-    api: 'collection',
-    kind: 'behavioural',
-    caughtBy: 'count',
-    caughtIn: { subject: 'countProducts', name: 'count equals' },
-    proxy: rewriteBody('countProducts', (body) => {
-      if (typeof body.count === 'number') body.count += 1;
-    }),
-  },
+  ...(['admin', 'collection'] as const).map(countOffByOne),
   {
     name: '`fields` ignored (getProduct)',
     api: 'admin',
