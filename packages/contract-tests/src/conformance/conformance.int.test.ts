@@ -37,7 +37,7 @@ describe('the conformance runner against the stateful mock', () => {
         await target.close();
       }
     },
-    120_000,
+    300_000,
   );
 
   it('runs from the command against a server it did not start, within the budget, and writes both reports', async () => {
@@ -77,5 +77,5 @@ describe('the conformance runner against the stateful mock', () => {
     } finally {
       await target.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -30,7 +30,7 @@ describe('the conformance runner catches every mutant of the mock', () => {
         await target.close();
       }
     },
-    120_000,
+    300_000,
   );
 });
 
@@ -59,6 +59,6 @@ describe('the checks meant to catch the query-meaning mutants', () => {
         await target.close();
       }
     },
-    120_000,
+    300_000,
   );
 });
