@@ -86,11 +86,11 @@ for (const mutant of chosen) {
     const byDredd = newFailure(found.dredd, baseline.dredd);
     caught.runner += byRunner ? 1 : 0;
     caught.dredd += byDredd ? 1 : 0;
-    const row = byKind.get(`${mutant.api} ${mutant.caughtBy}`) ?? [0, 0, 0];
+    const [count = 0, dredd = 0, runner = 0] = byKind.get(`${mutant.api} ${mutant.caughtBy}`) ?? [];
     byKind.set(`${mutant.api} ${mutant.caughtBy}`, [
-      row[0] + 1,
-      row[1] + (byDredd ? 1 : 0),
-      row[2] + (byRunner ? 1 : 0),
+      count + 1,
+      dredd + (byDredd ? 1 : 0),
+      runner + (byRunner ? 1 : 0),
     ]);
     const kinds = [...found.runner]
       .filter((name) => !baseline.runner.has(name))
