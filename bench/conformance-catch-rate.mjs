@@ -4,8 +4,12 @@
 // conformance runner catches, in the same run and against the same mutants. First both run
 // against the unbroken mock of each API involved, behind the same proxy (the baseline); a tool
 // catches a mutant when something fails that did not fail on the baseline (a timing-dependent 429
-// transaction of Dredd's, say). Prints one line per mutant and the two catch rates.
-//   npm run build && node bench/conformance-catch-rate.mjs
+// transaction of Dredd's, say). Prints one line per mutant (with the kinds of the runner's checks
+// that caught it), the two catch rates, and a Markdown table of the catch rates by the kind of
+// check each mutant is meant for (its `caughtBy`) and API.
+// Given parts of mutant names, only the mutants whose name holds one of them (and the baselines of
+// their APIs) run.
+//   npm run build && node bench/conformance-catch-rate.mjs [name-part ...]
 import {
   localRunOptions,
   mockTarget,
@@ -29,8 +33,10 @@ async function measure(api, target) {
     const name = /^fail: (.+?) duration:/.exec(line)?.[1];
     return name ? [name] : [];
   });
+  const failed = report.results.filter((r) => r.status === 'failed');
   return {
-    runner: new Set(report.results.filter((r) => r.status === 'failed').map((r) => `${r.subject} ${r.name}`)),
+    runner: new Set(failed.map((r) => `${r.subject} ${r.name}`)),
+    kinds: new Map(failed.map((r) => [`${r.subject} ${r.name}`, r.group])),
     dredd: new Set(failedTransactions),
   };
 }
@@ -42,7 +48,11 @@ async function measure(api, target) {
  */
 const newFailure = (found, baseline) => [...found].some((name) => !baseline.has(name));
 
-const apis = [...new Set(mutants.map((mutant) => mutant.api))];
+const parts = process.argv.slice(2);
+const chosen = mutants.filter(
+  (mutant) => parts.length === 0 || parts.some((part) => mutant.name.includes(part)),
+);
+const apis = [...new Set(chosen.map((mutant) => mutant.api))];
 /** @type {Map<string, Awaited<ReturnType<typeof measure>>>} */
 const baselines = new Map();
 for (const api of apis) {
@@ -65,7 +75,9 @@ for (const api of apis) {
   }
 }
 const caught = { runner: 0, dredd: 0 };
-for (const mutant of mutants) {
+/** Per (API, kind): mutants, caught by Dredd, caught by the runner. @type {Map<string, number[]>} */
+const byKind = new Map();
+for (const mutant of chosen) {
   const target = await startMutant(mutant);
   try {
     const found = await measure(mutant.api, target);
@@ -74,13 +86,31 @@ for (const mutant of mutants) {
     const byDredd = newFailure(found.dredd, baseline.dredd);
     caught.runner += byRunner ? 1 : 0;
     caught.dredd += byDredd ? 1 : 0;
+    const [count = 0, dredd = 0, runner = 0] = byKind.get(`${mutant.api} ${mutant.caughtBy}`) ?? [];
+    byKind.set(`${mutant.api} ${mutant.caughtBy}`, [
+      count + 1,
+      dredd + (byDredd ? 1 : 0),
+      runner + (byRunner ? 1 : 0),
+    ]);
+    const kinds = [...found.runner]
+      .filter((name) => !baseline.runner.has(name))
+      .map((name) => found.kinds.get(name));
     process.stdout.write(
-      `${mutant.kind.padEnd(11)} ${mutant.api.padEnd(10)} ${mutant.name}: Dredd ${byDredd ? 'caught' : 'missed'}, runner ${byRunner ? 'caught' : 'missed'}\n`,
+      `${mutant.kind.padEnd(11)} ${mutant.api.padEnd(10)} ${mutant.name}: Dredd ${byDredd ? 'caught' : 'missed'}, runner ${byRunner ? `caught (${[...new Set(kinds)].join(', ')})` : 'missed'}\n`,
     );
   } finally {
     await target.close();
   }
 }
 process.stdout.write(
-  `catch rate: Dredd ${caught.dredd}/${mutants.length}, conformance runner ${caught.runner}/${mutants.length}\n`,
+  `catch rate: Dredd ${caught.dredd}/${chosen.length}, conformance runner ${caught.runner}/${chosen.length}\n`,
 );
+process.stdout.write(
+  '\n| API | kind of check | mutants | Dredd | conformance runner |\n|---|---|---|---|---|\n',
+);
+for (const [key, [mutantCount, dredd, runner]] of [...byKind].sort()) {
+  const [api, kind] = key.split(' ');
+  process.stdout.write(
+    `| ${api} | ${kind} | ${mutantCount} | ${dredd} of ${mutantCount} | ${runner} of ${mutantCount} |\n`,
+  );
+}

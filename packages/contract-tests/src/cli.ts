@@ -18,6 +18,8 @@ const usage = `usage: mall-api-contract [--api admin] [--base-url URL] [options]
   --client-secret SECRET       app, whose tokens the authorization-code flow gets     CONTRACT_CLIENT_SECRET
   --access-token TOKEN       admin, analytics: a token to use instead of the flow    CONTRACT_ACCESS_TOKEN
   --forbidden-access-token T a token lacking the API's scopes, for the 403 cases     CONTRACT_FORBIDDEN_ACCESS_TOKEN
+  --forbidden-client-id ID   collection: a client limited to some scopes, and its    CONTRACT_FORBIDDEN_CLIENT_ID
+  --forbidden-client-secret S  secret, for the scope cases                           CONTRACT_FORBIDDEN_CLIENT_SECRET
   --auth-base-url URL        the mall's OAuth server (default: --base-url)           CONTRACT_AUTH_BASE_URL
   --redirect-uri URI         a redirect URI registered for the app                   CONTRACT_REDIRECT_URI
   --sandbox                  test a stateful sandbox (ours, or the server there)     CONTRACT_SANDBOX=1

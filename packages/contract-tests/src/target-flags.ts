@@ -11,6 +11,8 @@ export const targetFlags = {
   'client-secret': { type: 'string' },
   'access-token': { type: 'string' },
   'forbidden-access-token': { type: 'string' },
+  'forbidden-client-id': { type: 'string' },
+  'forbidden-client-secret': { type: 'string' },
   'auth-base-url': { type: 'string' },
   'redirect-uri': { type: 'string' },
 } as const;
@@ -27,6 +29,8 @@ export function targetOptionsFrom(values: TargetFlagValues, env: NodeJS.ProcessE
     clientSecret: values['client-secret'] ?? fromEnv.clientSecret,
     accessToken: values['access-token'] ?? fromEnv.accessToken,
     forbiddenAccessToken: values['forbidden-access-token'] ?? fromEnv.forbiddenAccessToken,
+    forbiddenClientId: values['forbidden-client-id'] ?? fromEnv.forbiddenClientId,
+    forbiddenClientSecret: values['forbidden-client-secret'] ?? fromEnv.forbiddenClientSecret,
     authBaseUrl: values['auth-base-url'] ?? fromEnv.authBaseUrl,
     redirectUri: values['redirect-uri'] ?? fromEnv.redirectUri,
     sandbox: fromEnv.sandbox,

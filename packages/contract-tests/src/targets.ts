@@ -1,5 +1,6 @@
 // Where a contract run goes and with which credentials. With a base URL, the server there: the
-// collection API with the client ID and secret in Basic; the admin and analytics APIs with an
+// collection API with the client ID and secret in Basic (and, when given, a client limited to some
+// scopes for the scope checks); the admin and analytics APIs with an
 // access token given, or one obtained for a registered app through the authorization-code flow
 // (token-flow.ts), plus one lacking the API's scopes for the 403 transactions. Without a base URL,
 // our own mock of the API (@mall-api/mock-server, loaded only then), started on a free port, with
@@ -31,6 +32,9 @@ export interface TargetOptions {
   readonly accessToken?: string | undefined;
   /** A token lacking the API's scopes, for the 403 transactions. */
   readonly forbiddenAccessToken?: string | undefined;
+  /** Collection: the ID and secret of a client limited to some scopes, for the scope checks. */
+  readonly forbiddenClientId?: string | undefined;
+  readonly forbiddenClientSecret?: string | undefined;
   /** The mall's OAuth server for the token flow (default: the base URL, which serves it for admin). */
   readonly authBaseUrl?: string | undefined;
   /** A redirect URI registered for the app (default: a loopback `/callback`). */
@@ -47,6 +51,8 @@ export function targetOptionsFromEnv(env: NodeJS.ProcessEnv): TargetOptions {
     clientSecret: env.CONTRACT_CLIENT_SECRET,
     accessToken: env.CONTRACT_ACCESS_TOKEN,
     forbiddenAccessToken: env.CONTRACT_FORBIDDEN_ACCESS_TOKEN,
+    forbiddenClientId: env.CONTRACT_FORBIDDEN_CLIENT_ID,
+    forbiddenClientSecret: env.CONTRACT_FORBIDDEN_CLIENT_SECRET,
     authBaseUrl: env.CONTRACT_AUTH_BASE_URL,
     redirectUri: env.CONTRACT_REDIRECT_URI,
     sandbox: env.CONTRACT_SANDBOX === '1',
@@ -73,12 +79,15 @@ async function remoteTarget(
 ): Promise<ContractTarget> {
   const baseUrl = rawBaseUrl.replace(/\/$/, '');
   const common = { baseUrl, targetIsMock: false, sandbox: options.sandbox === true, close: async () => {} };
-  const { clientId = '', clientSecret = '' } = options;
+  const { clientId = '', clientSecret = '', forbiddenClientId, forbiddenClientSecret } = options;
   if (facts.auth === 'basic')
     return {
       ...common,
       authorizations: [basicAuthorization(clientId, clientSecret)],
-      forbiddenAuthorizations: [],
+      forbiddenAuthorizations:
+        forbiddenClientId && forbiddenClientSecret
+          ? [basicAuthorization(forbiddenClientId, forbiddenClientSecret)]
+          : [],
     };
   const flow = {
     authBaseUrl: options.authBaseUrl ?? baseUrl,

@@ -1,5 +1,6 @@
-// The checks of the invalid bodies derived from the spec's body rules (body-rule-cases.ts), one
-// per case of every write operation: the answer must be the operation's validation status with a
+// The checks of the invalid bodies derived from the spec's body rules (body-rule-cases.ts) and
+// from the plain schema keywords of the record sent (schema-body-cases.ts), one per case of every
+// write operation: the answer must be the operation's validation status with a
 // conforming envelope whose violation names the field, and the write must change nothing (what it
 // addresses reads the same before and after, refused-writes.ts). Sent to the records the
 // operation's examples name, as the read checks are.
@@ -9,31 +10,34 @@ import type { Check } from './check.js';
 import { sendRefusedWrite } from './refused-writes.js';
 import { baselineParts } from './request-cases.js';
 import { type CheckContext, refusalProblems } from './request-checks.js';
+import { schemaBodyCases } from './schema-body-cases.js';
 
 /** The body-rule checks of every write operation. */
 export function bodyRuleChecks(context: CheckContext): Check[] {
   return context.model.operations
     .filter((operation) => operation.method !== 'get' && operation.requiredScope !== 'none')
     .flatMap((operation) =>
-      bodyRuleCases(context.model, operation).map((testCase) => ({
-        group: 'requests',
-        subject: operation.operationId,
-        name: testCase.name,
-        async run() {
-          const { answer, problems } = await sendRefusedWrite(context, {
-            operation,
-            parts: baselineParts(context.model, operation),
-            body: testCase.body,
-          });
-          return {
-            problems: refusalProblems(
+      [...bodyRuleCases(context.model, operation), ...schemaBodyCases(context.model, operation)].map(
+        (testCase) => ({
+          group: 'requests',
+          subject: operation.operationId,
+          name: testCase.name,
+          async run() {
+            const { answer, problems } = await sendRefusedWrite(context, {
               operation,
-              answer,
-              [testCase.field],
-              [...context.answers.problems(operation, answer), ...problems],
-            ),
-          };
-        },
-      })),
+              parts: baselineParts(context.model, operation),
+              body: testCase.body,
+            });
+            return {
+              problems: refusalProblems(
+                operation,
+                answer,
+                [testCase.field],
+                [...context.answers.problems(operation, answer), ...problems],
+              ),
+            };
+          },
+        }),
+      ),
     );
 }

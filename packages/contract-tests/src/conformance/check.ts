@@ -5,7 +5,10 @@ export type CheckOutcome = { readonly problems: readonly string[] } | { readonly
 
 /** One check. */
 export interface Check {
-  /** `requests`, `paging`, `auth`, `rate-limit` or `sequence`. */
+  /**
+   * `requests`, `paging`, `filters`, `count`, `fields`, `embed`, `period`, `errors`, `auth`,
+   * `rate-limit` or `sequence`.
+   */
   readonly group: string;
   /** The operation it is about, or the API for API-wide checks. */
   readonly subject: string;

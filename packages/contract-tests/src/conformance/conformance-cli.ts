@@ -21,6 +21,10 @@ const usage = `usage: mall-api-contract conformance [--api NAME] [--base-url URL
   --base-url URL               the server to test (default: our sandbox mock, started here)
   --client-id, --client-secret, --access-token, --forbidden-access-token, --auth-base-url,
   --redirect-uri               credentials, as for the Dredd run (CONTRACT_* variables too)
+  --forbidden-client-id ID, --forbidden-client-secret S
+                               collection: a client limited to some scopes, for the scope checks
+  --forbidden-scopes S[,S]     the scopes that limited client or --forbidden-access-token does grant
+                               (the checks of operations needing one of them are skipped)
   --other-mall-access-token T  a token of another mall (its 401 check is skipped without it)
   --expired-access-token T     an expired token (likewise)
   --seed N                     seed of the generated values (default 1)
@@ -36,6 +40,7 @@ const { values } = parseArgs({
   args: process.argv.slice(3),
   options: {
     ...targetFlags,
+    'forbidden-scopes': { type: 'string' },
     'other-mall-access-token': { type: 'string' },
     'expired-access-token': { type: 'string' },
     seed: { type: 'string' },
@@ -82,6 +87,9 @@ async function targetOf(api: ApiName) {
   const credentials: Credentials = {
     authorization: prepared.authorizations[0] ?? '',
     forbidden: prepared.forbiddenAuthorizations[0],
+    forbiddenScopes: (values['forbidden-scopes'] ?? process.env.CONTRACT_FORBIDDEN_SCOPES)
+      ?.split(',')
+      .filter(Boolean),
     otherMall: values['other-mall-access-token'] && `Bearer ${values['other-mall-access-token']}`,
     expired: values['expired-access-token'] && `Bearer ${values['expired-access-token']}`,
   };

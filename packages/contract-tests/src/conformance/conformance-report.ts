@@ -1,6 +1,8 @@
 // The two reports of a conformance run: JUnit XML (one test suite per API, one test case per
-// check, its problems as the failure) for CI, and Markdown for people: the totals, then every
-// failed check with its problems, then the skipped ones with why. Neither ever holds credentials:
+// check named `<api>.<kind>.<operation>`, its problems as the failure) for CI, and Markdown for
+// people: the totals, the totals of each kind of check (requests, paging, filters, count, fields,
+// embed, period, errors, auth, sequence, rate-limit), then every failed check with its problems,
+// then the skipped ones with why. Neither ever holds credentials:
 // the runner never puts them in a result.
 import type { CheckResult } from './check.js';
 import type { ConformanceReport } from './run-conformance.js';
@@ -24,6 +26,16 @@ export function junitReport(reports: readonly ConformanceReport[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
+/** One table row per kind of check, in the order the run met them. */
+function kindRows(results: readonly CheckResult[]): string[] {
+  const kinds = [...new Set(results.map((r) => r.group))];
+  return kinds.map((kind) => {
+    const of = results.filter((r) => r.group === kind);
+    const count = (status: CheckResult['status']) => of.filter((r) => r.status === status).length;
+    return `| ${kind} | ${count('passed')} | ${count('failed')} | ${count('skipped')} |`;
+  });
+}
+
 const line = (r: CheckResult) => `- **${r.subject}** (${r.group}) ${r.name}: ${r.details.join('; ')}`;
 
 /** The Markdown report of one or more runs. */
@@ -40,6 +52,12 @@ export function markdownReport(reports: readonly ConformanceReport[]): string {
         '| passed | failed | skipped |',
         '|---|---|---|',
         `| ${report.passed} | ${report.failed} | ${report.skipped} |`,
+        '',
+        '## By kind of check',
+        '',
+        '| kind | passed | failed | skipped |',
+        '|---|---|---|---|',
+        ...kindRows(report.results),
         '',
         '## Failed',
         '',

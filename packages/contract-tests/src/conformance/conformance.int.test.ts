@@ -37,7 +37,7 @@ describe('the conformance runner against the stateful mock', () => {
         await target.close();
       }
     },
-    120_000,
+    300_000,
   );
 
   it('runs from the command against a server it did not start, within the budget, and writes both reports', async () => {
@@ -63,6 +63,9 @@ describe('the conformance runner against the stateful mock', () => {
       const text = readFileSync(markdown, 'utf8');
       expect(text).toContain('# Conformance of the collection API');
       expect(text).toContain('seed 7, 200 requests');
+      for (const kind of ['requests', 'filters', 'count', 'auth'])
+        expect(text).toMatch(new RegExp(`^\\| ${kind} \\| \\d+ \\| \\d+ \\| \\d+ \\|$`, 'm'));
+      expect(xml).toContain('classname="collection.filters.listProducts"');
       for (const secret of [
         'demo-partner-secret',
         Buffer.from('demo-partner:demo-partner-secret').toString('base64'),
@@ -74,5 +77,5 @@ describe('the conformance runner against the stateful mock', () => {
     } finally {
       await target.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,5 +1,8 @@
 // Runs the conformance checks of one API against a server: the derived requests and paging
-// (request-checks.ts), the invalid bodies of the spec's body rules (body-rule-checks.ts), the auth matrix (auth-checks.ts), the stateful sequences
+// (request-checks.ts), the declared meanings of the query parameters — filters, count, fields,
+// embed, statistics periods (query-meaning-checks.ts), the not-found reads (error-codes.ts, which
+// also checks every error answer's code), the invalid bodies of the spec's body rules
+// (body-rule-checks.ts), the auth matrix (auth-checks.ts), the stateful sequences
 // (sequence-checks.ts) and, last because it spends the budget, the rate limit
 // (rate-limit-checks.ts). Everything is derived from the API's bundle through
 // @mall-api/spec-model. A spent `maxRequests` budget skips what is left, saying so.
@@ -11,6 +14,8 @@ import { authChecks } from './auth-checks.js';
 import { bodyRuleChecks } from './body-rule-checks.js';
 import type { Check, CheckResult } from './check.js';
 import { BudgetSpent, type Credentials, createConformanceClient } from './conformance-client.js';
+import { notFoundChecks, withErrorCodes } from './error-codes.js';
+import { queryMeaningChecks } from './query-meaning-checks.js';
 import { rateLimitChecks } from './rate-limit-checks.js';
 import { type CheckContext, requestChecks } from './request-checks.js';
 import { sequenceChecks } from './sequence-checks.js';
@@ -60,10 +65,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     maxRequests: options.maxRequests ?? 5000,
     sleep: options.sleep ?? realSleep,
   });
-  const context: CheckContext = { model, client, answers: createAnswerChecks(model, options.api), seed };
+  const answers = withErrorCodes(model, createAnswerChecks(model, options.api));
+  const context: CheckContext = { model, client, answers, seed };
   const only = options.operations ? new Set(options.operations) : undefined;
   const checks: Check[] = [
     ...requestChecks(context),
+    ...queryMeaningChecks(context),
+    ...notFoundChecks(context),
     ...bodyRuleChecks(context),
     ...authChecks(context),
     ...sequenceChecks(context),

@@ -42,11 +42,20 @@ const splitUri = (uri: string) => {
   return { path, params: new URLSearchParams(query) };
 };
 
-const setUri = (transaction: DreddTransaction, path: string, params: URLSearchParams) => {
+/**
+ * Sets the request's URI, and the full path Dredd requests: the URI under the base URL's own path
+ * (a per-mall base URL, `…/__mall/<id>`, keeps its mall), as Dredd builds it for the URIs it made.
+ */
+export const setUri = (
+  transaction: DreddTransaction,
+  basePath: string,
+  path: string,
+  params: URLSearchParams,
+) => {
   const query = params.toString().replace(/%2C/g, ',');
   const uri = query ? `${path}?${query}` : path;
   transaction.request.uri = uri;
-  transaction.fullPath = uri;
+  transaction.fullPath = `${basePath.replace(/\/$/, '')}${uri}`;
 };
 
 /** Response headers as a `Headers` (what @mall-api/rate-limit reads). */
@@ -65,6 +74,7 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
   if (!isJsonObject(parsed)) throw new Error(`${settings.specFile} is not an OpenAPI document`);
   const spec = specOperations(createSpecModel(parsed));
   const runId = randomUUID().slice(0, 8);
+  const basePath = new URL(settings.baseUrl).pathname;
   const pacing = settings.targetIsMock ? undefined : createPacing(settings.api);
   let transactionCount = 0;
   /** Against another server, the operation whose 429 was provoked: once per run is enough. */
@@ -169,7 +179,7 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
       body: transaction.request.body,
     });
     params.delete('offset');
-    setUri(transaction, prepared.path, params);
+    setUri(transaction, basePath, prepared.path, params);
     if (prepared.body !== undefined) transaction.request.body = prepared.body;
   };
 
@@ -242,7 +252,7 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
       params.set('client_id', status === 401 ? 'unregistered-app' : clientId);
       params.set('redirect_uri', status === 400 ? 'https://unregistered.example/callback' : redirectUri);
       params.set('scope', 'mall.read_category');
-      setUri(transaction, path, params);
+      setUri(transaction, basePath, path, params);
       if (status === 200) transaction.request.headers.Prefer = 'code=200';
       return;
     }
@@ -284,12 +294,12 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
       return;
     }
     if (isOAuthPath(path)) delete headers.Authorization;
-    if (status === 404) setUri(transaction, notFoundPath(transaction, operation, path), params);
+    if (status === 404) setUri(transaction, basePath, notFoundPath(transaction, operation, path), params);
     else if (status === 422) {
       const broken = breakConstraint(transaction, operation, path, params);
-      if (broken) setUri(transaction, broken.path, params);
+      if (broken) setUri(transaction, basePath, broken.path, params);
       else requestOrSkip(transaction, 422, 'no constraint to break');
-    } else setUri(transaction, path, params);
+    } else setUri(transaction, basePath, path, params);
     const bodySchema = responseSchemas.bodySchema(operation, status);
     if (bodySchema) transaction.expected.bodySchema = bodySchema;
     if (settings.sandbox && status >= 200 && status < 300 && status !== 207)

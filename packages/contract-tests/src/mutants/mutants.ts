@@ -13,6 +13,9 @@ import {
   type Json,
   type JsonObject,
   loadSpec,
+  type OperationEntry,
+  parameterValue,
+  queryMeaningsOf,
   type SpecModel,
   valuesAt,
 } from '@mall-api/spec-model';
@@ -26,8 +29,17 @@ export interface Mutant {
   readonly name: string;
   readonly api: ApiName;
   readonly kind: 'behavioural' | 'shallow';
-  /** The group of conformance checks meant to catch it (`requests`, `paging`, `auth`, `rate-limit`, `sequence`). */
+  /**
+   * The group of conformance checks meant to catch it (`requests`, `paging`, `filters`, `count`,
+   * `fields`, `embed`, `period`, `errors`, `auth`, `rate-limit`, `sequence`).
+   */
   readonly caughtBy: string;
+  /**
+   * The check meant to catch it, when the group alone is not enough: its operation and how its name
+   * starts (the query-meaning mutants, whose group may fail elsewhere on a sandbox still missing
+   * a parameter).
+   */
+  readonly caughtIn?: { readonly subject: string; readonly name: string };
   /** Changes a copy of the bundle the mock serves. */
   readonly spec?: (document: JsonObject) => void;
   /** Breaks the traffic in front of the mock. */
@@ -84,12 +96,13 @@ const rewriteQuery =
 const ignoreValid =
   (operationId: string, name: string) =>
   (model: SpecModel): ProxyMutation => {
-    const schema = model.operation(operationId)?.parameters.find((p) => p.name === name)?.schema ?? {};
-    const validate = model.schemas().compile(schema);
-    const numeric = schema.type === 'integer' || schema.type === 'number';
+    const parameter = model.operation(operationId)?.parameters.find((p) => p.name === name);
+    const validate = model.schemas().compile(parameter?.schema ?? {});
     return rewriteQuery(operationId, (query) => {
       const raw = query.get(name);
-      if (raw !== null && validate(numeric && raw.trim() !== '' ? Number(raw) : raw)) query.delete(name);
+      if (raw === null || !parameter) return;
+      const items = model.resolveOptional(parameter.schema.items);
+      if (validate(parameterValue(parameter, parameter.schema, [raw], items))) query.delete(name);
     })(model);
   };
 
@@ -145,6 +158,37 @@ const ignoreBodyRule =
 const firstList = (body: JsonObject): JsonObject[] =>
   (Object.values(body).find(Array.isArray) ?? []) as JsonObject[];
 
+/** Answers the period `start`–`end` parameters of `operationId` as if they were their examples (a fixed period). */
+const fixedPeriod =
+  (operationId: string) =>
+  (model: SpecModel): ProxyMutation => {
+    const operation = model.operation(operationId);
+    const periods = queryMeaningsOf(operation as OperationEntry).filter(
+      (meaning) => meaning.role === 'period-start' || meaning.role === 'period-end',
+    );
+    const examples = new Map(
+      periods.map((meaning) => [
+        meaning.name,
+        String(operation?.parameters.find((p) => p.name === meaning.name)?.definition.example),
+      ]),
+    );
+    return rewriteQuery(operationId, (query) => {
+      for (const [name, example] of examples) if (query.has(name)) query.set(name, example);
+    })(model);
+  };
+
+/** `countProducts` of `api` answering one more than it counted. */
+const countOffByOne = (api: ApiName): Mutant => ({
+  name: `\`count\` off by one (${api} countProducts)`,
+  api,
+  kind: 'behavioural',
+  caughtBy: 'count',
+  caughtIn: { subject: 'countProducts', name: 'count equals' },
+  proxy: rewriteBody('countProducts', (body) => {
+    if (typeof body.count === 'number') body.count += 1;
+  }),
+});
+
 /** Every mutant the measurement makes. */
 export const mutants: readonly Mutant[] = [
   {
@@ -162,6 +206,62 @@ export const mutants: readonly Mutant[] = [
     caughtBy: 'requests',
     // Only a valid value is ignored: the mock still refuses another.
     proxy: ignoreValid('listProducts', 'display'),
+  },
+  {
+    name: 'a text filter ignored (listProducts `product_name`)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'filters',
+    caughtIn: { subject: 'listProducts', name: 'product_name ' },
+    proxy: ignoreValid('listProducts', 'product_name'),
+  },
+  {
+    name: 'a range filter ignored (collection listStoreProducts `price_min`)',
+    api: 'collection',
+    kind: 'behavioural',
+    caughtBy: 'filters',
+    caughtIn: { subject: 'listStoreProducts', name: 'price_min ' },
+    proxy: ignoreValid('listStoreProducts', 'price_min'),
+  },
+  ...(['admin', 'collection'] as const).map(countOffByOne),
+  {
+    name: '`fields` ignored (getProduct)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'fields',
+    caughtIn: { subject: 'getProduct', name: 'fields=' },
+    proxy: ignoreValid('getProduct', 'fields'),
+  },
+  {
+    name: '`embed` ignored (listProducts)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'embed',
+    caughtIn: { subject: 'listProducts', name: 'embed=' },
+    proxy: ignoreValid('listProducts', 'embed'),
+  },
+  {
+    name: 'a date range ignored (analytics listVisitorViews answers a fixed period)',
+    api: 'analytics',
+    kind: 'behavioural',
+    caughtBy: 'period',
+    caughtIn: { subject: 'listVisitorViews', name: 'start_date–end_date narrowed' },
+    proxy: fixedPeriod('listVisitorViews'),
+  },
+  {
+    name: '404 answered with another error code (getProduct)',
+    api: 'admin',
+    kind: 'behavioural',
+    caughtBy: 'errors',
+    caughtIn: { subject: 'getProduct', name: 'an unknown product_no' },
+    proxy: (model) => ({
+      answer(answer, request) {
+        if (answer.status !== 404 || operationOf(model, request) !== 'getProduct') return;
+        const body = bodyOf(answer.body);
+        if (isJsonObject(body.error)) body.error.code = 'invalid_parameter';
+        answer.body = JSON.stringify(body);
+      },
+    }),
   },
   {
     name: 'sorting reversed (listProducts)',
