@@ -44,20 +44,24 @@ export type CliValues<T extends Record<string, CliOption>> = {
   [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : string;
 };
 
-/** How many single-character edits turn `a` into `b` (Levenshtein distance). */
+/** How many single-character edits (a swap of two neighbours counting as one) turn `a` into `b`. */
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] ?? [];
       row[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        at(i - 1, j) + 1,
+        at(i, j - 1) + 1,
+        at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
       );
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(at(i, j), at(i - 2, j - 2) + 1);
+    }
+  return at(a.length, b.length);
 }
 
 /** The known option nearest to `given` (a typo or a prefix of it), if one is near enough. */
