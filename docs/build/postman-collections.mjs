@@ -354,6 +354,9 @@ function environments(api, local, yours) {
  * @returns {Promise<{ collection: Record<string, any>, environments: { file: string, json: Record<string, unknown> }[] }>}
  */
 export async function postmanCollection({ name, model, mockUrl, oauthMockUrl, demo }) {
+  // Written before the conversion, which rewrites parts of the document it is given (it resolves
+  // `anyOf` to one branch for its own examples).
+  const checks = new Map(model.operations.map((operation) => [operation, checkScript(model, operation)]));
   /** @type {any} */
   const result = await new Promise((resolve, reject) =>
     Converter.convertV2(
@@ -390,7 +393,7 @@ export async function postmanCollection({ name, model, mockUrl, oauthMockUrl, de
           script: { type: 'text/javascript', exec: lookup.split('\n') },
         },
       ];
-    const check = checkScript(model, operation);
+    const check = checks.get(operation) ?? '';
     item.event = [
       ...(item.event ?? []),
       {
