@@ -209,7 +209,7 @@ describe('the published packages', () => {
       (error: { stdout: string }) => error.stdout,
     );
     expect(refused).toMatch(/wrong-query\.ts.*error TS2322/);
-  }, 180_000);
+  }, 600_000);
 
   it.each([
     ['node16', ['--module', 'Node16', '--moduleResolution', 'Node16']],
@@ -223,7 +223,7 @@ describe('the published packages', () => {
       ]);
       expect(stdout).toBe('');
     },
-    180_000,
+    600_000,
   );
 
   it('type-check a CommonJS module that imports each client with require()', async () => {
@@ -232,7 +232,7 @@ describe('the published packages', () => {
       ...['--target', 'ES2022', '--types', 'node', 'require-types.cts'],
     ]);
     expect(stdout).toBe('');
-  }, 180_000);
+  }, 600_000);
 
   it('start the mock with npx mall-api-mock, and the app runs against it', async () => {
     // All three APIs in one process (the analytics mock takes the admin mock's tokens), on their
@@ -258,7 +258,7 @@ describe('the published packages', () => {
       env: { ...process.env, COLLECTION_URL: urls.collection },
     });
     expect(JSON.parse(required.stdout)).toEqual({ shops: 200, categories: 200, analytics: 'function' });
-  }, 180_000);
+  }, 600_000);
 
   it('load each client with require() where Node cannot require an ES module (as jest in its CommonJS mode)', async () => {
     const names = ['collection', 'admin', 'analytics'].map((api) => `@mall-api/${api}-client`);
@@ -279,7 +279,7 @@ describe('the published packages', () => {
       timeout: 120_000,
     });
     expect(JSON.parse(stdout)).toEqual({ created: 201, name: 'Outside app', shops: 200, views: 200 });
-  }, 180_000);
+  }, 600_000);
 
   it('run the admin contract tests with npx @mall-api/contract-tests, through the token flow, with a JUnit report', async () => {
     const { admin = '' } = await startMock(
