@@ -56,14 +56,16 @@ const npm = (command: 'npm' | 'npx', args: string[], timeout = 300_000) =>
  * once all of `apis` listen.
  */
 async function startMock(apis: string[], args: string[]): Promise<Record<string, string>> {
+  // A process group of its own: npx runs the mock as a child, and stopping the group stops both.
   const child = spawn('npx', ['mall-api-mock', ...args, '--quiet'], {
     cwd: join(scratch, 'app'),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   mocks.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 180_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const urls = Object.fromEntries(
@@ -116,7 +118,13 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(() => {
-  for (const child of mocks) child.kill();
+  for (const child of mocks)
+    if (child.pid !== undefined && child.exitCode === null)
+      try {
+        process.kill(-child.pid);
+      } catch {
+        // The group has already gone.
+      }
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
