@@ -82,7 +82,13 @@ beforeAll(async () => {
 }, 1_200_000);
 
 afterAll(async () => {
-  for (const child of mocks) child.kill();
+  for (const child of mocks)
+    if (child.pid !== undefined && child.exitCode === null)
+      try {
+        process.kill(-child.pid);
+      } catch {
+        // The group has already gone.
+      }
   await registry?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
@@ -128,9 +134,11 @@ describe('the mock installed from a registry by name', () => {
 
   it('starts with npx mall-api-mock, answers from the sandbox, and gives documented responses without Prism', async () => {
     const port = await freePort();
+    // A process group of its own: npx runs the mock as a child, and stopping the group stops both.
     const child = spawn('npx', ['mall-api-mock', 'collection', '--port', String(port), '--quiet'], {
       cwd: mockApp,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     mocks.push(child);
     const url = await new Promise<string>((resolve, reject) => {
