@@ -4,7 +4,8 @@
 // the figure is the size of that project's node_modules (the package and all it brings, files'
 // bytes), next to the target where the issue set one (mock with the sandbox 40 MB, each client
 // 2 MB) as a ratio. better-sqlite3's native build is not run (as in the install tests). Run after
-// `npm run build`.
+// `npm run build`. Two more rows: an app with the three clients and the mock (startMock in
+// memory), and the same app with the storage drivers (what it installed before they were optional peers).
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,24 +45,33 @@ try {
   const tarballs = await packWorkspaces(join(scratch, 'tarballs'));
   for (const tarball of tarballs.values()) await registry.publish(tarball);
   process.stdout.write('package                        installed   packages   target    ratio\n');
-  for (const name of tarballs.keys()) {
-    const project = join(scratch, name.replace('/', '+'));
+  /** Installs `names` into a new project and prints one row for it, labelled `label`. */
+  const row = async (/** @type {string} */ label, /** @type {string[]} */ names) => {
+    const project = join(scratch, label.replace(/[^\w-]+/g, '+'));
     mkdirSync(project);
     writeFileSync(
       join(project, 'package.json'),
       JSON.stringify({ name: 'sizes', private: true, allowScripts: { 'better-sqlite3': false } }),
     );
     registry.useFor(project);
-    await run('npm', ['install', name, '--no-audit', '--no-fund', '--no-package-lock'], {
+    await run('npm', ['install', ...names, '--no-audit', '--no-fund', '--no-package-lock'], {
       cwd: project,
       maxBuffer: 64 * 1024 * 1024,
     });
     const { bytes, packages } = measure(join(project, 'node_modules'));
-    const target = targets[name];
+    const target = names.length === 1 ? targets[label] : undefined;
     process.stdout.write(
-      `${name.padEnd(30)} ${(bytes / MB).toFixed(1).padStart(6)} MB ${String(packages).padStart(10)} ${target ? `${(target / MB).toFixed(0).padStart(5)} MB ${(bytes / target).toFixed(2).padStart(8)}` : ''}\n`,
+      `${label.padEnd(30)} ${(bytes / MB).toFixed(1).padStart(6)} MB ${String(packages).padStart(10)} ${target ? `${(target / MB).toFixed(0).padStart(5)} MB ${(bytes / target).toFixed(2).padStart(8)}` : ''}\n`,
     );
-  }
+  };
+  for (const name of tarballs.keys()) await row(name, [name]);
+  // An app's test setup: the three clients and startMock (in memory), then the same with the
+  // storage drivers, which mall-state's optional dependencies installed for everyone before
+  // issue 38 (now optional peers, installed only for --data-dir or --store postgres://).
+  const app = ['collection', 'admin', 'analytics'].map((api) => `@mall-api/${api}-client`);
+  app.push('@mall-api/mock-server');
+  await row('app: 3 clients + mock', app);
+  await row('app + better-sqlite3, pg', [...app, 'better-sqlite3', 'pg']);
 } finally {
   await registry.stop();
   rmSync(scratch, { recursive: true, force: true });

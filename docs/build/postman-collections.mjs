@@ -7,7 +7,9 @@
 // credentials, the OAuth URLs and a loopback `redirectUri`) that every request and the collection's
 // auth read. The OAuth APIs carry a collection-level pre-request script that, where the
 // environment says the OAuth server consents at once (`sandboxConsent`, the local mocks), fetches
-// an access token by the authorization-code flow before the first request.
+// an access token by the authorization-code flow before the first request. Every request carries
+// tests: its answer is one of the operation's documented successes and its JSON body matches the
+// documented schema, so a run with a wrong secret fails.
 import Converter from 'openapi-to-postmanv2';
 import { productionUrlOf } from './code-samples.mjs';
 import { parameterExample, requestBodyExample } from './spec-examples.mjs';
@@ -76,6 +78,90 @@ pm.sendRequest(pm.variables.replaceIn('{{authUrl}}') + '?response_type=code&clie
     const code = location && /[?&]code=([^&]+)/.exec(location);
     if (code) pm.variables.set('authorizationCode', decodeURIComponent(code[1]));
   });`;
+
+/** Keywords a response check keeps: what a JSON Schema validator (Postman's Ajv) asserts on. */
+const checkedKeywords = new Set([
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'items',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'multipleOf',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'propertyNames',
+  'contains',
+]);
+
+/**
+ * A dereferenced schema cut to the keywords a validator asserts (no formats, examples or
+ * extensions: Postman's Ajv knows neither OpenAPI 3.1's annotations nor our formats).
+ * @param {any} schema
+ * @returns {any}
+ */
+function checkedSchema(schema) {
+  if (Array.isArray(schema)) return schema.map(checkedSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  /** @type {Record<string, any>} */
+  const kept = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!checkedKeywords.has(key)) continue;
+    kept[key] =
+      key === 'properties' || key === 'patternProperties'
+        ? Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, checkedSchema(inner)]))
+        : checkedSchema(value);
+  }
+  return kept;
+}
+
+/**
+ * The test script of one request: the answer is one of the operation's documented successes and
+ * its JSON body matches that response's schema. A 429 is left to the collection's retry, whose
+ * answer is checked in its turn; anything else (a 401 for a wrong secret, say) fails the run.
+ * @param {SpecModel} model
+ * @param {OperationEntry} operation
+ */
+function checkScript(model, operation) {
+  const successes = operation.responseCodes.filter((code) => /^[23]\d\d$/.test(code));
+  /** @type {Record<string, unknown>} */
+  const schemas = {};
+  for (const code of successes) {
+    const response = /** @type {any} */ (model.dereference(operation.responses[code] ?? {}));
+    const schema = response?.content?.['application/json']?.schema;
+    if (schema) schemas[code] = checkedSchema(schema);
+  }
+  return `// Checks the answer against the spec: a documented success, and its body against the schema.
+if (pm.response.code !== 429) {
+  pm.test('${operation.operationId}: a documented success (${successes.join(', ')})', () => {
+    pm.expect(pm.response.code).to.be.oneOf([${successes.join(', ')}]);
+  });
+  const schemas = ${JSON.stringify(schemas)};
+  const schema = schemas[String(pm.response.code)];
+  if (schema) pm.test('${operation.operationId}: the body matches the documented schema', () => {
+    pm.response.to.have.jsonSchema(schema);
+  });
+}`;
+}
 
 /** Test steps that keep what a create made, for the delete of the same run. */
 const keeps = {
@@ -268,6 +354,9 @@ function environments(api, local, yours) {
  * @returns {Promise<{ collection: Record<string, any>, environments: { file: string, json: Record<string, unknown> }[] }>}
  */
 export async function postmanCollection({ name, model, mockUrl, oauthMockUrl, demo }) {
+  // Written before the conversion, which rewrites parts of the document it is given (it resolves
+  // `anyOf` to one branch for its own examples).
+  const checks = new Map(model.operations.map((operation) => [operation, checkScript(model, operation)]));
   /** @type {any} */
   const result = await new Promise((resolve, reject) =>
     Converter.convertV2(
@@ -304,7 +393,14 @@ export async function postmanCollection({ name, model, mockUrl, oauthMockUrl, de
           script: { type: 'text/javascript', exec: lookup.split('\n') },
         },
       ];
-    if (keep) item.event = [{ listen: 'test', script: { type: 'text/javascript', exec: keep.split('\n') } }];
+    const check = checks.get(operation) ?? '';
+    item.event = [
+      ...(item.event ?? []),
+      {
+        listen: 'test',
+        script: { type: 'text/javascript', exec: [check, ...(keep ? [keep] : [])].join('\n').split('\n') },
+      },
+    ];
   }
   collection.item = orderForRun(collection.item);
 

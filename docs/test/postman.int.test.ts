@@ -1,7 +1,9 @@
 // The Postman collections of docs/dist run: newman runs every request of each collection with its
 // local-sandbox environment against the real sandbox mocks (on free ports, so only the ports in
 // the environment change) and every request gets one of its operation's documented success
-// statuses. Redirects are not followed, as the authorize step's 302 is the answer to read.
+// statuses, which the collection's own tests assert (status and the documented body schema), so the
+// same run with a wrong client secret fails. Redirects are not followed, as the authorize step's
+// 302 is the answer to read.
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -60,24 +62,29 @@ describe('the Postman collections under newman', () => {
     await mock?.close();
   });
 
+  /** The local-sandbox environment of `api`, its mock URLs moved to the ports the mocks listen on. */
+  async function localEnvironment(api: ApiName) {
+    const environment = await readJson(`${api}.local-sandbox.postman_environment.json`);
+    const local = new Map<string, string>();
+    for (const name of apis) {
+      const url = mock.urls[name];
+      const documented = (await readJson(`${name}.local-sandbox.postman_environment.json`)).values.find(
+        (value: { key: string }) => value.key === 'baseUrl',
+      ).value;
+      if (url) local.set(documented, url);
+    }
+    for (const value of environment.values as { value: string }[]) {
+      for (const [documented, url] of local) value.value = value.value.replace(documented, url);
+    }
+    return environment;
+  }
+
   it.each(apis)(
     'run every request of the %s collection with a documented success',
     { timeout: 120_000 },
     async (api) => {
       const collection = await readJson(`${api}.postman_collection.json`);
-      const environment = await readJson(`${api}.local-sandbox.postman_environment.json`);
-      const local = new Map<string, string>();
-      for (const name of apis) {
-        const url = mock.urls[name];
-        const documented = (await readJson(`${name}.local-sandbox.postman_environment.json`)).values.find(
-          (value: { key: string }) => value.key === 'baseUrl',
-        ).value;
-        if (url) local.set(documented, url);
-      }
-      for (const value of environment.values as { value: string }[]) {
-        for (const [documented, url] of local) value.value = value.value.replace(documented, url);
-      }
-      const summary = await run(collection, environment);
+      const summary = await run(collection, await localEnvironment(api));
       // A request answered 429 is sent again after Retry-After (the collection's test script), and a
       // lookup script may read the same route first: every answer of an item's own operation is a
       // documented success or a 429, and the last one a success.
@@ -112,6 +119,23 @@ describe('the Postman collections under newman', () => {
       expect(failed).toEqual([]);
       expect(answers.size).toBe(loadSpecSync(api).operations.length);
       expect(summary.run.failures).toEqual([]);
+    },
+  );
+
+  it.each(['collection', 'admin'] as const)(
+    'fail the %s collection when its client secret is wrong: each request asserts its status',
+    { timeout: 120_000 },
+    async (api) => {
+      const collection = await readJson(`${api}.postman_collection.json`);
+      const environment = await localEnvironment(api);
+      for (const value of environment.values as { key: string; value: string }[])
+        if (value.key === 'clientSecret') value.value = 'a-wrong-secret';
+      const summary = await run(collection, environment);
+      const failures = summary.run.failures.map((failure) => String(failure.error.message));
+      expect(failures.length).toBeGreaterThanOrEqual(loadSpecSync(api).operations.length - 2);
+      expect(failures.filter((message) => /expected 401 to be one of/.test(message)).length).toBeGreaterThan(
+        failures.length / 2,
+      );
     },
   );
 });

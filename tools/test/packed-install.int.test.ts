@@ -3,9 +3,11 @@
 // tarballs are installed into a scratch app in a temp dir (no workspace links: the packages find
 // each other in the tarballs through `overrides`, third-party dependencies come from the npm
 // registry). There the app that uses each client type-checks under `nodenext`, `node16` and
-// `bundler` resolution (and a wrong query does not), a CommonJS module's `import = require()` of
-// each client type-checks, the mock starts from the installed package's `mall-api-mock`, the
-// app and a `.cjs` script that `require()`s each client run against it, and
+// `bundler` resolution (and a wrong query does not), strictly and without skipLibCheck, with no
+// @types package but Node's; a CommonJS module's `import = require()` of each client and of
+// startMock type-checks; no storage driver is installed; an app's test setup runs startMock (in
+// memory) with each client; the mock starts from the installed package's `mall-api-mock`, the
+// app and a `.cjs` script that `require()`s each client and startMock run against it, and
 // `npx @mall-api/contract-tests` (with Dredd, its optional peer, installed beside it) tests the
 // admin mock through the token flow, writing a JUnit report.
 import { execFile } from 'node:child_process';
@@ -64,7 +66,14 @@ beforeAll(async () => {
   tarballs = await packWorkspaces(packed);
   const app = join(scratch, 'app');
   mkdirSync(app);
-  for (const file of ['app.ts', 'wrong-query.ts', 'require.cjs', 'require-types.cts', 'tsconfig.json'])
+  for (const file of [
+    'app.ts',
+    'start-mock.ts',
+    'wrong-query.ts',
+    'require.cjs',
+    'require-types.cts',
+    'tsconfig.json',
+  ])
     copyFileSync(join(fixtures, file), join(app, file));
   const fileSpecs = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
   writeFileSync(
@@ -80,8 +89,6 @@ beforeAll(async () => {
       },
       // The packages depend on each other at exact versions: take those from the tarballs too.
       overrides: Object.fromEntries([...tarballs.keys()].map((name) => [name, `$${name}`])),
-      // The plain mocks never open SQLite; the native build is only for a sandbox data directory (mall-state's SQLite store).
-      allowScripts: { 'better-sqlite3': false },
     }),
   );
   await npm('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], 600_000);
@@ -113,16 +120,43 @@ describe('the published packages', () => {
     expect([...tarballs.keys()].sort()).toEqual(published.map(({ manifest }) => manifest.name).sort());
   });
 
-  it.each(published.map(({ manifest, directory }) => [manifest.name, directory]))(
-    '%s passes publint and @arethetypeswrong/cli (ESM only)',
-    async (name, directory) => {
+  it.each(
+    published.map(({ manifest, directory }) => [
+      manifest.name,
+      directory,
+      JSON.stringify((manifest as { exports?: unknown }).exports ?? {}).includes('"require"'),
+    ]),
+  )(
+    '%s passes publint and @arethetypeswrong/cli',
+    async (name, directory, commonJs) => {
       const publint = await run('npx', ['publint', '--strict', directory], { cwd: repoRoot });
       expect(publint.stdout).toContain('All good!');
-      // attw exits non-zero on any problem; the CommonJS resolutions do not apply to ESM-only packages.
-      await run('npx', ['attw', tarballs.get(name) ?? '', '--profile', 'esm-only'], { cwd: repoRoot });
+      // attw exits non-zero on any problem. A package with a CommonJS build is checked in every
+      // resolution but node10's (no subpath exports there); for an ES-only one (loaded by require() only where Node can require an ES
+      // module) the CommonJS resolutions do not apply.
+      const profile = commonJs ? 'node16' : 'esm-only';
+      await run('npx', ['attw', tarballs.get(name) ?? '', '--profile', profile], { cwd: repoRoot });
     },
     120_000,
   );
+
+  it('build the clients and the packages they need for CommonJS loaders too', () => {
+    const commonJs = published
+      .filter(({ manifest }) =>
+        JSON.stringify((manifest as { exports?: unknown }).exports).includes('"require"'),
+      )
+      .map(({ manifest }) => manifest.name);
+    expect(commonJs).toEqual(
+      expect.arrayContaining([
+        '@mall-api/rate-limit',
+        '@mall-api/auth',
+        '@mall-api/client-kit',
+        '@mall-api/collection-client',
+        '@mall-api/admin-client',
+        '@mall-api/analytics-client',
+      ]),
+    );
+  });
 
   it('install without workspace links: every @mall-api package is a copy from its tarball', () => {
     for (const name of tarballs.keys()) {
@@ -154,7 +188,7 @@ describe('the published packages', () => {
       (error: { stdout: string }) => error.stdout,
     );
     expect(refused).toMatch(/wrong-query\.ts.*error TS2322/);
-  }, 180_000);
+  }, 600_000);
 
   it.each([
     ['node16', ['--module', 'Node16', '--moduleResolution', 'Node16']],
@@ -168,7 +202,7 @@ describe('the published packages', () => {
       ]);
       expect(stdout).toBe('');
     },
-    180_000,
+    600_000,
   );
 
   it('type-check a CommonJS module that imports each client with require()', async () => {
@@ -177,7 +211,7 @@ describe('the published packages', () => {
       ...['--target', 'ES2022', '--types', 'node', 'require-types.cts'],
     ]);
     expect(stdout).toBe('');
-  }, 180_000);
+  }, 600_000);
 
   it('start the mock from its installed mall-api-mock, and the app runs against it', async () => {
     // All three APIs in one process (the analytics mock takes the admin mock's tokens), on their
@@ -202,8 +236,29 @@ describe('the published packages', () => {
     const required = await run(process.execPath, [join(scratch, 'app', 'require.cjs')], {
       env: { ...process.env, COLLECTION_URL: urls.collection },
     });
-    expect(JSON.parse(required.stdout)).toEqual({ shops: 200, admin: 'function', analytics: 'function' });
-  }, 180_000);
+    expect(JSON.parse(required.stdout)).toEqual({ shops: 200, categories: 200, analytics: 'function' });
+  }, 600_000);
+
+  it('load each client with require() where Node cannot require an ES module (as jest in its CommonJS mode)', async () => {
+    const names = ['collection', 'admin', 'analytics'].map((api) => `@mall-api/${api}-client`);
+    const script = `console.log(JSON.stringify(${JSON.stringify(names)}.map((name) => Object.keys(require(name)).length)))`;
+    const { stdout } = await run(process.execPath, ['--no-experimental-require-module', '-e', script], {
+      cwd: join(scratch, 'app'),
+    });
+    for (const count of JSON.parse(stdout) as number[]) expect(count).toBeGreaterThan(0);
+  });
+
+  it('install no storage driver: startMock in memory needs no native module', () => {
+    for (const name of ['better-sqlite3', 'pg'])
+      expect(existsSync(join(scratch, 'app', 'node_modules', name)), name).toBe(false);
+  });
+
+  it("run an app's test setup with startMock and each client, type-checked without skipLibCheck", async () => {
+    const { stdout } = await run(process.execPath, [join(scratch, 'app', 'dist', 'start-mock.js')], {
+      timeout: 120_000,
+    });
+    expect(JSON.parse(stdout)).toEqual({ created: 201, name: 'Outside app', shops: 200, views: 200 });
+  }, 600_000);
 
   it('run the admin contract tests with npx @mall-api/contract-tests, through the token flow, with a JUnit report', async () => {
     const { admin = '' } = await startMock(

@@ -4,8 +4,10 @@
 // @mall-api scope taken from that registry and third-party packages from the npm registry. The mock
 // installs alone — its workspace dependencies come from the registry, Prism, Dredd and ioredis do
 // not come at all — and its installed `mall-api-mock` answers a real request from the sandbox; a client
-// installs without ioredis and loads. Every tarball carries its LICENSE and no source map, test
-// file or build-time script.
+// installs without ioredis and loads. Every other package installs alone the same way, one at a
+// time, its siblings found through their version ranges, and each of its entry points loads (or
+// names the optional peer it needs, such as ioredis for `/redis`). Every tarball carries its LICENSE and no source map, test file or
+// build-time script.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -142,6 +144,50 @@ describe('the mock installed from a registry by name', () => {
     expect(asked.status).toBe(503);
     expect(((await asked.json()) as { error?: { code?: string } }).error?.code).toBe('service_unavailable');
   }, 120_000);
+});
+
+/** The entry points of a package that run code (its `exports` with a `default` or `import` target). */
+function codeEntries(name: string): string[] {
+  const { manifest } = publishedWorkspaces().find((workspace) => workspace.manifest.name === name) ?? {};
+  const exportsMap = (manifest as { exports?: Record<string, unknown> } | undefined)?.exports ?? {};
+  return Object.entries(exportsMap)
+    .filter(
+      ([, target]) =>
+        typeof target === 'object' && target !== null && ('default' in target || 'import' in target),
+    )
+    .map(([subpath]) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`));
+}
+
+describe('every other package installed alone from a registry by name, one at a time', () => {
+  const others = publishedWorkspaces()
+    .map(({ manifest }) => manifest.name)
+    .filter((name) => !['@mall-api/mock-server', '@mall-api/collection-client'].includes(name));
+
+  it.each(others)(
+    '%s installs with its siblings from the registry, and each entry point loads',
+    async (name) => {
+      const directory = await installAlone(`alone-${name.split('/')[1]}`, name);
+      expect(installed(directory, name)).toBe(true);
+      expect(integrities(directory).get(name)).toBe(integrityOf(tarballs.get(name) ?? ''));
+      const { manifest } = publishedWorkspaces().find((workspace) => workspace.manifest.name === name) ?? {};
+      const optionalPeers = Object.keys(
+        (manifest as { peerDependenciesMeta?: Record<string, unknown> } | undefined)?.peerDependenciesMeta ??
+          {},
+      );
+      for (const entry of codeEntries(name)) {
+        const imported = await run(
+          process.execPath,
+          ['--input-type=module', '-e', `console.log(Object.keys(await import('${entry}')).length)`],
+          { cwd: directory },
+        ).catch((error: { stderr: string }) => ({ stdout: '', stderr: error.stderr }));
+        // An entry for what only some users need (`/redis`) loads once they install its optional peer.
+        const missingPeer = /Cannot find package '([^']+)'/.exec(imported.stderr)?.[1];
+        if (missingPeer) expect(optionalPeers, `import ${entry}`).toContain(missingPeer);
+        else expect(Number(imported.stdout), `import ${entry}: ${imported.stderr}`).toBeGreaterThan(0);
+      }
+    },
+    600_000,
+  );
 });
 
 describe('a client installed from a registry by name', () => {

@@ -1,23 +1,45 @@
 // The target and credential flags both commands share (`mall-api-contract` and its `conformance`
-// subcommand): their parseArgs definitions, and the target options they give, each flag falling
+// subcommand): their option table, and the target options they give, each flag falling
 // back to its CONTRACT_* environment variable.
+import type { CliOption } from '@mall-api/auth/command-line';
+import { apiNames } from '@mall-api/spec-model';
 import { type TargetOptions, targetOptionsFromEnv } from './targets.js';
 
-/** The parseArgs options of the target and credential flags. */
+/** The target and credential options (help lines as `--help` shows them). */
 export const targetFlags = {
-  api: { type: 'string' },
-  'base-url': { type: 'string' },
-  'client-id': { type: 'string' },
-  'client-secret': { type: 'string' },
-  'access-token': { type: 'string' },
-  'forbidden-access-token': { type: 'string' },
-  'forbidden-client-id': { type: 'string' },
-  'forbidden-client-secret': { type: 'string' },
-  'auth-base-url': { type: 'string' },
-  'redirect-uri': { type: 'string' },
-} as const;
+  api: {
+    type: 'string',
+    value: 'NAME[,NAME]',
+    help: `${apiNames.join(', ')} (default: all; one with --base-url)`,
+  },
+  'base-url': { type: 'string', value: 'URL', help: 'the server to test (default: our mock, started here)' },
+  'client-id': {
+    type: 'string',
+    value: 'ID',
+    help: 'collection: the client; admin, analytics: a registered app, whose tokens the authorization-code flow gets',
+  },
+  'client-secret': { type: 'string', value: 'SECRET', help: "the client's or app's secret" },
+  'access-token': {
+    type: 'string',
+    value: 'TOKEN',
+    help: 'admin, analytics: a token to use instead of the flow',
+  },
+  'forbidden-access-token': {
+    type: 'string',
+    value: 'TOKEN',
+    help: "a token lacking the API's scopes, for the 403 cases",
+  },
+  'forbidden-client-id': {
+    type: 'string',
+    value: 'ID',
+    help: 'collection: a client limited to some scopes, for the scope cases',
+  },
+  'forbidden-client-secret': { type: 'string', value: 'SECRET', help: "that limited client's secret" },
+  'auth-base-url': { type: 'string', value: 'URL', help: "the mall's OAuth server (default: --base-url)" },
+  'redirect-uri': { type: 'string', value: 'URI', help: 'a redirect URI registered for the app' },
+} as const satisfies Record<string, CliOption>;
 
-/** The values parseArgs gives for {@link targetFlags}. */
+/** The values read for {@link targetFlags}. */
 export type TargetFlagValues = { readonly [flag in keyof typeof targetFlags]?: string | undefined };
 
 /** The target options of the flags given, else of the CONTRACT_* variables. */

@@ -45,7 +45,7 @@ export {
   runAsWrite,
   type StagedMall,
 } from './store/postgres-malls.js';
-export type { Purged } from './store/postgres-upkeep.js';
+export type { Purged } from './store/purged.js';
 export {
   clearStore,
   createMemoryStore,

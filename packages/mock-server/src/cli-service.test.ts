@@ -59,7 +59,8 @@ describe('mall-api-mock --help, --version and usage errors', () => {
   });
 
   it.each([
-    [['--no-such-flag'], /Unknown option '--no-such-flag'/],
+    [['--no-such-flag'], /unknown option --no-such-flag\n/],
+    [['--prot', '5000'], /unknown option --prot \(did you mean --port\?\)/],
     [['--ports', 'collection=99999'], /--ports collection must be a TCP port number, got 99999/],
     [['--ports', 'payments=4010'], /--ports names an unknown API: payments/],
     [

@@ -16,7 +16,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
 import { type ApiName, apiProfiles } from './api-profiles.js';
-import { type CliOption, optionHelp, readOptions, UsageError } from './cli-options.js';
+import {
+  type CliOption,
+  optionHelp,
+  packageVersion,
+  readOptions,
+  runCommand,
+  standardOptions,
+  UsageError,
+} from './cli-options.js';
 import { clientAddressOf } from './client-address.js';
 import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
 import { demoCollectionClients, demoOAuthClient } from './demo-credentials.js';
@@ -189,8 +197,7 @@ const options = {
     default: '1',
     help: 'worker processes serving the same ports (more than 1 needs --store postgres://… and --redis)',
   },
-  help: { type: 'boolean', short: 'h', help: 'print this help', argumentOnly: true },
-  version: { type: 'boolean', help: 'print the version', argumentOnly: true },
+  ...standardOptions,
 } satisfies Record<string, CliOption>;
 
 const usage = `Usage: mall-api-mock [api ...] [options]
@@ -314,9 +321,7 @@ function fixturesIn(dir: string): Record<string, unknown> {
 }
 
 /** The version of this package. */
-const version = (): string =>
-  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-    .version;
+const version = (): string => packageVersion(new URL('../package.json', import.meta.url));
 
 /** What to serve and how, from the options; throws a UsageError on a mistake. */
 function settingsOf(values: Values, positionals: readonly string[]) {
@@ -488,13 +493,4 @@ async function main(): Promise<void> {
   say('ready', { urls: Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])) });
 }
 
-main().catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof UsageError) {
-    const command = process.argv[2] === 'proxy' ? 'mall-api-mock proxy' : 'mall-api-mock';
-    process.stderr.write(`mall-api-mock: ${message}\nRun ${command} --help for every option.\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`mall-api-mock: ${message}\n`);
-  process.exit(1);
-});
+runCommand(process.argv[2] === 'proxy' ? 'mall-api-mock proxy' : 'mall-api-mock', main);

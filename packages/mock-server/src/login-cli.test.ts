@@ -85,7 +85,7 @@ describe('mall-api-auth login', () => {
     for (const secret of [accessToken, refreshToken, 'demo-app-secret']) expect(output).not.toContain(secret);
   });
 
-  it('refuses to start without a client secret', async () => {
+  it('refuses to start without a client secret: a usage mistake, exit 2', async () => {
     const child = spawn(
       process.execPath,
       [cli, 'login', '--mall', 'demomall', '--client-id', 'demo-app', '--scope', 'mall.read_category'],
@@ -98,7 +98,7 @@ describe('mall-api-auth login', () => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
     expect(stderr).toContain('client secret');
   });
 });

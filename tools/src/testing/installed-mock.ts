@@ -15,7 +15,7 @@ export interface InstalledMock {
 }
 
 /** How long the mock may take to listen (an installed package starts cold). */
-const startMs = 60_000;
+const startMs = 180_000;
 
 /** Stops `child` and waits for its exit (at once if it has already exited). */
 async function stopped(child: ChildProcess): Promise<void> {

@@ -2,9 +2,17 @@
 // credential flags as the Dredd command (and CONTRACT_* variables); without --base-url it tests our
 // sandbox mock of each API, started here. Writes JUnit (--junit) and Markdown (--report) reports,
 // prints one line per failed check, and exits 1 when a check failed.
-import { mkdirSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
+import {
+  type CliOption,
+  optionHelp,
+  packageVersion,
+  readOptions,
+  runCommand,
+  standardOptions,
+  UsageError,
+} from '@mall-api/auth/command-line';
 import { type ApiName, apiNames } from '@mall-api/spec-model';
 import { isApiName } from '../api-facts.js';
 import { targetFlags, targetOptionsFrom } from '../target-flags.js';
@@ -15,72 +23,65 @@ import { startLocalTarget } from './local-target.js';
 import { mockClockSleep } from './mock-clock.js';
 import { type ConformanceReport, runConformance } from './run-conformance.js';
 
-const usage = `usage: mall-api-contract conformance [--api NAME] [--base-url URL] [options]
-
-  --api NAME[,NAME]            ${apiNames.join(', ')} (default: all; one with --base-url)
-  --base-url URL               the server to test (default: our sandbox mock, started here)
-  --client-id, --client-secret, --access-token, --forbidden-access-token, --auth-base-url,
-  --redirect-uri               credentials, as for the Dredd run (CONTRACT_* variables too)
-  --forbidden-client-id ID, --forbidden-client-secret S
-                               collection: a client limited to some scopes, for the scope checks
-  --forbidden-scopes S[,S]     the scopes that limited client or --forbidden-access-token does grant
-                               (the checks of operations needing one of them are skipped)
-  --other-mall-access-token T  a token of another mall (its 401 check is skipped without it)
-  --expired-access-token T     an expired token (likewise)
-  --seed N                     seed of the generated values (default 1)
-  --max-requests N             request budget; what is left is skipped (default 5000)
-  --spend-rate-limit           run the rate-limit checks, which exhaust the budget on purpose
-  --mock-clock                 the server is one mall of our mock: move its clock instead of waiting
-  --operation ID[,ID]          only these operations' checks (and the API-wide ones)
-  --junit PATH                 write a JUnit XML report
-  --report PATH                write a Markdown report
-`;
-
-const { values } = parseArgs({
-  args: process.argv.slice(3),
-  options: {
-    ...targetFlags,
-    'forbidden-scopes': { type: 'string' },
-    'other-mall-access-token': { type: 'string' },
-    'expired-access-token': { type: 'string' },
-    seed: { type: 'string' },
-    'max-requests': { type: 'string' },
-    'spend-rate-limit': { type: 'boolean' },
-    'mock-clock': { type: 'boolean' },
-    operation: { type: 'string' },
-    junit: { type: 'string' },
-    report: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
+/** Every option of the conformance command. */
+const options = {
+  ...targetFlags,
+  'forbidden-scopes': {
+    type: 'string',
+    value: 'S[,S]',
+    help: 'the scopes the limited client or --forbidden-access-token does grant (checks of operations needing one are skipped)',
   },
-});
-if (values.help) {
-  process.stdout.write(usage);
-  process.exit(0);
-}
+  'other-mall-access-token': {
+    type: 'string',
+    value: 'TOKEN',
+    help: 'a token of another mall (its 401 check is skipped without it)',
+  },
+  'expired-access-token': { type: 'string', value: 'TOKEN', help: 'an expired token (likewise)' },
+  seed: { type: 'string', value: 'N', default: '1', help: 'seed of the generated values' },
+  'max-requests': {
+    type: 'string',
+    value: 'N',
+    default: '5000',
+    help: 'request budget; what is left is skipped',
+  },
+  'spend-rate-limit': {
+    type: 'boolean',
+    help: 'run the rate-limit checks, which exhaust the budget on purpose',
+  },
+  'mock-clock': {
+    type: 'boolean',
+    help: 'the server is one mall of our mock: move its clock instead of waiting',
+  },
+  operation: {
+    type: 'string',
+    value: 'ID[,ID]',
+    help: "only these operations' checks (and the API-wide ones)",
+  },
+  junit: { type: 'string', value: 'PATH', help: 'write a JUnit XML report' },
+  report: { type: 'string', value: 'PATH', help: 'write a Markdown report' },
+  ...standardOptions,
+} satisfies Record<string, CliOption>;
 
-/** Fails with a message and the usage, without a stack trace. */
-function fail(message: string): never {
-  writeSync(2, `mall-api-contract conformance: ${message}\n\n${usage}`);
-  process.exit(2);
-}
+const usage = `Usage: mall-api-contract conformance [--api NAME] [--base-url URL] [options]
+Without --base-url, tests our sandbox mock of each API, started here. Target and credential
+options also come from CONTRACT_* variables, as for the Dredd run.
+
+Options:
+${optionHelp(options)}`;
+
+type Values = ReturnType<typeof readOptions<typeof options>>['values'];
 
 const wholeNumber = (text: string | undefined, name: string, fallback: number) => {
   if (text === undefined) return fallback;
   const number = Number(text);
-  if (!Number.isInteger(number) || number < 0) fail(`${name} must be a whole number, got ${text}`);
+  if (!Number.isInteger(number) || number < 0)
+    throw new UsageError(`${name} must be a whole number, got ${text}`);
   return number;
 };
 
-const targetOptions = targetOptionsFrom(values, process.env);
-const apis = (values.api ?? process.env.CONTRACT_API ?? apiNames.join(',')).split(',').filter(Boolean);
-const unknown = apis.filter((api) => !isApiName(api));
-if (unknown.length > 0) fail(`unknown API ${unknown.join(', ')}`);
-if (targetOptions.baseUrl && apis.length !== 1) fail('with --base-url, name one API with --api');
-const seed = wholeNumber(values.seed, '--seed', 1);
-const maxRequests = wholeNumber(values['max-requests'], '--max-requests', 5000);
-
 /** The server, its credentials and how to wait, for one API. */
-async function targetOf(api: ApiName) {
+async function targetOf(api: ApiName, values: Values) {
+  const targetOptions = targetOptionsFrom(values, process.env);
   const baseUrl = targetOptions.baseUrl;
   if (!baseUrl) return { ...(await startLocalTarget(api)), spendRateLimit: true };
   const prepared = await prepareTarget(api, targetOptions);
@@ -102,42 +103,59 @@ async function targetOf(api: ApiName) {
   };
 }
 
-const reports: ConformanceReport[] = [];
-for (const api of apis.filter(isApiName)) {
-  let target: Awaited<ReturnType<typeof targetOf>>;
-  try {
-    target = await targetOf(api);
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+async function main(): Promise<void> {
+  const { values } = readOptions(options, process.argv.slice(3), {}, undefined, { allowPositionals: false });
+  if (values.help) return void process.stdout.write(`${usage}\n`);
+  if (values.version)
+    return void process.stdout.write(`${packageVersion(new URL('../../package.json', import.meta.url))}\n`);
+  const targetOptions = targetOptionsFrom(values, process.env);
+  const apis = (values.api ?? process.env.CONTRACT_API ?? apiNames.join(',')).split(',').filter(Boolean);
+  const unknown = apis.filter((api) => !isApiName(api));
+  if (unknown.length > 0) throw new UsageError(`unknown API ${unknown.join(', ')}`);
+  if (targetOptions.baseUrl && apis.length !== 1)
+    throw new UsageError('with --base-url, name one API with --api');
+  const seed = wholeNumber(values.seed, '--seed', 1);
+  const maxRequests = wholeNumber(values['max-requests'], '--max-requests', 5000);
+
+  const reports: ConformanceReport[] = [];
+  for (const api of apis.filter(isApiName)) {
+    let target: Awaited<ReturnType<typeof targetOf>>;
+    try {
+      target = await targetOf(api, values);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    process.stdout.write(`conformance of the ${api} API against ${target.baseUrl} (seed ${seed})\n`);
+    try {
+      const report = await runConformance({
+        api,
+        baseUrl: target.baseUrl,
+        credentials: target.credentials,
+        seed,
+        maxRequests,
+        spendRateLimit: target.spendRateLimit,
+        ...('sleep' in target && target.sleep ? { sleep: target.sleep } : {}),
+        ...(values.operation ? { operations: values.operation.split(',') } : {}),
+        onResult: (r) => {
+          if (r.status === 'failed')
+            process.stdout.write(`fail: ${r.subject} (${r.group}) ${r.name}: ${r.details.join('; ')}\n`);
+        },
+      });
+      reports.push(report);
+      process.stdout.write(
+        `${api}: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped, ${report.requests} requests\n`,
+      );
+    } finally {
+      await target.close();
+    }
   }
-  process.stdout.write(`conformance of the ${api} API against ${target.baseUrl} (seed ${seed})\n`);
-  try {
-    const report = await runConformance({
-      api,
-      baseUrl: target.baseUrl,
-      credentials: target.credentials,
-      seed,
-      maxRequests,
-      spendRateLimit: target.spendRateLimit,
-      ...('sleep' in target && target.sleep ? { sleep: target.sleep } : {}),
-      ...(values.operation ? { operations: values.operation.split(',') } : {}),
-      onResult: (r) => {
-        if (r.status === 'failed')
-          process.stdout.write(`fail: ${r.subject} (${r.group}) ${r.name}: ${r.details.join('; ')}\n`);
-      },
-    });
-    reports.push(report);
-    process.stdout.write(
-      `${api}: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped, ${report.requests} requests\n`,
-    );
-  } finally {
-    await target.close();
-  }
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  };
+  if (values.junit) write(values.junit, junitReport(reports));
+  if (values.report) write(values.report, markdownReport(reports));
+  process.exit(reports.some((report) => report.failed > 0) ? 1 : 0);
 }
-const write = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
-if (values.junit) write(values.junit, junitReport(reports));
-if (values.report) write(values.report, markdownReport(reports));
-process.exit(reports.some((report) => report.failed > 0) ? 1 : 0);
+
+runCommand('mall-api-contract conformance', main);

@@ -21,7 +21,8 @@ import type { Awaitable } from '../malls/awaitable.js';
 import { oneAtATime } from '../support/one-at-a-time.js';
 import { migrate } from './postgres-migrations.js';
 import { openPostgresSession, type PostgresSession } from './postgres-session.js';
-import { deleteRowset, type Purged, purge } from './postgres-upkeep.js';
+import { deleteRowset, purge } from './postgres-upkeep.js';
+import type { Purged } from './purged.js';
 import {
   clearStore,
   createMemoryStore,

@@ -30,7 +30,7 @@ async function loadDriver(): Promise<typeof pg> {
     return (await import('pg')).default;
   } catch (error) {
     throw new Error(
-      `a PostgreSQL sandbox store needs the optional dependency pg (npm install pg): ${
+      `a PostgreSQL sandbox store needs the optional peer dependency pg (npm install pg): ${
         error instanceof Error ? error.message : String(error)
       }`,
     );

@@ -6,6 +6,7 @@
 // purged in its own short transaction that locks its `malls` row first, the order writes take
 // locks in. Not here: when upkeep runs (postgres-malls.ts runs it on a timer).
 import type { PostgresSession } from './postgres-session.js';
+import type { Purged } from './purged.js';
 
 /** Rows deleted per statement when a row set goes (the database's work, in short statements). */
 const rowsPerDelete = 2_000;
@@ -27,14 +28,6 @@ export async function deleteRowset(session: PostgresSession, rowset: string): Pr
     if ((deleted?.n ?? 0) < rowsPerDelete) break;
   }
   await session.query(session.pool, 'DELETE FROM loose_rowsets WHERE rowset = $1', [rowset]);
-}
-
-/** What one {@link purge} removed. */
-export interface Purged {
-  /** Tombstones purged, over every mall. */
-  readonly tombstones: number;
-  /** Loose row sets deleted (left by stopped replicas). */
-  readonly rowsets: number;
 }
 
 /**

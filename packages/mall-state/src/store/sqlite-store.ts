@@ -35,7 +35,7 @@ async function loadDriver(): Promise<typeof BetterSqlite3> {
     return (await import('better-sqlite3')).default;
   } catch (error) {
     throw new Error(
-      `a sandbox data directory needs the optional dependency better-sqlite3 (npm install better-sqlite3): ${
+      `a sandbox data directory needs the optional peer dependency better-sqlite3 (npm install better-sqlite3): ${
         error instanceof Error ? error.message : String(error)
       }`,
     );

@@ -20,7 +20,11 @@ describe('mall-api-mock proxy options', () => {
     [['proxy', '--target', 'https://mall.example'], {}, '--api must name one API'],
     [['proxy', '--api', 'admin'], {}, '--target must be'],
     [['proxy', '--api', 'admin', '--target', 'https://mall.example', '--port', 'x'], {}, '--port must be'],
-    [['proxy', '--api', 'admin', '--tagret', 'https://mall.example'], {}, "Unknown option '--tagret'"],
+    [
+      ['proxy', '--api', 'admin', '--tagret', 'https://mall.example'],
+      {},
+      'unknown option --tagret (did you mean --target?)',
+    ],
     [['proxy', '--api', 'admin'], { [`${proxyEnvPrefix}TARGET`]: 'ftp://mall.example' }, '--target must be'],
     [
       ['proxy', '--api', 'admin', '--target', 'https://mall.example'],

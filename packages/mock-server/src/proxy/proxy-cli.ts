@@ -7,7 +7,14 @@
 // credentials), and stops cleanly on SIGINT/SIGTERM.
 import { loadSpec } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../api-profiles.js';
-import { type CliOption, optionHelp, readOptions, UsageError } from '../cli-options.js';
+import {
+  type CliOption,
+  optionHelp,
+  packageVersion,
+  readOptions,
+  standardOptions,
+  UsageError,
+} from '../cli-options.js';
 import { createFixtureRecorder } from './fixture-recorder.js';
 import { startValidatingProxy } from './validating-proxy.js';
 
@@ -36,7 +43,7 @@ export const proxyOptions = {
     default: 'false',
     help: 'let other hosts than loopback call the control API',
   },
-  help: { type: 'boolean', short: 'h', help: 'print this help', argumentOnly: true },
+  ...standardOptions,
 } satisfies Record<string, CliOption>;
 
 const usage = `Usage: mall-api-mock proxy --api NAME --target URL [options]
@@ -58,6 +65,8 @@ export async function runProxyCli(
     process.stdout.write(`${usage}\n`);
     return;
   }
+  if (values.version)
+    return void process.stdout.write(`${packageVersion(new URL('../../package.json', import.meta.url))}\n`);
   if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals.join(' ')}`);
   const api = values.api;
   if (!api || !(api in apiProfiles))
