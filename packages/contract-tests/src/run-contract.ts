@@ -61,6 +61,7 @@ export async function runContract({
     targetIsMock: target.targetIsMock,
     sandbox: target.sandbox,
     authorizations: target.authorizations,
+    ...(target.mallIds ? { mallIds: target.mallIds } : {}),
     forbiddenAuthorizations: target.forbiddenAuthorizations,
     ...(target.oauth ? { oauth: target.oauth } : {}),
   };

@@ -22,6 +22,11 @@ export interface ContractSettings {
   readonly sandbox: boolean;
   /** `Authorization` values, used in turn (one per transaction). */
   readonly authorizations: readonly string[];
+  /**
+   * The mall each of `authorizations` reads, in the same order (one for all when it is one long):
+   * a query parameter naming the mall read (`x-query` role `mall`) is sent with it.
+   */
+  readonly mallIds?: readonly string[];
   /** `Authorization` values lacking the API's scopes, for the 403 transactions (none: skipped). */
   readonly forbiddenAuthorizations: readonly string[];
   /** A registered app, for the OAuth transactions (none: skipped). */

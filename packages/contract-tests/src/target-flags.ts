@@ -36,6 +36,11 @@ export const targetFlags = {
   },
   'forbidden-client-secret': { type: 'string', value: 'SECRET', help: "that limited client's secret" },
   'auth-base-url': { type: 'string', value: 'URL', help: "the mall's OAuth server (default: --base-url)" },
+  'mall-id': {
+    type: 'string',
+    value: 'MALL',
+    help: "analytics: the credential's mall, sent as the mall whose statistics are read",
+  },
   'redirect-uri': { type: 'string', value: 'URI', help: 'a redirect URI registered for the app' },
 } as const satisfies Record<string, CliOption>;
 
@@ -55,6 +60,7 @@ export function targetOptionsFrom(values: TargetFlagValues, env: NodeJS.ProcessE
     forbiddenClientSecret: values['forbidden-client-secret'] ?? fromEnv.forbiddenClientSecret,
     authBaseUrl: values['auth-base-url'] ?? fromEnv.authBaseUrl,
     redirectUri: values['redirect-uri'] ?? fromEnv.redirectUri,
+    mallId: values['mall-id'] ?? fromEnv.mallId,
     sandbox: fromEnv.sandbox,
   };
 }

@@ -39,6 +39,8 @@ export interface TargetOptions {
   readonly authBaseUrl?: string | undefined;
   /** A redirect URI registered for the app (default: a loopback `/callback`). */
   readonly redirectUri?: string | undefined;
+  /** The mall the credentials read (analytics: sent as the `mall`-role query parameter). */
+  readonly mallId?: string | undefined;
   /** Test a stateful sandbox. */
   readonly sandbox?: boolean | undefined;
 }
@@ -55,6 +57,7 @@ export function targetOptionsFromEnv(env: NodeJS.ProcessEnv): TargetOptions {
     forbiddenClientSecret: env.CONTRACT_FORBIDDEN_CLIENT_SECRET,
     authBaseUrl: env.CONTRACT_AUTH_BASE_URL,
     redirectUri: env.CONTRACT_REDIRECT_URI,
+    mallId: env.CONTRACT_MALL_ID,
     sandbox: env.CONTRACT_SANDBOX === '1',
   };
 }
@@ -78,7 +81,13 @@ async function remoteTarget(
   options: TargetOptions,
 ): Promise<ContractTarget> {
   const baseUrl = rawBaseUrl.replace(/\/$/, '');
-  const common = { baseUrl, targetIsMock: false, sandbox: options.sandbox === true, close: async () => {} };
+  const common = {
+    baseUrl,
+    targetIsMock: false,
+    sandbox: options.sandbox === true,
+    ...(options.mallId ? { mallIds: [options.mallId] } : {}),
+    close: async () => {},
+  };
   const { clientId = '', clientSecret = '', forbiddenClientId, forbiddenClientSecret } = options;
   if (facts.auth === 'basic')
     return {
@@ -163,6 +172,7 @@ export async function mockTarget(api: ApiName, running: RunningMockTarget): Prom
   return {
     ...common,
     authorizations: tokens(everyScope, 'contract'),
+    mallIds: Array.from({ length: tokenPoolSize }, (_, i) => `contract${i}`),
     forbiddenAuthorizations: tokens(outside, 'forbidden'),
     ...(facts.servesOAuth
       ? {

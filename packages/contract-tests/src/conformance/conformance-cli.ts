@@ -87,6 +87,7 @@ async function targetOf(api: ApiName, values: Values) {
   const prepared = await prepareTarget(api, targetOptions);
   const credentials: Credentials = {
     authorization: prepared.authorizations[0] ?? '',
+    mallId: prepared.mallIds?.[0],
     forbidden: prepared.forbiddenAuthorizations[0],
     forbiddenScopes: (values['forbidden-scopes'] ?? process.env.CONTRACT_FORBIDDEN_SCOPES)
       ?.split(',')

@@ -5,7 +5,13 @@
 // `Sleep`, so against our mock the runner can move the mall's clock instead of waiting (mock-clock.ts).
 
 import type { Answer } from '@mall-api/mock-server/answer-checks';
-import { type ApiName, type Json, type OperationEntry, parameterTexts } from '@mall-api/spec-model';
+import {
+  type ApiName,
+  type Json,
+  type OperationEntry,
+  parameterTexts,
+  queryMeaningsOf,
+} from '@mall-api/spec-model';
 import { createPacing, type Sleep } from '../hooks/pacing.js';
 import type { RequestParts } from './request-cases.js';
 
@@ -21,6 +27,11 @@ export interface Credentials {
   readonly otherMall?: string | undefined;
   /** An expired token. */
   readonly expired?: string | undefined;
+  /**
+   * The mall whose data `authorization` reads: a query parameter whose declared meaning is the mall
+   * read (`x-query` role `mall`) is sent with it rather than with the spec's example mall.
+   */
+  readonly mallId?: string | undefined;
 }
 
 /** Which credential a request carries. */
@@ -78,6 +89,17 @@ export function queryString(operation: OperationEntry, query: Readonly<Record<st
   return text ? `?${text}` : '';
 }
 
+/** `query` with the parameter that names the mall read (if the operation has one and it is sent) set to `mallId`. */
+export function withMall(
+  operation: OperationEntry,
+  query: Readonly<Record<string, Json>>,
+  mallId: string | undefined,
+): Readonly<Record<string, Json>> {
+  if (mallId === undefined) return query;
+  const mall = queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall');
+  return mall && mall.name in query ? { ...query, [mall.name]: mallId } : query;
+}
+
 /** The concrete path of `operation` with `path` filled in. */
 export const concretePath = (operation: OperationEntry, path: Readonly<Record<string, Json>>) =>
   operation.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
@@ -107,7 +129,8 @@ export function createConformanceClient(settings: ClientSettings): ConformanceCl
     // The rate-limit checks spend the budget on purpose: they are not paced.
     if (!request.acceptLimit) await pacing.wait();
     sent++;
-    const url = `${settings.baseUrl}${concretePath(request.operation, request.parts.path)}${queryString(request.operation, request.parts.query)}`;
+    const query = withMall(request.operation, request.parts.query, credentials.mallId);
+    const url = `${settings.baseUrl}${concretePath(request.operation, request.parts.path)}${queryString(request.operation, query)}`;
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [name, value] of Object.entries(request.parts.headers ?? {}))
       if (value !== null)

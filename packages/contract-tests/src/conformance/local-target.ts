@@ -105,6 +105,7 @@ export async function startLocalTarget(api: ApiName, options: LocalTargetOptions
     ...common,
     credentials: {
       authorization: bearer([...facts.scopes, ...outside]),
+      mallId: mall,
       forbidden: bearer(outside),
       otherMall: bearer(facts.scopes, `${mall}-other`),
       expired,

@@ -11,7 +11,13 @@
 // calls are paced by its rate-limit headers (pacing.ts).
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createSpecModel, isJsonObject, type OperationEntry, parameterRulesOf } from '@mall-api/spec-model';
+import {
+  createSpecModel,
+  isJsonObject,
+  type OperationEntry,
+  parameterRulesOf,
+  queryMeaningsOf,
+} from '@mall-api/spec-model';
 import type { ContractSettings } from '../settings.js';
 import { sendRequest } from './http-request.js';
 import { createPacing } from './pacing.js';
@@ -79,8 +85,22 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
   let transactionCount = 0;
   /** Against another server, the operation whose 429 was provoked: once per run is enough. */
   let rateLimitCheckedOn: string | undefined;
-  const nextAuthorization = () =>
-    settings.authorizations[transactionCount++ % settings.authorizations.length] ?? '';
+  /** The next credential in turn, and the mall it reads when known. */
+  const nextCredential = () => {
+    const turn = transactionCount++;
+    const mallIds = settings.mallIds ?? [];
+    return {
+      authorization: settings.authorizations[turn % settings.authorizations.length] ?? '',
+      mallId: mallIds[turn % Math.max(mallIds.length, 1)],
+    };
+  };
+  const nextAuthorization = () => nextCredential().authorization;
+
+  /** Sends the parameter naming the mall read (if the operation has one in `params`) as `mallId`. */
+  const setMall = (operation: OperationEntry, params: URLSearchParams, mallId: string | undefined) => {
+    const mall = queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall');
+    if (mallId !== undefined && mall && params.has(mall.name)) params.set(mall.name, mallId);
+  };
 
   /** One call of the fixtures to the server under test, with credentials of its own; 2xx or throws. */
   /**
@@ -276,7 +296,9 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
     const { path, params } = splitUri(transaction.request.uri);
     dropExclusive(operation, params);
     const headers = transaction.request.headers;
-    headers.Authorization = nextAuthorization();
+    const credential = nextCredential();
+    headers.Authorization = credential.authorization;
+    setMall(operation, params, credential.mallId);
     headers['X-Forwarded-For'] = `contract-${runId}-${transactionCount}`;
     if (status === 401) delete headers.Authorization;
     if (status === 403) {
