@@ -142,13 +142,21 @@ describe('every guide page and the guides index', { timeout: 120_000 }, () => {
   const cases = handMadePages.flatMap((path) =>
     (['light', 'dark'] as const).map((scheme) => ({ path, scheme })),
   );
-  // The pages are small: open them side by side, then look at each.
+  // Each page opens a tab and runs axe: a few side by side (not all at once, which a busy machine
+  // answers with navigation time-outs), then each test looks at its own.
+  const sideBySide = 4;
   beforeAll(() => {
-    for (const { path, scheme } of cases) {
-      const check = checkPage(path, scheme);
+    const lanes = Array.from({ length: sideBySide }, () => Promise.resolve());
+    cases.forEach(({ path, scheme }, index) => {
+      const lane = index % sideBySide;
+      const check = (lanes[lane] ?? Promise.resolve()).then(() => checkPage(path, scheme));
+      lanes[lane] = check.then(
+        () => undefined,
+        () => undefined,
+      );
       check.catch(() => undefined); // awaited by the tests below
       checks.set(`${path}:${scheme}`, check);
-    }
+    });
   });
 
   it.each(cases)(

@@ -41,8 +41,8 @@ describe('@mall-api/auth entry point', () => {
     expect('createRedisTokenStore' in auth).toBe(false);
     const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
     expect(manifest.exports['./redis']).toEqual({
-      types: './dist/redis-token-store.d.ts',
-      default: './dist/redis-token-store.js',
+      import: { types: './dist/redis-token-store.d.ts', default: './dist/redis-token-store.js' },
+      require: { types: './dist/cjs/redis-token-store.d.ts', default: './dist/cjs/redis-token-store.js' },
     });
   });
 });
