@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoOAuthClient, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
-import { type ApiName, loadSpecSync } from '@mall-api/spec-model';
+import { type ApiName, loadSpecSync, queryMeaningsOf } from '@mall-api/spec-model';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamplesOf, demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
@@ -105,12 +105,19 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
       const outcomes: string[] = [];
       for (const sample of samples.get(name) ?? []) {
         // The samples address the mock's default port; this one listens elsewhere.
-        const script = program(language, sample[language])
+        let script = program(language, sample[language])
           .replaceAll(sampleBase, mock.url)
           .replace(/CURLOPT_PORT => "\d+"/g, `CURLOPT_PORT => "${port}"`);
-        // A mall of its own per sample, so the samples never meet a mall's rate limit.
+        // A mall of its own per sample, so the samples never meet a mall's rate limit; a sample
+        // that names the mall it reads (analytics' mall_id) names that mall, as its reader would.
         mall += 1;
-        const tokens = issueDemoTokens(served.authority, served.oauth.scopes, `${language}${mall}`);
+        const ownMall = `${language}${mall}`;
+        const entry = model(name).operation(sample.operationId);
+        const mallParameter = entry && queryMeaningsOf(entry).find((meaning) => meaning.role === 'mall');
+        const namedMall =
+          mallParameter && entry?.parameters.find((p) => p.name === mallParameter.name)?.definition.example;
+        if (typeof namedMall === 'string') script = script.replaceAll(namedMall, ownMall);
+        const tokens = issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
         const env = {
           MALL_ACCESS_TOKEN: tokens.access_token,
           AUTHORIZATION_CODE: await authorizationCode(),

@@ -3,9 +3,11 @@
 // console builds from its pre-filled fields (required path, query and header parameters from the
 // spec's examples, the body example), sent to the default sandbox mocks (seed 1, as `npm start`) with the
 // demo credentials, gets one of the success statuses the spec documents for that operation. Each
-// OAuth operation runs in a fresh mall of its own, as a reader's first try would.
+// OAuth operation runs in a fresh mall of its own, as a reader's first try would; one that names the
+// mall it reads (analytics' `mall_id`) runs with a token of that mall, the demo mall, its rate limit
+// emptied before each call.
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
-import { type ApiName, apiNames, loadSpecSync, type SpecModel } from '@mall-api/spec-model';
+import { type ApiName, apiNames, loadSpecSync, queryMeaningsOf, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthEndpoints } from '../build/code-samples.mjs';
 import { consoleApiOf } from '../build/console-data.mjs';
@@ -68,10 +70,15 @@ describe('the console’s pre-fills against the default sandbox', () => {
           );
           continue;
         }
+        const entry = model(api).operations.find((o) => o.operationId === operation.operationId);
+        const mallParameter = entry && queryMeaningsOf(entry).find((meaning) => meaning.role === 'mall');
+        const namedMall = mallParameter && input.values[mallParameter.name];
+        const tokenMall = typeof namedMall === 'string' ? namedMall : `prefill${api}${index}`;
+        if (tokenMall === namedMall) await mock.control.resetRateLimits(tokenMall);
         const authorization =
           consoleApi.auth.kind === 'basic'
             ? `Basic ${btoa(`${consoleApi.auth.username}:${consoleApi.auth.password}`)}`
-            : `Bearer ${(await mock.token(`prefill${api}${index}`)).access_token}`;
+            : `Bearer ${(await mock.token(tokenMall)).access_token}`;
         const { url, init } = buildRequest(operation, input, baseUrl, authorization);
         const response = await fetch(url, init);
         const expected = documentedSuccesses(api, operation.operationId);
