@@ -37,7 +37,7 @@ describe('spec decisions', () => {
     ).toEqual([]);
     const update = operation(admin, '/api/v2/admin/categories/{category_no}', 'put');
     expect(JSON.stringify(update['x-mock-enforced'])).not.toContain('stored period');
-    expect(String(update.description)).toContain('a stored period is not used');
+    expect(String(update.description)).toContain('does not use a stored period in its place');
   });
 
   it('declares the shop_properties filter of collection seed 4.1, marked inferred, over Shop attributes', () => {
@@ -59,14 +59,14 @@ describe('spec decisions', () => {
   it('the analytics refill header follows the rule (0.5 tokens per second) and says it is inferred', () => {
     const limit = analytics['x-rate-limit'] as Node;
     expect(limit).toMatchObject({ 'refill-interval-seconds': 2, 'x-provenance': 'inferred' });
-    expect(String(limit.description)).toContain('contradicts');
+    expect(String(limit.description)).toContain('pace by the rule');
     const header = (analytics.components.headers as Record<string, Node>)['XRateLimitReplenishRate'] as Node;
     // The seed's example value is shown beside the value the rule gives, and the description explains.
     expect(header).toMatchObject({
       examples: { SeedExample: { value: 2 }, OneTokenEveryTwoSeconds: { value: 0.5 } },
       'x-provenance': 'inferred',
     });
-    expect(String(header.description)).toContain('disagree');
+    expect(String(header.description)).toContain('four times the rule');
   });
 
   it.each([
@@ -164,7 +164,7 @@ describe('versions, 207, HTTPS on OAuth, examples (issue 25)', () => {
     // date so goes beyond it, and the mark says so.
     const unknown = versions['unknown-version'] as Node;
     expect(unknown).toMatchObject({ 'answered-as': 'oldest', 'x-provenance': 'inferred' });
-    expect(String(unknown.description)).toMatch(/version past its support falls back/);
+    expect(String(unknown.description)).toMatch(/version past its support as the oldest supported one/);
     const validate = schemaValidator(admin);
     const headerSchema = '/components/parameters/PlatformApiVersion/schema';
     for (const date of [...dates, '2031-12-31', '2019-01-01', '2024-09-01'])

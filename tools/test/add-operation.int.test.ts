@@ -188,7 +188,7 @@ describe('adding an operation to the spec only', () => {
 const handlerMapStart = 'const handlers: HandlerMap<AdminOperations> = {\n';
 /** Step 5's handler: the categories at a depth (top-level ones by default), as writes left them. */
 const countScratchNotes =
-  '    countScratchNotes: ({ query }) => found({ count: categoryList({ category_depth: query.category_depth ?? 1 }).length }),\n';
+  '    countScratchNotes: ({ query }) => found({ count: categoryList("countScratchNotes", { category_depth: query.category_depth ?? 1 }).length }),\n';
 
 describe('adding a sandbox handler for the operation (step 5)', () => {
   let sandbox: string;
