@@ -10,7 +10,7 @@
 // an access token by the authorization-code flow before the first request. Every request carries
 // tests: its answer is one of the operation's documented successes and its JSON body matches the
 // documented schema, so a run with a wrong secret fails.
-import { queryMeaningsOf } from '@mall-api/spec-model';
+import { mallParameterOf } from '@mall-api/spec-model';
 import Converter from 'openapi-to-postmanv2';
 import { productionUrlOf } from './code-samples.mjs';
 import { parameterExample, requestBodyExample } from './spec-examples.mjs';
@@ -228,7 +228,7 @@ function alignRequest(model, operation, request) {
     if (parameter) variable.value = exampleText(model, parameter);
   }
   // The parameter naming the mall read is the environment's mall, whose statistics its token reads.
-  const mall = queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall')?.name;
+  const mall = mallParameterOf(operation);
   for (const query of request.url.query ?? []) {
     const parameter = byName.get(`query:${query.key}`);
     if (!parameter) continue;

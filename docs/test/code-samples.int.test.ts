@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoOAuthClient, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
-import { type ApiName, loadSpecSync, queryMeaningsOf } from '@mall-api/spec-model';
+import { type ApiName, loadSpecSync, mallParameterOf } from '@mall-api/spec-model';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamplesOf, demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
@@ -113,9 +113,9 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
         mall += 1;
         const ownMall = `${language}${mall}`;
         const entry = model(name).operation(sample.operationId);
-        const mallParameter = entry && queryMeaningsOf(entry).find((meaning) => meaning.role === 'mall');
+        const mallParameter = entry && mallParameterOf(entry);
         const namedMall =
-          mallParameter && entry?.parameters.find((p) => p.name === mallParameter.name)?.definition.example;
+          mallParameter && entry?.parameters.find((p) => p.name === mallParameter)?.definition.example;
         if (typeof namedMall === 'string') script = script.replaceAll(namedMall, ownMall);
         const tokens = issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
         const env = {

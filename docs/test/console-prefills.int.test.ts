@@ -7,7 +7,7 @@
 // mall it reads (analytics' `mall_id`) runs with a token of that mall, the demo mall, its rate limit
 // emptied before each call.
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
-import { type ApiName, apiNames, loadSpecSync, queryMeaningsOf, type SpecModel } from '@mall-api/spec-model';
+import { type ApiName, apiNames, loadSpecSync, mallParameterOf, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthEndpoints } from '../build/code-samples.mjs';
 import { consoleApiOf } from '../build/console-data.mjs';
@@ -71,8 +71,8 @@ describe('the console’s pre-fills against the default sandbox', () => {
           continue;
         }
         const entry = model(api).operations.find((o) => o.operationId === operation.operationId);
-        const mallParameter = entry && queryMeaningsOf(entry).find((meaning) => meaning.role === 'mall');
-        const namedMall = mallParameter && input.values[mallParameter.name];
+        const mallParameter = entry && mallParameterOf(entry);
+        const namedMall = mallParameter && input.values[mallParameter];
         const tokenMall = typeof namedMall === 'string' ? namedMall : `prefill${api}${index}`;
         if (tokenMall === namedMall) await mock.control.resetRateLimits(tokenMall);
         const authorization =

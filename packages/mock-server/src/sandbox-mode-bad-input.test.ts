@@ -8,7 +8,7 @@
 // lets through is its own generated test (packages/sandbox/src/malls/odd-input.test.ts).
 
 import { basicAuthorization } from '@mall-api/auth';
-import { loadSpec, type OperationEntry, queryMeaningsOf } from '@mall-api/spec-model';
+import { loadSpec, mallParameterOf, type OperationEntry } from '@mall-api/spec-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oddRequest } from '../../../tools/src/testing/odd-requests.js';
@@ -95,7 +95,7 @@ describe.each<[ApiName, number]>([
         );
         const query = new URLSearchParams(request.query);
         // A mall parameter that names some mall names the caller's own, the one its token reads.
-        const mallParameter = queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall')?.name;
+        const mallParameter = mallParameterOf(operation);
         if (mallParameter && query.get(mallParameter)) query.set(mallParameter, mall);
         const write = operation.method !== 'get';
         const before = write ? snapshot() : '';

@@ -48,6 +48,7 @@ export {
   filterMatches,
   filtersAmong,
   type ModifierMeaning,
+  mallParameterOf,
   type PeriodMeaning,
   type PlainMeaning,
   type ProjectionMeaning,

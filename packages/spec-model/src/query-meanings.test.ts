@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from './json-document.js';
 import { indexOperations, type OperationEntry } from './operation-index.js';
-import { filtersAmong, QueryMeaningError, queryMeaningsOf, recordValues } from './query-meanings.js';
+import {
+  filtersAmong,
+  mallParameterOf,
+  QueryMeaningError,
+  queryMeaningsOf,
+  recordValues,
+} from './query-meanings.js';
 import { createSpecModel, loadSpecSync } from './spec-model.js';
 
 const operation = (api: 'collection' | 'admin' | 'analytics', operationId: string): OperationEntry => {
@@ -126,5 +132,12 @@ describe('the lint and the reader', () => {
     const { filterMatches, queryRoles } = await import('./query-meanings.js');
     expect(lint.queryRoles).toEqual([...queryRoles]);
     expect(lint.filterMatches).toEqual([...filterMatches]);
+  });
+});
+
+describe('mallParameterOf', () => {
+  it('names the parameter whose role is the mall read, and nothing where no parameter has it', () => {
+    expect(mallParameterOf(operation('analytics', 'listVisitorViews'))).toBe('mall_id');
+    expect(mallParameterOf(operation('admin', 'listProducts'))).toBeUndefined();
   });
 });

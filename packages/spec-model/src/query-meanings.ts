@@ -206,6 +206,13 @@ export function queryMeaningsOf(operation: OperationEntry): QueryMeaning[] {
     });
 }
 
+/**
+ * The query parameter of `operation` that names the mall whose data is read (`role: mall`), if it
+ * has one: a client sends its credential's own mall there.
+ */
+export const mallParameterOf = (operation: OperationEntry): string | undefined =>
+  queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall')?.name;
+
 /** The filters among `meanings`. */
 export const filtersAmong = (meanings: readonly QueryMeaning[]): FilterMeaning[] =>
   meanings.filter((meaning): meaning is FilterMeaning => meaning.role === 'filter');

@@ -1,18 +1,16 @@
 // The conformance client sends the mall its credential reads wherever an operation names the mall
 // read (`x-query` role `mall`): the analytics statistics of the credential's own mall, not the
 // spec's example mall.
-import { loadSpec, queryMeaningsOf } from '@mall-api/spec-model';
+import { loadSpec, mallParameterOf } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { queryString, withMall } from './conformance-client.js';
 
 const analytics = await loadSpec('analytics');
 
 describe('withMall', () => {
-  const operation = analytics.operations.find((entry) =>
-    queryMeaningsOf(entry).some((meaning) => meaning.role === 'mall'),
-  );
+  const operation = analytics.operations.find((entry) => mallParameterOf(entry) !== undefined);
   if (!operation) throw new Error('the analytics spec declares no mall parameter');
-  const mall = queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall')?.name ?? '';
+  const mall = mallParameterOf(operation) ?? '';
 
   it('replaces the example mall with the credential’s mall', () => {
     const query = withMall(operation, { [mall]: 'example-mall', limit: 10 }, 'my-mall');

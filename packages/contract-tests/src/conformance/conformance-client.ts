@@ -8,9 +8,9 @@ import type { Answer } from '@mall-api/mock-server/answer-checks';
 import {
   type ApiName,
   type Json,
+  mallParameterOf,
   type OperationEntry,
   parameterTexts,
-  queryMeaningsOf,
 } from '@mall-api/spec-model';
 import { createPacing, type Sleep } from '../hooks/pacing.js';
 import type { RequestParts } from './request-cases.js';
@@ -96,8 +96,8 @@ export function withMall(
   mallId: string | undefined,
 ): Readonly<Record<string, Json>> {
   if (mallId === undefined) return query;
-  const mall = queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall');
-  return mall && mall.name in query ? { ...query, [mall.name]: mallId } : query;
+  const mall = mallParameterOf(operation);
+  return mall && mall in query ? { ...query, [mall]: mallId } : query;
 }
 
 /** The concrete path of `operation` with `path` filled in. */

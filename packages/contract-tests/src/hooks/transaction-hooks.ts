@@ -14,9 +14,9 @@ import { readFile } from 'node:fs/promises';
 import {
   createSpecModel,
   isJsonObject,
+  mallParameterOf,
   type OperationEntry,
   parameterRulesOf,
-  queryMeaningsOf,
 } from '@mall-api/spec-model';
 import type { ContractSettings } from '../settings.js';
 import { sendRequest } from './http-request.js';
@@ -98,8 +98,8 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
 
   /** Sends the parameter naming the mall read (if the operation has one in `params`) as `mallId`. */
   const setMall = (operation: OperationEntry, params: URLSearchParams, mallId: string | undefined) => {
-    const mall = queryMeaningsOf(operation).find((meaning) => meaning.role === 'mall');
-    if (mallId !== undefined && mall && params.has(mall.name)) params.set(mall.name, mallId);
+    const mall = mallParameterOf(operation);
+    if (mallId !== undefined && mall && params.has(mall)) params.set(mall, mallId);
   };
 
   /** One call of the fixtures to the server under test, with credentials of its own; 2xx or throws. */
