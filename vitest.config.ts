@@ -3,6 +3,10 @@
 // plain "N passed, N failed" closing line CI reads.
 // MALL_API_TESTS=fast (`npm run test:fast`) leaves out the long integration tests, `*.int.test.ts`.
 // The run marks its environment so that a process a test leaves running is found at the end.
+// Files run one more at a time than the machine has cores (vitest's default is one fewer, a single
+// file at a time on two cores): many files spend most of their time waiting on child processes,
+// npm installs and servers, and a spare worker keeps the cores busy meanwhile.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testRunMark } from './tools/src/leaked-processes-reporter.ts';
 
@@ -24,6 +28,7 @@ export default defineConfig({
       './tools/src/leaked-processes-reporter.ts',
       './tools/src/closing-line-reporter.ts',
     ],
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

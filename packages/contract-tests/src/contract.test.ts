@@ -4,24 +4,26 @@
 // breaks the contract fails, so the check is real.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApiName } from '@mall-api/spec-model';
+import { type ApiName, loadSpec } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { runContract } from './run-contract.js';
 import { prepareTarget, targetOptionsFromEnv } from './targets.js';
 
-describe.each<[ApiName, number]>([
-  ['collection', 5 * 8],
-  // authorizeApp documents no 401 (an unknown client is a 400: no redirect is safe); both OAuth
-  // endpoints document the 403 for plain HTTP.
-  ['admin', 338],
-  ['analytics', 24 * 9],
-])('%s contract', (api, transactions) => {
-  it.each([
+/** One transaction per documented response of each operation of the bundled spec. */
+const transactionsOf = async (api: ApiName) =>
+  (await loadSpec(api)).operations.flatMap((operation) => operation.responseCodes).length;
+
+describe.each<ApiName>(['collection', 'admin', 'analytics'])('%s contract', (api) => {
+  // The two runs of an API are independent (each starts its own target; Dredd runs as a child
+  // process), so they run side by side.
+  it.concurrent.each([
     ['the mock', false],
     ['the sandbox', true],
   ])(
-    `passes all ${transactions} transactions against %s`,
+    'passes every documented transaction against %s',
     async (_name, sandbox) => {
+      const transactions = await transactionsOf(api);
+      expect(transactions).toBeGreaterThan(0);
       const target = await prepareTarget(api, { sandbox });
       try {
         const result = await runContract({ api, target });

@@ -73,12 +73,15 @@ export interface ReadBody {
   readonly body?: unknown;
 }
 
-/** The request's parameters converted, its body reconciled with the path, and the answering API version. */
+/** The described version that answers (APIs with date versions; absent when none was chosen). */
+export interface Versioned {
+  readonly apiVersion?: string;
+}
+
+/** The request's parameters converted and its body reconciled with the path. */
 export interface Checked {
   readonly body: unknown;
   readonly parameters: ConvertedParameters;
-  /** The described version that answers (APIs with date versions). */
-  readonly apiVersion?: string;
 }
 
 /** A request whose caller and mall are known. */
@@ -88,10 +91,11 @@ export type Metered = Identified & Metering;
 /** A request for a known operation. */
 export type Routed = Arrival & Routing;
 /** A routed request whose body was read and parameters checked. */
-export type Validated = Routed & ReadBody & Checked;
+export type Validated = Routed & ReadBody & Versioned & Checked;
 
 /** Whatever a request had reached when it was answered (or failed): every later fact optional. */
-export type Reached = Arrival & Partial<Identity & Metering & Authorization & Routing & ReadBody & Checked>;
+export type Reached = Arrival &
+  Partial<Identity & Metering & Authorization & Routing & ReadBody & Versioned & Checked>;
 
 /** A header's value as one string (repeated headers joined as HTTP joins them). */
 export const headerValue = (value: string | string[] | undefined): string | undefined =>

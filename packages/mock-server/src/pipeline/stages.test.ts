@@ -2,7 +2,7 @@
 // what it passes on (the facts it adds) for the stages after it.
 import { createServerLimiter } from '@mall-api/rate-limit';
 import type { SandboxCall, SandboxGateway } from '@mall-api/sandbox/protocol';
-import { loadSpec } from '@mall-api/spec-model';
+import { declaredApiVersionsOf, loadSpec } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { createBasicGuard } from '../basic-guard.js';
 import { demoCollectionCredentials, demoOAuthApp } from '../demo-credentials.js';
@@ -14,6 +14,7 @@ import { createOperationRuntime } from '../operation-runtime.js';
 import type { Arrival, Identified, Metered } from './phases.js';
 import type { Reply } from './reply.js';
 import { answer } from './stages/answer.js';
+import { apiVersion } from './stages/api-version.js';
 import { httpsOnly } from './stages/https-only.js';
 import { identifyCaller } from './stages/identify-caller.js';
 import { knownOperation } from './stages/known-operation.js';
@@ -266,6 +267,30 @@ describe('read-body', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(await readBody().run(phase)).toBeUndefined();
+  });
+});
+
+describe('api-version', () => {
+  const versions = declaredApiVersionsOf(admin.document);
+  const header = versions?.header ?? '';
+  const stage = apiVersion({ dates: [], ...versions, header });
+  const chosen = (value?: string) =>
+    passedOn(
+      stage,
+      fakeArrival('admin', admin, {
+        url: '/api/v2/admin/categories',
+        headers: value === undefined ? {} : { [header.toLowerCase()]: value },
+      }),
+    );
+  it('passes on the version that answers, and leaves the request as it was sent', async () => {
+    const [latest, oldest = ''] = [versions?.dates[0], versions?.dates.at(-1)];
+    expect(header).not.toBe('');
+    expect((await chosen()).apiVersion).toBe(latest);
+    expect((await chosen(oldest)).apiVersion).toBe(oldest);
+    // A release date the spec does not describe is answered as the oldest described.
+    const fallback = await chosen('2019-01-01');
+    expect(fallback.apiVersion).toBe(oldest);
+    expect(fallback.request.headers[header.toLowerCase()]).toBe('2019-01-01');
   });
 });
 
