@@ -7,20 +7,22 @@
 import { createServer } from 'node:http';
 import { createCollectionClient } from '@mall-api/collection-client';
 
-const scenario = process.argv[2];
+const scenario = process.argv[2] ?? '';
 const calls = 20;
 const sockets = new Set();
 const server = createServer(() => {});
 server.on('connection', (socket) => sockets.add(socket));
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 const address = server.address();
 const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-const settings = {
+/** @type {Record<string, { timeout: number, maxRetries: number, abortAtMs: number | undefined }>} */
+const scenarios = {
   timeout: { timeout: 250, maxRetries: 2, abortAtMs: undefined },
   signal: { timeout: 60_000, maxRetries: 2, abortAtMs: 400 },
   'signal-in-retry': { timeout: 150, maxRetries: 10, abortAtMs: 700 },
-}[scenario];
+};
+const settings = scenarios[scenario];
 if (settings === undefined) throw new Error(`unknown scenario ${scenario}`);
 
 const client = createCollectionClient({
@@ -33,14 +35,17 @@ const client = createCollectionClient({
   retryBackoff: { initialMs: 10, maxMs: 20 },
 });
 
+const { gc } = globalThis;
+if (gc === undefined) throw new Error('run with node --expose-gc');
 // Garbage to collect, and a forced full collection every 10 ms while the calls are pending.
 let garbage = [];
 const collector = setInterval(() => {
   garbage = Array.from({ length: 2000 }, (_, index) => ({ index, text: `x${index}` }));
-  globalThis.gc();
+  gc();
 }, 10);
 
 const started = performance.now();
+/** @type {{ ended: string, afterMs: number | undefined }[]} */
 const outcomes = Array.from({ length: calls }, () => ({ ended: 'pending', afterMs: undefined }));
 const pending = outcomes.map((outcome) => {
   const controller = new AbortController();

@@ -14,9 +14,7 @@ const transactionsOf = async (api: ApiName) =>
   (await loadSpec(api)).operations.flatMap((operation) => operation.responseCodes).length;
 
 describe.each<ApiName>(['collection', 'admin', 'analytics'])('%s contract', (api) => {
-  // The two runs of an API are independent (each starts its own target; Dredd runs as a child
-  // process), so they run side by side.
-  it.concurrent.each([
+  it.each([
     ['the mock', false],
     ['the sandbox', true],
   ])(

@@ -1,8 +1,9 @@
 import { apiNames } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import type { ApiName } from './api-limits.js';
-import { createRateLimitMiddleware, type RateLimitMiddleware } from './client-scheduler.js';
+import { createRateLimitMiddleware } from './client-scheduler.js';
 import { type ManualClock, manualClock } from './clock.js';
+import type { RateLimitMiddleware } from './middleware-types.js';
 import type { FetchLike } from './request-sender.js';
 import { createServerLimiter } from './server-limiter.js';
 

@@ -25,11 +25,7 @@ export {
 export {
   type ApiMiddlewareOptions,
   createRateLimitMiddleware,
-  type FailureHandlingOptions,
-  type LimitReport,
   type PolicyMiddlewareOptions,
-  type RateLimitMiddleware,
-  type RateLimitMiddlewareCommonOptions,
   type RateLimitMiddlewareOptions,
 } from './client-scheduler.js';
 export { type Clock, type ManualClock, manualClock, type Sleep, systemClock, systemSleep } from './clock.js';
@@ -47,6 +43,12 @@ export {
 } from './limit-model.js';
 export { decideLimit, type LimitState, observeLimit, peekLimit, timeUntilAdmitted } from './limit-state.js';
 export { MemoryStore } from './memory-store.js';
+export type {
+  FailureHandlingOptions,
+  LimitReport,
+  RateLimitMiddleware,
+  RateLimitMiddlewareCommonOptions,
+} from './middleware-types.js';
 export { createModelScheduler } from './model-scheduler.js';
 export {
   assertCost,

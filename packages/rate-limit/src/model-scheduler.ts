@@ -15,14 +15,14 @@
 // servers (`server-limiter.ts`).
 import { createAdmissionQueue } from './admission-queue.js';
 import { AlgorithmMemoryStore } from './algorithm-memory-store.js';
+import { systemClock, systemSleep } from './clock.js';
+import type { ApiLimitModel } from './limit-model.js';
 import type {
   FailureHandlingOptions,
   LimitReport,
   RateLimitMiddleware,
   RateLimitMiddlewareCommonOptions,
-} from './client-scheduler.js';
-import { systemClock, systemSleep } from './clock.js';
-import type { ApiLimitModel } from './limit-model.js';
+} from './middleware-types.js';
 import type { LimitPolicy } from './policy.js';
 import { policyLimit, refillPerSecond } from './policy.js';
 import { readRemaining } from './rate-limit-headers.js';

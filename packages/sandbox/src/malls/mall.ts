@@ -8,7 +8,7 @@ import type { RecordShapes } from '../catalogue/record-shapes.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { createAdminView } from '../views/admin-view.js';
 import { createAnalyticsView } from '../views/analytics-view.js';
-import { type CollectionStore, createCollectionStore } from '../views/collection-view.js';
+import { type CollectionStore, createCollectionStore } from '../views/collection-store.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 
 /** What every mall of a sandbox shares. */

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import { closeTestMalls, openMall } from '../testing/test-malls.js';
-import { collectionCodes } from './collection-view.js';
+import { collectionCodes } from './collection-store.js';
 
 afterAll(closeTestMalls);
 

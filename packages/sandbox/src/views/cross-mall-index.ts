@@ -8,7 +8,7 @@
 // from the malls' change log (mall-changes.ts). Not for queries naming their stores: those read
 // the named malls directly.
 import { collectionComparator, mergeSorted, sortedBy } from './collection-order.js';
-import type { CollectionProduct, CollectionStore } from './collection-view.js';
+import type { CollectionProduct, CollectionStore } from './collection-store.js';
 import { type ListWindow, pageOfMatches } from './list-query.js';
 import type { MallChanges } from './mall-changes.js';
 
