@@ -3,7 +3,7 @@
 // appear as the collection lists them, with collection category codes derived from the mall's
 // category tree; `/api/products` and its count cover every mall (narrowed by `store_id`), mall
 // by mall in mall-id order unless sorted; `/api/storeproducts` the malls its `store_id` names;
-// `/api/shops` the shops of every mall; a list sorts by the spec's default key and order when the
+// `/api/shops` the shops of every mall, in mall-id and shop order unless sorted; a list sorts by the spec's default key and order when the
 // query names none. Every filter is applied as its parameter's `x-query` declares it
 // (declared-filters.ts), with paging and sorting. Queries over every mall go through the cross-mall
 // index (cross-mall-index.ts). Store and product attributes the admin records do not hold are drawn
@@ -18,7 +18,7 @@ import { derivedFrom } from '../support/derived.js';
 import { memo } from '../support/memo.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
-import { collectionComparator, sortedBy } from './collection-order.js';
+import { collectionComparator, shopComparator, sortedBy } from './collection-order.js';
 import { collectionProfiles } from './collection-profile.js';
 import { type CollectionIndex, createCrossMallIndex } from './cross-mall-index.js';
 import { declaredMatcher } from './declared-filters.js';
@@ -297,7 +297,8 @@ export function createCollectionView(
     listShops: ({ query }) => {
       const matches = matcherOf('listShops', query);
       const shops = storesNamed(query.store_id).flatMap(shopsOf).filter(matches);
-      return found({ shops: page(shops, query, 10) });
+      const ordered = query.sort ? sortedBy(shops, shopComparator(query.sort, query.order)) : shops;
+      return found({ shops: page(ordered, query, 10) });
     },
     listStandardTags: ({ query }) => found({ standardtags: page(standardTags, query, 10) }),
   };
