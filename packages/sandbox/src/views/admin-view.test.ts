@@ -216,6 +216,33 @@ describe('integrity rules', () => {
     expect(mall.count('countCategories')).toBe(before);
   });
 
+  it('relates only existing products, naming the element, and a deleted product leaves the relations', () => {
+    const lamp = mall.createProduct({ product_name: 'Desk Lamp', supply_price: '1000.00' });
+    const before = mall.count('countProducts');
+    const related = (product_no: number) => [{ product_no, interrelated: 'T' }];
+    const refused = mall.refused('createProduct', {
+      body: {
+        request: { product_name: 'Shade', supply_price: '500.00', relational_product: related(999999) },
+      },
+    });
+    expect(refused.reason).toBe('invalid');
+    expect(names(refused)).toEqual(['request.relational_product/0/product_no']);
+    expect(mall.count('countProducts')).toBe(before);
+    const shade = mall.createProduct({
+      product_name: 'Shade',
+      supply_price: '500.00',
+      relational_product: related(lamp.product_no),
+    });
+    const itself = mall.refused('updateProduct', {
+      path: { product_no: shade.product_no },
+      body: { request: { relational_product: related(shade.product_no) } },
+    });
+    expect(names(itself)).toEqual(['request.relational_product/0/product_no']);
+    mall.admin('deleteProduct', { path: { product_no: lamp.product_no } });
+    const read = mall.admin('getProduct', { path: { product_no: shade.product_no } }).product;
+    expect(read.relational_product).toEqual([]);
+  });
+
   it('refuses a bundle with a missing component, naming the element, and creates nothing', () => {
     const part = mall.createProduct({
       product_name: 'Bundle Part',

@@ -238,9 +238,10 @@ export function createAdminView(
       );
       return updated({ product });
     }),
+    // The operation names no shop: the default shop's placement (shop_no omitted is shop 1).
     deleteCategoryProduct: write(({ path, query }) => {
       const group = query.display_group ?? 1;
-      placements.removeFromCategory(path.category_no, path.product_no, group);
+      placements.removeFromCategory(1, path.category_no, path.product_no, group);
       return deleted({ product: { display_group: group, product_no: path.product_no } });
     }),
 
@@ -261,11 +262,11 @@ export function createAdminView(
       const { shopNo } = shopOf(input);
       const order = input.body.request.product_no;
       const fixed = input.body.request.fix_product_no ?? [];
-      placements.reorderMain(input.path.display_group, order, fixed);
+      placements.reorderMain(shopNo, input.path.display_group, order, fixed);
       return updated({ product: { shop_no: shopNo, product_no: order, fix_product_no: fixed } });
     }),
     deleteMainProduct: write(({ path, query }) => {
-      placements.removeFromMain(path.display_group, path.product_no);
+      placements.removeFromMain(query.shop_no ?? 1, path.display_group, path.product_no);
       return deleted({ product: { shop_no: query.shop_no ?? 1, product_no: path.product_no } });
     }),
 
