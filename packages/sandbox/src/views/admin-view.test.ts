@@ -604,3 +604,38 @@ describe('list filters of the seed', () => {
     expect(mall.count('countProducts', { query: { product_name: [tag] } })).toBe(5);
   });
 });
+
+describe('embedded resources', () => {
+  it('repeat how the collection API shows each product: discount prices, benefits and page views', async () => {
+    const mall = await openMall('embeds', { newMall: { seed: 7 }, malls: ['embeds'] });
+    const admin = mall.admin('listProducts', {
+      query: { embed: ['discountprice', 'benefits', 'hits', 'memos', 'decorationimages'], limit: 100 },
+    }).products as Body[];
+    const collection = new Map(
+      (
+        mall.answered('collection', 'listStoreProducts', { query: { store_id: 'embeds', limit: 100 } })
+          .store_products as Body[]
+      )
+        .filter((p) => p.shop_no === 1)
+        .map((p) => [p.product_no, p]),
+    );
+    const compared = admin.filter((p) => collection.has(p.product_no));
+    expect(compared.length).toBeGreaterThan(5);
+    for (const product of compared) {
+      const sold = collection.get(product.product_no) as Body;
+      expect(product.discountprice).toEqual({
+        pc_discount_price: sold.pc_discount_price,
+        mobile_discount_price: sold.mobile_discount_price,
+      });
+      expect(product.hits).toEqual({ count: sold.hits_count });
+      const types = product.benefits.map((b: Body) => b.benefit_type);
+      expect(types.includes('DP')).toBe(sold.is_pc_discount || sold.is_mobile_discount);
+      expect(types.includes('PG')).toBe(sold.is_free_gift);
+      expect(product.memos).toEqual([]);
+      expect(product.decorationimages).toEqual([]);
+    }
+    // The seeded products differ: some with benefits and some without, page views of their own.
+    expect(new Set(compared.map((p) => p.benefits.length)).size).toBeGreaterThan(1);
+    expect(new Set(compared.map((p) => p.hits.count)).size).toBeGreaterThan(1);
+  });
+});

@@ -19,7 +19,15 @@ import type { RecentValues } from '../support/recent-values.js';
 import { declaredMatcher, type FilterContext } from './declared-filters.js';
 import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
-import { countMatches, embedded, type ListWindow, page, pageOfMatches, pickFields } from './list-query.js';
+import {
+  countMatches,
+  embedded,
+  type ListWindow,
+  page,
+  pageOfMatches,
+  pickFields,
+  type SoldAs,
+} from './list-query.js';
 
 /** The admin operations of the generated types. */
 export type AdminOperations = operations;
@@ -58,10 +66,14 @@ function addOutcome(outcome: AddOutcome, requested: readonly number[], body: Fie
   return partlyApplied({ product }, items);
 }
 
-/** The admin handlers over one mall's catalogue; `shapes` gives the query parameters' meanings. */
+/**
+ * The admin handlers over one mall's catalogue; `shapes` gives the query parameters' meanings and
+ * `soldAs` how the collection API shows a product (its embedded discounts, benefits and hits).
+ */
 export function createAdminView(
   catalogue: Catalogue,
   shapes: RecordShapes,
+  soldAs: (product: ProductRecord) => SoldAs,
   recent?: RecentValues,
 ): HandlerMap<AdminOperations> {
   const { store, categories, products, placements } = catalogue;
@@ -75,7 +87,7 @@ export function createAdminView(
   };
 
   /** The records `query` selects under the declared meanings of `operationId`'s parameters. */
-  const matcher = <R>(operationId: string, query: object, context: FilterContext<R> = {}) =>
+  const matcher = <R>(operationId: string, query: object, context?: FilterContext<R>) =>
     declaredMatcher<R>(shapes.queryMeanings(operationId), query as Record<string, unknown>, context);
   const categoryList = (operationId: string, query: object) =>
     categories.all().filter(matcher<CategoryRecord>(operationId, query));
@@ -94,13 +106,15 @@ export function createAdminView(
     fields?: readonly string[];
     embed?: readonly string[];
   };
+  /** A product as a query shows it: the record itself unless `fields` or `embed` change it. */
   const productView = (
     product: ProductRecord,
     query: { fields?: readonly string[]; embed?: readonly string[] },
-  ) => ({
-    ...pickFields(product, query.fields, 'product_no'),
-    ...embedded(product, products.optionsOf(product.product_no), query.embed),
-  });
+  ): Record<string, unknown> => {
+    const picked = pickFields(product, query.fields, 'product_no');
+    if (!query.embed || query.embed.length === 0) return picked;
+    return { ...picked, ...embedded(product, products.optionsOf(product.product_no), query.embed, soldAs) };
+  };
   const productPage = (operationId: string, query: ProductListQuery, bundle?: boolean) =>
     pageOfMatches(
       products.ordered(bundle, query.sort, query.order === 'desc', query.shop_no ?? 1),
