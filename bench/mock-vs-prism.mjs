@@ -3,15 +3,20 @@
 // rate limits raised out of the way, auth and validation on) against the stock `prism mock` CLI
 // serving the same bundled specs (one process per API, as the CLI requires), both under the same
 // mix of every API's GET operations, 50 connections in all. Prints requests/s and p99 latency of
-// each and the ratio, all measured in this run (each after a 2 s warm-up).
-//   node bench/mock-vs-prism.mjs [--seconds 10] [--connections 50]
+// each and the ratio, all measured in this run (each after a 2 s warm-up). `--only` limits the mix
+// to the requests of the given paths (comma-separated, without the query), e.g. one operation.
+//   node bench/mock-vs-prism.mjs [--seconds 10] [--connections 50] [--only /api/products]
 import { parseArgs } from 'node:util';
 import { loadMix } from './support/load-mix.mjs';
 import { startPrismMocks } from './support/prism-mocks.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
+  },
 });
 /** @typedef {import('@mall-api/rate-limit').ApiName} ApiName */
 /** @typedef {import('./support/load-mix.mjs').LoadResult} LoadResult */
@@ -24,7 +29,8 @@ const connections = Number(values.connections);
  * @param {Record<ApiName, string>} urls base URL of each API's server
  * @param {string} token bearer token for the admin and analytics APIs
  */
-const load = (urls, token) => loadMix(urls, token, { seconds, connections });
+const load = (urls, token) =>
+  loadMix(urls, token, { seconds, connections, ...(values.only ? { paths: values.only.split(',') } : {}) });
 
 async function ours() {
   const server = await startServeMock();

@@ -21,20 +21,28 @@ const apis = apiNames;
  * @param {Record<import('@mall-api/rate-limit').ApiName, string>} urls base URL per API
  * @returns {Promise<LoadResult>}
  * @param {string} token bearer token for admin and analytics
- * @param {{ seconds: number, connections: number, warmupSeconds?: number, serverPids?: readonly number[], distinct?: boolean }} options
- *   `distinct`: no URL sent twice (request-mix.mjs's `distinctUrls`)
+ * @param {{ seconds: number, connections: number, warmupSeconds?: number, serverPids?: readonly number[], distinct?: boolean, paths?: readonly string[] }} options
+ *   `distinct`: no URL sent twice (request-mix.mjs's `distinctUrls`); `paths`: only the requests
+ *   to these paths (without the query), and only the APIs that have one
  */
 export async function loadMix(
   urls,
   token,
-  { seconds, connections, warmupSeconds = 2, serverPids, distinct = false },
+  { seconds, connections, warmupSeconds = 2, serverPids, distinct = false, paths },
 ) {
-  const mix = distinct ? distinctUrls(requestMix(token)) : requestMix(token);
-  const perApi = Math.max(1, Math.floor(connections / apis.length));
+  const all = requestMix(token);
+  const picked = paths
+    ? Object.fromEntries(
+        apis.map((api) => [api, all[api].filter((r) => paths.includes(String(r.path).split('?')[0] ?? ''))]),
+      )
+    : all;
+  const mix = distinct ? distinctUrls(/** @type {typeof all} */ (picked)) : picked;
+  const loaded = apis.filter((api) => (mix[api]?.length ?? 0) > 0);
+  const perApi = Math.max(1, Math.floor(connections / loaded.length));
   /** @param {number} duration */
   const round = (duration) =>
     Promise.all(
-      apis.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
+      loaded.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
     );
   await round(warmupSeconds); // first requests compile validators and V8 optimises
   const shares = serverPids && cpuShares(serverPids);

@@ -222,13 +222,13 @@ describe('placements', () => {
       numbers[1],
     ]);
     c.store.transaction(() => c.placements.addToMain(1, 3, numbers));
-    c.store.transaction(() => c.placements.reorderMain(3, [numbers[1], numbers[0]], [numbers[1]]));
+    c.store.transaction(() => c.placements.reorderMain(1, 3, [numbers[1], numbers[0]], [numbers[1]]));
     expect(c.placements.listMainProducts(3).map((p) => [p.product_no, p.fixed_sort])).toEqual([
       [numbers[1], true],
       [numbers[0], false],
       [numbers[2], false],
     ]);
-    expect(refusalOf(c, () => c.placements.reorderMain(3, [999], [])).reason).toBe('invalid');
+    expect(refusalOf(c, () => c.placements.reorderMain(1, 3, [999], [])).reason).toBe('invalid');
     expect(refusalOf(c, () => c.placements.listMainProducts(99)).reason).toBe('not-found');
   });
 });

@@ -2,12 +2,13 @@
 // with the integrity the real service keeps: four depths, a parent
 // that exists, the derived `full_category_*` and `root_category_no` kept right when a name
 // changes, display-set rules checked against the stored values on update, decoration images and
-// SEO per category, and deletion that takes the sub-categories with it (catalogue.ts removes their
+// SEO per category and shop, and deletion that takes the sub-categories with it (catalogue.ts removes their
 // placements too). Listing, filters and paging live in views/list-query.ts.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import { createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidField, notFound } from './refusal.js';
+import { settingsKey } from './shop-keys.js';
 
 /** A stored category (the response record). */
 export interface CategoryRecord extends StoredRecord {
@@ -124,10 +125,9 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
   };
 
   /**
-   * A record kept per category in `table` (decoration images, SEO): until first written it reads as
-   * every attribute of the example `exampleName` at its default. It is the record of the shop that
-   * wrote it; another shop reads the defaults (one record per category is kept: a write by another
-   * shop replaces it).
+   * A record kept per category and shop in `table` (decoration images, SEO): until that shop first
+   * writes it, it reads as every attribute of the example `exampleName` at its default. A shop's
+   * write leaves every other shop's record as it was.
    */
   const settingsOf = (
     table: 'decoration' | 'seo',
@@ -137,8 +137,8 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
   ) => {
     const attributes = Object.keys(shapes.template(exampleName));
     const read = (categoryNo: number, shopNo: number): StoredRecord => {
-      const stored = store.get<StoredRecord>(table, String(categoryNo));
-      if (stored && stored.shop_no === shopNo) return stored;
+      const stored = store.get<StoredRecord>(table, settingsKey(categoryNo, shopNo));
+      if (stored) return stored;
       get(categoryNo);
       return {
         ...Object.fromEntries(attributes.map((key) => [key, defaultOf(key)])),
@@ -153,7 +153,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
         shop_no: shopNo,
         category_no: categoryNo,
       };
-      store.put(table, String(categoryNo), updated);
+      store.put(table, settingsKey(categoryNo, shopNo), updated);
       return updated;
     };
     return { read, update };
@@ -218,11 +218,12 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
     },
     delete(categoryNo) {
       const doomed = subtree(categoryNo).map((c) => c.category_no);
-      for (const no of doomed) {
-        store.delete('category', String(no));
-        store.delete('decoration', String(no));
-        store.delete('seo', String(no));
-      }
+      const gone = new Set(doomed);
+      for (const table of ['decoration', 'seo'] as const)
+        for (const settings of store.all<StoredRecord>(table))
+          if (gone.has(Number(settings.category_no)))
+            store.delete(table, settingsKey(Number(settings.category_no), Number(settings.shop_no)));
+      for (const no of doomed) store.delete('category', String(no));
       return doomed;
     },
     decoration: decoration.read,

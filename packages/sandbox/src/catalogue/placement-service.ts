@@ -1,13 +1,16 @@
 // Where products are shown: the three sections of a category (1 regular, 2 recommended, 3 new)
 // with their order (`sequence_no`, fixed positions) and the main display groups of the home page
-// with their order and pinned products. Placing needs an existing category (or group) and
-// product; a product in section 2 or 3 is also in section 1, and leaving section 1 leaves all
-// three; a product whose `display` is F is not shown in sections 2 and 3. Each product's
-// `category` and `main` attributes are kept in step with its placements.
+// with their order and pinned products. Each shop places products for itself: a placement belongs
+// to the shop that made it, and reading, ordering or removing in one shop leaves another shop's
+// placements as they are. Placing needs an existing category (or group) and product; a product in
+// section 2 or 3 is also in section 1, and leaving section 1 leaves all three; a product whose
+// `display` is F is not shown in sections 2 and 3. Each product's `category` and `main`
+// attributes (per shop) are kept in step with its placements in that shop.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { CategoryService } from './category-service.js';
 import type { ProductDirectory } from './product-directory.js';
 import { invalidField, notFound } from './refusal.js';
+import { mainKey, placementKey } from './shop-keys.js';
 
 interface CategoryPlacement extends StoredRecord {
   shop_no: number;
@@ -40,16 +43,11 @@ export const defaultMainGroups = [
   { display_group: 4, group_name: 'Recommended', module_code: 'product_listmain_3', soldout_sort_type: 'B' },
 ] as const;
 
-/** The key a category placement is stored under. */
-export const placementKey = (categoryNo: number, group: number, productNo: number) =>
-  `${categoryNo}:${group}:${productNo}`;
-/** The key a main group placement is stored under. */
-export const mainKey = (group: number, productNo: number) => `${group}:${productNo}`;
-
 export interface PlacementService {
-  categoryPlacements(categoryNo: number, group: number): CategoryPlacement[];
-  /** The section as listed: ordered, without undisplayed products in sections 2 and 3. */
-  /** The products placed in a category's section by shop `shopNo` (default 1). */
+  /**
+   * The products placed in a category's section by shop `shopNo` (default 1), as listed: ordered,
+   * without undisplayed products in sections 2 and 3.
+   */
   listCategoryProducts(categoryNo: number, group: number, shopNo?: number): StoredRecord[];
   addToCategory(shopNo: number, categoryNo: number, group: number, productNos: readonly number[]): AddOutcome;
   updateCategoryPlacement(
@@ -59,19 +57,17 @@ export interface PlacementService {
     productNo: number,
     changes: { sequence?: number; auto_sort?: string; fixed_sort?: string },
   ): StoredRecord;
-  removeFromCategory(categoryNo: number, productNo: number, group: number): void;
+  removeFromCategory(shopNo: number, categoryNo: number, productNo: number, group: number): void;
   /** Removes every placement in the given categories (they are being deleted). */
   forgetCategories(categoryNos: readonly number[]): void;
-  /** Removes every placement of a product (it is being deleted). */
+  /** Removes every placement of a product in every shop (it is being deleted). */
   forgetProduct(productNo: number): void;
-  /** The categories of a product, as its `category` attribute lists them. */
-  productCategories(productNo: number): { category_no: number; recommend: string; new: string }[];
   mains(): StoredRecord[];
   /** The products of a main group placed by shop `shopNo` (default 1). */
   listMainProducts(group: number, shopNo?: number): StoredRecord[];
   addToMain(shopNo: number, group: number, productNos: readonly number[]): AddOutcome;
-  reorderMain(group: number, productNos: readonly number[], fixed: readonly number[]): void;
-  removeFromMain(group: number, productNo: number): void;
+  reorderMain(shopNo: number, group: number, productNos: readonly number[], fixed: readonly number[]): void;
+  removeFromMain(shopNo: number, group: number, productNo: number): void;
   /** Creates the default main groups when the store has none. */
   ensureMains(): void;
 }
@@ -81,17 +77,21 @@ export function createPlacementService(
   categories: CategoryService,
   products: ProductDirectory,
 ): PlacementService {
-  const placementsOf = (categoryNo: number, group: number) =>
+  const placementsOf = (shopNo: number, categoryNo: number, group: number) =>
     store
       .all<CategoryPlacement>('categoryPlacement')
-      .filter((p) => p.category_no === categoryNo && p.display_group === group)
+      .filter((p) => p.category_no === categoryNo && p.display_group === group && p.shop_no === shopNo)
       .sort((a, b) => a.sequence_no - b.sequence_no);
   const placementsOfProduct = (productNo: number) =>
     store.all<CategoryPlacement>('categoryPlacement').filter((p) => p.product_no === productNo);
+  const keyOf = (p: CategoryPlacement) =>
+    placementKey(p.category_no, p.display_group, p.product_no, p.shop_no);
 
-  const productCategories = (productNo: number) => {
+  /** The categories of a product in a shop, as its `category` attribute lists them. */
+  const productCategories = (shopNo: number, productNo: number) => {
     const byCategory = new Map<number, Set<number>>();
     for (const p of placementsOfProduct(productNo)) {
+      if (p.shop_no !== shopNo) continue;
       const groups = byCategory.get(p.category_no) ?? new Set<number>();
       groups.add(p.display_group);
       byCategory.set(p.category_no, groups);
@@ -102,42 +102,40 @@ export function createPlacementService(
       new: groups.has(3) ? 'T' : 'F',
     }));
   };
-  const syncCategories = (productNo: number) => {
-    if (products.find(productNo)) products.patch(productNo, { category: productCategories(productNo) });
+  const syncCategories = (shopNo: number, productNo: number) => {
+    if (products.find(productNo))
+      products.patch(productNo, { category: productCategories(shopNo, productNo) }, shopNo);
   };
   const mainGroup = (group: number) => {
     const main = store.get('main', String(group));
     if (!main) throw notFound(`Main display group ${group} does not exist.`);
     return main;
   };
-  const mainPlacementsOf = (group: number) =>
+  const mainPlacementsOf = (shopNo: number, group: number) =>
     store
       .all<MainPlacement>('mainPlacement')
-      .filter((p) => p.display_group === group)
+      .filter((p) => p.display_group === group && p.shop_no === shopNo)
       .sort((a, b) => a.rank - b.rank);
-  const syncMains = (productNo: number) => {
+  const syncMains = (shopNo: number, productNo: number) => {
     if (!products.find(productNo)) return;
     const groups = store
       .all<MainPlacement>('mainPlacement')
-      .filter((p) => p.product_no === productNo)
+      .filter((p) => p.product_no === productNo && p.shop_no === shopNo)
       .map((p) => p.display_group)
       .sort((a, b) => a - b);
-    products.patch(productNo, { main: groups });
+    products.patch(productNo, { main: groups }, shopNo);
   };
   const renumber = (placements: CategoryPlacement[]) => {
     placements.forEach((p, index) => {
       if (p.sequence_no !== index + 1)
-        store.put('categoryPlacement', placementKey(p.category_no, p.display_group, p.product_no), {
-          ...p,
-          sequence_no: index + 1,
-        });
+        store.put('categoryPlacement', keyOf(p), { ...p, sequence_no: index + 1 });
     });
   };
 
   const place = (shopNo: number, categoryNo: number, group: number, productNo: number) => {
-    const key = placementKey(categoryNo, group, productNo);
+    const key = placementKey(categoryNo, group, productNo, shopNo);
     if (store.get('categoryPlacement', key)) return;
-    const last = placementsOf(categoryNo, group).at(-1);
+    const last = placementsOf(shopNo, categoryNo, group).at(-1);
     const placement: CategoryPlacement = {
       shop_no: shopNo,
       category_no: categoryNo,
@@ -151,12 +149,11 @@ export function createPlacementService(
   };
 
   return {
-    categoryPlacements: placementsOf,
     listCategoryProducts(categoryNo, group, shopNo = 1) {
       categories.get(categoryNo);
-      return placementsOf(categoryNo, group).flatMap((p) => {
+      return placementsOf(shopNo, categoryNo, group).flatMap((p) => {
         const product = products.find(p.product_no);
-        if (!product || p.shop_no !== shopNo || (group !== 1 && product.display === 'F')) return [];
+        if (!product || (group !== 1 && product.display === 'F')) return [];
         return [
           {
             shop_no: p.shop_no,
@@ -180,35 +177,30 @@ export function createPlacementService(
         }
         if (group !== 1) place(shopNo, categoryNo, 1, productNo);
         place(shopNo, categoryNo, group, productNo);
-        syncCategories(productNo);
+        syncCategories(shopNo, productNo);
         outcome.added.push(productNo);
       });
       return outcome;
     },
     updateCategoryPlacement(shopNo, categoryNo, group, productNo, changes) {
       categories.get(categoryNo);
-      const placements = placementsOf(categoryNo, group);
-      const index = placements.findIndex((p) => p.product_no === productNo);
-      const current = placements[index];
+      const placements = placementsOf(shopNo, categoryNo, group);
+      const current = placements.find((p) => p.product_no === productNo);
       if (!current)
         throw notFound(`Product ${productNo} is not in section ${group} of category ${categoryNo}.`);
       const updated: CategoryPlacement = {
         ...current,
-        shop_no: shopNo,
         ...(changes.auto_sort ? { auto_sort: changes.auto_sort === 'T' } : {}),
         ...(changes.fixed_sort ? { fixed_sort: changes.fixed_sort === 'T' } : {}),
       };
-      store.put('categoryPlacement', placementKey(categoryNo, group, productNo), updated);
+      store.put('categoryPlacement', keyOf(updated), updated);
       if (changes.sequence !== undefined) {
         const others = placements.filter((p) => p.product_no !== productNo);
         const position = Math.min(changes.sequence - 1, others.length);
         others.splice(position, 0, updated);
         renumber(others);
       }
-      const stored = store.get<CategoryPlacement>(
-        'categoryPlacement',
-        placementKey(categoryNo, group, productNo),
-      );
+      const stored = store.get<CategoryPlacement>('categoryPlacement', keyOf(updated));
       return {
         shop_no: shopNo,
         display_group: group,
@@ -218,46 +210,48 @@ export function createPlacementService(
         fixed_sort: updated.fixed_sort ? 'T' : 'F',
       };
     },
-    removeFromCategory(categoryNo, productNo, group) {
+    removeFromCategory(shopNo, categoryNo, productNo, group) {
       categories.get(categoryNo);
-      if (!store.get('categoryPlacement', placementKey(categoryNo, group, productNo)))
+      if (!store.get('categoryPlacement', placementKey(categoryNo, group, productNo, shopNo)))
         throw notFound(`Product ${productNo} is not in section ${group} of category ${categoryNo}.`);
       for (const g of group === 1 ? [1, 2, 3] : [group]) {
-        store.delete('categoryPlacement', placementKey(categoryNo, g, productNo));
-        renumber(placementsOf(categoryNo, g));
+        store.delete('categoryPlacement', placementKey(categoryNo, g, productNo, shopNo));
+        renumber(placementsOf(shopNo, categoryNo, g));
       }
-      syncCategories(productNo);
+      syncCategories(shopNo, productNo);
     },
     forgetCategories(categoryNos) {
       const doomed = new Set(categoryNos);
-      const touched = new Set<number>();
+      const touched = new Map<string, [number, number]>();
       for (const p of store.all<CategoryPlacement>('categoryPlacement')) {
         if (!doomed.has(p.category_no)) continue;
-        store.delete('categoryPlacement', placementKey(p.category_no, p.display_group, p.product_no));
-        touched.add(p.product_no);
+        store.delete('categoryPlacement', keyOf(p));
+        touched.set(`${p.shop_no}:${p.product_no}`, [p.shop_no, p.product_no]);
       }
-      for (const productNo of touched) syncCategories(productNo);
+      for (const [shopNo, productNo] of touched.values()) syncCategories(shopNo, productNo);
     },
     forgetProduct(productNo) {
-      const sections = new Set<string>();
+      const sections = new Map<string, [number, number, number]>();
       for (const p of placementsOfProduct(productNo)) {
-        store.delete('categoryPlacement', placementKey(p.category_no, p.display_group, productNo));
-        sections.add(`${p.category_no}:${p.display_group}`);
+        store.delete('categoryPlacement', keyOf(p));
+        sections.set(`${p.shop_no}:${p.category_no}:${p.display_group}`, [
+          p.shop_no,
+          p.category_no,
+          p.display_group,
+        ]);
       }
-      for (const section of sections) {
-        const [categoryNo, group] = section.split(':').map(Number);
-        renumber(placementsOf(categoryNo ?? 0, group ?? 0));
-      }
+      for (const [shopNo, categoryNo, group] of sections.values())
+        renumber(placementsOf(shopNo, categoryNo, group));
       for (const p of store.all<MainPlacement>('mainPlacement'))
-        if (p.product_no === productNo) store.delete('mainPlacement', mainKey(p.display_group, productNo));
+        if (p.product_no === productNo)
+          store.delete('mainPlacement', mainKey(p.display_group, productNo, p.shop_no));
     },
-    productCategories,
     mains: () => store.all('main'),
     listMainProducts(group, shopNo = 1) {
       mainGroup(group);
-      return mainPlacementsOf(group).flatMap((p) => {
+      return mainPlacementsOf(shopNo, group).flatMap((p) => {
         const product = products.find(p.product_no);
-        return product && p.shop_no === shopNo
+        return product
           ? [
               {
                 shop_no: p.shop_no,
@@ -277,24 +271,24 @@ export function createPlacementService(
           outcome.refused.push({ index, productNo });
           return;
         }
-        if (!store.get('mainPlacement', mainKey(group, productNo))) {
-          const last = mainPlacementsOf(group).at(-1);
-          store.put('mainPlacement', mainKey(group, productNo), {
+        if (!store.get('mainPlacement', mainKey(group, productNo, shopNo))) {
+          const last = mainPlacementsOf(shopNo, group).at(-1);
+          store.put('mainPlacement', mainKey(group, productNo, shopNo), {
             shop_no: shopNo,
             display_group: group,
             product_no: productNo,
             rank: (last?.rank ?? 0) + 1,
             fixed_sort: false,
           });
-          syncMains(productNo);
+          syncMains(shopNo, productNo);
         }
         outcome.added.push(productNo);
       });
       return outcome;
     },
-    reorderMain(group, productNos, fixed) {
+    reorderMain(shopNo, group, productNos, fixed) {
       mainGroup(group);
-      const current = mainPlacementsOf(group);
+      const current = mainPlacementsOf(shopNo, group);
       const inGroup = new Set(current.map((p) => p.product_no));
       productNos.forEach((productNo, index) => {
         if (!inGroup.has(productNo))
@@ -308,19 +302,19 @@ export function createPlacementService(
       const pinned = new Set(fixed);
       order.forEach((productNo, index) => {
         const placement = current.find((p) => p.product_no === productNo) as MainPlacement;
-        store.put('mainPlacement', mainKey(group, productNo), {
+        store.put('mainPlacement', mainKey(group, productNo, shopNo), {
           ...placement,
           rank: index + 1,
           fixed_sort: pinned.has(productNo),
         });
       });
     },
-    removeFromMain(group, productNo) {
+    removeFromMain(shopNo, group, productNo) {
       mainGroup(group);
-      if (!store.get('mainPlacement', mainKey(group, productNo)))
+      if (!store.get('mainPlacement', mainKey(group, productNo, shopNo)))
         throw notFound(`Product ${productNo} is not in main group ${group}.`);
-      store.delete('mainPlacement', mainKey(group, productNo));
-      syncMains(productNo);
+      store.delete('mainPlacement', mainKey(group, productNo, shopNo));
+      syncMains(shopNo, productNo);
     },
     ensureMains() {
       if (store.size('main') > 0) return;

@@ -1,5 +1,5 @@
 // How products are stored (the `product` table: the response record, whether it is a bundle, its
-// options and per-shop prices) and the small directory over that table that the placement service
+// options, per-shop prices and per-shop placements) and the small directory over that table that the placement service
 // reads and patches, so placements and products need not know each other's services.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { OptionInput } from './product-options.js';
@@ -25,6 +25,11 @@ export interface StoredProduct extends StoredRecord {
   options?: OptionInput[];
   /** Prices a shop other than the default one set for itself, by shop number. */
   shopPrices?: Record<string, Record<string, unknown>>;
+  /**
+   * The `category` and `main` attributes of the product in a shop other than the default one (its
+   * placements there), by shop number; the record holds the default shop's.
+   */
+  shopPlacements?: Record<string, Record<string, unknown>>;
 }
 
 /** Reads and patches the stored product records. */
@@ -33,8 +38,8 @@ export interface ProductDirectory {
   stored(productNo: number): StoredProduct | undefined;
   /** The product's record (as the default shop shows it), if it exists. */
   find(productNo: number): ProductRecord | undefined;
-  /** Replaces some attributes of a stored product's record (its `category` or `main`). */
-  patch(productNo: number, attributes: Record<string, unknown>): void;
+  /** Replaces some placement attributes (`category`, `main`) of a product as shop `shopNo` shows it. */
+  patch(productNo: number, attributes: Record<string, unknown>, shopNo: number): void;
 }
 
 /** The directory over the `product` table of `store`. */
@@ -43,10 +48,18 @@ export function createProductDirectory(store: SandboxStore): ProductDirectory {
   return {
     stored,
     find: (productNo) => stored(productNo)?.record,
-    patch(productNo, attributes) {
+    patch(productNo, attributes, shopNo) {
       const entry = stored(productNo);
-      if (entry)
+      if (!entry) return;
+      if (shopNo === 1)
         store.put('product', String(productNo), { ...entry, record: { ...entry.record, ...attributes } });
+      else {
+        const own = { ...entry.shopPlacements?.[shopNo], ...attributes };
+        store.put('product', String(productNo), {
+          ...entry,
+          shopPlacements: { ...entry.shopPlacements, [shopNo]: own },
+        });
+      }
     },
   };
 }

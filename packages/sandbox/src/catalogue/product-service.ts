@@ -6,9 +6,10 @@
 // the stored record under the rules on stored values and the mall's settings (global edition, age
 // verification), and stores the icon period. `price_excluding_tax` is stored as sent, and computed
 // from the price and tax when not sent. Integrity: categories and main groups named must exist, a
-// bundle's components must be existing (non-bundle) products, a product that is a bundle's
-// component cannot be deleted, and a deleted product leaves every category and main group. List
-// views sorted by each order are kept until the next write.
+// bundle's components must be existing (non-bundle) products, related products must be existing
+// products other than the product itself, a product that is a bundle's component cannot be deleted,
+// and a deleted product leaves every category and main group and every other product's related
+// products. List views sorted by each order are kept until the next write.
 import type { SandboxStore } from '@mall-api/mall-state';
 import type { Violation } from '../protocol.js';
 import { derivedFrom } from '../support/derived.js';
@@ -25,7 +26,8 @@ import { storedForm } from './stored-form.js';
 /**
  * The attributes a shop other than the default one (shop 1) keeps for itself: a product's price is
  * the same in every shop when it is created and can be changed per shop by an update (seed). A
- * shop that never set its own follows the default shop. Everything else is shared by all shops.
+ * shop that never set its own follows the default shop. Its categories and main groups are its own
+ * placements (placement-service.ts). Everything else is shared by all shops.
  */
 const shopPriceFields = ['price', 'retail_price'];
 
@@ -103,12 +105,13 @@ export function createProductService({
   settings,
 }: ProductServiceContext): ProductService {
   const { stored } = directory;
-  /** A stored product as shop `shopNo` shows it: its own prices over the shared record. */
+  /** A stored product as shop `shopNo` shows it: its own prices and placements over the shared record. */
   const inShop = (entry: StoredProduct, shopNo: number): ProductRecord => {
-    const own = shopNo === 1 ? undefined : entry.shopPrices?.[shopNo];
-    if (!own) return entry.record.shop_no === shopNo ? entry.record : { ...entry.record, shop_no: shopNo };
-    const record = { ...entry.record, ...own, shop_no: shopNo } as ProductRecord;
-    return Object.assign(record, priceFields(record));
+    if (shopNo === 1) return entry.record.shop_no === 1 ? entry.record : { ...entry.record, shop_no: 1 };
+    const own = entry.shopPrices?.[shopNo];
+    const placed = { category: [], main: [], ...entry.shopPlacements?.[shopNo] };
+    const record = { ...entry.record, ...own, ...placed, shop_no: shopNo } as ProductRecord;
+    return own ? Object.assign(record, priceFields(record)) : record;
   };
   const storedProduct = (productNo: number, bundle: boolean) => {
     const entry = stored(productNo);
@@ -150,6 +153,17 @@ export function createProductService({
       else if (component.bundle)
         violations.push(
           violation(`request.bundle_product_components/${index}`, `product ${String(no)} is itself a bundle`),
+        );
+    });
+    const related = Array.isArray(request.relational_product) ? request.relational_product : [];
+    related.forEach((item: { product_no?: unknown }, index) => {
+      const no = item?.product_no;
+      if (typeof no !== 'number' || !stored(no) || no === productNo)
+        violations.push(
+          violation(
+            `request.relational_product/${index}/product_no`,
+            no === productNo ? 'is the product itself' : `product ${String(no)} does not exist`,
+          ),
         );
     });
     const groups = new Set(placements.mains().map((main) => main.display_group));
@@ -266,9 +280,9 @@ export function createProductService({
     const wanted = new Set(request.main as number[]);
     for (const main of placements.mains()) {
       const group = Number(main.display_group);
-      const placed = placements.listMainProducts(group).some((p) => p.product_no === productNo);
+      const placed = placements.listMainProducts(group, shopNo).some((p) => p.product_no === productNo);
       if (wanted.has(group) && !placed) placements.addToMain(shopNo, group, [productNo]);
-      if (!wanted.has(group) && placed) placements.removeFromMain(group, productNo);
+      if (!wanted.has(group) && placed) placements.removeFromMain(shopNo, group, productNo);
     }
   };
 
@@ -400,7 +414,7 @@ export function createProductService({
         : request.delete_category_no === undefined
           ? []
           : [request.delete_category_no];
-      for (const no of deleteCategories as number[]) placements.removeFromCategory(no, productNo, 1);
+      for (const no of deleteCategories as number[]) placements.removeFromCategory(shopNo, no, productNo, 1);
       placeInCategories(shopNo, productNo, request);
       placeInMains(shopNo, productNo, request);
       return get(productNo, bundle, shopNo);
@@ -424,6 +438,15 @@ export function createProductService({
         ]);
       placements.forgetProduct(productNo);
       store.delete('product', String(productNo));
+      for (const entry of store.all<StoredProduct>('product')) {
+        const related = entry.record.relational_product;
+        if (Array.isArray(related) && related.some((r: { product_no: number }) => r.product_no === productNo))
+          directory.patch(
+            entry.record.product_no,
+            { relational_product: related.filter((r: { product_no: number }) => r.product_no !== productNo) },
+            1,
+          );
+      }
     },
   };
 }

@@ -111,6 +111,43 @@ describe('fixtures', () => {
     expect(get('integrity', 'countProducts').count).toBe(0);
   });
 
+  it('refuse a product related to a product that is not there, naming the record, and load nothing', async () => {
+    await malls.reset('related');
+    const before = JSON.stringify(malls.snapshot('related'));
+    const [first, ...rest] = good.products as Record<string, unknown>[];
+    const outcome = await malls.loadFixture('related', {
+      ...good,
+      products: [
+        first,
+        { ...rest[0], relational_product: [{ product_no: 999, interrelated: 'T' }] },
+        ...rest.slice(1),
+      ],
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      violations: [
+        {
+          location: 'body',
+          name: 'products/1.relational_product/0/product_no',
+          message: 'product 999 does not exist',
+        },
+      ],
+    });
+    expect(JSON.stringify(malls.snapshot('related'))).toBe(before);
+    expect(get('related', 'countProducts').count).toBe(0);
+    const mug = { $ref: 'mug' };
+    const related = await malls.loadFixture('related', {
+      ...good,
+      products: [
+        first,
+        { ...rest[0], relational_product: [{ product_no: mug, interrelated: 'T' }] },
+        ...rest.slice(1),
+      ],
+    });
+    expect(related).toMatchObject({ ok: true });
+  });
+
   it('refuse unknown references, repeated ids, unknown sections and front-layer rule breaks', async () => {
     const unknown = await malls.loadFixture('refs', {
       categories: [

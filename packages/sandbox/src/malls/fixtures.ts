@@ -6,7 +6,8 @@
 // plus the `main_display_group` it goes to. A record may carry `"$id": "<name>"`, and any number
 // field that names another record may instead hold `{ "$ref": "<name>" }` (a category's
 // `parent_category_no`, `add_category_no[].category_no`, `bundle_product_components[].product_no`,
-// a placement's `category_no` and `product_no[]`); a reference names a record listed before it.
+// `relational_product[].product_no`, a placement's `category_no` and `product_no[]`); a reference
+// names a record listed before it, and a number that names no record refuses the fixture.
 // Every record is checked against the create operation's request body schema (compiled from the
 // spec model) and the front layer's request rules first, then all are written through the same
 // services the API uses, so their integrity rules hold. Both passes run in time slices (the event

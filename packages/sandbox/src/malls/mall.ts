@@ -3,11 +3,13 @@
 // shapes of the spec, the settings, the views kept alive lately) and what is its own (store, clock, id).
 import type { SandboxStore } from '@mall-api/mall-state';
 import { type Catalogue, createCatalogue } from '../catalogue/catalogue.js';
+import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { MallSettings } from '../catalogue/product-service.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { createAdminView } from '../views/admin-view.js';
 import { createAnalyticsView } from '../views/analytics-view.js';
+import { collectionProfiles } from '../views/collection-profile.js';
 import { type CollectionStore, createCollectionStore } from '../views/collection-store.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 
@@ -34,10 +36,12 @@ export interface Mall {
 /** Builds mall `id` over its store (which it creates its default main groups in, if missing). */
 export function createMall(id: string, store: SandboxStore, clock: () => number, context: MallContext): Mall {
   const catalogue = createCatalogue(store, context.adminShapes, clock, context.settings);
+  const profiles = collectionProfiles(context.collectionShapes);
+  const soldAs = (product: ProductRecord) => profiles.product(id, product, String(product.price ?? '0.00'));
   return {
     id,
     catalogue,
-    admin: handlerTable(createAdminView(catalogue, context.adminShapes, context.recentViews)),
+    admin: handlerTable(createAdminView(catalogue, context.adminShapes, soldAs, context.recentViews)),
     analytics: handlerTable(createAnalyticsView(id, catalogue, context.recentViews)),
     collection: createCollectionStore(id, catalogue, context.collectionShapes, context.recentViews),
   };

@@ -328,6 +328,24 @@ describe('malls', () => {
         /category 999999/,
       ],
       [
+        'a product related to a missing product',
+        (t) => {
+          t.product[0][1].record.relational_product = [{ product_no: 999999, interrelated: 'T' }];
+        },
+        'tables.product/0',
+        /related product 999999/,
+      ],
+      [
+        "a shop's placement of a product in a missing category",
+        (t) => {
+          t.product[0][1].shopPlacements = {
+            2: { category: [{ category_no: 999999, recommend: 'F', new: 'F' }] },
+          };
+        },
+        'tables.product/0',
+        /category 999999/,
+      ],
+      [
         'a main placement in a missing group',
         (t) => {
           const [, placement] = t.mainPlacement[0];

@@ -2,11 +2,12 @@
 // restored: every record is stored under the key the services would give it (so it is served at
 // its own URL), no key repeats within a table, and every reference names a record of the snapshot
 // — a sub-category's parent, a category's decoration images and SEO, a placement's category (or
-// main group) and product, a product's categories and main groups, a bundle's components (existing
-// products that are not bundles). Each violation names the record (`tables.<table>/<index>`).
+// main group) and product, a product's categories and main groups (in every shop), its related
+// products, a bundle's components (existing products that are not bundles). Each violation names
+// the record (`tables.<table>/<index>`).
 import type { StoredRecord, TableName } from '@mall-api/mall-state';
 import { mainCategoryNo } from '../catalogue/category-service.js';
-import { mainKey, placementKey } from '../catalogue/placement-service.js';
+import { mainKey, placementKey, settingsKey } from '../catalogue/shop-keys.js';
 import type { Violation } from '../protocol.js';
 
 /** A snapshot's tables: each a list of [key, record] pairs. */
@@ -18,12 +19,12 @@ type Loose = Record<string, any>;
 /** The key each table's records are stored under (none for the sequences, named freely). */
 const keyOf: { readonly [T in Exclude<TableName, 'sequence'>]: (record: Loose) => string } = {
   category: (c) => String(c.category_no),
-  decoration: (d) => String(d.category_no),
-  seo: (s) => String(s.category_no),
+  decoration: (d) => settingsKey(d.category_no, d.shop_no),
+  seo: (s) => settingsKey(s.category_no, s.shop_no),
   main: (m) => String(m.display_group),
   product: (p) => String(p.record?.product_no),
-  categoryPlacement: (p) => placementKey(p.category_no, p.display_group, p.product_no),
-  mainPlacement: (p) => mainKey(p.display_group, p.product_no),
+  categoryPlacement: (p) => placementKey(p.category_no, p.display_group, p.product_no, p.shop_no),
+  mainPlacement: (p) => mainKey(p.display_group, p.product_no, p.shop_no),
 };
 
 const listOf = (value: unknown): Loose[] => (Array.isArray(value) ? value : []);
@@ -68,14 +69,20 @@ export function integrityViolations(tables: Tables): Violation[] {
       [mains.has(String(p.display_group)), `main group ${p.display_group}`],
       [products.has(String(p.product_no)), `product ${p.product_no}`],
     ],
-    product: ({ record }) => [
-      ...listOf(record.category).map((c): [boolean, string] => [
-        categories.has(String(c?.category_no)),
-        `category ${c?.category_no}`,
+    product: ({ record, shopPlacements }) => [
+      ...[record, ...Object.values(shopPlacements ?? {})].flatMap((placed: Loose) => [
+        ...listOf(placed?.category).map((c): [boolean, string] => [
+          categories.has(String(c?.category_no)),
+          `category ${c?.category_no}`,
+        ]),
+        ...listOf(placed?.main).map((group): [boolean, string] => [
+          mains.has(String(group)),
+          `main group ${group}`,
+        ]),
       ]),
-      ...listOf(record.main).map((group): [boolean, string] => [
-        mains.has(String(group)),
-        `main group ${group}`,
+      ...listOf(record.relational_product).map((r): [boolean, string] => [
+        products.has(String(r?.product_no)) && r?.product_no !== record.product_no,
+        `related product ${r?.product_no} (not itself)`,
       ]),
       ...listOf(record.bundle_product_components).map((c): [boolean, string] => {
         const part = products.get(String(c?.product_no));

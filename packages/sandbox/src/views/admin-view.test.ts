@@ -216,6 +216,33 @@ describe('integrity rules', () => {
     expect(mall.count('countCategories')).toBe(before);
   });
 
+  it('relates only existing products, naming the element, and a deleted product leaves the relations', () => {
+    const lamp = mall.createProduct({ product_name: 'Desk Lamp', supply_price: '1000.00' });
+    const before = mall.count('countProducts');
+    const related = (product_no: number) => [{ product_no, interrelated: 'T' }];
+    const refused = mall.refused('createProduct', {
+      body: {
+        request: { product_name: 'Shade', supply_price: '500.00', relational_product: related(999999) },
+      },
+    });
+    expect(refused.reason).toBe('invalid');
+    expect(names(refused)).toEqual(['request.relational_product/0/product_no']);
+    expect(mall.count('countProducts')).toBe(before);
+    const shade = mall.createProduct({
+      product_name: 'Shade',
+      supply_price: '500.00',
+      relational_product: related(lamp.product_no),
+    });
+    const itself = mall.refused('updateProduct', {
+      path: { product_no: shade.product_no },
+      body: { request: { relational_product: related(shade.product_no) } },
+    });
+    expect(names(itself)).toEqual(['request.relational_product/0/product_no']);
+    mall.admin('deleteProduct', { path: { product_no: lamp.product_no } });
+    const read = mall.admin('getProduct', { path: { product_no: shade.product_no } }).product;
+    expect(read.relational_product).toEqual([]);
+  });
+
   it('refuses a bundle with a missing component, naming the element, and creates nothing', () => {
     const part = mall.createProduct({
       product_name: 'Bundle Part',
@@ -575,5 +602,40 @@ describe('list filters of the seed', () => {
     mall.createProduct({ product_name: `${tag} 0`, supply_price: '100.00', price: '100.00' });
     expect(names({ limit: 10 })).toEqual(['F', 'E', 'D', 'B', '0']);
     expect(mall.count('countProducts', { query: { product_name: [tag] } })).toBe(5);
+  });
+});
+
+describe('embedded resources', () => {
+  it('repeat how the collection API shows each product: discount prices, benefits and page views', async () => {
+    const mall = await openMall('embeds', { newMall: { seed: 7 }, malls: ['embeds'] });
+    const admin = mall.admin('listProducts', {
+      query: { embed: ['discountprice', 'benefits', 'hits', 'memos', 'decorationimages'], limit: 100 },
+    }).products as Body[];
+    const collection = new Map(
+      (
+        mall.answered('collection', 'listStoreProducts', { query: { store_id: 'embeds', limit: 100 } })
+          .store_products as Body[]
+      )
+        .filter((p) => p.shop_no === 1)
+        .map((p) => [p.product_no, p]),
+    );
+    const compared = admin.filter((p) => collection.has(p.product_no));
+    expect(compared.length).toBeGreaterThan(5);
+    for (const product of compared) {
+      const sold = collection.get(product.product_no) as Body;
+      expect(product.discountprice).toEqual({
+        pc_discount_price: sold.pc_discount_price,
+        mobile_discount_price: sold.mobile_discount_price,
+      });
+      expect(product.hits).toEqual({ count: sold.hits_count });
+      const types = product.benefits.map((b: Body) => b.benefit_type);
+      expect(types.includes('DP')).toBe(sold.is_pc_discount || sold.is_mobile_discount);
+      expect(types.includes('PG')).toBe(sold.is_free_gift);
+      expect(product.memos).toEqual([]);
+      expect(product.decorationimages).toEqual([]);
+    }
+    // The seeded products differ: some with benefits and some without, page views of their own.
+    expect(new Set(compared.map((p) => p.benefits.length)).size).toBeGreaterThan(1);
+    expect(new Set(compared.map((p) => p.hits.count)).size).toBeGreaterThan(1);
   });
 });

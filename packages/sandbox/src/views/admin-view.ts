@@ -19,7 +19,15 @@ import type { RecentValues } from '../support/recent-values.js';
 import { declaredMatcher, type FilterContext } from './declared-filters.js';
 import type { AnyHandler, Handler, HandlerInput, HandlerMap } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
-import { countMatches, embedded, type ListWindow, page, pageOfMatches, pickFields } from './list-query.js';
+import {
+  countMatches,
+  embedded,
+  type ListWindow,
+  page,
+  pageOfMatches,
+  pickFields,
+  type SoldAs,
+} from './list-query.js';
 
 /** The admin operations of the generated types. */
 export type AdminOperations = operations;
@@ -58,10 +66,14 @@ function addOutcome(outcome: AddOutcome, requested: readonly number[], body: Fie
   return partlyApplied({ product }, items);
 }
 
-/** The admin handlers over one mall's catalogue; `shapes` gives the query parameters' meanings. */
+/**
+ * The admin handlers over one mall's catalogue; `shapes` gives the query parameters' meanings and
+ * `soldAs` how the collection API shows a product (its embedded discounts, benefits and hits).
+ */
 export function createAdminView(
   catalogue: Catalogue,
   shapes: RecordShapes,
+  soldAs: (product: ProductRecord) => SoldAs,
   recent?: RecentValues,
 ): HandlerMap<AdminOperations> {
   const { store, categories, products, placements } = catalogue;
@@ -75,7 +87,7 @@ export function createAdminView(
   };
 
   /** The records `query` selects under the declared meanings of `operationId`'s parameters. */
-  const matcher = <R>(operationId: string, query: object, context: FilterContext<R> = {}) =>
+  const matcher = <R>(operationId: string, query: object, context?: FilterContext<R>) =>
     declaredMatcher<R>(shapes.queryMeanings(operationId), query as Record<string, unknown>, context);
   const categoryList = (operationId: string, query: object) =>
     categories.all().filter(matcher<CategoryRecord>(operationId, query));
@@ -94,13 +106,15 @@ export function createAdminView(
     fields?: readonly string[];
     embed?: readonly string[];
   };
+  /** A product as a query shows it: the record itself unless `fields` or `embed` change it. */
   const productView = (
     product: ProductRecord,
     query: { fields?: readonly string[]; embed?: readonly string[] },
-  ) => ({
-    ...pickFields(product, query.fields, 'product_no'),
-    ...embedded(product, products.optionsOf(product.product_no), query.embed),
-  });
+  ): Record<string, unknown> => {
+    const picked = pickFields(product, query.fields, 'product_no');
+    if (!query.embed || query.embed.length === 0) return picked;
+    return { ...picked, ...embedded(product, products.optionsOf(product.product_no), query.embed, soldAs) };
+  };
   const productPage = (operationId: string, query: ProductListQuery, bundle?: boolean) =>
     pageOfMatches(
       products.ordered(bundle, query.sort, query.order === 'desc', query.shop_no ?? 1),
@@ -238,9 +252,10 @@ export function createAdminView(
       );
       return updated({ product });
     }),
+    // The operation names no shop: the default shop's placement (shop_no omitted is shop 1).
     deleteCategoryProduct: write(({ path, query }) => {
       const group = query.display_group ?? 1;
-      placements.removeFromCategory(path.category_no, path.product_no, group);
+      placements.removeFromCategory(1, path.category_no, path.product_no, group);
       return deleted({ product: { display_group: group, product_no: path.product_no } });
     }),
 
@@ -261,11 +276,11 @@ export function createAdminView(
       const { shopNo } = shopOf(input);
       const order = input.body.request.product_no;
       const fixed = input.body.request.fix_product_no ?? [];
-      placements.reorderMain(input.path.display_group, order, fixed);
+      placements.reorderMain(shopNo, input.path.display_group, order, fixed);
       return updated({ product: { shop_no: shopNo, product_no: order, fix_product_no: fixed } });
     }),
     deleteMainProduct: write(({ path, query }) => {
-      placements.removeFromMain(path.display_group, path.product_no);
+      placements.removeFromMain(query.shop_no ?? 1, path.display_group, path.product_no);
       return deleted({ product: { shop_no: query.shop_no ?? 1, product_no: path.product_no } });
     }),
 

@@ -2,14 +2,14 @@
 // (`store_id` = the mall id, its records made in collection-store.ts) with one shop per shop of the
 // mall. `/api/products` and its count cover every mall (narrowed by `store_id`), mall by mall in
 // mall-id order unless sorted; `/api/storeproducts` the malls its `store_id` names; `/api/shops`
-// the shops of every mall, their attributes drawn per store and shop (collection-profile.ts); a list
+// the shops of every mall (in mall-id and shop order unless sorted), their attributes drawn per store and shop (collection-profile.ts); a list
 // sorts by the spec's default key and order when the query names none. Every filter is applied as
 // its parameter's `x-query` declares it (declared-filters.ts), with paging and sorting. Queries over
 // every mall go through the cross-mall index (cross-mall-index.ts).
 import type { operations } from '@mall-api/collection-client';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { found } from '../sandbox-result.js';
-import { collectionComparator, sortedBy } from './collection-order.js';
+import { collectionComparator, shopComparator, sortedBy } from './collection-order.js';
 import { collectionProfiles } from './collection-profile.js';
 import type { CollectionProduct, CollectionStore } from './collection-store.js';
 import { type CollectionIndex, createCrossMallIndex } from './cross-mall-index.js';
@@ -110,7 +110,8 @@ export function createCollectionView(
     listShops: ({ query }) => {
       const matches = matcherOf('listShops', query);
       const shops = storesNamed(query.store_id).flatMap(shopsOf).filter(matches);
-      return found({ shops: page(shops, query, 10) });
+      const ordered = query.sort ? sortedBy(shops, shopComparator(query.sort, query.order)) : shops;
+      return found({ shops: page(ordered, query, 10) });
     },
     listStandardTags: ({ query }) => found({ standardtags: page(standardTags, query, 10) }),
   };

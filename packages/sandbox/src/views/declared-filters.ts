@@ -3,7 +3,10 @@
 // comparison (the items of a comma list as OR), filters combine with AND, a modifier widens the
 // filter it names and a subset parameter tests what the view says it selects by. No parameter is
 // named here: a parameter added to a spec is honoured as declared. Paging, sorting, projection,
-// embedding and the shop are the views' (they are not record tests).
+// embedding and the shop are the views' (they are not record tests). What does not depend on the
+// query (each filter's field reader, which modifiers widen it) is prepared once per operation's
+// declarations; a query compiles into one predicate whose one-attribute tests read the attribute
+// directly, and case-insensitive tests reuse the lower-cased form of a value seen before.
 import { type FilterMeaning, fieldTester, type QueryMeaning } from '@mall-api/spec-model';
 import { parseBound } from '../support/kst-time.js';
 
@@ -24,6 +27,20 @@ type Test = (value: unknown) => boolean;
 
 const isTrue = (value: unknown) => value === true || value === 'T';
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/** Lower-cased forms of the values case-insensitive tests met (records repeat across calls). */
+const lowered = new Map<string, string>();
+const loweredLimit = 100_000;
+const lower = (value: unknown): string => {
+  const word = text(value);
+  let found = lowered.get(word);
+  if (found === undefined) {
+    if (lowered.size >= loweredLimit) lowered.clear();
+    found = word.toLowerCase();
+    lowered.set(word, found);
+  }
+  return found;
+};
 const asNumber = (value: unknown) =>
   value === null || value === undefined || value === '' ? Number.NaN : Number(value);
 const listed = (value: unknown, has: (item: string) => boolean) =>
@@ -32,17 +49,17 @@ const listed = (value: unknown, has: (item: string) => boolean) =>
 /** The test of one field value against one parameter value, by the declared comparison. */
 function valueTest(match: FilterMeaning['match'], wanted: unknown): Test {
   const word = text(wanted);
-  const lower = word.toLowerCase();
+  const small = word.toLowerCase();
   const number = asNumber(wanted);
   switch (match) {
     case 'equals':
       return (value) => text(value) === word;
     case 'equals-ci':
-      return (value) => text(value).toLowerCase() === lower;
+      return (value) => lower(value) === small;
     case 'equals-number':
       return (value) => asNumber(value) === number;
     case 'contains-ci':
-      return (value) => text(value).toLowerCase().includes(lower);
+      return (value) => lower(value).includes(small);
     case 'min':
       return (value) => asNumber(value) >= number;
     case 'max':
@@ -60,7 +77,7 @@ function valueTest(match: FilterMeaning['match'], wanted: unknown): Test {
     case 'has-any':
       return (value) => Array.isArray(value) && value.some((item) => text(item) === word);
     case 'has-any-ci':
-      return (value) => Array.isArray(value) && value.some((item) => text(item).toLowerCase() === lower);
+      return (value) => Array.isArray(value) && value.some((item) => lower(item) === small);
     default:
       throw new Error(`${match} is not a comparison of one value`);
   }
@@ -110,7 +127,7 @@ function recordTest<R>(
 }
 
 /** How a filter reaches its field: on the record, or on an attribute the context derives. */
-function reacher<R>(field: string, context: FilterContext<R>): (record: R, test: Test) => boolean {
+function reacher<R>(field: string, context: FilterContext<R>): Reach<R> {
   const tester = fieldTester(field);
   const first = field.split('.')[0]?.replace('[]', '') ?? '';
   const derive = context.derived?.[first];
@@ -118,43 +135,129 @@ function reacher<R>(field: string, context: FilterContext<R>): (record: R, test:
   return (record, test) => tester({ [first]: derive(record) }, test);
 }
 
+type Reach<R> = (record: R, test: Test) => boolean;
+
+/** A filter prepared once per operation: how it reaches its field, which modifiers widen it. */
+interface PreparedFilter<R> {
+  readonly meaning: FilterMeaning;
+  readonly reach: Reach<R>;
+  /** The attribute a one-attribute path names, read directly when the context derives nothing. */
+  readonly attribute: string | undefined;
+  readonly widenedBy: readonly string[];
+}
+
+const oneAttribute = /^[^.*[\]]+$/;
+
+/** The filters of an operation's declarations, prepared under one context. */
+const prepared = new WeakMap<readonly QueryMeaning[], WeakMap<object, PreparedFilter<unknown>[]>>();
+function prepare<R>(meanings: readonly QueryMeaning[], context: FilterContext<R>): PreparedFilter<R>[] {
+  let byContext = prepared.get(meanings);
+  if (!byContext) {
+    byContext = new WeakMap();
+    prepared.set(meanings, byContext);
+  }
+  let filters = byContext.get(context) as PreparedFilter<R>[] | undefined;
+  if (!filters) {
+    filters = meanings.flatMap((meaning) =>
+      meaning.role === 'filter'
+        ? [
+            {
+              meaning,
+              reach: reacher(meaning.field, context),
+              attribute:
+                oneAttribute.test(meaning.field) && !context.derived?.[meaning.field]
+                  ? meaning.field
+                  : undefined,
+              widenedBy: meanings.flatMap((m) =>
+                m.role === 'modifier' && m.of === meaning.name ? [m.name] : [],
+              ),
+            },
+          ]
+        : [],
+    );
+    byContext.set(context, filters as PreparedFilter<unknown>[]);
+  }
+  return filters;
+}
+
+/** The record test of one filter for the values it was given. */
+function filterTest<R>(filter: PreparedFilter<R>, values: readonly unknown[]): (record: R) => boolean {
+  const { meaning, reach, attribute } = filter;
+  const direct = ['flag', 'empty', 'non-empty', 'attribute-value', 'key-value'].includes(meaning.match)
+    ? undefined
+    : attribute;
+  if (meaning.match === 'equals' && values.length > 1) {
+    const set = new Set(values.map(text));
+    const test: Test = (value) => set.has(text(value));
+    return direct ? (record) => valueAt(record, direct, test) : (record) => reach(record, test);
+  }
+  if (direct && values.length === 1) {
+    const test = valueTest(meaning.match, values[0]);
+    return (record) => valueAt(record, direct, test);
+  }
+  const tests = values.map((value) => recordTest(meaning, value, reach));
+  return tests.length === 1 ? (tests[0] as (record: R) => boolean) : (r) => tests.some((t) => t(r));
+}
+
+/** Whether the attribute `key` of `record` is present and passes `test`. */
+const valueAt = (record: unknown, key: string, test: Test): boolean => {
+  const value = (record as Record<string, unknown>)[key];
+  return value !== undefined && test(value);
+};
+
+/** The context of records that need nothing beyond themselves. */
+const noContext: FilterContext<unknown> = {};
+
 /**
  * The record test of `query` under the operation's declared `meanings`: true for a record every
- * given filter and subset accepts.
+ * given filter and subset accepts. Pass the same `meanings` and `context` objects on every call to
+ * reuse what does not depend on the query.
  */
 export function declaredMatcher<R>(
   meanings: readonly QueryMeaning[],
   query: Readonly<Record<string, unknown>>,
-  context: FilterContext<R> = {},
+  context: FilterContext<R> = noContext as FilterContext<R>,
 ): (record: R) => boolean {
   const checks: ((record: R) => boolean)[] = [];
-  for (const meaning of meanings) {
-    const given = query[meaning.name];
+  for (const filter of prepare(meanings, context)) {
+    const given = query[filter.meaning.name];
     if (given === undefined) continue;
     const values = Array.isArray(given) ? given : [given];
-    if (meaning.role === 'subset') {
-      const test = context.subsets?.[meaning.by];
-      if (test) checks.push((record) => test(record, given));
-      continue;
-    }
-    if (meaning.role !== 'filter') continue;
-    const widened = meanings.some(
-      (m) => m.role === 'modifier' && m.of === meaning.name && isTrue(query[m.name]),
-    );
+    const widened = filter.widenedBy.some((name) => isTrue(query[name]));
     const covered =
       widened && context.descendants
-        ? values.flatMap((value) => context.descendants?.(meaning.name, value) ?? [value])
+        ? values.flatMap((value) => context.descendants?.(filter.meaning.name, value) ?? [value])
         : values;
-    const reach = reacher(meaning.field, context);
-    if (meaning.match === 'equals' && covered.length > 1) {
-      const set = new Set(covered.map(text));
-      checks.push((record) => reach(record, (value) => set.has(text(value))));
-      continue;
-    }
-    const tests = covered.map((value) => recordTest(meaning, value, reach));
-    checks.push(tests.length === 1 ? (tests[0] as (record: R) => boolean) : (r) => tests.some((t) => t(r)));
+    checks.push(filterTest(filter, covered));
   }
-  if (checks.length === 0) return () => true;
-  if (checks.length === 1) return checks[0] as (record: R) => boolean;
-  return (record) => checks.every((check) => check(record));
+  for (const meaning of meanings) {
+    if (meaning.role !== 'subset') continue;
+    const given = query[meaning.name];
+    const test = context.subsets?.[meaning.by];
+    if (given !== undefined && test) checks.push((record) => test(record, given));
+  }
+  return allOf(checks);
+}
+
+/** One predicate true when every check is (checks run in order, stopping at the first false). */
+function allOf<R>(checks: readonly ((record: R) => boolean)[]): (record: R) => boolean {
+  const [a, b, c] = checks;
+  switch (checks.length) {
+    case 0:
+      return () => true;
+    case 1:
+      return a as (record: R) => boolean;
+    case 2:
+      return (record) => (a as (r: R) => boolean)(record) && (b as (r: R) => boolean)(record);
+    case 3:
+      return (record) =>
+        (a as (r: R) => boolean)(record) &&
+        (b as (r: R) => boolean)(record) &&
+        (c as (r: R) => boolean)(record);
+    default:
+      return (record) => {
+        for (const check of checks) if (!check(record)) return false;
+        return true;
+      };
+  }
 }

@@ -391,7 +391,12 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
           (r) => r[key],
         );
         const compare = (a: unknown, b: unknown) =>
-          typeof a === 'number' || /^\d+(\.\d+)?$/.test(String(a)) ? Number(a) - Number(b) : 0;
+          typeof a === 'number' || /^\d+(\.\d+)?$/.test(String(a))
+            ? Number(a) - Number(b)
+            : /^\d{4}-\d\d-\d\d/.test(String(a))
+              ? Date.parse(String(a)) - Date.parse(String(b))
+              : String(a).localeCompare(String(b));
+        expect(new Set(asc.map(String)).size, `${key} differs between records`).toBeGreaterThan(1);
         for (let i = 1; i < asc.length; i++)
           expect(compare(asc[i - 1], asc[i]), `${key} ascending`).toBeLessThanOrEqual(0);
         if (order) {

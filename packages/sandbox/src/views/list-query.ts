@@ -1,8 +1,10 @@
 // How the sandbox pages and shapes list answers, over parameters the front layer has already
 // converted by the spec (comma lists are arrays, numbers are numbers): `limit`/`offset` page (their
 // caps are enforced before, by the spec's validation), `fields` keeps only the named attributes (and
-// the id) and `embed` adds the lower resources, built from the stored record. Which records a query
-// selects is declared-filters.ts's.
+// the id) and `embed` adds the lower resources, built from the stored record and from the attributes
+// the collection API shows for the product (its discounts, benefits and page views), so the two APIs
+// agree. Decoration images and memos are set outside this API: a product has none. Which records a
+// query selects is declared-filters.ts's.
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import { type OptionInput, optionsEmbed, variantsOf } from '../catalogue/product-options.js';
 
@@ -60,25 +62,51 @@ export function pickFields(
   return picked;
 }
 
-/** The lower resources `embed` asks for, built from what the sandbox stores. */
+/** What the collection API shows for a product that its embeds repeat. */
+export interface SoldAs {
+  readonly pc_discount_price: string;
+  readonly mobile_discount_price: string;
+  readonly pc_discount_rate: number;
+  readonly mobile_discount_rate: number;
+  readonly is_free_gift: boolean;
+  readonly hits_count: number;
+}
+
+/** The benefits a product is sold with: a limited-time discount (DP), a free gift (PG). */
+const benefitsOf = (sold: SoldAs) => [
+  ...(sold.pc_discount_rate > 0 || sold.mobile_discount_rate > 0
+    ? [
+        {
+          benefit_type: 'DP',
+          pc_discount_rate: sold.pc_discount_rate,
+          mobile_discount_rate: sold.mobile_discount_rate,
+        },
+      ]
+    : []),
+  ...(sold.is_free_gift ? [{ benefit_type: 'PG' }] : []),
+];
+
+/** The lower resources `embed` asks for, built from what the sandbox stores and how it sells the product. */
 export function embedded(
   product: ProductRecord,
   options: readonly OptionInput[],
   embeds: readonly string[] | undefined,
+  soldAs: (product: ProductRecord) => SoldAs,
 ): Record<string, unknown> {
+  if (!embeds || embeds.length === 0) return {};
   const images = Array.isArray(product.additional_image) ? product.additional_image : [];
   const builders: Record<string, () => unknown> = {
-    discountprice: () => ({
-      pc_discount_price: product.price ?? null,
-      mobile_discount_price: product.price ?? null,
-    }),
+    discountprice: () => {
+      const { pc_discount_price, mobile_discount_price } = soldAs(product);
+      return { pc_discount_price, mobile_discount_price };
+    },
     decorationimages: () => [],
-    benefits: () => [],
+    benefits: () => benefitsOf(soldAs(product)),
     options: () => optionsEmbed(options),
     variants: () => variantsOf(product, options),
     additionalimages: () => images.slice(0, 20),
     memos: () => [],
-    hits: () => ({ count: 0 }),
+    hits: () => ({ count: soldAs(product).hits_count }),
     seo: () => ({ meta_title: product.product_name, search_engine_exposure: 'T' }),
     tags: () => ({ tags: Array.isArray(product.product_tag) ? product.product_tag : [] }),
   };

@@ -10,11 +10,14 @@
 // `display_group`, the path parameters' names) exist: made through the creates whose links give
 // them, or read from a list; an update's subject is made by that create with every field, and by
 // the create at the update's own path (a placement before its update) when there is one.
+// A write that names a shop (the body's `shop_no`) made for shop 2 reads back in shop 2; what is
+// kept under a record (its settings, its placements) is each shop's, so shop 1 reads it unchanged.
 import {
   isJsonObject,
   type Json,
   linkValue,
   type OperationEntry,
+  queryMeaningsOf,
   type SpecModel,
 } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +33,11 @@ const identifiers = new Map<string, number[]>();
 const requestSchemaOf = (operation: OperationEntry): Body | undefined => {
   const body = operation.bodySchema ? (admin.dereference(operation.bodySchema) as Body) : undefined;
   return isJsonObject(body?.properties?.request) ? body.properties.request : undefined;
+};
+/** Whether an operation's body names a shop (`shop_no` beside its `request`). */
+const namesShop = (operation: OperationEntry) => {
+  const body = operation.bodySchema ? (admin.dereference(operation.bodySchema) as Body) : undefined;
+  return isJsonObject(body?.properties?.shop_no);
 };
 /** The writes with a `request` object of fields. */
 const writes = admin.operations.filter(
@@ -155,18 +163,21 @@ function shows(records: readonly Body[], field: string, sent: unknown): boolean 
  * The path parameters of `write` naming records made for it: by their create with every field but
  * `left` (the computed field under test, so its update shows), and with `first` (the first value of
  * the field under test) where the create takes it, so the record meets the rules its update is
- * checked against; a placement is made first by the create at the write's own path.
+ * checked against; a placement is made first by the create at the write's own path. The records
+ * are made in the first of `shops` where their create names a shop, a placement in each of them.
  */
-function subjectOf(write: OperationEntry, first: Body, left?: string): Body {
+function subjectOf(write: OperationEntry, first: Body, left?: string, shops: readonly number[] = [1]): Body {
   const path: Body = {};
-  const withFirst = (operation: OperationEntry) => {
+  const withFirst = (operation: OperationEntry, shopNo = shops[0] ?? 1) => {
     const { [left ?? '']: _left, ...fields } = fullBody(operation).request;
     const properties = (requestSchemaOf(operation) as Body).properties;
     const taken = Object.entries(first).filter(([field]) => field in properties && field !== left);
+    const inShop = (body: Body) =>
+      shopNo !== 1 && namesShop(operation) ? { ...body, shop_no: shopNo } : body;
     try {
-      return validBody(operation, { ...fields, ...Object.fromEntries(taken) });
+      return inShop(validBody(operation, { ...fields, ...Object.fromEntries(taken) }));
     } catch {
-      return validBody(operation, fields); // the field has another shape there
+      return inShop(validBody(operation, fields)); // the field has another shape there
     }
   };
   for (const name of pathNames(write)) {
@@ -185,9 +196,32 @@ function subjectOf(write: OperationEntry, first: Body, left?: string): Body {
   const placing = admin.operations.find(
     (o) => o !== write && o.method === 'post' && o.pathTemplate === write.pathTemplate,
   );
-  if (placing && write.method !== 'post') call(placing, path, { body: withFirst(placing) });
+  if (placing && write.method !== 'post')
+    for (const shopNo of shops) call(placing, path, { body: withFirst(placing, shopNo) });
   return path;
 }
+
+/** The name of an operation's shop parameter (`x-query` role `shop`), if it has one. */
+const shopParameterOf = (operation: OperationEntry) =>
+  queryMeaningsOf(operation).find((meaning) => meaning.role === 'shop')?.name;
+/**
+ * Whether the record `write` shows is one record of the mall, shared by its shops: one a create
+ * without path parameters makes (a product, a category). What is kept under such a record at a
+ * longer path (its settings, its placements) is each shop's own.
+ */
+const sharedRecord = (write: OperationEntry) => {
+  const { read } = readOf(write);
+  return admin.operations.some(
+    (o) =>
+      o.method === 'post' &&
+      pathNames(o).length === 0 &&
+      (o.pathTemplate === read.pathTemplate || o.links.some((l) => l.operationId === read.operationId)),
+  );
+};
+/** The writes whose body names a shop and whose paired read takes one. */
+const shopWrites = writes.filter(
+  (write) => namesShop(write) && shopParameterOf(readOf(write).read) !== undefined,
+);
 
 /** The query of a read taking the write's request fields of the same names (a placement's `display_group`). */
 const readQuery = (read: OperationEntry, request: Body) =>
@@ -198,7 +232,7 @@ const readQuery = (read: OperationEntry, request: Body) =>
   );
 
 beforeAll(async () => {
-  mall = await openMall('writes', { mall: { ageVerification: true } });
+  mall = await openMall('writes', { mall: { ageVerification: true, shops: 2 } });
   // Identifiers: each made by the first create that can make it with what it requires, then two
   // made with every field once all exist (so they refer to each other and show in every section);
   // else the first two a list shows.
@@ -291,6 +325,39 @@ describe('every documented request field of every admin write is stored', () => 
       expect(changed, `${field} (x-computed) changes none of ${computed.attributes}`).not.toEqual([]);
     } else expect(shows(after, field, body.request[field]), JSON.stringify(after).slice(0, 400)).toBe(true);
   });
+
+  it.each(shopWrites.map((w) => [w.operationId, w] as const))(
+    '%s for shop 2 reads back in shop 2, and in shop 1 as it was when the shop keeps it for itself',
+    (_id, write) => {
+      const { read, path: readPath } = readOf(write);
+      const shop = shopParameterOf(read) as string;
+      const shared = sharedRecord(write);
+      const { shop_no: _shop, ...sent } = fullBody(write).request;
+      // A shop's own records: shop 1 makes and writes its own first, which shop 2's write must keep.
+      const path = subjectOf(write, sent, undefined, shared ? [2] : [1, 2]);
+      const body = validBody(write, sent);
+      const query = readQuery(read, body.request);
+      const inShop = (shopNo: number, answer?: Body) =>
+        recordsOf(
+          call(read, answer ? readPath(answer, path) : path, { query: { ...query, [shop]: shopNo } }),
+        );
+      const before = shared ? undefined : inShop(1, call(write, path, { body }));
+      const answer = call(write, path, { body: { ...body, shop_no: 2 } });
+      const after = inShop(2, answer);
+      for (const record of after) if (record && 'shop_no' in record) expect(record.shop_no).toBe(2);
+      const shown = Object.entries(body.request).filter(
+        ([field]) =>
+          !(requestSchemaOf(write) as Body).properties[field]?.['x-computed'] &&
+          !read.parameters.some((p) => p.in === 'query' && p.name === field),
+      );
+      expect(shown.length, 'a field the read shows').toBeGreaterThan(0);
+      for (const [field, value] of shown)
+        expect(shows(after, field, value), `${field} in shop 2: ${JSON.stringify(after).slice(0, 300)}`).toBe(
+          true,
+        );
+      if (before) expect(inShop(1, answer)).toEqual(before);
+    },
+  );
 
   it.each(
     writes.filter((w) => w.method === 'post' && w.links.length > 0).map((w) => [w.operationId, w] as const),

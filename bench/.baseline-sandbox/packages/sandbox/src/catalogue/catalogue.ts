@@ -1,0 +1,53 @@
+// The catalogue of one mall, wired in dependency order (categories → product directory →
+// placements → products), each service given what it needs at creation: no service refers back
+// to one created after it. The one operation that spans services, removing a category with its
+// sub-categories and their placements, lives here.
+import type { SandboxStore } from '@mall-api/mall-state';
+import { type CategoryService, createCategoryService } from './category-service.js';
+import { createPlacementService, type PlacementService } from './placement-service.js';
+import { createProductDirectory } from './product-directory.js';
+import { createProductService, type MallSettings, type ProductService } from './product-service.js';
+import type { RecordShapes } from './record-shapes.js';
+
+/** The services of one mall's catalogue. */
+export interface Catalogue {
+  readonly store: SandboxStore;
+  readonly categories: CategoryService;
+  readonly placements: PlacementService;
+  readonly products: ProductService;
+  /** Deletes a category, its sub-categories and every placement in them; returns the numbers deleted. */
+  removeCategory(categoryNo: number): number[];
+}
+
+/** Builds the catalogue over a mall's store and creates its default main groups when it has none. */
+export function createCatalogue(
+  store: SandboxStore,
+  shapes: RecordShapes,
+  clock: () => number,
+  settings: MallSettings,
+): Catalogue {
+  const categories = createCategoryService(store, shapes);
+  const directory = createProductDirectory(store);
+  const placements = createPlacementService(store, categories, directory);
+  const products = createProductService({
+    store,
+    shapes,
+    categories,
+    directory,
+    placements,
+    clock,
+    settings,
+  });
+  placements.ensureMains();
+  return {
+    store,
+    categories,
+    placements,
+    products,
+    removeCategory(categoryNo) {
+      const doomed = categories.delete(categoryNo);
+      placements.forgetCategories(doomed);
+      return doomed;
+    },
+  };
+}

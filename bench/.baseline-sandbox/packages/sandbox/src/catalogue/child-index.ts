@@ -1,0 +1,52 @@
+// The sub-categories of each category, kept as categories are written so that creating one costs
+// the same however many exist (a scan of the whole table per create made loading a fixture
+// quadratic). The index follows the category table's revision: a write made through `put` keeps it
+// current; any other change (a delete, an undone transaction, a restored snapshot) makes it
+// rebuild from the table on its next read, in one pass.
+import type { SandboxStore } from '@mall-api/mall-state';
+
+/** What the index reads of a category. */
+interface Linked {
+  readonly category_no: number;
+  readonly parent_category_no: number;
+}
+
+/** The category numbers under each parent, in the order they were added. */
+export interface ChildIndex {
+  /** The numbers of the categories whose parent is `parentNo`. */
+  childrenOf(parentNo: number): readonly number[];
+  /** Runs `write`, which stores `category` (new, or with its parent unchanged), keeping the index current. */
+  put(category: Linked, write: () => void): void;
+}
+
+/** Creates the index over the store's category table. */
+export function createChildIndex(store: SandboxStore): ChildIndex {
+  let byParent = new Map<number, number[]>();
+  let known = new Set<number>();
+  let revision = -1;
+  const current = () => {
+    if (revision === store.revision('category')) return;
+    byParent = new Map();
+    known = new Set();
+    for (const category of store.all<Linked & Record<string, unknown>>('category')) add(category);
+    revision = store.revision('category');
+  };
+  const add = (category: Linked) => {
+    known.add(category.category_no);
+    const siblings = byParent.get(category.parent_category_no);
+    if (siblings) siblings.push(category.category_no);
+    else byParent.set(category.parent_category_no, [category.category_no]);
+  };
+  return {
+    childrenOf(parentNo) {
+      current();
+      return byParent.get(parentNo) ?? [];
+    },
+    put(category, write) {
+      current();
+      write();
+      if (!known.has(category.category_no)) add(category);
+      revision = store.revision('category');
+    },
+  };
+}

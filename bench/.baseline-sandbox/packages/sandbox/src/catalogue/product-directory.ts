@@ -1,0 +1,52 @@
+// How products are stored (the `product` table: the response record, whether it is a bundle, its
+// options and per-shop prices) and the small directory over that table that the placement service
+// reads and patches, so placements and products need not know each other's services.
+import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
+import type { OptionInput } from './product-options.js';
+
+/** A product's response record. */
+export interface ProductRecord extends StoredRecord {
+  shop_no: number;
+  product_no: number;
+  product_code: string;
+  product_name: string;
+  created_date: string;
+  updated_date: string;
+  display?: unknown;
+  selling?: unknown;
+  sold_out?: unknown;
+}
+
+/** How products are stored: the record and whether it is a bundle. */
+export interface StoredProduct extends StoredRecord {
+  bundle: boolean;
+  record: ProductRecord;
+  /** The options the product was created with (its variants are their combinations). */
+  options?: OptionInput[];
+  /** Prices a shop other than the default one set for itself, by shop number. */
+  shopPrices?: Record<string, Record<string, unknown>>;
+}
+
+/** Reads and patches the stored product records. */
+export interface ProductDirectory {
+  /** The stored product, if it exists. */
+  stored(productNo: number): StoredProduct | undefined;
+  /** The product's record (as the default shop shows it), if it exists. */
+  find(productNo: number): ProductRecord | undefined;
+  /** Replaces some attributes of a stored product's record (its `category` or `main`). */
+  patch(productNo: number, attributes: Record<string, unknown>): void;
+}
+
+/** The directory over the `product` table of `store`. */
+export function createProductDirectory(store: SandboxStore): ProductDirectory {
+  const stored = (productNo: number) => store.get<StoredProduct>('product', String(productNo));
+  return {
+    stored,
+    find: (productNo) => stored(productNo)?.record,
+    patch(productNo, attributes) {
+      const entry = stored(productNo);
+      if (entry)
+        store.put('product', String(productNo), { ...entry, record: { ...entry.record, ...attributes } });
+    },
+  };
+}

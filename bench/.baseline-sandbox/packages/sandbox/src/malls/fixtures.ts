@@ -1,0 +1,257 @@
+// Fixtures: a mall's starting data as JSON in the admin API's own request shapes,
+//   { categories: [...], products: [...], bundles: [...], placements: [...] }
+// where each category, product and bundle is the `request` object of createCategory,
+// createProduct and createBundleProduct, and each placement is the `request` of
+// createCategoryProduct plus the `category_no` it goes to, or the `request` of createMainProduct
+// plus the `main_display_group` it goes to. A record may carry `"$id": "<name>"`, and any number
+// field that names another record may instead hold `{ "$ref": "<name>" }` (a category's
+// `parent_category_no`, `add_category_no[].category_no`, `bundle_product_components[].product_no`,
+// a placement's `category_no` and `product_no[]`); a reference names a record listed before it.
+// Every record is checked against the create operation's request body schema (compiled from the
+// spec model) and the front layer's request rules first, then all are written through the same
+// services the API uses, so their integrity rules hold. Both passes run in time slices (the event
+// loop runs between them); the writes go to a catalogue the caller stages off to the side and
+// swaps in only when every record was written, so any refused record leaves nothing loaded. The
+// writes can also run in one go inside the caller's transaction (a new mall, a PostgreSQL mall).
+import type { SpecModel } from '@mall-api/spec-model';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { invalidFields } from '../catalogue/refusal.js';
+import type { Refusal, Violation } from '../protocol.js';
+import { refusal, refusalOf } from '../sandbox-result.js';
+import { inSlices } from '../support/time-slice.js';
+import { type SchemaValidator, schemaViolations } from './schema-violations.js';
+
+/** Rules about a request body the front layer applies beyond its schema (by operation id): each broken rule names a body field. */
+export type RequestRules = (
+  operationId: string,
+  body: unknown,
+) => readonly { readonly name: string; readonly message: string }[];
+
+/** The outcome of loading a fixture: loaded, or why nothing was. */
+export type FixtureOutcome = { readonly ok: true } | Refusal;
+
+/** A fixture whose every record passed its checks, ready to write. */
+export interface CheckedFixture {
+  readonly ok: true;
+  readonly entries: readonly Entry[];
+}
+
+type Fields = Record<string, unknown>;
+type Section = 'categories' | 'products' | 'bundles' | 'placements';
+
+/** The fixture sections of records, each with the create operation whose `request` a record is. */
+export const recordSections = {
+  categories: 'createCategory',
+  products: 'createProduct',
+  bundles: 'createBundleProduct',
+} as const;
+/**
+ * The fixture's placements: the field naming where a placement goes, each with the create
+ * operation whose `request` (plus that field) a placement is.
+ */
+export const placementTargets = {
+  category_no: 'createCategoryProduct',
+  main_display_group: 'createMainProduct',
+} as const;
+const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
+
+const isFields = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
+
+/** A fixture record ready to check and write: the operation, its path number and request. */
+interface Entry {
+  readonly section: Section;
+  readonly name: string;
+  readonly operationId: string;
+  readonly id: string | undefined;
+  /** The category or main group a placement goes to (maybe a reference). */
+  readonly target: unknown;
+  readonly request: Fields;
+}
+
+/** Replaces every `{ "$ref": name }` by `resolve(name)` (a deep copy). */
+function resolveRefs(value: unknown, resolve: (name: string) => number): unknown {
+  if (Array.isArray(value)) return value.map((item) => resolveRefs(item, resolve));
+  if (!isFields(value)) return value;
+  if (typeof value.$ref === 'string' && Object.keys(value).length === 1) return resolve(value.$ref);
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolveRefs(inner, resolve)]));
+}
+
+/** The entries of a fixture, or what is wrong with its shape (in time slices). */
+async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violations: Violation[] }> {
+  const violations: Violation[] = [];
+  const entries: Entry[] = [];
+  if (!isFields(fixture)) return { entries, violations: [at('fixture', 'must be an object')] };
+  for (const key of Object.keys(fixture))
+    if (!(sections as readonly string[]).includes(key))
+      violations.push(at(key, `is not a fixture section (${sections.join(', ')})`));
+  for (const section of sections) {
+    const records = fixture[section] ?? [];
+    if (!Array.isArray(records)) {
+      violations.push(at(section, 'must be an array'));
+      continue;
+    }
+    await inSlices(records as unknown[], (record, index) => {
+      const name = `${section}/${index}`;
+      if (!isFields(record)) {
+        violations.push(at(name, 'must be an object'));
+        return;
+      }
+      const { $id: id, category_no: categoryNo, main_display_group: mainGroup, ...request } = record;
+      if (id !== undefined && (typeof id !== 'string' || id === ''))
+        violations.push(at(`${name}.$id`, 'must be a non-empty string'));
+      const placement = section === 'placements';
+      if (placement && (categoryNo === undefined) === (mainGroup === undefined)) {
+        violations.push(at(name, 'needs exactly one of category_no and main_display_group'));
+        return;
+      }
+      if (!placement && categoryNo !== undefined) request.category_no = categoryNo;
+      const operationId = placement
+        ? placementTargets[categoryNo === undefined ? 'main_display_group' : 'category_no']
+        : recordSections[section];
+      entries.push({
+        section,
+        name,
+        operationId,
+        id: typeof id === 'string' ? id : undefined,
+        target: placement ? (categoryNo ?? mainGroup) : undefined,
+        request,
+      });
+    });
+  }
+  const seen = new Set<string>();
+  for (const entry of entries)
+    if (entry.id !== undefined) {
+      if (seen.has(entry.id))
+        violations.push(at(`${entry.name}.$id`, `${entry.id} names an earlier record too`));
+      seen.add(entry.id);
+    }
+  return { entries, violations };
+}
+
+/** Loads fixtures into a mall's catalogue, checking them by the spec of `model` (the admin API's). */
+export function createFixtureLoader(model: SpecModel, requestRules: RequestRules = () => []) {
+  const validators = new Map<string, SchemaValidator>();
+  const validatorOf = (operationId: string) => {
+    let validate = validators.get(operationId);
+    if (!validate) {
+      const schema = model.operation(operationId)?.bodySchema;
+      if (!schema) throw new Error(`the admin spec has no request body for ${operationId}`);
+      validate = model.schemas().compile(schema);
+      validators.set(operationId, validate);
+    }
+    return validate;
+  };
+
+  /** Schema and request-rule violations of one entry, each reference standing in as its own number. */
+  const check = (entry: Entry): Violation[] => {
+    let placeholder = 0;
+    const body = { shop_no: 1, request: resolveRefs(entry.request, () => ++placeholder) };
+    const violations = schemaViolations(validatorOf(entry.operationId), body, entry.name, '/request');
+    for (const violation of requestRules(entry.operationId, body))
+      violations.push(at(`${entry.name}.${violation.name.replace(/^request\.?/, '')}`, violation.message));
+    return violations;
+  };
+
+  /** Writes one checked entry; returns the number it was given (for `$id`). */
+  const write = (
+    catalogue: Catalogue,
+    entry: Entry,
+    resolve: (name: string) => number,
+  ): number | undefined => {
+    const request = resolveRefs(entry.request, resolve) as Fields;
+    const target = resolveRefs(entry.target, resolve) as number;
+    switch (entry.section) {
+      case 'categories':
+        return catalogue.categories.create(1, request).category_no;
+      case 'products':
+      case 'bundles':
+        return catalogue.products.create(1, request, entry.section === 'bundles').product_no;
+      case 'placements': {
+        const numbers = request.product_no as number[];
+        const outcome =
+          entry.operationId === 'createCategoryProduct'
+            ? catalogue.placements.addToCategory(1, target, (request.display_group as number) ?? 1, numbers)
+            : catalogue.placements.addToMain(1, target, numbers);
+        if (outcome.refused.length > 0)
+          throw invalidFields(
+            outcome.refused.map(({ index, productNo }) =>
+              at(`product_no/${index}`, `product ${productNo} does not exist`),
+            ),
+          );
+        return undefined;
+      }
+    }
+  };
+
+  /** Writes entries in order, each `$ref` resolved to the number an earlier entry was given. */
+  const entryWriter = (catalogue: Catalogue) => {
+    const numbers = new Map<string, number>();
+    const resolve = (name: string) => {
+      const number = numbers.get(name);
+      if (number === undefined)
+        throw invalidFields([at('$ref', `${name} is not the $id of an earlier record`)]);
+      return number;
+    };
+    let current: Entry | undefined;
+    return {
+      write(entry: Entry): void {
+        current = entry;
+        const number = write(catalogue, entry, resolve);
+        if (entry.id !== undefined && number !== undefined) numbers.set(entry.id, number);
+      },
+      /** The refusal of the record being written, naming it (an error that is no refusal is rethrown). */
+      refused(error: unknown): Refusal {
+        const refused = refusalOf(error);
+        if (!refused) throw error;
+        const prefix = current?.name ?? 'fixture';
+        const named = refused.violations.length > 0 ? refused.violations : [at('', refused.message)];
+        return refusal(
+          'invalid',
+          named.map((v) => at(`${prefix}${v.name ? `.${v.name.replace(/^request\./, '')}` : ''}`, v.message)),
+        );
+      },
+    };
+  };
+
+  return {
+    /** Checks every record of `fixture` (in time slices): the records to write, or why none will be. */
+    async check(fixture: unknown): Promise<CheckedFixture | Refusal> {
+      const { entries, violations } = await entriesOf(fixture);
+      await inSlices(entries, (entry) => violations.push(...check(entry)));
+      return violations.length > 0 ? refusal('invalid', violations) : { ok: true, entries };
+    },
+    /**
+     * Writes a checked fixture's records into `catalogue` (a staged one: on a refusal, its caller
+     * discards it), one transaction per time slice.
+     */
+    async write(catalogue: Catalogue, fixture: CheckedFixture): Promise<FixtureOutcome> {
+      const writer = entryWriter(catalogue);
+      try {
+        await inSlices(fixture.entries, writer.write, (run) => catalogue.store.transaction(run));
+      } catch (error) {
+        return writer.refused(error);
+      }
+      return { ok: true };
+    },
+    /**
+     * Writes a checked fixture's records into `catalogue` in one go, in one transaction (nested in
+     * the caller's, if any: a refusal then leaves undoing the writes to it).
+     */
+    writeNow(catalogue: Catalogue, fixture: CheckedFixture): FixtureOutcome {
+      const writer = entryWriter(catalogue);
+      try {
+        catalogue.store.transaction(() => {
+          for (const entry of fixture.entries) writer.write(entry);
+        });
+      } catch (error) {
+        return writer.refused(error);
+      }
+      return { ok: true };
+    },
+  };
+}
+
+/** A fixture loader. */
+export type FixtureLoader = ReturnType<typeof createFixtureLoader>;

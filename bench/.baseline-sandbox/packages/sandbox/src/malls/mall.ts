@@ -1,0 +1,44 @@
+// One sandbox mall: its store, its catalogue, and the admin and analytics handlers over them and
+// its store in the collection. Built in dependency order from what the malls share (the record
+// shapes of the spec, the settings, the views kept alive lately) and what is its own (store, clock, id).
+import type { SandboxStore } from '@mall-api/mall-state';
+import { type Catalogue, createCatalogue } from '../catalogue/catalogue.js';
+import type { MallSettings } from '../catalogue/product-service.js';
+import type { RecordShapes } from '../catalogue/record-shapes.js';
+import type { RecentValues } from '../support/recent-values.js';
+import { createAdminView } from '../views/admin-view.js';
+import { createAnalyticsView } from '../views/analytics-view.js';
+import { type CollectionStore, createCollectionStore } from '../views/collection-view.js';
+import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+
+/** What every mall of a sandbox shares. */
+export interface MallContext {
+  /** Record shapes of the admin API. */
+  readonly adminShapes: RecordShapes;
+  /** The collection's example product record, the template of the collection records. */
+  readonly collectionTemplate: Record<string, unknown>;
+  readonly settings: MallSettings;
+  /** The derived views used lately across the malls (an idle mall's views may be collected). */
+  readonly recentViews: RecentValues;
+}
+
+/** One isolated mall. */
+export interface Mall {
+  readonly id: string;
+  readonly catalogue: Catalogue;
+  readonly admin: ReadonlyMap<string, AnyHandler>;
+  readonly analytics: ReadonlyMap<string, AnyHandler>;
+  readonly collection: CollectionStore;
+}
+
+/** Builds mall `id` over its store (which it creates its default main groups in, if missing). */
+export function createMall(id: string, store: SandboxStore, clock: () => number, context: MallContext): Mall {
+  const catalogue = createCatalogue(store, context.adminShapes, clock, context.settings);
+  return {
+    id,
+    catalogue,
+    admin: handlerTable(createAdminView(catalogue, context.recentViews)),
+    analytics: handlerTable(createAnalyticsView(catalogue, context.recentViews)),
+    collection: createCollectionStore(id, catalogue, context.collectionTemplate, context.recentViews),
+  };
+}

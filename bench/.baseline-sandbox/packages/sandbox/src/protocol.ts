@@ -1,0 +1,131 @@
+// The sandbox's boundary, types only (`@mall-api/sandbox/protocol`): the call the front layer hands
+// over, the domain outcomes the sandbox answers (found, created, updated, deleted, partly applied
+// with per-item results, or refused with a reason and the fields), the outcome of a change to a
+// mall's data, and the gateway the mocks use. Outcomes say what happened, not how HTTP says it:
+// the mock server maps them to status codes and the API's error envelope. Nothing here exists at
+// run time, so a package that imports these with `import type` still runs without the sandbox.
+import type { ApiName } from '@mall-api/spec-model';
+
+/** The APIs the sandbox answers for: the platform's APIs, as the spec model lists them. */
+export type SandboxApi = ApiName;
+
+/** Where a violated rule points. */
+export type ViolationLocation = 'path' | 'query' | 'body';
+
+/** One violated rule: the parameter or body field and what is wrong with it. */
+export interface Violation {
+  readonly location: ViolationLocation;
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * One call to the sandbox, already authenticated, limited, scoped and validated by the front layer,
+ * with its parameters converted to the types the spec's schemas give them (numbers, booleans,
+ * arrays for comma lists).
+ */
+export interface SandboxCall {
+  readonly api: SandboxApi;
+  readonly operationId: string;
+  readonly path: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+  /** The caller's mall (admin and analytics: the token's); undefined for the collection API. */
+  readonly mallId: string | undefined;
+}
+
+/**
+ * Why the sandbox refused: the record does not exist, the input breaks a rule, the mall changed
+ * meanwhile (the same request may succeed again), or the store keeping the mall cannot be reached.
+ */
+export type RefusalReason = 'not-found' | 'invalid' | 'conflict' | 'unavailable';
+
+/** A refused call or change: nothing it would have written was kept. */
+export interface Refusal {
+  readonly ok: false;
+  readonly reason: RefusalReason;
+  readonly message: string;
+  /** The fields that broke a rule (none for a record that does not exist or an unavailable store). */
+  readonly violations: readonly Violation[];
+}
+
+/** A read answered: a record, a page, a count or a report. */
+export interface Found {
+  readonly ok: true;
+  readonly kind: 'found';
+  readonly body: unknown;
+  /**
+   * The body as JSON text, for an answer the sandbox keeps and gives again unchanged (analytics
+   * reports): serialized once, then sent as is.
+   */
+  readonly json?: string;
+}
+
+/** A write that was applied whole. */
+export interface Written {
+  readonly ok: true;
+  readonly kind: 'created' | 'updated' | 'deleted';
+  readonly body: unknown;
+}
+
+/** The outcome of one item of a request that named several (`request.product_no`). */
+export interface ItemOutcome {
+  /** Position of the item in the request (from 0). */
+  readonly index: number;
+  readonly product_no: number;
+  /** Why the item was not applied; absent when it was. */
+  readonly refused?: { readonly reason: RefusalReason; readonly message: string };
+}
+
+/** A write of several items of which some were applied (the others refused, each saying why). */
+export interface PartlyApplied {
+  readonly ok: true;
+  readonly kind: 'partly-applied';
+  /** The applied items, in the shape of the whole write's answer. */
+  readonly body: unknown;
+  /** Every item of the request, in request order. */
+  readonly items: readonly ItemOutcome[];
+}
+
+/** What the sandbox answers to a call. */
+export type SandboxOutcome = Found | Written | PartlyApplied | Refusal;
+
+/** How a mall is (re)created: from the sample data of a seed, empty, or from a named fixture. */
+export type MallStart = { readonly seed: number } | 'empty' | { readonly fixture: string };
+
+/** How many records a mall holds (placements: every section and main-group entry). */
+export interface MallCounts {
+  readonly categories: number;
+  readonly products: number;
+  readonly bundles: number;
+  readonly placements: number;
+}
+
+/** A change to a mall's data (reset, fixture, restore): what the mall now holds, or why nothing changed. */
+export type MallOutcome = { readonly ok: true; readonly counts: MallCounts } | Refusal;
+
+/** The sandbox as the mocks' answer stage uses it (malls kept in PostgreSQL answer with promises). */
+export interface SandboxGateway {
+  /** Whether the sandbox answers this operation (else the documented example does). */
+  handles(api: SandboxApi, operationId: string): boolean;
+  /** Answers a call as an outcome; throws only on misuse (an operation it does not handle). */
+  handle(call: SandboxCall): SandboxOutcome | Promise<SandboxOutcome>;
+}
+
+/**
+ * The sandbox's malls, as the mocks' control API uses them. A reset, fixture or restore settles
+ * once the mall holds its new records; changes to one mall run in turn.
+ */
+export interface SandboxMallsGateway extends SandboxGateway {
+  reset(mallId: string, to?: MallStart): MallOutcome | Promise<MallOutcome>;
+  loadFixture(mallId: string, fixture: unknown): MallOutcome | Promise<MallOutcome>;
+  /** The mall's records as plain JSON (or a promise of them); undefined for a mall that does not exist. */
+  snapshot(mallId: string): unknown;
+  restore(mallId: string, snapshot: unknown): MallOutcome | Promise<MallOutcome>;
+  mallIds(): string[] | Promise<string[]>;
+  /** Removes a mall and its records; false when it did not exist. */
+  drop(mallId: string): boolean | Promise<boolean>;
+  /** Whether the sandbox's store answers now (a shared database); absent: always ready. */
+  ready?(): Promise<boolean>;
+  close(): void | Promise<void>;
+}

@@ -1,0 +1,136 @@
+// The simulated visits behind an analytics query: the sandbox's displayed products as the
+// simulation sees them (rebuilt whenever a stored product changes), and the visits of each day of
+// the query's range, one day at a time so a report can aggregate a day and let it go. Days of
+// short ranges (up to a quarter) are kept in a bounded cache per mall, shop and day (least
+// recently used out first; emptied when the products change); longer ranges read through it,
+// since keeping a year of visits would cost more (memory, and time to move them to the old
+// generation of the heap) than simulating it again. Ranges longer than a year are cut to their
+// first 366 days.
+import type { SandboxStore } from '@mall-api/mall-state';
+import type { ProductRecord } from '../catalogue/product-directory.js';
+import type { ProductService } from '../catalogue/product-service.js';
+import { derivedFrom } from '../support/derived.js';
+import { kstDateTime } from '../support/kst-time.js';
+import type { RecentValues } from '../support/recent-values.js';
+import {
+  type Device,
+  type SimulatedProduct,
+  type SimulatedVisit,
+  simulateDay,
+} from './analytics-simulation.js';
+
+const dayMs = 86_400_000;
+/** The longest range simulated (longer ranges are cut to their first year). */
+export const maxDays = 366;
+/** Days kept in the cache by default: two quarters. */
+const defaultCapacity = 186;
+/** The longest range whose days are put into the cache. */
+const cachedRangeDays = 93;
+
+/** What a report needs to know of the query to select its visits. */
+export interface VisitSelection {
+  readonly mallId: string;
+  readonly shopNo: number;
+  /** First and last day, `YYYY-MM-DD`. */
+  readonly startDate: string;
+  readonly endDate: string;
+  readonly device: Device | 'total';
+}
+
+/** The simulated visits of the sandbox's analytics. */
+export interface SimulatedDays {
+  /** The visits of the selection's device, one array per day of the selection, in time order. */
+  days(selection: VisitSelection): Iterable<SimulatedVisit[]>;
+}
+
+/** Every day from `start` to `end` inclusive (`YYYY-MM-DD`), at most {@link maxDays}. */
+export function daysBetween(start: string, end: string): string[] {
+  const result: string[] = [];
+  const last = Date.parse(`${end}T00:00:00Z`);
+  for (let t = Date.parse(`${start}T00:00:00Z`); t <= last && result.length < maxDays; t += dayMs)
+    result.push(new Date(t).toISOString().slice(0, 10));
+  return result;
+}
+
+/** The Korean calendar day of a stored date-time (the distant past when it cannot be read). */
+function kstDay(dateTime: unknown): string {
+  const instant = Date.parse(String(dateTime));
+  return Number.isNaN(instant) ? '0000-00-00' : kstDateTime(instant).slice(0, 10);
+}
+
+/** A stored product as the simulation sees it. */
+function simulatedProduct(record: ProductRecord): SimulatedProduct {
+  const price = Math.round(Number(record.price ?? 0));
+  const categories = Array.isArray(record.category)
+    ? record.category
+        .map((c: { category_no?: unknown }) => c?.category_no)
+        .filter((no: unknown): no is number => typeof no === 'number' && Number.isInteger(no) && no > 0)
+    : [];
+  return {
+    shopNo: record.shop_no,
+    productNo: record.product_no,
+    name: record.product_name,
+    code: record.product_code,
+    price: Number.isFinite(price) && price > 0 ? price : 0,
+    selling: record.selling === 'T',
+    categories,
+    availableFrom: kstDay(record.created_date),
+    keyword: record.product_name.trim().toLowerCase().split(/\s+/).slice(-2).join(' '),
+  };
+}
+
+/**
+ * The simulated days over the sandbox's products: displayed (`display: T`) non-bundle products
+ * take part from their creation day on. `capacity` bounds the days kept in the cache.
+ */
+export function createSimulatedDays(
+  store: SandboxStore,
+  products: ProductService,
+  capacity = defaultCapacity,
+  recent?: RecentValues,
+): SimulatedDays {
+  /** The catalog and the days simulated over it, both new after any product write. */
+  const current = derivedFrom(
+    store,
+    ['product'],
+    () => ({
+      // Every shop sells the shared catalogue, each at its own prices.
+      catalog: Array.from({ length: products.settings.shops }, (_, index) => index + 1)
+        .flatMap((shopNo) => products.ordered(false, undefined, false, shopNo))
+        .filter((record) => record.display === 'T')
+        .map(simulatedProduct)
+        .sort((a, b) => a.productNo - b.productNo),
+      cache: new Map<string, SimulatedVisit[]>(),
+    }),
+    recent,
+  );
+
+  /** A day's visits: from the cache, or simulated (and kept when `keep`). */
+  const day = (mallId: string, shopNo: number, date: string, keep: boolean) => {
+    const { catalog, cache } = current();
+    const key = `${shopNo}|${date}|${mallId}`;
+    const cached = cache.get(key);
+    if (cached) {
+      cache.delete(key);
+      cache.set(key, cached);
+      return cached;
+    }
+    const visits = simulateDay(mallId, shopNo, date, catalog);
+    if (keep) {
+      cache.set(key, visits);
+      if (cache.size > capacity) cache.delete(cache.keys().next().value as string);
+    }
+    return visits;
+  };
+
+  return {
+    *days({ mallId, shopNo, startDate, endDate, device }) {
+      const dates = daysBetween(startDate, endDate);
+      const keep = dates.length <= cachedRangeDays;
+      for (const date of dates) {
+        const visits = day(mallId, shopNo, date, keep);
+        yield device === 'total' ? visits : visits.filter((visit) => visit.device === device);
+      }
+    },
+  };
+}

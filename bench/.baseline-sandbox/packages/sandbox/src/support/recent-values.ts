@@ -1,0 +1,27 @@
+// The values recently used across every mall, held so that the garbage collector keeps them: a
+// mall's derived views (its collection records, its analytics answers) are rebuilt from its
+// records on demand, so a mall that has not been read for a while need not keep them. A view
+// held only here and by a weak reference stays while it is among the latest `capacity` used, and
+// may be collected after that; an idle mall then costs its records alone.
+
+/** Holds the latest values used. */
+export interface RecentValues {
+  /** Marks `value` used now (it is held until `capacity` other values were used after it). */
+  use(value: object): void;
+}
+
+/** Holds the latest `capacity` values used. */
+export function recentValues(capacity: number): RecentValues {
+  const held = new Set<object>();
+  return {
+    use(value) {
+      held.delete(value);
+      held.add(value);
+      if (held.size > capacity)
+        for (const oldest of held) {
+          held.delete(oldest);
+          break;
+        }
+    },
+  };
+}
