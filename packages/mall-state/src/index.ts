@@ -38,6 +38,7 @@ export {
 export type { MallStateStores } from './malls/mall-state-stores.js';
 export { memoryMallStores } from './malls/memory-mall-stores.js';
 export { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
+export type { SharedMallVersions } from './store/mall-versions.js';
 export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
 export {
   type MallVersion,

@@ -7,4 +7,5 @@ export {
   type RedisConnectionOptions,
   type SharedRedis,
 } from './redis/redis-connection.js';
+export { redisMallVersions } from './redis/redis-mall-versions.js';
 export { openRedisState, type RedisState } from './redis/redis-state.js';

@@ -1,6 +1,9 @@
-// The platform's error envelope, `{"error":{"code","message","more_info"}}`, and the codes we use
-// for each HTTP status. Every error the mock servers send is built here, but the 429 refusal, whose
-// envelope (with Retry-After's seconds) @mall-api/rate-limit builds for every API alike.
+// The platform's error envelope, `{"error":{"code","message","more_info"}}`, its code for each HTTP
+// status read from the spec (the envelope's `code` enum, through @mall-api/spec-model's
+// errorCodesOf; every API's bundle shares the one schema). Every error the mock servers send is
+// built here, but the 429 refusal, whose envelope (with Retry-After's seconds) @mall-api/rate-limit
+// builds for every API alike.
+import { errorCodesOf, loadSpecSync } from '@mall-api/spec-model';
 
 /** One violated rule of a rejected request (`more_info.violations[]`). */
 export interface Violation {
@@ -14,23 +17,14 @@ export interface ErrorEnvelope {
   error: { code: string; message: string; more_info: Record<string, unknown> };
 }
 
-const codeByStatus: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  408: 'request_timeout',
-  413: 'payload_too_large',
-  414: 'uri_too_long',
-  415: 'unsupported_media_type',
-  422: 'invalid_parameter',
-  429: 'too_many_requests',
-  431: 'request_header_fields_too_large',
-  500: 'internal_error',
-  501: 'not_implemented',
-  502: 'bad_gateway',
-  503: 'service_unavailable',
-  504: 'gateway_timeout',
+/** The code of each status, read from the bundled spec's error envelope when first needed. */
+let codeByStatus: Map<number, string> | undefined;
+const codeOf = (status: number): string => {
+  codeByStatus ??= errorCodesOf(loadSpecSync('admin').document);
+  // A status the spec pairs with no code is answered as the spec's internal error.
+  const code = codeByStatus.get(status) ?? codeByStatus.get(500);
+  if (code === undefined) throw new Error('the spec pairs no error code with status 500');
+  return code;
 };
 
 /** Builds an envelope for `status` with a message and optional details. */
@@ -39,7 +33,7 @@ export function errorEnvelope(
   message: string,
   moreInfo: Record<string, unknown> = {},
 ): ErrorEnvelope {
-  return { error: { code: codeByStatus[status] ?? 'internal_error', message, more_info: moreInfo } };
+  return { error: { code: codeOf(status), message, more_info: moreInfo } };
 }
 
 /** Builds the 422 envelope for a list of violations; the message names every offending parameter. */

@@ -279,7 +279,10 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
       });
     const admin = apis.get('admin') as CompiledApi;
     const given = options.sandbox;
-    ownSandbox = given && !isSandbox(given) ? await loadSandbox(given, clocks, admin, specs) : undefined;
+    ownSandbox =
+      given && !isSandbox(given)
+        ? await loadSandbox(given, clocks, admin, specs, redisState?.mallVersions)
+        : undefined;
     sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
     malls = await createMockMalls({
       clocks,

@@ -6,7 +6,12 @@
 // same the front layer applies), check fixtures, snapshots and records against the spec models
 // the mocks serve (never the shipped bundles behind their back), and the demo mall exists from the
 // start (the collection lists the malls that exist).
-import { type MallClocks, openStorage, type StorageChoice } from '@mall-api/mall-state';
+import {
+  type MallClocks,
+  openStorage,
+  type SharedMallVersions,
+  type StorageChoice,
+} from '@mall-api/mall-state';
 import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
@@ -34,12 +39,14 @@ export interface SandboxOptions {
  * Opens the sandbox malls; throws a clear error when `@mall-api/sandbox` is not installed.
  * @param admin the compiled admin API, whose body rules fixtures are checked by
  * @param specs the spec models the mocks serve, which the sandbox answers by
+ * @param versions where replicas announce each mall's newest version (Redis), for a PostgreSQL store
  */
 export async function loadSandbox(
   options: SandboxOptions,
   clocks: MallClocks,
   admin: CompiledApi,
   specs: ApiSpecs,
+  versions?: SharedMallVersions,
 ): Promise<SandboxMallsGateway> {
   let sandbox: typeof import('@mall-api/sandbox');
   try {
@@ -64,7 +71,10 @@ export async function loadSandbox(
   if (typeof store === 'object' && 'postgres' in store)
     return sandbox.createSandboxMalls({
       ...malls,
-      storage: await openStorage(store, options.log ? { log: options.log } : {}),
+      storage: await openStorage(store, {
+        ...(options.log ? { log: options.log } : {}),
+        ...(versions ? { versions } : {}),
+      }),
     });
   return sandbox.createSandboxMalls({ ...malls, storage: await openStorage(store) });
 }

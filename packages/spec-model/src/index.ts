@@ -15,6 +15,7 @@ export {
   valuesAt,
 } from './body-rules.js';
 export * from './browser.js';
+export { errorCodesOf } from './error-codes.js';
 export {
   dereference,
   extensionsOf,

@@ -21,6 +21,11 @@ export interface ClockOffsetStore {
   put(mallId: string, offsetMs: number): Awaitable<void>;
   delete(mallId: string): Awaitable<void>;
   /**
+   * Deletes an offset this process keeps, at once (a store in this process's memory); absent
+   * where the offset is shared (Redis: a dropped mall's goes with its keys).
+   */
+  readonly forget?: (mallId: string) => void;
+  /**
    * How far the store's shared clock runs ahead of this process's, as last measured (Redis's
    * TIME, read with each offset); absent: this process's clock is the one clock.
    */
@@ -43,6 +48,11 @@ export interface MallClocks {
   set(mallId: string, epochMs: number): Promise<number>;
   /** Puts a mall's clock back on real time. */
   reset(mallId: string): Promise<void>;
+  /**
+   * Forgets a dropped mall's clock in this process, at once: the offset it last saw, and the
+   * offset itself when this process keeps it (a shared one went with the mall's keys).
+   */
+  forget(mallId: string): void;
 }
 
 /** The offsets in this process's memory. */
@@ -57,6 +67,7 @@ export function memoryClockOffsets(): ClockOffsetStore {
     },
     put: (mallId, offsetMs) => void offsets.set(mallId, offsetMs),
     delete: (mallId) => void offsets.delete(mallId),
+    forget: (mallId) => void offsets.delete(mallId),
   };
 }
 
@@ -100,6 +111,10 @@ export function createMallClocks(
     async reset(mallId) {
       await store.delete(mallId);
       seen.delete(mallId);
+    },
+    forget(mallId) {
+      seen.delete(mallId);
+      store.forget?.(mallId);
     },
   };
 }

@@ -4,9 +4,11 @@
 // `expireEvery`). Only a request that passed the credentials check, or a control call that changed
 // a mall, touches one: a refused request creates no mall. A request marks its mall used before
 // its work starts, and a drop never takes a mall in use: the roster decides from the last use it
-// saw, and the caller's drop (`onDrop`: data, journal, faults, buckets and clock) asks
-// `stillUnused` just before it drops — under the mall's own lock when the data is shared — and
-// drops nothing when the mall was used since. A mall stays on the roster until its drop has
+// saw, and the caller's drop (`onDrop`: the mall's data) asks `stillUnused` just before it drops
+// — under the mall's own lock when the data is shared — and drops nothing when the mall was used
+// since. A `stillUnused` that answers true has cleared the mall's journal, faults and buckets in
+// the same step (`clearMall` here; on Redis every key of the mall, its clock too), so a first use
+// right after it keeps what it writes while the data is still being dropped. A mall stays on the roster until its drop has
 // finished, so a drop that failed (a store outage) is tried again later. This module is the
 // interface and the roster of one process; the roster replicas share (a sorted set of last uses
 // in Redis) is redis/redis-mall-roster.ts.
@@ -39,8 +41,10 @@ export interface MallRoster {
 }
 
 /**
- * Whether the mall a drop was decided for is still unused since that decision; synchronous where
- * the roster is this process's, so a drop in memory right after it cannot miss a use.
+ * Whether the mall a drop was decided for is still unused since that decision — and when it is,
+ * the stores have cleared the mall's journal, faults and buckets (on Redis, every key of the
+ * mall) in the same step. Synchronous where the roster is this process's, so a drop in memory
+ * right after it cannot miss a use.
  */
 export type StillUnused = () => Awaitable<boolean>;
 
@@ -81,11 +85,16 @@ interface Use {
   readonly at: number;
 }
 
-/** Creates a roster; `now` is real time (not a mall's clock, which tests move). */
+/**
+ * Creates a roster; `now` is real time (not a mall's clock, which tests move); `clearMall` clears
+ * a mall's state synchronously when `stillUnused` finds it unused (the stores' journal, faults
+ * and buckets).
+ */
 export function createMallRoster(
   onDrop: DropMall,
   limits: MallLimits = {},
   now: () => number = Date.now,
+  clearMall: (mallId: string) => void = () => {},
 ): MallRoster {
   const { maxMalls, idleMs } = checkedMallLimits(limits);
   // A Map iterates in insertion order: deleting and setting again moves a mall to the end.
@@ -97,7 +106,11 @@ export function createMallRoster(
     if (dropping.has(mallId)) return;
     dropping.add(mallId);
     try {
-      await onDrop(mallId, () => lastUse.get(mallId) === use);
+      await onDrop(mallId, () => {
+        const unused = lastUse.get(mallId) === use;
+        if (unused) clearMall(mallId);
+        return unused;
+      });
       if (lastUse.get(mallId) === use) lastUse.delete(mallId);
     } finally {
       dropping.delete(mallId);

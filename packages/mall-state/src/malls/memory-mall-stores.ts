@@ -14,10 +14,22 @@ export function memoryMallStores(limits: MallLimits = {}, journal: JournalLimits
   // Buckets of unauthenticated callers at any mall name are kept too (429 comes before 401), so
   // their number is bounded apart from the roster's.
   const maxLimiters = 4 * (limits.maxMalls ?? defaultMallLimits.maxMalls);
+  const journalStore = createJournal(journal);
+  const faults = createFaultRules();
+  const forgetLimits = (mallId: string) => {
+    for (const key of [...limiters.keys()]) if (key.endsWith(`@${mallId}`)) limiters.delete(key);
+  };
   return {
-    journal: createJournal(journal),
-    faults: createFaultRules(),
-    roster: createMallRoster,
+    journal: journalStore,
+    faults,
+    // A drop's `stillUnused` clears the mall here in the same synchronous step (each clear is done
+    // by the time its promise is made).
+    roster: (onDrop, rosterLimits, now) =>
+      createMallRoster(onDrop, rosterLimits, now, (mallId) => {
+        void journalStore.clear(mallId);
+        void faults.clear(mallId);
+        forgetLimits(mallId);
+      }),
     limiter(limit: ApiLimit, mallId: string, clock: () => number) {
       const key = `${limit.name}@${mallId}`;
       let limiter = limiters.get(key);
@@ -30,9 +42,7 @@ export function memoryMallStores(limits: MallLimits = {}, journal: JournalLimits
       }
       return limiter;
     },
-    async resetLimits(mallId) {
-      for (const key of [...limiters.keys()]) if (key.endsWith(`@${mallId}`)) limiters.delete(key);
-    },
+    resetLimits: async (mallId) => forgetLimits(mallId),
     close: async () => {},
   };
 }

@@ -81,14 +81,31 @@ end
 return sequence
 `;
 
+/**
+ * Lua that empties a journal and takes it out of the overall bytes and the journals by oldest
+ * entry, its four keys given as Lua expressions (in {@link redisJournalKeys}' order).
+ */
+export const clearJournalLua = (list: string, bytes: string, total: string, journals: string): string => `
+redis.call('DECRBY', ${total}, tonumber(redis.call('GET', ${bytes}) or '0'))
+redis.call('ZREM', ${journals}, ${list})
+redis.call('DEL', ${list}, ${bytes})`;
+
 /** KEYS: list, bytes, total bytes, journals by oldest entry. Empties the journal; gives how many entries it held. */
 const clearScript = `
 local held = redis.call('LLEN', KEYS[1])
-redis.call('DECRBY', KEYS[3], tonumber(redis.call('GET', KEYS[2]) or '0'))
-redis.call('ZREM', KEYS[4], KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[2])
+${clearJournalLua('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'KEYS[4]')}
 return held
 `;
+
+/** A mall's journal keys: its list and bytes, then every journal's total bytes and journals by oldest entry. */
+export function redisJournalKeys(shared: SharedRedis, mallId: string): [string, string, string, string] {
+  return [
+    `${mallKey(shared, mallId)}journal`,
+    `${mallKey(shared, mallId)}journal:bytes`,
+    `${shared.prefix}journal:bytes`,
+    `${shared.prefix}journal:malls`,
+  ];
+}
 
 /** An entry as stored: `<sequence> <bytes> <entry JSON>`. */
 function storedEntry(item: string): JournalEntry {
@@ -100,13 +117,9 @@ function storedEntry(item: string): JournalEntry {
 /** Creates the journal over the shared connection, bounded per mall and overall as `limits` say. */
 export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): Journal {
   const { entries: maxEntries, mallBytes, bytes: maxBytes } = { ...defaultJournalLimits, ...limits };
-  const keys = (mallId: string) => [
-    `${mallKey(shared, mallId)}journal`,
-    `${mallKey(shared, mallId)}journal:bytes`,
-  ];
+  const keys = (mallId: string) => redisJournalKeys(shared, mallId);
   const sequence = `${shared.prefix}journal:sequence`;
-  const total = `${shared.prefix}journal:bytes`;
-  const journals = `${shared.prefix}journal:malls`;
+  const [, , total, journals] = redisJournalKeys(shared, '');
   shared.client.defineCommand('mallJournalRecord', { numberOfKeys: 5, lua: recordScript });
   shared.client.defineCommand('mallJournalClear', { numberOfKeys: 4, lua: clearScript });
   return {

@@ -6,13 +6,17 @@
 // millisecond when the clock has not moved), so "unused since the decision" is "its score is
 // still the one the decision saw": the drop asks that under the mall's lock (the caller's
 // `onDrop`), and the mall leaves the set only after its drop has finished, and only if it was
-// still not used by then. Of replicas that find the same idle mall, each drops it in turn under
+// still not used by then. Asking it is one script that, when the mall is still unused, also
+// deletes every key of the mall (`<prefix>mall:<id>:…`: journal, fault rules, buckets, clock),
+// so a first use that comes after it — even while the mall's data is still being dropped — keeps
+// what it writes there; a drop that then fails leaves the mall on the set, emptied, for the next. Of replicas that find the same idle mall, each drops it in turn under
 // its lock; one that comes after the first has finished finds it gone and drops nothing. A replica
 // that starts adopts the malls of the store without renewing the last use the set has of them, so
 // a restart keeps no idle mall alive.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
-import type { SharedRedis } from './redis-connection.js';
+import { globEscaped, mallKey, type SharedRedis } from './redis-connection.js';
+import { clearJournalLua, redisJournalKeys } from './redis-journal.js';
 
 /** Sets `now` to ARGV[`arg`] when given, else to Redis's clock in milliseconds. */
 const nowOf = (arg: number) => `
@@ -47,6 +51,23 @@ const adoptScript = `${nowOf(1)}
 for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'NX', now, ARGV[i]) end
 return 0`;
 
+/**
+ * KEYS: roster, then the mall's journal keys (redisJournalKeys). ARGV: mall, last use, the glob
+ * of the mall's keys. When the mall was not used after that last use, empties its journal (the
+ * overall bytes kept right) and deletes every key of the mall, giving 1; else 0.
+ */
+const claimScript = `
+local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
+if not last or last > tonumber(ARGV[2]) then return 0 end
+${clearJournalLua('KEYS[2]', 'KEYS[3]', 'KEYS[4]', 'KEYS[5]')}
+local cursor = '0'
+repeat
+  local found = redis.call('SCAN', cursor, 'MATCH', ARGV[3], 'COUNT', 200)
+  cursor = found[1]
+  if #found[2] > 0 then redis.call('DEL', unpack(found[2])) end
+until cursor == '0'
+return 1`;
+
 /** KEYS: roster. ARGV: mall, last use. Removes the mall if it was not used after that last use. */
 const removeUnusedScript = `
 local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
@@ -66,6 +87,17 @@ declare module 'ioredis' {
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
     /** {@link adoptScript}. */
     mallRosterAdopt(roster: string, now: string, ...mallIds: string[]): Result<number, Context>;
+    /** {@link claimScript}: 1 when the mall was still unused (its keys are gone now). */
+    mallRosterClaim(
+      roster: string,
+      list: string,
+      bytes: string,
+      total: string,
+      journals: string,
+      mallId: string,
+      lastUse: string,
+      glob: string,
+    ): Result<number, Context>;
     /** {@link removeUnusedScript}: 1 when the mall was removed. */
     mallRosterRemoveUnused(roster: string, mallId: string, lastUse: string): Result<number, Context>;
   }
@@ -94,6 +126,7 @@ export function redisMallRoster(
   shared.client.defineCommand('mallRosterTouch', { numberOfKeys: 1, lua: touchScript });
   shared.client.defineCommand('mallRosterIdle', { numberOfKeys: 1, lua: idleScript });
   shared.client.defineCommand('mallRosterAdopt', { numberOfKeys: 1, lua: adoptScript });
+  shared.client.defineCommand('mallRosterClaim', { numberOfKeys: 5, lua: claimScript });
   shared.client.defineCommand('mallRosterRemoveUnused', { numberOfKeys: 1, lua: removeUnusedScript });
   // Malls whose drop this replica has under way (a second touch does not start another).
   const dropping = new Set<string>();
@@ -102,10 +135,13 @@ export function redisMallRoster(
       if (dropping.has(mallId)) continue;
       dropping.add(mallId);
       try {
+        // Gone from the set: another drop of it has finished meanwhile (nothing left to drop).
         await onDrop(mallId, async () => {
-          const score = await shared.run((client) => client.zscore(key, mallId));
-          // Gone from the set: another drop of it has finished meanwhile (nothing left to drop).
-          return score !== null && Number(score) <= Number(lastUse);
+          const glob = `${globEscaped(mallKey(shared, mallId))}*`;
+          const claimed = await shared.run((client) =>
+            client.mallRosterClaim(key, ...redisJournalKeys(shared, mallId), mallId, lastUse, glob),
+          );
+          return claimed === 1;
         });
         await shared.run((client) => client.mallRosterRemoveUnused(key, mallId, lastUse));
       } finally {

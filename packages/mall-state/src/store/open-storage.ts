@@ -3,6 +3,7 @@
 // directory), or a PostgreSQL database shared by every replica on it (its schema migrated first).
 // The drivers load only when their storage is chosen. What answers from the storage is the
 // sandbox's (it takes the storage over and closes it).
+import type { SharedMallVersions } from './mall-versions.js';
 import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 import { openSqliteMalls } from './sqlite-store.js';
 import { type MallStorage, memoryStorage } from './store.js';
@@ -14,6 +15,8 @@ export type StorageChoice = 'memory' | { readonly dataDir: string } | { readonly
 export interface OpenStorageOptions {
   /** Where an outage of a PostgreSQL database and its end are reported, once each (default: standard error). */
   readonly log?: (message: string) => void;
+  /** Where replicas announce each mall's newest version (Redis), so reads skip the database when they can. */
+  readonly versions?: SharedMallVersions;
 }
 
 /** Opens the PostgreSQL database at `postgres` (a `postgres://` URL), shared by replicas. */
@@ -34,5 +37,8 @@ export async function openStorage(
 ): Promise<MallStorage | PostgresMalls> {
   if (choice === 'memory') return memoryStorage();
   if ('dataDir' in choice) return openSqliteMalls(choice.dataDir);
-  return openPostgresMalls(choice.postgres, options.log ? { log: options.log } : {});
+  return openPostgresMalls(choice.postgres, {
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.versions ? { versions: options.versions } : {}),
+  });
 }

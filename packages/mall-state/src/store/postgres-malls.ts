@@ -14,11 +14,14 @@
 // one mall run one at a time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer; after it,
 // the sandbox hears of the malls this replica holds that another replica dropped, to forget them.
 // A drop runs in the mall's turn under its row lock and deletes only when the caller's
-// `stillUnused` says so there. Not here: which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
+// `stillUnused` says so there. With announced versions (mall-versions.ts, in Redis), every change
+// announces its new version before it commits, and a read whose mall this replica holds at the
+// announced version or later answers from memory without a database round trip. Not here: which calls write or how a mall starts (the sandbox, which answers from these stores, decides).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Awaitable } from '../malls/awaitable.js';
 import { oneAtATime } from '../support/one-at-a-time.js';
+import type { SharedMallVersions } from './mall-versions.js';
 import { migrate } from './postgres-migrations.js';
 import { openPostgresSession, type PostgresSession } from './postgres-session.js';
 import { deleteRowset, purge } from './postgres-upkeep.js';
@@ -122,6 +125,11 @@ export interface PostgresMallsOptions {
   readonly tombstoneRetentionMs?: number;
   /** How often upkeep runs (default every minute; 0: only when {@link PostgresMalls.purge} is called). */
   readonly upkeepEveryMs?: number;
+  /**
+   * Where every replica announces each mall's newest version (Redis); without it, every read asks
+   * the database whether its mall changed.
+   */
+  readonly versions?: SharedMallVersions;
 }
 
 type Change = readonly [table: TableName, key: string, value: StoredRecord | undefined];
@@ -178,6 +186,7 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   const held = new Map<string, Held>();
   const serially = oneAtATime();
   const retentionMs = options.tombstoneRetentionMs ?? defaults.tombstoneRetentionMs;
+  const { versions } = options;
   let changed: ((mallId: string, table: TableName) => void) | undefined;
   let gone: ((mallId: string) => void) | undefined;
 
@@ -314,6 +323,24 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
     return mall;
   };
   /**
+   * The mall as a read needs it: the copy held when it is at the `announced` version or later (no
+   * database round trip), else caught up with the database — and announced, when nobody had.
+   * During an outage the database is asked anyway, so reads are refused like writes until it is back.
+   */
+  const readable = async (
+    mallId: string,
+    announced: Promise<number | undefined> | undefined,
+  ): Promise<Held | undefined> => {
+    if (!announced) return refresh(pool, mallId);
+    const version = await announced;
+    const mall = held.get(mallId);
+    if (mall && mall.created >= 0 && version !== undefined && mall.version >= version && !session.down())
+      return mall;
+    const caughtUp = await refresh(pool, mallId);
+    if (caughtUp && version === undefined) await versions?.raise(mallId, caughtUp.version);
+    return caughtUp;
+  };
+  /**
    * Runs `work` on the store, collecting its writes, then undoes them in memory. When a record was
    * deleted and written again (it moved), `whole` is every record as `work` left them, in order.
    */
@@ -408,13 +435,17 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   return {
     open: (mallId) => heldOrOpen(mallId).store,
 
-    read: (mallId, work) =>
-      serially(mallId, async () => {
-        const mall = await refresh(pool, mallId);
+    read(mallId, work) {
+      // Asked at once, so it leaves with whatever else this turn sends Redis; awaited in the turn.
+      const announced = versions?.get(mallId);
+      announced?.catch(() => {});
+      return serially(mallId, async () => {
+        const mall = await readable(mallId, announced);
         if (!mall) return runAsWrite;
         const { result, changes } = capture(mall, () => work(mall.store));
         return changes.length > 0 ? runAsWrite : result;
-      }),
+      });
+    },
 
     write: (mallId, work) =>
       serially(mallId, async () => {
@@ -446,6 +477,7 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
             );
             version = Number(bumped?.version);
             await writeRows(client, row.rowset, version, whole ?? changes);
+            await versions?.raise(mallId, version);
           }
           return {
             mall: caughtUp,
@@ -491,6 +523,7 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
                    WHERE mall = $1 RETURNING version, created, rowset, floor`,
                   [mallId, rowset],
                 );
+                await versions?.raise(mallId, Number(made?.version));
                 await query(
                   client,
                   'WITH placed AS (DELETE FROM loose_rowsets WHERE rowset = $1) INSERT INTO loose_rowsets (rowset) VALUES ($2) ON CONFLICT DO NOTHING',
@@ -553,6 +586,12 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
             [mallId],
           );
           if ((stillUnused && !(await stillUnused())) || !row) return undefined;
+          // A version above the mall's last: a replica holding the mall asks the database again.
+          const [next] = await query<{ version: string }>(
+            client,
+            "SELECT nextval('mall_versions') AS version",
+          );
+          await versions?.raise(mallId, Number(next?.version));
           await query(
             client,
             `WITH gone AS (DELETE FROM malls WHERE mall = $1 RETURNING rowset)

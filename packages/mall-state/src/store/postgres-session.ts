@@ -19,6 +19,8 @@ export interface PostgresSession {
   transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R>;
   /** The StoreUnavailableError of `error`, logging the outage if it is a new one. */
   failed(error: unknown): StoreUnavailableError;
+  /** Whether an outage is under way (a statement failed and none has succeeded since). */
+  down(): boolean;
 }
 
 /** Most connections a replica opens at once: calls on one mall take turns, so this bounds the malls written at once. */
@@ -79,6 +81,7 @@ export async function openPostgresSession(
     pool,
     failed,
     query,
+    down: () => down,
     async transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
       let client: pg.PoolClient;
       try {

@@ -8,8 +8,9 @@
 // this module only composes them with the sandbox and OAuth, so both behave alike. It stays in the
 // mock because what a reset means spans the sandbox's protocol and the OAuth authority. Idle malls
 // are dropped when malls are used or listed and on an unref'd timer; a drop never takes a mall
-// used since it was found idle (the roster's rule), and clears the mall's journal, faults, buckets
-// and clock only once its data is gone.
+// used since it was found idle (the roster's rule): the roster's check that it is still unused
+// also clears its journal, faults, buckets and clock in the same step (one script on Redis), made
+// under the data's lock just before the data goes, so a first use after it keeps what it writes.
 import {
   type Awaitable,
   andThen,
@@ -92,11 +93,18 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
   };
   const roster = stores.roster(
     async (mallId, stillUnused) => {
-      // The sandbox asks `stillUnused` under the mall's lock (not at all for a mall it lacks).
-      let unused: boolean | undefined;
-      const ask = () => andThen(stillUnused(), (answer) => (unused = answer));
+      // The sandbox asks under the mall's lock (not at all for a mall it lacks); a true answer has
+      // cleared the mall's state in the stores, and its clock here goes in the same step.
+      let asked = false;
+      const ask = () => {
+        asked = true;
+        return andThen(stillUnused(), (unused) => {
+          if (unused) clocks.forget(mallId);
+          return unused;
+        });
+      };
       await options.sandbox?.drop(mallId, ask);
-      if (unused ?? (await ask())) await clear(mallId);
+      if (!asked) await ask();
     },
     options.limits,
     options.now,
