@@ -8,7 +8,7 @@
 // (declared-filters.ts), with paging and sorting. Queries over every mall go through the cross-mall
 // index (cross-mall-index.ts). Store and product attributes the admin records do not hold are drawn
 // per store, shop and product (collection-profile.ts); the rest come from the spec's examples.
-import type { operations } from '@mall-api/collection-client';
+import type { operations } from '@mall-api/specs/types/collection';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
