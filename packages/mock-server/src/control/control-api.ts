@@ -1,15 +1,12 @@
-// The control API of the mocks, for tests: under `/__mock/` on every mock port, described by its
-// own OpenAPI document (specs/control, served at `/__mock/openapi.json`), and run as the `control`
-// branch of each mock API's stage list (mock-api.ts) by the same stage framework as the APIs:
+// The control API of the mocks, for tests: under `/__mock/` on every mock port, described by
+// specs/control (served at `/__mock/openapi.json`), run as the `control` branch of each mock API's
+// stage list by the same stage framework as the APIs:
 //   control guard → control route → read body → control checks → mall in use → control answer
-// The guard admits callers (control-guard.ts: loopback callers, allowed Host and Origin, the
-// control token, JSON only); the request is routed and validated against the document by the same
-// machinery as the APIs (`@mall-api/spec-model` and the request validator; unknown query
-// parameters refused too), its body read within the control body limit; a change puts its mall in
-// use before it is made; the answer is the operation's typed task (control-handlers.ts), which
-// checks the rules beyond shape (control-rules.ts) before anything changes: bad input is a 400, 413
-// or 422 with the API's envelope and changes nothing. A sandbox store that cannot be reached
-// (PostgreSQL down) answers 503 and changes nothing.
+// The guard admits callers (control-guard.ts); the request is routed and validated against the
+// document as the APIs' are (unknown query parameters refused too); a change puts its mall in use
+// before it is made; the answer is the operation's typed task (control-handlers.ts). Bad input is a
+// 400, 413 or 422 with the envelope and changes nothing; a sandbox store that cannot be reached
+// answers 503 and changes nothing.
 import { StoreUnavailableError } from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpec } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
@@ -30,12 +27,7 @@ export const isControlRequest = ({ request }: Arrival): boolean =>
   request.url?.startsWith(controlPrefix) === true;
 
 /** A control task called with a validated call's loosely typed parts. */
-type Task = (call: {
-  mallId: string;
-  path: unknown;
-  query: unknown;
-  body: unknown;
-}) => Reply | Promise<Reply>;
+type Task = (call: { mallId: string } & Record<'path' | 'query' | 'body', unknown>) => Reply | Promise<Reply>;
 
 /** The control operation a request addresses: its validator and its task. */
 interface ControlRouting extends Routing {

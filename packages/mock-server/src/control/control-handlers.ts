@@ -1,11 +1,7 @@
-// The control API's operations, one typed task each (WireMock's model: one table, one task per
-// operation): a handler per operation id of specs/control, given the call's mall, path, query and
-// body as the control document's generated types (`@mall-api/specs/types/control`) describe them,
-// so the table is checked against the document (a missing or misspelt operation is a type error).
-// Reset a mall (to its seed, empty, or a named fixture), load a fixture, snapshot and restore, read,
-// count and clear the request journal, add and clear fault rules, move the mall's clock and empty
-// its rate-limit buckets; the rules beyond shape are control-rules.ts'. Not here: access, routing,
-// reading and validating the request (the control branch, control-api.ts).
+// The control API's operations, one typed task each (WireMock's model): a table keyed by the
+// operation ids of specs/control whose calls are typed by its generated types
+// (`@mall-api/specs/types/control`), so a missing or misspelt operation is a type error. The rules
+// beyond shape are control-rules.ts'; access, routing and validation are the control branch's.
 import type { FaultAction, JournalFilter } from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
