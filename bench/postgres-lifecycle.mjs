@@ -4,7 +4,7 @@
 // store: the load's time and the longest event-loop block of this process during it, against the
 // longest block of the idle process over one second just before; then the PostgreSQL and SQLite
 // load times as ratios of the memory one. The PostgreSQL server is a throwaway Debian cluster
-// (tools/src/testing/postgres-server.ts); the figures include its own work on the same machine.
+// (packages/test-support/src/postgres-server.ts); the figures include its own work on the same machine.
 // Run with: node bench/postgres-lifecycle.mjs [products] (default 20,000).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -53,8 +53,8 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
-const { startPostgres } = /** @type {typeof import('../tools/src/testing/postgres-server.js')} */ (
-  await importTypeScript(join(root, 'tools/src/testing/postgres-server.ts'))
+const { startPostgres } = /** @type {typeof import('@mall-api/test-support/postgres-server')} */ (
+  await importTypeScript(join(root, 'packages/test-support/src/postgres-server.ts'))
 );
 const postgres = await startPostgres();
 let postgresMs;

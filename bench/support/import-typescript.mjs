@@ -1,5 +1,5 @@
 // Bench support: imports a TypeScript module of the repository (a test harness under
-// tools/src/testing) from a plain .mjs bench script. A Node.js that strips types (22.18 or later)
+// @mall-api/test-support) from a plain .mjs bench script. A Node.js that strips types (22.18 or later)
 // imports the .ts file itself; an older one (Node 20) gets it transpiled by the repository's
 // `typescript` into a temporary .mjs next to the source, so its relative imports resolve, removed
 // once imported. Nothing is type-checked here: the typecheck task does that.

@@ -1,7 +1,7 @@
 // Benchmark support: start a server process, wait until it answers, and stop it.
 import { spawn } from 'node:child_process';
 
-export { freePort } from '../../tools/src/free-port.mjs';
+export { freePort } from '@mall-api/test-support/free-port';
 
 /**
  * A process started by {@link startProcess}.

@@ -1,5 +1,5 @@
 // Benchmark support: `mall-api-mock` replicas on shared stores — a throwaway PostgreSQL (the test
-// harness tools/src/testing/postgres-server.ts, through import-typescript.mjs) and redis-server
+// harness packages/test-support/src/postgres-server.ts, through import-typescript.mjs) and redis-server
 // (redis.mjs) — each replica a CLI process on its own free ports with the rate limits off
 // (`--rate-limit=off`: the mock is measured, not its limits), as the in-process baseline has them.
 // Counts the lines a replica writes to standard error about Redis (each failed command is logged
@@ -21,8 +21,8 @@ export const mockCli = join(root, 'packages/mock-server/dist/cli.js');
 /** Starts PostgreSQL and Redis. @returns {Promise<SharedStores>} */
 export async function startSharedStores() {
   // Imported by its .ts path at run time; typed through the same module.
-  const { startPostgres } = /** @type {typeof import('../../tools/src/testing/postgres-server.js')} */ (
-    await importTypeScript(join(root, 'tools/src/testing/postgres-server.ts'))
+  const { startPostgres } = /** @type {typeof import('@mall-api/test-support/postgres-server')} */ (
+    await importTypeScript(join(root, 'packages/test-support/src/postgres-server.ts'))
   );
   const postgres = await startPostgres();
   const redis = await startRedis();

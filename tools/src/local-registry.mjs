@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@mall-api/test-support/free-port';
 import { stringify } from 'yaml';
-import { freePort } from './free-port.mjs';
 
 const run = promisify(execFile);
 

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type ApiName, apiProfiles } from '@mall-api/mock-server';
+import { freePort } from '@mall-api/test-support/free-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   collectionAuthorization,
@@ -22,7 +23,6 @@ import {
   until,
   useReplicaSet,
 } from '../../packages/mock-server/src/testing/replica-set.js';
-import { freePort } from '../src/free-port.mjs';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const nginx = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';

@@ -9,9 +9,9 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../src/testing/postgres-server.js';
-import { startRedisServer, type TestRedisServer } from '../src/testing/redis-server.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const guide = readFileSync(join(repoRoot, 'docs', 'guides', 'deployment.md'), 'utf8');

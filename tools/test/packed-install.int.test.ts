@@ -25,8 +25,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { apiNames, loadSpec } from '@mall-api/spec-model';
+import { freePort } from '@mall-api/test-support/free-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../src/free-port.mjs';
 import { packWorkspaces, publishedWorkspaces, repoRoot, rootManifest } from '../src/published-packages.mjs';
 import { type InstalledMock, startInstalledMock } from '../src/testing/installed-mock.js';
 

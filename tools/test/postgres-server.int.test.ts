@@ -5,8 +5,8 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../src/testing/postgres-server.js';
 
 const run = promisify(execFile);
 const version =

@@ -50,7 +50,10 @@ const inputsOf = (task: Task) =>
 describe('turbo.json', () => {
   it('knows the outputs it checks against (dist and the generated sources)', () => {
     expect(outputs.some((output) => output.test('specs/dist/admin.openapi.json'))).toBe(true);
-    expect(outputs.some((output) => output.test('packages/admin-client/src/generated/admin.ts'))).toBe(true);
+    expect(outputs.some((output) => output.test('specs/types/admin.d.cts'))).toBe(true);
+    expect(outputs.some((output) => output.test('packages/admin-client/src/generated/list-keys.ts'))).toBe(
+      true,
+    );
   });
 
   it.each(Object.entries(turbo.tasks))('%s hashes no output of another task', (_, task) => {

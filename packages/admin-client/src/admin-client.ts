@@ -18,7 +18,7 @@ import {
   paginateList,
 } from '@mall-api/client-kit';
 import { adminLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
-import type { paths } from './generated/admin.js';
+import type { paths } from '@mall-api/specs/types/admin';
 import { apiVersions } from './generated/api-versions.js';
 import { listEndpoints } from './generated/list-keys.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';

@@ -2,6 +2,7 @@
 
 export { type BearerAuth, OffsetCapReachedError } from '@mall-api/client-kit';
 export * from '@mall-api/client-kit/client-surface';
+export type { components, operations, paths } from '@mall-api/specs/types/admin';
 export {
   type AdminClient,
   type AdminClientOptions,
@@ -15,4 +16,3 @@ export {
   createAdminClient,
   KeysetPagingError,
 } from './admin-client.js';
-export type { components, operations, paths } from './generated/admin.js';

@@ -3,7 +3,7 @@
 // operation, and token refreshes and the rate-limit headers are observable. (Retries under the
 // leaky bucket against the real admin mock are in admin-client.test.ts, beside the scheduler test.)
 import { createMemoryTokenStore, createTokenManager, type TokenSet } from '@mall-api/auth';
-import { type FaultServer, startFaultServer } from '@mall-api/client-kit/testing';
+import { type FaultServer, startFaultServer } from '@mall-api/test-support/fault-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientEvent, createAdminClient, isMallApiError } from './index.js';
 

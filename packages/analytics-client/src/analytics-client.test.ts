@@ -4,7 +4,6 @@
 // burst of 10, then one call per two seconds, and never a 429).
 
 import { readFileSync } from 'node:fs';
-import { startFaultServer } from '@mall-api/client-kit/testing';
 import {
   createOAuthAuthority,
   demoOAuthApp,
@@ -14,6 +13,7 @@ import {
   startMockServer,
 } from '@mall-api/mock-server';
 import { createServerLimiter, manualClock } from '@mall-api/rate-limit';
+import { startFaultServer } from '@mall-api/test-support/fault-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsClient, isMallApiError } from './index.js';
 

@@ -17,7 +17,7 @@ import {
   splitDateRange,
 } from '@mall-api/client-kit';
 import { analyticsLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
-import type { paths } from './generated/analytics.js';
+import type { paths } from '@mall-api/specs/types/analytics';
 import { listEndpoints } from './generated/list-keys.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 

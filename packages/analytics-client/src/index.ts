@@ -2,6 +2,7 @@
 
 export type { BearerAuth } from '@mall-api/client-kit';
 export * from '@mall-api/client-kit/client-surface';
+export type { components, operations, paths } from '@mall-api/specs/types/analytics';
 export {
   type AnalyticsClient,
   type AnalyticsClientOptions,
@@ -10,4 +11,3 @@ export {
   analyticsSourceBoundary,
   createAnalyticsClient,
 } from './analytics-client.js';
-export type { components, operations, paths } from './generated/analytics.js';

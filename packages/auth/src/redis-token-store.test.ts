@@ -2,9 +2,9 @@
 // separate connection per handle (standing in for separate processes), the key layout, the
 // SET NX PX lock with compare-and-delete release, and errors that never carry tokens.
 import { inspect } from 'node:util';
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { createRedisTokenStore } from './redis-token-store.js';
 import { describeTokenStoreContract, sampleTokenSet } from './testing/token-store-contract.js';
 import { type StoreClock, systemStoreClock } from './token-store.js';

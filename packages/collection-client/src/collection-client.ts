@@ -12,8 +12,8 @@ import {
   paginateList,
 } from '@mall-api/client-kit';
 import { collectionLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
+import type { paths } from '@mall-api/specs/types/collection';
 import type { Middleware } from 'openapi-fetch';
-import type { paths } from './generated/collection.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
 /** Production base address of the collection API. */

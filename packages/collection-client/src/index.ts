@@ -2,6 +2,7 @@
 
 export { OffsetCapReachedError } from '@mall-api/client-kit';
 export * from '@mall-api/client-kit/client-surface';
+export type { components, operations, paths } from '@mall-api/specs/types/collection';
 export {
   type CollectionClient,
   type CollectionClientOptions,
@@ -10,4 +11,3 @@ export {
   collectionMaxOffset,
   createCollectionClient,
 } from './collection-client.js';
-export type { components, operations, paths } from './generated/collection.js';

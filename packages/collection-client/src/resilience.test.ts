@@ -2,7 +2,7 @@
 // dropped connections are retried with backoff (never before Retry-After), a hung server ends in a
 // timeout error after `timeout`, a caller's abort stops the retries, errors are typed and name the
 // spec's operationId, and every attempt is reported with its timings and without credentials.
-import { type FaultServer, startFaultServer } from '@mall-api/client-kit/testing';
+import { type FaultServer, startFaultServer } from '@mall-api/test-support/fault-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientEvent, createCollectionClient, isMallApiError, MallApiError } from './index.js';
 

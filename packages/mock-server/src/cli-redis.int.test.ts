@@ -2,8 +2,9 @@
 // `MALL_API_MOCK_REDIS`: a token issued by one works at the other, a category written through one
 // is journaled where the other reads the journal, and each process says it keeps its shared
 // state in Redis.
+
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { demoToken, exitCode, startCli, urlOf } from './testing/cli-process.js';
 
 let redis: TestRedisServer;

@@ -4,8 +4,6 @@
 // it, other malls do not), rate-limit reset, per-mall base URLs, validated input that changes
 // nothing, data changes that keep the API answering from the old records until they are swapped in
 // (an API write during a fixture load refuses it with 409), and access: loopback only, control token.
-import { createAdminClient } from '@mall-api/admin-client';
-import { createMemoryTokenStore, createTokenManager, parseTokenResponse, refreshToken } from '@mall-api/auth';
 import { loadSpec } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlError, type StartedMock, startMock } from './qa/index.js';
@@ -137,32 +135,6 @@ describe('clock', () => {
     expect((await expired.json()).error.message).toMatch(/expired/);
     expect((await adminCall(other, '/api/v2/admin/categories', {}, otherToken)).status).toBe(200);
     expect((await mock.control.clock(late)).offsetMs).toBe(2 * 3_600_000 + 1_000);
-  });
-
-  it('makes the token manager refresh once the mall’s clock has expired its token', async () => {
-    const mall = freshMall();
-    const store = createMemoryTokenStore();
-    await store.set(mall, parseTokenResponse(await mock.token(mall)));
-    const refreshes: string[] = [];
-    const tokens = createTokenManager({
-      mallId: mall,
-      store,
-      refresh: (token) => {
-        refreshes.push('refresh');
-        return refreshToken({
-          mallBaseUrl: mock.mallUrl('admin', mall),
-          clientId: mock.credentials.oauthApp.clientId,
-          clientSecret: mock.credentials.oauthApp.clientSecret,
-          refreshToken: token,
-        });
-      },
-    });
-    const admin = createAdminClient({ mallId: mall, baseUrl: mock.mallUrl('admin', mall), auth: tokens });
-    expect((await admin.GET('/api/v2/admin/categories', {})).response.status).toBe(200);
-    await mock.control.advanceClock(mall, 2 * 3_600_000 + 1_000);
-    const after = await admin.GET('/api/v2/admin/categories', {});
-    expect(after.response.status).toBe(200);
-    expect(refreshes).toEqual(['refresh']);
   });
 
   it('expires an OAuth code after one minute of the mall’s time', async () => {

@@ -4,9 +4,10 @@
 // read back afterwards at every instance, whichever instance's use found the others idle and
 // dropped them meanwhile; the malls are on the roster again, and once idle in turn they are
 // dropped, data included.
+
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { startMockServers } from './mock-server.js';
 import { requestDemoTokens } from './oauth/demo-tokens.js';
 

@@ -1,8 +1,11 @@
-// The assembled front layer over real HTTP: the stage order mock-api.ts declares, a failure inside
-// a stage answered with a bare 500 envelope while its cause goes to the log, and — for every
-// operation of the three APIs — path ids repeated in the query or body accepted when they agree.
+// The assembled front layer over real HTTP: the stage order mock-api.ts declares, every way in
+// included (health and control are branches of the one list, answered outside the API's journal and
+// log); a failure inside a stage answered with a bare 500 envelope while its cause goes to the log,
+// and a store outage with a 503, both journalled at the request's mall; and — for every operation
+// of the three APIs — path ids repeated in the query or body accepted when they agree.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { StoreUnavailableError } from '@mall-api/mall-state';
 import {
   apiNames,
   type Json,
@@ -13,6 +16,8 @@ import {
 } from '@mall-api/spec-model';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoOAuthApp } from './demo-credentials.js';
+import { createHealth } from './health.js';
+import { createMockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApi } from './mock-api.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createOAuthAuthority } from './oauth/oauth-authority.js';
@@ -35,6 +40,7 @@ describe('the front layer', () => {
   it('runs the stages in the order its header states', async () => {
     const admin = await createMockApi('admin', { authority });
     expect(admin.stages).toEqual([
+      'control',
       'cors-preflight',
       'identify-caller',
       'mall-clock',
@@ -51,6 +57,24 @@ describe('the front layer', () => {
       'answer',
     ]);
     expect((await createMockApi('collection')).stages).not.toContain('https-only');
+  });
+
+  it('answers the health endpoints as the first branch of its list, outside the journal and the log', async () => {
+    const health = createHealth();
+    health.markReady();
+    const malls = await createMockMalls();
+    const logged: string[] = [];
+    const mock = await createMockApi('admin', { authority, health, malls, log: (line) => logged.push(line) });
+    expect(mock.stages.slice(0, 3)).toEqual(['health', 'control', 'cors-preflight']);
+    const base = await serve(mock);
+    const ready = await fetch(`${base}/__ready`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+    expect(await ready.json()).toEqual({ status: 'ready' });
+    expect((await fetch(`${base}/__mock/malls/demomall/journal`)).status).toBe(200);
+    expect(await malls.journal.entries('demomall', {})).toEqual([]);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/GET \/__mock\/malls\/demomall\/journal 200/);
   });
 
   it('answers a documented response of the OAuth endpoints from the spec, with no access token', async () => {
@@ -72,23 +96,33 @@ describe('the front layer', () => {
     expect(elsewhere.status).toBe(401);
   });
 
-  it('logs the cause of a 500 and answers only the envelope', async () => {
+  /** Lists categories at `mall` on an admin mock whose sandbox throws `error`: the answer, the journal and the log. */
+  async function failingCall(error: Error, mall: string) {
     const logged: string[] = [];
+    const malls = await createMockMalls();
     const mock = await createMockApi('admin', {
       authority,
+      malls,
       logError: (line) => logged.push(line),
       sandbox: {
         handles: () => true,
         handle: () => {
-          throw new TypeError('store went away');
+          throw error;
         },
       },
     });
-    const base = await serve(mock);
-    const token = issueDemoTokens(authority, ['mall.read_category'], 'failmall').access_token;
-    const response = await fetch(`${base}/api/v2/admin/categories`, {
+    const token = issueDemoTokens(authority, ['mall.read_category'], mall).access_token;
+    const response = await fetch(`${await serve(mock)}/api/v2/admin/categories`, {
       headers: { authorization: `Bearer ${token}` },
     });
+    return { response, token, logged, journal: await malls.journal.entries(mall, {}) };
+  }
+
+  it('logs the cause of a 500, answers only the envelope and journals it', async () => {
+    const { response, token, logged, journal } = await failingCall(
+      new TypeError('store went away'),
+      'failmall',
+    );
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({
@@ -98,6 +132,17 @@ describe('the front layer', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/admin 500 on GET \/api\/v2\/admin\/categories: TypeError: store went away/);
     expect(logged[0]).not.toContain(token);
+    expect(journal).toMatchObject([{ operationId: 'listCategories', status: 500, answeredBy: 'answer' }]);
+  });
+
+  it('answers a store outage with a 503 envelope, logs no cause and journals it', async () => {
+    const outage = await failingCall(new StoreUnavailableError('the store does not answer'), 'outagemall');
+    expect(outage.response.status).toBe(503);
+    expect((await outage.response.json()).error.message).not.toMatch(/does not answer/);
+    expect(outage.logged).toEqual([]);
+    expect(outage.journal).toMatchObject([
+      { operationId: 'listCategories', status: 503, answeredBy: 'answer' },
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
-// place that shows the order:
+// place that shows the order, every way in included:
+//   [health (when given): /__health, /__ready] → [control: /__mock/…, control/control-api.ts] →
 //   CORS preflight → identify caller → mall clock → rate limit → HTTPS only (APIs the spec marks) →
 //   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
 //   require credentials → known operation → scope → the answering stages:
@@ -7,12 +8,12 @@
 // Everything a stage needs from the spec comes from the API compiled once (compiled-api.ts). The
 // request is parsed once into an arrival (pipeline/phases.ts); each stage answers or passes on the
 // next, narrower phase (pipeline/stage.ts, pipeline/stages/), so the types keep the order; the
-// OAuth endpoints are a branch taken before credentials are required. Every answer carries the
-// API's rate-limit headers and every error the API's envelope, and is written to the request
-// journal of its mall. Paths under `/__mock/` go to the control API instead. A shared state store
-// (Redis) that cannot answer is a 503 with the envelope (its connection logs the cause once per
-// outage); any other unexpected failure is logged with its cause and answered with a bare 500
-// envelope.
+// health, control and OAuth endpoints are branches of the one list. Every answer of the API
+// carries its rate-limit headers and every error the API's envelope, and every one, 500 and 503
+// included, is written to the request journal of its mall (the health and control branches answer
+// outside the API: no journal entry, no CORS or rate-limit headers). A shared state store (Redis)
+// that cannot answer is a 503 with the envelope (its connection logs the cause once per outage);
+// any other unexpected failure is logged with its cause and answered with a bare 500 envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StoreUnavailableError, storeUnavailableMessage } from '@mall-api/mall-state';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
@@ -23,10 +24,11 @@ import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
 import { clientAddressOf } from './client-address.js';
 import { type CompiledApi, servedApi } from './compiled-api.js';
-import { controlPrefix, createControlApi } from './control/control-api.js';
+import { createControlBranch, isControlRequest } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { ClientCredential } from './demo-credentials.js';
+import { type Health, healthBranch, isHealthRequest } from './health.js';
 import { abortedLine, errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
@@ -96,6 +98,8 @@ export interface MockApiOptions {
   specs?: ApiSpecs;
   /** Sandbox mode without shared malls (a single gateway): operations it keeps state for are answered from it. */
   sandbox?: SandboxGateway;
+  /** The readiness `/__health` and `/__ready` report (several APIs share one); without it the API does not answer them. */
+  health?: Health;
 }
 
 /** A request handler for one API. */
@@ -148,7 +152,11 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
           .step(knownOperation)
           .join(answering)
       : undefined;
+  const health = options.health && healthBranch(options.health);
+  const control = await createControlBranch(malls, specs, options.control, options.publicHosts);
   const stages = pipeline<Arrival>()
+    .branchIf('health', isHealthRequest, health)
+    .branch('control', isControlRequest, control)
     .check(corsPreflight)
     .step(identifyCaller(sources))
     .check(mallClock(malls.clocks))
@@ -167,9 +175,12 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .join(answering);
   // The stages a request has passed the faults stage by when it is answered there.
   const markedBefore = new Set(['faults', 'answer']);
-  const control = await createControlApi(malls, specs, options.control, options.publicHosts);
+  // The stages of the branches that answer outside the API.
+  const outsideApi = new Set([...(health?.names ?? []), ...control.names]);
+  const unlogged = new Set(health?.names);
   const cors = corsResponseHeaders(limit);
   const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
+    if (outsideApi.has(answeredBy)) return undefined;
     const mallId = mallReached(reached);
     return malls.journal.record(mallId, {
       receivedAtMs: malls.clocks.now(mallId),
@@ -194,22 +205,12 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     async handle(request, response) {
       const started = performance.now();
       let status = 500;
+      let answeredBy = '';
       let aborted = false;
       let limitHeaders: Record<string, string> = {};
       try {
-        if (request.url?.startsWith(controlPrefix)) {
-          const url = new URL(request.url, 'http://mock.local');
-          // A change by a control call puts its mall in use (and may drop the least recently used),
-          // before the change is made, so no drop takes the mall under it.
-          const changing = /^\/__mock\/malls\/([^/]+)\//.exec(url.pathname)?.[1];
-          if (changing && (request.method === 'POST' || request.method === 'PUT'))
-            await malls.touch(changing);
-          const reply = await control(request, url);
-          status = reply.status;
-          sendReply(response, reply, {});
-          return;
-        }
         const { reply, stage, reached } = await stages.run(parseArrival(profile, spec, request));
+        answeredBy = stage;
         limitHeaders = reply.limitHeaders ?? reached.limitHeaders ?? {};
         status = reply.status;
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
@@ -222,7 +223,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
           inUse && malls.touch(mallReached(reached)),
         ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
-        sendReply(response, reply, request.headers.origin ? { ...cors, ...limitHeaders } : limitHeaders);
+        const api = request.headers.origin && !outsideApi.has(stage);
+        sendReply(response, reply, api ? { ...cors, ...limitHeaders } : limitHeaders);
       } catch (thrown) {
         // A stage that threw is reported with the phase it had reached (its limit headers still apply).
         const error = thrown instanceof StageFailure ? thrown.cause : thrown;
@@ -240,12 +242,24 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         const reply = unavailable
           ? errorReply(503, storeUnavailableMessage)
           : errorReply(500, `An internal error occurred (${kind}).`);
+        if (thrown instanceof StageFailure)
+          await Promise.resolve(thrown)
+            .then(({ reached, stage }) => journal(reached, status, stage, started))
+            .catch((failure: unknown) => {
+              // The store of the journal may be the one that is down: that outage is logged already.
+              if (!(failure instanceof StoreUnavailableError))
+                logError(
+                  errorLine(format, { api: profile.name, method: request.method, url: request.url }, failure),
+                );
+            });
         if (!response.headersSent) sendReply(response, reply, limitHeaders);
         else response.destroy();
       } finally {
         const logged = { api: profile.name, method: request.method, url: request.url };
         const ms = performance.now() - started;
-        options.log?.(aborted ? abortedLine(format, logged, ms) : requestLine(format, logged, status, ms));
+        // A balancer's health probes would drown the log: they are not logged.
+        if (!unlogged.has(answeredBy))
+          options.log?.(aborted ? abortedLine(format, logged, ms) : requestLine(format, logged, status, ms));
       }
     },
   };

@@ -3,7 +3,8 @@
 // OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
 // mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts, or open
 // malls the caller passes and closes), a mall per mall id. A server bound off the loopback interface refuses to start without a control token.
-// Every port answers the health endpoints (health.ts); ready once every API listens. With `redis`,
+// Every port answers the health endpoints (health.ts, a branch of each API's stages); ready once
+// every API listens. With `redis`,
 // everything shared between requests lives in Redis (`@mall-api/mall-state/redis`, loaded only
 // then: clocks, journals, faults, buckets, the roster; and on its connection the OAuth codes and
 // tokens, oauth/redis-oauth-store.ts), so replicas on one Redis act as one; `/__ready` says not
@@ -23,7 +24,7 @@ import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { type CompiledApi, compileApi, servedApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
-import { createHealth, type Health, type ReadinessCheck } from './health.js';
+import { createHealth, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
 import { messageLine, requestLine } from './log-lines.js';
 import { answerMalformedRequests, refuseWithoutHost } from './malformed-http.js';
@@ -46,8 +47,6 @@ export interface ServeOptions extends Omit<MockApiOptions, 'sandbox'> {
   port?: number;
   /** Defaults to 127.0.0.1. Any other than a loopback address needs `control.token`. */
   host?: string;
-  /** The readiness `/__ready` reports (several APIs share one); else this API's own, ready once it listens. */
-  health?: Health;
 }
 
 /** A running mock API. */
@@ -86,6 +85,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
+  const health = options.health ?? createHealth(sandbox?.ready);
   // The malls made here (their expiry timer stops on `close`), as opposed to malls the caller passed.
   let ownMalls: MockMalls | undefined;
   try {
@@ -98,6 +98,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
         });
     mock = await createMockApi(options.api, {
       ...rest,
+      health,
       compiled,
       specs,
       malls: options.malls ?? (ownMalls as MockMalls),
@@ -108,7 +109,6 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     await ownSandbox?.close();
     throw error;
   }
-  const health = options.health ?? createHealth(sandbox?.ready);
   let stopping = false;
   // Node's own Host check answers without the envelope: refuseWithoutHost answers instead.
   const server: Server = createServer({ requireHostHeader: false }, (request, response) => {
@@ -116,8 +116,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
     response.once('finish', () => {
       if (stopping) server.closeIdleConnections();
     });
-    if (!(refuseWithoutHost(request, response) || health.answer(request, response)))
-      void mock.handle(request, response);
+    if (!refuseWithoutHost(request, response)) void mock.handle(request, response);
   });
   // What the parser refuses has no method or path worth logging: the line names the status only.
   answerMalformedRequests(server, (status) =>

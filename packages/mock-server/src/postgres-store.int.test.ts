@@ -4,8 +4,9 @@
 // SIGTERM still exits 0), and while the database is stopped a call answers 503 with the error
 // envelope (a control API reset too, changing nothing) and `/__ready` says not ready, both
 // recovering when it is back; the log never shows the URL's password.
+
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
 import { demoToken, exitCode, runCli, startCli, urlOf } from './testing/cli-process.js';
 import { until } from './testing/replica-set.js';
 

@@ -2,8 +2,9 @@
 // calls, 50 at a time, spread over both and over the three APIs, reads and writes, one replica
 // with the rate limits on (its buckets in Redis) and one with them off — answer no call with 503
 // and log no failed Redis command. What is asserted is counts, never how long anything took.
+
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { startMockServers } from './mock-server.js';
 import { requestDemoTokens } from './oauth/demo-tokens.js';
 

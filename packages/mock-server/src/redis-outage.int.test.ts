@@ -3,8 +3,9 @@
 // `/__health` stays live, the cause is logged once for the outage and never with the URL, in the
 // log format asked for (JSON here, like every other line); when Redis is back on its port the
 // replica answers again by itself.
+
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { startMockServers } from './mock-server.js';
 import { requestDemoTokens } from './oauth/demo-tokens.js';
 

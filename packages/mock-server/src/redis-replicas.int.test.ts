@@ -5,8 +5,9 @@
 // other (a token expires there; a collection call there is dated by it), and a reset on one is
 // what the other sees. Every mall here is its own, on a frozen clock
 // so the bucket does not drain during the burst.
+
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { type StartedMock, startMock } from './qa/start-mock.js';
 
 const frozen = Date.parse('2026-11-24T03:00:00.000Z');

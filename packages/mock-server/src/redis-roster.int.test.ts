@@ -1,8 +1,9 @@
 // The cap on malls holds for two replicas on one Redis together: using one mall more than the cap
 // on either replica drops the least recently used mall of both, and its journal and fault rules
 // are gone wherever they are read.
+
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { startMockServers } from './mock-server.js';
 import { requestDemoTokens } from './oauth/demo-tokens.js';
 import { createControlClient } from './qa/control-client.js';

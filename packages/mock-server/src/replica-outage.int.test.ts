@@ -4,8 +4,9 @@
 // the processes stay alive; once the store is back each replica recovers by itself (polled through
 // `/__ready`, then the data call succeeds). The per-store details (log lines, the control API) are
 // in postgres-store.int.test.ts and redis-outage.int.test.ts.
+
+import { startRedisServer } from '@mall-api/test-support/redis-server';
 import { expect, it } from 'vitest';
-import { startRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { demoToken } from './testing/cli-process.js';
 import { type Replica, until, useReplicaSet } from './testing/replica-set.js';
 

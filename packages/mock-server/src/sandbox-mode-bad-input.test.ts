@@ -9,9 +9,9 @@
 
 import { basicAuthorization } from '@mall-api/auth';
 import { loadSpec, mallParameterOf, type OperationEntry } from '@mall-api/spec-model';
+import { oddRequest } from '@mall-api/test-support/odd-requests';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oddRequest } from '../../../tools/src/testing/odd-requests.js';
 import type { ApiName } from './api-profiles.js';
 import { startMockServers } from './mock-server.js';
 import { issueDemoTokens } from './oauth/demo-tokens.js';

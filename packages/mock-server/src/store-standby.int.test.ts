@@ -2,9 +2,10 @@
 // is stopped, and another while Redis is not running yet, keeps running instead of exiting —
 // `/__health` 200, `/__ready` 503, a data call 503 with the error envelope — and becomes ready by
 // itself once the store starts, on the ports it printed, answering data calls.
+
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
+import { freePort, startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
-import { freePort, startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { demoToken, exitCode, startCli, urlOf } from './testing/cli-process.js';
 import { replicaArguments, until } from './testing/replica-set.js';
 

@@ -2,9 +2,10 @@
 // primary supervises two workers (its log names each with its pid) that serve the same ports; a
 // worker SIGKILLed is replaced while the port keeps answering; SIGTERM stops the primary and every
 // worker, exit 0. Whether N workers may run at all is worker-rules.test.ts's question.
+
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../tools/src/testing/postgres-server.js';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { demoToken, exitCode, startCli, urlOf } from './testing/cli-process.js';
 import { until } from './testing/replica-set.js';
 

@@ -1,7 +1,7 @@
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../tools/src/testing/redis-server.js';
 import { apiLimits } from './api-limits.js';
 import { createRateLimitMiddleware } from './client-scheduler.js';
 import { manualClock } from './clock.js';

@@ -1,8 +1,9 @@
 // @ts-check
 // The TypeScript types of a bundled OpenAPI document (openapi-typescript, with the one set of
 // options every generated API type file shares): `paths`, `components` and `operations`, which the
-// clients and the sandbox's handler maps are typed by. generate.mjs writes them for the shipped
-// bundles; a test following CONTRIBUTING's recipe writes them for a scratch bundle the same way.
+// clients, the sandbox's handler maps and the control client are typed by. bundle-specs.mjs writes
+// them beside the shipped bundles; a test following CONTRIBUTING's recipe writes them for a scratch
+// bundle the same way.
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 

@@ -6,9 +6,10 @@
 // the schema migrates once however many replicas start together; an observer hears of every change;
 // a drop asks whether the mall is still unused under its row lock, so a write waiting on it lands
 // in the mall made anew.
+
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import { openPostgresMalls, type PostgresMalls, runAsWrite } from './postgres-malls.js';
 import { migrate } from './postgres-migrations.js';
 

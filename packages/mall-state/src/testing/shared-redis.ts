@@ -1,8 +1,9 @@
-// Test support: one real `redis-server` per test file (tools/src/testing/redis-server.ts) and
+// Test support: one real `redis-server` per test file (`@mall-api/test-support/redis-server`) and
 // connections to it, each with its own key prefix so the tests of a file never see each other's
 // keys. The behaviour suites of the stores run over memory and over this.
+
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../../tools/src/testing/redis-server.js';
 import { connectRedis, type SharedRedis } from '../redis/redis-connection.js';
 
 /** Starts Redis before the file's tests and stops it after; `connect` gives a fresh prefix each call. */

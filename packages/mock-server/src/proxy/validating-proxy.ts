@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { type Json, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from '../api-profiles.js';
 import { compileApi } from '../compiled-api.js';
-import { controlPrefix, createControlApi } from '../control/control-api.js';
+import { controlPrefix, createControlBranch } from '../control/control-api.js';
 import type { ControlAccess } from '../control/control-guard.js';
 import { errorEnvelope } from '../error-envelope.js';
 import { createMockMalls, type MockMalls } from '../malls/mock-malls.js';
@@ -105,17 +105,18 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     .step(validateRequest(runtime));
   const answers = createAnswerChecks(spec, options.api);
   const malls = await createMockMalls();
-  const control = await createControlApi(malls, specs, options.control);
+  const control = await createControlBranch(malls, specs, options.control);
   const target = options.target.replace(/\/$/, '');
   const log = options.log ?? (() => {});
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const arrival = parseArrival(profile, spec, request);
     if (request.url?.startsWith(controlPrefix)) {
-      sendReply(response, await control(request, new URL(request.url, 'http://proxy.local')), {});
+      sendReply(response, (await control.run(arrival)).reply, {});
       return;
     }
     const started = performance.now();
-    const checked = await checks.run(parseArrival(profile, spec, request));
+    const checked = await checks.run(arrival);
     const reached: Reached = checked.reached;
     const violations = checked.reply ? requestViolations(checked.reply) : [];
     // A body the stages did not read (no route, or none declared) is forwarded as it came, within

@@ -6,9 +6,9 @@
 // violations.
 
 import type { FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
+import type { components, operations, paths } from '@mall-api/specs/types/control';
 import createClient from 'openapi-fetch';
 import type { ErrorEnvelope, Violation } from '../error-envelope.js';
-import type { components, operations, paths } from '../generated/control.js';
 import { verifyFailure } from './verify-report.js';
 
 type Fixture = components['schemas']['Fixture'];

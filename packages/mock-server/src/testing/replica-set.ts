@@ -1,5 +1,5 @@
 // Test support: N `mall-api-mock` processes on one PostgreSQL and one Redis (the harnesses in
-// tools/src/testing), each serving the three APIs on free ports: the topology a load balancer puts
+// @mall-api/test-support), each serving the three APIs on free ports: the topology a load balancer puts
 // in front of, as processes. Gives each replica's URLs, the per-mall base URL of each API and the
 // demo credentials' headers; `stop` ends the replicas still running with SIGTERM. `useReplicaSet`
 // starts the stores and the replicas before a file's tests and stops them after. Not part of the
@@ -7,9 +7,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { basicAuthorization } from '@mall-api/auth';
 import type { ApiName } from '@mall-api/spec-model';
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
-import { startRedisServer, type TestRedisServer } from '../../../../tools/src/testing/redis-server.js';
 import { demoCollectionClients } from '../demo-credentials.js';
 import { exitCode, startCli, urlOf } from './cli-process.js';
 

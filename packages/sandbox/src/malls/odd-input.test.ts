@@ -18,9 +18,9 @@ import {
   parameterValue,
   type SpecModel,
 } from '@mall-api/spec-model';
+import { oddRequest, plausibleText } from '@mall-api/test-support/odd-requests';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oddRequest, plausibleText } from '../../../../tools/src/testing/odd-requests.js';
 import type { SandboxMalls } from '../index.js';
 import { type Body, closeTestMalls, openTestMalls, shippedSpecs } from '../testing/test-malls.js';
 

@@ -7,9 +7,9 @@
 // 503 and not ready (logged once), then recovers.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStorage } from '@mall-api/mall-state';
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { createSandboxMalls } from './sandbox-malls.js';
 import type { SharedSandboxMalls } from './shared-sandbox-malls.js';

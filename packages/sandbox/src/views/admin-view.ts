@@ -4,8 +4,9 @@
 // the result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
 // here are answered by the mock from the spec's examples. A read (every handler not wrapped in a
 // transaction) keeps its answers until the next write to the mall (kept-answers.ts).
-import type { operations } from '@mall-api/admin-client';
+
 import { tableNames } from '@mall-api/mall-state';
+import type { operations } from '@mall-api/specs/types/admin';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { AddOutcome } from '../catalogue/placement-service.js';

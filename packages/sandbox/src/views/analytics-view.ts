@@ -10,7 +10,7 @@
 // the platform answers a credential reading what it may not (our reading); `device_type` keeps the
 // visits of one device.
 
-import type { operations } from '@mall-api/analytics-client';
+import type { operations } from '@mall-api/specs/types/analytics';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { forbidden } from '../catalogue/refusal.js';
 import { found } from '../sandbox-result.js';

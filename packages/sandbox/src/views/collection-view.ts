@@ -6,7 +6,7 @@
 // sorts by the spec's default key and order when the query names none. Every filter is applied as
 // its parameter's `x-query` declares it (declared-filters.ts), with paging and sorting. Queries over
 // every mall go through the cross-mall index (cross-mall-index.ts).
-import type { operations } from '@mall-api/collection-client';
+import type { operations } from '@mall-api/specs/types/collection';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { found } from '../sandbox-result.js';
 import { collectionComparator, shopComparator, sortedBy } from './collection-order.js';

@@ -1,5 +1,5 @@
 // The shape of a sandbox handler, typed by the operation the generated types of the spec describe
-// (each API client's exported `operations`, written by tools/src/generate.mjs): its path and query
+// (`operations` of `@mall-api/specs/types/<api>`, written by tools/src/bundle-specs.mjs): its path and query
 // parameters, already converted to their schema types by the front layer, and its JSON body. A
 // handler map keyed by operation id is checked against the generated `operations`, so a misspelt
 // operation id is a type error.

@@ -2,14 +2,14 @@
 // directory, `postgres` on a free loopback port, trust authentication for user `postgres`. It can
 // be stopped and started again on the same port with its data (outage tests), killed with SIGKILL,
 // and removed. As root (CI containers) the server runs as the `postgres` user Debian's package
-// creates, since PostgreSQL refuses to run as root. Not for production use; tests import it by path.
+// creates, since PostgreSQL refuses to run as root. Not for production use; tests import it as `@mall-api/test-support/postgres-server`.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../free-port.mjs';
+import { freePort } from './free-port.mjs';
 
 const run = promisify(execFile);
 

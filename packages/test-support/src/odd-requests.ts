@@ -4,7 +4,7 @@
 // issued or not numbers; query texts of the wrong type or out of range (the required ones given a
 // plausible text first, or not); a write's JSON body with a field replaced by any JSON value or
 // removed, or replaced whole. Parameters stay texts, as a request carries them. Not for production
-// use; tests import it by path.
+// use; tests import it as `@mall-api/test-support/odd-requests`.
 import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
 import fc from 'fast-check';
 

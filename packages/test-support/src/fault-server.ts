@@ -1,8 +1,8 @@
 // A local HTTP server for the clients' failure tests: it listens on 127.0.0.1 on a free port and
 // answers each request as a script says — a status with headers and a JSON body, no answer at all,
 // a connection dropped before any answer, or one dropped halfway through the body — and records
-// every request it received (method, path, body, headers, arrival time). Test code only; it is
-// exported as `@mall-api/client-kit/testing` and never bundled into a client.
+// every request it received (method, path, body, headers, arrival time). Test code only, exported
+// as `@mall-api/test-support/fault-server` by the private test-support package.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -1,11 +1,11 @@
 // Test support: starts a real Debian `redis-server` on a free loopback port for one test file
-// and stops it afterwards. Not for production use; tests import it directly by path.
+// and stops it afterwards. Not for production use; tests import it as `@mall-api/test-support/redis-server`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../free-port.mjs';
+import { freePort } from './free-port.mjs';
 
 export { freePort };
 

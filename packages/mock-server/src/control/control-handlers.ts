@@ -1,0 +1,137 @@
+// The control API's operations, one typed task each (WireMock's model): a table keyed by the
+// operation ids of specs/control whose calls are typed by its generated types
+// (`@mall-api/specs/types/control`), so a missing or misspelt operation is a type error. The rules
+// beyond shape are control-rules.ts'; access, routing and validation are the control branch's.
+import type { FaultAction, JournalFilter } from '@mall-api/mall-state';
+import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
+import type { ApiSpecs } from '@mall-api/spec-model';
+import type { components, operations } from '@mall-api/specs/types/control';
+import type { MallReset, MockMalls } from '../malls/mock-malls.js';
+import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
+import { refusalReply } from '../sandbox-outcome.js';
+import { clockViolation, delayViolation, operationViolation } from './control-rules.js';
+
+/** An operation id of the control API. */
+export type ControlOperationId = keyof operations;
+
+/** A validated call of operation `Id`: its mall and its converted parameters and body. */
+export interface ControlCall<Id extends ControlOperationId> {
+  readonly mallId: string;
+  readonly path: NonNullable<operations[Id]['parameters']['path']>;
+  readonly query: NonNullable<operations[Id]['parameters']['query']>;
+  readonly body: operations[Id] extends { requestBody: { content: { 'application/json': infer Body } } }
+    ? Body
+    : undefined;
+}
+
+/** One task per control operation. */
+export type ControlHandlers = {
+  readonly [Id in ControlOperationId]: (call: ControlCall<Id>) => Reply | Promise<Reply>;
+};
+
+type Schemas = components['schemas'];
+
+const ok = (body: unknown, status = 200): Reply => ({ status, headers: {}, body });
+
+const exampleMode = () =>
+  errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
+
+/** The reply to a change to a mall's data: what the mall now holds, or the refusal's envelope. */
+const changeReply = (change: MallReset): Reply =>
+  change.ok ? ok({ ok: true, ...(change.counts ? { counts: change.counts } : {}) }) : refusalReply(change);
+
+/** What a reset starts the mall from (undefined: the server's seed). */
+function mallStart(to: Schemas['MallStart'] | undefined): MallStart | undefined {
+  if (to === 'empty') return 'empty';
+  if (typeof to !== 'object' || to === null) return undefined;
+  if ('fixture' in to && typeof to.fixture === 'string') return { fixture: to.fixture };
+  return 'seed' in to && typeof to.seed === 'number' ? { seed: to.seed } : undefined;
+}
+
+/** A fault action as stored: a delay's longest time defaults to its shortest. */
+function storedAction(action: Schemas['FaultAction']): FaultAction {
+  const { kind, minMs = 0, maxMs = minMs, status = 500, retryAfterSeconds } = action;
+  if (kind === 'delay') return { kind, minMs, maxMs };
+  if (kind === 'status')
+    return { kind, status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+  return { kind };
+}
+
+/**
+ * The tasks over the mocks' malls.
+ * @param document the control document (`getControlDocument` answers it)
+ * @param specs the spec of every API the mocks serve: fault and journal filters may name their operations
+ */
+export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unknown): ControlHandlers {
+  const sandboxChange = async (
+    change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallOutcome | Promise<MallOutcome>,
+  ): Promise<Reply> => (malls.sandbox ? changeReply(await change(malls.sandbox)) : exampleMode());
+
+  const clockBody = (mallId: string) => ({
+    now: new Date(malls.clocks.now(mallId)).toISOString(),
+    offsetMs: malls.clocks.offset(mallId),
+  });
+
+  /** Answers a journal read, unless its filter names an operation no API has. */
+  const journal = async (
+    { mallId, query }: ControlCall<'listJournal' | 'countJournal'>,
+    answer: (entries: unknown[]) => Reply,
+  ): Promise<Reply> => {
+    const filter: JournalFilter = query;
+    const unknown = operationViolation(specs, filter.api, filter.operationId, 'operationId', 'query');
+    return unknown ? violationsReply([unknown]) : answer(await malls.journal.entries(mallId, filter));
+  };
+
+  return {
+    getControlDocument: () => ok(document),
+    listMalls: async () => ok({ malls: await malls.mallIds() }),
+    createReset: async ({ mallId, body }) => changeReply(await malls.reset(mallId, mallStart(body.to))),
+    createFixture: ({ mallId, body }) => sandboxChange((sandbox) => sandbox.loadFixture(mallId, body)),
+    getSnapshot: async ({ mallId }) => {
+      if (!malls.sandbox) return exampleMode();
+      const snapshot = await malls.sandbox.snapshot(mallId);
+      return snapshot === undefined ? errorReply(404, `No mall ${mallId} exists.`) : ok(snapshot);
+    },
+    updateSnapshot: ({ mallId, body }) => sandboxChange((sandbox) => sandbox.restore(mallId, body)),
+    listJournal: (call) => journal(call, (entries) => ok({ entries })),
+    countJournal: (call) => journal(call, (entries) => ok({ count: entries.length })),
+    deleteJournal: async ({ mallId }) => ok({ cleared: await malls.journal.clear(mallId) }),
+    listFaults: async ({ mallId }) => ok({ faults: await malls.faults.list(mallId) }),
+    createFault: async ({ mallId, body: { match = {}, times, action } }) => {
+      const refused =
+        delayViolation(action) ??
+        operationViolation(specs, match.api, match.operationId, 'match.operationId');
+      if (refused) return violationsReply([refused]);
+      const rule = {
+        match,
+        action: storedAction(action),
+        ...(times === undefined ? {} : { remaining: times }),
+      };
+      return ok(await malls.faults.add(mallId, rule), 201);
+    },
+    deleteFaults: async ({ mallId }) => ok({ cleared: await malls.faults.clear(mallId) }),
+    deleteFault: async ({ mallId, path: { id } }) =>
+      (await malls.faults.remove(mallId, id))
+        ? ok({ removed: id })
+        : errorReply(404, `No fault rule ${id} at mall ${mallId}.`),
+    getClock: async ({ mallId }) => {
+      await malls.clocks.refresh(mallId);
+      return ok(clockBody(mallId));
+    },
+    updateClock: async ({ mallId, body: { advanceMs, at } }) => {
+      await malls.clocks.refresh(mallId);
+      const refused =
+        advanceMs === undefined
+          ? clockViolation('at', Date.parse(at ?? ''))
+          : clockViolation('advanceMs', malls.clocks.now(mallId) + advanceMs);
+      if (refused) return violationsReply([refused]);
+      if (advanceMs !== undefined) await malls.clocks.advance(mallId, advanceMs);
+      if (at !== undefined) await malls.clocks.set(mallId, Date.parse(at));
+      return ok(clockBody(mallId));
+    },
+    deleteRateLimits: async ({ mallId }) => {
+      await malls.resetLimits(mallId);
+      return ok({ ok: true });
+    },
+  };
+}
