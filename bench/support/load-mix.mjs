@@ -44,7 +44,7 @@ export async function loadMix(
     Promise.all(
       loaded.map((api) => autocannon({ url: urls[api], requests: mix[api], connections: perApi, duration })),
     );
-  await round(warmupSeconds); // first requests compile validators and V8 optimises
+  if (warmupSeconds > 0) await round(warmupSeconds); // first requests compile validators and V8 optimises
   const shares = serverPids && cpuShares(serverPids);
   const results = await round(seconds);
   const cores = shares?.();

@@ -89,6 +89,13 @@ export interface PostgresMalls {
     forget: (mallId: string) => void,
     current: (mallId: string, store: SandboxStore) => void,
   ): Promise<void>;
+  /** {@link catchUpAll} for the malls `mallIds` only (a call that names them): the others are not read. */
+  catchUpMalls(
+    mallIds: readonly string[],
+    adopt: (mallId: string) => void,
+    forget: (mallId: string) => void,
+    current: (mallId: string, store: SandboxStore) => void,
+  ): Promise<void>;
   /** The database's malls, in id order. */
   mallIds(): Promise<string[]>;
   /**
@@ -408,6 +415,33 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
   /** The mall changed since the version a staged change started from: roll back, write nothing. */
   const changedSince = new Error('the mall changed');
 
+  /**
+   * Catches up the malls of `rows` (the database's rows of the malls looked at, `considered`):
+   * forgets those held that the database lacks, adopts those not held, refreshes those behind.
+   */
+  const catchUp = async (
+    rows: (MallRow & { mall: string })[],
+    considered: readonly string[],
+    hooks: {
+      adopt: (mallId: string) => void;
+      forget: (mallId: string) => void;
+      current: (mallId: string, store: SandboxStore) => void;
+    },
+  ) => {
+    const inDatabase = new Set(rows.map((row) => row.mall));
+    for (const mallId of considered) if (held.has(mallId) && !inDatabase.has(mallId)) hooks.forget(mallId);
+    for (const row of rows) if (!held.has(row.mall)) hooks.adopt(row.mall);
+    await Promise.all(
+      rows.map((row) =>
+        serially(row.mall, async () => {
+          const mall = held.get(row.mall);
+          if (mall && inStep(mall, row) && mall.version >= Number(row.version)) return;
+          const caughtUp = await refresh(pool, row.mall);
+          if (caughtUp) hooks.current(row.mall, caughtUp.store);
+        }),
+      ),
+    );
+  };
   /** Purges, then tells `gone` of the held malls the database no longer has (each in its turn). */
   const upkeepNow = async () => {
     const purged = await purge(session, retentionMs);
@@ -551,25 +585,26 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
       };
     },
 
-    async catchUpAll(adopt, forget, current) {
-      const rows = await query<MallRow & { mall: string }>(
-        pool,
-        'SELECT mall, version, created, rowset, floor FROM malls',
-      );
-      const inDatabase = new Set(rows.map((row) => row.mall));
-      for (const mallId of [...held.keys()]) if (!inDatabase.has(mallId)) forget(mallId);
-      for (const row of rows) if (!held.has(row.mall)) adopt(row.mall);
-      await Promise.all(
-        rows.map((row) =>
-          serially(row.mall, async () => {
-            const mall = held.get(row.mall);
-            if (mall && inStep(mall, row) && mall.version >= Number(row.version)) return;
-            const caughtUp = await refresh(pool, row.mall);
-            if (caughtUp) current(row.mall, caughtUp.store);
-          }),
+    catchUpAll: async (adopt, forget, current) =>
+      catchUp(
+        await query<MallRow & { mall: string }>(
+          pool,
+          'SELECT mall, version, created, rowset, floor FROM malls',
         ),
-      );
-    },
+        [...held.keys()],
+        { adopt, forget, current },
+      ),
+
+    catchUpMalls: async (mallIds, adopt, forget, current) =>
+      catchUp(
+        await query<MallRow & { mall: string }>(
+          pool,
+          'SELECT mall, version, created, rowset, floor FROM malls WHERE mall = ANY($1::text[])',
+          [[...mallIds]],
+        ),
+        mallIds,
+        { adopt, forget, current },
+      ),
 
     mallIds: async () =>
       (await query<{ mall: string }>(pool, 'SELECT mall FROM malls ORDER BY mall')).map((row) => row.mall),

@@ -45,7 +45,7 @@ import { seedSandbox } from '../seed/seed-data.js';
 import { memo } from '../support/memo.js';
 import { recentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
-import { createCollectionView } from '../views/collection-view.js';
+import { createCollectionView, storeIdsNamed } from '../views/collection-view.js';
 import { type AnyHandler, handlerTable } from '../views/handler-types.js';
 import { keptOverMalls } from '../views/kept-answers.js';
 import { createMallChanges } from '../views/mall-changes.js';
@@ -361,6 +361,7 @@ export async function createSandboxMalls(
       const core: MallsCore = {
         handles: (api, operationId) => handlerFor(api, operationId, sample) !== undefined,
         handlerOf: (call, mall) => handlerOf(call, mall ?? sample),
+        mallsNamed: (call) => storeIdsNamed(call.query),
         held: (mallId) => malls.get(mallId) ?? adopt(mallId, postgres.open(mallId)),
         over(mallId, store) {
           const mall = malls.get(mallId);

@@ -1,5 +1,6 @@
 // Sandbox malls kept in a real PostgreSQL, with two "replicas" (two createSandboxMalls on one
-// database): a replica reads a mall when a call first needs it (a collection call: every mall),
+// database): a replica reads a mall when a call first needs it (a collection call: the malls it
+// names, else every mall),
 // not all at start; committed records survive a reopening; a replica catches up with what another wrote, deleted, reset or dropped (the
 // collection too); a fixture loads whole or not at all; a reset to a named fixture or a seed and a
 // restore are seen by both, a refused one writes nothing; concurrent writes from both to one mall
@@ -86,7 +87,7 @@ const categoryNames = async (malls: SharedSandboxMalls, mallId: string) =>
   ).map((c) => c.category_name as string);
 
 describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
-  it('reads a mall when a call first needs it, not every mall at start; a collection call reads every mall', async () => {
+  it('reads a mall when a call first needs it, not every mall at start; a collection call reads the malls it names, else every mall', async () => {
     const url = await newDatabase();
     const first = await replica(url);
     for (const mallId of ['m1', 'm2', 'm3']) await createCategory(first, mallId, `shelf of ${mallId}`);
@@ -95,6 +96,7 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     if (!('catchUpAll' in storage)) throw new Error('a PostgreSQL store was expected');
     const reads = vi.spyOn(storage, 'read');
     const catchUps = vi.spyOn(storage, 'catchUpAll');
+    const named = vi.spyOn(storage, 'catchUpMalls');
     const second = await createSandboxMalls({ storage, newMall: 'empty' });
     opened.push(second);
     expect(reads).not.toHaveBeenCalled();
@@ -102,6 +104,12 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
 
     expect(await categoryNames(second, 'm2')).toContain('shelf of m2');
     expect(reads.mock.calls.map(([mallId]) => mallId)).toEqual(['m2']);
+    expect(catchUps).not.toHaveBeenCalled();
+
+    const ofM3 = bodyOf(await second.handle(collection('listShops', { store_id: ['m3'], limit: 100 })))
+      .shops as Body[];
+    expect(new Set(ofM3.map((shop) => shop.store_id))).toEqual(new Set(['m3']));
+    expect(named.mock.calls.map(([mallIds]) => mallIds)).toEqual([['m3']]);
     expect(catchUps).not.toHaveBeenCalled();
 
     const shops = bodyOf(await second.handle(collection('listShops', { limit: 100 }))).shops as Body[];

@@ -3,8 +3,9 @@
 // mall's caught-up copy; one that writes (whatever its HTTP method: the store sees the writes) or
 // finds no mall runs again as a write — one database transaction under the mall's row lock, a new
 // mall started there as `newMall` says. A replica reads a mall when a call first needs it (not
-// every mall at start); a collection call, which answers over every mall, first catches up the
-// malls whose version changed since it last looked and reads those it does not hold yet. A reset, fixture or restore builds the mall's next records off to the side in
+// every mall at start); a collection call first catches up the malls it answers over — those its
+// mall parameter names, else every mall — reading those it does not hold yet, so a call naming
+// one mall costs one mall whatever the database holds. A reset, fixture or restore builds the mall's next records off to the side in
 // time slices (the mall answering from its old records meanwhile), has the store write them as
 // the mall's next row set in batches and swap it in at once; a fixture is refused as a `conflict`
 // when the mall was written meanwhile, by any replica. Changes to one mall run one at a time in a
@@ -75,6 +76,8 @@ export interface MallsCore {
   handles(api: SandboxApi, operationId: string): boolean;
   /** The handler of a call on `mall` (undefined: a collection call); throws on misuse. */
   handlerOf(call: SandboxCall, mall: Mall | undefined): AnyHandler;
+  /** The malls a collection call's mall parameter names; undefined when it answers over every mall. */
+  mallsNamed(call: SandboxCall): readonly string[] | undefined;
   /** The mall as this replica holds it, opened (empty) when it holds none. */
   held(mallId: string): Mall;
   /** The mall over `store`, made the one of its id if it is not already (the store replaced it). */
@@ -139,7 +142,13 @@ export async function sharedSandboxMalls(
       const fill = await checked();
       return typeof fill === 'function' ? replace(mallId, fill) : fill;
     });
-  const catchUpAll = () => postgres.catchUpAll(core.held, core.forget, core.over);
+  /** Catches up the malls a collection call answers over (every mall unless it names some). */
+  const catchUpFor = (call: SandboxCall) => {
+    const named = core.mallsNamed(call);
+    return named
+      ? postgres.catchUpMalls(named, core.held, core.forget, core.over)
+      : postgres.catchUpAll(core.held, core.forget, core.over);
+  };
 
   // A mall another replica dropped is forgotten here too, once upkeep finds it gone.
   postgres.observeGone(core.forget);
@@ -152,7 +161,7 @@ export async function sharedSandboxMalls(
       try {
         if (call.api === 'collection') {
           const handler = core.handlerOf(call, undefined);
-          await catchUpAll();
+          await catchUpFor(call);
           return handler(call);
         }
         const mallId = callMall(call);

@@ -27,6 +27,13 @@ interface ProductQuery extends ListWindow {
   readonly order?: string;
 }
 
+/** The malls a collection query names (`store_id`, one or a list); undefined: every mall. */
+export function storeIdsNamed(query: Readonly<Record<string, unknown>>): readonly string[] | undefined {
+  const ids = query.store_id;
+  if (ids === undefined) return undefined;
+  return (Array.isArray(ids) ? ids : [ids]).map(String);
+}
+
 /** The products of the named stores in the order asked: one store's view, or the stores' views merged. */
 function productsOf(stores: readonly CollectionStore[], sort?: string, order?: string) {
   if (stores.length === 1) return (stores[0] as CollectionStore).products(sort, order);
@@ -60,7 +67,7 @@ export function createCollectionView(
   // The platform's standard tags are not mall data: every mall lists the documented ones.
   const standardTags = shapes.records('StandardTagsPage');
   const storesNamed = (ids: readonly string[] | string | undefined) => {
-    const wanted = typeof ids === 'string' ? [ids] : ids;
+    const wanted = storeIdsNamed({ store_id: ids });
     return stores().filter((s) => !wanted || wanted.includes(s.storeId));
   };
   /** The query with the sort key and order the spec defaults to when it names none. */

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Benchmark: GET throughput per core of the mock on shared stores against one in-memory process
+// (issue #33): the stateful GET mix (support/request-mix.mjs, all three APIs, `--connections`
+// clients in all) served by one in-memory process (support/serve-mock.mjs, the baseline) and by
+// `--replicas` `mall-api-mock --rate-limit=off` processes on a throwaway PostgreSQL and
+// redis-server (support/shared-replicas.mjs), the clients spread over the replicas; with
+// `--compare-cli PATH`, the same replicas of another build's `dist/cli.js` (a before/after). Rows
+// alternate within each of `--rounds` rounds, each after a 2 s warm-up. For each row it prints
+// requests/s, the cores every server process used while counted (the mock processes, PostgreSQL's
+// postmaster and backends, redis-server: support/descendants-cpu.mjs; the load generator, this
+// process, apart), requests/s per core and that as a ratio of the in-memory process's in the same
+// round; and the load average before and after.
+//   node bench/shared-per-core.mjs [--seconds 10] [--connections 20] [--replicas 3] [--rounds 2] [--compare-cli PATH]
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { descendantsCpuSeconds } from './support/descendants-cpu.mjs';
+import { loadMix } from './support/load-mix.mjs';
+import { startServeMock } from './support/serve-mock-process.mjs';
+import { startReplica, startSharedStores } from './support/shared-replicas.mjs';
+import { mallToken } from './support/write-mix.mjs';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    replicas: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '2' },
+    'compare-cli': { type: 'string' },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const replicaCount = Number(values.replicas);
+const readScopes = 'mall.read_category,mall.read_product,mall.read_analytics';
+
+/** @typedef {Record<import('@mall-api/rate-limit').ApiName, string>} Urls */
+/** @typedef {{ requestsPerSecond: number, cores: number, failures: number, p99: number }} Measured */
+
+/**
+ * Loads `servers` (one URL set per process, the clients spread evenly) with the GET mix and reads
+ * the cores every server process used meanwhile.
+ * @param {Urls[]} servers
+ * @param {string} token
+ * @returns {Promise<Measured>}
+ */
+async function measure(servers, token) {
+  const share = Math.max(3, Math.floor(connections / servers.length));
+  // The warm-up, then the counted run, each server's share at once.
+  await Promise.all(
+    servers.map((urls) => loadMix(urls, token, { seconds: 2, connections: share, warmupSeconds: 0 })),
+  );
+  const started = performance.now();
+  const cpuBefore = descendantsCpuSeconds();
+  const results = await Promise.all(
+    servers.map((urls) => loadMix(urls, token, { seconds, connections: share, warmupSeconds: 0 })),
+  );
+  const cores = (descendantsCpuSeconds() - cpuBefore) / ((performance.now() - started) / 1000);
+  return {
+    requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
+    cores,
+    failures: results.reduce((sum, r) => sum + r.failures, 0),
+    p99: Math.max(...results.map((r) => r.p99)),
+  };
+}
+
+/** The in-memory process. */
+async function inMemory() {
+  const server = await startServeMock({ MOCK_SANDBOX: '1' });
+  try {
+    return await measure([server.urls], server.token);
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * `replicaCount` replicas of `cli` (default this build's) on the shared stores.
+ * @param {import('./support/shared-replicas.mjs').SharedStores} stores
+ * @param {string} [cli]
+ */
+async function replicas(stores, cli) {
+  /** @type {import('./support/shared-replicas.mjs').Replica[]} */
+  const started = [];
+  try {
+    for (let i = 0; i < replicaCount; i++) started.push(await startReplica(stores, cli ? { cli } : {}));
+    const urls = started.map((replica) => replica.urls);
+    return await measure(urls, await mallToken(urls[0]?.admin ?? '', 'demomall', readScopes));
+  } finally {
+    await Promise.all(started.map((replica) => replica.stop()));
+  }
+}
+
+const shared = `${replicaCount} replicas on PostgreSQL + Redis`;
+const labels = ['in memory, 1 process', shared, ...(values['compare-cli'] ? [`${shared} [compared]`] : [])];
+/** @type {Measured[][]} */
+const rounds = [];
+const loadBefore = loadavg()[0] ?? 0;
+const stores = await startSharedStores();
+try {
+  for (let round = 0; round < Number(values.rounds); round++) {
+    /** @type {Measured[]} */
+    const rows = [await inMemory(), await replicas(stores)];
+    if (values['compare-cli']) rows.push(await replicas(stores, values['compare-cli']));
+    rounds.push(rows);
+  }
+} finally {
+  await stores.stop();
+}
+const loadAfter = loadavg()[0] ?? 0;
+
+process.stdout.write(
+  `GET mix, ${connections} clients, ${seconds} s per row; load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after\n`,
+);
+rounds.forEach((rows, round) => {
+  const base = rows[0];
+  rows.forEach((row, i) => {
+    const perCore = row.requestsPerSecond / row.cores;
+    const ratio = base ? perCore / (base.requestsPerSecond / base.cores) : Number.NaN;
+    process.stdout.write(
+      `round ${round + 1}  ${(labels[i] ?? '').padEnd(46)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${String(row.p99).padStart(4)} ms  ${row.cores.toFixed(2)} cores  ${perCore.toFixed(0).padStart(6)} req/s per core  ${ratio.toFixed(2)}x per core  (non-2xx ${row.failures})\n`,
+    );
+  });
+});
