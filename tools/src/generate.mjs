@@ -4,7 +4,8 @@
 // every build): reads each bundle of @mall-api/specs through @mall-api/spec-model and writes every
 // generated artefact exactly once, into the package that ships it:
 // - `packages/<api>-client/src/generated/`: the API's types (openapi-typescript, one set of options
-//   for every API), its list keys, operation ids and, where the spec declares them, API versions.
+//   for every API), its list keys, operation ids, one method per operation (methods.ts) and, where
+//   the spec declares them, API versions.
 //   The sandbox types its handlers with these same types (each client exports `operations`).
 // - `packages/mock-server/src/generated/control.ts`: the control API's types.
 // - `packages/rate-limit/src/generated/`: each API's rate limit and the table of them.
@@ -16,6 +17,7 @@ import { apiTypesModule } from './codegen/api-types.mjs';
 import { apiVersionsModule } from './codegen/api-versions.mjs';
 import { listKeysModule } from './codegen/list-keys.mjs';
 import { operationIdsModule } from './codegen/operation-ids.mjs';
+import { operationMethodsModule } from './codegen/operation-methods.mjs';
 import { rateLimitModules } from './codegen/rate-limits.mjs';
 
 const packages = join(import.meta.dirname, '..', '..', 'packages');
@@ -60,6 +62,7 @@ for (const { api, model } of specs) {
     'operation-ids.ts',
     generated(`${bundle} and package.json`, operationIdsModule(model, manifest)),
   );
+  plan(folder, 'methods.ts', generated(bundle, operationMethodsModule(model, api)));
   const versions = apiVersionsModule(model);
   if (versions !== undefined) plan(folder, 'api-versions.ts', generated(bundle, versions));
 }

@@ -30,6 +30,17 @@ export {
   wrapCalls,
 } from './mall-client.js';
 export {
+  attachOperationMethods,
+  type LoosePaginate,
+  type MethodCallOptions,
+  type MethodInput,
+  type MethodResult,
+  type OperationEntry,
+  type OperationMethod,
+  type OperationTree,
+  type PagedOperationMethod,
+} from './operation-methods.js';
+export {
   OffsetCapReachedError,
   type OffsetPagingOptions,
   type PageFetcher,
