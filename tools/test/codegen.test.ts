@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { apiVersionsModule } from '../src/codegen/api-versions.mjs';
 import { listKeysModule } from '../src/codegen/list-keys.mjs';
 import { operationIdsModule } from '../src/codegen/operation-ids.mjs';
+import { operationMethodsModule, operationTree } from '../src/codegen/operation-methods.mjs';
 import { rateLimitModules } from '../src/codegen/rate-limits.mjs';
 
 describe('listKeysModule', () => {
@@ -28,6 +29,38 @@ describe('operationIdsModule', () => {
     expect(text).toContain("GET: 'listProducts'");
     expect(text).toContain("export const userAgent = 'mall-api-collection-client/1.2.3';");
     expect(text).toMatch(/export const httpsOnly = (true|false);/);
+  });
+});
+
+describe('operationTree', () => {
+  it('names each method from the path below the shared prefix and the operationId’s verb', () => {
+    const admin = operationTree(loadSpecSync('admin'));
+    expect(admin.products).toMatchObject({
+      list: { entry: { method: 'get', path: '/api/v2/admin/products', pages: true } },
+      count: { entry: { method: 'get', path: '/api/v2/admin/products/count' } },
+      create: { entry: { method: 'post', wrap: { key: 'request', beside: ['shop_no'] } } },
+      get: { entry: { path: '/api/v2/admin/products/{product_no}' } },
+    });
+    expect(admin.categories).toHaveProperty(
+      'products.count.entry.path',
+      '/api/v2/admin/categories/{category_no}/products/count',
+    );
+    // The OAuth endpoints are not called with the client's credentials.
+    expect(Object.keys(admin).sort()).toEqual(['bundleproducts', 'categories', 'mains', 'products']);
+    expect(operationTree(loadSpecSync('analytics'))).toHaveProperty(
+      'visitors.unique.list.entry.path',
+      '/visitors/unique',
+    );
+  });
+
+  it('types each method over the client’s operations, all omitting the keyset cursor', () => {
+    const text = operationMethodsModule(loadSpecSync('admin'), 'admin');
+    expect(text).toContain("import type { operations } from '../index.js';");
+    expect(text).toContain(
+      "list: PagedOperationMethod<operations['listProducts'], 'products', 'offset' | 'since_product_no'>;",
+    );
+    expect(text).toContain("create: OperationMethod<operations['createCategory'], 'request'>;");
+    expect(text).toContain('export const adminMethods: OperationTree = {');
   });
 });
 

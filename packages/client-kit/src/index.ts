@@ -30,6 +30,12 @@ export {
   wrapCalls,
 } from './mall-client.js';
 export {
+  OffsetCapReachedError,
+  type OffsetPagingOptions,
+  type PageFetcher,
+  paginateOffset,
+} from './offset-pager.js';
+export {
   attachOperationMethods,
   type LoosePaginate,
   type MethodCallOptions,
@@ -40,10 +46,4 @@ export {
   type OperationTree,
   type PagedOperationMethod,
 } from './operation-methods.js';
-export {
-  OffsetCapReachedError,
-  type OffsetPagingOptions,
-  type PageFetcher,
-  paginateOffset,
-} from './offset-pager.js';
 export { commaListQuery } from './query-serializer.js';

@@ -6,11 +6,7 @@
 // always throws `MallApiError` on failure and resolves to the response body; a pageable list's
 // method carries `all`, the client's `paginate` over that list. The types below give each method
 // its operation's flat input and success body. Not where requests are sent (see `mall-client.ts`).
-import type {
-  RequiredKeysOf,
-  ResponseObjectMap,
-  SuccessResponse,
-} from 'openapi-typescript-helpers';
+import type { RequiredKeysOf, ResponseObjectMap, SuccessResponse } from 'openapi-typescript-helpers';
 import type { CallOptions, MallClient } from './mall-client.js';
 
 /** Per-call options of an operation method (it always throws on failure). */
@@ -38,28 +34,30 @@ export interface OperationTree {
 
 // biome-ignore lint/suspicious/noExplicitAny: openapi-typescript-helpers' own operation constraint
 type AnyOperation = Record<string | number, any>;
-/** `T`, or `{}` when the operation has none (openapi-typescript writes `never` there). */
-type Present<T> = [NonNullable<T>] extends [never] ? {} : NonNullable<T>;
-type ParametersIn<Op, In extends string> = Op extends { parameters: { [K in In]?: infer P } } ? Present<P> : {};
-type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : {};
+/** No fields. */
+type Empty = Record<never, never>;
+/** `T`, or no fields when the operation has none (openapi-typescript writes `never` there). */
+type Present<T> = [NonNullable<T>] extends [never] ? Empty : NonNullable<T>;
+type ParametersIn<Op, In extends string> = Op extends { parameters: { [K in In]?: infer P } }
+  ? Present<P>
+  : Empty;
+type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : Empty;
 /** A body's fields, with those under `Wrap` lifted beside the others. */
 type FlatBody<B, Wrap extends string> = [Wrap] extends [never]
   ? Present<B>
-  : Omit<B, Wrap> & (B extends { [K in Wrap]: infer R } ? R : {});
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+  : Omit<B, Wrap> & (B extends { [K in Wrap]: infer R } ? R : Empty);
+type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** The one object an operation method takes: path, query and body fields side by side. */
 export type MethodInput<Op, Wrap extends string = never> = Flatten<
   ParametersIn<Op, 'path'> & ParametersIn<Op, 'query'> & FlatBody<JsonBody<Op>, Wrap>
 >;
 /** What an operation method resolves to: the success response's JSON body. */
-export type MethodResult<Op extends AnyOperation> = SuccessResponse<
-  ResponseObjectMap<Op>,
-  `${string}/json`
->;
-type Arguments<I> = RequiredKeysOf<I> extends never
-  ? [input?: I, options?: MethodCallOptions]
-  : [input: I, options?: MethodCallOptions];
+export type MethodResult<Op extends AnyOperation> = SuccessResponse<ResponseObjectMap<Op>, `${string}/json`>;
+type Arguments<I> =
+  RequiredKeysOf<I> extends never
+    ? [input?: I, options?: MethodCallOptions]
+    : [input: I, options?: MethodCallOptions];
 
 /** The method of operation `Op`; `Wrap` is the key a write's body puts its fields under. */
 export type OperationMethod<Op extends AnyOperation, Wrap extends string = never> = (
@@ -86,18 +84,20 @@ export type LoosePaginate = (path: string, query: Record<string, unknown>) => As
 const isEntry = (node: OperationEntry | OperationTree): node is OperationEntry =>
   typeof node.path === 'string';
 
+/** A client's `request`, seen loosely enough to send any operation. */
+type LooseRequest = (
+  method: string,
+  url: string,
+  init: Record<string, unknown>,
+) => Promise<{ data?: unknown }>;
+
 /** The method of one entry: splits the flat input into path, query and body, and returns the body. */
 function operationMethod(
-  client: MallClient<{}, boolean>,
+  send: LooseRequest,
   entry: OperationEntry,
   paginate: LoosePaginate,
 ): (input?: Record<string, unknown>, options?: MethodCallOptions) => unknown {
   const pathNames = new Set([...entry.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name));
-  const send = client.request as unknown as (
-    method: string,
-    url: string,
-    init: Record<string, unknown>,
-  ) => Promise<{ data?: unknown }>;
   const hasBody = entry.method !== 'get' && entry.method !== 'delete';
   const method = async (input: Record<string, unknown> = {}, options: MethodCallOptions = {}) => {
     const path: Record<string, unknown> = {};
@@ -126,14 +126,14 @@ function operationMethod(
 
 /** The methods of a tree, namespace by namespace. */
 function methodsOf(
-  client: MallClient<{}, boolean>,
+  send: LooseRequest,
   tree: OperationTree,
   paginate: LoosePaginate,
 ): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(tree).map(([name, node]) => [
       name,
-      isEntry(node) ? operationMethod(client, node, paginate) : methodsOf(client, node, paginate),
+      isEntry(node) ? operationMethod(send, node, paginate) : methodsOf(send, node, paginate),
     ]),
   );
 }
@@ -143,12 +143,13 @@ function methodsOf(
  *
  * @throws {Error} when a namespace would hide one of the client's own members.
  */
-export function attachOperationMethods<C extends MallClient<{}, boolean>, Methods>(
+export function attachOperationMethods<C extends Pick<MallClient<Empty, boolean>, 'request'>, Methods>(
   client: C,
   tree: OperationTree,
   paginate: LoosePaginate,
 ): C & Methods {
   for (const name of Object.keys(tree))
     if (name in client) throw new Error(`operation namespace ${name} would hide the client's own ${name}`);
-  return Object.assign(client, methodsOf(client, tree, paginate)) as C & Methods;
+  const send = client.request as unknown as LooseRequest;
+  return Object.assign(client, methodsOf(send, tree, paginate)) as C & Methods;
 }

@@ -112,7 +112,8 @@ export function operationTree(model) {
     /** @type {Tree} */
     let node = tree;
     for (const name of names) {
-      const child = (node[name] ??= {});
+      const child = node[name] ?? {};
+      node[name] = child;
       if ('entry' in child) throw new Error(`${operationId}: ${names.join('.')} is already a method`);
       node = /** @type {Tree} */ (child);
     }
