@@ -34,7 +34,8 @@ describe('analytics operation methods', () => {
     const quarter = { ...range, start_date: '2026-08-01', end_date: '2026-10-31' };
     const { dailyactive } = await analytics.visitors.dailyactive.list({ ...quarter, limit: 1000 });
     const paged = [];
-    for await (const day of analytics.visitors.dailyactive.list.all({ ...quarter, limit: 50 })) paged.push(day);
+    for await (const day of analytics.visitors.dailyactive.list.all({ ...quarter, limit: 50 }))
+      paged.push(day);
     expect(dailyactive.length).toBeGreaterThan(50);
     expect(paged).toEqual(dailyactive);
   });
