@@ -257,5 +257,6 @@ export function createAdminClient<const ClientThrows extends boolean = false>(
     paging,
     adminMethods,
     paging.paginate as LoosePaginate,
+    (path) => listEndpoints[path as AdminListPath]?.pageable === true,
   );
 }

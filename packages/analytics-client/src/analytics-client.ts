@@ -139,5 +139,6 @@ export function createAnalyticsClient<const ClientThrows extends boolean = false
     paging,
     analyticsMethods,
     paging.paginate as LoosePaginate,
+    (path) => listEndpoints[path as Paths]?.pageable === true,
   );
 }

@@ -41,8 +41,8 @@ export {
   type MethodCallOptions,
   type MethodInput,
   type MethodResult,
-  type OperationEntry,
   type OperationMethod,
+  type OperationTable,
   type OperationTree,
   type PagedOperationMethod,
 } from './operation-methods.js';

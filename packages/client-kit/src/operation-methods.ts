@@ -1,7 +1,7 @@
 // One method per operation on a mall client: `admin.products.list({ category: 24, limit: 10 })`.
 // Each client's generated table (tools/src/codegen/operation-methods.mjs) names every operation's
-// place in the tree, its HTTP method and path, and, for a write, the key that wraps its fields
-// (`{ shop_no, request }`); `attachOperationMethods` turns that table into methods over the
+// place in the tree, its HTTP method and path, and the key under which the API's writes wrap their
+// fields (`{ shop_no, request }`); `attachOperationMethods` turns that table into methods over the
 // client's openapi-fetch calls. A method takes path, query and body fields in one flat object,
 // always throws `MallApiError` on failure and resolves to the response body; a pageable list's
 // method carries `all`, the client's `paginate` over that list. The types below give each method
@@ -17,19 +17,16 @@ export interface MethodCallOptions extends Omit<CallOptions, 'throwOnError'> {
   headers?: Record<string, string>;
 }
 
-/** Where one operation is: its method, path template, and how a write's body wraps its fields. */
-export interface OperationEntry {
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  readonly path: string;
-  /** A body `{ shop_no?, request }`: the key under which the fields go, and the keys kept beside it. */
-  readonly wrap?: { readonly key: string; readonly beside: readonly string[] };
-  /** A list that pages with `offset`: its method gets `all`. */
-  readonly pages?: true;
+/** The generated tree of a client's operations: namespaces down to leaves `'<method> <path template>'`. */
+export interface OperationTree {
+  readonly [name: string]: string | OperationTree;
 }
 
-/** The generated tree of a client's operations: namespaces down to {@link OperationEntry} leaves. */
-export interface OperationTree {
-  readonly [name: string]: OperationEntry | OperationTree;
+/** A client's operations, and how its writes wrap their fields (a body `{ shop_no?, request }`). */
+export interface OperationTable {
+  readonly tree: OperationTree;
+  /** The key under which a write's fields go, and the keys kept beside it; none when bodies are flat. */
+  readonly wrap?: { readonly key: string; readonly beside: readonly string[] };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: openapi-typescript-helpers' own operation constraint
@@ -81,9 +78,6 @@ export type PagedOperationMethod<
 /** A client's `paginate`, seen loosely enough to call any pageable list. */
 export type LoosePaginate = (path: string, query: Record<string, unknown>) => AsyncGenerator<unknown>;
 
-const isEntry = (node: OperationEntry | OperationTree): node is OperationEntry =>
-  typeof node.path === 'string';
-
 /** A client's `request`, seen loosely enough to send any operation. */
 type LooseRequest = (
   method: string,
@@ -91,65 +85,55 @@ type LooseRequest = (
   init: Record<string, unknown>,
 ) => Promise<{ data?: unknown }>;
 
-/** The method of one entry: splits the flat input into path, query and body, and returns the body. */
-function operationMethod(
-  send: LooseRequest,
-  entry: OperationEntry,
-  paginate: LoosePaginate,
-): (input?: Record<string, unknown>, options?: MethodCallOptions) => unknown {
-  const pathNames = new Set([...entry.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name));
-  const hasBody = entry.method !== 'get' && entry.method !== 'delete';
-  const method = async (input: Record<string, unknown> = {}, options: MethodCallOptions = {}) => {
-    const path: Record<string, unknown> = {};
-    const rest: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(input)) (pathNames.has(name) ? path : rest)[name] = value;
-    let body: Record<string, unknown> | undefined;
-    if (hasBody && entry.wrap) {
-      const { key, beside } = entry.wrap;
-      const fields = Object.entries(rest);
-      body = Object.fromEntries(fields.filter(([name]) => beside.includes(name)));
-      body[key] = Object.fromEntries(fields.filter(([name]) => !beside.includes(name)));
-    } else if (hasBody) body = rest;
-    const { data } = await send(entry.method, entry.path, {
-      ...options,
-      params: { path, ...(hasBody ? {} : { query: rest }) },
-      ...(body ? { body } : {}),
-      throwOnError: true,
-    });
-    return data;
-  };
-  if (!entry.pages) return method;
-  return Object.assign(method, {
-    all: (input: Record<string, unknown> = {}) => paginate(entry.path, input),
-  });
-}
-
-/** The methods of a tree, namespace by namespace. */
-function methodsOf(
-  send: LooseRequest,
-  tree: OperationTree,
-  paginate: LoosePaginate,
-): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(tree).map(([name, node]) => [
-      name,
-      isEntry(node) ? operationMethod(send, node, paginate) : methodsOf(send, node, paginate),
-    ]),
-  );
-}
-
 /**
- * Adds the methods of `tree` to `client`, each namespace as a property, and returns the client.
+ * Adds the methods of `table` to `client`, each namespace as a property, and returns the client. A
+ * GET of a path `pageable` accepts gets `all`, which is `paginate` on that path.
  *
  * @throws {Error} when a namespace would hide one of the client's own members.
  */
 export function attachOperationMethods<C extends Pick<MallClient<Empty, boolean>, 'request'>, Methods>(
   client: C,
-  tree: OperationTree,
+  table: OperationTable,
   paginate: LoosePaginate,
+  pageable: (path: string) => boolean,
 ): C & Methods {
-  for (const name of Object.keys(tree))
-    if (name in client) throw new Error(`operation namespace ${name} would hide the client's own ${name}`);
   const send = client.request as unknown as LooseRequest;
-  return Object.assign(client, methodsOf(send, tree, paginate)) as C & Methods;
+  const { wrap } = table;
+  const method = (leaf: string) => {
+    const [verb = '', path = ''] = leaf.split(' ');
+    const inPath: readonly string[] = path.match(/\w+(?=\})/g) ?? [];
+    const write = verb !== 'get' && verb !== 'delete';
+    const call = async (input: Record<string, unknown> = {}, options: MethodCallOptions = {}) => {
+      const fields = Object.entries(input);
+      const pick = (keep: (name: string) => boolean) =>
+        Object.fromEntries(fields.filter(([name]) => keep(name)));
+      const rest = pick((name) => !inPath.includes(name));
+      const body = wrap
+        ? {
+            ...pick((name) => wrap.beside.includes(name)),
+            [wrap.key]: pick((name) => !inPath.includes(name) && !wrap.beside.includes(name)),
+          }
+        : rest;
+      const init = {
+        ...options,
+        params: { path: pick((name) => inPath.includes(name)), ...(write ? {} : { query: rest }) },
+        ...(write ? { body } : {}),
+        throwOnError: true,
+      };
+      return (await send(verb, path, init)).data;
+    };
+    return verb === 'get' && pageable(path)
+      ? Object.assign(call, { all: (input: Record<string, unknown> = {}) => paginate(path, input) })
+      : call;
+  };
+  const methods = (tree: OperationTree): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(tree).map(([name, node]) => [
+        name,
+        typeof node === 'string' ? method(node) : methods(node),
+      ]),
+    );
+  for (const name of Object.keys(table.tree))
+    if (name in client) throw new Error(`operation namespace ${name} would hide the client's own ${name}`);
+  return Object.assign(client, methods(table.tree)) as C & Methods;
 }

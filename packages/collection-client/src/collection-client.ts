@@ -127,5 +127,6 @@ export function createCollectionClient<const ClientThrows extends boolean = fals
     paging,
     collectionMethods,
     paging.paginate as LoosePaginate,
+    (path) => path in listKeys,
   );
 }

@@ -7,14 +7,15 @@
 // segment equal to it, as in `products/count`, is not repeated). It writes the tree twice: as the
 // client's `<Api>Methods` type over the `operations` type the client exports (client-kit's
 // `OperationMethod`, or `PagedOperationMethod` for a list that pages with `offset`, whose `all`
-// omits `offset` and the list's keyset cursor) and as the table `attachOperationMethods` reads.
+// omits `offset` and the list's keyset cursor) and as the table `attachOperationMethods` reads:
+// each leaf `'<method> <path>'`, and the one way the API's write bodies wrap their fields.
 import { listEndpointsOf } from './list-keys.mjs';
 
 /** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
 /** @typedef {import('@mall-api/spec-model').OperationEntry} Operation */
-/** @typedef {{ method: string, path: string, wrap?: { key: string, beside: string[] }, pages?: true }} Entry */
-/** @typedef {{ [name: string]: Node }} Tree */
-/** @typedef {{ entry: Entry, type: string } | Tree} Node */
+/** @typedef {{ key: string, beside: string[] }} Wrap */
+/** @typedef {{ leaf: string, type: string }} Leaf */
+/** @typedef {{ [name: string]: Leaf | Tree }} Tree */
 
 /**
  * The security scheme names an operation (or the document) asks for.
@@ -76,8 +77,9 @@ const wrapOf = (model, operation) => {
 };
 
 /**
- * The method tree of one API.
+ * The method tree of one API, and how its write bodies wrap their fields.
  * @param {SpecModel} model
+ * @returns {{ tree: Tree, wrap: Wrap | undefined }}
  */
 export function operationTree(model) {
   const operations = clientOperations(model);
@@ -85,6 +87,10 @@ export function operationTree(model) {
   const lists = new Map(listEndpointsOf(model).map((list) => [list.operationId, list]));
   /** @type {Tree} */
   const tree = {};
+  /** @type {Set<string>} */
+  const wraps = new Set();
+  /** @type {Wrap | undefined} */
+  let wrap;
   for (const operation of operations) {
     const { operationId, method, pathTemplate } = operation;
     const verb = /^[a-z]+/.exec(operationId)?.[0];
@@ -98,14 +104,13 @@ export function operationTree(model) {
     const hasBody = operation.definition.requestBody !== undefined;
     if (hasBody && operation.parameters.some((parameter) => parameter.in === 'query'))
       throw new Error(`${operationId}: a method cannot tell its query fields from its body fields`);
-    const wrap = hasBody ? wrapOf(model, operation) : undefined;
+    const bodyWrap = hasBody ? wrapOf(model, operation) : undefined;
+    if (hasBody) wraps.add(JSON.stringify(bodyWrap ?? null));
+    wrap = bodyWrap ?? wrap;
     const list = lists.get(operationId);
     const id = `operations['${operationId}']`;
-    /** @type {Entry} */
-    const entry = { method, path: pathTemplate, ...(wrap ? { wrap } : {}) };
-    let type = wrap ? `OperationMethod<${id}, '${wrap.key}'>` : `OperationMethod<${id}>`;
+    let type = bodyWrap ? `OperationMethod<${id}, '${bodyWrap.key}'>` : `OperationMethod<${id}>`;
     if (list?.pageable) {
-      entry.pages = true;
       const paging = ['offset', ...(list.cursor ? [list.cursor.parameter] : [])];
       type = `PagedOperationMethod<${id}, '${list.key}', ${paging.map((name) => `'${name}'`).join(' | ')}>`;
     }
@@ -114,18 +119,19 @@ export function operationTree(model) {
     for (const name of names) {
       const child = node[name] ?? {};
       node[name] = child;
-      if ('entry' in child) throw new Error(`${operationId}: ${names.join('.')} is already a method`);
+      if ('leaf' in child) throw new Error(`${operationId}: ${names.join('.')} is already a method`);
       node = /** @type {Tree} */ (child);
     }
     if (node[verb]) throw new Error(`${operationId}: ${[...names, verb].join('.')} names two operations`);
-    node[verb] = { entry, type };
+    node[verb] = { leaf: `${method} ${pathTemplate}`, type };
   }
-  return tree;
+  if (wraps.size > 1) throw new Error(`the write bodies wrap their fields in ${wraps.size} ways`);
+  return { tree, wrap };
 }
 
 /**
  * @param {Tree} tree
- * @param {(leaf: { entry: Entry, type: string }) => string} leafText
+ * @param {(leaf: Leaf) => string} leafText
  * @param {string} indent
  * @returns {string}
  */
@@ -134,8 +140,8 @@ const print = (tree, leafText, indent) =>
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, node]) => {
       const value =
-        'entry' in node && typeof node.type === 'string'
-          ? leafText(/** @type {{ entry: Entry, type: string }} */ (node))
+        typeof node.leaf === 'string'
+          ? leafText(/** @type {Leaf} */ (node))
           : `{\n${print(/** @type {Tree} */ (node), leafText, `${indent}  `)}${indent}}`;
       return `${indent}${name}: ${value};\n`;
     })
@@ -147,16 +153,18 @@ const print = (tree, leafText, indent) =>
  * @param {string} api e.g. `admin`
  */
 export function operationMethodsModule(model, api) {
-  const tree = operationTree(model);
+  const { tree, wrap } = operationTree(model);
   const title = `${api[0]?.toUpperCase()}${api.slice(1)}Methods`;
   const types = print(tree, (leaf) => leaf.type, '  ');
-  const table = print(tree, (leaf) => JSON.stringify(leaf.entry), '  ').replaceAll(';\n', ',\n');
+  const table = print(tree, (leaf) => `'${leaf.leaf}'`, '    ').replaceAll(';\n', ',\n');
   return (
-    `import type { OperationMethod, OperationTree, PagedOperationMethod } from '@mall-api/client-kit';\n` +
+    `import type { OperationMethod, OperationTable, PagedOperationMethod } from '@mall-api/client-kit';\n` +
     `import type { operations } from '../index.js';\n\n` +
     `/** One method per operation of the ${api} API, by namespace. */\n` +
     `export interface ${title} {\n${types}}\n\n` +
     `/** Where each method's operation is (read by \`attachOperationMethods\`). */\n` +
-    `export const ${api}Methods: OperationTree = {\n${table}};\n`
+    `export const ${api}Methods: OperationTable = {\n  tree: {\n${table}  },\n` +
+    (wrap ? `  wrap: ${JSON.stringify(wrap)},\n` : '') +
+    '};\n'
   );
 }
