@@ -34,23 +34,23 @@ describe('operationIdsModule', () => {
 
 describe('operationTree', () => {
   it('names each method from the path below the shared prefix and the operationId’s verb', () => {
-    const admin = operationTree(loadSpecSync('admin'));
+    const { tree: admin, wrap } = operationTree(loadSpecSync('admin'));
     expect(admin.products).toMatchObject({
-      list: { entry: { method: 'get', path: '/api/v2/admin/products', pages: true } },
-      count: { entry: { method: 'get', path: '/api/v2/admin/products/count' } },
-      create: { entry: { method: 'post', wrap: { key: 'request', beside: ['shop_no'] } } },
-      get: { entry: { path: '/api/v2/admin/products/{product_no}' } },
+      list: { leaf: 'get /api/v2/admin/products' },
+      count: { leaf: 'get /api/v2/admin/products/count' },
+      create: { leaf: 'post /api/v2/admin/products' },
+      get: { leaf: 'get /api/v2/admin/products/{product_no}' },
     });
     expect(admin.categories).toHaveProperty(
-      'products.count.entry.path',
-      '/api/v2/admin/categories/{category_no}/products/count',
+      'products.count.leaf',
+      'get /api/v2/admin/categories/{category_no}/products/count',
     );
+    expect(wrap).toEqual({ key: 'request', beside: ['shop_no'] });
     // The OAuth endpoints are not called with the client's credentials.
     expect(Object.keys(admin).sort()).toEqual(['bundleproducts', 'categories', 'mains', 'products']);
-    expect(operationTree(loadSpecSync('analytics'))).toHaveProperty(
-      'visitors.unique.list.entry.path',
-      '/visitors/unique',
-    );
+    const analytics = operationTree(loadSpecSync('analytics'));
+    expect(analytics.tree).toHaveProperty('visitors.unique.list.leaf', 'get /visitors/unique');
+    expect(analytics.wrap).toBeUndefined();
   });
 
   it('types each method over the client’s operations, all omitting the keyset cursor', () => {
@@ -60,7 +60,8 @@ describe('operationTree', () => {
       "list: PagedOperationMethod<operations['listProducts'], 'products', 'offset' | 'since_product_no'>;",
     );
     expect(text).toContain("create: OperationMethod<operations['createCategory'], 'request'>;");
-    expect(text).toContain('export const adminMethods: OperationTree = {');
+    expect(text).toContain('export const adminMethods: OperationTable = {');
+    expect(text).toContain('  wrap: {"key":"request","beside":["shop_no"]},');
   });
 });
 
