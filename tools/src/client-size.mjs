@@ -9,13 +9,14 @@ import { rolldown } from 'rolldown';
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 /**
- * Client packages whose size is limited, with the limit in bytes (min+gz): 10 kB each. A client
- * bundles its own API's rate-limit algorithm only (docs/benchmarks.md, "Client size").
+ * Client packages whose size is limited, with the limit in bytes (min+gz): 11 kB each, of which
+ * the generated one-method-per-operation layer takes about 0.6 kB. A client bundles its own API's
+ * rate-limit algorithm only (docs/benchmarks.md, "Client size" and "Operation methods").
  */
 export const clientSizeLimits = {
-  'collection-client': 10 * 1024,
-  'admin-client': 10 * 1024,
-  'analytics-client': 10 * 1024,
+  'collection-client': 11 * 1024,
+  'admin-client': 11 * 1024,
+  'analytics-client': 11 * 1024,
 };
 
 /**

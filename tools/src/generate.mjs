@@ -3,8 +3,8 @@
 // The code-generation step of a package that ships generated modules (its `generate` script, run
 // by turbo's `generate` task before its build): reads the bundles of @mall-api/specs through
 // @mall-api/spec-model and writes the package's own `src/generated/` folder, emptied first:
-// - `@mall-api/<api>-client`: the API's list keys, operation ids and, where the spec declares them,
-//   API versions (its types come from `@mall-api/specs/types/<api>`, written by the bundle step).
+// - `@mall-api/<api>-client`: the API's list keys, operation ids, one method per operation (methods.ts) and, where the
+//   spec declares them, API versions (its types come from `@mall-api/specs/types/<api>`, written by the bundle step).
 // - `@mall-api/rate-limit`: each API's rate limit and the table of them.
 // Every artefact is written once, by the package that ships it. Not for bundling the specs or their
 // types (bundle-specs.mjs).
@@ -14,6 +14,7 @@ import { apiNames, loadSpecSync } from '@mall-api/spec-model';
 import { apiVersionsModule } from './codegen/api-versions.mjs';
 import { listKeysModule } from './codegen/list-keys.mjs';
 import { operationIdsModule } from './codegen/operation-ids.mjs';
+import { operationMethodsModule } from './codegen/operation-methods.mjs';
 import { rateLimitModules } from './codegen/rate-limits.mjs';
 
 /**
@@ -35,6 +36,7 @@ function clientModules(api, manifest) {
   const files = new Map([
     ['list-keys.ts', generated(bundle, listKeysModule(model))],
     ['operation-ids.ts', generated(`${bundle} and package.json`, operationIdsModule(model, manifest))],
+    ['methods.ts', generated(bundle, operationMethodsModule(model, api))],
   ]);
   const versions = apiVersionsModule(model);
   if (versions !== undefined) files.set('api-versions.ts', generated(bundle, versions));

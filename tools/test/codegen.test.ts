@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { apiVersionsModule } from '../src/codegen/api-versions.mjs';
 import { listKeysModule } from '../src/codegen/list-keys.mjs';
 import { operationIdsModule } from '../src/codegen/operation-ids.mjs';
+import { operationMethodsModule, operationTree } from '../src/codegen/operation-methods.mjs';
 import { rateLimitModules } from '../src/codegen/rate-limits.mjs';
 
 describe('listKeysModule', () => {
@@ -28,6 +29,39 @@ describe('operationIdsModule', () => {
     expect(text).toContain("GET: 'listProducts'");
     expect(text).toContain("export const userAgent = 'mall-api-collection-client/1.2.3';");
     expect(text).toMatch(/export const httpsOnly = (true|false);/);
+  });
+});
+
+describe('operationTree', () => {
+  it('names each method from the path below the shared prefix and the operationId’s verb', () => {
+    const { tree: admin, wrap } = operationTree(loadSpecSync('admin'));
+    expect(admin.products).toMatchObject({
+      list: { leaf: 'get /api/v2/admin/products' },
+      count: { leaf: 'get /api/v2/admin/products/count' },
+      create: { leaf: 'post /api/v2/admin/products' },
+      get: { leaf: 'get /api/v2/admin/products/{product_no}' },
+    });
+    expect(admin.categories).toHaveProperty(
+      'products.count.leaf',
+      'get /api/v2/admin/categories/{category_no}/products/count',
+    );
+    expect(wrap).toEqual({ key: 'request', beside: ['shop_no'] });
+    // The OAuth endpoints are not called with the client's credentials.
+    expect(Object.keys(admin).sort()).toEqual(['bundleproducts', 'categories', 'mains', 'products']);
+    const analytics = operationTree(loadSpecSync('analytics'));
+    expect(analytics.tree).toHaveProperty('visitors.unique.list.leaf', 'get /visitors/unique');
+    expect(analytics.wrap).toBeUndefined();
+  });
+
+  it('types each method over the client’s operations, all omitting the keyset cursor', () => {
+    const text = operationMethodsModule(loadSpecSync('admin'), 'admin');
+    expect(text).toContain("import type { operations } from '../index.js';");
+    expect(text).toContain(
+      "list: PagedOperationMethod<operations['listProducts'], 'products', 'offset' | 'since_product_no'>;",
+    );
+    expect(text).toContain("create: OperationMethod<operations['createCategory'], 'request'>;");
+    expect(text).toContain('export const adminMethods: OperationTable = {');
+    expect(text).toContain('  wrap: {"key":"request","beside":["shop_no"]},');
   });
 });
 

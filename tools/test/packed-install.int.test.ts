@@ -7,7 +7,8 @@
 // @types package but Node's; a CommonJS module's `import = require()` of each client and of
 // startMock type-checks; no storage driver is installed; an app's test setup runs startMock (in
 // memory) with each client; the mock starts from the installed package's `mall-api-mock`, the
-// app and a `.cjs` script that `require()`s each client and startMock run against it, and
+// app and a `.cjs` script that `require()`s each client and startMock run against it (also with
+// require(esm) turned off, as jest's CommonJS mode, which loads the CommonJS builds), and
 // `npx @mall-api/contract-tests` (with Dredd, its optional peer, installed beside it) tests the
 // admin mock through the token flow, writing a JUnit report.
 import { execFile } from 'node:child_process';
@@ -120,22 +121,32 @@ describe('the published packages', () => {
     expect([...tarballs.keys()].sort()).toEqual(published.map(({ manifest }) => manifest.name).sort());
   });
 
-  it.each(
-    published.map(({ manifest, directory }) => [
-      manifest.name,
-      directory,
-      JSON.stringify((manifest as { exports?: unknown }).exports ?? {}).includes('"require"'),
-    ]),
-  )(
+  it.each(published.map(({ manifest, directory }) => [manifest.name, directory, manifest] as const))(
     '%s passes publint and @arethetypeswrong/cli',
-    async (name, directory, commonJs) => {
+    async (name, directory, manifest) => {
       const publint = await run('npx', ['publint', '--strict', directory], { cwd: repoRoot });
       expect(publint.stdout).toContain('All good!');
-      // attw exits non-zero on any problem. A package with a CommonJS build is checked in every
+      // attw exits non-zero on any problem. An entry point with a CommonJS build is checked in every
       // resolution but node10's (no subpath exports there); for an ES-only one (loaded by require() only where Node can require an ES
-      // module) the CommonJS resolutions do not apply.
-      const profile = commonJs ? 'node16' : 'esm-only';
-      await run('npx', ['attw', tarballs.get(name) ?? '', '--profile', profile], { cwd: repoRoot });
+      // module) the CommonJS resolutions do not apply. A package with both kinds is checked in two runs.
+      const exported = Object.entries((manifest as { exports?: Record<string, unknown> }).exports ?? {});
+      const entries = (withRequire: boolean) =>
+        exported
+          .filter(([entry]) => entry !== './package.json')
+          .filter(([, target]) => JSON.stringify(target).includes('"require"') === withRequire)
+          .map(([entry]) => ['--entrypoints', entry]);
+      const [dual, esmOnly] = [entries(true), entries(false)];
+      const runs =
+        dual.length === 0
+          ? [['--profile', 'esm-only']]
+          : esmOnly.length === 0
+            ? [['--profile', 'node16']]
+            : [
+                ['--profile', 'node16', ...dual.flat()],
+                ['--profile', 'esm-only', ...esmOnly.flat()],
+              ];
+      for (const options of runs)
+        await run('npx', ['attw', tarballs.get(name) ?? '', ...options], { cwd: repoRoot });
     },
     120_000,
   );
@@ -154,6 +165,7 @@ describe('the published packages', () => {
         '@mall-api/collection-client',
         '@mall-api/admin-client',
         '@mall-api/analytics-client',
+        '@mall-api/mock-server',
       ]),
     );
   });
@@ -237,6 +249,13 @@ describe('the published packages', () => {
       env: { ...process.env, COLLECTION_URL: urls.collection },
     });
     expect(JSON.parse(required.stdout)).toEqual({ shops: 200, categories: 200, analytics: 'function' });
+    // The same where Node cannot require an ES module, as jest's CommonJS mode: the CommonJS builds.
+    const built = await run(
+      process.execPath,
+      ['--no-experimental-require-module', join(scratch, 'app', 'require.cjs')],
+      { env: { ...process.env, COLLECTION_URL: urls.collection } },
+    );
+    expect(JSON.parse(built.stdout)).toEqual({ shops: 200, categories: 200, analytics: 'function' });
   }, 600_000);
 
   it('load each client with require() where Node cannot require an ES module (as jest in its CommonJS mode)', async () => {
@@ -257,7 +276,13 @@ describe('the published packages', () => {
     const { stdout } = await run(process.execPath, [join(scratch, 'app', 'dist', 'start-mock.js')], {
       timeout: 120_000,
     });
-    expect(JSON.parse(stdout)).toEqual({ created: 201, name: 'Outside app', shops: 200, views: 200 });
+    expect(JSON.parse(stdout)).toEqual({
+      created: 201,
+      name: 'Outside app',
+      shops: 200,
+      views: 200,
+      methods: { name: 'Outside app', shops: 1, days: 31 },
+    });
   }, 600_000);
 
   it('run the admin contract tests with npx @mall-api/contract-tests, through the token flow, with a JUnit report', async () => {

@@ -1,4 +1,5 @@
-// `createAdminClient`: openapi-fetch on the generated `paths` of the shopping mall admin API, with
+// `createAdminClient`: one method per operation of the shopping mall admin API (generated from the
+// spec, e.g. `products.list`) over openapi-fetch on its generated `paths`, with
 // bearer auth (a token manager or a fixed token), the per-mall leaky-bucket scheduler kept in step
 // with `X-Api-Call-Limit`, the optional `X-Platform-Api-Version` header, and `paginate` over the
 // pageable list endpoints up to each one's offset cap as the spec publishes it; on the products
@@ -8,11 +9,13 @@
 import {
   type ApiClient,
   assembleApiClient,
+  attachOperationMethods,
   type BearerAuth,
   bearerAuthMiddleware,
   type ClientRuntimeOptions,
   getList,
   type LooseGet,
+  type LoosePaginate,
   OffsetCapReachedError,
   type OffsetPagingOptions,
   paginateList,
@@ -21,6 +24,7 @@ import { adminLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-ap
 import type { paths } from '@mall-api/specs/types/admin';
 import { apiVersions } from './generated/api-versions.js';
 import { listEndpoints } from './generated/list-keys.js';
+import { type AdminMethods, adminMethods } from './generated/methods.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
 /** The latest API version the spec describes (`x-api-versions`), the one used when a request names none. */
@@ -114,8 +118,15 @@ export class KeysetPagingError extends Error {
   }
 }
 
-/** A typed client of the shopping mall admin API; `ClientThrows` is `true` when created with `throwOnError: true`. */
-export interface AdminClient<ClientThrows extends boolean = false> extends ApiClient<paths, ClientThrows> {
+/**
+ * A typed client of the shopping mall admin API: one method per operation
+ * (`admin.products.list({ category: 24 })`, which throws `MallApiError` on failure and resolves to
+ * the body), and openapi-fetch's `GET`, `POST`… underneath, whose calls throw only when created
+ * with `throwOnError: true` (`ClientThrows`).
+ */
+export interface AdminClient<ClientThrows extends boolean = false>
+  extends ApiClient<paths, ClientThrows>,
+    AdminMethods {
   /**
    * Iterates every record of a pageable list, `limit` records per call (default: the largest the
    * spec allows, 100), up to the offset cap the spec publishes for the endpoint (8000 for
@@ -229,7 +240,7 @@ export function createAdminClient<const ClientThrows extends boolean = false>(
     }
   }
 
-  return Object.assign(client, {
+  const paging = Object.assign(client, {
     paginate<P extends AdminPageablePath>(
       path: P,
       query: AdminPageQuery<P>,
@@ -242,4 +253,10 @@ export function createAdminClient<const ClientThrows extends boolean = false>(
       );
     },
   });
+  return attachOperationMethods<typeof paging, AdminMethods>(
+    paging,
+    adminMethods,
+    paging.paginate as LoosePaginate,
+    (path) => listEndpoints[path as AdminListPath]?.pageable === true,
+  );
 }

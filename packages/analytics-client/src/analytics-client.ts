@@ -1,4 +1,5 @@
-// `createAnalyticsClient`: openapi-fetch on the generated `paths` of the analytics API (Beta),
+// `createAnalyticsClient`: one method per operation of the analytics API (Beta; generated from the
+// spec, e.g. `visitors.unique.list`) over openapi-fetch on its generated `paths`,
 // with bearer auth (a token manager or a fixed token), the token-bucket scheduler kept in step
 // with `X-RateLimit-Remaining`, `paginate` over the pageable endpoints, and `fetchRange`, which
 // splits a long date range into requests the API accepts and merges the records in order; retries,
@@ -6,12 +7,14 @@
 import {
   type ApiClient,
   assembleApiClient,
+  attachOperationMethods,
   type BearerAuth,
   bearerAuthMiddleware,
   type ClientRuntimeOptions,
   type DateRange,
   getList,
   type LooseGet,
+  type LoosePaginate,
   type OffsetPagingOptions,
   paginateList,
   splitDateRange,
@@ -19,6 +22,7 @@ import {
 import { analyticsLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from '@mall-api/specs/types/analytics';
 import { listEndpoints } from './generated/list-keys.js';
+import { type AnalyticsMethods, analyticsMethods } from './generated/methods.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
 /** Production base address of the analytics API. */
@@ -57,9 +61,15 @@ type Body<P extends Paths> = paths[P]['get']['responses'][200]['content']['appli
 type Records<B, K extends PropertyKey> = B extends { [Key in K]: readonly (infer T)[] } ? T : never;
 type Item<P extends Paths> = Records<Body<P>, (typeof listEndpoints)[P]['key']>;
 
-/** A typed client of the analytics API; `ClientThrows` is `true` when created with `throwOnError: true`. */
+/**
+ * A typed client of the analytics API: one method per operation
+ * (`analytics.visitors.unique.list({ mall_id, start_date, end_date })`, which throws `MallApiError`
+ * on failure and resolves to the body), and openapi-fetch's `GET` underneath, whose calls throw
+ * only when created with `throwOnError: true` (`ClientThrows`).
+ */
 export interface AnalyticsClient<ClientThrows extends boolean = false>
-  extends ApiClient<paths, ClientThrows> {
+  extends ApiClient<paths, ClientThrows>,
+    AnalyticsMethods {
   /** Iterates every record of a pageable endpoint (`limit` 1000 unless given; no offset cap is published). */
   paginate<P extends PageablePath>(path: P, query: Omit<Query<P>, 'offset'>): AsyncGenerator<Item<P>>;
   /**
@@ -101,7 +111,7 @@ export function createAnalyticsClient<const ClientThrows extends boolean = false
   const single = <T>(path: Paths, query: Record<string, unknown>): Promise<T[]> =>
     getList<T>(get, path, listEndpoints[path].key, { limit: analyticsMaxLimit, ...query });
 
-  return Object.assign(client, {
+  const paging = Object.assign(client, {
     paginate<P extends PageablePath>(path: P, query: Omit<Query<P>, 'offset'>): AsyncGenerator<Item<P>> {
       return pages<Item<P>>(path, query as Record<string, unknown>);
     },
@@ -125,4 +135,10 @@ export function createAnalyticsClient<const ClientThrows extends boolean = false
       return merged;
     },
   });
+  return attachOperationMethods<typeof paging, AnalyticsMethods>(
+    paging,
+    analyticsMethods,
+    paging.paginate as LoosePaginate,
+    (path) => listEndpoints[path as Paths]?.pageable === true,
+  );
 }

@@ -35,4 +35,15 @@ export {
   type PageFetcher,
   paginateOffset,
 } from './offset-pager.js';
+export {
+  attachOperationMethods,
+  type LoosePaginate,
+  type MethodCallOptions,
+  type MethodInput,
+  type MethodResult,
+  type OperationMethod,
+  type OperationTable,
+  type OperationTree,
+  type PagedOperationMethod,
+} from './operation-methods.js';
 export { commaListQuery } from './query-serializer.js';

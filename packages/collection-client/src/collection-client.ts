@@ -1,4 +1,5 @@
-// `createCollectionClient`: openapi-fetch on the generated `paths` of the curated collection API,
+// `createCollectionClient`: one method per operation of the curated collection API (generated from
+// the spec, e.g. `shops.list`) over openapi-fetch on its generated `paths`,
 // with Basic auth, comma-list query serialization and the collection rate limit (40 calls per
 // minute) preset, retries, timeouts and typed errors, plus `paginate` over the list endpoints up to
 // the 5000 offset cap.
@@ -6,14 +7,17 @@ import { basicAuthorization } from '@mall-api/auth';
 import {
   type ApiClient,
   assembleApiClient,
+  attachOperationMethods,
   type ClientRuntimeOptions,
   type LooseGet,
+  type LoosePaginate,
   type OffsetPagingOptions,
   paginateList,
 } from '@mall-api/client-kit';
 import { collectionLimitModel, type RateLimitMiddlewareCommonOptions } from '@mall-api/rate-limit';
 import type { paths } from '@mall-api/specs/types/collection';
 import type { Middleware } from 'openapi-fetch';
+import { type CollectionMethods, collectionMethods } from './generated/methods.js';
 import { httpsOnly, operationIds, userAgent } from './generated/operation-ids.js';
 
 /** Production base address of the collection API. */
@@ -60,9 +64,14 @@ const listKeys: CollectionListKeys = {
   '/api/storeproducts': 'store_products',
 };
 
-/** A typed client of the collection API; `ClientThrows` is `true` when created with `throwOnError: true`. */
+/**
+ * A typed client of the collection API: one method per operation (`collection.shops.list({ limit: 10 })`,
+ * which throws `MallApiError` on failure and resolves to the body), and openapi-fetch's `GET`
+ * underneath, whose calls throw only when created with `throwOnError: true` (`ClientThrows`).
+ */
 export interface CollectionClient<ClientThrows extends boolean = false>
-  extends ApiClient<paths, ClientThrows> {
+  extends ApiClient<paths, ClientThrows>,
+    CollectionMethods {
   /**
    * Iterates every record of a list endpoint, requesting `limit` records per call (default 100)
    * and stopping at offset 5000, where it throws `OffsetCapReachedError` unless told to stop quietly.
@@ -99,7 +108,7 @@ export function createCollectionClient<const ClientThrows extends boolean = fals
     httpsOnly,
     userAgent,
   });
-  return Object.assign(client, {
+  const paging = Object.assign(client, {
     paginate<P extends ListPath>(
       path: P,
       query: ListQuery<P>,
@@ -114,4 +123,10 @@ export function createCollectionClient<const ClientThrows extends boolean = fals
       });
     },
   });
+  return attachOperationMethods<typeof paging, CollectionMethods>(
+    paging,
+    collectionMethods,
+    paging.paginate as LoosePaginate,
+    (path) => path in listKeys,
+  );
 }

@@ -50,10 +50,10 @@ const literal = (value) =>
     : `{ parameter: '${value.parameter}', field: '${value.field}', excludes: [${value.excludes.map((n) => `'${n}'`).join(', ')}] }`;
 
 /**
- * The text of `list-keys.ts` for one API.
+ * The list operations of an API: path template, operationId, list key, paging bounds and cursor.
  * @param {SpecModel} spec
  */
-export function listKeysModule(spec) {
+export function listEndpointsOf(spec) {
   const entries = [];
   for (const operation of spec.operations) {
     if (operation.method !== 'get') continue;
@@ -71,6 +71,7 @@ export function listKeysModule(spec) {
     const records = spec.resolveOptional(spec.resolveOptional(arraySchema)?.items);
     entries.push({
       path: operation.pathTemplate,
+      operationId: operation.operationId,
       key,
       pageable: offset !== undefined,
       maxOffset: maximum(offset),
@@ -78,6 +79,15 @@ export function listKeysModule(spec) {
       cursor: cursorOf(spec, operation, query, records),
     });
   }
+  return entries;
+}
+
+/**
+ * The text of `list-keys.ts` for one API.
+ * @param {SpecModel} spec
+ */
+export function listKeysModule(spec) {
+  const entries = listEndpointsOf(spec);
   entries.sort((a, b) => a.path.localeCompare(b.path));
   const body = entries
     .map(

@@ -1,15 +1,14 @@
 // The test helper for vitest or jest: `startMock()` starts the mock APIs on free ports (stateful by
-// default), and hands back their base URLs, a per-mall base URL builder, the demo credentials, a
-// token helper that runs the real OAuth flow over HTTP for any mall, and the control client. Call
-// `close()` in `afterAll`.
+// default) in this process, and hands back the handle of started-mock.ts (base URLs, a per-mall
+// base URL builder, the demo credentials, a token helper and the control client). Call `close()`
+// in `afterAll`. `serveMocks` is the same start, for the mock process of the CommonJS entry.
 
 import type { MallLimits } from '@mall-api/mall-state';
 import { type ApiName, apiNames } from '@mall-api/spec-model';
-import { demoCollectionClients, demoOAuthClient } from '../demo-credentials.js';
-import { mallPathPrefix } from '../mall-address.js';
 import { startMockServers } from '../mock-server.js';
-import type { TokenResponseBody } from '../oauth/oauth-authority.js';
-import { type ControlClient, createControlClient } from './control-client.js';
+import { type StartedMock, startedMock } from './started-mock.js';
+
+export type { StartedMock } from './started-mock.js';
 
 /** Options of {@link startMock}. */
 export interface StartMockOptions {
@@ -37,30 +36,15 @@ export interface StartMockOptions {
   redis?: string;
 }
 
-/** Running mocks, as a test sees them. */
-export interface StartedMock {
-  /** Base URL of each API served. */
-  readonly urls: Readonly<Partial<Record<ApiName, string>>>;
-  /** The base URL of an API at one mall (works where `*.localhost` does not resolve). */
-  mallUrl(api: ApiName, mallId: string): string;
-  readonly credentials: {
-    readonly collection: { readonly clientId: string; readonly clientSecret: string };
-    readonly oauthApp: {
-      readonly clientId: string;
-      readonly clientSecret: string;
-      readonly redirectUri: string;
-    };
-  };
-  /** Runs authorize → code → token against the admin mock for a mall; every scope by default. */
-  token(mallId: string, scopes?: readonly string[]): Promise<TokenResponseBody>;
-  readonly control: ControlClient;
-  close(): Promise<void>;
-}
-
-const redirectUri = 'http://127.0.0.1:8765/callback';
-
-/** Starts the mocks for a test run. */
-export async function startMock(options: StartMockOptions = {}): Promise<StartedMock> {
+/**
+ * Starts the mock servers `options` ask for; their base URLs, the OAuth scopes they grant, and how
+ * to stop them.
+ */
+export async function serveMocks(options: StartMockOptions): Promise<{
+  urls: Partial<Record<ApiName, string>>;
+  scopes: readonly string[];
+  close: () => Promise<void>;
+}> {
   const apis = options.apis ?? apiNames;
   const served = await startMockServers({
     apis,
@@ -80,55 +64,14 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
     },
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const urls = Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])) as Partial<
-    Record<ApiName, string>
-  >;
-  const anyUrl = served.mocks[0]?.url ?? '';
-  const mallUrl = (api: ApiName, mallId: string) => {
-    const url = urls[api];
-    if (!url) throw new Error(`the ${api} mock is not running`);
-    return `${url}${mallPathPrefix}${mallId}`;
-  };
-  const [collection] = demoCollectionClients;
   return {
-    urls,
-    mallUrl,
-    credentials: {
-      collection: { clientId: collection.clientId, clientSecret: collection.clientSecret },
-      oauthApp: {
-        clientId: demoOAuthClient.clientId,
-        clientSecret: demoOAuthClient.clientSecret,
-        redirectUri,
-      },
-    },
-    async token(mallId, scopes = served.oauth.scopes) {
-      const base = mallUrl('admin', mallId);
-      const authorize = new URL(`${base}/api/v2/oauth/authorize`);
-      authorize.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: demoOAuthClient.clientId,
-        state: 'start-mock',
-        redirect_uri: redirectUri,
-        scope: scopes.join(','),
-      }).toString();
-      const redirect = await fetch(authorize, { redirect: 'manual' });
-      const code = new URL(redirect.headers.get('location') ?? '', redirectUri).searchParams.get('code');
-      if (!code) throw new Error(`the mock did not issue a code (${redirect.status})`);
-      const response = await fetch(`${base}/api/v2/oauth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
-      });
-      if (!response.ok) throw new Error(`the token exchange failed with ${response.status}`);
-      return (await response.json()) as TokenResponseBody;
-    },
-    control: createControlClient(
-      anyUrl,
-      options.controlToken === undefined ? {} : { token: options.controlToken },
-    ),
+    urls: Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])),
+    scopes: served.oauth.scopes,
     close: () => served.close(),
   };
+}
+
+/** Starts the mocks for a test run. */
+export async function startMock(options: StartMockOptions = {}): Promise<StartedMock> {
+  return startedMock({ ...(await serveMocks(options)), controlToken: options.controlToken });
 }

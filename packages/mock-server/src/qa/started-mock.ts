@@ -1,0 +1,90 @@
+// The handle a test holds on running mocks, wherever they run (in the test's process for the ES
+// module's `startMock`, in a child process for the CommonJS one): their base URLs, a per-mall base
+// URL builder, the demo credentials, a token helper that runs the real OAuth flow over HTTP for any
+// mall, the control client, and `close`. Everything here speaks HTTP; nothing starts a server.
+
+import type { ApiName } from '@mall-api/spec-model';
+import { demoCollectionClients, demoOAuthClient } from '../demo-credentials.js';
+import { mallPathPrefix } from '../mall-address.js';
+import type { TokenResponseBody } from '../oauth/oauth-authority.js';
+import { type ControlClient, createControlClient } from './control-client.js';
+
+/** Running mocks, as a test sees them. */
+export interface StartedMock {
+  /** Base URL of each API served. */
+  readonly urls: Readonly<Partial<Record<ApiName, string>>>;
+  /** The base URL of an API at one mall (works where `*.localhost` does not resolve). */
+  mallUrl(api: ApiName, mallId: string): string;
+  readonly credentials: {
+    readonly collection: { readonly clientId: string; readonly clientSecret: string };
+    readonly oauthApp: {
+      readonly clientId: string;
+      readonly clientSecret: string;
+      readonly redirectUri: string;
+    };
+  };
+  /** Runs authorize → code → token against the admin mock for a mall; every scope by default. */
+  token(mallId: string, scopes?: readonly string[]): Promise<TokenResponseBody>;
+  readonly control: ControlClient;
+  close(): Promise<void>;
+}
+
+const redirectUri = 'http://127.0.0.1:8765/callback';
+
+/** The handle of mocks serving `urls`, granting `scopes`, stopped by `close`. */
+export function startedMock(served: {
+  urls: Partial<Record<ApiName, string>>;
+  scopes: readonly string[];
+  controlToken: string | undefined;
+  close: () => Promise<void>;
+}): StartedMock {
+  const { urls } = served;
+  const anyUrl = Object.values(urls)[0] ?? '';
+  const mallUrl = (api: ApiName, mallId: string) => {
+    const url = urls[api];
+    if (!url) throw new Error(`the ${api} mock is not running`);
+    return `${url}${mallPathPrefix}${mallId}`;
+  };
+  const [collection] = demoCollectionClients;
+  return {
+    urls,
+    mallUrl,
+    credentials: {
+      collection: { clientId: collection.clientId, clientSecret: collection.clientSecret },
+      oauthApp: {
+        clientId: demoOAuthClient.clientId,
+        clientSecret: demoOAuthClient.clientSecret,
+        redirectUri,
+      },
+    },
+    async token(mallId, scopes = served.scopes) {
+      const base = mallUrl('admin', mallId);
+      const authorize = new URL(`${base}/api/v2/oauth/authorize`);
+      authorize.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: demoOAuthClient.clientId,
+        state: 'start-mock',
+        redirect_uri: redirectUri,
+        scope: scopes.join(','),
+      }).toString();
+      const redirect = await fetch(authorize, { redirect: 'manual' });
+      const code = new URL(redirect.headers.get('location') ?? '', redirectUri).searchParams.get('code');
+      if (!code) throw new Error(`the mock did not issue a code (${redirect.status})`);
+      const response = await fetch(`${base}/api/v2/oauth/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+      });
+      if (!response.ok) throw new Error(`the token exchange failed with ${response.status}`);
+      return (await response.json()) as TokenResponseBody;
+    },
+    control: createControlClient(
+      anyUrl,
+      served.controlToken === undefined ? {} : { token: served.controlToken },
+    ),
+    close: served.close,
+  };
+}
