@@ -126,8 +126,20 @@ for (let round = 0; round < rounds; round++)
       results[name]?.[build].push(measure(builds[build], make, (round + 1) * 100_000));
 /** @param {number[]} values */
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+/** @param {Sandbox} sandbox */
+const productsPerMall = (sandbox) =>
+  /** @type {{ body: { count: number } }} */ (
+    sandbox.handle({
+      api: 'admin',
+      operationId: 'countProducts',
+      path: {},
+      query: {},
+      body: undefined,
+      mallId: 'bench-0',
+    })
+  ).body.count;
 console.log(
-  `baseline ${baseline}; ${malls} seeded malls; ${calls} calls per measurement; median of ${rounds} rounds`,
+  `baseline ${baseline}; ${malls} seeded malls (products per mall: old ${productsPerMall(builds.old)}, new ${productsPerMall(builds.new)}); ${calls} calls per measurement; median of ${rounds} rounds`,
 );
 for (const [name, { old, new: fresh }] of Object.entries(results))
   console.log(
