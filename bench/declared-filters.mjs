@@ -54,16 +54,25 @@ try {
 async function sandboxOf(entry) {
   const { createSandboxMalls } = await import(pathToFileURL(entry).href);
   const sandbox = await createSandboxMalls({ clockFor: () => () => Date.parse('2026-03-01T00:00:00+09:00') });
-  for (let m = 0; m < malls; m++)
-    sandbox.handle({
-      api: 'admin',
-      operationId: 'countProducts',
-      path: {},
-      query: {},
-      body: undefined,
-      mallId: `bench-${m}`,
-    });
+  for (let m = 0; m < malls; m++) productsIn(sandbox, `bench-${m}`);
   return sandbox;
+}
+
+/**
+ * How many products a mall holds (its first call starts it).
+ * @param {Sandbox} sandbox
+ * @param {string} mallId
+ */
+function productsIn(sandbox, mallId) {
+  const reply = sandbox.handle({
+    api: 'admin',
+    operationId: 'countProducts',
+    path: {},
+    query: {},
+    body: undefined,
+    mallId,
+  });
+  return /** @type {{ body: { count: number } }} */ (reply).body.count;
 }
 
 /** The calls of one measurement: each with its own price bound, so none repeats. */
@@ -127,7 +136,7 @@ for (let round = 0; round < rounds; round++)
 /** @param {number[]} values */
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 console.log(
-  `baseline ${baseline}; ${malls} seeded malls; ${calls} calls per measurement; median of ${rounds} rounds`,
+  `baseline ${baseline}; ${malls} seeded malls (products per mall: old ${productsIn(builds.old, 'bench-0')}, new ${productsIn(builds.new, 'bench-0')}); ${calls} calls per measurement; median of ${rounds} rounds`,
 );
 for (const [name, { old, new: fresh }] of Object.entries(results))
   console.log(

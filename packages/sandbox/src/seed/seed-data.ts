@@ -1,8 +1,9 @@
 // The deterministic sample mall of `--seed N`: a category tree of realistic departments (up to
 // three depths), a few hundred products with names, prices, tags, codes, weights, options and
 // dates drawn from a PRNG seeded with N (the attributes a filter selects on each vary, so every
-// filter of the admin API selects some products and not others), their placements in regular, recommended and new sections, products in the main
-// groups and a few bundles. The same N gives the same mall, byte for byte; it is written through
+// filter of the admin API selects some products and not others), their placements in regular,
+// recommended and new sections, products in the main groups (every shop of a multi-shop mall places
+// them alike) and a few bundles. The same N gives the same mall, byte for byte; it is written through
 // the ordinary services, so every integrity rule holds for seeded data too.
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { drawsFor, seededRandom } from '../support/seeded-random.js';
@@ -210,6 +211,20 @@ export function seedSandbox(seed: number, catalogue: Catalogue): void {
         true,
         seedEpoch + (seedProductCount + i * 24) * 3_600_000,
       );
+    }
+    // Every other shop of the mall places the products as the default shop does.
+    for (let shopNo = 2; shopNo <= products.settings.shops; shopNo++) {
+      for (const { record } of products.all())
+        for (const placed of record.category as { category_no: number; recommend: string; new: string }[]) {
+          const groups = [1, ...(placed.recommend === 'T' ? [2] : []), ...(placed.new === 'T' ? [3] : [])];
+          for (const group of groups)
+            placements.addToCategory(shopNo, placed.category_no, group, [record.product_no]);
+        }
+      for (const group of placements.mains()) {
+        const groupNo = Number(group.display_group);
+        const shown = placements.listMainProducts(groupNo, 1).map((p) => Number(p.product_no));
+        placements.addToMain(shopNo, groupNo, shown);
+      }
     }
   });
 }

@@ -6,7 +6,8 @@
 // embedding and the shop are the views' (they are not record tests). What does not depend on the
 // query (each filter's field reader, which modifiers widen it) is prepared once per operation's
 // declarations; a query compiles into one predicate whose one-attribute tests read the attribute
-// directly, and case-insensitive tests reuse the lower-cased form of a value seen before.
+// directly, run the tests likely to refuse most records first (equality and membership, then text,
+// flags, ranges and dates), and reuse the lower-cased form of a value seen before.
 import { type FilterMeaning, fieldTester, type QueryMeaning } from '@mall-api/spec-model';
 import { parseBound } from '../support/kst-time.js';
 
@@ -148,6 +149,22 @@ interface PreparedFilter<R> {
 
 const oneAttribute = /^[^.*[\]]+$/;
 
+/** The order filters are tested in, by comparison: the likely most selective (and cheapest) first. */
+const testOrder: Partial<Record<FilterMeaning['match'], number>> = {
+  'contains-ci': 1,
+  'equals-ci': 1,
+  'has-any-ci': 1,
+  flag: 2,
+  empty: 2,
+  'non-empty': 2,
+  min: 3,
+  max: 3,
+  'greater-than': 3,
+  'date-from': 4,
+  'date-to': 4,
+};
+const rank = (filter: PreparedFilter<unknown>) => testOrder[filter.meaning.match] ?? 0;
+
 /** The filters of an operation's declarations, prepared under one context. */
 const prepared = new WeakMap<readonly QueryMeaning[], WeakMap<object, PreparedFilter<unknown>[]>>();
 function prepare<R>(meanings: readonly QueryMeaning[], context: FilterContext<R>): PreparedFilter<R>[] {
@@ -175,6 +192,7 @@ function prepare<R>(meanings: readonly QueryMeaning[], context: FilterContext<R>
           ]
         : [],
     );
+    filters.sort((a, b) => rank(a as PreparedFilter<unknown>) - rank(b as PreparedFilter<unknown>));
     byContext.set(context, filters as PreparedFilter<unknown>[]);
   }
   return filters;
