@@ -105,9 +105,11 @@ async function load(browser, url) {
     if (!(await page.evaluate(menuOpen))) await page.locator(menuButton).click({ timeout: 5_000 });
     await section.locator('label').first().click({ timeout: 5_000 });
   });
-  await until(page, 'window.dialogAt !== undefined', () =>
-    page.locator('button.try-it').first().click({ timeout: 5_000 }),
-  );
+  await until(page, 'window.dialogAt !== undefined', async () => {
+    // A menu still open covers the page: close it first, as a reader would.
+    if (await page.evaluate(menuOpen)) await page.locator(menuButton).click({ timeout: 5_000 });
+    await page.locator('button.try-it').first().click({ timeout: 5_000 });
+  });
   await page.waitForFunction(() => /** @type {any} */ (window).liveAt !== undefined, null, {
     timeout: 240_000,
   });

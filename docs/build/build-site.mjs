@@ -162,6 +162,7 @@ for (const [index, api] of apis.entries()) {
   await writeFile(join(dist, 'specs', `${api.name}.openapi.json`), `${JSON.stringify(spec, null, 2)}\n`);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.yaml`), stringify(spec, { lineWidth: 0 }));
   const consoleApi = consoleApis[index];
+  if (!consoleApi) throw new Error(`no console data for ${api.name}`);
   const tryIt = consoleApi.operations.map(({ operationId, summary }) => ({ operationId, summary }));
   const redocSpec = withTryItButtons(JSON.parse(redocSpecJson(spec)), tryIt);
   await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), JSON.stringify(redocSpec));

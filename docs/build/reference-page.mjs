@@ -43,9 +43,9 @@ const facts = (api) =>
  * with the operations' "Try it" buttons in it (try-it-buttons.mjs).
  * The page is usable before Redoc is live: the console (assets/console.js) and the menu's stand-in
  * (assets/redoc-menu.js) load at once, small and asynchronous, and answer clicks on the prerendered
- * markup. Redoc itself (assets/redoc.js, large) is fetched with the page but runs only once the
- * page has loaded and the browser is idle, so its start-up never stands between a reader's first
- * tap and its answer; it then hydrates the markup (see src/browser/redoc-reference.mjs).
+ * markup. Redoc itself (assets/redoc.js, large) is fetched and run only once the page has loaded
+ * and the browser is idle, so it never competes with the page's first paint; it then hydrates the
+ * markup in slices (see src/browser/redoc-reference.mjs).
  * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  * @param {import('./page-shell.mjs').NavItem[]} nav
  * @param {{ html: string, styles: string }} [prerendered]
@@ -55,7 +55,6 @@ export function renderReferencePage(api, nav, prerendered) {
 <html lang="en">
 <head>
 ${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.summary, stylesheets: ['shell.css', 'reference.css'] })}
-<link rel="preload" href="../assets/redoc.js" as="script">
 <style>
 ${themed.css}</style>
 ${prerendered?.styles ?? ''}
