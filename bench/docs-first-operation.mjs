@@ -1,28 +1,36 @@
 #!/usr/bin/env node
-// Benchmark: how soon a reader on a phone sees the reference, before and after the references were
-// prerendered. Builds the site twice into temporary folders, as it is now (Redoc's server-side
-// rendering: every operation in the page's HTML, hydrated in the browser) and with
-// `--no-prerender` (Redoc renders in the browser, as the site did before), then loads each API
-// reference cold from the docs server (build/serve.mjs) in Debian's Chromium on the phone profile:
-// a 390×844 viewport and 4× CPU slowdown (CDP `Emulation.setCPUThrottlingRate`). Per page it prints
-// the median time until the first operation heading is laid out on the page ("first operation
-// visible") and until the first "Try it" button is there (the page usable: Redoc live, the menu
-// and console wired), for both builds, and their ratios. Needs `npm run build` (the specs bundled,
-// the libraries the docs build reads).
-//   node bench/docs-first-operation.mjs [--runs 3]
+// Benchmark: how soon a reader on a phone sees the reference and can use it. Builds the site as it
+// is now into a temporary folder, and a baseline: by default the same site with `--no-prerender`
+// (Redoc renders in the browser, as the site did before the references were prerendered), or,
+// with `--baseline <folder>`, a site already built there (an earlier commit's docs/dist, say). Then
+// loads each API reference cold from the docs server (build/serve.mjs) in Debian's Chromium on the
+// phone profile: a 390×844 viewport and 4× CPU slowdown (CDP `Emulation.setCPUThrottlingRate`),
+// alternating the two sites run by run. Per page it prints the medians of:
+// - "first operation visible": the first frame that lays out an operation heading;
+// - "usable": a reader's first taps answered — the bench taps the round menu button until the menu
+//   opens, then the menu's first section until the page is there (its address in the URL), then
+//   the first "Try it" until the console's dialog is open, each tap as soon as its control is on
+//   the page and again every 0.7 s while it goes unanswered; the time the dialog opened;
+// - "Redoc live": Redoc hydrated (or rendered) the reference (`data-redoc-ready`);
+// and the ratios of the current site to the baseline. Needs `npm run build` (the specs bundled, the
+// libraries the docs build reads).
+//   node bench/docs-first-operation.mjs [--runs 3] [--baseline <built site folder>]
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiNames } from '@mall-api/spec-model';
 import { chromium } from 'playwright-core';
 import { startDocsServer } from '../docs/build/serve.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, baseline: { type: 'string' } },
+});
 const runs = Number(values.runs);
 const root = join(import.meta.dirname, '..');
 const profile = { viewport: { width: 390, height: 844 }, cpuSlowdown: 4 };
+const menuButton = '#redoc .redoc-wrap > .menu-content + div';
 
 /**
  * Builds the docs site into a new temporary folder.
@@ -38,10 +46,29 @@ async function buildSite(flags) {
 }
 
 /**
- * Loads `url` once, cold, on the phone profile; resolves to when the first operation heading was
- * laid out and when the first Try it button appeared (ms from navigation start).
+ * Repeats `act` until `done` (evaluated in the page) holds: a reader tapping again what did not
+ * answer.
+ * @param {import('playwright-core').Page} page
+ * @param {string} done a JavaScript expression
+ * @param {() => Promise<unknown>} act
+ */
+async function until(page, done, act) {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    if (await page.evaluate(done)) return;
+    await act().catch(() => undefined);
+    await page.waitForFunction(done, null, { timeout: 700 }).catch(() => undefined);
+  }
+  throw new Error(`never answered: ${done}`);
+}
+
+/** @typedef {{ operationMs: number, usableMs: number, liveMs: number }} Load */
+
+/**
+ * Loads `url` once, cold, on the phone profile, and taps through the menu to a Try it dialog;
+ * resolves to the times (ms from navigation start) described above.
  * @param {import('playwright-core').Browser} browser
  * @param {string} url
+ * @returns {Promise<Load>}
  */
 async function load(browser, url) {
   const context = await browser.newContext({ viewport: profile.viewport, deviceScaleFactor: 1 });
@@ -50,28 +77,50 @@ async function load(browser, url) {
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
-  // Checked every frame, before it is painted: the first frame that lays out an operation heading.
+  // Checked every frame, before it is painted.
   await page.addInitScript(() => {
     const marks = /** @type {any} */ (window);
     const check = () => {
+      const now = performance.now();
       if (
         marks.operationAt === undefined &&
         document.querySelector('[id^="operation/"] h2')?.getClientRects().length
       )
-        marks.operationAt = performance.now();
-      if (marks.tryItAt === undefined && document.querySelector('button.try-it'))
-        marks.tryItAt = performance.now();
-      if (marks.tryItAt === undefined) requestAnimationFrame(check);
+        marks.operationAt = now;
+      if (marks.dialogAt === undefined && document.querySelector('dialog.console[open]'))
+        marks.dialogAt = now;
+      if (marks.liveAt === undefined && document.querySelector('#redoc[data-redoc-ready]'))
+        marks.liveAt = now;
+      if (marks.dialogAt === undefined || marks.liveAt === undefined) requestAnimationFrame(check);
     };
     requestAnimationFrame(check);
   });
-  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
-  await page.locator('button.try-it').first().waitFor({ state: 'attached', timeout: 120_000 });
-  await page.waitForFunction(() => /** @type {any} */ (window).tryItAt !== undefined);
-  const marks = await page.evaluate(() => ({
-    operationMs: Number(/** @type {any} */ (window).operationAt),
-    usableMs: Number(/** @type {any} */ (window).tryItAt),
-  }));
+  await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
+  const menuOpen = `getComputedStyle(document.querySelector('#redoc .menu-content') ?? document.body).display !== 'none' && !!document.querySelector('#redoc .menu-content')`;
+  await until(page, menuOpen, () => page.locator(menuButton).click({ timeout: 5_000 }));
+  const section = page.locator('#redoc .menu-content li[data-item-id^="tag/"]').first();
+  await section.waitFor({ state: 'attached' });
+  const target = await section.getAttribute('data-item-id');
+  await until(page, `location.hash === ${JSON.stringify(`#${target}`)}`, async () => {
+    if (!(await page.evaluate(menuOpen))) await page.locator(menuButton).click({ timeout: 5_000 });
+    await section.locator('label').first().click({ timeout: 5_000 });
+  });
+  await until(page, 'window.dialogAt !== undefined', async () => {
+    // A menu still open covers the page: close it first, as a reader would.
+    if (await page.evaluate(menuOpen)) await page.locator(menuButton).click({ timeout: 5_000 });
+    await page.locator('button.try-it').first().click({ timeout: 5_000 });
+  });
+  await page.waitForFunction(() => /** @type {any} */ (window).liveAt !== undefined, null, {
+    timeout: 240_000,
+  });
+  const marks = await page.evaluate(() => {
+    const marks = /** @type {any} */ (window);
+    return {
+      operationMs: Number(marks.operationAt),
+      usableMs: Number(marks.dialogAt),
+      liveMs: Number(marks.liveAt),
+    };
+  });
   await context.close();
   return marks;
 }
@@ -80,41 +129,44 @@ async function load(browser, url) {
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN;
 /** @param {number} ms */
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+/** @param {Load[]} loads @returns {Load} */
+const typical = (loads) => ({
+  operationMs: median(loads.map((entry) => entry.operationMs)),
+  usableMs: median(loads.map((entry) => entry.usableMs)),
+  liveMs: median(loads.map((entry) => entry.liveMs)),
+});
 
-const prerendered = await buildSite([]);
-const clientRendered = await buildSite(['--no-prerender']);
+const current = await buildSite([]);
+const baselineRoot = values.baseline ? resolve(values.baseline) : await buildSite(['--no-prerender']);
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
-const now = await startDocsServer({ root: prerendered, port: 0 });
-const before = await startDocsServer({ root: clientRendered, port: 0 });
+const now = await startDocsServer({ root: current, port: 0 });
+const before = await startDocsServer({ root: baselineRoot, port: 0 });
 try {
   process.stdout.write(
-    `reference pages, cold, ${profile.viewport.width}×${profile.viewport.height}, ${profile.cpuSlowdown}× CPU, median of ${runs} runs\n`,
+    `reference pages, cold, ${profile.viewport.width}×${profile.viewport.height}, ${profile.cpuSlowdown}× CPU, ` +
+      `median of ${runs} runs; baseline: ${values.baseline ? baselineRoot : 'the same site built with --no-prerender'}\n`,
   );
   for (const name of apiNames) {
-    /** @type {{ now: { operationMs: number, usableMs: number }[], before: { operationMs: number, usableMs: number }[] }} */
+    /** @type {{ now: Load[], before: Load[] }} */
     const measured = { now: [], before: [] };
     for (let run = 0; run < runs; run++) {
       measured.before.push(await load(browser, `${before.url}/${name}/index.html`));
       measured.now.push(await load(browser, `${now.url}/${name}/index.html`));
     }
-    const typical = (/** @type {{ operationMs: number, usableMs: number }[]} */ loads) => ({
-      operationMs: median(loads.map((entry) => entry.operationMs)),
-      usableMs: median(loads.map((entry) => entry.usableMs)),
-    });
     const [after, baseline] = [typical(measured.now), typical(measured.before)];
+    const row = (/** @type {string} */ label, /** @type {keyof Load} */ key) =>
+      `${label} ${seconds(after[key])} (baseline ${seconds(baseline[key])}, ratio ${(after[key] / baseline[key]).toFixed(2)})`;
     process.stdout.write(
-      `${name}: first operation visible ${seconds(after.operationMs)} (before ${seconds(baseline.operationMs)}, ` +
-        `ratio ${(after.operationMs / baseline.operationMs).toFixed(2)}); usable ${seconds(after.usableMs)} ` +
-        `(before ${seconds(baseline.usableMs)}, ratio ${(after.usableMs / baseline.usableMs).toFixed(2)})\n`,
+      `${name}: ${row('first operation visible', 'operationMs')}; ${row('usable', 'usableMs')}; ${row('Redoc live', 'liveMs')}\n`,
     );
   }
 } finally {
   await browser.close();
   await now.close();
   await before.close();
-  await rm(prerendered, { recursive: true, force: true });
-  await rm(clientRendered, { recursive: true, force: true });
+  await rm(current, { recursive: true, force: true });
+  if (!values.baseline) await rm(baselineRoot, { recursive: true, force: true });
 }

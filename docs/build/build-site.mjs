@@ -22,7 +22,8 @@ import { postmanCollection } from './postman-collections.mjs';
 // @ts-check
 // Builds the documentation site into docs/dist: the landing page, the guides (docs/guides/*.md with
 // their computed pictures and tables), one Redoc reference per API with its "Try it" console
-// (Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside)
+// (its buttons written into Redoc's copy of the spec, the placeholders of its fields read from the
+// default sandbox; Redoc's script and ours served from docs/dist/assets, so no page loads anything from outside)
 // and the OAuth redirect page its "Get a demo token" lands on,
 // the docs' copies of the bundled specs with generated `x-codeSamples`, the search index, the
 // Markdown copies and llms.txt, a Postman collection and its environments per API, and the API changelogs
@@ -35,8 +36,10 @@ import { rateLimitSummary } from './rate-limit-summary.mjs';
 import { loadRedocPrerenderer } from './redoc-prerender.mjs';
 import { redocSpecJson } from './redoc-spec.mjs';
 import { redocOptions, renderReferencePage } from './reference-page.mjs';
+import { withSandboxPlaceholders } from './sandbox-placeholders.mjs';
 import { guideDocuments, referenceDocuments, searchIndexJson } from './search-index.mjs';
 import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './spec-tables.mjs';
+import { withTryItButtons } from './try-it-buttons.mjs';
 
 /** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
 /** @typedef {import('@mall-api/spec-model').ApiName} ApiName */
@@ -149,19 +152,23 @@ const searchDocuments = [];
 const postman = [];
 const prerender = flags['no-prerender'] ? undefined : await loadRedocPrerenderer(docsRoot);
 const { scrollYOffset: _browserOnly, ...prerenderOptions } = redocOptions;
-for (const api of apis) {
+const consoleApis = await withSandboxPlaceholders(
+  apis.map((api) => consoleApiOf(api.name, api.title, modelOf(api.name), [...models.values()])),
+);
+for (const [index, api] of apis.entries()) {
   const model = modelOf(api.name);
   const samples = codeSamplesOf(api.name, model);
   const spec = withCodeSamples(model, samples);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.json`), `${JSON.stringify(spec, null, 2)}\n`);
   await writeFile(join(dist, 'specs', `${api.name}.openapi.yaml`), stringify(spec, { lineWidth: 0 }));
-  const redocJson = redocSpecJson(spec);
-  await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), redocJson);
-  const consoleApi = consoleApiOf(api.name, api.title, model, [...models.values()]);
+  const consoleApi = consoleApis[index];
+  if (!consoleApi) throw new Error(`no console data for ${api.name}`);
   const tryIt = consoleApi.operations.map(({ operationId, summary }) => ({ operationId, summary }));
+  const redocSpec = withTryItButtons(JSON.parse(redocSpecJson(spec)), tryIt);
+  await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), JSON.stringify(redocSpec));
   await writeFile(
     join(dist, api.name, 'index.html'),
-    renderReferencePage(api, nav, tryIt, prerender?.(JSON.parse(redocJson), prerenderOptions)),
+    renderReferencePage(api, nav, prerender?.(redocSpec, prerenderOptions)),
   );
   await writeFile(join(dist, api.name, 'console.json'), JSON.stringify(consoleApi));
   await writeFile(

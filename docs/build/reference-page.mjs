@@ -5,8 +5,8 @@
 // from the docs' copy of the bundled spec (with its generated code samples; `<api>.redoc.json`,
 // see redoc-spec.mjs), with a theme whose colours are CSS custom properties set per colour scheme
 // (redoc-theme.mjs), so switching light and dark changes CSS only: no second render, the scroll
-// position and anchor stay. And the "Try it" console (assets/console.js, with the list of
-// operations that get a Try it button; its data loads on first use).
+// position and anchor stay. And the "Try it" console (assets/console.js; its buttons are in
+// Redoc's markup, its data loads on first use), which, like the menu, works before Redoc is live.
 import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
 import { schemeSwitchingTheme } from './redoc-theme.mjs';
 
@@ -39,15 +39,18 @@ const facts = (api) =>
 
 /**
  * Renders `docs/dist/<api>/index.html`. `prerendered` is Redoc's markup and styles for the page
- * (redoc-prerender.mjs; absent in a `--no-prerender` build, where Redoc renders in the browser).
- * `tryIt` lists the operations that get a "Try it" button (the console's data, `console.json`,
- * loads when the first one is pressed). The scripts load deferred, after the reference has painted.
+ * (redoc-prerender.mjs; absent in a `--no-prerender` build, where Redoc renders in the browser),
+ * with the operations' "Try it" buttons in it (try-it-buttons.mjs).
+ * The page is usable before Redoc is live: the console (assets/console.js) and the menu's stand-in
+ * (assets/redoc-menu.js) load at once, small and asynchronous, and answer clicks on the prerendered
+ * markup. Redoc itself (assets/redoc.js, large) is fetched and run only once the page has loaded
+ * and the browser is idle, so it never competes with the page's first paint; it then hydrates the
+ * markup in slices (see src/browser/redoc-reference.mjs).
  * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  * @param {import('./page-shell.mjs').NavItem[]} nav
- * @param {{ operationId: string, summary: string }[]} tryIt
  * @param {{ html: string, styles: string }} [prerendered]
  */
-export function renderReferencePage(api, nav, tryIt, prerendered) {
+export function renderReferencePage(api, nav, prerendered) {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -57,11 +60,12 @@ ${themed.css}</style>
 ${prerendered?.styles ?? ''}
 </head>
 <body class="reference" data-api="${escapeHtml(api.name)}">
+<script src="../assets/console.js" async></script>
+<script src="../assets/redoc-menu.js" async></script>
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
 <main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc">${prerendered?.html ?? ''}</div></main>
-<script src="../assets/redoc.js" defer></script>
 <script>
-addEventListener('DOMContentLoaded', () => {
+addEventListener('load', () => {
   const redoc = document.getElementById('redoc');
   // Code blocks scroll sideways: once Redoc is live, make each one reachable by keyboard, as they are rendered.
   redoc.addEventListener('redoc-ready', () => {
@@ -69,11 +73,16 @@ addEventListener('DOMContentLoaded', () => {
     focusable();
     new MutationObserver(focusable).observe(redoc, { childList: true, subtree: true });
   }, { once: true });
-  Redoc.show('../specs/${api.name}.redoc.json', ${JSON.stringify(redocOptions)}, redoc);
+  const start = () => {
+    const script = document.createElement('script');
+    script.src = '../assets/redoc.js';
+    script.onload = () => Redoc.show('../specs/${api.name}.redoc.json', ${JSON.stringify(redocOptions)}, redoc);
+    document.body.append(script);
+  };
+  if (redoc.firstElementChild && 'requestIdleCallback' in window) requestIdleCallback(start, { timeout: 1000 });
+  else start();
 });
 </script>
-<script type="application/json" id="try-it-operations">${JSON.stringify(tryIt).replace(/</g, '\\u003c')}</script>
-<script src="../assets/console.js" defer></script>
 ${siteScript(1)}
 </body>
 </html>

@@ -26,12 +26,20 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu'],
 });
+// A loaded machine hydrates a reference slowly: wait for it rather than give up.
+/** @param {import('playwright-core').Page} page */
+const patient = (page) => {
+  page.setDefaultTimeout(240_000);
+  return page;
+};
 /** @param {string} api */
 const mockUrl = (api) => served.mocks.find((mock) => mock.api === api)?.url ?? '';
 
 try {
   for (const scheme of /** @type {const} */ (['light', 'dark'])) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+    const page = patient(
+      await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: scheme }),
+    );
     await page.goto(`${site.url}/collection/index.html#operation/listShops`, { waitUntil: 'networkidle' });
     await page.locator('[id="operation/listShops"] button.try-it').click();
     const dialog = page.locator('dialog.console');
@@ -41,7 +49,9 @@ try {
     await page.screenshot({ path: join(folder, `console-${scheme}.png`) });
     await page.close();
   }
-  const admin = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+  const admin = patient(
+    await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }),
+  );
   await admin.goto(`${site.url}/admin/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
   await admin.locator('[id="operation/listProducts"] button.try-it').click();
   const dialog = admin.locator('dialog.console');
@@ -56,7 +66,7 @@ try {
   await admin.goto(`${site.url}/admin/index.html#operation/createBundleProduct`, {
     waitUntil: 'networkidle',
   });
-  await admin.locator('[id="operation/createBundleProduct"] button.try-it').waitFor();
+  await admin.locator('#redoc[data-redoc-ready]').waitFor();
   await admin.screenshot({ path: join(folder, 'reference-dark.png') });
   await admin.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
   await admin.screenshot({ path: join(folder, 'landing-dark.png') });
@@ -65,7 +75,9 @@ try {
   await admin.locator('dialog.search .search-results li').first().waitFor();
   await admin.screenshot({ path: join(folder, 'search-dark.png') });
   await admin.close();
-  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+  const phone = patient(
+    await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' }),
+  );
   await phone.goto(`${site.url}/admin/index.html`, { waitUntil: 'networkidle' });
   await phone.locator('#redoc[data-redoc-ready]').waitFor();
   await phone.screenshot({ path: join(folder, 'reference-phone.png') });

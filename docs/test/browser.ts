@@ -29,6 +29,13 @@ export interface PageProblems {
   externalRequests: string[];
 }
 
+/** The problems recorded since `from` was taken (what the lists gained since then). */
+export const problemsSince = (problems: PageProblems, from: PageProblems): PageProblems => ({
+  consoleErrors: problems.consoleErrors.slice(from.consoleErrors.length),
+  failedRequests: problems.failedRequests.slice(from.failedRequests.length),
+  externalRequests: problems.externalRequests.slice(from.externalRequests.length),
+});
+
 /** A phone's screen (CSS pixels), as the docs are checked on. */
 export const phone = { width: 390, height: 844 };
 

@@ -5,7 +5,11 @@
 // demo credentials, gets one of the success statuses the spec documents for that operation. Each
 // OAuth operation runs in a fresh mall of its own, as a reader's first try would; one that names the
 // mall it reads (analytics' `mall_id`) runs with a token of that mall, the demo mall, its rate limit
-// emptied before each call.
+// emptied before each call. And the placeholders of the optional fields of every read (the docs
+// build takes them from the default sandbox) name records it has: each, sent with the pre-fill,
+// answers 200, and where the answer carries that field, a record with that value.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
 import { type ApiName, apiNames, loadSpecSync, mallParameterOf, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,13 +41,14 @@ const documentedSuccesses = (api: ApiName, operationId: string): number[] => {
     .map(Number);
 };
 
-describe('the console’s pre-fills against the default sandbox', () => {
-  let mock: StartedMock;
-  beforeAll(async () => {
-    mock = await startMock();
-  });
-  afterAll(() => mock?.close());
+// One mock for the file.
+let mock: StartedMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock?.close());
 
+describe('the console’s pre-fills against the default sandbox', () => {
   it.each(apiNames)(
     'every %s operation, as pre-filled, gets a documented success',
     async (api) => {
@@ -88,6 +93,65 @@ describe('the console’s pre-fills against the default sandbox', () => {
           );
         }
       }
+      expect(failures).toEqual([]);
+    },
+    120_000,
+  );
+});
+
+/** Every scalar under key `name` anywhere in `node`, as text. */
+const valuesUnder = (node: unknown, name: string): string[] =>
+  Array.isArray(node)
+    ? node.flatMap((item) => valuesUnder(item, name))
+    : node !== null && typeof node === 'object'
+      ? Object.entries(node).flatMap(([key, value]) =>
+          key === name && value !== null && typeof value !== 'object'
+            ? [String(value)]
+            : valuesUnder(value, name),
+        )
+      : [];
+
+describe('the console’s placeholders against the default sandbox', () => {
+  it.each(apiNames)(
+    'every optional field of a %s read, filled with its placeholder, answers 200 with the record it names',
+    async (api) => {
+      // The console's data as the docs build wrote it, placeholders read from the default sandbox.
+      const built = JSON.parse(
+        await readFile(join(import.meta.dirname, '..', 'dist', api, 'console.json'), 'utf8'),
+      ) as ConsoleApi;
+      const baseUrl = mock.urls[api];
+      if (!baseUrl) throw new Error(`no ${api} mock`);
+      const failures: string[] = [];
+      let tried = 0;
+      const send = async (operation: ConsoleOperation, values: Record<string, string>) => {
+        await mock.control.resetRateLimits('demomall');
+        const authorization =
+          built.auth.kind === 'basic'
+            ? `Basic ${btoa(`${built.auth.username}:${built.auth.password}`)}`
+            : `Bearer ${(await mock.token('demomall')).access_token}`;
+        const { url, init } = buildRequest(operation, { values, body: '' }, baseUrl, authorization);
+        const response = await fetch(url, init);
+        return { status: response.status, body: (await response.json()) as unknown };
+      };
+      for (const operation of built.operations.filter((entry) => entry.method === 'get')) {
+        const required = prefilled(operation).values;
+        const unfiltered = await send(operation, required);
+        for (const parameter of operation.parameters) {
+          if (parameter.required || parameter.example === '') continue;
+          tried += 1;
+          const answer = await send(operation, { ...required, [parameter.name]: parameter.example });
+          const named = valuesUnder(unfiltered.body, parameter.name).length > 0;
+          if (answer.status !== 200)
+            failures.push(
+              `${operation.operationId} ${parameter.name}=${parameter.example}: ${answer.status}`,
+            );
+          else if (named && !valuesUnder(answer.body, parameter.name).includes(parameter.example))
+            failures.push(
+              `${operation.operationId} ${parameter.name}=${parameter.example}: no record with that ${parameter.name}`,
+            );
+        }
+      }
+      expect(tried).toBeGreaterThan(0);
       expect(failures).toEqual([]);
     },
     120_000,

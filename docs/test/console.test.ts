@@ -39,7 +39,9 @@ async function openConsole(page: Page, api: string, operationId: string) {
   await page.goto(`${site.url}/${api}/index.html#operation/${operationId}`, { waitUntil: 'networkidle' });
   await page.locator(`[id="operation/${operationId}"] button.try-it`).click();
   const dialog = page.locator('dialog.console');
-  await dialog.getByLabel('Base URL').fill(mockUrl(api));
+  // The button answers before Redoc is live; the dialog opens once the console's data is in, which
+  // on a loaded machine may wait behind Redoc's start-up: the test waits for it.
+  await dialog.getByLabel('Base URL').fill(mockUrl(api), { timeout: 80_000 });
   return dialog;
 }
 
@@ -245,7 +247,7 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     await page.goto(`${site.url}/collection/index.html#operation/listStoreProducts`, {
       waitUntil: 'networkidle',
     });
-    await page.locator('[id="operation/listShops"] button.try-it').waitFor();
+    await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 50_000 });
     const sidebar = '#redoc .menu-content';
     const heading = '[id="operation/listStoreProducts"] h2';
     const colour = (selector: string) =>

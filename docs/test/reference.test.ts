@@ -2,7 +2,8 @@
 // scheme: it shows every operation of its spec, with the TypeScript, curl, Python and PHP samples
 // and a "Try it" button on the operations; it logs no console error, fails no request and requests
 // nothing outside localhost; and axe-core finds no serious or critical accessibility violation.
-// A screenshot of the admin reference is kept in test-results/.
+// Each reference loads once and is read in the light scheme, then in the dark one. A screenshot of
+// the admin reference is kept in test-results/.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -13,6 +14,7 @@ import {
   launchChromium,
   openWatchedPage,
   type PageProblems,
+  problemsSince,
   seriousAccessibilityViolations,
 } from './browser.js';
 import { redocKnownViolations } from './redoc-known-violations.js';
@@ -46,51 +48,67 @@ interface LoadedReference {
 }
 const loaded = new Map<string, LoadedReference>();
 
-async function loadReference(name: string, scheme: Scheme): Promise<LoadedReference> {
+/**
+ * Loads a reference once, in the light scheme, reads it and scans it, then switches it to the dark
+ * scheme as the system setting changes (the reference follows it by CSS alone) and scans again.
+ */
+async function loadReference(name: string): Promise<Record<Scheme, LoadedReference>> {
   const spec = JSON.parse(
     await readFile(join(docsRoot, 'dist', 'specs', `${name}.openapi.json`), 'utf8'),
   ) as {
     paths: Record<string, Record<string, Operation>>;
   };
-  const { page, problems } = await openWatchedPage(browser, scheme);
+  const { page, problems } = await openWatchedPage(browser, 'light');
   await page.goto(`${site.url}/${name}/index.html`, { waitUntil: 'networkidle' });
-  // The operations are in the prerendered HTML; the Try it buttons come once Redoc is live (hydrated),
-  // which on a loaded machine takes a while: the test waits for it, it does not time it.
-  await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 150_000 });
-  await page.locator('button.try-it').first().waitFor({ timeout: 30_000 });
+  // The operations and their Try it buttons are in the prerendered HTML; Redoc goes live (hydrates)
+  // once the page is idle, which on a loaded machine takes a while: the test waits for it, it does
+  // not time it.
+  await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 240_000 });
   const tryIt = await page.$$eval('[id^="operation/"]:has(button.try-it)', (nodes) =>
     nodes.map((node) => node.id.replace(/^operation\//, '')),
   );
   const headings = await page.$$eval('[id^="operation/"] h2', (nodes) =>
     nodes.map((node) => [node.closest('[id^="operation/"]')?.id ?? '', node.textContent?.trim() ?? '']),
   );
-  if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
-  const scan = seriousAccessibilityViolations(page, redocKnownViolations);
-  scan.catch(() => undefined); // awaited by its test; keep an early failure from going unhandled
-  return {
-    problems,
-    tryIt,
-    operations: Object.entries(spec.paths).flatMap(([path, item]) =>
-      Object.values(item).map((operation) => ({ ...operation, path })),
-    ),
-    shown: new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? ''])),
-    scan,
-  };
+  const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+    Object.values(item).map((operation) => ({ ...operation, path })),
+  );
+  const shown = new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? '']));
+  const loaded = {} as Record<Scheme, LoadedReference>;
+  let from: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
+  for (const scheme of schemes) {
+    if (scheme === 'dark') {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
+    }
+    if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
+    const scan = seriousAccessibilityViolations(page, redocKnownViolations);
+    // Done before the scheme changes; a failure is its test's to report.
+    await scan.catch(() => undefined);
+    loaded[scheme] = { problems: problemsSince(problems, from), tryIt, operations, shown, scan };
+    from = {
+      consoleErrors: [...problems.consoleErrors],
+      failedRequests: [...problems.failedRequests],
+      externalRequests: [...problems.externalRequests],
+    };
+  }
+  await page.close();
+  return loaded;
 }
 
-// The three references of a scheme load and are scanned side by side (one renderer process each),
-// which keeps the suite's time close to that of the largest reference; then the other scheme's.
+// The three references load and are scanned side by side (one renderer process each), which keeps
+// the suite's time close to that of the largest reference.
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
   site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
   browser = await launchChromium();
-  for (const scheme of schemes) {
-    const pages = await Promise.all(apis.map((api) => loadReference(api.name, scheme)));
-    for (const [index, api] of apis.entries())
-      loaded.set(`${api.name}:${scheme}`, pages[index] as LoadedReference);
-    await Promise.all(pages.map((page) => page.scan.catch(() => undefined)));
-  }
-}, 300_000);
+  const pages = await Promise.all(apis.map((api) => loadReference(api.name)));
+  for (const [index, api] of apis.entries())
+    for (const scheme of schemes) {
+      const entry = pages[index]?.[scheme];
+      if (entry) loaded.set(`${api.name}:${scheme}`, entry);
+    }
+}, 600_000);
 afterAll(async () => {
   await browser?.close();
   await site?.close();

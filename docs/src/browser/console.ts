@@ -4,9 +4,9 @@
 // mall, and the base URL itself) and the credentials (the demo partner for Basic; for OAuth a
 // token field and "Get a demo token"). Send validates the input against the operation's schemas
 // first (console-request.ts), then shows the answer's status, headers (rate-limit headers marked)
-// and body. The buttons come from the page's `#try-it-operations` list; `<api>/console.json`
-// (schemas and examples) is fetched when Try it is first pressed; the buttons are added once Redoc
-// is live on the page (its `redoc-ready` event, see redoc-reference.mjs).
+// and body. The buttons are in the page's markup (build/try-it-buttons.mjs), so they work before
+// Redoc is live; `<api>/console.json` (schemas and examples) is fetched when Try it is first
+// pressed.
 import type { ConsoleApi, ConsoleOperation, ConsoleParameter } from './console-model.js';
 import { buildRequest, type ConsoleInput, inputProblems, isRateLimitHeader } from './console-request.js';
 import { fetchDemoToken, storedToken, storeToken } from './demo-token.js';
@@ -295,39 +295,11 @@ function openConsole(dialog: HTMLDialogElement, api: ConsoleApi, operation: Cons
   if (!dialog.open) dialog.showModal();
 }
 
-/** An operation with a "Try it" button, as the page lists them (`#try-it-operations`). */
-interface TryItOperation {
-  operationId: string;
-  summary: string;
-}
-
-/** Adds a "Try it" button beside the heading of each listed operation that Redoc has rendered. */
-function addButtons(
-  container: HTMLElement,
-  operations: TryItOperation[],
-  open: (operationId: string) => void,
-) {
-  for (const operation of operations) {
-    const section = document.getElementById(`operation/${operation.operationId}`);
-    const heading = section?.querySelector('h2');
-    if (!section || !heading || !container.contains(section) || section.querySelector('button.try-it'))
-      continue;
-    const button = element('button', { type: 'button', class: 'try-it' }, 'Try it');
-    button.setAttribute('aria-label', `Try it: ${operation.summary}`);
-    button.addEventListener('click', () => open(operation.operationId));
-    heading.after(button);
-  }
-}
-
 const script = document.currentScript as HTMLScriptElement | null;
 const siteRoot = new URL('../', script?.src ?? document.baseURI);
-const container = document.getElementById('redoc');
 const apiName = document.body.dataset.api;
-const listed = document.getElementById('try-it-operations')?.textContent;
-if (container && apiName && listed) {
-  const operations = JSON.parse(listed) as TryItOperation[];
-  const dialog = element('dialog', { class: 'console', 'aria-labelledby': 'console-title' });
-  document.body.append(dialog);
+if (apiName) {
+  let dialog: HTMLDialogElement | undefined;
   // The console's data (schemas, examples) loads when Try it is first pressed, not with the page.
   let data: Promise<ConsoleApi> | undefined;
   const open = (operationId: string) => {
@@ -336,18 +308,26 @@ if (container && apiName && listed) {
     );
     void data.then((api) => {
       const operation = api.operations.find((entry) => entry.operationId === operationId);
-      if (operation) openConsole(dialog, api, operation, siteRoot);
+      if (!operation) return;
+      if (!dialog) {
+        dialog = element('dialog', { class: 'console', 'aria-labelledby': 'console-title' });
+        document.body.append(dialog);
+      }
+      openConsole(dialog, api, operation, siteRoot);
     });
   };
-  // The buttons join Redoc's markup only once Redoc is live (hydrated), never before: React must
-  // find the prerendered markup exactly as it rendered it.
-  const start = () => {
-    addButtons(container, operations, open);
-    new MutationObserver(() => addButtons(container, operations, open)).observe(container, {
-      childList: true,
-      subtree: true,
-    });
-  };
-  if (container.dataset.redocReady !== undefined) start();
-  else container.addEventListener('redoc-ready', start, { once: true });
+  // The buttons are in Redoc's markup (the docs build writes them into each operation's
+  // description), prerendered with the page: one listener, in the capture phase, answers them from
+  // the first paint on, whether or not Redoc is live yet; the click goes no further, as the button
+  // is the console's alone.
+  document.addEventListener(
+    'click',
+    (event) => {
+      const button = (event.target as Element | null)?.closest?.('button.try-it[data-operation]');
+      if (!(button instanceof HTMLButtonElement)) return;
+      event.stopPropagation();
+      open(button.dataset.operation ?? '');
+    },
+    true,
+  );
 }

@@ -6,9 +6,9 @@
 // reference already rendered by the docs build (src/redoc-prerender.mjs, the same Redoc and
 // options); `Redoc.show` fetches the spec, builds the same store and hydrates that markup, or
 // renders into an empty element (a site built with `--no-prerender`, which the benchmark compares
-// against). Once Redoc is live the element gets `data-redoc-ready` and a `redoc-ready` event, which
-// the Try it console waits for before it adds its buttons.
-import { createElement, useEffect } from 'react';
+// against). Once Redoc is live the element gets `data-redoc-ready` and a `redoc-ready` event; until
+// then the page's own scripts answer the menu and Try it (redoc-menu.ts, console.ts).
+import { createElement, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppStore, Redoc } from 'redoc';
 
@@ -32,11 +32,18 @@ async function show(specUrl, options, element) {
   const spec = await (await fetch(specUrl)).json();
   const store = new AppStore(spec, specUrl, options);
   const onReady = () => {
+    // A menu the stand-in opened (redoc-menu.ts) is Redoc's to keep open from now on.
+    if (element.classList.contains('menu-open')) {
+      element.classList.remove('menu-open');
+      store.menu.toggleSidebar();
+    }
     element.dataset.redocReady = '';
     element.dispatchEvent(new Event('redoc-ready'));
   };
   const app = createElement(WhenReady, { onReady }, createElement(Redoc, { store }));
-  if (element.firstElementChild) hydrateRoot(element, app);
+  // Hydrating a whole reference is seconds of work on a slow phone: as a transition, React does it
+  // in slices and the page keeps answering taps in between.
+  if (element.firstElementChild) startTransition(() => void hydrateRoot(element, app));
   else createRoot(element).render(app);
 }
 
