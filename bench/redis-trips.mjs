@@ -6,7 +6,7 @@
 // limits on and off. Counts, not times, so the figures do not move with the machine's load.
 // `--compare-dist DIR` measures another build of the mock (its `dist`, e.g. one built from the
 // commit before a change) in the same run: a before/after. `--postgres` keeps the sandbox malls in
-// a throwaway PostgreSQL (tools/src/testing/postgres-server.ts) as replicas do, and also counts
+// a throwaway PostgreSQL (packages/test-support/src/postgres-server.ts) as replicas do, and also counts
 // the statements the mock sent it per GET (each a round trip; counted in `pg`'s Client.query, as
 // loaded from the measured build's place).
 //   node bench/redis-trips.mjs [--requests 30] [--compare-dist DIR] [--postgres]
@@ -112,8 +112,8 @@ async function perRequest(dist, url, rateLimit, postgres) {
 if (requests >= 40) throw new Error('--requests must stay under the admin bucket of 40');
 const server = await startRedis();
 const database = values.postgres
-  ? await /** @type {typeof import('../tools/src/testing/postgres-server.js')} */ (
-      await importTypeScript(join(import.meta.dirname, '..', 'tools/src/testing/postgres-server.ts'))
+  ? await /** @type {typeof import('@mall-api/test-support/postgres-server')} */ (
+      await importTypeScript(join(import.meta.dirname, '..', 'packages/test-support/src/postgres-server.ts'))
     ).startPostgres()
   : undefined;
 try {

@@ -3,9 +3,10 @@
 // written behind the announcements stays unseen until the next announced one, which brings both),
 // every write, reset and drop of another replica is seen by the next read, and a mall nobody
 // announced yet is announced by the first read that catches it up.
+
+import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgresServer } from '../../../../tools/src/testing/postgres-server.js';
 import { redisMallVersions } from '../redis/redis-mall-versions.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import type { SharedMallVersions } from './mall-versions.js';

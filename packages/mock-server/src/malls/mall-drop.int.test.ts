@@ -11,8 +11,8 @@ import {
 } from '@mall-api/mall-state';
 import { openRedisState } from '@mall-api/mall-state/redis';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
+import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../../../tools/src/testing/redis-server.js';
 import { createMockMalls } from './mock-malls.js';
 
 let redis: TestRedisServer;
