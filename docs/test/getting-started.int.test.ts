@@ -3,18 +3,23 @@
 // partner's project would) against the default sandbox mocks (`npm start`'s stateful malls, seed 1)
 // with only the ports changed and a fresh access token of the demo mall in `MALL_ACCESS_TOKEN`:
 // each exits 0 (the methods throw on any error status) and prints what it read. The example that
-// starts from a token manager's stored tokens is left out: its tokens come from `mall-api-auth login`.
+// starts from a token manager's stored tokens gets them as `mall-api-auth login` leaves them: the
+// demo app's tokens saved in a token folder (a temporary one in place of `.mall-api/tokens`), with
+// the demo app's secret in `MALL_API_CLIENT_SECRET`.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueDemoTokens, startMockServers } from '@mall-api/mock-server';
+import { createFileTokenStore, parseTokenResponse } from '@mall-api/auth';
+import { demoOAuthClient, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const guide = await readFile(join(import.meta.dirname, '..', 'guides', 'getting-started.md'), 'utf8');
-const examples = [...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
-  .map((match, index) => ({ index: index + 1, source: match[1] ?? '' }))
-  .filter(({ source }) => !source.includes('createTokenManager'));
+const examples = [...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match, index) => ({
+  index: index + 1,
+  source: match[1] ?? '',
+}));
 const documented = {
   collection: 'http://127.0.0.1:4010',
   admin: 'http://127.0.0.1:4011',
@@ -47,16 +52,20 @@ function node(
 }
 
 let served: Awaited<ReturnType<typeof startMockServers>>;
+let tokenFolder: string;
 beforeAll(async () => {
   served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 }, sandbox: { seed: 1 } });
+  tokenFolder = await mkdtemp(join(tmpdir(), 'getting-started-tokens-'));
 });
 afterAll(async () => {
   await served?.close();
+  if (tokenFolder) await rm(tokenFolder, { recursive: true, force: true });
 });
 
 describe('the getting-started guide’s examples against the default sandbox', () => {
-  it('has examples in the method form, one per API at least', () => {
+  it('has examples in the method form, one per API at least, and one with a token manager', () => {
     expect(examples.length).toBeGreaterThanOrEqual(6);
+    expect(examples.filter(({ source }) => source.includes('createTokenManager'))).toHaveLength(1);
     for (const call of ['client.products.list(', 'admin.categories.list(', 'analytics.visitors.view.list('])
       expect(guide).toContain(call);
   });
@@ -69,8 +78,13 @@ describe('the getting-started guide’s examples against the default sandbox', (
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       }).outputText;
       for (const mock of served.mocks) script = script.replaceAll(documented[mock.api], mock.url);
-      const { access_token } = issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
-      const { code, out, err } = await node(script, { MALL_ACCESS_TOKEN: access_token });
+      script = script.replaceAll("'.mall-api/tokens'", JSON.stringify(tokenFolder));
+      const demoTokens = issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
+      await createFileTokenStore({ directory: tokenFolder }).set('demomall', parseTokenResponse(demoTokens));
+      const { code, out, err } = await node(script, {
+        MALL_ACCESS_TOKEN: demoTokens.access_token,
+        MALL_API_CLIENT_SECRET: demoOAuthClient.clientSecret,
+      });
       expect(err).toBe('');
       expect(code).toBe(0);
       expect(out.trim()).not.toBe('');

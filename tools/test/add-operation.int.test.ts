@@ -7,7 +7,7 @@
 // transaction of each of its documented responses. Then step 5, the stateful half, on a scratch
 // copy of the sandbox package (its sources, package.json and tsconfig; the repository is never
 // written): the admin types are generated from the scratch bundle by the repository's codegen
-// (`apiTypesModule`, as generate.mjs writes the client's) and stand in for the admin client's types,
+// (`apiTypesModule`, as the bundle step writes `@mall-api/specs/types/admin`) and stand in for them,
 // the handler goes into the admin view's handler map, and `tsc` checks it against them (a misspelt
 // operation id and a query field the operation does not have each fail the check); the build's
 // sandbox malls, given the scratch spec, are served by the mocks in sandbox mode, and the new
@@ -16,7 +16,6 @@ import { execFile, spawn } from 'node:child_process';
 import {
   closeSync,
   cpSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
@@ -47,7 +46,7 @@ let scratch: string;
 let bundled: JsonObject;
 let served: Awaited<ReturnType<typeof startMockServers>>;
 let types: Promise<string> | undefined;
-/** The admin types of the scratch bundle, by the repository's codegen (as generate.mjs writes the client's). */
+/** The admin types of the scratch bundle, by the repository's codegen (as the bundle step writes the specs package's). */
 const scratchTypes = () => {
   types ??= apiTypesModule(join(scratch, 'admin.openapi.json'));
   return types;
@@ -225,14 +224,12 @@ describe('adding a sandbox handler for the operation (step 5)', () => {
     writeFileSync(join(sandbox, 'tsconfig.json'), JSON.stringify(tsconfig));
     symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'), 'dir');
     // The admin types of the scratch bundle, by the repository's codegen, where the sandbox finds the
-    // admin client's types (its own node_modules, ahead of the repository's).
-    const client = join(sandbox, 'node_modules', '@mall-api', 'admin-client');
-    mkdirSync(client, { recursive: true });
-    writeFileSync(
-      join(client, 'package.json'),
-      JSON.stringify({ name: '@mall-api/admin-client', type: 'module', types: './index.d.ts' }),
-    );
-    writeFileSync(join(client, 'index.d.ts'), await scratchTypes());
+    // specs package's types (its own node_modules, ahead of the repository's): the other APIs' types
+    // as the bundle step wrote them, the admin API's from the scratch bundle.
+    const specsPackage = join(sandbox, 'node_modules', '@mall-api', 'specs');
+    cpSync(join(repoRoot, 'specs', 'types'), join(specsPackage, 'types'), { recursive: true });
+    cpSync(join(repoRoot, 'specs', 'package.json'), join(specsPackage, 'package.json'));
+    writeFileSync(join(specsPackage, 'types', 'admin.d.cts'), await scratchTypes());
   }, 30_000);
   afterAll(async () => {
     await stateful?.close();
