@@ -1,7 +1,7 @@
 // Test support: a throwaway Debian PostgreSQL cluster for one test file: `initdb` into a temporary
 // directory, `postgres` on a free loopback port, trust authentication for user `postgres`. It can
 // be stopped and started again on the same port with its data (outage tests), killed with SIGKILL,
-// and removed. As root (CI containers) the server runs as the `postgres` user Debian's package
+// and removed, and gives new empty databases. As root (CI containers) the server runs as the `postgres` user Debian's package
 // creates, since PostgreSQL refuses to run as root. Not for production use; tests import it as `@mall-api/test-support/postgres-server`.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -24,6 +24,8 @@ export interface TestPostgresServer {
   start(): Promise<void>;
   /** Stops the server if running and removes its directory. */
   stop(): Promise<void>;
+  /** Creates the empty database `name` (Debian's `createdb`); its URL. */
+  createDatabase(name: string): Promise<string>;
 }
 
 /** The newest installed PostgreSQL's bin directory (Debian keeps one per major version). */
@@ -103,6 +105,10 @@ export async function startPostgres(): Promise<TestPostgresServer> {
     async stop() {
       await pause();
       await rm(dir, { recursive: true, force: true });
+    },
+    async createDatabase(name) {
+      await run(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
   };
 }

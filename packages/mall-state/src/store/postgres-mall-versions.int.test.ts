@@ -5,7 +5,6 @@
 // announced yet is announced by the first read that catches it up.
 
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisMallVersions } from '../redis/redis-mall-versions.js';
 import { useTestRedis } from '../testing/shared-redis.js';
@@ -17,11 +16,7 @@ let server: TestPostgresServer;
 let url: string;
 beforeAll(async () => {
   server = await startPostgres();
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE versions_test');
-  await admin.end();
-  url = server.url.replace(/\/postgres$/, '/versions_test');
+  url = await server.createDatabase('versions_test');
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

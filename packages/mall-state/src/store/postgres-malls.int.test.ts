@@ -17,11 +17,7 @@ let server: TestPostgresServer;
 let url: string;
 beforeAll(async () => {
   server = await startPostgres();
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE store_test');
-  await admin.end();
-  url = server.url.replace(/\/postgres$/, '/store_test');
+  url = await server.createDatabase('store_test');
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

@@ -29,12 +29,7 @@ afterAll(async () => {
 
 /** A new empty database on the server; its URL. */
 const newDatabase = async (): Promise<string> => {
-  const name = `sandbox_${++databases}`;
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return server.url.replace(/\/postgres$/, `/${name}`);
+  return server.createDatabase(`sandbox_${++databases}`);
 };
 
 const opened: SharedSandboxMalls[] = [];
