@@ -9,6 +9,10 @@
  * `n` (count in the window). ARGV: 1 operation (`decide` | `peek` | `observe`), 2 model
  * (`sliding-log` | `fixed-window` | `bucket`), 3 limit or capacity, 4 window ms or ms per unit, 5 cost,
  * 6 remaining reported by a server (`''` when not observing), 7 now in ms (`''` = Redis `TIME`).
+ * Keys expire on Redis's own clock: on `TIME` when the state stops mattering (its reset); on a
+ * given clock, which may run slower than Redis's (a frozen or simulated one), after the longest any
+ * state can matter (the window, or the time a full bucket takes to empty), so no state is lost
+ * while the caller's time stands still.
  * Returns `{ allowed (0|1), used, remaining, retryAfterMs, resetMs }`, numbers as exact strings.
  * Leaky and token buckets are the same model here: "ms of backlog" is ms until empty (leaky) or
  * ms of refill missing (token); the used count is that divided by the ms per unit, rounded up.
@@ -19,12 +23,18 @@ local op, model = ARGV[1], ARGV[2]
 local limit, span = tonumber(ARGV[3]), tonumber(ARGV[4])
 local cost, reported = tonumber(ARGV[5]), tonumber(ARGV[6])
 local now = tonumber(ARGV[7])
+local givenClock = now ~= nil
 if now == nil then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local EPSILON = 1e-9
 local function exact(x) return string.format('%.17g', x) end
+local function expire(reset, longest)
+  local ttl = reset
+  if givenClock then ttl = longest end
+  redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(ttl)))
+end
 local allowed, retry, used, reset
 
 if model == 'sliding-log' then
@@ -56,7 +66,7 @@ if model == 'sliding-log' then
     for i = 1, #log do values[i] = exact(log[i]) end
     redis.call('DEL', KEYS[1])
     redis.call('RPUSH', KEYS[1], unpack(values))
-    redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(reset)))
+    expire(reset, span)
   end
   local admitted = 0
   if allowed then admitted = 1 end
@@ -100,7 +110,7 @@ end
 
 if changed then
   redis.call('HSET', KEYS[1], 'at', exact(at), 'n', exact(count))
-  redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(reset)))
+  if model == 'fixed-window' then expire(reset, span) else expire(reset, limit * span) end
 end
 local admitted = 0
 if allowed then admitted = 1 end

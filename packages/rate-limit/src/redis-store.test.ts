@@ -7,7 +7,7 @@ import { createRateLimitMiddleware } from './client-scheduler.js';
 import { manualClock } from './clock.js';
 import { RateLimitError } from './errors.js';
 import { MemoryStore } from './memory-store.js';
-import { type Decision, type LimitPolicy, policyLimit } from './policy.js';
+import { type Decision, type LimitPolicy, policyLimit, refillPerSecond } from './policy.js';
 import { LIMITER_SCRIPT_SHA, RedisStore } from './redis-store.js';
 import type { FetchLike } from './request-sender.js';
 import { createServerLimiter } from './server-limiter.js';
@@ -90,15 +90,28 @@ describe('RedisStore', () => {
     expect([first, acrossTheMinute, minuteLater, expired].map(admittedOf)).toEqual([40, 0, 0, 40]);
   });
 
-  it('gives every key a TTL, so keys expire by themselves', async () => {
+  it('gives every key a TTL on Redis TIME that ends when its state stops mattering', async () => {
     const store = new RedisStore({ redis });
     const key = freshKey();
     const policies: LimitPolicy[] = Object.values(apiLimits).map((api) => api.policy);
     for (const policy of policies) {
-      const decision = await store.decide(key, policy, Date.now());
+      const decision = await store.decide(key, policy);
       const ttl = await redis.pttl(store.redisKey(key, policy));
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(Math.ceil(decision.resetMs));
+    }
+  });
+
+  it('keeps a key on a given clock for as long as any state can matter, so a frozen clock loses none', async () => {
+    const store = new RedisStore({ redis });
+    const key = freshKey();
+    // The window, or the time a full bucket takes to empty.
+    const longest = (policy: LimitPolicy) => (policyLimit(policy) * 1000) / refillPerSecond(policy);
+    for (const { policy } of Object.values(apiLimits)) {
+      await store.decide(key, policy, start);
+      const ttl = await redis.pttl(store.redisKey(key, policy));
+      expect(ttl).toBeGreaterThan(longest(policy) - 1000);
+      expect(ttl).toBeLessThanOrEqual(Math.ceil(longest(policy)));
     }
   });
 

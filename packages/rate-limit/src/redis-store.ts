@@ -7,7 +7,8 @@
 // Time: without an explicit `nowMs` the script reads the Redis server's `TIME`, one clock for all
 // processes, so window boundaries and bucket levels do not depend on the callers' clock skew.
 // An explicit `nowMs` (a simulated clock in tests, or a caller that wants its own clock) is used
-// as given; processes sharing keys must then agree on time.
+// as given; processes sharing keys must then agree on time. Keys still expire on Redis's clock,
+// so on a given clock they live as long as any state can matter (redis-script.ts).
 import { createHash } from 'node:crypto';
 import { type Cluster, Redis } from 'ioredis';
 import { drainMsPerUnit } from './algorithms/leaky-bucket.js';
