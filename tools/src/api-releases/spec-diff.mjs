@@ -3,11 +3,13 @@
 // and rule engine, offline, pure JavaScript): the structural diff, grouped by endpoint, and every
 // breaking change found by Optic's BreakingChangesRuleset and our narrowing rules. Both bundles are
 // dereferenced through @mall-api/spec-model first, so a change to a shared component shows up at
-// every operation that uses it.
+// every operation that uses it. Optic's comparison of a pair is computed once per checkout
+// (comparison-cache.mjs).
 import { createSpecModel } from '@mall-api/spec-model';
 import { compareSpecs, groupDiffsByEndpoint } from '@useoptic/openapi-utilities';
 import { RuleRunner } from '@useoptic/rulesets-base';
 import { BreakingChangesRuleset } from '@useoptic/standard-rulesets';
+import { cachedComparison } from './comparison-cache.mjs';
 import { narrowingRuleset } from './narrowing-rules.mjs';
 
 /**
@@ -35,8 +37,11 @@ const opticInput = (document) => ({
 export async function diffBundles(before, after) {
   const from = /** @type {any} */ (dereferenced(before));
   const to = /** @type {any} */ (dereferenced(after));
-  const runner = new RuleRunner([new BreakingChangesRuleset(), narrowingRuleset]);
-  const { diffs, results } = await compareSpecs(opticInput(from), opticInput(to), runner, {});
+  const { diffs, results } = await cachedComparison(from, to, async () => {
+    const runner = new RuleRunner([new BreakingChangesRuleset(), narrowingRuleset]);
+    const compared = await compareSpecs(opticInput(from), opticInput(to), runner, {});
+    return { diffs: compared.diffs, results: compared.results };
+  });
   const breaking = results
     .filter((result) => !result.passed && !result.exempted)
     .map((result) => ({
