@@ -62,6 +62,7 @@ for (const api of apis) {
     api,
     kind: 'shallow',
     caughtBy: '',
+    touches: [],
     proxy: () => ({}),
   });
   try {
