@@ -67,7 +67,16 @@ export function integrityViolations(
   references: (schemaName: string) => readonly RecordReference[],
 ): Violation[] {
   const violations: Violation[] = [];
-  const keys = (table: TableName) => new Set(tables[table].map(([key]) => key));
+  /** The keys of each table a reference can name, each read once. */
+  const named = new Map<TableName, Set<string>>();
+  const keys = (table: TableName) => {
+    let found = named.get(table);
+    if (!found) {
+      found = new Set(tables[table].map(([key]) => key));
+      named.set(table, found);
+    }
+    return found;
+  };
   const products = new Map(tables.product.map(([key, entry]) => [key, entry as Loose]));
 
   for (const table of Object.keys(keyOf) as (keyof typeof keyOf)[]) {
