@@ -64,8 +64,9 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
   const perShop = new Set(shapes.perShopAttributes('Category'));
   /** A stored category as shop `shopNo` shows it: its own settings and names over the shared record. */
   const inShop = (category: CategoryRecord, shopNo: number): CategoryRecord => {
+    if (shopNo === 1 && category.shopSettings === undefined) return category;
     const { shopSettings, ...shared } = category;
-    if (shopNo === 1) return shopSettings ? (shared as CategoryRecord) : category;
+    if (shopNo === 1) return shared as CategoryRecord;
     const names: Record<string, string | null> = {};
     for (const level of levels) {
       const no = category.full_category_no[level];
