@@ -1,6 +1,7 @@
 // The catalogue of one mall, wired in dependency order (categories → product directory →
 // placements → products), each service given what it needs at creation: no service refers back
-// to one created after it. The one operation that spans services, removing a category with its
+// to one created after it; the fields naming other records are checked against the store by the
+// spec's declarations (reference-check.ts). The one operation that spans services, removing a category with its
 // sub-categories and their placements, lives here.
 import type { SandboxStore } from '@mall-api/mall-state';
 import { type CategoryService, createCategoryService } from './category-service.js';
@@ -8,6 +9,7 @@ import { createPlacementService, type PlacementService } from './placement-servi
 import { createProductDirectory } from './product-directory.js';
 import { createProductService, type MallSettings, type ProductService } from './product-service.js';
 import type { RecordShapes } from './record-shapes.js';
+import { requestReferenceCheck, storeLookups } from './reference-check.js';
 
 /** The services of one mall's catalogue. */
 export interface Catalogue {
@@ -28,11 +30,12 @@ export function createCatalogue(
 ): Catalogue {
   const categories = createCategoryService(store, shapes);
   const directory = createProductDirectory(store);
-  const placements = createPlacementService(store, categories, directory);
+  const references = requestReferenceCheck(shapes, storeLookups(store));
+  const placements = createPlacementService(store, categories, directory, references);
   const products = createProductService({
+    references,
     store,
     shapes,
-    categories,
     directory,
     placements,
     clock,

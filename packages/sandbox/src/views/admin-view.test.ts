@@ -109,6 +109,72 @@ describe('a multi-shop mall', () => {
     expect(inShop2.categories.map((c: Body) => [c.shop_no, c.use_display])).toEqual([[2, 'F']]);
   });
 
+  it("keeps each shop's own category name and display settings, and shows the default shop's until a shop sets its own", () => {
+    const parent = mall.createCategory({ category_name: 'Knitwear' });
+    const child = mall.createCategory({ category_name: 'Cardigans', parent_category_no: parent.category_no });
+    const inShop = (shopNo: number, categoryNo = child.category_no) =>
+      mall.admin('getCategory', { path: { category_no: categoryNo }, query: { shop_no: shopNo } }).category;
+    expect(inShop(2)).toMatchObject({ shop_no: 2, category_name: 'Cardigans' });
+
+    const update = (shopNo: number, categoryNo: number, request: Body) =>
+      mall.admin('updateCategory', { path: { category_no: categoryNo }, body: { shop_no: shopNo, request } });
+    const changed = update(2, child.category_no, {
+      category_name: 'Strickjacken',
+      use_main: 'T',
+      product_display_scope: 'A',
+      product_display_type: 'A',
+      product_display_key: 'N',
+      product_display_sort: 'A',
+      use_display: 'F',
+    }).category;
+    update(2, parent.category_no, { category_name: 'Strick' });
+    update(1, child.category_no, { category_name: 'Cardigans and Vests' });
+    expect(changed).toMatchObject({ shop_no: 2, category_name: 'Strickjacken', use_main: 'T' });
+    expect(inShop(2)).toMatchObject({
+      category_name: 'Strickjacken',
+      use_main: 'T',
+      product_display_key: 'N',
+      use_display: 'F',
+      full_category_name: { 1: 'Strick', 2: 'Strickjacken', 3: null, 4: null },
+    });
+    // Shop 1 keeps its own settings; use_display is the one both shops share.
+    expect(inShop(1)).toMatchObject({
+      shop_no: 1,
+      category_name: 'Cardigans and Vests',
+      use_main: child.use_main,
+      product_display_key: child.product_display_key,
+      use_display: 'F',
+      full_category_name: { 1: 'Knitwear', 2: 'Cardigans and Vests', 3: null, 4: null },
+    });
+    const listed = (shopNo: number, name: string) =>
+      mall
+        .admin('listCategories', { query: { shop_no: shopNo, category_name: name } })
+        .categories.map((c: Body) => c.category_no);
+    expect(listed(2, 'strickjacken')).toEqual([child.category_no]);
+    expect(listed(1, 'strickjacken')).toEqual([]);
+  });
+
+  it("removes a product from a category in the shop the delete names, leaving another shop's placement", () => {
+    const category = mall.createCategory({ category_name: 'Two Shop Shelf' });
+    const product = mall.createProduct({ product_name: 'Two Shop Scarf', supply_price: '1000.00' });
+    const path = { category_no: category.category_no };
+    for (const shopNo of [1, 2])
+      mall.admin('createCategoryProduct', {
+        path,
+        body: { shop_no: shopNo, request: { product_no: [product.product_no] } },
+      });
+    const placed = (shopNo: number) =>
+      mall
+        .admin('listCategoryProducts', { path, query: { display_group: 1, shop_no: shopNo } })
+        .products.map((p: Body) => p.product_no);
+    mall.admin('deleteCategoryProduct', {
+      path: { ...path, product_no: product.product_no },
+      query: { shop_no: 2 },
+    });
+    expect(placed(2)).toEqual([]);
+    expect(placed(1)).toEqual([product.product_no]);
+  });
+
   it('refuses a shop the mall does not have, naming shop_no where it was given, and creates nothing', () => {
     const before = mall.count('countProducts');
     const write = mall.refused('createProduct', {
@@ -243,7 +309,7 @@ describe('integrity rules', () => {
     expect(read.relational_product).toEqual([]);
   });
 
-  it('refuses a bundle with a missing component, naming the element, and creates nothing', () => {
+  it('refuses a bundle with a missing component, naming its product_no, and creates nothing', () => {
     const part = mall.createProduct({
       product_name: 'Bundle Part',
       supply_price: '1000.00',
@@ -268,7 +334,7 @@ describe('integrity rules', () => {
       ]),
     );
     expect(refused.reason).toBe('invalid');
-    expect(names(refused)).toEqual(['request.bundle_product_components/1']);
+    expect(names(refused)).toEqual(['request.bundle_product_components/1/product_no']);
     expect(mall.count('countProducts')).toBe(before);
     const made = mall.handle(
       'admin',

@@ -90,8 +90,8 @@ export function createAdminView(
   /** The records `query` selects under the declared meanings of `operationId`'s parameters. */
   const matcher = <R>(operationId: string, query: object, context?: FilterContext<R>) =>
     declaredMatcher<R>(shapes.queryMeanings(operationId), query as Record<string, unknown>, context);
-  const categoryList = (operationId: string, query: object) =>
-    categories.all().filter(matcher<CategoryRecord>(operationId, query));
+  const categoryList = (operationId: string, query: { shop_no?: number }) =>
+    categories.all(query.shop_no ?? 1).filter(matcher<CategoryRecord>(operationId, query));
   const productContext: FilterContext<ProductRecord> = {
     derived: { variants: (product) => variantsOf(product, products.optionsOf(product.product_no)) },
     descendants: (_filter, categoryNo) =>
@@ -125,8 +125,8 @@ export function createAdminView(
     ).map((p) => productView(p, query));
   const productCount = (operationId: string, query: object) =>
     countMatches(products.ordered(undefined, undefined, false), matcher(operationId, query, productContext));
-  const categoryView = (category: CategoryRecord, query: { shop_no?: number; fields?: readonly string[] }) =>
-    pickFields({ ...category, shop_no: query.shop_no ?? 1 }, query.fields, 'category_no');
+  const categoryView = (category: CategoryRecord, query: { fields?: readonly string[] }) =>
+    pickFields(category, query.fields, 'category_no');
 
   /** Get, create, update and delete of products or bundle products, answered under `key`. */
   type ProductOp<Get, Create, Update, Delete> = {
@@ -185,7 +185,7 @@ export function createAdminView(
       }),
     countCategories: ({ query }) => found({ count: categoryList('countCategories', query).length }),
     getCategory: ({ path, query }) =>
-      found({ category: categoryView(categories.get(path.category_no), query) }),
+      found({ category: categoryView(categories.get(path.category_no, query.shop_no ?? 1), query) }),
     createCategory: write((input) =>
       created({ category: categories.create(shopOf(input).shopNo, input.body.request) }),
     ),
@@ -253,10 +253,9 @@ export function createAdminView(
       );
       return updated({ product });
     }),
-    // The operation names no shop: the default shop's placement (shop_no omitted is shop 1).
     deleteCategoryProduct: write(({ path, query }) => {
       const group = query.display_group ?? 1;
-      placements.removeFromCategory(1, path.category_no, path.product_no, group);
+      placements.removeFromCategory(query.shop_no ?? 1, path.category_no, path.product_no, group);
       return deleted({ product: { display_group: group, product_no: path.product_no } });
     }),
 
