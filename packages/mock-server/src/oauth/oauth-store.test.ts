@@ -110,7 +110,7 @@ describe('OAuth store (redis): the mall epoch keys', () => {
     const shared = await redis.connect();
     const clocks = createMallClocks(() => start, redisClockOffsets(shared));
     const store = redisOAuthStore(shared, clocks);
-    const epochKey = (mallId: string) => `${shared.prefix}oauth:epoch:${mallId}`;
+    const epochKey = (mallId: string) => `${shared.prefix}cached:oauth-epoch:${mallId}`;
     await store.revokeMall('never-issued');
     expect(await shared.client.exists(epochKey('never-issued'))).toBe(0);
 
