@@ -45,6 +45,7 @@ export async function openReadCache(
   waitMs = 5_000,
 ): Promise<ReadCache> {
   const copies = new Map<string, Promise<unknown>>();
+  const tracked = cachedPrefix(prefix);
   let tracking = false;
   let closing = false;
   const listener = new Redis(url, {
@@ -59,7 +60,7 @@ export async function openReadCache(
   };
   const start = async () => {
     const id = String(await listener.client('ID'));
-    await listener.call('CLIENT', 'TRACKING', 'ON', 'REDIRECT', id, 'BCAST', 'PREFIX', cachedPrefix(prefix));
+    await listener.call('CLIENT', 'TRACKING', 'ON', 'REDIRECT', id, 'BCAST', 'PREFIX', tracked);
     await listener.subscribe('__redis__:invalidate');
     copies.clear();
     tracking = true;
@@ -89,7 +90,8 @@ export async function openReadCache(
       const copy = copies.get(key);
       if (copy) return copy as Promise<T>;
       const loaded = load();
-      if (!tracking) return loaded;
+      // Redis reports changes of the tracked keys only: any other is loaded every time.
+      if (!(tracking && key.startsWith(tracked))) return loaded;
       copies.set(key, loaded);
       if (copies.size > maxCopies) copies.delete(copies.keys().next().value as string);
       loaded.catch(() => {
