@@ -43,6 +43,7 @@ describe('the front layer', () => {
       'control',
       'cors-preflight',
       'identify-caller',
+      'mall-in-use',
       'mall-clock',
       'rate-limit',
       'https-only',
