@@ -57,7 +57,7 @@ function bearerOutcome(check: TokenCheck): Authentication {
 }
 
 /** Authenticates a request as the API's profile says. */
-export async function authenticate(
+export function authenticate(
   profile: ApiProfile,
   request: IncomingMessage,
   sources: CredentialSources,
@@ -65,7 +65,9 @@ export async function authenticate(
   const header = request.headers.authorization;
   if (profile.auth === 'bearer') return authenticateBearer(header, sources.authority);
   const outcome = sources.basic(header);
-  return outcome.ok
-    ? { ok: true, principal: { clientId: outcome.clientId, scopes: outcome.scopes } }
-    : { ok: false, message: basicMessages[outcome.reason] };
+  return Promise.resolve(
+    outcome.ok
+      ? { ok: true, principal: { clientId: outcome.clientId, scopes: outcome.scopes } }
+      : { ok: false, message: basicMessages[outcome.reason] },
+  );
 }

@@ -90,7 +90,7 @@ export function createMallClocks(
   };
   const offset = (mallId: string) => seen.get(mallId) ?? 0;
   const now = (mallId: string) => base() + offset(mallId);
-  const refresh = async (mallId: string) => note(mallId, await store.get(mallId));
+  const refresh = (mallId: string) => store.get(mallId).then((stored) => note(mallId, stored));
   return {
     now,
     offset,

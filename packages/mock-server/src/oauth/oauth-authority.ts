@@ -288,12 +288,12 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       return (await store.takeRefreshToken(refreshToken)) ? issue(record) : used;
     },
 
-    async verifyAccessToken(token): Promise<TokenCheck> {
-      const record = await store.accessToken(token);
-      if (!record) return { ok: false, reason: 'unknown' };
-      if (record.expiresAt <= clock(record.mallId)) return { ok: false, reason: 'expired' };
-      return { ok: true, grant: record };
-    },
+    verifyAccessToken: (token) =>
+      store.accessToken(token).then((record): TokenCheck => {
+        if (!record) return { ok: false, reason: 'unknown' };
+        if (record.expiresAt <= clock(record.mallId)) return { ok: false, reason: 'expired' };
+        return { ok: true, grant: record };
+      }),
 
     revokeMall: (mallId) => store.revokeMall(mallId),
   };

@@ -24,6 +24,6 @@ function identity({ namedMall }: Arrival, caller: Authentication): Identity {
 export function identifyCaller(sources: CredentialSources): Step<Arrival, Identity> {
   return {
     name: 'identify-caller',
-    run: async (phase) => identity(phase, await authenticate(phase.api, phase.request, sources)),
+    run: (phase) => authenticate(phase.api, phase.request, sources).then((caller) => identity(phase, caller)),
   };
 }
