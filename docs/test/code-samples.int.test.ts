@@ -117,7 +117,7 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
         const namedMall =
           mallParameter && entry?.parameters.find((p) => p.name === mallParameter)?.definition.example;
         if (typeof namedMall === 'string') script = script.replaceAll(namedMall, ownMall);
-        const tokens = issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
+        const tokens = await issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
         const env = {
           MALL_ACCESS_TOKEN: tokens.access_token,
           AUTHORIZATION_CODE: await authorizationCode(),

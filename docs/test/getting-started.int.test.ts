@@ -79,7 +79,7 @@ describe('the getting-started guide’s examples against the default sandbox', (
       }).outputText;
       for (const mock of served.mocks) script = script.replaceAll(documented[mock.api], mock.url);
       script = script.replaceAll("'.mall-api/tokens'", JSON.stringify(tokenFolder));
-      const demoTokens = issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
+      const demoTokens = await issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
       await createFileTokenStore({ directory: tokenFolder }).set('demomall', parseTokenResponse(demoTokens));
       const { code, out, err } = await node(script, {
         MALL_ACCESS_TOKEN: demoTokens.access_token,

@@ -1,6 +1,7 @@
 // The mall roster at the function: the least recently used mall goes first past the cap, an idle
 // mall goes on the next touch or listing or on a timer, a touch makes a mall the most recent, a
-// mall used after it was found idle or chosen by the cap is kept, a mall whose drop failed stays
+// renew marks only a mall on the roster, a mall used after it was found idle or chosen by the cap
+// is kept, a mall whose drop failed stays
 // until a later run drops it, and its limits are checked; on Redis, idle expiry follows Redis's
 // clock, not the clock of the replica that looks.
 import { describe, expect, it, vi } from 'vitest';
@@ -26,7 +27,7 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
     const dropped: string[] = [];
     let now = 0;
     const roster = await createRoster(
-      (mallId) => void dropped.push(mallId),
+      async (mallId) => void dropped.push(mallId),
       { maxMalls: 2, idleMs: 0 },
       () => (now += 1),
     );
@@ -42,7 +43,7 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
     let now = 0;
     const dropped: string[] = [];
     const roster = await createRoster(
-      (mallId) => void dropped.push(mallId),
+      async (mallId) => void dropped.push(mallId),
       { idleMs: 1_000 },
       () => now,
     );
@@ -98,6 +99,26 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
     expect(await roster.mallIds()).toEqual(['a', 'b', 'c']);
   });
 
+  it('renews a mall on the roster, and adds none that is not', async () => {
+    let now = 0;
+    const dropped: string[] = [];
+    const roster = await createRoster(
+      async (mallId) => void dropped.push(mallId),
+      { idleMs: 1_000 },
+      () => now,
+    );
+    await roster.touch('used');
+    expect(await roster.renew('stranger')).toBe(false);
+    expect(await roster.mallIds()).toEqual(['used']);
+    now = 800;
+    expect(await roster.renew('used')).toBe(true);
+    now = 1_500;
+    expect(await roster.mallIds()).toEqual(['used']);
+    now = 2_000;
+    expect(await roster.mallIds()).toEqual([]);
+    expect(dropped).toEqual(['used']);
+  });
+
   it('keeps a mall whose drop failed on the roster and drops it on a later run', async () => {
     let now = 0;
     let failing = true;
@@ -122,7 +143,7 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
     let now = 0;
     const dropped: string[] = [];
     const roster = await createRoster(
-      (mallId) => void dropped.push(mallId),
+      async (mallId) => void dropped.push(mallId),
       { idleMs: 1_000 },
       () => now,
     );
@@ -135,8 +156,8 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
   });
 
   it('refuses limits that cannot hold a mall', () => {
-    expect(() => createMallRoster(() => {}, { maxMalls: 0 })).toThrow(RangeError);
-    expect(() => createMallRoster(() => {}, { idleMs: -1 })).toThrow(RangeError);
+    expect(() => createMallRoster(async () => {}, { maxMalls: 0 })).toThrow(RangeError);
+    expect(() => createMallRoster(async () => {}, { idleMs: -1 })).toThrow(RangeError);
   });
 });
 
@@ -147,7 +168,7 @@ describe('idle expiry on a timer', () => {
       let now = 0;
       const dropped: string[] = [];
       const roster = createMallRoster(
-        (mallId) => void dropped.push(mallId),
+        async (mallId) => void dropped.push(mallId),
         { idleMs: 1_000 },
         () => now,
       );
@@ -173,7 +194,7 @@ describe('idle expiry on a timer', () => {
 describe('mall roster (redis, on Redis clock)', () => {
   it("expires idle malls by Redis's clock, whatever the clock of the replica that looks", async () => {
     const dropped: string[] = [];
-    const onDrop = (mallId: string) => void dropped.push(mallId);
+    const onDrop = async (mallId: string) => void dropped.push(mallId);
     const shared = await redis.connect();
     const [a, b] = [
       redisMallRoster(shared, onDrop, { idleMs: 60 * 60 * 1000 }),
