@@ -45,9 +45,17 @@ describe('operationTree', () => {
       'products.count.leaf',
       'get /api/v2/admin/categories/{category_no}/products/count',
     );
+    // The webhook setting's body takes no shop_no beside `request`; the products' bodies do.
+    expect(admin.webhooks).toHaveProperty('setting.update.leaf', 'put /api/v2/admin/webhooks/setting');
     expect(wrap).toEqual({ key: 'request', beside: ['shop_no'] });
     // The OAuth endpoints are not called with the client's credentials.
-    expect(Object.keys(admin).sort()).toEqual(['bundleproducts', 'categories', 'mains', 'products']);
+    expect(Object.keys(admin).sort()).toEqual([
+      'bundleproducts',
+      'categories',
+      'mains',
+      'products',
+      'webhooks',
+    ]);
     const analytics = operationTree(loadSpecSync('analytics'));
     expect(analytics.tree).toHaveProperty('visitors.unique.list.leaf', 'get /visitors/unique');
     expect(analytics.wrap).toBeUndefined();

@@ -5,13 +5,15 @@
 // such as `add_category_no` against `category`). Keeps every answer valid against the response
 // schemas without restating them here; also gives the defaults the spec sets for query parameters
 // (a list's sort order), what each query parameter means (`x-query`), and the example records the
-// collection view still templates from. The spec is read through its model.
+// collection view still templates from, and the read scopes its events (`webhooks`) need. The spec
+// is read through its model.
 import {
   isJsonObject,
   type JsonObject,
   type QueryMeaning,
   queryMeaningsOf,
   type SpecModel,
+  webhooksOf,
 } from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
@@ -39,6 +41,8 @@ export interface RecordShapes {
   enumOf(schemaName: string, field: string): readonly unknown[];
   /** The declared meanings of an operation's query parameters (none for an unknown operation). */
   queryMeanings(operationId: string): readonly QueryMeaning[];
+  /** The scopes an app needs to receive the document's events, each once, in the order first needed. */
+  readonly eventScopes: readonly string[];
 }
 
 const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -139,6 +143,7 @@ export function recordShapes(model: SpecModel): RecordShapes {
       }
       return found;
     },
+    eventScopes: [...new Set(webhooksOf(model.document).flatMap(({ requiredScope }) => requiredScope ?? []))],
     queryDefault: (operationId, name) =>
       model.operation(operationId)?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema
         .default,
