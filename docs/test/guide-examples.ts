@@ -1,7 +1,8 @@
 // The TypeScript examples of a guide and how the guide tests run them: each ```ts block, compiled
 // to JavaScript by TypeScript's own transpiler and run by node from the docs folder (the packages
 // resolved from this repository's node_modules, as a partner's project would), with the addresses
-// the guide documents replaced by the test's own.
+// the guide documents replaced by the test's own; and the runner of a program on standard input that
+// the reference samples' test uses too.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,14 +18,17 @@ export async function guideExamples(name: string) {
   return { text, examples };
 }
 
-/** Runs the JavaScript `script` with node from the docs folder; its exit code and output. */
-function node(
-  script: string,
+/** Runs `command` with `input` on its standard input; its exit code and output. */
+export function runWithInput(
+  command: string,
+  args: readonly string[],
+  input: string,
   env: Record<string, string>,
+  cwd?: string,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-'], {
-      cwd: join(import.meta.dirname, '..'),
+    const child = spawn(command, args, {
+      cwd,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -38,7 +42,7 @@ function node(
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(script);
+    child.stdin.end(input);
   });
 }
 
@@ -55,5 +59,11 @@ export function runExample(
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   }).outputText;
   for (const [documented, actual] of replacements) script = script.replaceAll(documented, actual);
-  return node(script, env);
+  return runWithInput(
+    process.execPath,
+    ['--input-type=module', '-'],
+    script,
+    env,
+    join(import.meta.dirname, '..'),
+  );
 }
