@@ -18,7 +18,14 @@ import { platformOAuthSettings } from './oauth/platform-oauth.js';
 
 const oauth = await platformOAuthSettings();
 
-const allScopes = ['mall.read_category', 'mall.write_category', 'mall.read_product', 'mall.write_product'];
+const allScopes = [
+  'mall.read_category',
+  'mall.write_category',
+  'mall.read_product',
+  'mall.write_product',
+  'mall.read_application',
+  'mall.write_application',
+];
 const basicDemoApp = `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`;
 const redirectUri = 'http://127.0.0.1:8900/callback';
 

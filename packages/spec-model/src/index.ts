@@ -90,3 +90,4 @@ export {
   type Route,
   type SpecModel,
 } from './spec-model.js';
+export { type WebhookEntry, webhooksOf } from './webhook-index.js';

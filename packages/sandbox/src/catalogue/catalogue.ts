@@ -1,8 +1,9 @@
 // The catalogue of one mall, wired in dependency order (categories → product directory →
 // placements → products), each service given what it needs at creation: no service refers back
 // to one created after it; the fields naming other records are checked against the store by the
-// spec's declarations (reference-check.ts). The one operation that spans services, removing a category with its
-// sub-categories and their placements, lives here.
+// spec's declarations (reference-check.ts). The one operation that spans services, removing a
+// category with its sub-categories and their placements, lives here. Beside it, the mall's
+// webhook setting.
 import type { SandboxStore } from '@mall-api/mall-state';
 import { type CategoryService, createCategoryService } from './category-service.js';
 import { createPlacementService, type PlacementService } from './placement-service.js';
@@ -10,6 +11,7 @@ import { createProductDirectory } from './product-directory.js';
 import { createProductService, type MallSettings, type ProductService } from './product-service.js';
 import type { RecordShapes } from './record-shapes.js';
 import { requestReferenceCheck, storeLookups } from './reference-check.js';
+import { createWebhookSetting, type WebhookSetting } from './webhook-setting.js';
 
 /** The services of one mall's catalogue. */
 export interface Catalogue {
@@ -17,6 +19,8 @@ export interface Catalogue {
   readonly categories: CategoryService;
   readonly placements: PlacementService;
   readonly products: ProductService;
+  /** Whether the mall's events are delivered to the app. */
+  readonly webhooks: WebhookSetting;
   /** Deletes a category, its sub-categories and every placement in them; returns the numbers deleted. */
   removeCategory(categoryNo: number): number[];
 }
@@ -47,6 +51,7 @@ export function createCatalogue(
     categories,
     placements,
     products,
+    webhooks: createWebhookSetting(store),
     removeCategory(categoryNo) {
       const doomed = categories.delete(categoryNo);
       placements.forgetCategories(doomed);

@@ -5,8 +5,9 @@
 // such as `add_category_no` against `category`). Keeps every answer valid against the response
 // schemas without restating them here; also gives the defaults the spec sets for query parameters
 // (a list's sort order), what each query parameter means (`x-query`), which fields name other
-// records (`x-refers-to`), which attributes each shop keeps for itself (`x-per-shop`), and the
-// example records the collection view still templates from. The spec is read through its model.
+// records (`x-refers-to`), which attributes each shop keeps for itself (`x-per-shop`), the example
+// records the collection view still templates from, and the read scopes its events (`webhooks`)
+// need. The spec is read through its model.
 import {
   isJsonObject,
   type JsonObject,
@@ -16,6 +17,7 @@ import {
   type RecordReference,
   recordReferencesOf,
   type SpecModel,
+  webhooksOf,
 } from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
@@ -49,6 +51,8 @@ export interface RecordShapes {
   recordReferences(schemaName: string): readonly RecordReference[];
   /** The attributes of the schema component `schemaName` each shop of a multi-shop mall keeps for itself. */
   perShopAttributes(schemaName: string): readonly string[];
+  /** The scopes an app needs to receive the document's events, each once, in the order first needed. */
+  readonly eventScopes: readonly string[];
 }
 
 const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -168,6 +172,7 @@ export function recordShapes(model: SpecModel): RecordShapes {
       const schema = component(schemaName);
       return isJsonObject(schema) ? perShopAttributesOf(schema) : [];
     }),
+    eventScopes: [...new Set(webhooksOf(model.document).flatMap(({ requiredScope }) => requiredScope ?? []))],
     queryDefault: (operationId, name) =>
       model.operation(operationId)?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema
         .default,

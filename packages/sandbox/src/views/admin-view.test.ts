@@ -2,12 +2,13 @@
 // test): reads reflect writes (categories, placements, SEO, decoration images), list filters match,
 // page and follow later writes, options make one variant per combination, the icon exposure period
 // is kept and cleared, the mall settings (age verification, global edition) and a multi-shop mall
-// sharing one catalogue hold, and the integrity rules refuse a write with the field named and keep
-// nothing. Calls carry parameters as the front layer hands them over (converted to their schema
+// sharing one catalogue hold, the integrity rules refuse a write with the field named and keep
+// nothing, and the webhook setting is kept per mall beside an empty delivery log. Calls carry parameters as the front layer hands them over (converted to their schema
 // types); every answered body is checked against the operation's documented success responses.
+import { webhooksOf } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refusal } from '../protocol.js';
-import { type Body, closeTestMalls, openMall } from '../testing/test-malls.js';
+import { type Body, closeTestMalls, mallCalls, openMall, shippedSpecs } from '../testing/test-malls.js';
 
 afterAll(closeTestMalls);
 
@@ -703,5 +704,34 @@ describe('embedded resources', () => {
     // The seeded products differ: some with benefits and some without, page views of their own.
     expect(new Set(compared.map((p) => p.benefits.length)).size).toBeGreaterThan(1);
     expect(new Set(compared.map((p) => p.hits.count)).size).toBeGreaterThan(1);
+  });
+});
+
+describe('webhook setting and delivery log', () => {
+  it('starts with reception on and the scopes the spec’s events need; an update is kept per mall', async () => {
+    const mall = await openMall('webhook-setting');
+    const other = mallCalls(mall.malls, 'webhook-other', await shippedSpecs());
+    const needed = new Set(webhooksOf((await shippedSpecs()).admin.document).map((e) => e.requiredScope));
+    const before = mall.admin('getWebhookSetting').webhook;
+    expect(before.reception_status).toBe('T');
+    expect(new Set(before.scopes)).toEqual(needed);
+    expect(before.scopes).toContain('mall.read_product');
+
+    const turned = mall.handle('admin', 'updateWebhookSetting', {
+      body: { request: { reception_status: 'F' } },
+    });
+    expect(turned).toMatchObject({ ok: true, kind: 'updated', body: { webhook: { reception_status: 'F' } } });
+    expect(mall.admin('getWebhookSetting').webhook.reception_status).toBe('F');
+    expect(other.admin('getWebhookSetting').webhook.reception_status).toBe('T');
+
+    mall.handle('admin', 'updateWebhookSetting', { body: { request: { reception_status: 'T' } } });
+    expect(mall.admin('getWebhookSetting').webhook.reception_status).toBe('T');
+  });
+
+  it('logs no delivery, since the sandbox sends no events: the log is empty after writes', async () => {
+    const mall = await openMall('webhook-log');
+    mall.createProduct({ product_name: 'Logged Lamp', supply_price: '1000.00' });
+    expect(mall.admin('listWebhookLogs', { query: { success: 'F' } })).toEqual({ logs: [] });
+    expect(mall.admin('listWebhookLogs')).toEqual({ logs: [] });
   });
 });

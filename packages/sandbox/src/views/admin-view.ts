@@ -1,9 +1,12 @@
 // The admin API answered from one mall's catalogue: one handler per operation id (typed by the
 // generated operations), mapping the converted parameters and body onto the category, product and
 // placement services (a write inside one store transaction, so a refused write changes nothing) and
-// the result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
-// here are answered by the mock from the spec's examples. A read (every handler not wrapped in a
-// transaction) keeps its answers until the next write to the mall (kept-answers.ts).
+// the result onto the documented body (`{category: …}`, `{count: n}`). The webhook setting is the
+// mall's stored reception status with the scopes the spec's events need (the sandbox has no consent
+// step, so a mall shares them all); the delivery log is empty, since the sandbox sends no events yet.
+// Operations without a handler here are answered by the mock from the spec's examples. A read
+// (every handler not wrapped in a transaction) keeps its answers until the next write to the mall
+// (kept-answers.ts).
 
 import { tableNames } from '@mall-api/mall-state';
 import type { operations } from '@mall-api/specs/types/admin';
@@ -77,7 +80,7 @@ export function createAdminView(
   soldAs: (product: ProductRecord) => SoldAs,
   recent?: RecentValues,
 ): HandlerMap<AdminOperations> {
-  const { store, categories, products, placements } = catalogue;
+  const { store, categories, products, placements, webhooks } = catalogue;
   /** The handlers that write; every other one only reads, and keeps its answers. */
   const writers = new WeakSet<Handler<never>>();
   /** The handler inside one store transaction: a refusal it throws undoes its writes. */
@@ -299,6 +302,14 @@ export function createAdminView(
     createBundleProduct: bundles.create,
     updateBundleProduct: bundles.update,
     deleteBundleProduct: bundles.delete,
+
+    // Webhooks
+    getWebhookSetting: () =>
+      found({ webhook: { scopes: shapes.eventScopes, reception_status: webhooks.receptionStatus() } }),
+    updateWebhookSetting: write(({ body }) =>
+      updated({ webhook: { reception_status: webhooks.setReceptionStatus(body.request.reception_status) } }),
+    ),
+    listWebhookLogs: () => found({ logs: [] }),
   };
   return withShopCheck(
     keepingReads(handlers, writers, keptAnswers(store, tableNames, answerCapacity, recent)),
