@@ -24,7 +24,7 @@ async function run(index: number) {
   const source = examples[index - 1]?.source ?? '';
   const admin = served.mocks.find((mock) => mock.api === 'admin');
   if (!admin) throw new Error('no admin mock');
-  const tokens = issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
+  const tokens = await issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
   return runExample(source, [[documentedAdmin, admin.url]], { MALL_ACCESS_TOKEN: tokens.access_token });
 }
 

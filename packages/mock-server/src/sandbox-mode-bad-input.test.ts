@@ -8,6 +8,7 @@
 // lets through is its own generated test (packages/sandbox/src/malls/odd-input.test.ts).
 
 import { basicAuthorization } from '@mall-api/auth';
+import type { MallSnapshot } from '@mall-api/sandbox';
 import { loadSpec, mallParameterOf, type OperationEntry } from '@mall-api/spec-model';
 import { oddRequest } from '@mall-api/test-support/odd-requests';
 import fc from 'fast-check';
@@ -55,7 +56,9 @@ const snapshot = () => {
 };
 /** The records of one table of the mall. */
 const records = <T>(table: 'category' | 'product') =>
-  (served.sandbox?.snapshot(mall).tables[table] ?? []).map(([, record]) => record as T);
+  ((served.sandbox?.snapshot(mall) as MallSnapshot | undefined)?.tables[table] ?? []).map(
+    ([, record]) => record as T,
+  );
 
 async function headersFor(api: ApiName): Promise<Record<string, string>> {
   requestCount++;

@@ -274,7 +274,7 @@ describe('read-body', () => {
 describe('api-version', () => {
   const versions = declaredApiVersionsOf(admin.document);
   const header = versions?.header ?? '';
-  const stage = apiVersion({ dates: [], ...versions, header });
+  const stage = apiVersion({ dates: [], unknownAnsweredAs: 'latest', ...versions, header });
   const chosen = (value?: string) =>
     passedOn(
       stage,
