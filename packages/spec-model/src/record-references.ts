@@ -4,7 +4,7 @@
 // a record. Found by walking a dereferenced schema (a request body or a stored record); the sandbox's
 // write checks, fixtures and snapshot integrity read them here, and reporting a missing record is
 // theirs. Also the attributes a shop of a multi-shop mall keeps for itself (`x-per-shop`).
-import { type BodyStep, type LocatedValue, valuesAt } from './body-rules.js';
+import { type BodyStep, type LocatedValue, valuesAt, walkBodySchema } from './body-rules.js';
 import { isJsonObject, type Json, type JsonObject } from './json-document.js';
 
 /** The resources a field can name. */
@@ -50,24 +50,13 @@ function referenceOf(rule: Json, at: readonly BodyStep[]): RecordReference | und
   };
 }
 
-function collect(schema: Json, at: readonly BodyStep[], found: Map<string, RecordReference>, depth: number) {
-  if (!isJsonObject(schema) || depth > 32) return;
-  const own = referenceOf(schema['x-refers-to'] ?? null, at);
-  if (own && !found.has(at.join('/'))) found.set(at.join('/'), own);
-  const properties = isJsonObject(schema.properties) ? schema.properties : {};
-  for (const [member, memberSchema] of Object.entries(properties))
-    collect(memberSchema, [...at, member], found, depth + 1);
-  if (schema.items !== undefined) collect(schema.items, [...at, '*'], found, depth + 1);
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches)) for (const branch of branches) collect(branch, at, found, depth + 1);
-  }
-}
-
 /** Every field of a dereferenced schema that names another record, once per place. */
 export function recordReferencesOf(schema: Json): RecordReference[] {
   const found = new Map<string, RecordReference>();
-  collect(schema, [], found, 0);
+  walkBodySchema(schema, (node, at) => {
+    const own = referenceOf(node['x-refers-to'] ?? null, at);
+    if (own && !found.has(at.join('/'))) found.set(at.join('/'), own);
+  });
   return [...found.values()];
 }
 
