@@ -93,8 +93,10 @@ export function createAdminView(
   /** The records `query` selects under the declared meanings of `operationId`'s parameters. */
   const matcher = <R>(operationId: string, query: object, context?: FilterContext<R>) =>
     declaredMatcher<R>(shapes.queryMeanings(operationId), query as Record<string, unknown>, context);
-  const categoryList = (operationId: string, query: { shop_no?: number }) =>
-    categories.all(query.shop_no ?? 1).filter(matcher<CategoryRecord>(operationId, query));
+  const categoryList = (
+    operationId: string,
+    query: { readonly shop_no?: number; readonly [name: string]: unknown },
+  ) => categories.all(query.shop_no ?? 1).filter(matcher<CategoryRecord>(operationId, query));
   const productContext: FilterContext<ProductRecord> = {
     derived: { variants: (product) => variantsOf(product, products.optionsOf(product.product_no)) },
     descendants: (_filter, categoryNo) =>
