@@ -59,10 +59,9 @@ const lint = (rule: string) =>
 ${indented(rule, 10)}`),
   );
 
-/** Lints a one-operation document whose request body's `request` object carries `rule`. */
-const lintRequest = (rule: string) =>
-  lintDocument(
-    oneOperation(`    put:
+/** A one-operation document whose PUT body's `request` object is `request` (its lines indented 18). */
+const withRequest = (request: string) =>
+  oneOperation(`    put:
       requestBody:
         content:
           application/json:
@@ -70,7 +69,12 @@ const lintRequest = (rule: string) =>
               type: object
               properties:
                 request:
-                  type: object
+${request}`);
+
+/** Lints a one-operation document whose request body's `request` object carries `rule`. */
+const lintRequest = (rule: string) =>
+  lintDocument(
+    withRequest(`                  type: object
                   properties: { a: { type: string }, b: { type: string } }
 ${indented(rule, 18)}`),
   );
@@ -199,15 +203,7 @@ describe('mall/query-meaning', () => {
 /** Lints a document whose request body's `request.a` property carries `rule`. */
 const lintReference = (rule: string) =>
   lintDocument(
-    oneOperation(`    put:
-      requestBody:
-        content:
-          application/json:
-            schema:
-              type: object
-              properties:
-                request:
-                  type: object
+    withRequest(`                  type: object
                   properties:
                     a:
                       type: integer

@@ -23,6 +23,18 @@ const implementations: [string, CreateRoster][] = [
 ];
 
 describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
+  /** A roster with a 1 s idle limit on a clock the test sets (`at.now`), and the malls it dropped. */
+  const idleRoster = async () => {
+    const at = { now: 0 };
+    const dropped: string[] = [];
+    const roster = await createRoster(
+      async (mallId) => void dropped.push(mallId),
+      { idleMs: 1_000 },
+      () => at.now,
+    );
+    return { at, dropped, roster };
+  };
+
   it('drops the least recently used mall past its cap', async () => {
     const dropped: string[] = [];
     let now = 0;
@@ -40,22 +52,16 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
   });
 
   it('drops malls idle past the idle limit, oldest first, and keeps the rest', async () => {
-    let now = 0;
-    const dropped: string[] = [];
-    const roster = await createRoster(
-      async (mallId) => void dropped.push(mallId),
-      { idleMs: 1_000 },
-      () => now,
-    );
+    const { at, dropped, roster } = await idleRoster();
     await roster.touch('early');
-    now = 600;
+    at.now = 600;
     await roster.touch('later');
-    now = 1_000;
+    at.now = 1_000;
     expect(await roster.mallIds()).toEqual(['later']);
     expect(dropped).toEqual(['early']);
-    now = 1_500;
+    at.now = 1_500;
     await roster.touch('later');
-    now = 2_400;
+    at.now = 2_400;
     expect(await roster.mallIds()).toEqual(['later']);
   });
 
@@ -100,21 +106,15 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
   });
 
   it('renews a mall on the roster, and adds none that is not', async () => {
-    let now = 0;
-    const dropped: string[] = [];
-    const roster = await createRoster(
-      async (mallId) => void dropped.push(mallId),
-      { idleMs: 1_000 },
-      () => now,
-    );
+    const { at, dropped, roster } = await idleRoster();
     await roster.touch('used');
     expect(await roster.renew('stranger')).toBe(false);
     expect(await roster.mallIds()).toEqual(['used']);
-    now = 800;
+    at.now = 800;
     expect(await roster.renew('used')).toBe(true);
-    now = 1_500;
+    at.now = 1_500;
     expect(await roster.mallIds()).toEqual(['used']);
-    now = 2_000;
+    at.now = 2_000;
     expect(await roster.mallIds()).toEqual([]);
     expect(dropped).toEqual(['used']);
   });
@@ -140,17 +140,11 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
   });
 
   it('adopts malls found at start as used then, keeping the last use of those it has', async () => {
-    let now = 0;
-    const dropped: string[] = [];
-    const roster = await createRoster(
-      async (mallId) => void dropped.push(mallId),
-      { idleMs: 1_000 },
-      () => now,
-    );
+    const { at, dropped, roster } = await idleRoster();
     await roster.touch('known');
-    now = 800;
+    at.now = 800;
     await roster.adopt(['known', 'found']);
-    now = 1_200;
+    at.now = 1_200;
     expect(await roster.mallIds()).toEqual(['found']);
     expect(dropped).toEqual(['known']);
   });
