@@ -395,22 +395,27 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
     }
     await flush();
   };
-  /** Creates the mall's row (a new, empty mall with a row set of its own) unless it exists. */
-  const createMall = (client: pg.PoolClient, mallId: string) =>
-    query(
-      client,
-      `INSERT INTO malls (mall, version, created, rowset)
-       SELECT $1, v, v, $1 || '@' || v FROM nextval('mall_versions') AS v ON CONFLICT (mall) DO NOTHING`,
-      [mallId],
-    );
+  /**
+   * Creates the mall's row unless it exists (a new, empty mall with a row set of its own), then
+   * locks it. A drop that commits between the two leaves nothing to lock: the next round makes the
+   * mall anew, as a write after the drop would.
+   */
   const lockMall = async (client: pg.PoolClient, mallId: string) => {
-    const [row] = await query<MallRow>(
-      client,
-      'SELECT version, created, rowset, floor FROM malls WHERE mall = $1 FOR UPDATE',
-      [mallId],
-    );
-    if (!row) throw session.failed(new Error(`mall ${mallId} vanished while it was being written`));
-    return row;
+    for (let round = 0; round < 3; round++) {
+      await query(
+        client,
+        `INSERT INTO malls (mall, version, created, rowset)
+         SELECT $1, v, v, $1 || '@' || v FROM nextval('mall_versions') AS v ON CONFLICT (mall) DO NOTHING`,
+        [mallId],
+      );
+      const [row] = await query<MallRow>(
+        client,
+        'SELECT version, created, rowset, floor FROM malls WHERE mall = $1 FOR UPDATE',
+        [mallId],
+      );
+      if (row) return row;
+    }
+    throw session.failed(new Error(`mall ${mallId} vanished while it was being written`));
   };
   /** The mall changed since the version a staged change started from: roll back, write nothing. */
   const changedSince = new Error('the mall changed');
@@ -484,7 +489,6 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
     write: (mallId, work) =>
       serially(mallId, async () => {
         const { mall, result, applied } = await transaction(async (client) => {
-          await createMall(client, mallId);
           const row = await lockMall(client, mallId);
           const fresh = row.version === row.created;
           const caughtUp = await refresh(client, mallId);
@@ -544,7 +548,6 @@ function postgresMalls(session: PostgresSession, options: PostgresMallsOptions):
             await writeRows(pool, rowset, 0, recordsOf(next.store));
             old = await serially(mallId, () =>
               transaction(async (client) => {
-                await createMall(client, mallId);
                 const row = await lockMall(client, mallId);
                 if (
                   expected &&
