@@ -10,11 +10,22 @@ import type { MockProcessReady } from './mock-process.js';
 import type { StartMockOptions } from './start-mock.js';
 import { type StartedMock, startedMock } from './started-mock.js';
 
-export type { FaultAction, FaultMatch, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
+export type {
+  AnswerLoss,
+  FaultAction,
+  FaultErrorRate,
+  FaultLatency,
+  FaultMatch,
+  FaultRule,
+  JournalEntry,
+  JournalFilter,
+} from '@mall-api/mall-state';
 export {
   type ControlClient,
   ControlError,
   createControlClient,
+  type DuplicateExpectation,
+  type Duplicates,
   type Expectation,
   type FaultRequest,
   type ResetTarget,
