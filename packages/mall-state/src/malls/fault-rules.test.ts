@@ -1,6 +1,7 @@
 // Fault rules at the function: the first matching rule applies, a counted rule is used up, a
 // profile's calls are numbered, and rules of one mall never touch another.
 import { describe, expect, it } from 'vitest';
+import { connectRedis } from '../redis/redis-connection.js';
 import { redisFaultRules } from '../redis/redis-fault-rules.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import { createFaultRules, type FaultRules } from './fault-rules.js';
@@ -61,5 +62,25 @@ describe.each(implementations)('fault rules (%s)', (_, createFaultRules) => {
     expect(calls.map((fired) => fired?.call)).toEqual([0, 1, 0, 1]);
     expect(await rules.list('a')).not.toContainEqual(expect.objectContaining({ id: counted.id }));
     expect((await rules.take('b', target))?.call).toBeUndefined();
+  });
+});
+
+describe('fault rules shared in Redis', () => {
+  it('number a profile’s calls across replicas, and forget the numbers when the rules are cleared', async () => {
+    const shared = await redis.connect();
+    const prefix = shared.prefix;
+    const other = await connectRedis({ url: redis.url(), prefix, log: () => {} });
+    try {
+      const [a, b] = [redisFaultRules(shared), redisFaultRules(other)];
+      const action = { kind: 'profile', errors: [{ status: 503, rate: 0.5 }], seed: 1 } as const;
+      await a.add('m', { match: {}, action });
+      const calls = [];
+      for (const replica of [a, b, a, b]) calls.push((await replica.take('m', target))?.call);
+      expect(calls).toEqual([0, 1, 2, 3]);
+      await b.clear('m');
+      expect(await shared.client.exists(`${prefix}mall:m:fault-calls`)).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });

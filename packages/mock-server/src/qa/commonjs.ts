@@ -10,16 +10,7 @@ import type { MockProcessReady } from './mock-process.js';
 import type { StartMockOptions } from './start-mock.js';
 import { type StartedMock, startedMock } from './started-mock.js';
 
-export type {
-  AnswerLoss,
-  FaultAction,
-  FaultErrorRate,
-  FaultLatency,
-  FaultMatch,
-  FaultRule,
-  JournalEntry,
-  JournalFilter,
-} from '@mall-api/mall-state';
+export type { FaultAction, FaultMatch, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 export {
   type ControlClient,
   ControlError,

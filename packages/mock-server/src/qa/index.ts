@@ -1,15 +1,6 @@
 // Entry point `@mall-api/mock-server/testing`: start the mocks for a test run and drive them through
 // the control API.
-export type {
-  AnswerLoss,
-  FaultAction,
-  FaultErrorRate,
-  FaultLatency,
-  FaultMatch,
-  FaultRule,
-  JournalEntry,
-  JournalFilter,
-} from '@mall-api/mall-state';
+export type { FaultAction, FaultMatch, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 export {
   type ControlClient,
   ControlError,
