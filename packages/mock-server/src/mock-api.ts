@@ -12,8 +12,8 @@
 // health, control and OAuth endpoints are branches of the one list. Every answer of the API
 // carries its rate-limit headers and every error the API's envelope, and every one, 500 and 503
 // included, is written to the request journal of its mall (a lost answer with the status the mall
-// answered and how it was lost; the health and control branches answer
-// outside the API: no journal entry, no CORS or rate-limit headers). A shared state store (Redis)
+// answered and how it was lost; the health and control branches answer outside the API: no
+// journal entry, no CORS or rate-limit headers). A shared state store (Redis)
 // that cannot answer is a 503 with the envelope (its connection logs the cause once per outage);
 // any other unexpected failure is logged with its cause and answered with a bare 500 envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';

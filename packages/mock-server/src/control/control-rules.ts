@@ -1,11 +1,10 @@
 // The control API's rules beyond the shape of its input, each broken rule one violation naming its
 // key: a fault or journal filter may only name an operation the API has (in the specs the mocks
-// serve, given by the composition root), a delay's range may not run backwards (a profile's
-// uniform latency's neither), a profile draws
-// something (latency or errors) whose rates add up to 1 at most and whose log-normal p99 is not
-// below its median, and a mall's clock stays between the Unix epoch and the end of year 9999,
-// where every clock read still makes a valid date-time. Also the longest delay a fault may hold a
-// request, which the control spec states (the maximum of its `DelayMs`).
+// serve, given by the composition root), a delay's range may not run backwards (nor a profile's
+// uniform latency), a profile draws something (latency or errors), its error rates add up to 1 at
+// most and its log-normal p99 is not below its median, and a mall's clock stays between the Unix
+// epoch and the end of year 9999, where every clock read still makes a valid date-time. Also the
+// longest delay a fault may hold a request, which the control spec states (`DelayMs`' maximum).
 import { type ApiSpecs, apiNames, nodeAt, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
 
