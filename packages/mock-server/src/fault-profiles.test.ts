@@ -177,6 +177,11 @@ describe('bad fault rules and duplicate filters', () => {
       'action.latency/p99Ms',
     ],
     [
+      'a median of 0',
+      { kind: 'profile', latency: { distribution: 'log-normal', medianMs: 0, p99Ms: 10 } },
+      'action.latency/medianMs',
+    ],
+    [
       'a key of another distribution',
       { kind: 'profile', latency: { distribution: 'fixed', ms: 5, medianMs: 3 } },
       'action.latency/medianMs',
