@@ -5,20 +5,22 @@
 //   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
 //   require credentials → known operation → scope → the answering stages:
 //   read body → API version (APIs with date versions) → validate request → faults → answer
+//   (whose answer a lost-answer fault may take after it is made: pipeline/stages/lost-answer.ts)
 // Everything a stage needs from the spec comes from the API compiled once (compiled-api.ts). The
 // request is parsed once into an arrival (pipeline/phases.ts); each stage answers or passes on the
 // next, narrower phase (pipeline/stage.ts, pipeline/stages/), so the types keep the order; the
 // health, control and OAuth endpoints are branches of the one list. Every answer of the API
 // carries its rate-limit headers and every error the API's envelope, and every one, 500 and 503
-// included, is written to the request journal of its mall (the health and control branches answer
-// outside the API: no journal entry, no CORS or rate-limit headers). A shared state store (Redis)
+// included, is written to the request journal of its mall (a lost answer with the status the mall
+// answered and how it was lost; the health and control branches answer outside the API: no
+// journal entry, no CORS or rate-limit headers). A shared state store (Redis)
 // that cannot answer is a 503 with the envelope (its connection logs the cause once per outage);
 // any other unexpected failure is logged with its cause and answered with a bare 500 envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StoreUnavailableError, storeUnavailableMessage } from '@mall-api/mall-state';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
-import type { ApiSpecs, OperationEntry, SpecModel } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
@@ -26,6 +28,7 @@ import { clientAddressOf } from './client-address.js';
 import { type CompiledApi, servedApi } from './compiled-api.js';
 import { createControlBranch, isControlRequest } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
+import { delayBound } from './control/control-rules.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { ClientCredential } from './demo-credentials.js';
 import { type Health, healthBranch, isHealthRequest } from './health.js';
@@ -40,14 +43,15 @@ import {
   type Reached,
   type Routed,
 } from './pipeline/phases.js';
-import { errorReply, sendReply } from './pipeline/reply.js';
+import { errorReply, type Reply, sendReply } from './pipeline/reply.js';
 import { pipeline, StageFailure } from './pipeline/stage.js';
 import { answer } from './pipeline/stages/answer.js';
 import { apiVersion } from './pipeline/stages/api-version.js';
-import { faults } from './pipeline/stages/faults.js';
+import { faults, type Sleep } from './pipeline/stages/faults.js';
 import { httpsOnly } from './pipeline/stages/https-only.js';
 import { identifyCaller } from './pipeline/stages/identify-caller.js';
 import { knownOperation } from './pipeline/stages/known-operation.js';
+import { losingAnswers } from './pipeline/stages/lost-answer.js';
 import { mallClock } from './pipeline/stages/mall-clock.js';
 import { mallInUse } from './pipeline/stages/mall-in-use.js';
 import { isOAuthRequest, oauthEndpoints } from './pipeline/stages/oauth-endpoints.js';
@@ -101,6 +105,8 @@ export interface MockApiOptions {
   sandbox?: SandboxGateway;
   /** The readiness `/__health` and `/__ready` report (several APIs share one); without it the API does not answer them. */
   health?: Health;
+  /** How injected delays wait (default: a timer); a test passes one that records them instead. */
+  faultSleep?: Sleep;
 }
 
 /** A request handler for one API. */
@@ -144,8 +150,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(readBody(options.maxBodyBytes))
     .stepIf(api.versions && apiVersion(api.versions))
     .step(validateRequest(runtime))
-    .check(faults(malls.faults, malls.touch))
-    .end(answer({ runtime, ...(sandbox ? { sandbox } : {}) }));
+    .step(
+      faults(malls.faults, malls.touch, {
+        maxDelayMs: delayBound(await loadSpec('control')),
+        ...(options.faultSleep ? { sleep: options.faultSleep } : {}),
+      }),
+    )
+    .end(losingAnswers(answer({ runtime, ...(sandbox ? { sandbox } : {}) })));
   const oauth =
     profile.servesOAuth && options.authority
       ? pipeline<Metered>()
@@ -181,7 +192,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const outsideApi = new Set([...(health?.names ?? []), ...control.names]);
   const unlogged = new Set(health?.names);
   const cors = corsResponseHeaders(limit);
-  const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
+  const journal = (
+    reached: Reached,
+    status: number,
+    answeredBy: string,
+    started: number,
+    lost?: Reply['lostAnswer'],
+  ) => {
     if (outsideApi.has(answeredBy)) return undefined;
     const mallId = mallReached(reached);
     return malls.journal.record(mallId, {
@@ -192,9 +209,10 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       operationId: reached.route?.operation.operationId ?? null,
       query: reached.query,
       body: reached.body ?? null,
-      status,
+      status: lost?.status ?? status,
       answeredBy,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
+      ...(lost ? { lostAnswer: lost.by } : {}),
     });
   };
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -221,7 +239,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
         const inUse = reached.caller?.ok && status < 400 && !markedBefore.has(stage);
         await Promise.all([
-          journal(reached, status, stage, started),
+          journal(reached, status, stage, started, reply.lostAnswer),
           inUse && malls.touch(mallReached(reached)),
         ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.

@@ -2,6 +2,7 @@
 // body serialized ahead, for prepared responses, whose bytes are encoded once and kept), plus the API's rate-limit headers, which replace
 // any the spec's examples carry. Errors are built with the API's envelope.
 import type { ServerResponse } from 'node:http';
+import type { AnswerLoss } from '@mall-api/mall-state';
 import {
   type ErrorEnvelope,
   errorEnvelope,
@@ -21,6 +22,8 @@ export interface Reply {
   readonly limitHeaders?: Readonly<Record<string, string>>;
   /** Injected faults: close the connection without an answer, or never answer. */
   readonly disposition?: 'drop' | 'hang';
+  /** A lost answer (a fault): the status the mall answered with, and how the client lost it. */
+  readonly lostAnswer?: { readonly status: number; readonly by: AnswerLoss };
 }
 
 /** A reply carrying an envelope. */

@@ -5,6 +5,8 @@ export {
   type ControlClient,
   ControlError,
   createControlClient,
+  type DuplicateExpectation,
+  type Duplicates,
   type Expectation,
   type FaultRequest,
   type ResetTarget,
