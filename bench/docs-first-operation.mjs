@@ -135,9 +135,8 @@ async function load(browser, url) {
       liveMs: Number(marks.liveAt),
     };
   });
-  marks.tabMs = tabAnsweredAt - tabAt;
   await context.close();
-  return marks;
+  return { ...marks, tabMs: tabAnsweredAt - tabAt };
 }
 
 /** The median of `numbers`. @param {number[]} numbers */
