@@ -11,6 +11,9 @@
 //   opens, then the menu's first section until the page is there (its address in the URL), then
 //   the first "Try it" until the console's dialog is open, each tap as soon as its control is on
 //   the page and again every 0.7 s while it goes unanswered; the time the dialog opened;
+// - "first tab answered": then, the console closed, the bench taps one of Redoc's own controls (a
+//   code-sample tab of the first operation, the same way) and times how long after its first tap
+//   it was selected — where Redoc starts on demand, this is what starting it costs the reader;
 // - "Redoc live": Redoc hydrated (or rendered) the reference (`data-redoc-ready`);
 // and the ratios of the current site to the baseline. Needs `npm run build` (the specs bundled, the
 // libraries the docs build reads).
@@ -61,7 +64,7 @@ async function until(page, done, act) {
   throw new Error(`never answered: ${done}`);
 }
 
-/** @typedef {{ operationMs: number, usableMs: number, liveMs: number }} Load */
+/** @typedef {{ operationMs: number, usableMs: number, liveMs: number, tabMs?: number }} Load */
 
 /**
  * Loads `url` once, cold, on the phone profile, and taps through the menu to a Try it dialog;
@@ -110,6 +113,17 @@ async function load(browser, url) {
     if (await page.evaluate(menuOpen)) await page.locator(menuButton).click({ timeout: 5_000 });
     await page.locator('button.try-it').first().click({ timeout: 5_000 });
   });
+  await page.locator('dialog.console button.console-close').click({ timeout: 5_000 });
+  // Then one of Redoc's own controls: the first operation's second code-sample tab.
+  const tab = page.locator('#redoc [id^="operation/"] [role="tab"][aria-selected="false"]').first();
+  await tab.evaluate((element) => element.setAttribute('data-bench-tab', ''));
+  const tabAt = await page.evaluate(() => performance.now());
+  await until(
+    page,
+    `document.querySelector('[data-bench-tab]')?.getAttribute('aria-selected') === 'true'`,
+    () => tab.click({ timeout: 5_000 }),
+  );
+  const tabAnsweredAt = await page.evaluate(() => performance.now());
   await page.waitForFunction(() => /** @type {any} */ (window).liveAt !== undefined, null, {
     timeout: 240_000,
   });
@@ -122,7 +136,7 @@ async function load(browser, url) {
     };
   });
   await context.close();
-  return marks;
+  return { ...marks, tabMs: tabAnsweredAt - tabAt };
 }
 
 /** The median of `numbers`. @param {number[]} numbers */
@@ -134,6 +148,7 @@ const typical = (loads) => ({
   operationMs: median(loads.map((entry) => entry.operationMs)),
   usableMs: median(loads.map((entry) => entry.usableMs)),
   liveMs: median(loads.map((entry) => entry.liveMs)),
+  tabMs: median(loads.map((entry) => entry.tabMs ?? Number.NaN)),
 });
 
 const current = await buildSite([]);
@@ -158,9 +173,9 @@ try {
     }
     const [after, baseline] = [typical(measured.now), typical(measured.before)];
     const row = (/** @type {string} */ label, /** @type {keyof Load} */ key) =>
-      `${label} ${seconds(after[key])} (baseline ${seconds(baseline[key])}, ratio ${(after[key] / baseline[key]).toFixed(2)})`;
+      `${label} ${seconds(after[key] ?? Number.NaN)} (baseline ${seconds(baseline[key] ?? Number.NaN)}, ratio ${((after[key] ?? Number.NaN) / (baseline[key] ?? Number.NaN)).toFixed(2)})`;
     process.stdout.write(
-      `${name}: ${row('first operation visible', 'operationMs')}; ${row('usable', 'usableMs')}; ${row('Redoc live', 'liveMs')}\n`,
+      `${name}: ${row('first operation visible', 'operationMs')}; ${row('usable', 'usableMs')}; ${row('first tab answered after its tap', 'tabMs')}; ${row('Redoc live', 'liveMs')}\n`,
     );
   }
 } finally {

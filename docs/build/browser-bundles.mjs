@@ -1,7 +1,7 @@
 // @ts-check
 // Bundles the site's browser scripts (src/browser/) with rolldown into docs/dist/assets as
 // classic scripts: site.js (search, dark mode) on every page, console.js (the "Try it" console,
-// with Ajv), redoc-menu.js (the menu until Redoc is live) and redoc.js (Redoc 2's library with its React; see src/browser/redoc-reference.mjs) on
+// with Ajv), redoc-standin.js (the menu and anchors until Redoc is live, and Redoc's start on demand) and redoc.js (Redoc 2's library with its React; see src/browser/redoc-reference.mjs) on
 // the references. Redoc's `polished` imports are routed to src/browser/polished-css-variables.ts,
 // so its styles accept the theme's CSS custom properties; its one remote asset (the attribution
 // logo, fetched from a CDN at view time) is pointed at the local copy. Their libraries come from
@@ -37,7 +37,7 @@ async function localRedocLogo(file) {
 }
 
 /**
- * Writes `assets/site.js`, `assets/console.js`, `assets/redoc-menu.js` and `assets/redoc.js` under `dist`.
+ * Writes `assets/site.js`, `assets/console.js`, `assets/redoc-standin.js` and `assets/redoc.js` under `dist`.
  * @param {string} docsRoot
  * @param {string} dist
  */
@@ -46,7 +46,7 @@ export async function bundleBrowserScripts(docsRoot, dist) {
   const bundles = [
     { name: 'site', input: join(browser, 'site.ts'), plugins: [] },
     { name: 'console', input: join(browser, 'console.ts'), plugins: [] },
-    { name: 'redoc-menu', input: join(browser, 'redoc-menu.ts'), plugins: [] },
+    { name: 'redoc-standin', input: join(browser, 'redoc-standin.ts'), plugins: [] },
     {
       name: 'redoc',
       input: join(browser, 'redoc-reference.mjs'),

@@ -7,6 +7,7 @@
 // (redoc-theme.mjs), so switching light and dark changes CSS only: no second render, the scroll
 // position and anchor stay. And the "Try it" console (assets/console.js; its buttons are in
 // Redoc's markup, its data loads on first use), which, like the menu, works before Redoc is live.
+// Redoc itself starts only when the reader first needs one of its controls (assets/redoc-standin.js).
 import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
 import { schemeSwitchingTheme } from './redoc-theme.mjs';
 
@@ -41,11 +42,13 @@ const facts = (api) =>
  * Renders `docs/dist/<api>/index.html`. `prerendered` is Redoc's markup and styles for the page
  * (redoc-prerender.mjs; absent in a `--no-prerender` build, where Redoc renders in the browser),
  * with the operations' "Try it" buttons in it (try-it-buttons.mjs).
- * The page is usable before Redoc is live: the console (assets/console.js) and the menu's stand-in
- * (assets/redoc-menu.js) load at once, small and asynchronous, and answer clicks on the prerendered
- * markup. Redoc itself (assets/redoc.js, large) is fetched and run only once the page has loaded
- * and the browser is idle, so it never competes with the page's first paint; it then hydrates the
- * markup in slices (see src/browser/redoc-reference.mjs).
+ * The page is usable without Redoc: the console (assets/console.js) and the stand-in
+ * (assets/redoc-standin.js) load at once, small and asynchronous, and answer the menu, anchors and
+ * Try it on the prerendered markup. Redoc itself (assets/redoc.js, large; the `#redoc` element names
+ * it, its spec, and the options in `#redoc-options`) is fetched and run only when the reader first
+ * uses one of its own controls (tabs, expanders, its search), so its seconds-long start-up never
+ * holds up the first taps; it then hydrates the markup in slices (see src/browser/redoc-on-demand.ts
+ * and redoc-reference.mjs).
  * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  * @param {import('./page-shell.mjs').NavItem[]} nav
  * @param {{ html: string, styles: string }} [prerendered]
@@ -61,28 +64,10 @@ ${prerendered?.styles ?? ''}
 </head>
 <body class="reference" data-api="${escapeHtml(api.name)}">
 <script src="../assets/console.js" async></script>
-<script src="../assets/redoc-menu.js" async></script>
+<script src="../assets/redoc-standin.js" async></script>
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
-<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc">${prerendered?.html ?? ''}</div></main>
-<script>
-addEventListener('load', () => {
-  const redoc = document.getElementById('redoc');
-  // Code blocks scroll sideways: once Redoc is live, make each one reachable by keyboard, as they are rendered.
-  redoc.addEventListener('redoc-ready', () => {
-    const focusable = () => redoc.querySelectorAll('pre:not([tabindex])').forEach((pre) => pre.setAttribute('tabindex', '0'));
-    focusable();
-    new MutationObserver(focusable).observe(redoc, { childList: true, subtree: true });
-  }, { once: true });
-  const start = () => {
-    const script = document.createElement('script');
-    script.src = '../assets/redoc.js';
-    script.onload = () => Redoc.show('../specs/${api.name}.redoc.json', ${JSON.stringify(redocOptions)}, redoc);
-    document.body.append(script);
-  };
-  if (redoc.firstElementChild && 'requestIdleCallback' in window) requestIdleCallback(start, { timeout: 1000 });
-  else start();
-});
-</script>
+<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json">${prerendered?.html ?? ''}</div></main>
+<script type="application/json" id="redoc-options">${JSON.stringify(redocOptions).replaceAll('<', '\\u003c')}</script>
 ${siteScript(1)}
 </body>
 </html>

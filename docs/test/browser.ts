@@ -36,6 +36,29 @@ export const problemsSince = (problems: PageProblems, from: PageProblems): PageP
   externalRequests: problems.externalRequests.slice(from.externalRequests.length),
 });
 
+/**
+ * Makes Redoc live on a reference page as a reader does: Redoc starts when one of its own
+ * controls is first used, so this taps an unselected code-sample tab of `operationId` (the first
+ * operation's when not given) and waits, without timing it, until Redoc is live and has answered
+ * that tap (the tab selected). Resolves to whether the tab was selected.
+ */
+export async function tapRedocControl(page: Page, operationId?: string): Promise<boolean> {
+  const operation = operationId ? `[id="operation/${operationId}"]` : '[id^="operation/"]';
+  const tab = page.locator(`#redoc ${operation} [role="tab"][aria-selected="false"]`).first();
+  await tab.evaluate((element) => element.setAttribute('data-test-tab', ''));
+  await tab.click();
+  await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 240_000 });
+  const used = page.locator('[data-test-tab]');
+  await page
+    .waitForFunction(
+      () => document.querySelector('[data-test-tab]')?.getAttribute('aria-selected') === 'true',
+      null,
+      { timeout: 60_000 },
+    )
+    .catch(() => undefined);
+  return (await used.getAttribute('aria-selected')) === 'true';
+}
+
 /** A phone's screen (CSS pixels), as the docs are checked on. */
 export const phone = { width: 390, height: 844 };
 

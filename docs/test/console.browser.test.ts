@@ -12,7 +12,7 @@ import { startMockServers } from '@mall-api/mock-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDocsServer } from '../build/serve.mjs';
-import { launchChromium, openWatchedPage, type PageProblems, phone } from './browser.js';
+import { launchChromium, openWatchedPage, type PageProblems, phone, tapRedocControl } from './browser.js';
 
 const docsRoot = join(import.meta.dirname, '..');
 let browser: Browser;
@@ -247,7 +247,8 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     await page.goto(`${site.url}/collection/index.html#operation/listStoreProducts`, {
       waitUntil: 'networkidle',
     });
-    await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 50_000 });
+    // Redoc starts on the first use of one of its controls; the toggle is checked once it is live.
+    await expect(tapRedocControl(page, 'listStoreProducts')).resolves.toBe(true);
     const sidebar = '#redoc .menu-content';
     const heading = '[id="operation/listStoreProducts"] h2';
     const colour = (selector: string) =>
@@ -285,5 +286,5 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, 240_000);
 });

@@ -1,7 +1,9 @@
 // Each Redoc reference of the built site in a real headless Chromium, in the light and the dark
 // scheme: it shows every operation and event of its spec, with the TypeScript, curl, Python and PHP samples
-// and a "Try it" button on the operations; it logs no console error, fails no request and requests
-// nothing outside localhost; and axe-core finds no serious or critical accessibility violation.
+// and a "Try it" button on the operations; Redoc's script is not even fetched until one of its
+// controls is used, and the tap that started it is answered once it is live; it logs no console
+// error, fails no request and requests nothing outside localhost; and axe-core finds no serious or
+// critical accessibility violation.
 // Each reference loads once and is read in the light scheme, then in the dark one. A screenshot of
 // the admin reference is kept in test-results/.
 import { mkdir, readFile } from 'node:fs/promises';
@@ -14,8 +16,10 @@ import {
   launchChromium,
   openWatchedPage,
   type PageProblems,
+  phone,
   problemsSince,
   seriousAccessibilityViolations,
+  tapRedocControl,
 } from './browser.js';
 import { redocKnownViolations } from './redoc-known-violations.js';
 
@@ -47,6 +51,10 @@ interface LoadedReference {
   shown: Map<string, string>;
   /** The axe-core scan, started once the page was read. */
   scan: Promise<AccessibilityViolation[]>;
+  /** Whether Redoc's script was fetched before any of its controls was used. */
+  redocBeforeUse: boolean;
+  /** Whether the tab whose tap started Redoc was selected once Redoc was live. */
+  tabAnswered: boolean;
 }
 const loaded = new Map<string, LoadedReference>();
 
@@ -62,11 +70,16 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
     webhooks?: Record<string, Record<string, Operation>>;
   };
   const { page, problems } = await openWatchedPage(browser, 'light');
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
   await page.goto(`${site.url}/${name}/index.html`, { waitUntil: 'networkidle' });
-  // The operations and their Try it buttons are in the prerendered HTML; Redoc goes live (hydrates)
-  // once the page is idle, which on a loaded machine takes a while: the test waits for it, it does
-  // not time it.
-  await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 240_000 });
+  // The operations and their Try it buttons are in the prerendered HTML; Redoc starts only when a
+  // control of its own is first used (a tab here), and goes live (hydrates), which on a loaded
+  // machine takes a while: the test waits for it, it does not time it.
+  const redocBeforeUse = scripts.some((path) => /\/assets\/redoc\.[0-9a-f]+\.js$/.test(path));
+  const tabAnswered = await tapRedocControl(page);
   const tryIt = await page.$$eval('[id^="operation/"]:has(button.try-it)', (nodes) =>
     nodes.map((node) => node.id.replace(/^operation\//, '')),
   );
@@ -92,7 +105,16 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
     const scan = seriousAccessibilityViolations(page, redocKnownViolations);
     // Done before the scheme changes; a failure is its test's to report.
     await scan.catch(() => undefined);
-    loaded[scheme] = { problems: problemsSince(problems, from), tryIt, operations, events, shown, scan };
+    loaded[scheme] = {
+      problems: problemsSince(problems, from),
+      tryIt,
+      operations,
+      events,
+      shown,
+      scan,
+      redocBeforeUse,
+      tabAnswered,
+    };
     from = {
       consoleErrors: [...problems.consoleErrors],
       failedRequests: [...problems.failedRequests],
@@ -139,6 +161,11 @@ describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
     expect(shown.size).toBe(operations.length + events.length);
   });
 
+  it('starts Redoc only when one of its controls is used, and answers that use once live', () => {
+    expect(reference(api.name).redocBeforeUse).toBe(false);
+    expect(reference(api.name).tabAnswered).toBe(true);
+  });
+
   it('offers a TypeScript, curl, Python and PHP sample on every operation', () => {
     for (const operation of reference(api.name).operations) {
       expect(
@@ -176,6 +203,7 @@ describe('the code samples in a reference', () => {
   it('show the client call, the curl command, the Python and the PHP code in their tabs', async () => {
     const { page, problems } = await openWatchedPage(browser);
     await page.goto(`${site.url}/collection/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
+    await expect(tapRedocControl(page, 'listProducts')).resolves.toBe(true);
     const operation = page.locator('[id="operation/listProducts"]');
     const tabs = [
       ['TypeScript', "await client.GET('/api/products'"],
@@ -190,6 +218,37 @@ describe('the code samples in a reference', () => {
         tab,
       ).resolves.toContain(code);
     }
+    expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
+    await page.close();
+  });
+});
+
+describe('a reference before Redoc is live, on a phone', () => {
+  it('lands a deep link below the header, and its menu goes to a section and lists its operations', async () => {
+    const { page, problems } = await openWatchedPage(browser, 'light', phone);
+    await page.goto(`${site.url}/collection/index.html#operation/listShops`, { waitUntil: 'networkidle' });
+    const below = (selector: string) =>
+      page.evaluate((selector) => {
+        const header = document.querySelector('header.site')?.getBoundingClientRect().bottom ?? 0;
+        const top = document.querySelector(selector)?.getBoundingClientRect().top ?? Number.NaN;
+        return Math.abs(top - header) <= 1;
+      }, selector);
+    await expect(below('[id="operation/listShops"]')).resolves.toBe(true);
+    await page.locator('#redoc .redoc-wrap > .menu-content + div').click();
+    const menu = page.locator('#redoc .menu-content');
+    await expect(menu.isVisible()).resolves.toBe(true);
+    const entry = menu
+      .locator('li[data-item-id^="tag/"]')
+      .filter({ has: page.locator('ul') })
+      .first();
+    const id = (await entry.getAttribute('data-item-id')) ?? '';
+    await entry.locator('label').first().click();
+    await expect(page.evaluate(() => location.hash)).resolves.toBe(`#${id}`);
+    await expect(below(`[id="${id}"]`)).resolves.toBe(true);
+    await expect(menu.isVisible()).resolves.toBe(false);
+    await page.locator('#redoc .redoc-wrap > .menu-content + div').click();
+    await expect(entry.locator('li[data-item-id*="/operation/"]').first().isVisible()).resolves.toBe(true);
+    await expect(page.evaluate(() => 'Redoc' in window)).resolves.toBe(false);
     expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
     await page.close();
   });

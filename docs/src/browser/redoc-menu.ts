@@ -1,32 +1,35 @@
-// The reference's menu before Redoc is live (assets/redoc-menu.js): the page arrives with Redoc's
-// markup prerendered, but Redoc answers its menu only once it has hydrated that markup, seconds
-// later on a slow phone. Until then this stands in: a tap on an entry of the menu goes to its
-// section (and closes the menu on a phone), Enter on a focused entry does the same, and the round
-// menu button of a phone opens and closes the menu (the `menu-open` class of `#redoc`, which
-// shell.css shows; redoc-reference.mjs hands an open menu over to Redoc when it is live). The events
-// it answers go no further; once Redoc is live (`data-redoc-ready`), it steps aside.
+// The reference's menu and anchors before Redoc is live (part of assets/redoc-standin.js): the page
+// arrives with Redoc's markup prerendered, but Redoc answers its menu only once it is live, which
+// it becomes when the reader first needs one of its own controls (redoc-on-demand.ts). Until then
+// this stands in: a tap on an entry of the menu goes to its section (and closes the menu on a
+// phone; a section's entry then lists its operations), Enter on a focused entry does the same, and the round menu button of a phone opens and
+// closes the menu (the `menu-open` class of `#redoc`, which reference.css shows;
+// redoc-reference.mjs hands an open menu over to Redoc when it is live). It also keeps the page's
+// anchors below the site's sticky header, as Redoc's `scrollYOffset` does once live: the header's
+// height is the `--reference-header-height` of <html>, which reference.css gives anchors
+// (`scroll-padding-top`) and Redoc's sidebar until Redoc is live. The events it answers go no
+// further; once Redoc is live, it steps aside. Its listeners are on the document from the start,
+// and find the reference when an event comes, so they answer while the page is still arriving.
+import { isRedocLive } from './redoc-on-demand.js';
 
-const container = document.getElementById('redoc');
-
-/** Whether Redoc is live and answers its menu itself. */
-const live = () => container?.dataset.redocReady !== undefined;
-
-/** Scrolls to the section of menu entry `id` below the site's sticky header, and names it in the URL. */
-function goTo(id: string) {
+/** Goes to the section of menu entry `id` (below the header) and names it in the URL. */
+function goTo(container: HTMLElement, id: string) {
   const section = document.getElementById(id);
   if (!section) return;
-  const header = document.querySelector('header.site')?.getBoundingClientRect().height ?? 0;
-  window.scrollTo({ top: section.getBoundingClientRect().top + window.scrollY - header });
+  section.scrollIntoView();
   history.replaceState(null, '', `#${id}`);
-  container?.classList.remove('menu-open');
+  container.classList.remove('menu-open');
 }
 
-/** Answers `event` on `target` if it is the menu's; true if it did. */
+/** Answers a click or Enter on `target` if it is the menu's; true if it did. */
 function answer(target: Element | null): boolean {
-  if (!container || !target || live() || !container.contains(target)) return false;
+  const container = document.getElementById('redoc');
+  if (!container || !target || isRedocLive(container) || !container.contains(target)) return false;
   const entry = target.closest('.menu-content li[data-item-id]');
   if (entry) {
-    goTo(entry.getAttribute('data-item-id') ?? '');
+    // A section's entry shows its operations' entries from then on (reference.css), as Redoc's does.
+    if (entry.querySelector(':scope > ul')) entry.setAttribute('aria-expanded', 'true');
+    goTo(container, entry.getAttribute('data-item-id') ?? '');
     return true;
   }
   if (target.closest('.redoc-wrap > .menu-content + div')) {
@@ -36,7 +39,39 @@ function answer(target: Element | null): boolean {
   return false;
 }
 
-if (container) {
+/**
+ * Keeps `--reference-header-height` equal to the sticky header's height, and brings the section
+ * the address names (a deep link) below the header once it is known. Call once the page is parsed.
+ */
+export function keepAnchorsBelowHeader(container: HTMLElement): void {
+  const header = document.querySelector('header.site');
+  if (!header) return;
+  const measure = () =>
+    document.documentElement.style.setProperty(
+      '--reference-header-height',
+      `${header.getBoundingClientRect().height}px`,
+    );
+  measure();
+  new ResizeObserver(measure).observe(header);
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target && container.contains(target) && !isRedocLive(container)) target.scrollIntoView();
+}
+
+/**
+ * Once Redoc is live, the entries the stand-in expanded say what Redoc shows: expanded if their
+ * operations' entries are on view.
+ */
+function handOverExpanded(event: Event) {
+  for (const entry of (event.target as Element).querySelectorAll('.menu-content li[aria-expanded="true"]')) {
+    const list = entry.querySelector(':scope > ul');
+    if (list) entry.setAttribute('aria-expanded', String(getComputedStyle(list).display !== 'none'));
+  }
+}
+
+/** Wires the menu's stand-in for the reference (`#redoc`). */
+export function setUpMenuStandIn(): void {
+  // `redoc-ready` does not bubble: it is heard here in the capture phase.
+  document.addEventListener('redoc-ready', handOverExpanded, true);
   document.addEventListener(
     'click',
     (event) => {

@@ -6,8 +6,11 @@
 // reference already rendered by the docs build (src/redoc-prerender.mjs, the same Redoc and
 // options); `Redoc.show` fetches the spec, builds the same store and hydrates that markup, or
 // renders into an empty element (a site built with `--no-prerender`, which the benchmark compares
-// against). Once Redoc is live the element gets `data-redoc-ready` and a `redoc-ready` event; until
-// then the page's own scripts answer the menu and Try it (redoc-menu.ts, console.ts).
+// against). The page's stand-in (redoc-standin.ts) loads this script when the reader first needs
+// Redoc, and answers the menu and Try it until then. The element gets `data-redoc-started` once
+// React listens to its events, and `data-redoc-ready` and a `redoc-ready` event once Redoc is live;
+// from then on, the code blocks Redoc renders are made reachable by keyboard (they scroll
+// sideways; the prerendered ones are so in the HTML, see src/redoc-prerender.mjs).
 import { createElement, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppStore, Redoc } from 'redoc';
@@ -19,6 +22,18 @@ import { AppStore, Redoc } from 'redoc';
 function WhenReady({ onReady, children }) {
   useEffect(onReady, [onReady]);
   return children;
+}
+
+/**
+ * Gives every code block in `element` that has none a `tabindex`, now and as Redoc renders more.
+ * @param {HTMLElement} element
+ */
+function focusableCodeBlocks(element) {
+  const update = () => {
+    for (const pre of element.querySelectorAll('pre:not([tabindex])')) pre.setAttribute('tabindex', '0');
+  };
+  update();
+  new MutationObserver(update).observe(element, { childList: true, subtree: true });
 }
 
 /**
@@ -37,6 +52,7 @@ async function show(specUrl, options, element) {
       element.classList.remove('menu-open');
       store.menu.toggleSidebar();
     }
+    focusableCodeBlocks(element);
     element.dataset.redocReady = '';
     element.dispatchEvent(new Event('redoc-ready'));
   };
@@ -45,6 +61,7 @@ async function show(specUrl, options, element) {
   // in slices and the page keeps answering taps in between.
   if (element.firstElementChild) startTransition(() => void hydrateRoot(element, app));
   else createRoot(element).render(app);
+  element.dataset.redocStarted = '';
 }
 
 /** @type {any} */ (window).Redoc = { show };
