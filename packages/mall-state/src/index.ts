@@ -38,22 +38,22 @@ export {
 export type { MallStateStores } from './malls/mall-state-stores.js';
 export { memoryMallStores } from './malls/memory-mall-stores.js';
 export { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
-export type { SharedMallVersions } from './store/mall-versions.js';
-export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
+export { memoryStorage } from './store/local-malls.js';
 export {
+  type CatchUpHooks,
+  type MallStorage,
   type MallVersion,
-  type PostgresMalls,
   runAsWrite,
   type StagedMall,
-} from './store/postgres-malls.js';
+} from './store/mall-storage.js';
+export type { SharedMallVersions } from './store/mall-versions.js';
+export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
+export type { PostgresMalls } from './store/postgres-malls.js';
 export type { Purged } from './store/purged.js';
 export {
   clearStore,
   createMemoryStore,
-  type MallStorage,
-  memoryStorage,
   type SandboxStore,
-  type StagedStore,
   type StoredRecord,
   type StoreJournal,
   type TableName,

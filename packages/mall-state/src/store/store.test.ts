@@ -7,8 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { MallStorage } from './mall-storage.js';
 import { openSqliteMalls } from './sqlite-store.js';
-import { createMemoryStore, type MallStorage, type SandboxStore } from './store.js';
+import { createMemoryStore, type SandboxStore } from './store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
