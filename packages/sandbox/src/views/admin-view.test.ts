@@ -402,10 +402,12 @@ describe('integrity rules', () => {
 
   it('moves a placement to a sequence and pins main-group products', async () => {
     const category = await mall.createCategory({ category_name: 'Order' });
-    const numbers = ['O1', 'O2', 'O3'].map(
-      async (name) =>
-        (await mall.createProduct({ product_name: name, supply_price: '1.00', display: 'T' }))
-          .product_no as number,
+    const numbers = await Promise.all(
+      ['O1', 'O2', 'O3'].map(
+        async (name) =>
+          (await mall.createProduct({ product_name: name, supply_price: '1.00', display: 'T' }))
+            .product_no as number,
+      ),
     );
     const path = { category_no: category.category_no };
     await mall.admin('createCategoryProduct', { path, body: { request: { product_no: numbers } } });

@@ -64,7 +64,7 @@ const expectSameAsMallByMall = async (malls: SandboxMalls) => {
     { collection_product_category: ['C900000'], product_status_type: 'N' },
   ];
   for (const filter of filters) {
-    const mallByMall = ids.flatMap((id) => allOfMall(malls, id, filter));
+    const mallByMall = (await Promise.all(ids.map((id) => allOfMall(malls, id, filter)))).flat();
     expect((await collection(malls, 'countProducts', filter)).count).toBe(mallByMall.length);
     for (const window of [
       { offset: 0, limit: 7 },

@@ -341,9 +341,11 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
     }
     if (meaning.role === 'subset' || meaning.role === 'granularity') {
       const values = (parameterOf(op, meaning.name)?.schema.enum as unknown[]) ?? [];
-      const answers = values.map(async (value) =>
-        JSON.stringify(
-          isCount ? await counted({ [meaning.name]: value }) : await list({ [meaning.name]: value }),
+      const answers = await Promise.all(
+        values.map(async (value) =>
+          JSON.stringify(
+            isCount ? await counted({ [meaning.name]: value }) : await list({ [meaning.name]: value }),
+          ),
         ),
       );
       expect(new Set(answers).size, `${meaning.name}'s values give different answers`).toBeGreaterThan(1);
