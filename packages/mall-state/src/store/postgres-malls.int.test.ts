@@ -10,7 +10,8 @@
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresMalls, type PostgresMalls, runAsWrite } from './postgres-malls.js';
+import { runAsWrite } from './mall-storage.js';
+import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 import { migrate } from './postgres-migrations.js';
 
 let server: TestPostgresServer;
