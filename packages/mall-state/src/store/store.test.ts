@@ -80,7 +80,7 @@ describe('the SQLite database', () => {
     ).toThrow();
     first.close();
     const second = await openSqliteMalls(dir);
-    expect(second.mallIds()).toEqual(['mall-a', 'mall-b']);
+    expect(await second.mallIds()).toEqual(['mall-a', 'mall-b']);
     const again = second.open('mall-a');
     expect(again.all('product')).toEqual([{ product_no: 10 }]);
     expect(second.open('mall-b').all('product')).toEqual([{ product_no: 10, name: 'b' }]);
