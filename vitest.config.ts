@@ -1,7 +1,8 @@
 // Root test configuration: one vitest run covers every workspace as a named project; small
 // reporters list the slowest files, fail the run on processes tests left running, and print the
 // plain "N passed, N failed" closing line CI reads.
-// MALL_API_TESTS=fast (`npm run test:fast`) leaves out the long integration tests, `*.int.test.ts`.
+// MALL_API_TESTS=fast (`npm run test:fast`) leaves out the long integration tests, `*.int.test.ts`,
+// and the docs site's pages in Chromium, `*.browser.test.ts`.
 // The run marks its environment so that a process a test leaves running is found at the end.
 // Files run one more at a time than the machine has cores (vitest's default is one fewer, a single
 // file at a time on two cores): many files spend most of their time waiting on child processes,
@@ -13,7 +14,7 @@ import { testRunMark } from './tools/src/leaked-processes-reporter.ts';
 process.env[testRunMark] ??= String(process.pid);
 
 const skipped = ['**/node_modules/**', '**/dist/**'];
-if (process.env.MALL_API_TESTS === 'fast') skipped.push('**/*.int.test.ts');
+if (process.env.MALL_API_TESTS === 'fast') skipped.push('**/*.int.test.ts', '**/*.browser.test.ts');
 
 const project = (name: string, root: string, extra: Record<string, unknown> = {}) => ({
   extends: true,

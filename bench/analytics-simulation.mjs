@@ -32,7 +32,7 @@ async function timeReport(seed, startDate, endDate) {
     sandbox: { seed },
   });
   try {
-    const token = issueDemoTokens(authority, ['mall.read_analytics']).access_token;
+    const token = (await issueDemoTokens(authority, ['mall.read_analytics'])).access_token;
     const headers = { authorization: `Bearer ${token}` };
     const report = (/** @type {string} */ from, /** @type {string} */ to) =>
       fetch(`${mock.url}/pages/view?mall_id=demomall&start_date=${from}&end_date=${to}&limit=1000`, {

@@ -53,7 +53,7 @@ function seeded(seed = 1) {
 const served = await startMockServers({ ports: { collection: 0, admin: 0, analytics: 0 } });
 const url = Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url]));
 const allScopes = ['mall.read_category', 'mall.read_product', 'mall.read_analytics'];
-const token = () => issueDemoTokens(served.authority, allScopes, 'benchmall').access_token;
+const benchToken = (await issueDemoTokens(served.authority, allScopes, 'benchmall')).access_token;
 
 /**
  * Fires `count` calls of `api` at once through its client; resolves to the row.
@@ -81,14 +81,14 @@ async function realWire(api, count) {
     const client = createAdminClient({
       mallId: 'benchmall',
       baseUrl: url.admin ?? '',
-      auth: { accessToken: token() },
+      auth: { accessToken: benchToken },
       onEvent,
     });
     call = (i) => client.GET('/api/v2/admin/categories', { params: { query: { limit: 10, offset: i } } });
   } else {
     const client = createAnalyticsClient({
       baseUrl: url.analytics ?? '',
-      auth: { accessToken: token() },
+      auth: { accessToken: benchToken },
       onEvent,
     });
     const query = { mall_id: 'benchmall', start_date: '2026-10-01', end_date: '2026-10-31', limit: 50 };
@@ -117,7 +117,7 @@ try {
 
   const workers = Number(values.workers);
   const perWorker = Number(values['per-worker']);
-  const demoToken = issueDemoTokens(served.authority, allScopes, 'demomall').access_token;
+  const demoToken = (await issueDemoTokens(served.authority, allScopes, 'demomall')).access_token;
   const started = Date.now();
   const outputs = await Promise.all(
     Array.from({ length: workers }, () =>

@@ -6,7 +6,8 @@
 // catches a mutant when something fails that did not fail on the baseline (a timing-dependent 429
 // transaction of Dredd's, say). Prints one line per mutant (with the kinds of the runner's checks
 // that caught it), the two catch rates, and a Markdown table of the catch rates by the kind of
-// check each mutant is meant for (its `caughtBy`) and API.
+// check each mutant is meant for (its `caughtBy`) and API, with their sum: every figure from the one
+// run.
 // Given parts of mutant names, only the mutants whose name holds one of them (and the baselines of
 // their APIs) run.
 //   npm run build && node bench/conformance-catch-rate.mjs [name-part ...]
@@ -62,6 +63,7 @@ for (const api of apis) {
     api,
     kind: 'shallow',
     caughtBy: '',
+    touches: [],
     proxy: () => ({}),
   });
   try {
@@ -114,3 +116,7 @@ for (const [key, [mutantCount, dredd, runner]] of [...byKind].sort()) {
     `| ${api} | ${kind} | ${mutantCount} | ${dredd} of ${mutantCount} | ${runner} of ${mutantCount} |\n`,
   );
 }
+// The sum of the rows above, from this run alone.
+process.stdout.write(
+  `| **all** | | **${chosen.length}** | **${caught.dredd} of ${chosen.length}** | **${caught.runner} of ${chosen.length}** |\n`,
+);

@@ -47,7 +47,7 @@ async function run(label, store) {
     sandbox: { store },
   });
   const headers = {
-    authorization: `Bearer ${issueDemoTokens(authority, scopes, 'benchmall').access_token}`,
+    authorization: `Bearer ${(await issueDemoTokens(authority, scopes, 'benchmall')).access_token}`,
     'content-type': 'application/json',
   };
   const createRate = await pool(products, async (i) => {

@@ -34,7 +34,12 @@ export async function demoAuthority() {
   return older.createOAuthAuthority({ apps: [older.demoOAuthApp] });
 }
 
-/** A demo access token with the scopes the GET mix needs. */
-export const mixToken = (/** @type {import('@mall-api/mock-server').OAuthAuthority} */ authority) =>
-  mockServer.issueDemoTokens(authority, ['mall.read_category', 'mall.read_product', 'mall.read_analytics'])
-    .access_token;
+/** A demo access token with the scopes the GET mix needs (another checkout's may answer at once). */
+export const mixToken = async (/** @type {import('@mall-api/mock-server').OAuthAuthority} */ authority) =>
+  (
+    await mockServer.issueDemoTokens(authority, [
+      'mall.read_category',
+      'mall.read_product',
+      'mall.read_analytics',
+    ])
+  ).access_token;

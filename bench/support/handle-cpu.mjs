@@ -17,7 +17,7 @@ const authority = await demoAuthority();
 const handlers = await Promise.all(
   apis.map((api) => mockServer.createMockApi(api, { authority, limiter: unlimitedLimiter(api, rateLimit) })),
 );
-const mix = requestMix(mixToken(authority));
+const mix = requestMix(await mixToken(authority));
 const calls = apis.flatMap((api, i) => mix[api].map((request) => ({ handler: handlers[i], request })));
 
 /** Answers one request of the mix; the status it got. */

@@ -28,7 +28,7 @@ const mocks = await Promise.all(
     }),
   ),
 );
-const token = mixToken(authority);
+const token = await mixToken(authority);
 process.stdout.write(
   `ready ${JSON.stringify({ urls: Object.fromEntries(mocks.map((m) => [m.api, m.url])), token })}\n`,
 );

@@ -73,7 +73,7 @@ export async function withSandboxPlaceholders(consoleApis) {
     sandbox: { seed: 1 },
   });
   try {
-    const token = issueDemoTokens(served.authority, served.oauth.scopes, demoMall).access_token;
+    const token = (await issueDemoTokens(served.authority, served.oauth.scopes, demoMall)).access_token;
     const [demo] = demoCollectionClients;
     for (const api of consoleApis) {
       const mock = served.mocks.find((entry) => entry.api === api.api);

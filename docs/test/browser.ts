@@ -49,6 +49,9 @@ export async function openWatchedPage(
   viewport: { width: number; height: number } = { width: 1280, height: 900 },
 ): Promise<{ page: Page; problems: PageProblems }> {
   const page = await browser.newPage({ viewport, colorScheme });
+  // A loaded CI machine can take longer than Playwright's 30 s default to load a reference; the
+  // tests wait for pages, they do not time them.
+  page.setDefaultNavigationTimeout(120_000);
   const problems: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning')

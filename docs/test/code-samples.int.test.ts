@@ -7,7 +7,6 @@
 // answer (the TypeScript authorize sample sends nothing: it prints the authorize URL). The environment carries what the samples read from it: a fresh access token (a fresh
 // sandbox mall of its own per sample, as a reader's first try would meet it), an authorization code
 // and a refresh token of the demo app.
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoOAuthClient, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
@@ -15,6 +14,7 @@ import { type ApiName, loadSpecSync, mallParameterOf } from '@mall-api/spec-mode
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamplesOf, demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
+import { runWithInput } from './guide-examples.js';
 
 const docsRoot = join(import.meta.dirname, '..');
 const apiNames = (
@@ -25,23 +25,15 @@ const model = (name: ApiName) => models.get(name) ?? loadSpecSync(name);
 const samples = new Map(apiNames.map((name) => [name, codeSamplesOf(name, model(name))]));
 
 /** Runs `command` with `script` on its standard input; resolves to its standard output. */
-function run(command: string, args: string[], script: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}: ${err.slice(0, 500)}`)),
-    );
-    child.stdin.end(script);
-  });
+async function run(
+  command: string,
+  args: string[],
+  script: string,
+  env: Record<string, string>,
+): Promise<string> {
+  const { code, out, err } = await runWithInput(command, args, script, env);
+  if (code !== 0) throw new Error(`${command} exited ${code}: ${err.slice(0, 500)}`);
+  return out;
 }
 
 /** How each language's sample is run: the interpreter, reading the program from standard input. */
@@ -117,7 +109,7 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
         const namedMall =
           mallParameter && entry?.parameters.find((p) => p.name === mallParameter)?.definition.example;
         if (typeof namedMall === 'string') script = script.replaceAll(namedMall, ownMall);
-        const tokens = issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
+        const tokens = await issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
         const env = {
           MALL_ACCESS_TOKEN: tokens.access_token,
           AUTHORIZATION_CODE: await authorizationCode(),

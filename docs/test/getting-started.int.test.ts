@@ -6,50 +6,20 @@
 // starts from a token manager's stored tokens gets them as `mall-api-auth login` leaves them: the
 // demo app's tokens saved in a token folder (a temporary one in place of `.mall-api/tokens`), with
 // the demo app's secret in `MALL_API_CLIENT_SECRET`.
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileTokenStore, parseTokenResponse } from '@mall-api/auth';
 import { demoOAuthClient, issueDemoTokens, startMockServers } from '@mall-api/mock-server';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guideExamples, runExample } from './guide-examples.js';
 
-const guide = await readFile(join(import.meta.dirname, '..', 'guides', 'getting-started.md'), 'utf8');
-const examples = [...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match, index) => ({
-  index: index + 1,
-  source: match[1] ?? '',
-}));
+const { text: guide, examples } = await guideExamples('getting-started');
 const documented = {
   collection: 'http://127.0.0.1:4010',
   admin: 'http://127.0.0.1:4011',
   analytics: 'http://127.0.0.1:4012',
 };
-
-/** Runs the JavaScript `script` with node from the docs folder; its exit code and output. */
-function node(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-'], {
-      cwd: join(import.meta.dirname, '..'),
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(script);
-  });
-}
 
 let served: Awaited<ReturnType<typeof startMockServers>>;
 let tokenFolder: string;
@@ -74,14 +44,13 @@ describe('the getting-started guide’s examples against the default sandbox', (
     'example $index runs as written and prints what it read',
     { timeout: 120_000 },
     async ({ source }) => {
-      let script = ts.transpileModule(source, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      }).outputText;
-      for (const mock of served.mocks) script = script.replaceAll(documented[mock.api], mock.url);
-      script = script.replaceAll("'.mall-api/tokens'", JSON.stringify(tokenFolder));
-      const demoTokens = issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
+      const demoTokens = await issueDemoTokens(served.authority, served.oauth.scopes, 'demomall');
       await createFileTokenStore({ directory: tokenFolder }).set('demomall', parseTokenResponse(demoTokens));
-      const { code, out, err } = await node(script, {
+      const replacements: [string, string][] = [
+        ...served.mocks.map((mock): [string, string] => [documented[mock.api], mock.url]),
+        ["'.mall-api/tokens'", JSON.stringify(tokenFolder)],
+      ];
+      const { code, out, err } = await runExample(source, replacements, {
         MALL_ACCESS_TOKEN: demoTokens.access_token,
         MALL_API_CLIENT_SECRET: demoOAuthClient.clientSecret,
       });

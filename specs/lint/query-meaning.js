@@ -13,6 +13,7 @@ export const queryRoles = [
   'subset',
   'page-size',
   'page-offset',
+  'page-after',
   'sort',
   'order',
   'projection',
@@ -49,6 +50,7 @@ const needs = /** @type {Record<string, string[]>} */ ({
   modifier: ['of', 'effect'],
   subset: ['by'],
   projection: ['keeps'],
+  'page-after': ['field'],
 });
 
 /** @param {unknown} value */

@@ -24,6 +24,8 @@ const ruleExtensions = [
   'x-subset-of',
   'x-query',
   'x-computed',
+  'x-refers-to',
+  'x-per-shop',
 ];
 const provenances = ['seed', 'reference', 'inferred'];
 /** The schema keywords that state a rule in a request, each needing a provenance on its schema. */

@@ -1,5 +1,6 @@
 // Every named example in every bundled spec validates against the schema it illustrates, checked
-// by Ajv independently of Redocly's lint; and every operation documents its responses with one.
+// by Ajv independently of Redocly's lint; every operation documents its responses with one, and
+// every event (`webhooks`) its body.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ const apis = Object.keys(
 
 type Media = { schema?: { $ref?: string }; examples?: Record<string, { $ref?: string; value?: unknown }> };
 type Response = { $ref?: string; content?: Record<string, Media> };
+type Event = { requestBody?: { content?: Record<string, Media> } };
 
 const resolveIn =
   (document: OpenApiDocument) =>
@@ -50,14 +52,35 @@ function namedExamples(document: OpenApiDocument): [string, string, unknown][] {
   return cases;
 }
 
+/** The named examples of the events' bodies, one case each. */
+function eventExamples(document: OpenApiDocument): [string, string, unknown][] {
+  const resolve = resolveIn(document);
+  return Object.entries(document.webhooks ?? {}).flatMap(([name, item]) =>
+    Object.entries(item as Record<string, Event>).flatMap(([method, operation]) => {
+      const media = operation.requestBody?.content?.['application/json'];
+      return Object.entries(media?.examples ?? {}).map(([example, exampleRef]): [string, string, unknown] => [
+        `event ${name} ${method.toUpperCase()} ${example}`,
+        media?.schema?.$ref?.slice(1) ?? '',
+        resolve(exampleRef).value,
+      ]);
+    }),
+  );
+}
+
 describe.each(apis)('named examples of the %s spec', (api) => {
   const document = loadBundle(api);
   const validate = schemaValidator(document);
-  const cases = namedExamples(document);
+  const events = eventExamples(document);
+  const cases = [...namedExamples(document), ...events];
   const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
 
   it('exist for every operation', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(operations.length);
+    expect(cases.length - events.length).toBeGreaterThanOrEqual(operations.length);
+  });
+
+  it('exist for every event', () => {
+    const named = new Set(events.map(([label]) => label.split(' ')[1]));
+    expect([...named].sort()).toEqual(Object.keys(document.webhooks ?? {}).sort());
   });
 
   it.each(cases)('%s matches its schema', (_label, pointer, value) => {

@@ -23,6 +23,10 @@ beforeAll(async () => {
     join(directory, 'meaning.yaml'),
     `plugins:\n  - ${join(specs, 'lint', 'mall-plugin.js')}\nrules:\n  mall/query-meaning: error\n`,
   );
+  await writeFile(
+    join(directory, 'reference.yaml'),
+    `plugins:\n  - ${join(specs, 'lint', 'mall-plugin.js')}\nrules:\n  mall/record-reference: error\n  mall/rule-provenance: error\n`,
+  );
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
@@ -55,10 +59,9 @@ const lint = (rule: string) =>
 ${indented(rule, 10)}`),
   );
 
-/** Lints a one-operation document whose request body's `request` object carries `rule`. */
-const lintRequest = (rule: string) =>
-  lintDocument(
-    oneOperation(`    put:
+/** A one-operation document whose PUT body's `request` object is `request` (its lines indented 18). */
+const withRequest = (request: string) =>
+  oneOperation(`    put:
       requestBody:
         content:
           application/json:
@@ -66,7 +69,12 @@ const lintRequest = (rule: string) =>
               type: object
               properties:
                 request:
-                  type: object
+${request}`);
+
+/** Lints a one-operation document whose request body's `request` object carries `rule`. */
+const lintRequest = (rule: string) =>
+  lintDocument(
+    withRequest(`                  type: object
                   properties: { a: { type: string }, b: { type: string } }
 ${indented(rule, 18)}`),
   );
@@ -189,5 +197,48 @@ describe('mall/query-meaning', () => {
     expect((await lintMeaning('x-query: { role: filter, match: attribute-value, attributes: [a] }')).ok).toBe(
       true,
     );
+  });
+});
+
+/** Lints a document whose request body's `request.a` property carries `rule`. */
+const lintReference = (rule: string) =>
+  lintDocument(
+    withRequest(`                  type: object
+                  properties:
+                    a:
+                      type: integer
+${indented(rule, 22)}`),
+    'reference.yaml',
+  );
+
+describe('mall/record-reference', () => {
+  it.each([
+    [
+      'an unknown resource',
+      'x-refers-to: { resource: order, x-provenance: seed }',
+      'x-refers-to.resource must be one of',
+    ],
+    [
+      'an unknown exclusion',
+      'x-refers-to: { resource: product, except: [twin], x-provenance: inferred }',
+      'x-refers-to.except lists some of',
+    ],
+    [
+      'a reference without provenance',
+      'x-refers-to: { resource: product }',
+      'x-refers-to states a rule without x-provenance',
+    ],
+    ['a per-shop flag that is no object', 'x-per-shop: true', 'x-per-shop is an object'],
+  ])('fails %s', async (_case, rule, message) => {
+    const result = await lintReference(rule);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain(message);
+  });
+
+  it('passes a declared reference and a per-shop attribute', async () => {
+    expect(
+      (await lintReference('x-refers-to: { resource: product, except: [self], x-provenance: inferred }')).ok,
+    ).toBe(true);
+    expect((await lintReference('x-per-shop: { x-provenance: seed }')).ok).toBe(true);
   });
 });

@@ -9,6 +9,8 @@ import { createAjv } from '../../packages/spec-model/src/ajv-instance.js';
 
 export type OpenApiDocument = {
   paths: Record<string, Record<string, unknown>>;
+  /** The events the API sends (OpenAPI 3.1 `webhooks`), keyed by name. */
+  webhooks?: Record<string, Record<string, unknown>>;
   components: Record<string, Record<string, unknown>>;
 };
 

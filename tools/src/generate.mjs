@@ -4,7 +4,8 @@
 // by turbo's `generate` task before its build): reads the bundles of @mall-api/specs through
 // @mall-api/spec-model and writes the package's own `src/generated/` folder, emptied first:
 // - `@mall-api/<api>-client`: the API's list keys, operation ids, one method per operation (methods.ts) and, where the
-//   spec declares them, API versions (its types come from `@mall-api/specs/types/<api>`, written by the bundle step).
+//   spec declares them, API versions and event numbers (its types come from `@mall-api/specs/types/<api>`, written by
+//   the bundle step).
 // - `@mall-api/rate-limit`: each API's rate limit and the table of them.
 // Every artefact is written once, by the package that ships it. Not for bundling the specs or their
 // types (bundle-specs.mjs).
@@ -12,6 +13,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiNames, loadSpecSync } from '@mall-api/spec-model';
 import { apiVersionsModule } from './codegen/api-versions.mjs';
+import { eventNumbersModule } from './codegen/event-numbers.mjs';
 import { listKeysModule } from './codegen/list-keys.mjs';
 import { operationIdsModule } from './codegen/operation-ids.mjs';
 import { operationMethodsModule } from './codegen/operation-methods.mjs';
@@ -40,6 +42,8 @@ function clientModules(api, manifest) {
   ]);
   const versions = apiVersionsModule(model);
   if (versions !== undefined) files.set('api-versions.ts', generated(bundle, versions));
+  const events = eventNumbersModule(model);
+  if (events !== undefined) files.set('event-numbers.ts', generated(bundle, events));
   return files;
 }
 

@@ -98,10 +98,10 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-const call = (query: string, scopes: readonly string[]) =>
+const call = async (query: string, scopes: readonly string[]) =>
   fetch(`${served.mocks[0]?.url}${path}${query}`, {
     headers: {
-      authorization: `Bearer ${issueDemoTokens(served.authority, scopes, 'scratchmall').access_token}`,
+      authorization: `Bearer ${(await issueDemoTokens(served.authority, scopes, 'scratchmall')).access_token}`,
     },
   });
 
@@ -265,7 +265,7 @@ describe('adding a sandbox handler for the operation (step 5)', () => {
     });
     const url = stateful.mocks[0]?.url ?? '';
     const headers = {
-      authorization: `Bearer ${issueDemoTokens(stateful.authority, ['mall.read_category', 'mall.write_category'], 'scratchmall').access_token}`,
+      authorization: `Bearer ${(await issueDemoTokens(stateful.authority, ['mall.read_category', 'mall.write_category'], 'scratchmall')).access_token}`,
       'content-type': 'application/json',
     };
     const count = async (query = '') => {

@@ -4,6 +4,7 @@
 // the command; a new optional parameter passes in a new revision whose notes hold every change
 // (generated); a changed description under the released number fails; a break declared in the
 // notes of a new major revision passes. And the repository itself passes `npm run check:breaking`.
+// The events of `webhooks` are checked too: a removed event and a body field of another type break.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { narrowedConstraints } from '../src/api-releases/narrowing-rules.mjs';
 import { writePendingNotes } from '../src/api-releases/pending-notes.mjs';
+import { diffBundles } from '../src/api-releases/spec-diff.mjs';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const checker = join(repoRoot, 'tools', 'src', 'check-breaking.mjs');
@@ -173,5 +175,61 @@ describe('narrowedConstraints', () => {
       ),
     ).toEqual(['maxLength lowered from 20 to 10', 'minimum raised from 1 to 2', 'pattern ^[a-z]+$ added']);
     expect(narrowedConstraints({ maximum: 50, minLength: 2 }, { maximum: 100 })).toEqual([]);
+  });
+});
+
+describe('diffBundles on events (webhooks)', () => {
+  /** A document with one event whose body's `product_no` has the type `type`, and maybe a second event. */
+  const withEvents = (type: string, second: boolean) => {
+    const event = (eventNo: number, productNo: Record<string, unknown>) => ({
+      post: {
+        operationId: `receive${eventNo}`,
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['event_no', 'resource'],
+                properties: {
+                  event_no: { type: 'integer', const: eventNo },
+                  resource: {
+                    type: 'object',
+                    required: ['product_no'],
+                    properties: { product_no: productNo },
+                  },
+                },
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'Received.' } },
+      },
+    });
+    return {
+      openapi: '3.1.0',
+      info: { title: 'Events', version: '1.0.0' },
+      paths: {},
+      webhooks: {
+        productCreated: event(90001, { type }),
+        ...(second ? { productDeleted: event(90003, { type: 'integer' }) } : {}),
+      },
+    };
+  };
+
+  it('reports a removed event as breaking', async () => {
+    const { breaking } = await diffBundles(withEvents('integer', true), withEvents('integer', false));
+    expect(breaking.map((change) => change.location)).toEqual([
+      'released bundle /paths/event productDeleted/post',
+    ]);
+  });
+
+  it('reports a changed type of a body field as breaking, and an unchanged document as sound', async () => {
+    const { breaking } = await diffBundles(withEvents('integer', false), withEvents('string', false));
+    expect(breaking).toHaveLength(1);
+    expect(breaking[0]?.where).toContain('event productCreated');
+    expect(breaking[0]?.location).toContain('product_no');
+    expect((await diffBundles(withEvents('integer', true), withEvents('integer', true))).breaking).toEqual(
+      [],
+    );
   });
 });

@@ -4,6 +4,7 @@
 import { apiNames, loadSpecSync } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { apiVersionsModule } from '../src/codegen/api-versions.mjs';
+import { eventNumbersModule } from '../src/codegen/event-numbers.mjs';
 import { listKeysModule } from '../src/codegen/list-keys.mjs';
 import { operationIdsModule } from '../src/codegen/operation-ids.mjs';
 import { operationMethodsModule, operationTree } from '../src/codegen/operation-methods.mjs';
@@ -45,9 +46,17 @@ describe('operationTree', () => {
       'products.count.leaf',
       'get /api/v2/admin/categories/{category_no}/products/count',
     );
+    // The webhook setting's body takes no shop_no beside `request`; the products' bodies do.
+    expect(admin.webhooks).toHaveProperty('setting.update.leaf', 'put /api/v2/admin/webhooks/setting');
     expect(wrap).toEqual({ key: 'request', beside: ['shop_no'] });
     // The OAuth endpoints are not called with the client's credentials.
-    expect(Object.keys(admin).sort()).toEqual(['bundleproducts', 'categories', 'mains', 'products']);
+    expect(Object.keys(admin).sort()).toEqual([
+      'bundleproducts',
+      'categories',
+      'mains',
+      'products',
+      'webhooks',
+    ]);
     const analytics = operationTree(loadSpecSync('analytics'));
     expect(analytics.tree).toHaveProperty('visitors.unique.list.leaf', 'get /visitors/unique');
     expect(analytics.wrap).toBeUndefined();
@@ -87,5 +96,14 @@ describe('rateLimitModules', () => {
     expect(modules.at(-1)?.text).toContain(
       `export const rateLimits = { ${apiNames.map((api) => `${api}: ${api}RateLimit`).join(', ')} } as const;`,
     );
+  });
+});
+
+describe('eventNumbersModule', () => {
+  it('lists the event numbers of the admin spec’s webhooks, and writes nothing for an API without events', () => {
+    const text = eventNumbersModule(loadSpecSync('admin')) ?? '';
+    expect(text).toMatch(/^export const eventNumbers = \[90001,90002,90003,[\d,]+\] as const;$/m);
+    expect(text.match(/\d{5}/g)).toHaveLength(12);
+    expect(eventNumbersModule(loadSpecSync('collection'))).toBeUndefined();
   });
 });

@@ -49,9 +49,15 @@ let scratch: string;
 let tarballs = new Map<string, string>();
 const mocks: InstalledMock[] = [];
 
-/** Runs npm (or npx) in the scratch app. */
-const npm = (command: 'npm' | 'npx', args: string[], timeout = 300_000) =>
-  run(command, args, { cwd: join(scratch, 'app'), timeout, maxBuffer: 64 * 1024 * 1024 });
+/** Runs npm, npx or one of the scratch app's installed commands in the scratch app. */
+const npm = (command: 'npm' | 'npx' | 'tsc', args: string[], timeout = 300_000) =>
+  run(command === 'tsc' ? join(scratch, 'app', 'node_modules', '.bin', 'tsc') : command, args, {
+    cwd: join(scratch, 'app'),
+    timeout,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+/** One of this repository's installed commands (run directly: npx would start npm each time). */
+const repoCommand = (name: 'publint' | 'attw') => join(repoRoot, 'node_modules', '.bin', name);
 
 /** Starts the mock the scratch app installed; it is stopped after the file. */
 async function startMock(apis: string[], args: string[]): Promise<Record<string, string>> {
@@ -124,7 +130,7 @@ describe('the published packages', () => {
   it.each(published.map(({ manifest, directory }) => [manifest.name, directory, manifest] as const))(
     '%s passes publint and @arethetypeswrong/cli',
     async (name, directory, manifest) => {
-      const publint = await run('npx', ['publint', '--strict', directory], { cwd: repoRoot });
+      const publint = await run(repoCommand('publint'), ['--strict', directory], { cwd: repoRoot });
       expect(publint.stdout).toContain('All good!');
       // attw exits non-zero on any problem. An entry point with a CommonJS build is checked in every
       // resolution but node10's (no subpath exports there); for an ES-only one (loaded by require() only where Node can require an ES
@@ -146,7 +152,7 @@ describe('the published packages', () => {
                 ['--profile', 'esm-only', ...esmOnly.flat()],
               ];
       for (const options of runs)
-        await run('npx', ['attw', tarballs.get(name) ?? '', ...options], { cwd: repoRoot });
+        await run(repoCommand('attw'), [tarballs.get(name) ?? '', ...options], { cwd: repoRoot });
     },
     120_000,
   );
@@ -181,9 +187,8 @@ describe('the published packages', () => {
   });
 
   it('type-check an app that uses each client, and reject a wrong query', async () => {
-    await npm('npx', ['tsc', '-p', 'tsconfig.json']);
-    const refused = await npm('npx', [
-      'tsc',
+    await npm('tsc', ['-p', 'tsconfig.json']);
+    const refused = await npm('tsc', [
       '--noEmit',
       '--strict',
       '--module',
@@ -208,8 +213,8 @@ describe('the published packages', () => {
   ])(
     'resolve the types of each client under %s resolution',
     async (_, resolution) => {
-      const { stdout } = await npm('npx', [
-        ...['tsc', '--noEmit', '--strict', ...resolution, '--target', 'ES2022', '--types', 'node'],
+      const { stdout } = await npm('tsc', [
+        ...['--noEmit', '--strict', ...resolution, '--target', 'ES2022', '--types', 'node'],
         'app.ts',
       ]);
       expect(stdout).toBe('');
@@ -218,8 +223,8 @@ describe('the published packages', () => {
   );
 
   it('type-check a CommonJS module that imports each client with require()', async () => {
-    const { stdout } = await npm('npx', [
-      ...['tsc', '--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext'],
+    const { stdout } = await npm('tsc', [
+      ...['--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext'],
       ...['--target', 'ES2022', '--types', 'node', 'require-types.cts'],
     ]);
     expect(stdout).toBe('');

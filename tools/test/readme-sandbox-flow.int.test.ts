@@ -72,7 +72,9 @@ describe('the README sandbox QA flow', () => {
     expect(placed?.products.map((p: Answer) => p.product_no)).toEqual([productNo]);
     expect(count).toEqual({ count: 1 });
     expect(refused?.error.code).toBe('invalid_parameter');
-    expect(refused?.error.more_info.violations[0].name).toBe('request.bundle_product_components/0');
+    expect(refused?.error.more_info.violations[0].name).toBe(
+      'request.bundle_product_components/0/product_no',
+    );
     expect(bundles).toEqual({ bundleproducts: [] });
     expect(collection?.store_products[0]).toMatchObject({ product_no: productNo, store_id: 'demomall' });
     expect(sales?.sales.length).toBeGreaterThan(0);

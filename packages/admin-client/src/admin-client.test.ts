@@ -379,7 +379,7 @@ describe('the leaky bucket, against the mock in simulated time', () => {
   });
 
   it('never receives a 429: 40 calls at once, then one every half second', async () => {
-    const token = issueDemoTokens(authority, ['mall.read_category']).access_token;
+    const token = (await issueDemoTokens(authority, ['mall.read_category'])).access_token;
     const client = createAdminClient({
       mallId: 'demomall',
       baseUrl: mock.url,
@@ -402,7 +402,7 @@ describe('the leaky bucket, against the mock in simulated time', () => {
 
   it('30 calls answered 503 twice each: 90 requests, every call ends in data, zero 429', async () => {
     clock.advance(60_000); // the bucket the previous test filled has drained
-    const token = issueDemoTokens(authority, ['mall.read_category']).access_token;
+    const token = (await issueDemoTokens(authority, ['mall.read_category'])).access_token;
     const statuses: number[] = [];
     const attemptsByCall = new Map<string, number>();
     // The mock answers 503 when asked to (`Prefer: code=503`): ask for it on each call's first two attempts.

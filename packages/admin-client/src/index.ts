@@ -2,7 +2,7 @@
 
 export { type BearerAuth, OffsetCapReachedError } from '@mall-api/client-kit';
 export * from '@mall-api/client-kit/client-surface';
-export type { components, operations, paths } from '@mall-api/specs/types/admin';
+export type { components, operations, paths, webhooks } from '@mall-api/specs/types/admin';
 export {
   type AdminClient,
   type AdminClientOptions,
@@ -16,3 +16,11 @@ export {
   createAdminClient,
   KeysetPagingError,
 } from './admin-client.js';
+export {
+  type AdminEvent,
+  type AdminEventNo,
+  type AdminEventOf,
+  parseWebhook,
+  WebhookParseError,
+  type WebhookParseErrorCode,
+} from './webhooks.js';

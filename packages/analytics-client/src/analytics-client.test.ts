@@ -180,7 +180,7 @@ describe('against the real mock', () => {
   });
 
   it('never receives a 429: after the burst of 10 it waits two seconds per call', async () => {
-    const token = issueDemoTokens(authority, ['mall.read_analytics']).access_token;
+    const token = (await issueDemoTokens(authority, ['mall.read_analytics'])).access_token;
     const client = createAnalyticsClient({
       auth: { accessToken: token },
       baseUrl: mock.url,

@@ -165,15 +165,18 @@ export async function mockTarget(api: ApiName, running: RunningMockTarget): Prom
   const outside = await scopesOutside(api);
   const everyScope = [...facts.scopes, ...outside];
   const tokens = (scopes: readonly string[], prefix: string) =>
-    Array.from(
-      { length: tokenPoolSize },
-      (_, i) => `Bearer ${issueDemoTokens(authority, [...scopes], `${prefix}${i}`).access_token}`,
+    Promise.all(
+      Array.from(
+        { length: tokenPoolSize },
+        async (_, i) =>
+          `Bearer ${(await issueDemoTokens(authority, [...scopes], `${prefix}${i}`)).access_token}`,
+      ),
     );
   return {
     ...common,
-    authorizations: tokens(everyScope, 'contract'),
+    authorizations: await tokens(everyScope, 'contract'),
     mallIds: Array.from({ length: tokenPoolSize }, (_, i) => `contract${i}`),
-    forbiddenAuthorizations: tokens(outside, 'forbidden'),
+    forbiddenAuthorizations: await tokens(outside, 'forbidden'),
     ...(facts.servesOAuth
       ? {
           oauth: {

@@ -18,7 +18,14 @@ import { platformOAuthSettings } from './oauth/platform-oauth.js';
 
 const oauth = await platformOAuthSettings();
 
-const allScopes = ['mall.read_category', 'mall.write_category', 'mall.read_product', 'mall.write_product'];
+const allScopes = [
+  'mall.read_category',
+  'mall.write_category',
+  'mall.read_product',
+  'mall.write_product',
+  'mall.read_application',
+  'mall.write_application',
+];
 const basicDemoApp = `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`;
 const redirectUri = 'http://127.0.0.1:8900/callback';
 
@@ -37,8 +44,8 @@ interface Envelope {
 }
 
 /** A token for a fresh mall, so every call draws on its own bucket. */
-const freshToken = (scopes: readonly string[] = allScopes) =>
-  issueDemoTokens(authority, scopes, `adminmall${++mallCounter}`).access_token;
+const freshToken = async (scopes: readonly string[] = allScopes) =>
+  (await issueDemoTokens(authority, scopes, `adminmall${++mallCounter}`)).access_token;
 
 interface CallOptions {
   body?: unknown;
@@ -52,7 +59,7 @@ interface CallOptions {
 
 async function call(method: string, path: string, options: CallOptions = {}) {
   const authorization =
-    options.authorization === undefined ? `Bearer ${freshToken()}` : options.authorization;
+    options.authorization === undefined ? `Bearer ${await freshToken()}` : options.authorization;
   const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const response = await fetch(`${options.base ?? mock.url}${path}`, {
     method,
@@ -148,7 +155,7 @@ describe('admin mock: the OAuth endpoints over HTTP', () => {
   });
 
   it('rotates the refresh token: the new access token works and the old refresh token is spent', async () => {
-    const { refresh_token } = issueDemoTokens(authority, ['mall.read_product'], 'rotatingmall');
+    const { refresh_token } = await issueDemoTokens(authority, ['mall.read_product'], 'rotatingmall');
     const refresh = (token: string) =>
       fetch(`${mock.url}/api/v2/oauth/token`, {
         method: 'POST',
@@ -188,7 +195,7 @@ describe('admin mock: 401 without a usable access token', () => {
     });
     const timed = await startMockServer({ api: 'admin', port: 0, authority: clockAuthority });
     try {
-      const token = `Bearer ${issueDemoTokens(clockAuthority, allScopes).access_token}`;
+      const token = `Bearer ${(await issueDemoTokens(clockAuthority, allScopes)).access_token}`;
       const get = () => call('GET', '/api/v2/admin/mains', { authorization: token, base: timed.url });
       now += 2 * 3600_000 - 1;
       expect((await get()).status).toBe(200);
@@ -258,11 +265,14 @@ describe('admin mock: the scope of every operation', () => {
       const { path, body } = exampleRequest(operation.pathTemplate, operation.method);
       const method = operation.method.toUpperCase();
       const others = allScopes.filter((granted) => granted !== scope);
-      const refused = await call(method, path, { body, authorization: `Bearer ${freshToken(others)}` });
+      const refused = await call(method, path, { body, authorization: `Bearer ${await freshToken(others)}` });
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe('forbidden');
       expect(refused.body.error.more_info.required_scope).toBe(scope);
-      const allowed = await call(method, path, { body, authorization: `Bearer ${freshToken([scope])}` });
+      const allowed = await call(method, path, {
+        body,
+        authorization: `Bearer ${await freshToken([scope])}`,
+      });
       expect(allowed.status, JSON.stringify(allowed.body)).toBe(method === 'POST' ? 201 : 200);
     },
   );
@@ -348,8 +358,8 @@ describe('admin mock: the leaky bucket of each mall', () => {
       limiter: createServerLimiter({ api: 'admin', clock: () => now }),
     });
     try {
-      const tokenA = `Bearer ${issueDemoTokens(authority, allScopes, 'bucketmall-a').access_token}`;
-      const tokenB = `Bearer ${issueDemoTokens(authority, allScopes, 'bucketmall-b').access_token}`;
+      const tokenA = `Bearer ${(await issueDemoTokens(authority, allScopes, 'bucketmall-a')).access_token}`;
+      const tokenB = `Bearer ${(await issueDemoTokens(authority, allScopes, 'bucketmall-b')).access_token}`;
       const get = (token: string) =>
         call('GET', '/api/v2/admin/mains', { authorization: token, base: limited.url });
       const burst: string[] = [];

@@ -28,15 +28,15 @@ interface Body {
 }
 
 /** A token for a fresh mall, so every call draws on its own bucket. */
-const freshToken = (scopes: readonly string[] = ['mall.read_analytics']) =>
-  issueDemoTokens(authority, scopes, `mall${++mallCounter}`).access_token;
+const freshToken = async (scopes: readonly string[] = ['mall.read_analytics']) =>
+  (await issueDemoTokens(authority, scopes, `mall${++mallCounter}`)).access_token;
 
 const call = async (
   path: string,
   options: { headers?: Record<string, string>; authorization?: string | null } = {},
 ) => {
   const authorization =
-    options.authorization === undefined ? `Bearer ${freshToken()}` : options.authorization;
+    options.authorization === undefined ? `Bearer ${await freshToken()}` : options.authorization;
   const response = await fetch(`${mock.url}${path}`, {
     headers: { ...(authorization ? { authorization } : {}), ...options.headers },
   });
@@ -73,7 +73,7 @@ describe('analytics mock: access', () => {
 
   it('answers 403 naming the scope for a token without mall.read_analytics', async () => {
     const { status, body } = await call(`/visitors/view?${range}`, {
-      authorization: `Bearer ${freshToken(['mall.read_category'])}`,
+      authorization: `Bearer ${await freshToken(['mall.read_category'])}`,
     });
     expect(status).toBe(403);
     expect(body.error).toMatchObject({
@@ -140,7 +140,7 @@ describe('analytics mock: token bucket', () => {
       limiter: createServerLimiter({ api: 'analytics', clock: () => now }),
     });
     try {
-      const token = issueDemoTokens(authority, ['mall.read_analytics'], 'bucketmall').access_token;
+      const token = (await issueDemoTokens(authority, ['mall.read_analytics'], 'bucketmall')).access_token;
       const get = () =>
         fetch(`${limited.url}/visitors/view?${range}`, { headers: { authorization: `Bearer ${token}` } });
       const burst: number[] = [];

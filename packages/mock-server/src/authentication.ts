@@ -2,7 +2,6 @@
 // bearer access token issued by the mock OAuth authority (admin and analytics APIs). It decides
 // and explains; it writes no response.
 import type { IncomingMessage } from 'node:http';
-import { type Awaitable, andThen } from '@mall-api/mall-state';
 import type { ApiProfile } from './api-profiles.js';
 import type { BasicGuard } from './basic-guard.js';
 import type { OAuthAuthority, TokenCheck } from './oauth/oauth-authority.js';
@@ -31,16 +30,16 @@ const basicMessages = {
   invalid: 'The client ID or client secret is invalid.',
 } as const;
 
-function authenticateBearer(
+async function authenticateBearer(
   header: string | undefined,
   authority: OAuthAuthority | undefined,
-): Awaitable<Authentication> {
+): Promise<Authentication> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
   if (!header)
     return { ok: false, message: 'An access token is required: send Authorization: Bearer <access_token>.' };
   if (!token) return { ok: false, message: 'The Authorization header is not a bearer token.' };
   if (!authority) return { ok: false, message: 'The access token is invalid.' };
-  return andThen(authority.verifyAccessToken(token), bearerOutcome);
+  return bearerOutcome(await authority.verifyAccessToken(token));
 }
 
 function bearerOutcome(check: TokenCheck): Authentication {
@@ -57,16 +56,18 @@ function bearerOutcome(check: TokenCheck): Authentication {
   return { ok: true, principal: { clientId, scopes, mallId } };
 }
 
-/** Authenticates a request as the API's profile says (a bearer token over Redis answers later). */
+/** Authenticates a request as the API's profile says. */
 export function authenticate(
   profile: ApiProfile,
   request: IncomingMessage,
   sources: CredentialSources,
-): Awaitable<Authentication> {
+): Promise<Authentication> {
   const header = request.headers.authorization;
   if (profile.auth === 'bearer') return authenticateBearer(header, sources.authority);
   const outcome = sources.basic(header);
-  return outcome.ok
-    ? { ok: true, principal: { clientId: outcome.clientId, scopes: outcome.scopes } }
-    : { ok: false, message: basicMessages[outcome.reason] };
+  return Promise.resolve(
+    outcome.ok
+      ? { ok: true, principal: { clientId: outcome.clientId, scopes: outcome.scopes } }
+      : { ok: false, message: basicMessages[outcome.reason] },
+  );
 }

@@ -72,7 +72,7 @@ describe('a mock server serving changed copies of the specs', () => {
   afterAll(() => served?.close());
 
   it('counts against the changed limit and lets plain HTTP through', async () => {
-    const { access_token } = token(['mall.read_category']);
+    const { access_token } = await token(['mall.read_category']);
     const statuses: number[] = [];
     let reported = '';
     for (let i = 0; i < 4; i++) {
@@ -87,10 +87,10 @@ describe('a mock server serving changed copies of the specs', () => {
   });
 
   it('checks the version header by its schema alone once the spec describes no versions', async () => {
-    const asked = (version: string) =>
+    const asked = async (version: string) =>
       fetch(`${urlOf('admin')}/api/v2/admin/categories`, {
         headers: {
-          authorization: `Bearer ${token(['mall.read_category']).access_token}`,
+          authorization: `Bearer ${(await token(['mall.read_category'])).access_token}`,
           'x-platform-api-version': version,
         },
       });
@@ -102,7 +102,7 @@ describe('a mock server serving changed copies of the specs', () => {
   });
 
   it('issues and accepts the scope under the changed alias', async () => {
-    const issued = token(['mall.read_analytics']);
+    const issued = await token(['mall.read_analytics']);
     expect(issued.scopes).toEqual(['mall.stats']);
     const response = await fetch(
       `${urlOf('analytics')}/visitors/view?mall_id=demomall&start_date=2026-10-01&end_date=2026-10-31`,
@@ -115,7 +115,7 @@ describe('a mock server serving changed copies of the specs', () => {
     const response = await fetch(`${urlOf('admin')}/api/v2/admin/products`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${token(['mall.write_product']).access_token}`,
+        authorization: `Bearer ${(await token(['mall.write_product'])).access_token}`,
         'content-type': 'application/json',
       },
       body: JSON.stringify({

@@ -9,7 +9,7 @@ import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/p
 import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServers } from './mock-server.js';
-import { requestDemoTokens } from './oauth/demo-tokens.js';
+import { issueDemoTokens } from './oauth/demo-tokens.js';
 
 type Served = Awaited<ReturnType<typeof startMockServers>>;
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
@@ -69,7 +69,7 @@ describe('idle expiry on shared PostgreSQL and Redis', { timeout: 120_000 }, () 
   it('keeps every write acknowledged while the malls it reaches are found idle and dropped', async () => {
     const tokens = new Map<string, string>();
     for (const mallId of mallIds)
-      tokens.set(mallId, (await requestDemoTokens(at(0).authority, scopes, mallId)).access_token);
+      tokens.set(mallId, (await issueDemoTokens(at(0).authority, scopes, mallId)).access_token);
     const token = (mallId: string) => tokens.get(mallId) as string;
     for (const [i, mallId] of mallIds.entries())
       expect((await products(i, mallId, token(mallId), product('before the pause'))).status).toBe(201);

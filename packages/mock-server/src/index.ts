@@ -29,7 +29,7 @@ export {
   startMockServer,
   startMockServers,
 } from './mock-server.js';
-export { issueDemoTokens, requestDemoTokens } from './oauth/demo-tokens.js';
+export { issueDemoTokens } from './oauth/demo-tokens.js';
 export {
   createOAuthAuthority,
   type Grant,

@@ -171,10 +171,8 @@ describe('requests the HTTP parser refuses', () => {
 
 describe('a client that closes the connection mid-body', () => {
   it('is logged as aborted, not as a 500, and its write changes nothing', async () => {
-    const token = issueDemoTokens(
-      served.authority,
-      ['mall.write_category', 'mall.read_category'],
-      'abortmall',
+    const token = (
+      await issueDemoTokens(served.authority, ['mall.write_category', 'mall.read_category'], 'abortmall')
     ).access_token;
     const base = `http://127.0.0.1:${adminPort}/__mall/abortmall/api/v2/admin/categories`;
     const categories = async () =>

@@ -43,6 +43,7 @@ describe('the front layer', () => {
       'control',
       'cors-preflight',
       'identify-caller',
+      'mall-in-use',
       'mall-clock',
       'rate-limit',
       'https-only',
@@ -111,7 +112,7 @@ describe('the front layer', () => {
         },
       },
     });
-    const token = issueDemoTokens(authority, ['mall.read_category'], mall).access_token;
+    const token = (await issueDemoTokens(authority, ['mall.read_category'], mall)).access_token;
     const response = await fetch(`${await serve(mock)}/api/v2/admin/categories`, {
       headers: { authorization: `Bearer ${token}` },
     });
@@ -177,11 +178,9 @@ describe('path ids repeated by generated clients, on every operation', async () 
         const names = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
         const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, '1');
         const inBody = operation.bodyMediaTypes.includes('application/json');
-        const call = (value: string) => {
-          const token = issueDemoTokens(
-            authority,
-            scopes,
-            `ids${Math.random().toString(36).slice(2, 8)}`,
+        const call = async (value: string) => {
+          const token = (
+            await issueDemoTokens(authority, scopes, `ids${Math.random().toString(36).slice(2, 8)}`)
           ).access_token;
           const headers = {
             authorization: api === 'collection' ? basic : `Bearer ${token}`,

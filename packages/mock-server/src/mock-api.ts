@@ -1,7 +1,7 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
 // place that shows the order, every way in included:
 //   [health (when given): /__health, /__ready] → [control: /__mock/…, control/control-api.ts] →
-//   CORS preflight → identify caller → mall clock → rate limit → HTTPS only (APIs the spec marks) →
+//   CORS preflight → identify caller → mall in use → mall clock → rate limit → HTTPS only (APIs the spec marks) →
 //   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
 //   require credentials → known operation → scope → the answering stages:
 //   read body → API version (APIs with date versions) → validate request → faults → answer
@@ -49,6 +49,7 @@ import { httpsOnly } from './pipeline/stages/https-only.js';
 import { identifyCaller } from './pipeline/stages/identify-caller.js';
 import { knownOperation } from './pipeline/stages/known-operation.js';
 import { mallClock } from './pipeline/stages/mall-clock.js';
+import { mallInUse } from './pipeline/stages/mall-in-use.js';
 import { isOAuthRequest, oauthEndpoints } from './pipeline/stages/oauth-endpoints.js';
 import { rateLimit } from './pipeline/stages/rate-limit.js';
 import { readBody } from './pipeline/stages/read-body.js';
@@ -159,6 +160,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .branch('control', isControlRequest, control)
     .check(corsPreflight)
     .step(identifyCaller(sources))
+    .step(mallInUse(malls.renew))
     .check(mallClock(malls.clocks))
     .step(
       rateLimit(

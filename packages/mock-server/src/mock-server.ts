@@ -17,7 +17,7 @@
 // by malformed-http.ts); the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMallClocks, type JournalLimits, type MallLimits } from '@mall-api/mall-state';
+import { createMallClocks, type JournalLimits, type MallClocks, type MallLimits } from '@mall-api/mall-state';
 import type { RedisState } from '@mall-api/mall-state/redis';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
@@ -32,7 +32,7 @@ import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
 import { type OAuthSettings, oauthSettingsOf } from './oauth/oauth-settings.js';
-import { redisOAuthStore } from './oauth/redis-oauth-store.js';
+import type { OAuthStore } from './oauth/oauth-store.js';
 import { loadSandbox, type SandboxOptions } from './sandbox-loader.js';
 
 /** Where and how to serve one API. */
@@ -196,22 +196,37 @@ export interface ServeManyOptions
   redis?: string | { readonly url: string; readonly prefix?: string };
 }
 
-/** Opens the shared state in Redis; throws a clear error when ioredis is not installed. */
+/** The state shared in Redis, and the OAuth store over it on the malls' clocks. */
+interface SharedState extends RedisState {
+  readonly oauthStore: (clocks: MallClocks) => OAuthStore;
+}
+
+/**
+ * Opens the shared state in Redis; throws a clear error when ioredis is not installed. Every
+ * module that loads ioredis is imported here, only when Redis is asked for.
+ */
 async function openRedis(
   redis: NonNullable<ServeManyOptions['redis']>,
   journal: JournalLimits | undefined,
   log: ((line: string) => void) | undefined,
-): Promise<RedisState> {
+): Promise<SharedState> {
   let module: typeof import('@mall-api/mall-state/redis');
+  let oauth: typeof import('./oauth/redis-oauth-store.js');
   try {
-    module = await import('@mall-api/mall-state/redis');
+    [module, oauth] = await Promise.all([
+      import('@mall-api/mall-state/redis'),
+      import('./oauth/redis-oauth-store.js'),
+    ]);
   } catch (error) {
     throw new Error(
       `--redis needs the optional package ioredis (npm install ioredis): ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   const connection = typeof redis === 'string' ? { url: redis } : redis;
-  return module.openRedisState({ ...connection, ...(log ? { log } : {}) }, journal);
+  const state = await module.openRedisState({ ...connection, ...(log ? { log } : {}) }, journal);
+  return Object.assign(state, {
+    oauthStore: (clocks: MallClocks) => oauth.redisOAuthStore(state.connection, clocks),
+  });
 }
 
 /**
@@ -274,7 +289,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         apps: [demoOAuthApp(oauth)],
         settings: oauth,
         clock: (mallId) => clocks.now(mallId),
-        ...(redisState ? { store: redisOAuthStore(redisState.connection, clocks) } : {}),
+        ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
       });
     const admin = apis.get('admin') as CompiledApi;
     const given = options.sandbox;

@@ -6,7 +6,7 @@
 import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServers } from './mock-server.js';
-import { requestDemoTokens } from './oauth/demo-tokens.js';
+import { issueDemoTokens } from './oauth/demo-tokens.js';
 
 type Replica = Awaited<ReturnType<typeof startMockServers>>;
 
@@ -81,7 +81,7 @@ function call(i: number, token: string): Promise<Response> {
 describe('two replicas on one healthy Redis under sustained load', { timeout: 180_000 }, () => {
   it(`answer ${calls} calls, ${concurrency} at a time, with no 503 and log no failed Redis command`, async () => {
     const [first] = replicas as [Replica];
-    const { access_token: token } = await requestDemoTokens(first.authority, scopes, mallId);
+    const { access_token: token } = await issueDemoTokens(first.authority, scopes, mallId);
     const statuses = new Map<number, number>();
     let next = 0;
     const worker = async () => {

@@ -7,7 +7,7 @@
 import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMockServers } from './mock-server.js';
-import { requestDemoTokens } from './oauth/demo-tokens.js';
+import { issueDemoTokens } from './oauth/demo-tokens.js';
 
 let redis: TestRedisServer;
 let served: Awaited<ReturnType<typeof startMockServers>>;
@@ -42,7 +42,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise
 }
 
 it('answers 503 with the envelope while Redis is down, says not ready, and recovers when it returns', async () => {
-  const { access_token } = await requestDemoTokens(served.authority, ['mall.read_category']);
+  const { access_token } = await issueDemoTokens(served.authority, ['mall.read_category']);
   expect((await categories(access_token)).status).toBe(200);
   expect((await fetch(`${base()}/__ready`)).status).toBe(200);
 
@@ -68,7 +68,7 @@ it('answers 503 with the envelope while Redis is down, says not ready, and recov
   redis = await startRedisServer({ port: redis.port });
   await until(async () => (await fetch(`${base()}/__ready`)).status === 200);
   // The restarted Redis kept nothing (no persistence): a new token, and the replica answers again.
-  const { access_token: fresh } = await requestDemoTokens(served.authority, ['mall.read_category']);
+  const { access_token: fresh } = await issueDemoTokens(served.authority, ['mall.read_category']);
   expect((await categories(fresh)).status).toBe(200);
   expect(logged.filter((line) => line.includes('available again'))).toHaveLength(1);
   for (const line of logged)

@@ -5,7 +5,7 @@
 import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMockServers } from './mock-server.js';
-import { requestDemoTokens } from './oauth/demo-tokens.js';
+import { issueDemoTokens } from './oauth/demo-tokens.js';
 import { createControlClient } from './qa/control-client.js';
 
 type Served = Awaited<ReturnType<typeof startMockServers>>;
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const use = async (served: Served, mallId: string) => {
-  const { access_token } = await requestDemoTokens(served.authority, ['mall.read_category'], mallId);
+  const { access_token } = await issueDemoTokens(served.authority, ['mall.read_category'], mallId);
   const answer = await fetch(`${served.mocks[0]?.url}/__mall/${mallId}/api/v2/admin/categories`, {
     headers: { authorization: `Bearer ${access_token}` },
   });

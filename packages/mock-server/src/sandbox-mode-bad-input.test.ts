@@ -60,7 +60,7 @@ const records = async <T>(table: 'category' | 'product') =>
     ([, record]) => record as T,
   );
 
-function headersFor(api: ApiName): Record<string, string> {
+async function headersFor(api: ApiName): Promise<Record<string, string>> {
   requestCount++;
   if (api === 'collection')
     return {
@@ -68,7 +68,7 @@ function headersFor(api: ApiName): Record<string, string> {
       'x-forwarded-for': `robustness-${requestCount}`,
     };
   served.malls.resetLimits(mall);
-  return { authorization: `Bearer ${issueDemoTokens(served.authority, scopes, mall).access_token}` };
+  return { authorization: `Bearer ${(await issueDemoTokens(served.authority, scopes, mall)).access_token}` };
 }
 
 const isOAuth = (operation: OperationEntry) => operation.pathTemplate.startsWith('/api/v2/oauth/');
@@ -105,7 +105,7 @@ describe.each<[ApiName, number]>([
         const response = await fetch(`${base}${path}${query.size > 0 ? `?${query}` : ''}`, {
           method: operation.method.toUpperCase(),
           headers: {
-            ...headersFor(api),
+            ...(await headersFor(api)),
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),

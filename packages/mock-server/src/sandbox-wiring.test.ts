@@ -69,7 +69,7 @@ async function call(method: string, path: string, body?: unknown, base = admin) 
     api === 'collection'
       ? { authorization: demoBasic }
       : {
-          authorization: `Bearer ${issueDemoTokens(served.authority, api === 'admin' ? allScopes : ['mall.read_analytics'], sandboxMall).access_token}`,
+          authorization: `Bearer ${(await issueDemoTokens(served.authority, api === 'admin' ? allScopes : ['mall.read_analytics'], sandboxMall)).access_token}`,
         };
   const response = await fetch(`${base}${path}`, {
     method,
@@ -184,7 +184,7 @@ describe('mall settings', () => {
   let globalMall: Awaited<ReturnType<typeof startMockServers>>;
   const send = async (method: string, path: string, body?: unknown) => {
     globalMall.malls.resetLimits('globalmall');
-    const token = issueDemoTokens(globalMall.authority, allScopes, 'globalmall').access_token;
+    const token = (await issueDemoTokens(globalMall.authority, allScopes, 'globalmall')).access_token;
     const response = await fetch(`${globalMall.mocks[0]?.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -318,22 +318,22 @@ describe('the sandbox option', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mall-sandbox-'));
     const open = () =>
       startMockServers({ apis: ['admin'], ports: { admin: 0 }, sandbox: { store: { dataDir } } });
-    const headers = (started: Awaited<ReturnType<typeof open>>) => ({
-      authorization: `Bearer ${issueDemoTokens(started.authority, allScopes, 'persistmall').access_token}`,
+    const headers = async (started: Awaited<ReturnType<typeof open>>) => ({
+      authorization: `Bearer ${(await issueDemoTokens(started.authority, allScopes, 'persistmall')).access_token}`,
       'content-type': 'application/json',
     });
     try {
       const first = await open();
       const created = await fetch(`${first.mocks[0]?.url}/api/v2/admin/categories`, {
         method: 'POST',
-        headers: headers(first),
+        headers: await headers(first),
         body: JSON.stringify({ request: { category_name: 'Persistent' } }),
       });
       const categoryNo = ((await created.json()) as Body).category.category_no;
       await first.close();
       const second = await open();
       const read = await fetch(`${second.mocks[0]?.url}/api/v2/admin/categories/${categoryNo}`, {
-        headers: headers(second),
+        headers: await headers(second),
       });
       expect(((await read.json()) as Body).category.category_name).toBe('Persistent');
       await second.close();
@@ -347,7 +347,7 @@ describe('the sandbox option', () => {
     try {
       const started = await startMockServers({ apis: ['admin'], ports: { admin: 0 }, sandbox });
       expect(started.sandbox).toBe(sandbox);
-      const token = issueDemoTokens(started.authority, allScopes, 'openmall').access_token;
+      const token = (await issueDemoTokens(started.authority, allScopes, 'openmall')).access_token;
       const created = await fetch(`${started.mocks[0]?.url}/api/v2/admin/categories`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

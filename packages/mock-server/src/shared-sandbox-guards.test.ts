@@ -160,7 +160,7 @@ describe('body limits', () => {
     expect(answer.status).toBe(413);
   });
   it('answers an API body over its limit with 413 and the envelope, a smaller one as usual', async () => {
-    const bearer = `Bearer ${issueDemoTokens(served.authority, ['mall.write_category'], 'limits').access_token}`;
+    const bearer = `Bearer ${(await issueDemoTokens(served.authority, ['mall.write_category'], 'limits')).access_token}`;
     const write = (name: string) =>
       send(
         'POST',

@@ -218,19 +218,28 @@ function rulesOfNode(schema: JsonObject): [string, Placed | undefined][] {
   ];
 }
 
-function collect(schema: Json, at: readonly BodyStep[], found: Map<string, BodyRule>, depth: number): void {
+/**
+ * Calls `visit` with every subschema of a body schema and the body path it describes (`*` for
+ * an item of a list), through properties, items, `allOf`/`anyOf`/`oneOf` and `then`/`else`,
+ * outermost first (at most 32 levels deep, so a cyclic schema ends).
+ */
+export function walkBodySchema(
+  schema: Json,
+  visit: (node: JsonObject, at: readonly BodyStep[]) => void,
+  at: readonly BodyStep[] = [],
+  depth = 0,
+): void {
   if (!isJsonObject(schema) || depth > 32) return;
-  for (const [key, rule] of rulesOfNode(schema))
-    if (rule && !found.has(`${at.join('/')} ${key}`)) found.set(`${at.join('/')} ${key}`, { ...rule, at });
+  visit(schema, at);
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
   for (const [member, memberSchema] of Object.entries(properties))
-    collect(memberSchema, [...at, member], found, depth + 1);
-  if (schema.items !== undefined) collect(schema.items, [...at, '*'], found, depth + 1);
+    walkBodySchema(memberSchema, visit, [...at, member], depth + 1);
+  if (schema.items !== undefined) walkBodySchema(schema.items, visit, [...at, '*'], depth + 1);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) for (const branch of branches) collect(branch, at, found, depth + 1);
+    if (Array.isArray(branches)) for (const branch of branches) walkBodySchema(branch, visit, at, depth + 1);
   }
-  for (const key of ['then', 'else'] as const) collect(schema[key] ?? null, at, found, depth + 1);
+  for (const key of ['then', 'else'] as const) walkBodySchema(schema[key] ?? null, visit, at, depth + 1);
 }
 
 /**
@@ -239,7 +248,10 @@ function collect(schema: Json, at: readonly BodyStep[], found: Map<string, BodyR
  */
 export function bodyRulesOf(schema: Json): BodyRule[] {
   const found = new Map<string, BodyRule>();
-  collect(schema, [], found, 0);
+  walkBodySchema(schema, (node, at) => {
+    for (const [key, rule] of rulesOfNode(node))
+      if (rule && !found.has(`${at.join('/')} ${key}`)) found.set(`${at.join('/')} ${key}`, { ...rule, at });
+  });
   return [...found.values()];
 }
 

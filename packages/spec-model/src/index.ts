@@ -62,6 +62,17 @@ export {
   recordValues,
   type SubsetMeaning,
 } from './query-meanings.js';
+export {
+  perShopAttributesOf,
+  type RecordReference,
+  RecordReferenceError,
+  type ReferencedResource,
+  type ReferenceExclusion,
+  recordReferencesOf,
+  referencedResources,
+  referencedValues,
+  referenceExclusions,
+} from './record-references.js';
 export { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 export {
   httpsOnlyStatusOf,
@@ -79,3 +90,4 @@ export {
   type Route,
   type SpecModel,
 } from './spec-model.js';
+export { type WebhookEntry, webhooksOf } from './webhook-index.js';

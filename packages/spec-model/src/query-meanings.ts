@@ -53,6 +53,7 @@ export const queryRoles = [
   'subset',
   'page-size',
   'page-offset',
+  'page-after',
   'sort',
   'order',
   'projection',
@@ -115,6 +116,12 @@ export interface ProjectionMeaning extends MeaningBase {
   readonly keeps: string;
 }
 
+/** A cursor: the records after the one whose `field` equals the value, in the answer's order. */
+export interface PageAfterMeaning extends MeaningBase {
+  readonly role: 'page-after';
+  readonly field: string;
+}
+
 /** The statistics period's first or last day; rows carrying one of `datedBy` fall inside it. */
 export interface PeriodMeaning extends MeaningBase {
   readonly role: 'period-start' | 'period-end';
@@ -125,7 +132,7 @@ export interface PeriodMeaning extends MeaningBase {
 export interface PlainMeaning extends MeaningBase {
   readonly role: Exclude<
     QueryRole,
-    'filter' | 'modifier' | 'subset' | 'projection' | 'period-start' | 'period-end'
+    'filter' | 'modifier' | 'subset' | 'projection' | 'page-after' | 'period-start' | 'period-end'
   >;
 }
 
@@ -135,6 +142,7 @@ export type QueryMeaning =
   | ModifierMeaning
   | SubsetMeaning
   | ProjectionMeaning
+  | PageAfterMeaning
   | PeriodMeaning
   | PlainMeaning;
 
@@ -183,6 +191,8 @@ function meaningOf(name: string, list: boolean, rule: JsonObject): QueryMeaning 
       return { ...base, role: known, by: text(rule, 'by', name) };
     case 'projection':
       return { ...base, role: known, keeps: text(rule, 'keeps', name) };
+    case 'page-after':
+      return { ...base, role: known, field: text(rule, 'field', name) };
     case 'period-start':
     case 'period-end':
       return { ...base, role: known, datedBy: strings(rule['dated-by']) };

@@ -3,11 +3,16 @@
 // and rule engine, offline, pure JavaScript): the structural diff, grouped by endpoint, and every
 // breaking change found by Optic's BreakingChangesRuleset and our narrowing rules. Both bundles are
 // dereferenced through @mall-api/spec-model first, so a change to a shared component shows up at
-// every operation that uses it.
+// every operation that uses it. Optic reads only `paths`, so each event of `webhooks` is compared as
+// the operation `POST event <name>` whose 200 answer is the event's body: the app reads a delivery
+// as a client reads an answer, so removing an event, removing a body field or changing its type
+// is breaking, as it is for a response. Optic's comparison of a pair is computed once per checkout
+// (comparison-cache.mjs).
 import { createSpecModel } from '@mall-api/spec-model';
 import { compareSpecs, groupDiffsByEndpoint } from '@useoptic/openapi-utilities';
 import { RuleRunner } from '@useoptic/rulesets-base';
 import { BreakingChangesRuleset } from '@useoptic/standard-rulesets';
+import { cachedComparison } from './comparison-cache.mjs';
 import { narrowingRuleset } from './narrowing-rules.mjs';
 
 /**
@@ -15,8 +20,31 @@ import { narrowingRuleset } from './narrowing-rules.mjs';
  * @typedef {{ where: string, message: string, rule: string, location: string }} BreakingChange
  */
 
+/**
+ * `document` with each event of `webhooks` also under `paths`, as an operation answering its body.
+ * @param {Record<string, any>} document dereferenced
+ */
+export function withEventsAsOperations(document) {
+  const events = Object.entries(document.webhooks ?? {}).map(([name, item]) => [
+    `event ${name}`,
+    Object.fromEntries(
+      Object.entries(item).map(([method, operation]) => {
+        const { requestBody, responses: _received, ...rest } = operation;
+        const answer = { description: 'The event body.', content: requestBody?.content ?? {} };
+        return [method, { ...rest, responses: { 200: answer } }];
+      }),
+    ),
+  ]);
+  return events.length === 0
+    ? document
+    : { ...document, paths: { ...document.paths, ...Object.fromEntries(events) } };
+}
+
 /** @param {Record<string, any>} document */
-const dereferenced = (document) => createSpecModel(document).dereference(document);
+const dereferenced = (document) =>
+  withEventsAsOperations(
+    /** @type {Record<string, any>} */ (createSpecModel(document).dereference(document)),
+  );
 
 /** @param {any} document */
 const opticInput = (document) => ({
@@ -35,8 +63,11 @@ const opticInput = (document) => ({
 export async function diffBundles(before, after) {
   const from = /** @type {any} */ (dereferenced(before));
   const to = /** @type {any} */ (dereferenced(after));
-  const runner = new RuleRunner([new BreakingChangesRuleset(), narrowingRuleset]);
-  const { diffs, results } = await compareSpecs(opticInput(from), opticInput(to), runner, {});
+  const { diffs, results } = await cachedComparison(from, to, async () => {
+    const runner = new RuleRunner([new BreakingChangesRuleset(), narrowingRuleset]);
+    const compared = await compareSpecs(opticInput(from), opticInput(to), runner, {});
+    return { diffs: compared.diffs, results: compared.results };
+  });
   const breaking = results
     .filter((result) => !result.passed && !result.exempted)
     .map((result) => ({

@@ -8,7 +8,9 @@
 // client's `<Api>Methods` type over the `operations` type the client exports (client-kit's
 // `OperationMethod`, or `PagedOperationMethod` for a list that pages with `offset`, whose `all`
 // omits `offset` and the list's keyset cursor) and as the table `attachOperationMethods` reads:
-// each leaf `'<method> <path>'`, and the one way the API's write bodies wrap their fields.
+// each leaf `'<method> <path>'`, and the one way the API's write bodies wrap their fields (one
+// key, and every field any write body takes beside it: `shop_no`, which a write that takes no shop
+// never receives, its method's type having no such field).
 import { listEndpointsOf } from './list-keys.mjs';
 
 /** @typedef {import('@mall-api/spec-model').SpecModel} SpecModel */
@@ -89,8 +91,8 @@ export function operationTree(model) {
   const tree = {};
   /** @type {Set<string>} */
   const wraps = new Set();
-  /** @type {Wrap | undefined} */
-  let wrap;
+  /** @type {Set<string>} */
+  const beside = new Set();
   for (const operation of operations) {
     const { operationId, method, pathTemplate } = operation;
     const verb = /^[a-z]+/.exec(operationId)?.[0];
@@ -105,8 +107,8 @@ export function operationTree(model) {
     if (hasBody && operation.parameters.some((parameter) => parameter.in === 'query'))
       throw new Error(`${operationId}: a method cannot tell its query fields from its body fields`);
     const bodyWrap = hasBody ? wrapOf(model, operation) : undefined;
-    if (hasBody) wraps.add(JSON.stringify(bodyWrap ?? null));
-    wrap = bodyWrap ?? wrap;
+    if (hasBody) wraps.add(bodyWrap?.key ?? '');
+    for (const name of bodyWrap?.beside ?? []) beside.add(name);
     const list = lists.get(operationId);
     const id = `operations['${operationId}']`;
     let type = bodyWrap ? `OperationMethod<${id}, '${bodyWrap.key}'>` : `OperationMethod<${id}>`;
@@ -126,7 +128,8 @@ export function operationTree(model) {
     node[verb] = { leaf: `${method} ${pathTemplate}`, type };
   }
   if (wraps.size > 1) throw new Error(`the write bodies wrap their fields in ${wraps.size} ways`);
-  return { tree, wrap };
+  const [key] = wraps;
+  return { tree, wrap: key ? { key, beside: [...beside].sort() } : undefined };
 }
 
 /**

@@ -92,22 +92,22 @@ export async function startLocalTarget(api: ApiName, options: LocalTargetOptions
     };
   }
   const outside = await scopesOutside(api);
-  const bearer = (scopes: readonly string[], forMall = mall) =>
-    `Bearer ${issueDemoTokens(served.authority, [...scopes], forMall).access_token}`;
+  const bearer = async (scopes: readonly string[], forMall = mall) =>
+    `Bearer ${(await issueDemoTokens(served.authority, [...scopes], forMall)).access_token}`;
   const lifetime = await accessTokenSeconds(api);
   let expired: string | undefined;
   if (lifetime !== undefined) {
     shiftMs = -(lifetime + 60) * 1000;
-    expired = bearer(facts.scopes);
+    expired = await bearer(facts.scopes);
     shiftMs = 0;
   }
   return {
     ...common,
     credentials: {
-      authorization: bearer([...facts.scopes, ...outside]),
+      authorization: await bearer([...facts.scopes, ...outside]),
       mallId: mall,
-      forbidden: bearer(outside),
-      otherMall: bearer(facts.scopes, `${mall}-other`),
+      forbidden: await bearer(outside),
+      otherMall: await bearer(facts.scopes, `${mall}-other`),
       expired,
     },
   };

@@ -3,7 +3,8 @@
 // mock then enforces the changed rule: a dropped validation rule, another bucket, no scope check)
 // while the runner still reads the real one, or puts a proxy in front of the mock that breaks a
 // behaviour (mutant-proxy.ts). Behavioural mutants are the ones an example transaction cannot see;
-// shallow ones change the shape of an answer. Not shipped.
+// shallow ones change the shape of an answer. Each mutant names the operations it touches, so a
+// run may be limited to the checks that can see it. Not shipped.
 import {
   type ApiName,
   type BodyRuleKind,
@@ -22,6 +23,7 @@ import {
 import { replaced } from '../conformance/body-rule-cases.js';
 import { type LocalTarget, startLocalTarget } from '../conformance/local-target.js';
 import { bodyExample } from '../conformance/request-bodies.js';
+import { findSequences } from '../conformance/sequence-checks.js';
 import { type ProxiedRequest, type ProxyMutation, startMutantProxy } from './mutant-proxy.js';
 
 /** One broken copy of a mock. */
@@ -40,11 +42,19 @@ export interface Mutant {
    * a parameter).
    */
   readonly caughtIn?: { readonly subject: string; readonly name: string };
+  /**
+   * The operations whose answers it changes (their checks, and the sequences through them, can
+   * see it); none for the API's rate limit (the API-wide check sees it); `every` for all.
+   */
+  readonly touches: readonly string[] | 'every';
   /** Changes a copy of the bundle the mock serves. */
   readonly spec?: (document: JsonObject) => void;
   /** Breaks the traffic in front of the mock. */
   readonly proxy?: (model: SpecModel) => ProxyMutation;
 }
+
+/** How a mutant breaks the mock, and where. */
+type Breakage = Pick<Mutant, 'touches' | 'spec' | 'proxy'>;
 
 /** The operation a proxied request addresses (per-mall prefix removed). */
 function operationOf(model: SpecModel, request: ProxiedRequest) {
@@ -81,63 +91,99 @@ function editParameter(
 const rateLimit = (document: JsonObject) => document['x-rate-limit'] as JsonObject;
 const bodyOf = (text: string): JsonObject => JSON.parse(text) as JsonObject;
 
+/** A proxy that breaks the traffic of `operationId` only, as `mutation` (made from the model) says. */
+const onOperation = (operationId: string, mutation: (model: SpecModel) => ProxyMutation): Breakage => ({
+  touches: [operationId],
+  proxy: (model) => {
+    const { request, answer } = mutation(model);
+    const ours = (proxied: ProxiedRequest) => operationOf(model, proxied) === operationId;
+    return {
+      ...(request
+        ? { request: (proxied, forward) => (ours(proxied) ? request(proxied, forward) : undefined) }
+        : {}),
+      ...(answer
+        ? {
+            answer: (answered, proxied) => {
+              if (ours(proxied)) answer(answered, proxied);
+            },
+          }
+        : {}),
+    };
+  },
+});
+
+/** Rewrites the query of GET requests. */
+const queryRewrite = (rewrite: (query: URLSearchParams) => void): ProxyMutation => ({
+  request(request) {
+    if (request.method === 'GET') rewrite(request.url.searchParams);
+    return undefined;
+  },
+});
+
 /** Rewrites the query of the GET requests of `operationId`. */
-const rewriteQuery =
-  (operationId: string, rewrite: (query: URLSearchParams) => void) =>
-  (model: SpecModel): ProxyMutation => ({
-    request(request) {
-      if (request.method === 'GET' && operationOf(model, request) === operationId)
-        rewrite(request.url.searchParams);
-      return undefined;
-    },
-  });
+const rewriteQuery = (operationId: string, rewrite: (query: URLSearchParams) => void) =>
+  onOperation(operationId, () => queryRewrite(rewrite));
 
 /** Drops the query parameter `name` of `operationId` when its value is valid (an invalid one still reaches the mock). */
-const ignoreValid =
-  (operationId: string, name: string) =>
-  (model: SpecModel): ProxyMutation => {
+const ignoreValid = (operationId: string, name: string) =>
+  onOperation(operationId, (model) => {
     const parameter = model.operation(operationId)?.parameters.find((p) => p.name === name);
     const validate = model.schemas().compile(parameter?.schema ?? {});
-    return rewriteQuery(operationId, (query) => {
+    return queryRewrite((query) => {
       const raw = query.get(name);
       if (raw === null || !parameter) return;
       const items = model.resolveOptional(parameter.schema.items);
       if (validate(parameterValue(parameter, parameter.schema, [raw], items))) query.delete(name);
-    })(model);
-  };
+    });
+  });
 
 /** Rewrites the JSON body of the 2xx answers of `operationId`. */
-const rewriteBody =
-  (operationId: string, rewrite: (body: JsonObject) => void) =>
-  (model: SpecModel): ProxyMutation => ({
-    answer(answer, request) {
-      if (answer.status >= 300 || operationOf(model, request) !== operationId) return;
+const rewriteBody = (operationId: string, rewrite: (body: JsonObject) => void) =>
+  onOperation(operationId, () => ({
+    answer(answer) {
+      if (answer.status >= 300) return;
       const body = bodyOf(answer.body);
       rewrite(body);
       answer.body = JSON.stringify(body);
     },
-  });
+  }));
+
+/** Serves a copy of the bundle in which `edit` changed the operation `operationId`. */
+const editOperation = (operationId: string, edit: (document: JsonObject) => void): Breakage => ({
+  touches: [operationId],
+  spec: edit,
+});
 
 /** Serves `operationId` without its `x-required-scope`, so any valid token may call it. */
-const dropScope = (operationId: string) => (document: JsonObject) => {
-  delete operationIn(document, operationId)['x-required-scope'];
-};
+const dropScope = (operationId: string) =>
+  editOperation(operationId, (document) => {
+    delete operationIn(document, operationId)['x-required-scope'];
+  });
+
+/** Serves `operationId` with its parameter `name` changed by `edit`. */
+const changeParameter = (operationId: string, name: string, edit: (parameter: JsonObject) => void) =>
+  editOperation(operationId, (document) => editParameter(document, operationId, name, edit));
+
+/** Serves a copy of the bundle with another rate limit: only the API-wide check sees it. */
+const changeRateLimit = (edit: (limit: JsonObject) => void): Breakage => ({
+  touches: [],
+  spec: (document) => edit(rateLimit(document)),
+});
 
 /**
  * Lets bodies of `operationId` that break its `kind` rule through: the breaking value is put back
  * as the operation's example body has it before the mock sees the request, as a server ignoring
  * the rule would store it.
  */
-const ignoreBodyRule =
-  (operationId: string, kind: BodyRuleKind) =>
-  (model: SpecModel): ProxyMutation => {
+const ignoreBodyRule = (operationId: string, kind: BodyRuleKind) =>
+  onOperation(operationId, (model) => {
     const operation = model.operation(operationId);
     const schema = operation?.bodySchema;
     const rules = schema ? bodyRulesOf(model.dereference(schema)).filter((rule) => rule.kind === kind) : [];
     const example = operation && bodyExample(model, operation);
     return {
       request(request) {
-        if (operationOf(model, request) !== operationId || request.method === 'GET') return undefined;
+        if (request.method === 'GET') return undefined;
         let body = JSON.parse(request.body) as Json;
         for (const rule of rules)
           for (const { path, value, parent } of valuesAt(body, rule.at))
@@ -153,15 +199,14 @@ const ignoreBodyRule =
         return undefined;
       },
     };
-  };
+  });
 
 const firstList = (body: JsonObject): JsonObject[] =>
   (Object.values(body).find(Array.isArray) ?? []) as JsonObject[];
 
 /** Answers the period `start`–`end` parameters of `operationId` as if they were their examples (a fixed period). */
-const fixedPeriod =
-  (operationId: string) =>
-  (model: SpecModel): ProxyMutation => {
+const fixedPeriod = (operationId: string) =>
+  onOperation(operationId, (model) => {
     const operation = model.operation(operationId);
     const periods = queryMeaningsOf(operation as OperationEntry).filter(
       (meaning) => meaning.role === 'period-start' || meaning.role === 'period-end',
@@ -172,10 +217,10 @@ const fixedPeriod =
         String(operation?.parameters.find((p) => p.name === meaning.name)?.definition.example),
       ]),
     );
-    return rewriteQuery(operationId, (query) => {
+    return queryRewrite((query) => {
       for (const [name, example] of examples) if (query.has(name)) query.set(name, example);
-    })(model);
-  };
+    });
+  });
 
 /** `countProducts` of `api` answering one more than it counted. */
 const countOffByOne = (api: ApiName): Mutant => ({
@@ -184,7 +229,7 @@ const countOffByOne = (api: ApiName): Mutant => ({
   kind: 'behavioural',
   caughtBy: 'count',
   caughtIn: { subject: 'countProducts', name: 'count equals' },
-  proxy: rewriteBody('countProducts', (body) => {
+  ...rewriteBody('countProducts', (body) => {
     if (typeof body.count === 'number') body.count += 1;
   }),
 });
@@ -197,7 +242,7 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'requests',
     // Only a valid limit is ignored: the mock still refuses one out of range.
-    proxy: ignoreValid('listProducts', 'limit'),
+    ...ignoreValid('listProducts', 'limit'),
   },
   {
     name: 'a filter ignored (listProducts `display`)',
@@ -205,7 +250,7 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'requests',
     // Only a valid value is ignored: the mock still refuses another.
-    proxy: ignoreValid('listProducts', 'display'),
+    ...ignoreValid('listProducts', 'display'),
   },
   {
     name: 'a text filter ignored (listProducts `product_name`)',
@@ -213,7 +258,7 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'filters',
     caughtIn: { subject: 'listProducts', name: 'product_name ' },
-    proxy: ignoreValid('listProducts', 'product_name'),
+    ...ignoreValid('listProducts', 'product_name'),
   },
   {
     name: 'a range filter ignored (collection listStoreProducts `price_min`)',
@@ -221,7 +266,7 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'filters',
     caughtIn: { subject: 'listStoreProducts', name: 'price_min ' },
-    proxy: ignoreValid('listStoreProducts', 'price_min'),
+    ...ignoreValid('listStoreProducts', 'price_min'),
   },
   ...(['admin', 'collection'] as const).map(countOffByOne),
   {
@@ -230,7 +275,7 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'fields',
     caughtIn: { subject: 'getProduct', name: 'fields=' },
-    proxy: ignoreValid('getProduct', 'fields'),
+    ...ignoreValid('getProduct', 'fields'),
   },
   {
     name: '`embed` ignored (listProducts)',
@@ -238,7 +283,7 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'embed',
     caughtIn: { subject: 'listProducts', name: 'embed=' },
-    proxy: ignoreValid('listProducts', 'embed'),
+    ...ignoreValid('listProducts', 'embed'),
   },
   {
     name: 'a date range ignored (analytics listVisitorViews answers a fixed period)',
@@ -246,7 +291,7 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'period',
     caughtIn: { subject: 'listVisitorViews', name: 'start_date–end_date narrowed' },
-    proxy: fixedPeriod('listVisitorViews'),
+    ...fixedPeriod('listVisitorViews'),
   },
   {
     name: '404 answered with another error code (getProduct)',
@@ -254,21 +299,21 @@ export const mutants: readonly Mutant[] = [
     kind: 'behavioural',
     caughtBy: 'errors',
     caughtIn: { subject: 'getProduct', name: 'an unknown product_no' },
-    proxy: (model) => ({
-      answer(answer, request) {
-        if (answer.status !== 404 || operationOf(model, request) !== 'getProduct') return;
+    ...onOperation('getProduct', () => ({
+      answer(answer) {
+        if (answer.status !== 404) return;
         const body = bodyOf(answer.body);
         if (isJsonObject(body.error)) body.error.code = 'invalid_parameter';
         answer.body = JSON.stringify(body);
       },
-    }),
+    })),
   },
   {
     name: 'sorting reversed (listProducts)',
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'requests',
-    proxy: rewriteQuery('listProducts', (query) => {
+    ...rewriteQuery('listProducts', (query) => {
       const flipped = { asc: 'desc', desc: 'asc' }[query.get('order') ?? ''];
       if (flipped) query.set('order', flipped);
     }),
@@ -278,7 +323,7 @@ export const mutants: readonly Mutant[] = [
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'paging',
-    proxy: rewriteQuery('listProducts', (query) => {
+    ...rewriteQuery('listProducts', (query) => {
       const offset = Number(query.get('offset') ?? 0);
       if (offset > 0) query.set('offset', String(offset + Number(query.get('limit') ?? 0)));
     }),
@@ -288,80 +333,74 @@ export const mutants: readonly Mutant[] = [
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'requests',
-    spec: (document) =>
-      editParameter(document, 'listCategories', 'limit', (parameter) => {
-        if (isJsonObject(parameter.schema)) delete parameter.schema.maximum;
-      }),
+    ...changeParameter('listCategories', 'limit', (parameter) => {
+      if (isJsonObject(parameter.schema)) delete parameter.schema.maximum;
+    }),
   },
   {
     name: 'a write not persisted (updateCategory answers without storing)',
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'sequence',
-    proxy: (model) => ({
-      async request(request, forward) {
-        if (operationOf(model, request) !== 'updateCategory') return undefined;
-        return forward({ ...request, method: 'GET', body: '' });
-      },
-    }),
+    ...onOperation('updateCategory', () => ({
+      request: (request, forward) => forward({ ...request, method: 'GET', body: '' }),
+    })),
   },
   {
     name: 'a delete not deleting (deleteCategory answers without deleting)',
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'sequence',
-    proxy: (model) => ({
+    ...onOperation('deleteCategory', () => ({
       async request(request, forward) {
-        if (operationOf(model, request) !== 'deleteCategory') return undefined;
         // The mock still checks the credential (as a read); the record stays.
         const read = await forward({ ...request, method: 'GET', body: '' });
         if (read.status !== 200) return read;
         const category_no = Number(request.url.pathname.split('/').pop());
         return { ...read, body: JSON.stringify({ category: { category_no } }) };
       },
-    }),
+    })),
   },
   {
     name: 'bucket size changed (40 → 50)',
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'rate-limit',
-    spec: (document) => {
-      rateLimit(document).capacity = 50;
-    },
+    ...changeRateLimit((limit) => {
+      limit.capacity = 50;
+    }),
   },
   {
     name: 'drain rate changed (2/s → 4/s)',
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'rate-limit',
-    spec: (document) => {
-      rateLimit(document)['drain-per-second'] = 4;
-    },
+    ...changeRateLimit((limit) => {
+      limit['drain-per-second'] = 4;
+    }),
   },
   {
     name: 'a date-range rule missing (listVisitorViews end_date before start_date)',
     api: 'analytics',
     kind: 'behavioural',
     caughtBy: 'requests',
-    spec: (document) =>
-      editParameter(document, 'listVisitorViews', 'end_date', (parameter) => {
-        delete parameter['x-not-less-than'];
-      }),
+    ...changeParameter('listVisitorViews', 'end_date', (parameter) => {
+      delete parameter['x-not-less-than'];
+    }),
   },
   {
     name: 'a scope check dropped (getCategory)',
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'auth',
-    spec: dropScope('getCategory'),
+    ...dropScope('getCategory'),
   },
   {
     name: 'a scope check dropped on a write (updateCategory)',
     api: 'admin',
     kind: 'behavioural',
     caughtBy: 'auth',
-    spec: dropScope('updateCategory'),
+    ...dropScope('updateCategory'),
   },
   ...(
     [
@@ -377,7 +416,7 @@ export const mutants: readonly Mutant[] = [
       api: 'admin',
       kind: 'behavioural',
       caughtBy: 'requests',
-      proxy: ignoreBodyRule(operationId, kind),
+      ...ignoreBodyRule(operationId, kind),
     }),
   ),
   {
@@ -385,7 +424,7 @@ export const mutants: readonly Mutant[] = [
     api: 'admin',
     kind: 'shallow',
     caughtBy: 'sequence',
-    proxy: rewriteBody('getCategory', (body) => {
+    ...rewriteBody('getCategory', (body) => {
       if (isJsonObject(body.category)) delete body.category.category_name;
     }),
   },
@@ -394,7 +433,7 @@ export const mutants: readonly Mutant[] = [
     api: 'admin',
     kind: 'shallow',
     caughtBy: 'requests',
-    proxy: rewriteBody('listProducts', (body) => {
+    ...rewriteBody('listProducts', (body) => {
       for (const item of firstList(body)) item.product_no = String(item.product_no) as Json;
     }),
   },
@@ -403,6 +442,7 @@ export const mutants: readonly Mutant[] = [
     api: 'collection',
     kind: 'shallow',
     caughtBy: 'requests',
+    touches: 'every',
     proxy: () => ({
       answer(answer) {
         if (answer.status === 422) answer.status = 400;
@@ -414,6 +454,7 @@ export const mutants: readonly Mutant[] = [
     api: 'collection',
     kind: 'shallow',
     caughtBy: 'requests',
+    touches: 'every',
     proxy: () => ({
       answer(answer) {
         delete answer.headers['x-ratelimit-remaining'];
@@ -421,6 +462,24 @@ export const mutants: readonly Mutant[] = [
     }),
   },
 ];
+
+/**
+ * The operations whose checks can see `mutant` (for a run's `operations`): those it touches and
+ * the create operations of the sequences through them; undefined when it touches every operation.
+ */
+export function operationsSeeing(mutant: Mutant, model: SpecModel): readonly string[] | undefined {
+  const { touches } = mutant;
+  if (touches === 'every') return undefined;
+  const through = findSequences(model)
+    .filter((sequence) =>
+      [
+        sequence.create,
+        ...[sequence.read, sequence.list, sequence.update, sequence.remove].map((step) => step?.operation),
+      ].some((operation) => operation && touches.includes(operation.operationId)),
+    )
+    .map((sequence) => sequence.create.operationId);
+  return [...new Set([...touches, ...through])];
+}
 
 /** Starts the mock of `mutant.api` broken as `mutant` says, as a conformance target. */
 export async function startMutant(mutant: Mutant): Promise<LocalTarget> {

@@ -3,7 +3,6 @@
 // requests through again), drop the connection, or never answer so the client times out. The
 // first matching rule applies; a rule with a count is used up after that many calls. This module
 // is the interface, the matching rule and the in-memory rules of one process.
-import type { Awaitable } from './awaitable.js';
 
 /** What a fault rule does to a matching request. */
 export type FaultAction =
@@ -47,7 +46,7 @@ export interface FaultRules {
   remove(mallId: string, id: number): Promise<boolean>;
   clear(mallId: string): Promise<number>;
   /** The action for a request, using up one call of a counted rule. */
-  take(mallId: string, target: FaultTarget): Awaitable<FaultAction | undefined>;
+  take(mallId: string, target: FaultTarget): Promise<FaultAction | undefined>;
 }
 
 /** Whether a rule's match applies to a request. */
@@ -79,7 +78,7 @@ export function createFaultRules(): FaultRules {
       byMall.delete(mallId);
       return cleared;
     },
-    take(mallId, target) {
+    async take(mallId, target) {
       const rules = byMall.get(mallId);
       const index = rules?.findIndex((rule) => faultApplies(rule.match, target)) ?? -1;
       const rule = rules?.[index];

@@ -3,23 +3,23 @@
 // without waiting and without touching any other mall's time.
 //
 // The offsets live in an offset store: this process's memory (the default), or Redis shared by
-// every replica (redis/redis-clock-offsets.ts). Reading the time stays synchronous (`now`, which
-// the sandbox's `clockFor` and the journal use): it reads the offset this process last saw.
-// `refresh` loads a mall's offset from the store once per request, at the stage where the mall is
-// known, and every change this process makes updates what it saw, so a clock moved on one replica
-// is what the next request on any other sees. On Redis, real time is Redis's clock (measured with
-// each offset read), so every replica's malls — their tokens, codes, buckets, journals — keep one
-// time whatever the replica's own clock says.
-import { type Awaitable, andThen } from './awaitable.js';
+// every replica (redis/redis-clock-offsets.ts), behind one async interface. Reading the time stays
+// synchronous (`now`, which the sandbox's `clockFor`, the buckets and the journal read many times
+// a request): it reads the offset this process last saw. `refresh` loads a mall's offset from the
+// store once per request, at the stage where the mall is known (on Redis from the copy Redis keeps
+// valid, asking Redis only when it changed), and every change this process makes updates what it
+// saw, so a clock moved on one replica is what the next request on any other sees. On Redis, real
+// time is Redis's clock (measured as offsets are loaded), so every replica's malls — their tokens,
+// codes, buckets, journals — keep one time whatever the replica's own clock says.
 
 /** Where the offsets of the malls' clocks live. */
 export interface ClockOffsetStore {
   /** The offset of a mall's clock (0 when never moved). */
-  get(mallId: string): Awaitable<number>;
+  get(mallId: string): Promise<number>;
   /** Adds `ms` to a mall's offset atomically; returns the new offset. */
-  add(mallId: string, ms: number): Awaitable<number>;
-  put(mallId: string, offsetMs: number): Awaitable<void>;
-  delete(mallId: string): Awaitable<void>;
+  add(mallId: string, ms: number): Promise<number>;
+  put(mallId: string, offsetMs: number): Promise<void>;
+  delete(mallId: string): Promise<void>;
   /**
    * Deletes an offset this process keeps, at once (a store in this process's memory); absent
    * where the offset is shared (Redis: a dropped mall's goes with its keys).
@@ -39,9 +39,9 @@ export interface MallClocks {
   /** How far a mall's clock runs ahead of real time (as this process last saw it). */
   offset(mallId: string): number;
   /** Loads a mall's offset from the store (nothing to do in memory). */
-  refresh(mallId: string): Awaitable<void>;
+  refresh(mallId: string): Promise<void>;
   /** Refreshes a mall's offset, then gives its time. */
-  current(mallId: string): Awaitable<number>;
+  current(mallId: string): Promise<number>;
   /** Moves a mall's clock forward by `ms` (never backward); gives its new time. */
   advance(mallId: string, ms: number): Promise<number>;
   /** Sets a mall's clock to `epochMs` (a test may go back, for instance to replay a day). */
@@ -59,14 +59,14 @@ export interface MallClocks {
 export function memoryClockOffsets(): ClockOffsetStore {
   const offsets = new Map<string, number>();
   return {
-    get: (mallId) => offsets.get(mallId) ?? 0,
-    add(mallId, ms) {
+    get: async (mallId) => offsets.get(mallId) ?? 0,
+    async add(mallId, ms) {
       const offset = (offsets.get(mallId) ?? 0) + ms;
       offsets.set(mallId, offset);
       return offset;
     },
-    put: (mallId, offsetMs) => void offsets.set(mallId, offsetMs),
-    delete: (mallId) => void offsets.delete(mallId),
+    put: async (mallId, offsetMs) => void offsets.set(mallId, offsetMs),
+    delete: async (mallId) => void offsets.delete(mallId),
     forget: (mallId) => void offsets.delete(mallId),
   };
 }
@@ -90,12 +90,15 @@ export function createMallClocks(
   };
   const offset = (mallId: string) => seen.get(mallId) ?? 0;
   const now = (mallId: string) => base() + offset(mallId);
-  const refresh = (mallId: string) => andThen(store.get(mallId), (stored) => note(mallId, stored));
+  const refresh = (mallId: string) => store.get(mallId).then((stored) => note(mallId, stored));
   return {
     now,
     offset,
     refresh,
-    current: (mallId) => andThen(refresh(mallId), () => now(mallId)),
+    async current(mallId) {
+      await refresh(mallId);
+      return now(mallId);
+    },
     async advance(mallId, ms) {
       if (!(Number.isFinite(ms) && ms >= 0))
         throw new RangeError('a clock only moves forward by a finite amount');

@@ -1,6 +1,7 @@
 // The mall roster at the function: the least recently used mall goes first past the cap, an idle
 // mall goes on the next touch or listing or on a timer, a touch makes a mall the most recent, a
-// mall used after it was found idle or chosen by the cap is kept, a mall whose drop failed stays
+// renew marks only a mall on the roster, a mall used after it was found idle or chosen by the cap
+// is kept, a mall whose drop failed stays
 // until a later run drops it, and its limits are checked; on Redis, idle expiry follows Redis's
 // clock, not the clock of the replica that looks.
 import { describe, expect, it, vi } from 'vitest';
@@ -22,11 +23,23 @@ const implementations: [string, CreateRoster][] = [
 ];
 
 describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
+  /** A roster with a 1 s idle limit on a clock the test sets (`at.now`), and the malls it dropped. */
+  const idleRoster = async () => {
+    const at = { now: 0 };
+    const dropped: string[] = [];
+    const roster = await createRoster(
+      async (mallId) => void dropped.push(mallId),
+      { idleMs: 1_000 },
+      () => at.now,
+    );
+    return { at, dropped, roster };
+  };
+
   it('drops the least recently used mall past its cap', async () => {
     const dropped: string[] = [];
     let now = 0;
     const roster = await createRoster(
-      (mallId) => void dropped.push(mallId),
+      async (mallId) => void dropped.push(mallId),
       { maxMalls: 2, idleMs: 0 },
       () => (now += 1),
     );
@@ -39,22 +52,16 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
   });
 
   it('drops malls idle past the idle limit, oldest first, and keeps the rest', async () => {
-    let now = 0;
-    const dropped: string[] = [];
-    const roster = await createRoster(
-      (mallId) => void dropped.push(mallId),
-      { idleMs: 1_000 },
-      () => now,
-    );
+    const { at, dropped, roster } = await idleRoster();
     await roster.touch('early');
-    now = 600;
+    at.now = 600;
     await roster.touch('later');
-    now = 1_000;
+    at.now = 1_000;
     expect(await roster.mallIds()).toEqual(['later']);
     expect(dropped).toEqual(['early']);
-    now = 1_500;
+    at.now = 1_500;
     await roster.touch('later');
-    now = 2_400;
+    at.now = 2_400;
     expect(await roster.mallIds()).toEqual(['later']);
   });
 
@@ -98,6 +105,20 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
     expect(await roster.mallIds()).toEqual(['a', 'b', 'c']);
   });
 
+  it('renews a mall on the roster, and adds none that is not', async () => {
+    const { at, dropped, roster } = await idleRoster();
+    await roster.touch('used');
+    expect(await roster.renew('stranger')).toBe(false);
+    expect(await roster.mallIds()).toEqual(['used']);
+    at.now = 800;
+    expect(await roster.renew('used')).toBe(true);
+    at.now = 1_500;
+    expect(await roster.mallIds()).toEqual(['used']);
+    at.now = 2_000;
+    expect(await roster.mallIds()).toEqual([]);
+    expect(dropped).toEqual(['used']);
+  });
+
   it('keeps a mall whose drop failed on the roster and drops it on a later run', async () => {
     let now = 0;
     let failing = true;
@@ -119,24 +140,18 @@ describe.each(implementations)('mall roster (%s)', (_, createRoster) => {
   });
 
   it('adopts malls found at start as used then, keeping the last use of those it has', async () => {
-    let now = 0;
-    const dropped: string[] = [];
-    const roster = await createRoster(
-      (mallId) => void dropped.push(mallId),
-      { idleMs: 1_000 },
-      () => now,
-    );
+    const { at, dropped, roster } = await idleRoster();
     await roster.touch('known');
-    now = 800;
+    at.now = 800;
     await roster.adopt(['known', 'found']);
-    now = 1_200;
+    at.now = 1_200;
     expect(await roster.mallIds()).toEqual(['found']);
     expect(dropped).toEqual(['known']);
   });
 
   it('refuses limits that cannot hold a mall', () => {
-    expect(() => createMallRoster(() => {}, { maxMalls: 0 })).toThrow(RangeError);
-    expect(() => createMallRoster(() => {}, { idleMs: -1 })).toThrow(RangeError);
+    expect(() => createMallRoster(async () => {}, { maxMalls: 0 })).toThrow(RangeError);
+    expect(() => createMallRoster(async () => {}, { idleMs: -1 })).toThrow(RangeError);
   });
 });
 
@@ -147,7 +162,7 @@ describe('idle expiry on a timer', () => {
       let now = 0;
       const dropped: string[] = [];
       const roster = createMallRoster(
-        (mallId) => void dropped.push(mallId),
+        async (mallId) => void dropped.push(mallId),
         { idleMs: 1_000 },
         () => now,
       );
@@ -173,7 +188,7 @@ describe('idle expiry on a timer', () => {
 describe('mall roster (redis, on Redis clock)', () => {
   it("expires idle malls by Redis's clock, whatever the clock of the replica that looks", async () => {
     const dropped: string[] = [];
-    const onDrop = (mallId: string) => void dropped.push(mallId);
+    const onDrop = async (mallId: string) => void dropped.push(mallId);
     const shared = await redis.connect();
     const [a, b] = [
       redisMallRoster(shared, onDrop, { idleMs: 60 * 60 * 1000 }),

@@ -11,8 +11,9 @@
 // right after it keeps what it writes while the data is still being dropped. A mall stays on the roster until its drop has
 // finished, so a drop that failed (a store outage) is tried again later. This module is the
 // interface and the roster of one process; the roster replicas share (a sorted set of last uses
-// in Redis) is redis/redis-mall-roster.ts.
-import type { Awaitable } from './awaitable.js';
+// in Redis) is redis/redis-mall-roster.ts. A request marks a mall already on the roster with
+// `renew` as soon as its mall is known (on Redis in the write of its rate-limit decision), and
+// adds one that is not with `touch` once it has passed every check.
 
 /** Limits on the malls of one process. */
 export interface MallLimits {
@@ -30,6 +31,11 @@ export interface MallRoster {
   /** Marks a mall used now (adding it), then drops idle malls and any past the cap. */
   touch(mallId: string): Promise<void>;
   /**
+   * Marks a mall used now if it is on the roster, then drops idle malls as `touch` does; false
+   * (nothing changed) when it is not on the roster.
+   */
+  renew(mallId: string): Promise<boolean>;
+  /**
    * Puts malls found at start (a data directory's, a database's) on the roster as used now,
    * leaving the last use of any it has already (a shared roster another replica keeps).
    */
@@ -43,17 +49,18 @@ export interface MallRoster {
 /**
  * Whether the mall a drop was decided for is still unused since that decision — and when it is,
  * the stores have cleared the mall's journal, faults and buckets (on Redis, every key of the
- * mall) in the same step. Synchronous where the roster is this process's, so a drop in memory
- * right after it cannot miss a use.
+ * mall) in the same step. Where the roster is this process's the answer is decided when it is
+ * called (the promise is settled already), so a drop in memory that follows it at once, before any
+ * request's later step, cannot miss a use.
  */
-export type StillUnused = () => Awaitable<boolean>;
+export type StillUnused = () => Promise<boolean>;
 
 /**
  * What drops a mall's state: it calls `stillUnused` once, just before dropping (under the mall's
  * lock where there is one), and drops nothing when it answers false. Rejects when the drop could
  * not be made (the mall stays on the roster).
  */
-export type DropMall = (mallId: string, stillUnused: StillUnused) => Awaitable<void>;
+export type DropMall = (mallId: string, stillUnused: StillUnused) => Promise<void>;
 
 /** The limits with their defaults applied, after checking them. */
 export function checkedMallLimits(limits: MallLimits): Required<MallLimits> {
@@ -106,7 +113,7 @@ export function createMallRoster(
     if (dropping.has(mallId)) return;
     dropping.add(mallId);
     try {
-      await onDrop(mallId, () => {
+      await onDrop(mallId, async () => {
         const unused = lastUse.get(mallId) === use;
         if (unused) clearMall(mallId);
         return unused;
@@ -126,15 +133,21 @@ export function createMallRoster(
     }
     for (const [mallId, use] of idle) await drop(mallId, use);
   };
+  const touch = async (mallId: string) => {
+    lastUse.delete(mallId);
+    lastUse.set(mallId, { at: now() });
+    await expire();
+    // The surplus, least recently used first, apart from malls whose drop is under way.
+    const surplus = [...lastUse].filter(([id]) => !dropping.has(id));
+    for (const [mallId, use] of surplus.slice(0, Math.max(0, surplus.length - maxMalls)))
+      await drop(mallId, use);
+  };
   return {
-    async touch(mallId) {
-      lastUse.delete(mallId);
-      lastUse.set(mallId, { at: now() });
-      await expire();
-      // The surplus, least recently used first, apart from malls whose drop is under way.
-      const surplus = [...lastUse].filter(([id]) => !dropping.has(id));
-      for (const [mallId, use] of surplus.slice(0, Math.max(0, surplus.length - maxMalls)))
-        await drop(mallId, use);
+    touch,
+    async renew(mallId) {
+      if (!lastUse.has(mallId)) return false;
+      await touch(mallId);
+      return true;
     },
     async adopt(mallIds) {
       for (const mallId of mallIds) if (!lastUse.has(mallId)) lastUse.set(mallId, { at: now() });

@@ -1,12 +1,15 @@
-// The offsets of the malls' clocks in Redis, one key per mall (`<prefix>mall:<id>:clock`), so a
+// The offsets of the malls' clocks in Redis, one key per mall (`<prefix>cached:clock:<id>`), so a
 // clock moved on one replica is the clock of every replica; moving forward is one INCRBYFLOAT, so
-// two replicas advancing at once both count. Reading an offset (once per request) is one script
-// that also reads Redis's clock (TIME), so the store knows how far Redis's clock runs ahead of this
-// process's (`skewMs`) at no extra round trip: the malls' clocks of every replica then follow
-// Redis's one clock, not each replica's own. What reads them per request is malls/mall-clocks.ts.
+// two replicas advancing at once both count. An offset is read on every request but changes only
+// when a test moves the clock, so replicas keep a copy Redis invalidates (redis-read-cache.ts): a
+// request whose mall's offset this replica holds asks Redis nothing. Loading an offset is one
+// script that also reads Redis's clock (TIME), so the store knows how far Redis's clock runs ahead
+// of this process's (`skewMs`) at no extra round trip; an offset is loaded again when that was
+// last measured over `skewEveryMs` ago, so the malls' clocks of every replica follow Redis's one
+// clock, not each replica's own. What reads them per request is malls/mall-clocks.ts.
 import type { Result } from 'ioredis';
 import type { ClockOffsetStore } from '../malls/mall-clocks.js';
-import { mallKey, type SharedRedis } from './redis-connection.js';
+import { cachedKey, type SharedRedis } from './redis-connection.js';
 
 /** KEYS: the mall's clock. Gives its offset (or false), then Redis's TIME (seconds, microseconds). */
 const offsetAndTimeScript = `
@@ -20,23 +23,43 @@ declare module 'ioredis' {
   }
 }
 
+/** How long a measure of Redis's clock against this process's is used, in milliseconds. */
+export const skewEveryMs = 10_000;
+
+/** A mall's clock key. */
+export const clockKey = (shared: SharedRedis, mallId: string): string => cachedKey(shared, 'clock', mallId);
+
 /** Creates the offset store over the shared connection. */
 export function redisClockOffsets(shared: SharedRedis): ClockOffsetStore {
-  const key = (mallId: string) => `${mallKey(shared, mallId)}clock`;
+  const { cache } = shared;
   shared.client.defineCommand('mallClockOffsetAndTime', { numberOfKeys: 1, lua: offsetAndTimeScript });
   let skewMs = 0;
+  let measuredAt = Number.NEGATIVE_INFINITY;
+  const load = (key: string) =>
+    shared.run(async (client) => {
+      const sent = Date.now();
+      const [offset, seconds, micros] = await client.mallClockOffsetAndTime(key);
+      // Redis read its clock about halfway between sending and receiving.
+      measuredAt = Date.now();
+      skewMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (sent + measuredAt) / 2;
+      return Number(offset ?? 0);
+    });
+  /** Runs a change of a mall's offset, forgetting this process's copy as it is sent. */
+  const change = <T>(mallId: string, write: (key: string) => Promise<T>) =>
+    shared.run(() => {
+      const key = clockKey(shared, mallId);
+      cache.forget(key);
+      return write(key);
+    });
   return {
-    get: (mallId) =>
-      shared.run(async (client) => {
-        const sent = Date.now();
-        const [offset, seconds, micros] = await client.mallClockOffsetAndTime(key(mallId));
-        // Redis read its clock about halfway between sending and receiving.
-        skewMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (sent + Date.now()) / 2;
-        return Number(offset ?? 0);
-      }),
-    add: (mallId, ms) => shared.run(async (client) => Number(await client.incrbyfloat(key(mallId), ms))),
-    put: (mallId, offsetMs) => shared.run(async (client) => void (await client.set(key(mallId), offsetMs))),
-    delete: (mallId) => shared.run(async (client) => void (await client.del(key(mallId)))),
+    get(mallId) {
+      const key = clockKey(shared, mallId);
+      if (Date.now() - measuredAt > skewEveryMs) cache.forget(key);
+      return cache.read(key, () => load(key));
+    },
+    add: (mallId, ms) => change(mallId, async (key) => Number(await shared.client.incrbyfloat(key, ms))),
+    put: (mallId, offsetMs) => change(mallId, async (key) => void (await shared.client.set(key, offsetMs))),
+    delete: (mallId) => change(mallId, async (key) => void (await shared.client.del(key))),
     skewMs: () => skewMs,
   };
 }

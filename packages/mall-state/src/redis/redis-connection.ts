@@ -9,15 +9,20 @@
 // while Redis was healthy. The cause of an outage is logged once when it starts and once when
 // Redis is back, never the URL (it may carry a password); a command that fails while connected is
 // logged once, by the outermost `run`. Every key the stores write starts with the deployment's
-// prefix. Not a store: the stores (redis-*.ts here, and the mock's OAuth store) use it.
+// prefix; the keys under `<prefix>cached:` are ones replicas keep copies of, invalidated by Redis
+// (redis-read-cache.ts, whose connection opens with this one). Not a store: the stores (redis-*.ts
+// here, and the mock's OAuth store) use it.
 import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../malls/store-unavailable.js';
+import { cachedPrefix, openReadCache, type ReadCache } from './redis-read-cache.js';
 
 /** A connection to the shared Redis. */
 export interface SharedRedis {
   readonly client: Redis;
   /** Prefix of every key (one per deployment). */
   readonly prefix: string;
+  /** Copies of the keys under `<prefix>cached:`, kept while Redis reports their changes. */
+  readonly cache: ReadCache;
   /** Whether Redis is connected (what `/__ready` reports). */
   ready(): boolean;
   /**
@@ -85,9 +90,12 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
     client.disconnect();
     throw new Error(`cannot reach Redis for the shared state: ${(error as Error).message}`);
   }
+  const prefix = options.prefix ?? defaultRedisPrefix;
+  const cache = await openReadCache(options.url, prefix, log);
   return {
     client,
-    prefix: options.prefix ?? defaultRedisPrefix,
+    prefix,
+    cache,
     ready: () => client.status === 'ready',
     async run(commands) {
       try {
@@ -101,7 +109,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
     },
     async close() {
       closing = true;
-      await client.quit().catch(() => client.disconnect());
+      await Promise.all([cache.close(), client.quit().catch(() => client.disconnect())]);
     },
   };
 }
@@ -111,6 +119,10 @@ function causeOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
+
+/** A key replicas keep copies of: `<prefix>cached:<kind>:<id>`. */
+export const cachedKey = (shared: SharedRedis, kind: string, id: string): string =>
+  `${cachedPrefix(shared.prefix)}${kind}:${id}`;
 
 /** The key prefix of one mall's state: `<prefix>mall:<mallId>:`. */
 export const mallKey = (shared: SharedRedis, mallId: string): string => `${shared.prefix}mall:${mallId}:`;

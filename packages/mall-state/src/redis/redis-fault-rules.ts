@@ -1,63 +1,72 @@
-// Fault rules in Redis, shared by every replica: per mall a hash of rules by id
-// (`<prefix>mall:<id>:faults`) and a hash of the calls left of counted rules (`…:faults:left`),
-// ids from one deployment-wide sequence. Using up a call is one HINCRBY: of the replicas taking
-// the last call of a "next N calls" rule only one gets it, so the rule fires N times in total;
-// a replica that finds the count gone below zero removes the rule and looks at the next one.
+// Fault rules in Redis, shared by every replica: per mall one hash (`<prefix>cached:faults:<id>`)
+// holding each rule by id (`rule:<id>`) and the calls left of each counted rule (`left:<id>`), ids
+// from one deployment-wide sequence. Every request reads its mall's rules, and they change only when
+// a test changes them or a counted rule fires, so replicas keep a copy Redis invalidates
+// (redis-read-cache.ts): a request at a mall without rules, or whose rules this replica holds,
+// asks Redis nothing. Using up a call is one HINCRBY: of the replicas taking the last call of a
+// "next N calls" rule only one gets it, so the rule fires N times in total; a replica that finds
+// the count gone below zero removes the rule and looks at the next one.
 import { type FaultAction, type FaultRule, type FaultRules, faultApplies } from '../malls/fault-rules.js';
-import { mallKey, type SharedRedis } from './redis-connection.js';
+import { cachedKey, type SharedRedis } from './redis-connection.js';
 
 type StoredRule = Omit<FaultRule, 'remaining'> & { readonly counted: boolean };
 
+/** A mall's fault rules key. */
+export const faultsKey = (shared: SharedRedis, mallId: string): string => cachedKey(shared, 'faults', mallId);
+
+/** The rules of a hash as stored (`rule:<id>` and `left:<id>` fields), in id order, used-up ones left out. */
+function rulesOf(fields: Record<string, string>): FaultRule[] {
+  return Object.entries(fields)
+    .filter(([field]) => field.startsWith('rule:'))
+    .map(([, text]) => JSON.parse(text) as StoredRule)
+    .sort((a, b) => a.id - b.id)
+    .map(
+      ({ counted, ...rule }): FaultRule =>
+        counted ? { ...rule, remaining: Number(fields[`left:${rule.id}`] ?? 0) } : rule,
+    )
+    .filter((rule) => rule.remaining === undefined || rule.remaining > 0);
+}
+
 /** Creates the rules over the shared connection. */
 export function redisFaultRules(shared: SharedRedis): FaultRules {
-  const rulesKey = (mallId: string) => `${mallKey(shared, mallId)}faults`;
-  const leftKey = (mallId: string) => `${mallKey(shared, mallId)}faults:left`;
+  const { cache } = shared;
   const sequence = `${shared.prefix}faults:sequence`;
-  const load = async (mallId: string) => {
-    // Issued together, so they leave in one write (auto-pipelining) and come back in one read.
-    const [rules, left] = await shared.run((client) =>
-      Promise.all([client.hgetall(rulesKey(mallId)), client.hgetall(leftKey(mallId))]),
-    );
-    return Object.values(rules)
-      .map((text) => JSON.parse(text) as StoredRule)
-      .sort((a, b) => a.id - b.id)
-      .map(
-        ({ counted, ...rule }): FaultRule =>
-          counted ? { ...rule, remaining: Number(left[rule.id] ?? 0) } : rule,
-      )
-      .filter((rule) => rule.remaining === undefined || rule.remaining > 0);
+  const load = (mallId: string) => {
+    const key = faultsKey(shared, mallId);
+    return cache.read(key, () => shared.run(async (client) => rulesOf(await client.hgetall(key))));
   };
-  const remove = (mallId: string, id: number) =>
-    shared.run(async (client) => {
-      const [[, removed] = []] =
-        (await client.multi().hdel(rulesKey(mallId), String(id)).hdel(leftKey(mallId), String(id)).exec()) ??
-        [];
-      return removed === 1;
+  /** Runs a change of a mall's rules, forgetting this process's copy as it is sent. */
+  const change = <T>(mallId: string, write: (key: string) => Promise<T>) =>
+    shared.run(() => {
+      const key = faultsKey(shared, mallId);
+      cache.forget(key);
+      return write(key);
     });
+  const remove = (mallId: string, id: number) =>
+    change(mallId, async (key) => (await shared.client.hdel(key, `rule:${id}`, `left:${id}`)) > 0);
   return {
     add: (mallId, rule) =>
       shared.run(async (client) => {
         const id = await client.incr(sequence);
         const { remaining, ...kept } = rule;
         const stored: StoredRule = { id, ...kept, counted: remaining !== undefined };
-        const write = client.multi().hset(rulesKey(mallId), String(id), JSON.stringify(stored));
-        if (remaining !== undefined) write.hset(leftKey(mallId), String(id), remaining);
-        await write.exec();
+        const fields: Record<string, string | number> = { [`rule:${id}`]: JSON.stringify(stored) };
+        if (remaining !== undefined) fields[`left:${id}`] = remaining;
+        await change(mallId, (key) => client.hset(key, fields));
         return { id, ...rule };
       }),
-    list: load,
+    list: async (mallId) => [...(await load(mallId))],
     remove,
     clear: (mallId) =>
-      shared.run(async (client) => {
-        const [[, held] = []] =
-          (await client.multi().hlen(rulesKey(mallId)).del(rulesKey(mallId), leftKey(mallId)).exec()) ?? [];
-        return Number(held ?? 0);
+      change(mallId, async (key) => {
+        const [[, fields] = []] = (await shared.client.multi().hkeys(key).del(key).exec()) ?? [];
+        return ((fields as string[] | undefined) ?? []).filter((field) => field.startsWith('rule:')).length;
       }),
     async take(mallId, target): Promise<FaultAction | undefined> {
       for (const rule of await load(mallId)) {
         if (!faultApplies(rule.match, target)) continue;
         if (rule.remaining === undefined) return rule.action;
-        const left = await shared.run((client) => client.hincrby(leftKey(mallId), String(rule.id), -1));
+        const left = await change(mallId, (key) => shared.client.hincrby(key, `left:${rule.id}`, -1));
         if (left <= 0) await remove(mallId, rule.id);
         if (left >= 0) return rule.action;
       }

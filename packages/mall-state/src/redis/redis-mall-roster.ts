@@ -7,15 +7,19 @@
 // still the one the decision saw": the drop asks that under the mall's lock (the caller's
 // `onDrop`), and the mall leaves the set only after its drop has finished, and only if it was
 // still not used by then. Asking it is one script that, when the mall is still unused, also
-// deletes every key of the mall (`<prefix>mall:<id>:…`: journal, fault rules, buckets, clock),
+// deletes every key of the mall (`<prefix>mall:<id>:…`: journal, buckets; and its clock and fault
+// rules, which live under `<prefix>cached:`),
 // so a first use that comes after it — even while the mall's data is still being dropped — keeps
 // what it writes there; a drop that then fails leaves the mall on the set, emptied, for the next. Of replicas that find the same idle mall, each drops it in turn under
 // its lock; one that comes after the first has finished finds it gone and drops nothing. A replica
 // that starts adopts the malls of the store without renewing the last use the set has of them, so
-// a restart keeps no idle mall alive.
+// a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (the same
+// script, told to add nothing): what a request sends with its rate-limit decision.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
+import { clockKey } from './redis-clock-offsets.js';
 import { globEscaped, mallKey, type SharedRedis } from './redis-connection.js';
+import { faultsKey } from './redis-fault-rules.js';
 import { clearJournalLua, redisJournalKeys } from './redis-journal.js';
 
 /** Sets `now` to ARGV[`arg`] when given, else to Redis's clock in milliseconds. */
@@ -27,12 +31,14 @@ if not now then
 end`;
 
 /**
- * KEYS: roster. ARGV: mall, now (or ''), idle milliseconds (0: none expire). Marks the mall used
- * now (above its last use); gives how many malls are in use, then the malls idle that long with
- * their last use (id, score, id, score…).
+ * KEYS: roster. ARGV: mall, now (or ''), idle milliseconds (0: none expire), 'listed' to mark a
+ * mall only if it is on the roster (else ''). Marks the mall used now (above its last use); gives
+ * how many malls are in use, then the malls idle that long with their last use (id, score, id,
+ * score…); or only -1 when asked for a listed mall that is not (nothing changed).
  */
 const touchScript = `${nowOf(2)}
 local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
+if not last and ARGV[4] == 'listed' then return {-1} end
 if last and last >= now then now = last + 1 end
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 local idle = {}
@@ -52,14 +58,16 @@ for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'NX', now, ARGV[i]) end
 return 0`;
 
 /**
- * KEYS: roster, then the mall's journal keys (redisJournalKeys). ARGV: mall, last use, the glob
- * of the mall's keys. When the mall was not used after that last use, empties its journal (the
- * overall bytes kept right) and deletes every key of the mall, giving 1; else 0.
+ * KEYS: roster, then the mall's journal keys (redisJournalKeys), its clock and its fault rules.
+ * ARGV: mall, last use, the glob of the mall's other keys. When the mall was not used after that
+ * last use, empties its journal (the overall bytes kept right) and deletes every key of the mall,
+ * giving 1; else 0.
  */
 const claimScript = `
 local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
 if not last or last > tonumber(ARGV[2]) then return 0 end
 ${clearJournalLua('KEYS[2]', 'KEYS[3]', 'KEYS[4]', 'KEYS[5]')}
+redis.call('DEL', KEYS[6], KEYS[7])
 local cursor = '0'
 repeat
   local found = redis.call('SCAN', cursor, 'MATCH', ARGV[3], 'COUNT', 200)
@@ -82,6 +90,7 @@ declare module 'ioredis' {
       mallId: string,
       now: string,
       idleMs: number,
+      only: 'listed' | '',
     ): Result<[number, ...string[]], Context>;
     /** {@link idleScript}: the idle malls and their last use. */
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
@@ -94,6 +103,8 @@ declare module 'ioredis' {
       bytes: string,
       total: string,
       journals: string,
+      clock: string,
+      faults: string,
       mallId: string,
       lastUse: string,
       glob: string,
@@ -126,7 +137,7 @@ export function redisMallRoster(
   shared.client.defineCommand('mallRosterTouch', { numberOfKeys: 1, lua: touchScript });
   shared.client.defineCommand('mallRosterIdle', { numberOfKeys: 1, lua: idleScript });
   shared.client.defineCommand('mallRosterAdopt', { numberOfKeys: 1, lua: adoptScript });
-  shared.client.defineCommand('mallRosterClaim', { numberOfKeys: 5, lua: claimScript });
+  shared.client.defineCommand('mallRosterClaim', { numberOfKeys: 7, lua: claimScript });
   shared.client.defineCommand('mallRosterRemoveUnused', { numberOfKeys: 1, lua: removeUnusedScript });
   // Malls whose drop this replica has under way (a second touch does not start another).
   const dropping = new Set<string>();
@@ -138,9 +149,18 @@ export function redisMallRoster(
         // Gone from the set: another drop of it has finished meanwhile (nothing left to drop).
         await onDrop(mallId, async () => {
           const glob = `${globEscaped(mallKey(shared, mallId))}*`;
+          const cached = [clockKey(shared, mallId), faultsKey(shared, mallId)] as const;
           const claimed = await shared.run((client) =>
-            client.mallRosterClaim(key, ...redisJournalKeys(shared, mallId), mallId, lastUse, glob),
+            client.mallRosterClaim(
+              key,
+              ...redisJournalKeys(shared, mallId),
+              ...cached,
+              mallId,
+              lastUse,
+              glob,
+            ),
           );
+          for (const gone of cached) shared.cache.forget(gone);
           return claimed === 1;
         });
         await shared.run((client) => client.mallRosterRemoveUnused(key, mallId, lastUse));
@@ -153,20 +173,25 @@ export function redisMallRoster(
     if (idleMs === 0) return;
     await drop(withScores(await shared.run((client) => client.mallRosterIdle(key, idleMs, simulated()))));
   };
-  return {
-    async touch(mallId) {
-      // One script (sent by its SHA-1): note the use, count the malls, find the idle ones.
-      const [count, ...idle] = await shared.run((client) =>
-        client.mallRosterTouch(key, mallId, simulated(), idleMs),
+  /** Marks a mall used (only if listed, when asked), then drops idle malls and any past the cap. */
+  const touch = async (mallId: string, only: 'listed' | '') => {
+    // One script (sent by its SHA-1): note the use, count the malls, find the idle ones.
+    const [count, ...idle] = await shared.run((client) =>
+      client.mallRosterTouch(key, mallId, simulated(), idleMs, only),
+    );
+    if (count < 0) return false;
+    const idleMalls = withScores(idle);
+    await drop(idleMalls);
+    const held = count - idleMalls.length;
+    if (held > maxMalls)
+      await drop(
+        withScores(await shared.run((client) => client.zrange(key, 0, held - maxMalls - 1, 'WITHSCORES'))),
       );
-      const idleMalls = withScores(idle);
-      await drop(idleMalls);
-      const held = count - idleMalls.length;
-      if (held > maxMalls)
-        await drop(
-          withScores(await shared.run((client) => client.zrange(key, 0, held - maxMalls - 1, 'WITHSCORES'))),
-        );
-    },
+    return true;
+  };
+  return {
+    touch: async (mallId) => void (await touch(mallId, '')),
+    renew: (mallId) => touch(mallId, 'listed'),
     async adopt(mallIds) {
       if (mallIds.length > 0)
         await shared.run((client) => client.mallRosterAdopt(key, simulated(), ...mallIds));

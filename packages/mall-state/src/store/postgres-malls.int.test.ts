@@ -34,6 +34,20 @@ const replica = async () => {
   return malls;
 };
 let mallNo = 0;
+/** Resolves once some session of the test database waits for a lock. */
+const untilALockIsAwaited = async () => {
+  const watcher = new pg.Client({ connectionString: url });
+  await watcher.connect();
+  try {
+    for (;;) {
+      const { rows } = await watcher.query('SELECT 1 FROM pg_locks WHERE NOT granted LIMIT 1');
+      if (rows.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    await watcher.end();
+  }
+};
 
 describe('the PostgreSQL store', { timeout: 30_000 }, () => {
   it('migrates the schema once when replicas start together, and not again', async () => {
@@ -227,11 +241,12 @@ describe('PostgreSQL upkeep', { timeout: 30_000 }, () => {
     expect(await a.drop(mall, () => false)).toBe(false);
     expect(await b.read(mall, (store) => store.size('product'))).toBe(1);
 
-    // While the drop holds the lock, replica b's write waits; it then makes the mall anew.
+    // While the drop holds the lock, replica b's write finds the mall's row and waits on its lock;
+    // when the drop commits there is no row to lock, and the write makes the mall anew.
     let written: Promise<void> | undefined;
     const dropped = await a.drop(mall, async () => {
       written = b.write(mall, (store) => store.put('product', '2', { product_no: 2 }));
-      await new Promise((resolve) => setImmediate(resolve));
+      await untilALockIsAwaited();
       return true;
     });
     expect(dropped).toBe(true);

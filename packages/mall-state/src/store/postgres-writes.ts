@@ -39,7 +39,6 @@ export function write<R>(
   const { query } = session;
   return state.serially(mallId, async () => {
     const { mall, result, applied } = await session.transaction(async (client) => {
-      await createMall(state, client, mallId);
       const row = await lockMall(state, client, mallId);
       const fresh = row.version === row.created;
       const caughtUp = await refresh(state, client, mallId);
@@ -88,7 +87,6 @@ export function stage(state: PostgresState, mallId: string): StagedMall {
   /** Makes `rowset` the mall's under its row lock (unless it changed since `expected`); the old row set. */
   const point = (rowset: string, expected: Parameters<StagedMall['swap']>[0]) =>
     session.transaction(async (client) => {
-      await createMall(state, client, mallId);
       const row = await lockMall(state, client, mallId);
       if (expected && (Number(row.version) !== expected.version || Number(row.created) !== expected.created))
         throw changedSince;
@@ -175,24 +173,27 @@ export async function drop(
   return true;
 }
 
-/** Creates the mall's row (a new, empty mall with a row set of its own) unless it exists. */
-const createMall = (state: PostgresState, client: pg.PoolClient, mallId: string) =>
-  state.session.query(
-    client,
-    `INSERT INTO malls (mall, version, created, rowset)
-     SELECT $1, v, v, $1 || '@' || v FROM nextval('mall_versions') AS v ON CONFLICT (mall) DO NOTHING`,
-    [mallId],
-  );
-
-/** Locks the mall's row for the transaction; its columns. */
+/**
+ * Creates the mall's row unless it exists (a new, empty mall with a row set of its own), then locks
+ * it for the transaction; its columns. A drop that commits between the two leaves nothing to lock:
+ * the next round makes the mall anew, as a write after the drop would.
+ */
 async function lockMall(state: PostgresState, client: pg.PoolClient, mallId: string): Promise<MallRow> {
-  const [row] = await state.session.query<MallRow>(
-    client,
-    'SELECT version, created, rowset, floor FROM malls WHERE mall = $1 FOR UPDATE',
-    [mallId],
-  );
-  if (!row) throw state.session.failed(new Error(`mall ${mallId} vanished while it was being written`));
-  return row;
+  for (let round = 0; round < 3; round++) {
+    await state.session.query(
+      client,
+      `INSERT INTO malls (mall, version, created, rowset)
+       SELECT $1, v, v, $1 || '@' || v FROM nextval('mall_versions') AS v ON CONFLICT (mall) DO NOTHING`,
+      [mallId],
+    );
+    const [row] = await state.session.query<MallRow>(
+      client,
+      'SELECT version, created, rowset, floor FROM malls WHERE mall = $1 FOR UPDATE',
+      [mallId],
+    );
+    if (row) return row;
+  }
+  throw state.session.failed(new Error(`mall ${mallId} vanished while it was being written`));
 }
 
 /**

@@ -12,8 +12,6 @@
 // also clears its journal, faults, buckets and clock in the same step (one script on Redis), made
 // under the data's lock just before the data goes, so a first use after it keeps what it writes.
 import {
-  type Awaitable,
-  andThen,
   createMallClocks,
   expireEvery,
   type FaultRules,
@@ -48,6 +46,8 @@ export interface MockMalls {
   reset(mallId: string, to?: MallStart): Promise<MallReset>;
   /** Marks a mall used now (an authenticated request or a control change): see mall-state's roster. */
   touch(mallId: string): Promise<void>;
+  /** Marks a mall used now if it is in use already; false when it is not (see mall-state's roster). */
+  renew(mallId: string): Promise<boolean>;
   /** Malls in use (idle ones dropped first). */
   mallIds(): Promise<string[]>;
   /** Stops the timer that drops idle malls. */
@@ -75,7 +75,7 @@ export interface MockMallsOptions {
   /** How often idle malls are dropped besides when a mall is used or listed (default every minute). */
   readonly expireEveryMs?: number;
   /** Revokes the OAuth codes and tokens issued for a mall (the OAuth authority's), on its reset. */
-  readonly revokeGrants?: (mallId: string) => Awaitable<void>;
+  readonly revokeGrants?: (mallId: string) => Promise<void>;
 }
 
 /** Creates the per-mall state; the malls the sandbox already holds are put in use. */
@@ -98,7 +98,7 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
       let asked = false;
       const ask = () => {
         asked = true;
-        return andThen(stillUnused(), (unused) => {
+        return stillUnused().then((unused) => {
           if (unused) clocks.forget(mallId);
           return unused;
         });
@@ -127,6 +127,7 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
       return change;
     },
     touch: roster.touch,
+    renew: roster.renew,
     mallIds: roster.mallIds,
     close: stopExpiry,
   };

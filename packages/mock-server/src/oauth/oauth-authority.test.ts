@@ -2,10 +2,9 @@
 // minute, access tokens two hours, refresh tokens two weeks and rotate on use; unknown clients
 // and redirect URIs are refused; the analytics scope is listed as the platform lists it.
 import { parsePlatformDateTime } from '@mall-api/auth';
-import type { Awaitable } from '@mall-api/mall-state';
 import { describe, expect, it } from 'vitest';
 import { demoOAuthApp, demoOAuthClient } from '../demo-credentials.js';
-import { createOAuthAuthority, type OAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
+import { createOAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
 import { platformOAuthSettings } from './platform-oauth.js';
 
 const oauth = await platformOAuthSettings();
@@ -13,26 +12,9 @@ const oauth = await platformOAuthSettings();
 const client = { clientId: demoOAuthClient.clientId, clientSecret: demoOAuthClient.clientSecret };
 const redirectUri = 'http://127.0.0.1:53682/callback';
 
-/** The answer of the in-memory authority, which answers at once (no promise). */
-function atOnce<T>(value: Awaitable<T>): T {
-  if (value instanceof Promise) throw new Error('the in-memory authority answered with a promise');
-  return value;
-}
-
-/** The authority over memory, each answer checked to be there at once. */
-const answeringAtOnce = (authority: OAuthAuthority) => ({
-  authorize: (request: Parameters<OAuthAuthority['authorize']>[0]) => atOnce(authority.authorize(request)),
-  exchangeCode: (...args: Parameters<OAuthAuthority['exchangeCode']>) =>
-    atOnce(authority.exchangeCode(...args)),
-  refresh: (...args: Parameters<OAuthAuthority['refresh']>) => atOnce(authority.refresh(...args)),
-  verifyAccessToken: (token: string) => atOnce(authority.verifyAccessToken(token)),
-});
-
 function setup() {
   let now = Date.UTC(2026, 10, 1, 0, 0, 0);
-  const authority = answeringAtOnce(
-    createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth, clock: () => now }),
-  );
+  const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: oauth, clock: () => now });
   const authorize = (overrides: Partial<Parameters<typeof authority.authorize>[0]> = {}) =>
     authority.authorize({
       mallId: 'demomall',
@@ -51,9 +33,9 @@ const isTokens = (value: unknown): value is TokenResponseBody =>
   typeof value === 'object' && value !== null && 'access_token' in value;
 
 describe('authorization codes', () => {
-  it('redirects to the registered URI with a code and the unchanged state', () => {
+  it('redirects to the registered URI with a code and the unchanged state', async () => {
     const { authorize } = setup();
-    const outcome = authorize();
+    const outcome = await authorize();
     expect(outcome.ok).toBe(true);
     const location = new URL(outcome.ok ? outcome.location : '');
     expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
@@ -61,19 +43,19 @@ describe('authorization codes', () => {
     expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{16,}$/);
   });
 
-  it('refuses an unknown client and an unregistered redirect URI without redirecting', () => {
+  it('refuses an unknown client and an unregistered redirect URI without redirecting', async () => {
     const { authorize } = setup();
-    expect(authorize({ clientId: 'nobody' })).toMatchObject({ ok: false, redirectable: false });
-    expect(authorize({ redirectUri: 'https://evil.example/callback' })).toMatchObject({
+    expect(await authorize({ clientId: 'nobody' })).toMatchObject({ ok: false, redirectable: false });
+    expect(await authorize({ redirectUri: 'https://evil.example/callback' })).toMatchObject({
       ok: false,
       redirectable: false,
     });
   });
 
-  it('redirects the demo app to the docs site’s redirect page on a loopback port, nowhere else', () => {
+  it('redirects the demo app to the docs site’s redirect page on a loopback port, nowhere else', async () => {
     const { authorize } = setup();
     const docsPage = 'http://127.0.0.1:41234/oauth/callback.html';
-    const outcome = authorize({ redirectUri: docsPage });
+    const outcome = await authorize({ redirectUri: docsPage });
     expect(outcome.ok && `${new URL(outcome.location).origin}${new URL(outcome.location).pathname}`).toBe(
       docsPage,
     );
@@ -82,52 +64,54 @@ describe('authorization codes', () => {
       'http://127.0.0.1:41234/docs/oauth/callback.html',
       'http://127.0.0.1:41234/oauth/other.html',
     ]) {
-      expect(authorize({ redirectUri })).toMatchObject({ ok: false, redirectable: false });
+      expect(await authorize({ redirectUri })).toMatchObject({ ok: false, redirectable: false });
     }
   });
 
-  it('redirects with an error for an unknown scope', () => {
+  it('redirects with an error for an unknown scope', async () => {
     const { authorize } = setup();
-    const outcome = authorize({ scope: 'mall.delete_everything' });
+    const outcome = await authorize({ scope: 'mall.delete_everything' });
     expect(outcome.ok && new URL(outcome.location).searchParams.get('error')).toBe('invalid_scope');
   });
 
-  it('exchanges a code once; a second use is invalid_grant', () => {
+  it('exchanges a code once; a second use is invalid_grant', async () => {
     const { authority, authorize, codeFrom } = setup();
-    const outcome = authorize();
+    const outcome = await authorize();
     const code = codeFrom(outcome.ok ? outcome.location : '');
-    expect(isTokens(authority.exchangeCode(client, code, redirectUri))).toBe(true);
-    expect(authority.exchangeCode(client, code, redirectUri)).toMatchObject({
+    expect(isTokens(await authority.exchangeCode(client, code, redirectUri))).toBe(true);
+    expect(await authority.exchangeCode(client, code, redirectUri)).toMatchObject({
       status: 400,
       error: 'invalid_grant',
     });
   });
 
-  it('expires a code one minute after issue', () => {
+  it('expires a code one minute after issue', async () => {
     const { authority, authorize, codeFrom, advance } = setup();
-    const first = authorize();
-    const second = authorize();
+    const first = await authorize();
+    const second = await authorize();
     advance(59_999);
     expect(
-      isTokens(authority.exchangeCode(client, codeFrom(first.ok ? first.location : ''), redirectUri)),
+      isTokens(await authority.exchangeCode(client, codeFrom(first.ok ? first.location : ''), redirectUri)),
     ).toBe(true);
     advance(1);
     expect(
-      authority.exchangeCode(client, codeFrom(second.ok ? second.location : ''), redirectUri),
+      await authority.exchangeCode(client, codeFrom(second.ok ? second.location : ''), redirectUri),
     ).toMatchObject({
       error: 'invalid_grant',
     });
   });
 
-  it('requires the client secret and the same redirect URI', () => {
+  it('requires the client secret and the same redirect URI', async () => {
     const { authority, authorize, codeFrom } = setup();
-    const code = codeFrom((authorize() as { location: string }).location);
-    expect(authority.exchangeCode({ ...client, clientSecret: 'wrong' }, code, redirectUri)).toMatchObject({
+    const code = codeFrom(((await authorize()) as { location: string }).location);
+    expect(
+      await authority.exchangeCode({ ...client, clientSecret: 'wrong' }, code, redirectUri),
+    ).toMatchObject({
       status: 401,
       error: 'invalid_client',
     });
-    const other = codeFrom((authorize() as { location: string }).location);
-    expect(authority.exchangeCode(client, other, 'http://127.0.0.1:1/other')).toMatchObject({
+    const other = codeFrom(((await authorize()) as { location: string }).location);
+    expect(await authority.exchangeCode(client, other, 'http://127.0.0.1:1/other')).toMatchObject({
       error: 'invalid_grant',
     });
   });
@@ -136,50 +120,53 @@ describe('authorization codes', () => {
 describe('PKCE (RFC 7636, S256)', () => {
   const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
   const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
-  const pkceCode = (context: ReturnType<typeof setup>) =>
+  const pkceCode = async (context: ReturnType<typeof setup>) =>
     context.codeFrom(
-      (context.authorize({ codeChallenge: challenge, codeChallengeMethod: 'S256' }) as { location: string })
-        .location,
+      (
+        (await context.authorize({ codeChallenge: challenge, codeChallengeMethod: 'S256' })) as {
+          location: string;
+        }
+      ).location,
     );
 
-  it('redeems a code issued with a challenge for the matching verifier', () => {
+  it('redeems a code issued with a challenge for the matching verifier', async () => {
     const context = setup();
-    expect(isTokens(context.authority.exchangeCode(client, pkceCode(context), redirectUri, verifier))).toBe(
-      true,
-    );
+    expect(
+      isTokens(await context.authority.exchangeCode(client, await pkceCode(context), redirectUri, verifier)),
+    ).toBe(true);
   });
 
-  it('answers a wrong or missing verifier with invalid_grant, and the code is spent', () => {
+  it('answers a wrong or missing verifier with invalid_grant, and the code is spent', async () => {
     const context = setup();
-    const code = pkceCode(context);
+    const code = await pkceCode(context);
     expect(
-      context.authority.exchangeCode(client, code, redirectUri, `${verifier.slice(0, -1)}Y`),
+      await context.authority.exchangeCode(client, code, redirectUri, `${verifier.slice(0, -1)}Y`),
     ).toMatchObject({
       status: 400,
       error: 'invalid_grant',
       description: expect.stringMatching(/code_verifier/),
     });
-    expect(context.authority.exchangeCode(client, code, redirectUri, verifier)).toMatchObject({
+    expect(await context.authority.exchangeCode(client, code, redirectUri, verifier)).toMatchObject({
       error: 'invalid_grant',
     });
-    expect(context.authority.exchangeCode(client, pkceCode(context), redirectUri)).toMatchObject({
+    expect(await context.authority.exchangeCode(client, await pkceCode(context), redirectUri)).toMatchObject({
       status: 400,
       error: 'invalid_grant',
     });
   });
 
-  it('refuses a verifier for a code issued without a challenge (no downgrade)', () => {
+  it('refuses a verifier for a code issued without a challenge (no downgrade)', async () => {
     const context = setup();
-    const code = context.codeFrom((context.authorize() as { location: string }).location);
-    expect(context.authority.exchangeCode(client, code, redirectUri, verifier)).toMatchObject({
+    const code = context.codeFrom(((await context.authorize()) as { location: string }).location);
+    expect(await context.authority.exchangeCode(client, code, redirectUri, verifier)).toMatchObject({
       status: 400,
       error: 'invalid_grant',
     });
   });
 
-  it('sends the plain method back to the app as invalid_request, with the state and no code', () => {
+  it('sends the plain method back to the app as invalid_request, with the state and no code', async () => {
     const { authorize } = setup();
-    const outcome = authorize({ codeChallenge: verifier, codeChallengeMethod: 'plain' });
+    const outcome = await authorize({ codeChallenge: verifier, codeChallengeMethod: 'plain' });
     const location = new URL(outcome.ok ? outcome.location : 'http://x/');
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('state')).toBe('xyz-state');
@@ -188,15 +175,15 @@ describe('PKCE (RFC 7636, S256)', () => {
 });
 
 describe('tokens', () => {
-  const issue = () => {
+  const issue = async () => {
     const context = setup();
-    const code = context.codeFrom((context.authorize() as { location: string }).location);
-    const tokens = context.authority.exchangeCode(client, code, redirectUri) as TokenResponseBody;
+    const code = context.codeFrom(((await context.authorize()) as { location: string }).location);
+    const tokens = (await context.authority.exchangeCode(client, code, redirectUri)) as TokenResponseBody;
     return { ...context, tokens };
   };
 
-  it('answers with every field of the seed, datetimes without a zone in +09:00', () => {
-    const { tokens, now } = issue();
+  it('answers with every field of the seed, datetimes without a zone in +09:00', async () => {
+    const { tokens, now } = await issue();
     expect(
       Object.keys(tokens)
         .filter((key) => key !== 'shop_no' && key !== 'token_type')
@@ -221,38 +208,38 @@ describe('tokens', () => {
     expect(tokens.mall_id).toBe('demomall');
   });
 
-  it('lists the analytics scope as mall.analytics', () => {
-    expect(issue().tokens.scopes).toEqual(['mall.read_category', 'mall.analytics']);
+  it('lists the analytics scope as mall.analytics', async () => {
+    expect((await issue()).tokens.scopes).toEqual(['mall.read_category', 'mall.analytics']);
   });
 
-  it('accepts an access token for two hours', () => {
-    const { authority, tokens, advance } = issue();
-    expect(authority.verifyAccessToken(tokens.access_token)).toMatchObject({
+  it('accepts an access token for two hours', async () => {
+    const { authority, tokens, advance } = await issue();
+    expect(await authority.verifyAccessToken(tokens.access_token)).toMatchObject({
       ok: true,
       grant: { mallId: 'demomall' },
     });
     advance(2 * 3600_000 - 1);
-    expect(authority.verifyAccessToken(tokens.access_token).ok).toBe(true);
+    expect((await authority.verifyAccessToken(tokens.access_token)).ok).toBe(true);
     advance(1);
-    expect(authority.verifyAccessToken(tokens.access_token)).toEqual({ ok: false, reason: 'expired' });
-    expect(authority.verifyAccessToken('made-up')).toEqual({ ok: false, reason: 'unknown' });
+    expect(await authority.verifyAccessToken(tokens.access_token)).toEqual({ ok: false, reason: 'expired' });
+    expect(await authority.verifyAccessToken('made-up')).toEqual({ ok: false, reason: 'unknown' });
   });
 
-  it('rotates the refresh token: the new one works, the old one is invalid_grant', () => {
-    const { authority, tokens } = issue();
-    const renewed = authority.refresh(client, tokens.refresh_token) as TokenResponseBody;
+  it('rotates the refresh token: the new one works, the old one is invalid_grant', async () => {
+    const { authority, tokens } = await issue();
+    const renewed = (await authority.refresh(client, tokens.refresh_token)) as TokenResponseBody;
     expect(renewed.refresh_token).not.toBe(tokens.refresh_token);
-    expect(authority.verifyAccessToken(renewed.access_token).ok).toBe(true);
-    expect(authority.refresh(client, tokens.refresh_token)).toMatchObject({
+    expect((await authority.verifyAccessToken(renewed.access_token)).ok).toBe(true);
+    expect(await authority.refresh(client, tokens.refresh_token)).toMatchObject({
       status: 400,
       error: 'invalid_grant',
     });
-    expect(isTokens(authority.refresh(client, renewed.refresh_token))).toBe(true);
+    expect(isTokens(await authority.refresh(client, renewed.refresh_token))).toBe(true);
   });
 
-  it('refuses a refresh token after two weeks', () => {
-    const { authority, tokens, advance } = issue();
+  it('refuses a refresh token after two weeks', async () => {
+    const { authority, tokens, advance } = await issue();
     advance(14 * 86_400_000);
-    expect(authority.refresh(client, tokens.refresh_token)).toMatchObject({ error: 'invalid_grant' });
+    expect(await authority.refresh(client, tokens.refresh_token)).toMatchObject({ error: 'invalid_grant' });
   });
 });

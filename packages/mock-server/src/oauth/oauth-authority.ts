@@ -3,16 +3,15 @@
 // say (the specs' `x-token-lifetimes`: oauth-settings.ts), on an injectable clock.
 // Every admin and analytics mock of one process shares one authority, so tokens it issues are
 // what those mocks accept. It decides; what it issued lives in its store (oauth-store.ts: this
-// process's memory, or Redis shared by replicas), HTTP lives in oauth-routes.ts. Each answer is
-// there at once over the memory store and a promise over Redis (mall-state's `Awaitable`). The
-// registered apps are configuration, the same on every replica, not state.
+// process's memory, or Redis shared by replicas), HTTP lives in oauth-routes.ts. One async
+// interface over either store. The registered apps are configuration, the same on every replica,
+// not state.
 import { randomBytes } from 'node:crypto';
 import {
   type TokenResponseBody as AuthTokenResponseBody,
   constantTimeEqual,
   formatTokenResponse,
 } from '@mall-api/auth';
-import { type Awaitable, andThen } from '@mall-api/mall-state';
 import type { OAuthSettings } from './oauth-settings.js';
 import { type CodeRecord, type Grant, memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { readPkceChallenge, verifierMatches } from './pkce.js';
@@ -85,7 +84,7 @@ export interface OAuthAuthority {
     /** PKCE (RFC 7636): `code_challenge` and `code_challenge_method`, S256 only. */
     codeChallenge?: string | null;
     codeChallengeMethod?: string | null;
-  }): Awaitable<{ ok: true; location: string } | { ok: false; failure: OAuthFailure; redirectable: boolean }>;
+  }): Promise<{ ok: true; location: string } | { ok: false; failure: OAuthFailure; redirectable: boolean }>;
   /**
    * Exchanges a code (grant_type=authorization_code). A code issued with a PKCE challenge needs
    * the matching `codeVerifier`; a verifier for a code issued without one is refused.
@@ -95,13 +94,13 @@ export interface OAuthAuthority {
     code: string | null,
     redirectUri: string | null,
     codeVerifier?: string | null,
-  ): Awaitable<TokenResponseBody | OAuthFailure>;
+  ): Promise<TokenResponseBody | OAuthFailure>;
   /** Rotates a refresh token (grant_type=refresh_token): the old refresh token stops working. */
-  refresh(client: ClientAuth, refreshToken: string | null): Awaitable<TokenResponseBody | OAuthFailure>;
+  refresh(client: ClientAuth, refreshToken: string | null): Promise<TokenResponseBody | OAuthFailure>;
   /** Checks a bearer access token. */
-  verifyAccessToken(token: string): Awaitable<TokenCheck>;
+  verifyAccessToken(token: string): Promise<TokenCheck>;
   /** Revokes every code and token issued for a mall (its reset): they are refused from now on. */
-  revokeMall(mallId: string): Awaitable<void>;
+  revokeMall(mallId: string): Promise<void>;
 }
 
 /** Client credentials presented to the token endpoint. */
@@ -151,7 +150,7 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
     description,
   });
 
-  const issue = (record: Grant): Awaitable<TokenResponseBody> => {
+  const issue = async (record: Grant): Promise<TokenResponseBody> => {
     const grant: Grant = {
       clientId: record.clientId,
       mallId: record.mallId,
@@ -161,11 +160,11 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
     const now = clock(grant.mallId);
     const access = newToken();
     const refresh = newToken();
-    const stored = store.putTokens(access, { ...grant, expiresAt: now + lifetimes.accessTokenMs }, refresh, {
+    await store.putTokens(access, { ...grant, expiresAt: now + lifetimes.accessTokenMs }, refresh, {
       ...grant,
       expiresAt: now + lifetimes.refreshTokenMs,
     });
-    return andThen(stored, () => ({
+    return {
       ...formatTokenResponse({
         accessToken: access,
         accessTokenExpiresAt: new Date(now + lifetimes.accessTokenMs),
@@ -179,11 +178,11 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       }),
       shop_no: '1',
       token_type: 'Bearer' as const,
-    }));
+    };
   };
 
   return {
-    authorize({
+    async authorize({
       mallId,
       responseType,
       clientId,
@@ -251,52 +250,50 @@ export function createOAuthAuthority(options: OAuthAuthorityOptions): OAuthAutho
       const target = new URL(redirectUri);
       target.searchParams.set('code', code);
       if (state !== null) target.searchParams.set('state', state);
-      return andThen(store.putCode(code, record), () => ({ ok: true as const, location: target.toString() }));
+      await store.putCode(code, record);
+      return { ok: true as const, location: target.toString() };
     },
 
-    exchangeCode(client, code, redirectUri, codeVerifier = null) {
+    async exchangeCode(client, code, redirectUri, codeVerifier = null) {
       const app = authenticateClient(client);
       if (!app) return invalidClient;
       if (!code) return { status: 400, error: 'invalid_request', description: 'code is required.' };
-      return andThen(store.takeCode(code), (record) => {
-        if (!record || record.expiresAt <= clock(record.mallId))
-          return invalidGrant('The authorization code is invalid, used or expired.');
-        if (record.clientId !== app.clientId)
-          return invalidGrant('The authorization code was issued to another client.');
-        if (redirectUri !== record.redirectUri)
-          return invalidGrant('redirect_uri does not match the authorization request.');
-        if (record.pkce ? !verifierMatches(record.pkce, codeVerifier) : codeVerifier !== null)
-          return invalidGrant(
-            record.pkce
-              ? 'code_verifier does not match the code_challenge of the authorization request.'
-              : 'code_verifier was sent, but the authorization request had no code_challenge.',
-          );
-        return issue(record);
-      });
+      const record = await store.takeCode(code);
+      if (!record || record.expiresAt <= clock(record.mallId))
+        return invalidGrant('The authorization code is invalid, used or expired.');
+      if (record.clientId !== app.clientId)
+        return invalidGrant('The authorization code was issued to another client.');
+      if (redirectUri !== record.redirectUri)
+        return invalidGrant('redirect_uri does not match the authorization request.');
+      if (record.pkce ? !verifierMatches(record.pkce, codeVerifier) : codeVerifier !== null)
+        return invalidGrant(
+          record.pkce
+            ? 'code_verifier does not match the code_challenge of the authorization request.'
+            : 'code_verifier was sent, but the authorization request had no code_challenge.',
+        );
+      return issue(record);
     },
 
-    refresh(client, refreshToken) {
+    async refresh(client, refreshToken) {
       const app = authenticateClient(client);
       if (!app) return invalidClient;
       if (!refreshToken)
         return { status: 400, error: 'invalid_request', description: 'refresh_token is required.' };
       const used = invalidGrant('The refresh token is invalid, already used or expired.');
-      return andThen(store.refreshToken(refreshToken), (record) => {
-        if (!record || record.expiresAt <= clock(record.mallId)) return used;
-        if (record.clientId !== app.clientId)
-          return invalidGrant('The refresh token was issued to another client.');
-        // Taking it out is the atomic step: of two concurrent rotations only one takes it.
-        return andThen(store.takeRefreshToken(refreshToken), (taken) => (taken ? issue(record) : used));
-      });
+      const record = await store.refreshToken(refreshToken);
+      if (!record || record.expiresAt <= clock(record.mallId)) return used;
+      if (record.clientId !== app.clientId)
+        return invalidGrant('The refresh token was issued to another client.');
+      // Taking it out is the atomic step: of two concurrent rotations only one takes it.
+      return (await store.takeRefreshToken(refreshToken)) ? issue(record) : used;
     },
 
-    verifyAccessToken(token) {
-      return andThen(store.accessToken(token), (record): TokenCheck => {
+    verifyAccessToken: (token) =>
+      store.accessToken(token).then((record): TokenCheck => {
         if (!record) return { ok: false, reason: 'unknown' };
         if (record.expiresAt <= clock(record.mallId)) return { ok: false, reason: 'expired' };
         return { ok: true, grant: record };
-      });
-    },
+      }),
 
     revokeMall: (mallId) => store.revokeMall(mallId),
   };

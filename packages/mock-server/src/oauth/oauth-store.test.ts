@@ -8,7 +8,7 @@ import { redisClockOffsets } from '@mall-api/mall-state/redis';
 import { describe, expect, it } from 'vitest';
 import { useTestRedis } from '../../../mall-state/src/testing/shared-redis.js';
 import { demoOAuthApp } from '../demo-credentials.js';
-import { requestDemoTokens } from './demo-tokens.js';
+import { issueDemoTokens } from './demo-tokens.js';
 import { createOAuthAuthority } from './oauth-authority.js';
 import { memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { platformOAuthSettings } from './platform-oauth.js';
@@ -98,7 +98,7 @@ describe.each(implementations)('OAuth store (%s)', (_, open) => {
       clock: (mallId) => clocks.now(mallId),
       store,
     });
-    const tokens = await requestDemoTokens(authority, ['mall.read_category'], 'm');
+    const tokens = await issueDemoTokens(authority, ['mall.read_category'], 'm');
     expect(await authority.verifyAccessToken(tokens.access_token)).toMatchObject({ ok: true });
     await clocks.advance('m', oauth.lifetimes.accessTokenMs);
     expect(await authority.verifyAccessToken(tokens.access_token)).toEqual({ ok: false, reason: 'expired' });
@@ -110,7 +110,7 @@ describe('OAuth store (redis): the mall epoch keys', () => {
     const shared = await redis.connect();
     const clocks = createMallClocks(() => start, redisClockOffsets(shared));
     const store = redisOAuthStore(shared, clocks);
-    const epochKey = (mallId: string) => `${shared.prefix}oauth:epoch:${mallId}`;
+    const epochKey = (mallId: string) => `${shared.prefix}cached:oauth-epoch:${mallId}`;
     await store.revokeMall('never-issued');
     expect(await shared.client.exists(epochKey('never-issued'))).toBe(0);
 

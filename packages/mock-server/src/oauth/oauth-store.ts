@@ -3,8 +3,8 @@
 // on its mall's clock. The interface the authority decides over, and the store of one process in
 // its own memory (expired records swept when tokens are issued). The store replicas share is
 // redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
-// redemption succeeds, and both revoke everything issued for a mall at once (a reset).
-import type { Awaitable } from '@mall-api/mall-state';
+// redemption succeeds, and both revoke everything issued for a mall at once (a reset). One async
+// interface for both.
 import type { PkceChallenge } from './pkce.js';
 
 /** Who an access token speaks for. */
@@ -32,21 +32,21 @@ export interface TokenRecord extends Grant {
 
 /** What the authority stores; records are returned as stored, expired or not (it checks). */
 export interface OAuthStore {
-  putCode(code: string, record: CodeRecord): Awaitable<void>;
+  putCode(code: string, record: CodeRecord): Promise<void>;
   /** Takes a code out: its record for the one caller that takes it, undefined for any other. */
-  takeCode(code: string): Awaitable<CodeRecord | undefined>;
+  takeCode(code: string): Promise<CodeRecord | undefined>;
   putTokens(
     access: string,
     accessRecord: TokenRecord,
     refresh: string,
     refreshRecord: TokenRecord,
-  ): Awaitable<void>;
-  accessToken(token: string): Awaitable<TokenRecord | undefined>;
-  refreshToken(token: string): Awaitable<TokenRecord | undefined>;
+  ): Promise<void>;
+  accessToken(token: string): Promise<TokenRecord | undefined>;
+  refreshToken(token: string): Promise<TokenRecord | undefined>;
   /** Takes a refresh token out: true for the one caller that takes it. */
-  takeRefreshToken(token: string): Awaitable<boolean>;
+  takeRefreshToken(token: string): Promise<boolean>;
   /** Revokes every code, access token and refresh token issued for a mall so far. */
-  revokeMall(mallId: string): Awaitable<void>;
+  revokeMall(mallId: string): Promise<void>;
 }
 
 /** The store in this process's memory; `clock` is the time at a mall, for sweeping expired records. */
@@ -60,21 +60,21 @@ export function memoryOAuthStore(clock: (mallId: string) => number): OAuthStore 
     }
   };
   return {
-    putCode: (code, record) => void codes.set(code, record),
-    takeCode(code) {
+    putCode: async (code, record) => void codes.set(code, record),
+    async takeCode(code) {
       const record = codes.get(code);
       codes.delete(code);
       return record;
     },
-    putTokens(access, accessRecord, refresh, refreshRecord) {
+    async putTokens(access, accessRecord, refresh, refreshRecord) {
       sweep();
       accessTokens.set(access, accessRecord);
       refreshTokens.set(refresh, refreshRecord);
     },
-    accessToken: (token) => accessTokens.get(token),
-    refreshToken: (token) => refreshTokens.get(token),
-    takeRefreshToken: (token) => refreshTokens.delete(token),
-    revokeMall(mallId) {
+    accessToken: async (token) => accessTokens.get(token),
+    refreshToken: async (token) => refreshTokens.get(token),
+    takeRefreshToken: async (token) => refreshTokens.delete(token),
+    async revokeMall(mallId) {
       for (const store of [codes, accessTokens, refreshTokens]) {
         for (const [key, record] of store) if (record.mallId === mallId) store.delete(key);
       }

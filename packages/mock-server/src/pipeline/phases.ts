@@ -2,7 +2,8 @@
 // before: an `Arrival` (the request parsed once — method, path, the API's query without the mock's
 // own `__*` parameters, the response preference and the mode it decides, the mall the host or
 // base URL names, the operation the path addresses if any), then `Identified` (the caller and the
-// mall the request is for, decided once), `Metered` (the rate-limit headers every answer carries),
+// mall the request is for, decided once), `Metered` (whether the mall was marked in use and the
+// rate-limit headers every answer carries),
 // with an `Authorization` (a principal whose credentials were accepted), `Routed` (an operation, no
 // longer optional) and `Validated` (the body and the converted parameters). A stage says which facts
 // it needs and which it adds (stage.ts), so one that needs a route cannot run before routing.
@@ -53,6 +54,14 @@ export interface Identity {
   readonly mallId: string;
 }
 
+/**
+ * An authenticated caller's mall marked in use if it was on the roster already (true), or not
+ * (false: it is added once the request has passed every check); false for other callers.
+ */
+export interface MallUse {
+  readonly listed: Promise<boolean>;
+}
+
 /** The rate-limit headers every answer carries. */
 export interface Metering {
   readonly limitHeaders: Readonly<Record<string, string>>;
@@ -86,8 +95,8 @@ export interface Checked {
 
 /** A request whose caller and mall are known. */
 export type Identified = Arrival & Identity;
-/** An identified request counted against the rate limit. */
-export type Metered = Identified & Metering;
+/** An identified request whose mall was marked in use, counted against the rate limit. */
+export type Metered = Identified & MallUse & Metering;
 /** A request for a known operation. */
 export type Routed = Arrival & Routing;
 /** A routed request whose body was read and parameters checked. */
@@ -95,7 +104,7 @@ export type Validated = Routed & ReadBody & Versioned & Checked;
 
 /** Whatever a request had reached when it was answered (or failed): every later fact optional. */
 export type Reached = Arrival &
-  Partial<Identity & Metering & Authorization & Routing & ReadBody & Versioned & Checked>;
+  Partial<Identity & MallUse & Metering & Authorization & Routing & ReadBody & Versioned & Checked>;
 
 /** A header's value as one string (repeated headers joined as HTTP joins them). */
 export const headerValue = (value: string | string[] | undefined): string | undefined =>

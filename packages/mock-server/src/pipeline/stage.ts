@@ -4,27 +4,30 @@
 // so a stage that needs a fact (a route, a principal) cannot be placed before the stage that adds
 // it; `branch` hands requests a test picks to a pipeline of their own (the OAuth endpoints). Running
 // a pipeline returns the reply, the stage that gave it and the phase the request had reached; a
-// stage that throws is reported with that phase too (`StageFailure`).
-import type { Awaitable } from '@mall-api/mall-state';
+// stage that throws is reported with that phase too (`StageFailure`). A stage answers at once or
+// with a promise (`Decided`): most decide synchronously, and the runner awaits only promises.
 import type { Arrival, Reached } from './phases.js';
 import type { Reply } from './reply.js';
+
+/** What a stage decided, at once or later. */
+type Decided<T> = T | Promise<T>;
 
 /** A stage that answers (a Reply) or passes the phase on as it is (undefined). */
 export interface Check<Needs> {
   readonly name: string;
-  readonly run: (phase: Needs) => Awaitable<Reply | undefined>;
+  readonly run: (phase: Needs) => Decided<Reply | undefined>;
 }
 
 /** A stage that answers, or finds `Adds`, which the next phase carries (undefined: nothing found). */
 export interface Step<Needs, Adds extends object> {
   readonly name: string;
-  readonly run: (phase: Needs) => Awaitable<Reply | Adds | undefined>;
+  readonly run: (phase: Needs) => Decided<Reply | Adds | undefined>;
 }
 
 /** The last stage: it always answers. */
 export interface Final<Needs> {
   readonly name: string;
-  readonly run: (phase: Needs) => Awaitable<Reply>;
+  readonly run: (phase: Needs) => Decided<Reply>;
 }
 
 /** A reply, the stage that gave it and what the request had reached then. */
@@ -88,7 +91,7 @@ export interface Pipeline<In, Out> {
 
 /** One entry of a built list: a stage (answering, or returning facts to add), or a branch. */
 type Entry =
-  | { readonly name: string; readonly run: (phase: never) => Awaitable<Reply | object | undefined> }
+  | { readonly name: string; readonly run: (phase: never) => Decided<Reply | object | undefined> }
   | {
       readonly name: string;
       readonly takes: (phase: never) => boolean;
@@ -110,7 +113,7 @@ async function runEntries(entries: readonly Entry[], input: object): Promise<Ans
           return (await (entry.other.run as (phase: object) => Promise<unknown>)(phase)) as Answered;
         continue;
       }
-      const outcome = (entry.run as (phase: object) => Awaitable<Reply | object | undefined>)(phase);
+      const outcome = (entry.run as (phase: object) => Decided<Reply | object | undefined>)(phase);
       // Most stages decide synchronously; awaiting only promises keeps the request off the microtask queue.
       const result = outcome instanceof Promise ? await outcome : outcome;
       if (result === undefined) continue;

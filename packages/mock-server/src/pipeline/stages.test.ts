@@ -33,8 +33,8 @@ const authority = createOAuthAuthority({ apps: [demoOAuthApp(oauth)], settings: 
 const sources = { basic: createBasicGuard(demoCollectionCredentials(collection)), authority };
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const partner = basic('demo-partner', 'demo-partner-secret');
-const bearer = (scopes: string[], mall = 'stagemall') =>
-  `Bearer ${issueDemoTokens(authority, scopes, mall).access_token}`;
+const bearer = async (scopes: string[], mall = 'stagemall') =>
+  `Bearer ${(await issueDemoTokens(authority, scopes, mall)).access_token}`;
 const noEngine = () => Promise.reject(new Error('Prism is not needed here'));
 const adminScopes = scopeAliasesFromSpec(admin.document);
 
@@ -48,6 +48,7 @@ const identified = (api: 'admin' | 'collection', request: FakeRequest): Promise<
 /** An admin request identified and counted (no limit headers of its own). */
 const metered = async (request: FakeRequest): Promise<Metered> => ({
   ...(await identified('admin', request)),
+  listed: Promise.resolve(true),
   limitHeaders: {},
 });
 
@@ -85,7 +86,7 @@ describe('identify-caller', () => {
     expect(phase.caller).toMatchObject({ ok: false, message: expect.stringMatching(/Basic credentials/) });
   });
   it('decides the mall once: the named one, else the token’s', async () => {
-    const token = bearer(['mall.read_category'], 'tokenmall');
+    const token = await bearer(['mall.read_category'], 'tokenmall');
     const unnamed = await identified('admin', {
       url: '/api/v2/admin/categories',
       headers: { authorization: token },
@@ -106,7 +107,7 @@ describe('rate-limit', () => {
     const stage = rateLimit(() => limiter, 'mall');
     const request = {
       url: '/api/v2/admin/categories',
-      headers: { authorization: bearer(['mall.read_category'], 'busy') },
+      headers: { authorization: await bearer(['mall.read_category'], 'busy') },
     };
     let last: Awaited<ReturnType<typeof stage.run>> | undefined;
     for (let i = 0; i < 41; i++) last = await stage.run(await identified('admin', request));
@@ -118,7 +119,7 @@ describe('rate-limit', () => {
       stage,
       await identified('admin', {
         url: '/api/v2/admin/categories',
-        headers: { authorization: bearer(['mall.read_category'], 'quiet') },
+        headers: { authorization: await bearer(['mall.read_category'], 'quiet') },
       }),
     );
     expect(other.limitHeaders['X-Api-Call-Limit']).toBe('1/40');
@@ -192,7 +193,7 @@ describe('scope', () => {
   it('answers 403 naming the scope the token lacks', async () => {
     const phase = await authorizedAdmin({
       url: '/api/v2/admin/products',
-      headers: { authorization: bearer(['mall.read_category']) },
+      headers: { authorization: await bearer(['mall.read_category']) },
     });
     const reply = await scope(adminScopes).run(phase);
     expect(reply?.status).toBe(403);
@@ -201,14 +202,14 @@ describe('scope', () => {
   it('passes a token that holds the scope', async () => {
     const phase = await authorizedAdmin({
       url: '/api/v2/admin/products',
-      headers: { authorization: bearer(['mall.read_product']) },
+      headers: { authorization: await bearer(['mall.read_product']) },
     });
     expect(scope(adminScopes).run(phase)).toBeUndefined();
   });
   it('grants a scope a token lists under the alias the spec declares', async () => {
     const phase = await authorizedAdmin({
       url: '/api/v2/admin/products',
-      headers: { authorization: bearer(['mall.read_category']) },
+      headers: { authorization: await bearer(['mall.read_category']) },
     });
     expect(scope(new Map([['mall.read_product', 'mall.read_category']])).run(phase)).toBeUndefined();
   });
@@ -273,7 +274,7 @@ describe('read-body', () => {
 describe('api-version', () => {
   const versions = declaredApiVersionsOf(admin.document);
   const header = versions?.header ?? '';
-  const stage = apiVersion({ dates: [], ...versions, header });
+  const stage = apiVersion({ dates: [], unknownAnsweredAs: 'latest', ...versions, header });
   const chosen = (value?: string) =>
     passedOn(
       stage,
@@ -408,7 +409,7 @@ describe('answer', () => {
   const calls: SandboxCall[] = [];
   const sandbox: SandboxGateway = {
     handles: (_api, operationId) => operationId === 'getCategory',
-    handle: (call) => {
+    handle: async (call) => {
       calls.push(call);
       return { ok: false, reason: 'not-found', message: 'no such category', violations: [] };
     },
@@ -433,7 +434,7 @@ describe('answer', () => {
     const reply = await stage.run(
       await validated({
         url: '/api/v2/admin/categories/7?shop_no=2',
-        headers: { authorization: bearer(['mall.read_category'], 'answermall') },
+        headers: { authorization: await bearer(['mall.read_category'], 'answermall') },
       }),
     );
     expect(reply.status).toBe(404);

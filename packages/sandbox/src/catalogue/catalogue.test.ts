@@ -85,7 +85,7 @@ describe('categories', () => {
 });
 
 describe('products and bundles', () => {
-  it('refuses a bundle with a missing component, naming the element, and creates nothing', () => {
+  it('refuses a bundle with a missing component, naming its product_no, and creates nothing', () => {
     const c = catalogue();
     const part = product(c, { price: '2000.00' });
     const refused = refusalOf(c, () =>
@@ -101,7 +101,7 @@ describe('products and bundles', () => {
         true,
       ),
     );
-    expect(refused.violations.map((v) => v.name)).toEqual(['request.bundle_product_components/1']);
+    expect(refused.violations.map((v) => v.name)).toEqual(['request.bundle_product_components/1/product_no']);
     expect(c.products.all()).toHaveLength(1);
     const set = c.store.transaction(() =>
       c.products.create(

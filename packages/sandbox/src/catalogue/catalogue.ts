@@ -1,13 +1,17 @@
 // The catalogue of one mall, wired in dependency order (categories → product directory →
 // placements → products), each service given what it needs at creation: no service refers back
-// to one created after it. The one operation that spans services, removing a category with its
-// sub-categories and their placements, lives here.
+// to one created after it; the fields naming other records are checked against the store by the
+// spec's declarations (reference-check.ts). The one operation that spans services, removing a
+// category with its sub-categories and their placements, lives here. Beside it, the mall's
+// webhook setting.
 import type { SandboxStore } from '@mall-api/mall-state';
 import { type CategoryService, createCategoryService } from './category-service.js';
 import { createPlacementService, type PlacementService } from './placement-service.js';
 import { createProductDirectory } from './product-directory.js';
 import { createProductService, type MallSettings, type ProductService } from './product-service.js';
 import type { RecordShapes } from './record-shapes.js';
+import { requestReferenceCheck, storeLookups } from './reference-check.js';
+import { createWebhookSetting, type WebhookSetting } from './webhook-setting.js';
 
 /** The services of one mall's catalogue. */
 export interface Catalogue {
@@ -15,6 +19,8 @@ export interface Catalogue {
   readonly categories: CategoryService;
   readonly placements: PlacementService;
   readonly products: ProductService;
+  /** Whether the mall's events are delivered to the app. */
+  readonly webhooks: WebhookSetting;
   /** Deletes a category, its sub-categories and every placement in them; returns the numbers deleted. */
   removeCategory(categoryNo: number): number[];
 }
@@ -28,11 +34,12 @@ export function createCatalogue(
 ): Catalogue {
   const categories = createCategoryService(store, shapes);
   const directory = createProductDirectory(store);
-  const placements = createPlacementService(store, categories, directory);
+  const references = requestReferenceCheck(shapes, storeLookups(store));
+  const placements = createPlacementService(store, categories, directory, references);
   const products = createProductService({
+    references,
     store,
     shapes,
-    categories,
     directory,
     placements,
     clock,
@@ -44,6 +51,7 @@ export function createCatalogue(
     categories,
     placements,
     products,
+    webhooks: createWebhookSetting(store),
     removeCategory(categoryNo) {
       const doomed = categories.delete(categoryNo);
       placements.forgetCategories(doomed);

@@ -3,7 +3,10 @@
 // that exists, the derived `full_category_*` and `root_category_no` kept right when a name
 // changes, display-set rules checked against the stored values on update, decoration images and
 // SEO per category and shop, and deletion that takes the sub-categories with it (catalogue.ts removes their
-// placements too). Listing, filters and paging live in views/list-query.ts.
+// placements too). The shops of a multi-shop mall share the tree; each keeps for itself the
+// attributes the spec declares `x-per-shop` (its name, its display settings), stored beside the
+// default shop's record under `shopSettings`, and a shop that never set one shows the default
+// shop's. Listing, filters and paging live in views/list-query.ts.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import { createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
@@ -21,6 +24,8 @@ export interface CategoryRecord extends StoredRecord {
   full_category_no: Record<string, string | null>;
   root_category_no: number;
   display_order: number;
+  /** What a shop other than the default one set for itself, by shop number (never answered). */
+  shopSettings?: Record<string, Record<string, unknown>>;
 }
 
 /** Category number of the main (top) level: a parent of 1 makes a depth-1 category. */
@@ -32,9 +37,12 @@ const firstCategoryNo = 23;
 const setPrefixes = { A: [''], G: ['normal_', 'recommend_', 'new_'] } as const;
 
 export interface CategoryService {
-  get(categoryNo: number): CategoryRecord;
-  find(categoryNo: number): CategoryRecord | undefined;
-  all(): CategoryRecord[];
+  /** The category as shop `shopNo` (default 1) shows it; 404 when it does not exist. */
+  get(categoryNo: number, shopNo?: number): CategoryRecord;
+  /** The category as shop `shopNo` (default 1) shows it, if it exists. */
+  find(categoryNo: number, shopNo?: number): CategoryRecord | undefined;
+  /** Every category as shop `shopNo` (default 1) shows it. */
+  all(shopNo?: number): CategoryRecord[];
   create(shopNo: number, request: Record<string, unknown>): CategoryRecord;
   update(categoryNo: number, shopNo: number, request: Record<string, unknown>): CategoryRecord;
   /** Deletes the category and its sub-categories (not their placements); returns the numbers deleted. */
@@ -52,15 +60,35 @@ export interface CategoryService {
 const levels = ['1', '2', '3', '4'] as const;
 
 export function createCategoryService(store: SandboxStore, shapes: RecordShapes): CategoryService {
-  const find = (categoryNo: number) => store.get<CategoryRecord>('category', String(categoryNo));
-  const get = (categoryNo: number) => {
-    const category = find(categoryNo);
+  const stored = (categoryNo: number) => store.get<CategoryRecord>('category', String(categoryNo));
+  const perShop = new Set(shapes.perShopAttributes('Category'));
+  /** A stored category as shop `shopNo` shows it: its own settings and names over the shared record. */
+  const inShop = (category: CategoryRecord, shopNo: number): CategoryRecord => {
+    if (shopNo === 1 && category.shopSettings === undefined) return category;
+    const { shopSettings, ...shared } = category;
+    if (shopNo === 1) return shared as CategoryRecord;
+    const names: Record<string, string | null> = {};
+    for (const level of levels) {
+      const no = category.full_category_no[level];
+      const named = no === null || no === undefined ? undefined : stored(Number(no));
+      names[level] = named
+        ? String(named.shopSettings?.[shopNo]?.category_name ?? named.category_name)
+        : (category.full_category_name[level] ?? null);
+    }
+    return { ...shared, ...shopSettings?.[shopNo], shop_no: shopNo, full_category_name: names };
+  };
+  const find = (categoryNo: number, shopNo = 1) => {
+    const category = stored(categoryNo);
+    return category && inShop(category, shopNo);
+  };
+  const get = (categoryNo: number, shopNo = 1) => {
+    const category = find(categoryNo, shopNo);
     if (!category) throw notFound(`Category ${categoryNo} does not exist.`);
     return category;
   };
   const tree = createChildIndex(store);
   const children = (categoryNo: number) =>
-    tree.childrenOf(categoryNo).map((no) => find(no) as CategoryRecord);
+    tree.childrenOf(categoryNo).map((no) => stored(no) as CategoryRecord);
   const subtree = (categoryNo: number): CategoryRecord[] => {
     const root = get(categoryNo);
     const result = [root];
@@ -171,12 +199,12 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
   return {
     get,
     find,
-    all: () => store.all<CategoryRecord>('category'),
+    all: (shopNo = 1) => store.all<CategoryRecord>('category').map((c) => inShop(c, shopNo)),
     subtree,
     create(shopNo, request) {
       const parentNo =
         typeof request.parent_category_no === 'number' ? request.parent_category_no : mainCategoryNo;
-      const parent = parentNo === mainCategoryNo ? undefined : find(parentNo);
+      const parent = parentNo === mainCategoryNo ? undefined : stored(parentNo);
       if (parentNo !== mainCategoryNo && !parent)
         throw notFound(`Parent category ${parentNo} does not exist.`);
       if (parent && parent.category_depth >= maxDepth)
@@ -190,7 +218,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
       const category = {
         ...shapes.newRecord('Category', 'createCategory'),
         ...shapes.acceptedFields('Category', fields),
-        shop_no: shopNo,
+        shop_no: 1,
         category_no: categoryNo,
         category_name: String(request.category_name),
         display_order: siblings.length + 1,
@@ -198,23 +226,38 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
       } as CategoryRecord;
       checkDisplaySets(category);
       tree.put(category, () => store.put('category', String(categoryNo), category));
-      return category;
+      return inShop(category, shopNo);
     },
     update(categoryNo, shopNo, request) {
-      const current = get(categoryNo);
-      const parent = current.category_depth > 1 ? find(current.parent_category_no) : undefined;
-      const name = typeof request.category_name === 'string' ? request.category_name : current.category_name;
+      const current = stored(categoryNo);
+      if (!current) throw notFound(`Category ${categoryNo} does not exist.`);
+      const parent = current.category_depth > 1 ? stored(current.parent_category_no) : undefined;
+      const accepted = shapes.acceptedFields('Category', request);
+      // Another shop keeps its own settings for itself; what every shop shares goes to the record.
+      const own =
+        shopNo === 1 ? {} : Object.fromEntries(Object.entries(accepted).filter(([f]) => perShop.has(f)));
+      for (const field of Object.keys(own)) delete accepted[field];
+      const name =
+        shopNo === 1 && typeof request.category_name === 'string'
+          ? request.category_name
+          : current.category_name;
       const updated = {
         ...current,
-        ...shapes.acceptedFields('Category', request),
-        shop_no: shopNo,
+        ...accepted,
+        shop_no: 1,
         category_name: name,
         ...pathOf(categoryNo, name, parent),
       } as CategoryRecord;
-      checkDisplaySets(updated);
+      if (Object.keys(own).length > 0)
+        updated.shopSettings = {
+          ...current.shopSettings,
+          [shopNo]: { ...current.shopSettings?.[shopNo], ...own },
+        };
+      const shown = inShop(updated, shopNo);
+      checkDisplaySets(shown);
       tree.put(updated, () => store.put('category', String(categoryNo), updated));
       if (name !== current.category_name) renameDescendants(updated);
-      return updated;
+      return shown;
     },
     delete(categoryNo) {
       const doomed = subtree(categoryNo).map((c) => c.category_no);

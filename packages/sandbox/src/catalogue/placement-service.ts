@@ -2,13 +2,15 @@
 // with their order (`sequence_no`, fixed positions) and the main display groups of the home page
 // with their order and pinned products. Each shop places products for itself: a placement belongs
 // to the shop that made it, and reading, ordering or removing in one shop leaves another shop's
-// placements as they are. Placing needs an existing category (or group) and product; a product in
+// placements as they are. Placing needs an existing category (or group), and each product must be
+// one the add operation's request may name (its `x-refers-to`, reference-check.ts); a product in
 // section 2 or 3 is also in section 1, and leaving section 1 leaves all three; a product whose
 // `display` is F is not shown in sections 2 and 3. Each product's `category` and `main`
 // attributes (per shop) are kept in step with its placements in that shop.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { CategoryService } from './category-service.js';
 import type { ProductDirectory } from './product-directory.js';
+import type { RequestReferenceCheck } from './reference-check.js';
 import { invalidField, notFound } from './refusal.js';
 import { mainKey, placementKey } from './shop-keys.js';
 
@@ -76,7 +78,30 @@ export function createPlacementService(
   store: SandboxStore,
   categories: CategoryService,
   products: ProductDirectory,
+  references: RequestReferenceCheck,
 ): PlacementService {
+  /** The items of `productNos` the add operation `operationId` may not name, by their index. */
+  const refusedOf = (operationId: string, productNos: readonly number[]) => {
+    const refused = new Map<number, number>();
+    for (const { path } of references(operationId, { request: { product_no: productNos } })) {
+      const index = Number(path.at(-1));
+      refused.set(index, productNos[index] as number);
+    }
+    return refused;
+  };
+  /** Adds each product `add` takes, refusing those the operation may not name. */
+  const addEach = (operationId: string, productNos: readonly number[], add: (productNo: number) => void) => {
+    const refused = refusedOf(operationId, productNos);
+    const outcome: AddOutcome = { added: [], refused: [] };
+    productNos.forEach((productNo, index) => {
+      if (refused.has(index)) outcome.refused.push({ index, productNo });
+      else {
+        add(productNo);
+        outcome.added.push(productNo);
+      }
+    });
+    return outcome;
+  };
   const placementsOf = (shopNo: number, categoryNo: number, group: number) =>
     store
       .all<CategoryPlacement>('categoryPlacement')
@@ -169,18 +194,11 @@ export function createPlacementService(
     },
     addToCategory(shopNo, categoryNo, group, productNos) {
       categories.get(categoryNo);
-      const outcome: AddOutcome = { added: [], refused: [] };
-      productNos.forEach((productNo, index) => {
-        if (!products.find(productNo)) {
-          outcome.refused.push({ index, productNo });
-          return;
-        }
+      return addEach('createCategoryProduct', productNos, (productNo) => {
         if (group !== 1) place(shopNo, categoryNo, 1, productNo);
         place(shopNo, categoryNo, group, productNo);
         syncCategories(shopNo, productNo);
-        outcome.added.push(productNo);
       });
-      return outcome;
     },
     updateCategoryPlacement(shopNo, categoryNo, group, productNo, changes) {
       categories.get(categoryNo);
@@ -265,12 +283,7 @@ export function createPlacementService(
     },
     addToMain(shopNo, group, productNos) {
       mainGroup(group);
-      const outcome: AddOutcome = { added: [], refused: [] };
-      productNos.forEach((productNo, index) => {
-        if (!products.find(productNo)) {
-          outcome.refused.push({ index, productNo });
-          return;
-        }
+      return addEach('createMainProduct', productNos, (productNo) => {
         if (!store.get('mainPlacement', mainKey(group, productNo, shopNo))) {
           const last = mainPlacementsOf(shopNo, group).at(-1);
           store.put('mainPlacement', mainKey(group, productNo, shopNo), {
@@ -282,9 +295,7 @@ export function createPlacementService(
           });
           syncMains(shopNo, productNo);
         }
-        outcome.added.push(productNo);
       });
-      return outcome;
     },
     reorderMain(shopNo, group, productNos, fixed) {
       mainGroup(group);

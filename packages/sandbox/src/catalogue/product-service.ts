@@ -5,31 +5,24 @@
 // categories of `add_category_no` and the main groups of `main`; an update merges the request into
 // the stored record under the rules on stored values and the mall's settings (global edition, age
 // verification), and stores the icon period. `price_excluding_tax` is stored as sent, and computed
-// from the price and tax when not sent. Integrity: categories and main groups named must exist, a
-// bundle's components must be existing (non-bundle) products, related products must be existing
-// products other than the product itself, a product that is a bundle's component cannot be deleted,
+// from the price and tax when not sent. Integrity: every field the spec declares as naming another
+// record (`x-refers-to`: categories, main groups, a bundle's components, related products) names one
+// that exists and may be named (reference-check.ts), a product that is a bundle's component cannot be deleted,
 // and a deleted product leaves every category and main group and every other product's related
 // products. List views sorted by each order are kept until the next write.
 import type { SandboxStore } from '@mall-api/mall-state';
+import { bodyFieldName } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
-import type { CategoryService } from './category-service.js';
 import type { PlacementService } from './placement-service.js';
 import type { ProductDirectory, ProductRecord, StoredProduct } from './product-directory.js';
 import { type OptionInput, optionsOfRequest } from './product-options.js';
 import { sortProducts } from './product-order.js';
 import type { RecordShapes } from './record-shapes.js';
+import type { RequestReferenceCheck } from './reference-check.js';
 import { invalidFields, notFound } from './refusal.js';
 import { storedForm } from './stored-form.js';
-
-/**
- * The attributes a shop other than the default one (shop 1) keeps for itself: a product's price is
- * the same in every shop when it is created and can be changed per shop by an update (seed). A
- * shop that never set its own follows the default shop. Its categories and main groups are its own
- * placements (placement-service.ts). Everything else is shared by all shops.
- */
-const shopPriceFields = ['price', 'retail_price'];
 
 /** Mall settings the product rules depend on (the seed's "global-edition mall" and age verification). */
 export interface MallSettings {
@@ -87,18 +80,19 @@ export interface ProductService {
 export interface ProductServiceContext {
   readonly store: SandboxStore;
   readonly shapes: RecordShapes;
-  readonly categories: CategoryService;
   readonly directory: ProductDirectory;
   readonly placements: PlacementService;
   /** The mall's clock: created and updated dates. */
   readonly clock: () => number;
   readonly settings: MallSettings;
+  /** The check of the fields a write's request declares as naming other records. */
+  readonly references: RequestReferenceCheck;
 }
 
 export function createProductService({
+  references,
   store,
   shapes,
-  categories,
   directory,
   placements,
   clock,
@@ -128,49 +122,14 @@ export function createProductService({
 
   /** State-dependent rules of a create or update; every violation at once, naming the field. */
   const check = (
+    operationId: string,
     request: Record<string, unknown>,
     current: ProductRecord | undefined,
     productNo?: number,
   ) => {
-    const violations: Violation[] = [];
-    const addCategories = Array.isArray(request.add_category_no) ? request.add_category_no : [];
-    addCategories.forEach((item: { category_no?: unknown }, index) => {
-      if (typeof item?.category_no === 'number' && !categories.find(item.category_no))
-        violations.push(
-          violation(`request.add_category_no/${index}`, `category ${item.category_no} does not exist`),
-        );
-    });
-    const components = Array.isArray(request.bundle_product_components)
-      ? request.bundle_product_components
-      : [];
-    components.forEach((item: { product_no?: unknown }, index) => {
-      const no = item?.product_no;
-      const component = typeof no === 'number' ? stored(no) : undefined;
-      if (!component || no === productNo)
-        violations.push(
-          violation(`request.bundle_product_components/${index}`, `product ${String(no)} does not exist`),
-        );
-      else if (component.bundle)
-        violations.push(
-          violation(`request.bundle_product_components/${index}`, `product ${String(no)} is itself a bundle`),
-        );
-    });
-    const related = Array.isArray(request.relational_product) ? request.relational_product : [];
-    related.forEach((item: { product_no?: unknown }, index) => {
-      const no = item?.product_no;
-      if (typeof no !== 'number' || !stored(no) || no === productNo)
-        violations.push(
-          violation(
-            `request.relational_product/${index}/product_no`,
-            no === productNo ? 'is the product itself' : `product ${String(no)} does not exist`,
-          ),
-        );
-    });
-    const groups = new Set(placements.mains().map((main) => main.display_group));
-    (Array.isArray(request.main) ? request.main : []).forEach((group: unknown, index) => {
-      if (!groups.has(group))
-        violations.push(violation(`request.main/${index}`, `main group ${String(group)} does not exist`));
-    });
+    const violations: Violation[] = references(operationId, { request }, productNo).map(({ path, message }) =>
+      violation(bodyFieldName(path), message),
+    );
     if (request.adult_certification === 'T' && !settings.ageVerification)
       violations.push(
         violation(
@@ -341,7 +300,7 @@ export function createProductService({
       return view;
     },
     create(shopNo, request, bundle, createdAt) {
-      check(request, undefined);
+      check(bundle ? 'createBundleProduct' : 'createProduct', request, undefined);
       const productNo = store.nextNumber('product_no', firstProductNo);
       const now = kstDateTime(createdAt ?? clock());
       const record = {
@@ -374,12 +333,19 @@ export function createProductService({
     update(productNo, shopNo, request, bundle) {
       const entry = storedProduct(productNo, bundle);
       const current = entry.record;
-      check(request, inShop(entry, shopNo), productNo);
+      check(bundle ? 'updateBundleProduct' : 'updateProduct', request, inShop(entry, shopNo), productNo);
       const accepted = storedFields(bundle, request);
+      // What a shop other than the default one keeps for itself (`x-per-shop`: the price); a shop
+      // that never set its own follows the default shop. Its categories and main groups are its own
+      // placements (placement-service.ts); everything else is shared by all shops.
       const own =
         shopNo === 1
           ? {}
-          : Object.fromEntries(shopPriceFields.flatMap((f) => (f in accepted ? [[f, accepted[f]]] : [])));
+          : Object.fromEntries(
+              shapes
+                .perShopAttributes(schemaOf(bundle))
+                .flatMap((f) => (f in accepted ? [[f, accepted[f]]] : [])),
+            );
       for (const field of Object.keys(own)) delete accepted[field];
       const record = {
         ...current,

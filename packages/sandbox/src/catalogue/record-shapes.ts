@@ -4,14 +4,20 @@
 // valid for that attribute of the record schema (request and record shapes differ for a few fields,
 // such as `add_category_no` against `category`). Keeps every answer valid against the response
 // schemas without restating them here; also gives the defaults the spec sets for query parameters
-// (a list's sort order), what each query parameter means (`x-query`), and the example records the
-// collection view still templates from. The spec is read through its model.
+// (a list's sort order), what each query parameter means (`x-query`), which fields name other
+// records (`x-refers-to`), which attributes each shop keeps for itself (`x-per-shop`), the example
+// records the collection view still templates from, and the read scopes its events (`webhooks`)
+// need. The spec is read through its model.
 import {
   isJsonObject,
   type JsonObject,
+  perShopAttributesOf,
   type QueryMeaning,
   queryMeaningsOf,
+  type RecordReference,
+  recordReferencesOf,
   type SpecModel,
+  webhooksOf,
 } from '@mall-api/spec-model';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
@@ -39,6 +45,14 @@ export interface RecordShapes {
   enumOf(schemaName: string, field: string): readonly unknown[];
   /** The declared meanings of an operation's query parameters (none for an unknown operation). */
   queryMeanings(operationId: string): readonly QueryMeaning[];
+  /** The fields of an operation's request body that name other records (none without a body). */
+  requestReferences(operationId: string): readonly RecordReference[];
+  /** The attributes of a record of the schema component `schemaName` that name other records. */
+  recordReferences(schemaName: string): readonly RecordReference[];
+  /** The attributes of the schema component `schemaName` each shop of a multi-shop mall keeps for itself. */
+  perShopAttributes(schemaName: string): readonly string[];
+  /** The scopes an app needs to receive the document's events, each once, in the order first needed. */
+  readonly eventScopes: readonly string[];
 }
 
 const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -67,6 +81,16 @@ export function recordShapes(model: SpecModel): RecordShapes {
     return check;
   };
   const meanings = new Map<string, readonly QueryMeaning[]>();
+  /** `read(key)`, computed once per key. */
+  const once = <T>(read: (key: string) => T) => {
+    const found = new Map<string, T>();
+    return (key: string): T => {
+      if (!found.has(key)) found.set(key, read(key));
+      return found.get(key) as T;
+    };
+  };
+  const component = (schemaName: string) =>
+    model.dereference({ $ref: `#/components/schemas/${pointerSegment(schemaName)}` });
   const fits = (schemaName: string, field: string, value: unknown) =>
     checkFor(schemaName, field)?.(value) === true;
 
@@ -139,6 +163,16 @@ export function recordShapes(model: SpecModel): RecordShapes {
       }
       return found;
     },
+    requestReferences: once((operationId) => {
+      const body = model.operation(operationId)?.bodySchema;
+      return body ? recordReferencesOf(model.dereference(body)) : [];
+    }),
+    recordReferences: once((schemaName) => recordReferencesOf(component(schemaName))),
+    perShopAttributes: once((schemaName) => {
+      const schema = component(schemaName);
+      return isJsonObject(schema) ? perShopAttributesOf(schema) : [];
+    }),
+    eventScopes: [...new Set(webhooksOf(model.document).flatMap(({ requiredScope }) => requiredScope ?? []))],
     queryDefault: (operationId, name) =>
       model.operation(operationId)?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema
         .default,

@@ -338,7 +338,7 @@ describe('malls', () => {
           t.product[index][1].record.bundle_product_components[0].product_no = 999999;
         },
         `tables.product/${snapshot.tables.product.findIndex(([, entry]) => (entry as Body).bundle)}`,
-        /component product 999999/,
+        /bundle_product_components\/0\/product_no product 999999 does not exist/,
       ],
       [
         'a product in a missing category',
@@ -352,7 +352,25 @@ describe('malls', () => {
           t.product[0][1].record.relational_product = [{ product_no: 999999, interrelated: 'T' }];
         },
         'tables.product/0',
-        /related product 999999/,
+        /relational_product\/0\/product_no product 999999 does not exist/,
+      ],
+      [
+        'a product related to itself',
+        (t) => {
+          const record = t.product[0][1].record;
+          record.relational_product = [{ product_no: record.product_no, interrelated: 'T' }];
+        },
+        'tables.product/0',
+        /relational_product\/0\/product_no names the product itself/,
+      ],
+      [
+        'a sub-category of a missing parent',
+        (t) => {
+          const index = t.category.findIndex(([, c]: [string, Body]) => c.category_depth > 1);
+          t.category[index][1].parent_category_no = 999999;
+        },
+        `tables.category/${snapshot.tables.category.findIndex(([, c]) => (c as Body).category_depth > 1)}`,
+        /parent_category_no category 999999 does not exist/,
       ],
       [
         "a shop's placement of a product in a missing category",

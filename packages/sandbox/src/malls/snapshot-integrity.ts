@@ -1,12 +1,18 @@
 // The integrity of a snapshot's records, checked after their schemas and before anything is
 // restored: every record is stored under the key the services would give it (so it is served at
-// its own URL), no key repeats within a table, and every reference names a record of the snapshot
-// — a sub-category's parent, a category's decoration images and SEO, a placement's category (or
-// main group) and product, a product's categories and main groups (in every shop), its related
-// products, a bundle's components (existing products that are not bundles). Each violation names
-// the record (`tables.<table>/<index>`).
+// its own URL), no key repeats within a table, every field the spec declares as naming another
+// record (`x-refers-to`, for every shop a product is shown in) names one of the snapshot that it may
+// name, and a placement's category (or main group), part of its key, exists. Each violation names
+// the record (`tables.<table>/<index>`) and the field.
 import type { StoredRecord, TableName } from '@mall-api/mall-state';
-import { mainCategoryNo } from '../catalogue/category-service.js';
+import type { RecordReference, ReferencedResource } from '@mall-api/spec-model';
+import {
+  type BrokenReference,
+  brokenReferences,
+  nouns,
+  type ReferenceLookups,
+  resourceTables,
+} from '../catalogue/reference-check.js';
 import { mainKey, placementKey, settingsKey } from '../catalogue/shop-keys.js';
 import type { Violation } from '../protocol.js';
 
@@ -15,6 +21,25 @@ type Tables = { readonly [T in TableName]: readonly (readonly [string, StoredRec
 
 // biome-ignore lint/suspicious/noExplicitAny: records are read loosely; their schemas were checked
 type Loose = Record<string, any>;
+
+/** The admin spec's schema of the records each table holds (a product entry wraps its record). */
+export const recordSchemas: { readonly [T in Exclude<TableName, 'product' | 'sequence'>]: string } = {
+  category: 'Category',
+  decoration: 'CategoryDecorationImage',
+  seo: 'CategorySeo',
+  main: 'Main',
+  categoryPlacement: 'CategoryProduct',
+  mainPlacement: 'MainProduct',
+};
+
+/**
+ * The record a placement is kept under, part of its key rather than of its schema: the category
+ * (or main group) whose section it is in.
+ */
+const ownerOf: { readonly [T in TableName]?: (record: Loose) => [ReferencedResource, unknown] } = {
+  categoryPlacement: (p) => ['category', p.category_no],
+  mainPlacement: (p) => ['main-group', p.display_group],
+};
 
 /** The key each table's records are stored under (none for the sequences, named freely). */
 const keyOf: { readonly [T in Exclude<TableName, 'sequence'>]: (record: Loose) => string } = {
@@ -27,22 +52,32 @@ const keyOf: { readonly [T in Exclude<TableName, 'sequence'>]: (record: Loose) =
   mainPlacement: (p) => mainKey(p.display_group, p.product_no, p.shop_no),
 };
 
-const listOf = (value: unknown): Loose[] => (Array.isArray(value) ? value : []);
-
 const at = (table: TableName, index: number, message: string): Violation => ({
   location: 'body',
   name: `tables.${table}/${index}`,
   message,
 });
 
-/** What breaks the integrity of a snapshot's records (nothing: safe to restore). */
-export function integrityViolations(tables: Tables): Violation[] {
+/**
+ * What breaks the integrity of a snapshot's records (nothing: safe to restore); `references` gives
+ * the fields of a schema component's records that name other records (`x-refers-to`).
+ */
+export function integrityViolations(
+  tables: Tables,
+  references: (schemaName: string) => readonly RecordReference[],
+): Violation[] {
   const violations: Violation[] = [];
-  const keys = (table: TableName) => new Set(tables[table].map(([key]) => key));
-  const categories = keys('category');
-  const mains = keys('main');
+  /** The keys of each table a reference can name, each read once. */
+  const named = new Map<TableName, Set<string>>();
+  const keys = (table: TableName) => {
+    let found = named.get(table);
+    if (!found) {
+      found = new Set(tables[table].map(([key]) => key));
+      named.set(table, found);
+    }
+    return found;
+  };
   const products = new Map(tables.product.map(([key, entry]) => [key, entry as Loose]));
-  const category = (no: unknown) => no === mainCategoryNo || categories.has(String(no));
 
   for (const table of Object.keys(keyOf) as (keyof typeof keyOf)[]) {
     const first = new Map<string, number>();
@@ -56,49 +91,30 @@ export function integrityViolations(tables: Tables): Violation[] {
       else first.set(key, index);
     });
   }
-  /** The references of a table's record: each whether it names an existing record, and what it names. */
-  const referencesOf: { readonly [T in TableName]?: (record: Loose) => [boolean, string][] } = {
-    category: (c) => [[category(c.parent_category_no), `parent category ${c.parent_category_no}`]],
-    decoration: (d) => [[categories.has(String(d.category_no)), `category ${d.category_no}`]],
-    seo: (s) => [[categories.has(String(s.category_no)), `category ${s.category_no}`]],
-    categoryPlacement: (p) => [
-      [categories.has(String(p.category_no)), `category ${p.category_no}`],
-      [products.has(String(p.product_no)), `product ${p.product_no}`],
-    ],
-    mainPlacement: (p) => [
-      [mains.has(String(p.display_group)), `main group ${p.display_group}`],
-      [products.has(String(p.product_no)), `product ${p.product_no}`],
-    ],
-    product: ({ record, shopPlacements }) => [
-      ...[record, ...Object.values(shopPlacements ?? {})].flatMap((placed: Loose) => [
-        ...listOf(placed?.category).map((c): [boolean, string] => [
-          categories.has(String(c?.category_no)),
-          `category ${c?.category_no}`,
-        ]),
-        ...listOf(placed?.main).map((group): [boolean, string] => [
-          mains.has(String(group)),
-          `main group ${group}`,
-        ]),
-      ]),
-      ...listOf(record.relational_product).map((r): [boolean, string] => [
-        products.has(String(r?.product_no)) && r?.product_no !== record.product_no,
-        `related product ${r?.product_no} (not itself)`,
-      ]),
-      ...listOf(record.bundle_product_components).map((c): [boolean, string] => {
-        const part = products.get(String(c?.product_no));
-        return [
-          part !== undefined && part.bundle !== true,
-          `component product ${c?.product_no} (not a bundle)`,
-        ];
-      }),
-    ],
+  const lookups: ReferenceLookups = {
+    exists: (resource, value) => keys(resourceTables[resource]).has(String(value)),
+    isBundle: (value) => products.get(String(value))?.bundle === true,
   };
-  for (const [table, references] of Object.entries(referencesOf) as [
-    TableName,
-    (r: Loose) => [boolean, string][],
-  ][])
-    for (const [index, [, record]] of tables[table].entries())
-      for (const [exists, named] of references(record as Loose))
-        if (!exists) violations.push(at(table, index, `refers to ${named}, which does not exist`));
+  const refused = (table: TableName, index: number, broken: BrokenReference[]) => {
+    for (const { path, message } of broken) violations.push(at(table, index, `${path.join('/')} ${message}`));
+  };
+  for (const table of Object.keys(recordSchemas) as (keyof typeof recordSchemas)[]) {
+    const declared = references(recordSchemas[table]);
+    tables[table].forEach(([, record], index) => {
+      refused(table, index, brokenReferences(declared, record, lookups));
+      const owner = ownerOf[table]?.(record as Loose);
+      if (owner && !lookups.exists(owner[0], owner[1]))
+        violations.push(
+          at(table, index, `is kept under ${nouns[owner[0]]} ${owner[1]}, which does not exist`),
+        );
+    });
+  }
+  // A product's attributes in every shop (the default shop's record, another shop's placements).
+  tables.product.forEach(([, entry], index) => {
+    const { record, bundle, shopPlacements } = entry as Loose;
+    const declared = references(bundle ? 'BundleProduct' : 'Product');
+    for (const shown of [record, ...Object.values(shopPlacements ?? {})])
+      refused('product', index, brokenReferences(declared, shown, lookups, record?.product_no));
+  });
   return violations;
 }

@@ -12,11 +12,16 @@ import {
   type TableName,
   tableNames,
 } from '@mall-api/mall-state';
-import type { JsonObject, SpecModel } from '@mall-api/spec-model';
+import {
+  type JsonObject,
+  type RecordReference,
+  recordReferencesOf,
+  type SpecModel,
+} from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
-import { integrityViolations } from './snapshot-integrity.js';
+import { integrityViolations, recordSchemas } from './snapshot-integrity.js';
 
 /** A mall's data as plain JSON. */
 export interface MallSnapshot {
@@ -63,16 +68,6 @@ function shapeViolations(value: unknown): Violation[] {
   return violations;
 }
 
-/** The admin spec's schema of the records each table holds (a product entry wraps its record). */
-const recordSchemas: { readonly [T in Exclude<TableName, 'product' | 'sequence'>]: string } = {
-  category: 'Category',
-  decoration: 'CategoryDecorationImage',
-  seo: 'CategorySeo',
-  main: 'Main',
-  categoryPlacement: 'CategoryProduct',
-  mainPlacement: 'MainProduct',
-};
-
 /**
  * Checks values offered as snapshots by the record schemas of `model` (the admin API's): the
  * returned function gives what is wrong with one (nothing: a snapshot safe to restore), checking
@@ -96,6 +91,15 @@ export function createSnapshotCheck(model: SpecModel): (value: unknown) => Promi
       properties: { bundle: { type: 'boolean' }, record: { type: 'object' }, options: { type: 'array' } },
     }),
   );
+  const declared = new Map<string, readonly RecordReference[]>();
+  const references = (name: string) => {
+    let found = declared.get(name);
+    if (!found) {
+      found = recordReferencesOf(model.dereference({ $ref: `#/components/schemas/${name}` }));
+      declared.set(name, found);
+    }
+    return found;
+  };
   const product = component('Product');
   const bundle = component('BundleProduct');
   return async (value) => {
@@ -110,7 +114,7 @@ export function createSnapshotCheck(model: SpecModel): (value: unknown) => Promi
           found.push(...schemaViolations(record.bundle ? bundle : product, record.record, `${name}.record`));
         violations.push(...found);
       });
-    return violations.length > 0 ? violations : integrityViolations(tables);
+    return violations.length > 0 ? violations : integrityViolations(tables, references);
   };
 }
 

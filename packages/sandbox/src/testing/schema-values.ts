@@ -1,8 +1,9 @@
 // Test support: a value valid for a (dereferenced) JSON schema, made from what the schema says —
 // its `const`, an `enum` value other than the `default`, an example, else a value of its type
 // within its bounds and format — so a write of that value is observable against the default.
-// `variant` 1 gives a second value where the schema allows one (another enum value or example, a
-// larger number, another text), for a write that changes what an earlier one wrote.
+// `variant` 1 gives a second value where the schema allows one (another enum value or example, the
+// one example's amount plus one, a larger number, another text), for a write that changes what an
+// earlier one wrote.
 // Numbers that name records (`category_no`, `parent_category_no`, `fix_product_no`: a name that is,
 // or ends with, an identifier's) are taken from `identifiers`, so a reference points at a record
 // that exists; an array of references refers to every record known, one item each. The caller checks the value against the schema. Not
@@ -28,6 +29,13 @@ function stringValue(schema: Schema, variant: number): string {
   const text = variant === 0 ? 'written value' : 'rewritten value';
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : text.length;
   return text.slice(0, Math.max(max, schema.minLength ?? 1));
+}
+
+/** A second value beside a schema's one example: a number or decimal string one more, else the example. */
+function nextAmount(example: unknown): unknown {
+  if (typeof example === 'number') return example + 1;
+  const decimal = typeof example === 'string' ? /^\d+(?:\.(\d+))?$/.exec(example) : null;
+  return decimal ? (Number(example) + 1).toFixed(decimal[1]?.length ?? 0) : structuredClone(example);
 }
 
 /** A number within the schema's bounds, other than its default. */
@@ -83,7 +91,10 @@ export function schemaValue(
   const examples = Array.isArray(schema.examples)
     ? schema.examples.filter((example: unknown) => example !== schema.default)
     : [];
-  if (examples.length > 0) return structuredClone(examples[variant % examples.length]);
+  if (examples.length > 0)
+    return variant < examples.length || examples.length > 1
+      ? structuredClone(examples[variant % examples.length])
+      : nextAmount(examples[0]);
   switch (typeOf(schema)) {
     case 'object': {
       const properties: Schema = schema.properties ?? {};

@@ -2,12 +2,13 @@
 // test): reads reflect writes (categories, placements, SEO, decoration images), list filters match,
 // page and follow later writes, options make one variant per combination, the icon exposure period
 // is kept and cleared, the mall settings (age verification, global edition) and a multi-shop mall
-// sharing one catalogue hold, and the integrity rules refuse a write with the field named and keep
-// nothing. Calls carry parameters as the front layer hands them over (converted to their schema
+// sharing one catalogue hold, the integrity rules refuse a write with the field named and keep
+// nothing, and the webhook setting is kept per mall beside an empty delivery log. Calls carry parameters as the front layer hands them over (converted to their schema
 // types); every answered body is checked against the operation's documented success responses.
+import { webhooksOf } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refusal } from '../protocol.js';
-import { type Body, closeTestMalls, openMall } from '../testing/test-malls.js';
+import { type Body, closeTestMalls, mallCalls, openMall, shippedSpecs } from '../testing/test-malls.js';
 
 afterAll(closeTestMalls);
 
@@ -112,6 +113,81 @@ describe('a multi-shop mall', () => {
       query: { shop_no: 2, category_name: 'shared shelf' },
     });
     expect(inShop2.categories.map((c: Body) => [c.shop_no, c.use_display])).toEqual([[2, 'F']]);
+  });
+
+  it("keeps each shop's own category name and display settings, and shows the default shop's until a shop sets its own", async () => {
+    const parent = await mall.createCategory({ category_name: 'Knitwear' });
+    const child = await mall.createCategory({
+      category_name: 'Cardigans',
+      parent_category_no: parent.category_no,
+    });
+    const inShop = async (shopNo: number, categoryNo = child.category_no) =>
+      (await mall.admin('getCategory', { path: { category_no: categoryNo }, query: { shop_no: shopNo } }))
+        .category;
+    expect(await inShop(2)).toMatchObject({ shop_no: 2, category_name: 'Cardigans' });
+
+    const update = async (shopNo: number, categoryNo: number, request: Body) =>
+      await mall.admin('updateCategory', {
+        path: { category_no: categoryNo },
+        body: { shop_no: shopNo, request },
+      });
+    const changed = (
+      await update(2, child.category_no, {
+        category_name: 'Strickjacken',
+        use_main: 'T',
+        product_display_scope: 'A',
+        product_display_type: 'A',
+        product_display_key: 'N',
+        product_display_sort: 'A',
+        use_display: 'F',
+      })
+    ).category;
+    await update(2, parent.category_no, { category_name: 'Strick' });
+    await update(1, child.category_no, { category_name: 'Cardigans and Vests' });
+    expect(changed).toMatchObject({ shop_no: 2, category_name: 'Strickjacken', use_main: 'T' });
+    expect(await inShop(2)).toMatchObject({
+      category_name: 'Strickjacken',
+      use_main: 'T',
+      product_display_key: 'N',
+      use_display: 'F',
+      full_category_name: { 1: 'Strick', 2: 'Strickjacken', 3: null, 4: null },
+    });
+    // Shop 1 keeps its own settings; use_display is the one both shops share.
+    expect(await inShop(1)).toMatchObject({
+      shop_no: 1,
+      category_name: 'Cardigans and Vests',
+      use_main: child.use_main,
+      product_display_key: child.product_display_key,
+      use_display: 'F',
+      full_category_name: { 1: 'Knitwear', 2: 'Cardigans and Vests', 3: null, 4: null },
+    });
+    const listed = async (shopNo: number, name: string) =>
+      (
+        await mall.admin('listCategories', { query: { shop_no: shopNo, category_name: name } })
+      ).categories.map((c: Body) => c.category_no);
+    expect(await listed(2, 'strickjacken')).toEqual([child.category_no]);
+    expect(await listed(1, 'strickjacken')).toEqual([]);
+  });
+
+  it("removes a product from a category in the shop the delete names, leaving another shop's placement", async () => {
+    const category = await mall.createCategory({ category_name: 'Two Shop Shelf' });
+    const product = await mall.createProduct({ product_name: 'Two Shop Scarf', supply_price: '1000.00' });
+    const path = { category_no: category.category_no };
+    for (const shopNo of [1, 2])
+      await mall.admin('createCategoryProduct', {
+        path,
+        body: { shop_no: shopNo, request: { product_no: [product.product_no] } },
+      });
+    const placed = async (shopNo: number) =>
+      (
+        await mall.admin('listCategoryProducts', { path, query: { display_group: 1, shop_no: shopNo } })
+      ).products.map((p: Body) => p.product_no);
+    await mall.admin('deleteCategoryProduct', {
+      path: { ...path, product_no: product.product_no },
+      query: { shop_no: 2 },
+    });
+    expect(await placed(2)).toEqual([]);
+    expect(await placed(1)).toEqual([product.product_no]);
   });
 
   it('refuses a shop the mall does not have, naming shop_no where it was given, and creates nothing', async () => {
@@ -250,7 +326,7 @@ describe('integrity rules', () => {
     expect(read.relational_product).toEqual([]);
   });
 
-  it('refuses a bundle with a missing component, naming the element, and creates nothing', async () => {
+  it('refuses a bundle with a missing component, naming its product_no, and creates nothing', async () => {
     const part = await mall.createProduct({
       product_name: 'Bundle Part',
       supply_price: '1000.00',
@@ -275,7 +351,7 @@ describe('integrity rules', () => {
       ]),
     );
     expect(refused.reason).toBe('invalid');
-    expect(names(refused)).toEqual(['request.bundle_product_components/1']);
+    expect(names(refused)).toEqual(['request.bundle_product_components/1/product_no']);
     expect(await mall.count('countProducts')).toBe(before);
     const made = await mall.handle(
       'admin',
@@ -677,5 +753,34 @@ describe('embedded resources', () => {
     // The seeded products differ: some with benefits and some without, page views of their own.
     expect(new Set(compared.map((p) => p.benefits.length)).size).toBeGreaterThan(1);
     expect(new Set(compared.map((p) => p.hits.count)).size).toBeGreaterThan(1);
+  });
+});
+
+describe('webhook setting and delivery log', () => {
+  it('starts with reception on and the scopes the spec’s events need; an update is kept per mall', async () => {
+    const mall = await openMall('webhook-setting');
+    const other = mallCalls(mall.malls, 'webhook-other', await shippedSpecs());
+    const needed = new Set(webhooksOf((await shippedSpecs()).admin.document).map((e) => e.requiredScope));
+    const before = (await mall.admin('getWebhookSetting')).webhook;
+    expect(before.reception_status).toBe('T');
+    expect(new Set(before.scopes)).toEqual(needed);
+    expect(before.scopes).toContain('mall.read_product');
+
+    const turned = await mall.handle('admin', 'updateWebhookSetting', {
+      body: { request: { reception_status: 'F' } },
+    });
+    expect(turned).toMatchObject({ ok: true, kind: 'updated', body: { webhook: { reception_status: 'F' } } });
+    expect((await mall.admin('getWebhookSetting')).webhook.reception_status).toBe('F');
+    expect((await other.admin('getWebhookSetting')).webhook.reception_status).toBe('T');
+
+    await mall.handle('admin', 'updateWebhookSetting', { body: { request: { reception_status: 'T' } } });
+    expect((await mall.admin('getWebhookSetting')).webhook.reception_status).toBe('T');
+  });
+
+  it('logs no delivery, since the sandbox sends no events: the log is empty after writes', async () => {
+    const mall = await openMall('webhook-log');
+    await mall.createProduct({ product_name: 'Logged Lamp', supply_price: '1000.00' });
+    expect(await mall.admin('listWebhookLogs', { query: { success: 'F' } })).toEqual({ logs: [] });
+    expect(await mall.admin('listWebhookLogs')).toEqual({ logs: [] });
   });
 });

@@ -1,9 +1,12 @@
 // The admin API answered from one mall's catalogue: one handler per operation id (typed by the
 // generated operations), mapping the converted parameters and body onto the category, product and
 // placement services (a write inside one store transaction, so a refused write changes nothing) and
-// the result onto the documented body (`{category: …}`, `{count: n}`). Operations without a handler
-// here are answered by the mock from the spec's examples. A read (every handler not wrapped in a
-// transaction) keeps its answers until the next write to the mall (kept-answers.ts).
+// the result onto the documented body (`{category: …}`, `{count: n}`). The webhook setting is the
+// mall's stored reception status with the scopes the spec's events need (the sandbox has no consent
+// step, so a mall shares them all); the delivery log is empty, since the sandbox sends no events yet.
+// Operations without a handler here are answered by the mock from the spec's examples. A read
+// (every handler not wrapped in a transaction) keeps its answers until the next write to the mall
+// (kept-answers.ts).
 
 import { tableNames } from '@mall-api/mall-state';
 import type { operations } from '@mall-api/specs/types/admin';
@@ -77,7 +80,7 @@ export function createAdminView(
   soldAs: (product: ProductRecord) => SoldAs,
   recent?: RecentValues,
 ): HandlerMap<AdminOperations> {
-  const { store, categories, products, placements } = catalogue;
+  const { store, categories, products, placements, webhooks } = catalogue;
   /** The handlers that write; every other one only reads, and keeps its answers. */
   const writers = new WeakSet<Handler<never>>();
   /** The handler inside one store transaction: a refusal it throws undoes its writes. */
@@ -90,8 +93,10 @@ export function createAdminView(
   /** The records `query` selects under the declared meanings of `operationId`'s parameters. */
   const matcher = <R>(operationId: string, query: object, context?: FilterContext<R>) =>
     declaredMatcher<R>(shapes.queryMeanings(operationId), query as Record<string, unknown>, context);
-  const categoryList = (operationId: string, query: object) =>
-    categories.all().filter(matcher<CategoryRecord>(operationId, query));
+  const categoryList = (
+    operationId: string,
+    query: { readonly shop_no?: number; readonly [name: string]: unknown },
+  ) => categories.all(query.shop_no ?? 1).filter(matcher<CategoryRecord>(operationId, query));
   const productContext: FilterContext<ProductRecord> = {
     derived: { variants: (product) => variantsOf(product, products.optionsOf(product.product_no)) },
     descendants: (_filter, categoryNo) =>
@@ -125,8 +130,8 @@ export function createAdminView(
     ).map((p) => productView(p, query));
   const productCount = (operationId: string, query: object) =>
     countMatches(products.ordered(undefined, undefined, false), matcher(operationId, query, productContext));
-  const categoryView = (category: CategoryRecord, query: { shop_no?: number; fields?: readonly string[] }) =>
-    pickFields({ ...category, shop_no: query.shop_no ?? 1 }, query.fields, 'category_no');
+  const categoryView = (category: CategoryRecord, query: { fields?: readonly string[] }) =>
+    pickFields(category, query.fields, 'category_no');
 
   /** Get, create, update and delete of products or bundle products, answered under `key`. */
   type ProductOp<Get, Create, Update, Delete> = {
@@ -185,7 +190,7 @@ export function createAdminView(
       }),
     countCategories: ({ query }) => found({ count: categoryList('countCategories', query).length }),
     getCategory: ({ path, query }) =>
-      found({ category: categoryView(categories.get(path.category_no), query) }),
+      found({ category: categoryView(categories.get(path.category_no, query.shop_no ?? 1), query) }),
     createCategory: write((input) =>
       created({ category: categories.create(shopOf(input).shopNo, input.body.request) }),
     ),
@@ -253,10 +258,9 @@ export function createAdminView(
       );
       return updated({ product });
     }),
-    // The operation names no shop: the default shop's placement (shop_no omitted is shop 1).
     deleteCategoryProduct: write(({ path, query }) => {
       const group = query.display_group ?? 1;
-      placements.removeFromCategory(1, path.category_no, path.product_no, group);
+      placements.removeFromCategory(query.shop_no ?? 1, path.category_no, path.product_no, group);
       return deleted({ product: { display_group: group, product_no: path.product_no } });
     }),
 
@@ -300,6 +304,14 @@ export function createAdminView(
     createBundleProduct: bundles.create,
     updateBundleProduct: bundles.update,
     deleteBundleProduct: bundles.delete,
+
+    // Webhooks
+    getWebhookSetting: () =>
+      found({ webhook: { scopes: shapes.eventScopes, reception_status: webhooks.receptionStatus() } }),
+    updateWebhookSetting: write(({ body }) =>
+      updated({ webhook: { reception_status: webhooks.setReceptionStatus(body.request.reception_status) } }),
+    ),
+    listWebhookLogs: () => found({ logs: [] }),
   };
   return withShopCheck(
     keepingReads(handlers, writers, keptAnswers(store, tableNames, answerCapacity, recent)),

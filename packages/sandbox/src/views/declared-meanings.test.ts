@@ -4,7 +4,9 @@
 // parameter observable, calls with and without it, and checks that the answer changed as declared —
 // a filter lists exactly the records its comparison accepts (a proper, non-empty subset), its count
 // equals that list's length, paging, sorting, projection, embedding, shop, mall and period behave
-// as their roles say. A parameter added to a spec is covered without editing this file.
+// as their roles say. An operation whose records the spec declares the sandbox does not simulate
+// (`x-sandbox: {simulated: false}`) answers no record, with or without the parameter. A parameter
+// added to a spec is covered without editing this file.
 import {
   type FilterMeaning,
   indexOperations,
@@ -67,6 +69,9 @@ const meaningOf = (op: OperationEntry, role: QueryMeaning['role']) =>
   queryMeaningsOf(op).find((m) => m.role === role);
 const parameterOf = (op: OperationEntry, name: string) =>
   op.parameters.find((p) => p.in === 'query' && p.name === name);
+/** Whether the spec declares that the sandbox does not simulate the operation's records. */
+const notSimulated = (op: OperationEntry) =>
+  (op.extensions['x-sandbox'] as { simulated?: boolean } | undefined)?.simulated === false;
 
 /** Every record a query selects: all pages when the operation pages, else its one answer. */
 async function allRecords(api: Api, op: OperationEntry, query: Query, path: Query): Promise<Body[]> {
@@ -281,6 +286,13 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
     if (meaning.role === 'authorization') {
       // The OAuth authorization request is answered by the mock's OAuth stage, not the sandbox.
       expect(op.requiredScope).toBe('none');
+      return;
+    }
+    if (notSimulated(op)) {
+      const example = parameterOf(op, meaning.name)?.definition.example;
+      expect(example, `${meaning.name} has an example`).toBeDefined();
+      expect(await allRecords(api, op, {}, {})).toEqual([]);
+      expect(await allRecords(api, op, { [meaning.name]: example }, {})).toEqual([]);
       return;
     }
     const base = bases.get(op.operationId);

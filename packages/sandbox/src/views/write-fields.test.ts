@@ -11,12 +11,15 @@
 // them, or read from a list; an update's subject is made by that create with every field, and by
 // the create at the update's own path (a placement before its update) when there is one.
 // A write that names a shop (the body's `shop_no`) made for shop 2 reads back in shop 2; what is
-// kept under a record (its settings, its placements) is each shop's, so shop 1 reads it unchanged.
+// kept under a record (its settings, its placements) is each shop's, so shop 1 reads it unchanged,
+// and so are the attributes of a shared record the spec declares `x-per-shop` (an update sends
+// another value for each in shop 2, which shop 1 does not show).
 import {
   isJsonObject,
   type Json,
   linkValue,
   type OperationEntry,
+  perShopAttributesOf,
   queryMeaningsOf,
   type SpecModel,
 } from '@mall-api/spec-model';
@@ -223,6 +226,14 @@ const sharedRecord = (write: OperationEntry) => {
       (o.pathTemplate === read.pathTemplate || o.links.some((l) => l.operationId === read.operationId)),
   );
 };
+/** The attributes of the records `read` answers that each shop keeps for itself (`x-per-shop`). */
+const perShopOf = (read: OperationEntry): string[] => {
+  const ok = admin.resolveOptional(read.responses['200']);
+  const body = admin.dereference((ok?.content as Body)?.['application/json']?.schema ?? {}) as Body;
+  const [first] = Object.values((body.properties ?? {}) as Body) as Body[];
+  const record = first?.items ?? first;
+  return isJsonObject(record) ? perShopAttributesOf(record) : [];
+};
 /** The writes whose body names a shop and whose paired read takes one. */
 const shopWrites = writes.filter(
   (write) => namesShop(write) && shopParameterOf(readOf(write).read) !== undefined,
@@ -344,13 +355,20 @@ describe('every documented request field of every admin write is stored', () => 
       const { shop_no: _shop, ...sent } = fullBody(write).request;
       // A shop's own records: shop 1 makes and writes its own first, which shop 2's write must keep.
       const path = await subjectOf(write, sent, undefined, shared ? [2] : [1, 2]);
-      const body = validBody(write, sent);
+      // An update of a shared record sends another value for each attribute a shop keeps for itself.
+      const own = shared && write.method !== 'post' ? perShopOf(read).filter((f) => f in sent) : [];
+      const properties = (requestSchemaOf(write) as Body).properties as Body;
+      const body = validBody(write, {
+        ...sent,
+        ...Object.fromEntries(own.map((f) => [f, schemaValue(properties[f], identifiers, f, 1)])),
+      });
       const query = readQuery(read, body.request);
       const inShop = async (shopNo: number, answer?: Body) =>
         recordsOf(
           await call(read, answer ? readPath(answer, path) : path, { query: { ...query, [shop]: shopNo } }),
         );
       const before = shared ? undefined : await inShop(1, await call(write, path, { body }));
+      const [keptInShop1] = own.length > 0 ? await inShop(1) : [];
       const answer = await call(write, path, { body: { ...body, shop_no: 2 } });
       const after = await inShop(2, answer);
       for (const record of after) if (record && 'shop_no' in record) expect(record.shop_no).toBe(2);
@@ -365,6 +383,13 @@ describe('every documented request field of every admin write is stored', () => 
           true,
         );
       if (before) expect(await inShop(1, answer)).toEqual(before);
+      if (keptInShop1) {
+        const [shop1] = await inShop(1, answer);
+        const changed = own.filter((f) => JSON.stringify(keptInShop1[f]) !== JSON.stringify(body.request[f]));
+        expect(changed.length, 'an attribute the shops keep apart that shop 2 changed').toBeGreaterThan(0);
+        for (const field of changed)
+          expect((shop1 as Body)[field], `${field} in shop 1`).toEqual(keptInShop1[field]);
+      }
     },
   );
 

@@ -4,7 +4,6 @@
 // issued for does not authenticate. It never answers: the rate limit needs the mall first, and
 // refusing an unauthenticated caller is `requireCredentials`' job.
 
-import { andThen } from '@mall-api/mall-state';
 import { type Authentication, authenticate, type CredentialSources } from '../../authentication.js';
 import { defaultMallId } from '../../mall-address.js';
 import type { Arrival, Identity } from '../phases.js';
@@ -25,9 +24,6 @@ function identity({ namedMall }: Arrival, caller: Authentication): Identity {
 export function identifyCaller(sources: CredentialSources): Step<Arrival, Identity> {
   return {
     name: 'identify-caller',
-    run: (phase) =>
-      andThen(authenticate(phase.api, phase.request, sources), (caller: Authentication) =>
-        identity(phase, caller),
-      ),
+    run: (phase) => authenticate(phase.api, phase.request, sources).then((caller) => identity(phase, caller)),
   };
 }

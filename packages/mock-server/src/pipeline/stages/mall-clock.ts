@@ -1,7 +1,7 @@
 // Stage: loads the clock of the request's mall once, as soon as the mall is known (after the
 // caller is identified), so every later reading of that mall's time in this request — buckets,
-// tokens issued, sandbox records, the journal — sees a clock moved on any replica. Over the
-// in-memory clocks there is nothing to load and it passes on at once. It never answers.
+// tokens issued, sandbox records, the journal — sees a clock moved on any replica (on Redis from
+// the copy Redis keeps valid, so it asks Redis only when the clock moved). It never answers.
 import type { MallClocks } from '@mall-api/mall-state';
 import type { Identified } from '../phases.js';
 import type { Check } from '../stage.js';
@@ -10,9 +10,6 @@ import type { Check } from '../stage.js';
 export function mallClock(clocks: MallClocks): Check<Identified> {
   return {
     name: 'mall-clock',
-    run({ mallId }) {
-      const loaded = clocks.refresh(mallId);
-      return loaded instanceof Promise ? loaded.then(() => undefined) : undefined;
-    },
+    run: ({ mallId }) => clocks.refresh(mallId).then(() => undefined),
   };
 }

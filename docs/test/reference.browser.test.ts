@@ -1,5 +1,5 @@
 // Each Redoc reference of the built site in a real headless Chromium, in the light and the dark
-// scheme: it shows every operation of its spec, with the TypeScript, curl, Python and PHP samples
+// scheme: it shows every operation and event of its spec, with the TypeScript, curl, Python and PHP samples
 // and a "Try it" button on the operations; it logs no console error, fails no request and requests
 // nothing outside localhost; and axe-core finds no serious or critical accessibility violation.
 // Each reference loads once and is read in the light scheme, then in the dark one. A screenshot of
@@ -41,6 +41,8 @@ interface LoadedReference {
   /** Operations with a "Try it" button. */
   tryIt: string[];
   operations: Operation[];
+  /** The events of the spec's `webhooks`, each with its key as `path`. */
+  events: Operation[];
   /** The operations shown: operationId → heading text, read once Redoc rendered. */
   shown: Map<string, string>;
   /** The axe-core scan, started once the page was read. */
@@ -57,6 +59,7 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
     await readFile(join(docsRoot, 'dist', 'specs', `${name}.openapi.json`), 'utf8'),
   ) as {
     paths: Record<string, Record<string, Operation>>;
+    webhooks?: Record<string, Record<string, Operation>>;
   };
   const { page, problems } = await openWatchedPage(browser, 'light');
   await page.goto(`${site.url}/${name}/index.html`, { waitUntil: 'networkidle' });
@@ -70,9 +73,13 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
   const headings = await page.$$eval('[id^="operation/"] h2', (nodes) =>
     nodes.map((node) => [node.closest('[id^="operation/"]')?.id ?? '', node.textContent?.trim() ?? '']),
   );
-  const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
-    Object.values(item).map((operation) => ({ ...operation, path })),
-  );
+  const operationsOf = (items: Record<string, Record<string, Operation>>) =>
+    Object.entries(items).flatMap(([path, item]) =>
+      Object.values(item).map((operation) => ({ ...operation, path })),
+    );
+  const operations = operationsOf(spec.paths);
+  // The events (`webhooks`) are shown like operations, in their own section, without samples or Try it.
+  const events = operationsOf(spec.webhooks ?? {});
   const shown = new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? '']));
   const loaded = {} as Record<Scheme, LoadedReference>;
   let from: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
@@ -85,7 +92,7 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
     const scan = seriousAccessibilityViolations(page, redocKnownViolations);
     // Done before the scheme changes; a failure is its test's to report.
     await scan.catch(() => undefined);
-    loaded[scheme] = { problems: problemsSince(problems, from), tryIt, operations, shown, scan };
+    loaded[scheme] = { problems: problemsSince(problems, from), tryIt, operations, events, shown, scan };
     from = {
       consoleErrors: [...problems.consoleErrors],
       failedRequests: [...problems.failedRequests],
@@ -122,12 +129,14 @@ const reference = (name: string, scheme: Scheme = 'light'): LoadedReference => {
 
 // A large reference takes axe-core many seconds on a slow machine: give its scan room.
 describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
-  it('shows every operation of the spec under its summary', () => {
-    const { operations, shown } = reference(api.name);
-    for (const operation of operations) {
+  it('shows every operation and event of the spec under its summary', () => {
+    const { operations, events, shown } = reference(api.name);
+    for (const operation of operations)
       expect(shown.get(operation.operationId), operation.operationId).toBe(operation.summary);
-    }
-    expect(shown.size).toBe(operations.length);
+    // Redoc marks an event's heading with a "Webhook" badge.
+    for (const event of events)
+      expect(shown.get(event.operationId), event.operationId).toBe(`${event.summary}  Webhook`);
+    expect(shown.size).toBe(operations.length + events.length);
   });
 
   it('offers a TypeScript, curl, Python and PHP sample on every operation', () => {

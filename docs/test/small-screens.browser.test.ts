@@ -3,7 +3,7 @@
 // live) is wider than the screen; on a phone a guide's title and first paragraph are above the
 // fold; every page logs no console error or warning, in both colour schemes; and axe-core finds no
 // serious or critical accessibility violation on a phone in the light and the dark scheme (the
-// desktop scans are site.test.ts's and reference.test.ts's).
+// desktop scans are site.browser.test.ts's and reference.browser.test.ts's).
 // Each page is loaded once, on a phone in the light scheme: read there, resized to each width and
 // back, scanned, then switched to the dark scheme as the system setting changes (the site follows
 // it by CSS) and scanned again; a few pages load side by side. The tests then read what was found.
