@@ -1,44 +1,79 @@
 #!/usr/bin/env node
-// Benchmark: one build's sandbox gateway straight through (no HTTP): `calls` calls one at a time
-// on 8 seeded malls, reads only (`r`: admin listProducts) or half writes (`w`: createCategory
-// between the reads). A build whose gateway answers synchronously is not awaited, so running it
-// for a baseline checkout and this one, alternately, shows what the async contract costs.
-// Run with: node bench/sandbox-gateway.mjs <checkout> <calls> <r|w> (the checkout built first).
+// Benchmark: the sandbox gateway straight through (no HTTP), a baseline checkout's build against
+// this one in one process, in alternating rounds: each round makes `calls` calls one at a time on
+// 8 seeded malls, reads only (`r`: admin listProducts) or half writes (`w`: createCategory between
+// the reads). A round before the measured ones seeds the malls and warms both builds up. Prints
+// each pair of rounds (wall and CPU time) and the median new/old ratio (above 1: this build is
+// faster). Run with: node bench/sandbox-gateway.mjs <baseline checkout> [calls] [rounds] [r|w]
+// (both built first).
 import { pathToFileURL } from 'node:url';
 
-const [checkout, count, mix] = [
-  process.argv[2] ?? '.',
-  Number(process.argv[3] ?? 8000),
-  process.argv[4] ?? 'w',
+const [baseline, calls, rounds, mix] = [
+  process.argv[2],
+  Number(process.argv[3] ?? 4000),
+  Number(process.argv[4] ?? 8),
+  process.argv[5] ?? 'w',
 ];
-const entry = pathToFileURL(`${checkout}/packages/sandbox/dist/index.js`).href;
-const { createSandboxMalls } = await import(entry);
-const sandbox = await createSandboxMalls({ clockFor: () => () => Date.parse('2026-03-01T00:00:00+09:00') });
-const began = performance.now();
-for (let i = 0; i < count; i++) {
-  const mallId = `bench-${i % 8}`;
-  const write = mix === 'w' && i % 2 === 1;
-  const answer = sandbox.handle(
-    write
-      ? {
-          api: 'admin',
-          operationId: 'createCategory',
-          path: {},
-          query: {},
-          body: { request: { category_name: `c${i}` } },
-          mallId,
-        }
-      : {
-          api: 'admin',
-          operationId: 'listProducts',
-          path: {},
-          query: { limit: 10 },
-          body: undefined,
-          mallId,
-        },
-  );
-  const outcome = answer instanceof Promise ? await answer : answer;
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+if (!baseline) throw new Error('usage: sandbox-gateway.mjs <baseline checkout> [calls] [rounds] [r|w]');
+
+/** A build's gateway over 8 malls of the seeded sample mall, at a fixed clock. */
+async function gatewayOf(checkout) {
+  const entry = pathToFileURL(`${checkout}/packages/sandbox/dist/index.js`).href;
+  const { createSandboxMalls } = await import(entry);
+  return createSandboxMalls({ clockFor: () => () => Date.parse('2026-03-01T00:00:00+09:00') });
 }
-console.log(`${checkout} ${mix} ${count} calls in ${Math.round(performance.now() - began)} ms`);
-await sandbox.close();
+
+let made = 0;
+/** One round on `sandbox`: its wall and CPU milliseconds. */
+async function round(sandbox) {
+  const began = performance.now();
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < calls; i++) {
+    const mallId = `bench-${i % 8}`;
+    const write = mix === 'w' && i % 2 === 1;
+    const answer = sandbox.handle(
+      write
+        ? {
+            api: 'admin',
+            operationId: 'createCategory',
+            path: {},
+            query: {},
+            body: { request: { category_name: `c${made++}` } },
+            mallId,
+          }
+        : {
+            api: 'admin',
+            operationId: 'listProducts',
+            path: {},
+            query: { limit: 10 },
+            body: undefined,
+            mallId,
+          },
+    );
+    // A build whose gateway answers at once (a baseline's local malls) is not awaited.
+    const outcome = answer instanceof Promise ? await answer : answer;
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+  }
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - began, cpu: (used.user + used.system) / 1000 };
+}
+
+const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const old = await gatewayOf(baseline);
+const now = await gatewayOf('.');
+await round(old);
+await round(now);
+const ratios = { wall: [], cpu: [] };
+for (let r = 0; r < rounds; r++) {
+  const [a, b] =
+    r % 2 === 0 ? [await round(old), await round(now)] : [await round(now), await round(old)].reverse();
+  ratios.wall.push(a.wall / b.wall);
+  ratios.cpu.push(a.cpu / b.cpu);
+  console.log(
+    `round ${r + 1}: old ${a.wall.toFixed(0)} ms (cpu ${a.cpu.toFixed(0)}), new ${b.wall.toFixed(0)} ms (cpu ${b.cpu.toFixed(0)})`,
+  );
+}
+console.log(
+  `${mix} ${calls} calls x ${rounds} rounds: new/old throughput, median: wall ${median(ratios.wall).toFixed(2)}, cpu ${median(ratios.cpu).toFixed(2)}`,
+);
+await Promise.all([old.close(), now.close()]);

@@ -78,6 +78,10 @@ export function localMalls(rows?: LocalRows): MallStorage {
     }
     return mall;
   };
+  const heldNow = (mallId: string) => {
+    const mall = held.get(mallId);
+    return mall?.started ? mall.store : undefined;
+  };
   const versionOf = (mall: LocalMall): MallVersion => ({
     store: mall.store,
     version: mall.version,
@@ -92,9 +96,10 @@ export function localMalls(rows?: LocalRows): MallStorage {
   return {
     open: (mallId) => opened(mallId).store,
     async read(mallId, work) {
-      const mall = held.get(mallId);
-      return mall?.started ? work(mall.store) : runAsWrite;
+      const store = heldNow(mallId);
+      return store ? work(store) : runAsWrite;
     },
+    heldNow,
     async write(mallId, work) {
       const mall = opened(mallId);
       const fresh = !mall.started;

@@ -56,6 +56,12 @@ export interface MallStorage {
    */
   read<R>(mallId: string, work: (store: SandboxStore) => R): Promise<R | typeof runAsWrite>;
   /**
+   * The fast path behind {@link read} where the storage has one (memory, SQLite): the store of a
+   * mall held in this process, whose reads commit at once, for a caller that answers from it
+   * without a turn; undefined when the storage has no such mall (then use {@link read}).
+   */
+  readonly heldNow?: (mallId: string) => SandboxStore | undefined;
+  /**
    * Runs `work` on the mall's store as one committed transaction; `fresh` is true when the mall
    * did not exist (it is created here, empty). If `work` throws, nothing is written.
    */

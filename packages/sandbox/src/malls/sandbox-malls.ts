@@ -162,26 +162,41 @@ function write<R>(held: HeldMalls, mallId: string, work: (mall: Mall) => R): Pro
   });
 }
 
-/** Answers a call (refused as `unavailable` when the storage cannot be reached); throws only on misuse. */
-async function handle(held: HeldMalls, call: SandboxCall): Promise<SandboxOutcome> {
+/**
+ * Answers a call (refused as `unavailable` when the storage cannot be reached); rejects only on
+ * misuse. A call on a mall the storage holds in this process (its fast path) is answered at once.
+ */
+function handle(held: HeldMalls, call: SandboxCall): Promise<SandboxOutcome> {
   try {
-    if (call.api === 'collection') {
-      const handler = handlerOf(held, call);
-      await held.storage.catchUp(storeIdsNamed(call.query), catchUpHooks(held));
-      return handler(call);
-    }
-    const mallId = callMall(call);
-    // The handler of the mall over the store the call runs on (a new one when the mall was
-    // replaced or dropped and made again meanwhile).
-    const answer = (mall: Mall) => handlerOf(held, call, mall)(call);
-    const read = await held.storage.read(mallId, (store) => answer(over(held, mallId, store)));
-    return read === runAsWrite ? await write(held, mallId, answer) : read;
+    const store = call.api === 'collection' ? undefined : held.storage.heldNow?.(callMall(call));
+    if (store) return Promise.resolve(handlerOf(held, call, over(held, callMall(call), store))(call));
   } catch (error) {
-    const refused = refusalOf(error);
-    if (refused) return refused;
-    if (error instanceof StoreUnavailableError) return unavailable;
-    throw error;
+    return Promise.resolve().then(() => failed(error));
   }
+  return handleInTurn(held, call).catch(failed);
+}
+
+/** Answers a call in the storage's turn. */
+async function handleInTurn(held: HeldMalls, call: SandboxCall): Promise<SandboxOutcome> {
+  if (call.api === 'collection') {
+    const handler = handlerOf(held, call);
+    await held.storage.catchUp(storeIdsNamed(call.query), catchUpHooks(held));
+    return handler(call);
+  }
+  const mallId = callMall(call);
+  // The handler of the mall over the store the call runs on (a new one when the mall was
+  // replaced or dropped and made again meanwhile).
+  const answer = (mall: Mall) => handlerOf(held, call, mall)(call);
+  const read = await held.storage.read(mallId, (store) => answer(over(held, mallId, store)));
+  return read === runAsWrite ? await write(held, mallId, answer) : read;
+}
+
+/** The refusal a failed call answers; throws an error that is no refusal (misuse). */
+function failed(error: unknown): SandboxOutcome {
+  const refused = refusalOf(error);
+  if (refused) return refused;
+  if (error instanceof StoreUnavailableError) return unavailable;
+  throw error;
 }
 
 /**
