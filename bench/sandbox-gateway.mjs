@@ -16,7 +16,11 @@ const [baseline, calls, rounds, mix] = [
 ];
 if (!baseline) throw new Error('usage: sandbox-gateway.mjs <baseline checkout> [calls] [rounds] [r|w]');
 
-/** A build's gateway over 8 malls of the seeded sample mall, at a fixed clock. */
+/**
+ * A build's gateway over 8 malls of the seeded sample mall, at a fixed clock.
+ * @param {string} checkout
+ * @returns {Promise<import('@mall-api/sandbox').SandboxMalls>}
+ */
 async function gatewayOf(checkout) {
   const entry = pathToFileURL(`${checkout}/packages/sandbox/dist/index.js`).href;
   const { createSandboxMalls } = await import(entry);
@@ -24,7 +28,10 @@ async function gatewayOf(checkout) {
 }
 
 let made = 0;
-/** One round on `sandbox`: its wall and CPU milliseconds. */
+/**
+ * One round on `sandbox`: its wall and CPU milliseconds.
+ * @param {import('@mall-api/sandbox').SandboxMalls} sandbox
+ */
 async function round(sandbox) {
   const began = performance.now();
   const cpu = process.cpuUsage();
@@ -58,15 +65,19 @@ async function round(sandbox) {
   return { wall: performance.now() - began, cpu: (used.user + used.system) / 1000 };
 }
 
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (/** @type {number[]} */ values) =>
+  (values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN).toFixed(2);
 const old = await gatewayOf(baseline);
 const now = await gatewayOf('.');
 await round(old);
 await round(now);
+/** @type {{ wall: number[], cpu: number[] }} */
 const ratios = { wall: [], cpu: [] };
 for (let r = 0; r < rounds; r++) {
-  const [a, b] =
-    r % 2 === 0 ? [await round(old), await round(now)] : [await round(now), await round(old)].reverse();
+  // Which build goes first alternates, so neither always runs after the other's garbage.
+  const newFirst = r % 2 === 1 ? await round(now) : undefined;
+  const a = await round(old);
+  const b = newFirst ?? (await round(now));
   ratios.wall.push(a.wall / b.wall);
   ratios.cpu.push(a.cpu / b.cpu);
   console.log(
@@ -74,6 +85,6 @@ for (let r = 0; r < rounds; r++) {
   );
 }
 console.log(
-  `${mix} ${calls} calls x ${rounds} rounds: new/old throughput, median: wall ${median(ratios.wall).toFixed(2)}, cpu ${median(ratios.cpu).toFixed(2)}`,
+  `${mix} ${calls} calls x ${rounds} rounds: new/old throughput, median: wall ${median(ratios.wall)}, cpu ${median(ratios.cpu)}`,
 );
 await Promise.all([old.close(), now.close()]);

@@ -2,7 +2,6 @@
 // request journals, fault rules, the roster of malls in use and the rate-limit stores in this
 // process's memory (Redis: the `./redis` entry, loaded only when asked for), and the storage of the
 // sandbox malls' records (memory, SQLite or PostgreSQL, drivers loaded only when chosen).
-export { type Awaitable, andThen } from './malls/awaitable.js';
 export {
   createFaultRules,
   type FaultAction,

@@ -106,7 +106,7 @@ export interface MallCounts {
 export type MallOutcome = { readonly ok: true; readonly counts: MallCounts } | Refusal;
 
 /** Whether a mall is still unused since it was found idle (the mocks' roster answers; see mall-state's roster). */
-export type StillUnused = () => boolean | Promise<boolean>;
+export type StillUnused = () => Promise<boolean>;
 
 /** The sandbox as the mocks' answer stage uses it. */
 export interface SandboxGateway {

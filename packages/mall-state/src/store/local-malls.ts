@@ -5,7 +5,6 @@
 // one step, refused when the mall changed since the version the caller started from. Every
 // change to a mall's store counts up its version, so a drop asked to check that the mall is still
 // unused also keeps a mall written while it asked. Not here: the SQL.
-import type { Awaitable } from '../malls/awaitable.js';
 import { type MallStorage, type MallVersion, runAsWrite } from './mall-storage.js';
 import {
   createMemoryStore,
@@ -136,7 +135,7 @@ export function localMalls(rows?: LocalRows): MallStorage {
       for (const mallId of mallIds ?? held.keys()) if (held.get(mallId)?.started) hooks.adopt(mallId);
     },
     mallIds: async () => [...held.keys()].filter((mallId) => held.get(mallId)?.started).sort(),
-    async drop(mallId, stillUnused?: () => Awaitable<boolean>) {
+    async drop(mallId, stillUnused) {
       const mall = held.get(mallId);
       if (!mall?.started) return false;
       const version = mall.version;

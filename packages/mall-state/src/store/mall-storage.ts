@@ -6,7 +6,7 @@
 // PostgreSQL, where a read that wrote runs again as a write), swaps a mall's next records in whole
 // (reset, fixture, restore) and drops malls under the mall's turn. Every operation answers a
 // promise, so the sandbox has one way to use any storage. The interface only.
-import type { Awaitable } from '../malls/awaitable.js';
+import type { StillUnused } from '../malls/mall-roster.js';
 import type { SandboxStore, TableName } from './store.js';
 
 /** What {@link MallStorage.read} answers when the call must run as a write instead. */
@@ -78,7 +78,7 @@ export interface MallStorage {
    * Deletes a mall and its records in the mall's turn; with `stillUnused`, asked first, only when
    * it answers true and the mall was not written meanwhile. False when nothing was deleted.
    */
-  drop(mallId: string, stillUnused?: () => Awaitable<boolean>): Promise<boolean>;
+  drop(mallId: string, stillUnused?: StillUnused): Promise<boolean>;
   /** Sets who hears of a mall held here that another replica dropped (one listener). */
   observeGone(gone: (mallId: string) => void): void;
   /** Sets who hears of every change to a table of a mall's store (one listener). */

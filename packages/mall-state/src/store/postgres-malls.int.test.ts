@@ -238,7 +238,7 @@ describe('PostgreSQL upkeep', { timeout: 30_000 }, () => {
     const mall = `guarded-${++mallNo}`;
     const [a, b] = [await replica(), await replica()];
     await a.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
-    expect(await a.drop(mall, () => false)).toBe(false);
+    expect(await a.drop(mall, async () => false)).toBe(false);
     expect(await b.read(mall, (store) => store.size('product'))).toBe(1);
 
     // While the drop holds the lock, replica b's write finds the mall's row and waits on its lock;

@@ -9,8 +9,7 @@
 // version or later answers from memory without a database round trip. Not here: which calls
 // write or how a mall starts (the sandbox, which answers from these stores, decides).
 import { oneAtATime } from '../support/one-at-a-time.js';
-import type { MallStorage } from './mall-storage.js';
-import { runAsWrite } from './mall-storage.js';
+import { type MallStorage, runAsWrite } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
 import { catchUp, noDelta, readable, refresh, stateOf } from './postgres-catch-up.js';
 import { capture, heldOrOpen, type PostgresState } from './postgres-held.js';

@@ -8,7 +8,7 @@
 // caller's `stillUnused` says so there. Every change announces its new version before it commits.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Awaitable } from '../malls/awaitable.js';
+import type { StillUnused } from '../malls/mall-roster.js';
 import type { StagedMall } from './mall-storage.js';
 import { type MallRow, refresh } from './postgres-catch-up.js';
 import {
@@ -144,7 +144,7 @@ export function stage(state: PostgresState, mallId: string): StagedMall {
 export async function drop(
   state: PostgresState,
   mallId: string,
-  stillUnused?: () => Awaitable<boolean>,
+  stillUnused?: StillUnused,
 ): Promise<boolean> {
   const { session, versions } = state;
   const { query } = session;
