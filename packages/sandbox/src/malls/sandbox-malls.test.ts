@@ -13,6 +13,7 @@ import { openStorage } from '@mall-api/mall-state';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { seedBundleCount, seedProductCount } from '../seed/seed-data.js';
+import { collectionCall } from '../testing/test-malls.js';
 import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
@@ -160,16 +161,7 @@ describe('malls', () => {
       );
     }
     const collection = async (operationId: string, query: Record<string, unknown>) =>
-      bodyOf(
-        await malls.handle({
-          api: 'collection',
-          operationId,
-          path: {},
-          query,
-          body: undefined,
-          mallId: undefined,
-        }),
-      );
+      bodyOf(await malls.handle(collectionCall(operationId, query)));
     const all = (await collection('listStoreProducts', { store_id: ['alpha', 'beta'] }))
       .store_products as Body[];
     expect(all.map((p) => [p.store_id, p.shop_no, p.product_name])).toEqual([

@@ -20,6 +20,16 @@ export const shippedSpecs = (): Promise<ApiSpecs> => {
   return shipped;
 };
 
+/** A call of the collection API (whose clients carry no mall) with `query`. */
+export const collectionCall = (operationId: string, query: Record<string, unknown> = {}): SandboxCall => ({
+  api: 'collection',
+  operationId,
+  path: {},
+  query,
+  body: undefined,
+  mallId: undefined,
+});
+
 /** New in-memory sandbox malls (as `options` say), closed by `closeTestMalls`. */
 export async function openTestMalls(options: SandboxMallsOptions = {}): Promise<SandboxMalls> {
   const malls = await createSandboxMalls(options);

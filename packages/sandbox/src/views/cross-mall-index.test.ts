@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls } from '../malls/sandbox-malls.js';
 import type { SandboxOutcome } from '../protocol.js';
+import { collectionCall } from '../testing/test-malls.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
 type Body = Record<string, any>;
@@ -19,16 +20,7 @@ const bodyOf = (result: SandboxOutcome): Body => {
   return result.body as Body;
 };
 const collection = async (malls: SandboxMalls, operationId: string, query: Record<string, unknown>) =>
-  bodyOf(
-    await malls.handle({
-      api: 'collection',
-      operationId,
-      path: {},
-      query,
-      body: undefined,
-      mallId: undefined,
-    }),
-  );
+  bodyOf(await malls.handle(collectionCall(operationId, query)));
 const ukeys = (products: Body[]) => products.map((p) => p.product_ukey as string);
 
 /** Every page of listProducts at one mall (its own store, read directly). */

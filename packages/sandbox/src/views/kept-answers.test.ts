@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls } from '../malls/sandbox-malls.js';
 import type { Found, Refusal, SandboxCall, SandboxOutcome } from '../protocol.js';
+import { collectionCall } from '../testing/test-malls.js';
 
 const opened: SandboxMalls[] = [];
 afterEach(async () => {
@@ -119,14 +120,7 @@ describe('kept admin answers', () => {
   });
 });
 
-const collection = (operationId: string, query: Record<string, unknown> = {}): SandboxCall => ({
-  api: 'collection',
-  operationId,
-  path: {},
-  query,
-  body: undefined,
-  mallId: undefined,
-});
+const collection = collectionCall;
 const countOf = (result: SandboxOutcome) => (foundOf(result).body as { count: number }).count;
 
 describe('kept collection answers', () => {
