@@ -120,14 +120,13 @@ describe('kept admin answers', () => {
   });
 });
 
-const collection = collectionCall;
 const countOf = (result: SandboxOutcome) => (foundOf(result).body as { count: number }).count;
 
 describe('kept collection answers', () => {
   it('give the same answer over every mall again until a product of any mall is written', async () => {
     const malls = await createSandboxMalls({ malls: ['kept'] });
     opened.push(malls);
-    const renamed = collection('countProducts', { product_name: ['Renamed for the collection'] });
+    const renamed = collectionCall('countProducts', { product_name: ['Renamed for the collection'] });
     const first = foundOf(await malls.handle(renamed));
     expect(first.json).toBe(JSON.stringify(first.body));
     expect(countOf(first)).toBe(0);
@@ -148,7 +147,7 @@ describe('kept collection answers', () => {
   it('are computed afresh once a mall is created or dropped', async () => {
     const malls = await createSandboxMalls({ malls: ['kept'] });
     opened.push(malls);
-    const all = collection('countProducts');
+    const all = collectionCall('countProducts');
     const one = countOf(await malls.handle(all));
     expect(one).toBeGreaterThan(0);
     answered(await malls.handle(admin('listProducts', { mallId: 'another', query: { limit: 1 } })));
