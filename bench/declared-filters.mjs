@@ -63,8 +63,8 @@ async function sandboxOf(entry) {
  * @param {Sandbox} sandbox
  * @param {string} mallId
  */
-function productsIn(sandbox, mallId) {
-  const reply = sandbox.handle({
+async function productsIn(sandbox, mallId) {
+  const reply = await sandbox.handle({
     api: 'admin',
     operationId: 'countProducts',
     path: {},
@@ -106,11 +106,11 @@ const workloads = {
  * @param {(i: number) => Call} make
  * @param {number} start
  */
-function measure(sandbox, make, start) {
+async function measure(sandbox, make, start) {
   const began = performance.now();
   for (let i = 0; i < calls; i++) {
     const { api, operationId, query } = make(start + i);
-    const reply = sandbox.handle({
+    const reply = await sandbox.handle({
       api,
       operationId,
       path: {},
@@ -132,15 +132,15 @@ const results = Object.fromEntries(Object.keys(workloads).map((name) => [name, {
 for (let round = 0; round < rounds; round++)
   for (const [name, make] of Object.entries(workloads))
     for (const build of /** @type {('old' | 'new')[]} */ (round % 2 === 0 ? ['old', 'new'] : ['new', 'old']))
-      results[name]?.[build].push(measure(builds[build], make, (round + 1) * 100_000));
+      results[name]?.[build].push(await measure(builds[build], make, (round + 1) * 100_000));
 /** @param {number[]} values */
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 console.log(
-  `baseline ${baseline}; ${malls} seeded malls (products per mall: old ${productsIn(builds.old, 'bench-0')}, new ${productsIn(builds.new, 'bench-0')}); ${calls} calls per measurement; median of ${rounds} rounds`,
+  `baseline ${baseline}; ${malls} seeded malls (products per mall: old ${await productsIn(builds.old, 'bench-0')}, new ${await productsIn(builds.new, 'bench-0')}); ${calls} calls per measurement; median of ${rounds} rounds`,
 );
 for (const [name, { old, new: fresh }] of Object.entries(results))
   console.log(
     `${name.padEnd(26)} old ${median(old).toFixed(0).padStart(6)}/s  new ${median(fresh).toFixed(0).padStart(6)}/s  new/old ${(median(fresh) / median(old)).toFixed(2)}`,
   );
-for (const sandbox of Object.values(builds)) sandbox.close();
+for (const sandbox of Object.values(builds)) await sandbox.close();
 rmSync(folder, { recursive: true, force: true });

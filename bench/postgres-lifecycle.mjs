@@ -41,14 +41,14 @@ async function timeLoad(label, malls) {
 
 const memory = await createSandboxMalls({ newMall: 'empty' });
 const memoryMs = await timeLoad('memory', memory);
-memory.close();
+await memory.close();
 
 const dataDir = await mkdtemp(join(tmpdir(), 'bench-sqlite-'));
 let sqliteMs;
 try {
   const sqlite = await createSandboxMalls({ newMall: 'empty', storage: await openStorage({ dataDir }) });
   sqliteMs = await timeLoad('SQLite', sqlite);
-  sqlite.close();
+  await sqlite.close();
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

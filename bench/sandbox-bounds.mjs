@@ -45,7 +45,7 @@ async function timeLoad(label, fixture) {
   const malls = await createSandboxMalls({ newMall: 'empty' });
   const idle = await longestBlock(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
   const load = await longestBlock(() => malls.loadFixture('bench', fixture));
-  malls.close();
+  await malls.close();
   const outcome = /** @type {import('@mall-api/sandbox').MallOutcome} */ (load.result);
   if (!outcome.ok) throw new Error(`${label}: ${outcome.message}`);
   console.log(
@@ -125,7 +125,7 @@ async function rssPerMall() {
   for (let i = 1; i < 1_000; i += 1) await malls.reset(`mall-${i}`);
   await collect();
   const idle = (process.memoryUsage().rss - before) / 999 / 2 ** 20;
-  const count = malls.handle({
+  const count = await malls.handle({
     api: 'collection',
     operationId: 'countProducts',
     path: {},
@@ -139,7 +139,7 @@ async function rssPerMall() {
   console.log(
     `RSS per idle seeded mall (1,000 malls against one): ${idle.toFixed(2)} MB never read; ${read.toFixed(2)} MB after a collection count read every mall`,
   );
-  malls.close();
+  await malls.close();
 }
 
 /** Median ms of the collection's filtered count and product lists over HTTP at one seeded mall and at 1,000. */

@@ -233,7 +233,7 @@ describe('adding a sandbox handler for the operation (step 5)', () => {
   }, 30_000);
   afterAll(async () => {
     await stateful?.close();
-    malls?.close();
+    await malls?.close();
   });
 
   it('fails the type check for a misspelt operation id', async () => {

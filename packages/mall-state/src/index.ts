@@ -2,7 +2,6 @@
 // request journals, fault rules, the roster of malls in use and the rate-limit stores in this
 // process's memory (Redis: the `./redis` entry, loaded only when asked for), and the storage of the
 // sandbox malls' records (memory, SQLite or PostgreSQL, drivers loaded only when chosen).
-export { type Awaitable, andThen } from './malls/awaitable.js';
 export {
   type AnswerLoss,
   createFaultRules,
@@ -42,22 +41,22 @@ export {
 export type { MallStateStores } from './malls/mall-state-stores.js';
 export { memoryMallStores } from './malls/memory-mall-stores.js';
 export { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
-export type { SharedMallVersions } from './store/mall-versions.js';
-export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
+export { memoryStorage } from './store/local-malls.js';
 export {
+  type CatchUpHooks,
+  type MallStorage,
   type MallVersion,
-  type PostgresMalls,
   runAsWrite,
   type StagedMall,
-} from './store/postgres-malls.js';
+} from './store/mall-storage.js';
+export type { SharedMallVersions } from './store/mall-versions.js';
+export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
+export type { PostgresMalls } from './store/postgres-malls.js';
 export type { Purged } from './store/purged.js';
 export {
   clearStore,
   createMemoryStore,
-  type MallStorage,
-  memoryStorage,
   type SandboxStore,
-  type StagedStore,
   type StoredRecord,
   type StoreJournal,
   type TableName,

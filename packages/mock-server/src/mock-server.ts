@@ -237,7 +237,7 @@ function readinessOf(
   sandbox: SandboxMallsGateway | undefined,
   redis: RedisState | undefined,
 ): ReadinessCheck | undefined {
-  const sandboxReady = sandbox?.ready?.bind(sandbox);
+  const sandboxReady = sandbox?.ready.bind(sandbox);
   if (!sandboxReady && !redis) return undefined;
   return async () => (redis?.ready() ?? true) && ((await sandboxReady?.()) ?? true);
 }

@@ -12,7 +12,7 @@ import {
   type SharedMallVersions,
   type StorageChoice,
 } from '@mall-api/mall-state';
-import type { SandboxMallsOptions, SharedSandboxMallsOptions } from '@mall-api/sandbox';
+import type { SandboxMallsOptions } from '@mall-api/sandbox';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { CompiledApi } from './compiled-api.js';
@@ -58,7 +58,8 @@ export async function loadSandbox(
       }`,
     );
   }
-  const malls: Omit<SharedSandboxMallsOptions, 'storage'> = {
+  const { store = 'memory' } = options;
+  return sandbox.createSandboxMalls({
     newMall: options.seed === undefined ? 'empty' : { seed: options.seed },
     ...(options.fixtures ? { fixtures: options.fixtures } : {}),
     ...(options.mall ? { mall: options.mall } : {}),
@@ -66,15 +67,9 @@ export async function loadSandbox(
     malls: [defaultMallId],
     requestRules: (operationId, body) => admin.bodyRules(operationId)(body),
     specs,
-  };
-  const { store = 'memory' } = options;
-  if (typeof store === 'object' && 'postgres' in store)
-    return sandbox.createSandboxMalls({
-      ...malls,
-      storage: await openStorage(store, {
-        ...(options.log ? { log: options.log } : {}),
-        ...(versions ? { versions } : {}),
-      }),
-    });
-  return sandbox.createSandboxMalls({ ...malls, storage: await openStorage(store) });
+    storage: await openStorage(store, {
+      ...(options.log ? { log: options.log } : {}),
+      ...(versions ? { versions } : {}),
+    }),
+  });
 }

@@ -50,13 +50,13 @@ afterAll(async () => {
 });
 
 /** The mall's snapshot (every record of every table) as one string: equal strings mean nothing changed. */
-const snapshot = () => {
+const snapshot = async () => {
   if (!served.sandbox) throw new Error('no sandbox');
-  return JSON.stringify(served.sandbox.snapshot(mall));
+  return JSON.stringify(await served.sandbox.snapshot(mall));
 };
 /** The records of one table of the mall. */
-const records = <T>(table: 'category' | 'product') =>
-  ((served.sandbox?.snapshot(mall) as MallSnapshot | undefined)?.tables[table] ?? []).map(
+const records = async <T>(table: 'category' | 'product') =>
+  (((await served.sandbox?.snapshot(mall)) as MallSnapshot | undefined)?.tables[table] ?? []).map(
     ([, record]) => record as T,
   );
 
@@ -82,15 +82,15 @@ describe.each<[ApiName, number]>([
     const spec = await loadSpec(api);
     const operations = spec.operations.filter((operation) => !isOAuth(operation));
     const base = served.mocks.find((mock) => mock.api === api)?.url ?? '';
-    const known = () =>
+    const known = async () =>
       [
-        ...records<{ category_no?: number }>('category').map((c) => c.category_no),
-        ...records<{ record?: { product_no?: number } }>('product').map((p) => p.record?.product_no),
+        ...(await records<{ category_no?: number }>('category')).map((c) => c.category_no),
+        ...(await records<{ record?: { product_no?: number } }>('product')).map((p) => p.record?.product_no),
       ].filter((n): n is number => typeof n === 'number');
     const statuses = new Map<number, number>();
 
     await fc.assert(
-      fc.asyncProperty(oddRequest(spec, operations, known()), async (request) => {
+      fc.asyncProperty(oddRequest(spec, operations, await known()), async (request) => {
         const { operation, body } = request;
         const path = operation.pathTemplate.replace(
           /\{([^}]+)\}/g,
@@ -101,7 +101,7 @@ describe.each<[ApiName, number]>([
         const mallParameter = mallParameterOf(operation);
         if (mallParameter && query.get(mallParameter)) query.set(mallParameter, mall);
         const write = operation.method !== 'get';
-        const before = write ? snapshot() : '';
+        const before = write ? await snapshot() : '';
         const response = await fetch(`${base}${path}${query.size > 0 ? `?${query}` : ''}`, {
           method: operation.method.toUpperCase(),
           headers: {
@@ -120,7 +120,7 @@ describe.each<[ApiName, number]>([
           expect(typeof envelope.error?.message, context).toBe('string');
           expect(envelope.error, context).toHaveProperty('more_info');
           expect(text, context).not.toMatch(/\n\s+at |node:internal|\.js:\d+:\d+/);
-          if (write) expect(snapshot(), context).toBe(before);
+          if (write) expect(await snapshot(), context).toBe(before);
         }
       }),
       { numRuns: runs },

@@ -355,7 +355,7 @@ describe('the sandbox option', () => {
       });
       expect(created.status).toBe(201);
       await started.close();
-      const counted = sandbox.handle({
+      const counted = await sandbox.handle({
         api: 'admin',
         operationId: 'countCategories',
         path: {},
@@ -365,7 +365,7 @@ describe('the sandbox option', () => {
       });
       expect(counted).toMatchObject({ ok: true, body: { count: 1 } });
     } finally {
-      sandbox.close();
+      await sandbox.close();
     }
   });
 });

@@ -7,9 +7,7 @@ export {
   createSandboxMalls,
   type SandboxMalls,
   type SandboxMallsOptions,
-  type SharedSandboxMallsOptions,
 } from './malls/sandbox-malls.js';
-export type { SharedSandboxMalls } from './malls/shared-sandbox-malls.js';
 export type { MallSnapshot } from './malls/snapshot.js';
 export type {
   Found,

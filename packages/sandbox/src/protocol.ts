@@ -106,14 +106,14 @@ export interface MallCounts {
 export type MallOutcome = { readonly ok: true; readonly counts: MallCounts } | Refusal;
 
 /** Whether a mall is still unused since it was found idle (the mocks' roster answers; see mall-state's roster). */
-export type StillUnused = () => boolean | Promise<boolean>;
+export type StillUnused = () => Promise<boolean>;
 
-/** The sandbox as the mocks' answer stage uses it (malls kept in PostgreSQL answer with promises). */
+/** The sandbox as the mocks' answer stage uses it. */
 export interface SandboxGateway {
   /** Whether the sandbox answers this operation (else the documented example does). */
   handles(api: SandboxApi, operationId: string): boolean;
-  /** Answers a call as an outcome; throws only on misuse (an operation it does not handle). */
-  handle(call: SandboxCall): SandboxOutcome | Promise<SandboxOutcome>;
+  /** Answers a call as an outcome; rejects only on misuse (an operation it does not handle). */
+  handle(call: SandboxCall): Promise<SandboxOutcome>;
 }
 
 /**
@@ -121,19 +121,20 @@ export interface SandboxGateway {
  * once the mall holds its new records; changes to one mall run in turn.
  */
 export interface SandboxMallsGateway extends SandboxGateway {
-  reset(mallId: string, to?: MallStart): MallOutcome | Promise<MallOutcome>;
-  loadFixture(mallId: string, fixture: unknown): MallOutcome | Promise<MallOutcome>;
-  /** The mall's records as plain JSON (or a promise of them); undefined for a mall that does not exist. */
-  snapshot(mallId: string): unknown;
-  restore(mallId: string, snapshot: unknown): MallOutcome | Promise<MallOutcome>;
-  mallIds(): string[] | Promise<string[]>;
+  reset(mallId: string, to?: MallStart): Promise<MallOutcome>;
+  loadFixture(mallId: string, fixture: unknown): Promise<MallOutcome>;
+  /** The mall's records as plain JSON; undefined for a mall that does not exist (none is created). */
+  snapshot(mallId: string): Promise<unknown>;
+  restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
+  /** The malls that exist, in id order. */
+  mallIds(): Promise<string[]>;
   /**
    * Removes a mall and its records; false when it did not exist. With `stillUnused`, that is asked
-   * just before (under the mall's lock when the store is shared), and a mall used since is kept
-   * (false); it is not asked about a mall that does not exist.
+   * just before, in the mall's turn, and a mall used since is kept (false); it is not asked about
+   * a mall that does not exist in this process's storage.
    */
-  drop(mallId: string, stillUnused?: StillUnused): boolean | Promise<boolean>;
-  /** Whether the sandbox's store answers now (a shared database); absent: always ready. */
-  ready?(): Promise<boolean>;
-  close(): void | Promise<void>;
+  drop(mallId: string, stillUnused?: StillUnused): Promise<boolean>;
+  /** Whether the sandbox's storage answers now (a shared database). */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
 }

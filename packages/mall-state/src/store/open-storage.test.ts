@@ -16,7 +16,7 @@ describe('openStorage', () => {
     const first = await openStorage();
     const store = first.open('m1');
     store.transaction(() => store.put('category', '1', { name: 'shoes' }));
-    expect(first.mallIds()).toEqual([]);
+    expect(await first.mallIds()).toEqual([]);
     first.close();
     expect((await openStorage('memory')).open('m1').size('category')).toBe(0);
   });
@@ -31,7 +31,7 @@ describe('openStorage', () => {
     store.transaction(() => store.put('category', '1', { name: 'shoes' }));
     first.close();
     const again = await openStorage({ dataDir });
-    expect(again.mallIds()).toEqual(['m1']);
+    expect(await again.mallIds()).toEqual(['m1']);
     expect(again.open('m1').get('category', '1')).toEqual({ name: 'shoes' });
     again.close();
   });

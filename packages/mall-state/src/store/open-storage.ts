@@ -3,10 +3,11 @@
 // directory), or a PostgreSQL database shared by every replica on it (its schema migrated first).
 // The drivers load only when their storage is chosen. What answers from the storage is the
 // sandbox's (it takes the storage over and closes it).
+import { memoryStorage } from './local-malls.js';
+import type { MallStorage } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
-import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
+import { openPostgresMalls } from './postgres-malls.js';
 import { openSqliteMalls } from './sqlite-store.js';
-import { type MallStorage, memoryStorage } from './store.js';
 
 /** Where the malls' records are kept. */
 export type StorageChoice = 'memory' | { readonly dataDir: string } | { readonly postgres: string };
@@ -19,22 +20,11 @@ export interface OpenStorageOptions {
   readonly versions?: SharedMallVersions;
 }
 
-/** Opens the PostgreSQL database at `postgres` (a `postgres://` URL), shared by replicas. */
-export function openStorage(
-  choice: { readonly postgres: string },
-  options?: OpenStorageOptions,
-): Promise<PostgresMalls>;
-/** Opens memory (the default) or the SQLite database of a data directory. */
-export function openStorage(choice?: 'memory' | { readonly dataDir: string }): Promise<MallStorage>;
-/** Opens the storage chosen. */
-export function openStorage(
-  choice?: StorageChoice,
-  options?: OpenStorageOptions,
-): Promise<MallStorage | PostgresMalls>;
+/** Opens the storage chosen: memory (the default), a data directory's SQLite database, or PostgreSQL. */
 export async function openStorage(
   choice: StorageChoice = 'memory',
   options: OpenStorageOptions = {},
-): Promise<MallStorage | PostgresMalls> {
+): Promise<MallStorage> {
   if (choice === 'memory') return memoryStorage();
   if ('dataDir' in choice) return openSqliteMalls(choice.dataDir);
   return openPostgresMalls(choice.postgres, {

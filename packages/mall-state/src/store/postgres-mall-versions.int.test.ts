@@ -8,8 +8,9 @@ import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/p
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisMallVersions } from '../redis/redis-mall-versions.js';
 import { useTestRedis } from '../testing/shared-redis.js';
+import { runAsWrite } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
-import { openPostgresMalls, type PostgresMalls, runAsWrite } from './postgres-malls.js';
+import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 
 const redis = useTestRedis();
 let server: TestPostgresServer;

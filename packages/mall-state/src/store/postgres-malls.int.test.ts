@@ -10,7 +10,8 @@
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresMalls, type PostgresMalls, runAsWrite } from './postgres-malls.js';
+import { runAsWrite } from './mall-storage.js';
+import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 import { migrate } from './postgres-migrations.js';
 
 let server: TestPostgresServer;
@@ -237,7 +238,7 @@ describe('PostgreSQL upkeep', { timeout: 30_000 }, () => {
     const mall = `guarded-${++mallNo}`;
     const [a, b] = [await replica(), await replica()];
     await a.write(mall, (store) => store.put('product', '1', { product_no: 1 }));
-    expect(await a.drop(mall, () => false)).toBe(false);
+    expect(await a.drop(mall, async () => false)).toBe(false);
     expect(await b.read(mall, (store) => store.size('product'))).toBe(1);
 
     // While the drop holds the lock, replica b's write finds the mall's row and waits on its lock;

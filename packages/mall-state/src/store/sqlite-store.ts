@@ -1,6 +1,7 @@
 // The sandbox malls on disk: one SQLite database (`<dataDir>/sandbox.sqlite`, WAL mode) holding one
-// row per record of every mall. On open the rows of each mall are loaded into a memory store,
-// which keeps serving reads; each write goes through to SQLite inside the same transaction, so a
+// row per record of every mall, the rows local-malls.ts writes its memory stores through to. On
+// open the rows of each mall are loaded into a memory store, which keeps serving reads; each write
+// goes through to SQLite inside the same transaction, so a
 // refused write is rolled back in both places and a restart with the same data directory finds
 // every committed record of every mall. `better-sqlite3` is loaded only here, when a data
 // directory is asked for, so the memory store works without it installed. The directory is locked
@@ -16,13 +17,9 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { nextTurn } from '../support/next-turn.js';
 import { lockDataDir } from './data-dir-lock.js';
-import {
-  createMemoryStore,
-  type MallStorage,
-  type StoredRecord,
-  type StoreJournal,
-  type TableName,
-} from './store.js';
+import { type LocalRows, localMalls } from './local-malls.js';
+import type { MallStorage } from './mall-storage.js';
+import type { StoredRecord, StoreJournal, TableName } from './store.js';
 
 /** Rows deleted per statement when an old row set goes (one chunk between turns of the event loop). */
 const rowsPerDelete = 2_000;
@@ -50,7 +47,7 @@ export async function openSqliteMalls(dataDir: string): Promise<MallStorage> {
   let db: BetterSqlite3.Database | undefined;
   try {
     db = new Database(join(dataDir, 'sandbox.sqlite'));
-    return mallsOf(db, unlock);
+    return localMalls(rowsOf(db, unlock));
   } catch (error) {
     db?.close();
     unlock();
@@ -58,8 +55,8 @@ export async function openSqliteMalls(dataDir: string): Promise<MallStorage> {
   }
 }
 
-/** The memory stores over the rows of `db`, writing through to it; `close` closes it and unlocks. */
-function mallsOf(db: BetterSqlite3.Database, unlock: () => void): MallStorage {
+/** The rows of `db` the memory stores write through to; `close` closes it and unlocks. */
+function rowsOf(db: BetterSqlite3.Database, unlock: () => void): LocalRows {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(
@@ -73,7 +70,7 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): MallStorage {
     'INSERT INTO mall_records (mall, tbl, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (mall, tbl, key) DO UPDATE SET value = excluded.value',
   );
   const remove = db.prepare('DELETE FROM mall_records WHERE mall = ? AND tbl = ? AND key = ?');
-  const rowsOf = db.prepare('SELECT tbl, key, value FROM mall_records WHERE mall = ? ORDER BY rowid');
+  const rowsIn = db.prepare('SELECT tbl, key, value FROM mall_records WHERE mall = ? ORDER BY rowid');
   const malls = db.prepare(
     "SELECT mall FROM mall_rowsets UNION SELECT DISTINCT mall FROM mall_records WHERE instr(mall, '@') = 0 ORDER BY mall",
   );
@@ -103,20 +100,18 @@ function mallsOf(db: BetterSqlite3.Database, unlock: () => void): MallStorage {
     while (db.open && removeSome.run(rowset, rowsPerDelete).changes === rowsPerDelete) await nextTurn();
   };
   return {
-    mallIds: () => malls.pluck().all() as string[],
-    open(mallId, onChange) {
-      const rowset = current(mallId);
-      const initial = (rowsOf.all(rowset) as Row[]).map((row): [TableName, string, StoredRecord] => [
+    malls: () => malls.pluck().all() as string[],
+    records: (mallId) =>
+      (rowsIn.all(current(mallId)) as Row[]).map((row): [TableName, string, StoredRecord] => [
         row.tbl,
         row.key,
         JSON.parse(row.value) as StoredRecord,
-      ]);
-      return createMemoryStore(journalOf(rowset), initial, onChange);
-    },
-    stage(mallId, onChange) {
+      ]),
+    journal: (mallId) => journalOf(current(mallId)),
+    stage(mallId) {
       const rowset = `${mallId}@${randomUUID()}`;
       return {
-        store: createMemoryStore(journalOf(rowset), [], onChange),
+        journal: journalOf(rowset),
         swap() {
           const old = current(mallId);
           point.run(mallId, rowset);

@@ -7,8 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { MallStorage } from './mall-storage.js';
 import { openSqliteMalls } from './sqlite-store.js';
-import { createMemoryStore, type MallStorage, type SandboxStore } from './store.js';
+import { createMemoryStore, type SandboxStore } from './store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -79,7 +80,7 @@ describe('the SQLite database', () => {
     ).toThrow();
     first.close();
     const second = await openSqliteMalls(dir);
-    expect(second.mallIds()).toEqual(['mall-a', 'mall-b']);
+    expect(await second.mallIds()).toEqual(['mall-a', 'mall-b']);
     const again = second.open('mall-a');
     expect(again.all('product')).toEqual([{ product_no: 10 }]);
     expect(second.open('mall-b').all('product')).toEqual([{ product_no: 10, name: 'b' }]);

@@ -2,10 +2,9 @@
 // sequences, and transactions in which a thrown error undoes every write (so a refused call
 // changes nothing). Writes run synchronously inside one transaction, so concurrent calls never
 // interleave within one and no update is lost. This file holds the interface, the in-memory store
-// and emptying one (`clearStore`); the SQLite database (sqlite-store.ts) keeps the same maps and
-// writes them through to disk.
-// Where the stores of every mall live is a `MallStorage`: memory here, SQLite there; either can
-// stage a mall's next store off to the side and swap it in whole (reset, fixture, restore).
+// and emptying one (`clearStore`); a journal writes a store through to disk (sqlite-store.ts) or
+// collects a call's writes for a database (postgres-held.ts). Where the stores of every mall live
+// is a MallStorage (mall-storage.ts).
 
 /** The tables of a mall, in the order a snapshot lists them. */
 export const tableNames = [
@@ -140,53 +139,7 @@ export function createMemoryStore(
   return store;
 }
 
-/**
- * A mall's next store, filled off to the side and then made the mall's in one step: how a reset,
- * a fixture or a restore replaces a mall's records without holding the process or showing a
- * half-written mall. Until `swap`, the mall keeps its old store and nobody sees this one.
- */
-export interface StagedStore {
-  /** The new store, empty at first; the caller writes it in as many transactions as it likes. */
-  readonly store: SandboxStore;
-  /**
-   * Makes the staged records the mall's, replacing its old ones, in one short step taken before
-   * this returns; the promise settles once the old records are deleted (in chunks, for a database).
-   */
-  swap(): Promise<void>;
-  /** Forgets the staged records (a refused change); the mall keeps its old ones. */
-  discard(): Promise<void>;
-}
-
-/** Where the malls of a process keep their stores (memory, or a database that survives a restart). */
-export interface MallStorage {
-  /** The malls with stored records (none for memory: its malls end with the process). */
-  mallIds(): string[];
-  /** The store of a mall (empty when none is stored); `onChange` as for createMemoryStore. */
-  open(mallId: string, onChange?: (table: TableName) => void): SandboxStore;
-  /** Starts the next store of a mall (see {@link StagedStore}). */
-  stage(mallId: string, onChange?: (table: TableName) => void): StagedStore;
-  /** Deletes every stored record of a mall. */
-  drop(mallId: string): void;
-  /** Releases the storage (closes the database). */
-  close(): void;
-}
-
 /** Removes every record of the store (inside the caller's transaction). */
 export function clearStore(store: SandboxStore): void {
   for (const table of tableNames) for (const [key] of store.entries(table)) store.delete(table, key);
-}
-
-/** Stores kept in memory only: a staged store becomes the mall's as it is. */
-export function memoryStorage(): MallStorage {
-  return {
-    mallIds: () => [],
-    open: (_mallId, onChange) => createMemoryStore(undefined, [], onChange),
-    stage: (_mallId, onChange) => ({
-      store: createMemoryStore(undefined, [], onChange),
-      swap: async () => {},
-      discard: async () => {},
-    }),
-    drop: () => {},
-    close: () => {},
-  };
 }

@@ -65,7 +65,7 @@ async function mallsDropping(
 ) {
   const sandbox = {
     mallIds: async () => [],
-    async drop(mallId: string, stillUnused?: () => boolean | Promise<boolean>) {
+    async drop(mallId: string, stillUnused?: () => Promise<boolean>) {
       await before(mallId);
       const unused = (await stillUnused?.()) ?? true;
       await meanwhile(mallId);

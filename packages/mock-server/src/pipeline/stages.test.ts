@@ -409,7 +409,7 @@ describe('answer', () => {
   const calls: SandboxCall[] = [];
   const sandbox: SandboxGateway = {
     handles: (_api, operationId) => operationId === 'getCategory',
-    handle: (call) => {
+    handle: async (call) => {
       calls.push(call);
       return { ok: false, reason: 'not-found', message: 'no such category', violations: [] };
     },

@@ -21,9 +21,13 @@ beforeAll(async () => {
 });
 afterAll(() => malls.close());
 
-const get = (mallId: string, operationId: string, path: Record<string, unknown> = {}): Body => {
+const get = async (
+  mallId: string,
+  operationId: string,
+  path: Record<string, unknown> = {},
+): Promise<Body> => {
   const call: SandboxCall = { api: 'admin', operationId, path, query: {}, body: undefined, mallId };
-  const result = malls.handle(call);
+  const result = await malls.handle(call);
   if (!result.ok) throw new Error(result.message);
   return result.body as Body;
 };
@@ -66,35 +70,35 @@ describe('fixtures', () => {
       ok: true,
       counts: { categories: 2, products: 2, bundles: 1, placements: 5 },
     });
-    const categories = get('good', 'listCategories').categories as Body[];
+    const categories = (await get('good', 'listCategories')).categories as Body[];
     const [home, mugs] = categories;
     expect(mugs?.parent_category_no).toBe(home?.category_no);
-    const products = get('good', 'listProducts').products as Body[];
+    const products = (await get('good', 'listProducts')).products as Body[];
     const mug = products.find((p) => p.product_name === 'Stoneware Mug');
     expect(mug?.category).toEqual([{ category_no: mugs?.category_no, recommend: 'T', new: 'F' }]);
-    const set = (get('good', 'listBundleProducts').bundleproducts as Body[])[0];
+    const set = ((await get('good', 'listBundleProducts')).bundleproducts as Body[])[0];
     expect(set?.bundle_product_components.map((c: Body) => c.product_name)).toEqual([
       'Stoneware Mug',
       'Saucer',
     ]);
-    expect(get('good', 'listMainProducts', { display_group: 2 }).products).toHaveLength(2);
+    expect((await get('good', 'listMainProducts', { display_group: 2 })).products).toHaveLength(2);
   });
 
   it('refuse a record the request schema refuses, naming it, and load nothing', async () => {
     await malls.reset('schema');
-    const before = JSON.stringify(malls.snapshot('schema'));
+    const before = JSON.stringify(await malls.snapshot('schema'));
     const outcome = await malls.loadFixture('schema', {
       ...good,
       products: [...good.products, { product_name: 'No Price', supply_price: 'cheap' }],
     });
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.violations.map((v) => v.name)).toEqual(['products/2.supply_price']);
-    expect(JSON.stringify(malls.snapshot('schema'))).toBe(before);
+    expect(JSON.stringify(await malls.snapshot('schema'))).toBe(before);
   });
 
   it('refuse a record an integrity rule refuses (a placement of a product that is not there) and load nothing', async () => {
     await malls.reset('integrity');
-    const before = JSON.stringify(malls.snapshot('integrity'));
+    const before = JSON.stringify(await malls.snapshot('integrity'));
     const outcome = await malls.loadFixture('integrity', {
       ...good,
       placements: [{ category_no: { $ref: 'home' }, product_no: [{ $ref: 'mug' }, 999] }],
@@ -107,13 +111,13 @@ describe('fixtures', () => {
         { location: 'body', name: 'placements/0.product_no/1', message: 'product 999 does not exist' },
       ],
     });
-    expect(JSON.stringify(malls.snapshot('integrity'))).toBe(before);
-    expect(get('integrity', 'countProducts').count).toBe(0);
+    expect(JSON.stringify(await malls.snapshot('integrity'))).toBe(before);
+    expect((await get('integrity', 'countProducts')).count).toBe(0);
   });
 
   it('refuse a product related to a product that is not there, naming the record, and load nothing', async () => {
     await malls.reset('related');
-    const before = JSON.stringify(malls.snapshot('related'));
+    const before = JSON.stringify(await malls.snapshot('related'));
     const [first, ...rest] = good.products as Record<string, unknown>[];
     const outcome = await malls.loadFixture('related', {
       ...good,
@@ -134,8 +138,8 @@ describe('fixtures', () => {
         },
       ],
     });
-    expect(JSON.stringify(malls.snapshot('related'))).toBe(before);
-    expect(get('related', 'countProducts').count).toBe(0);
+    expect(JSON.stringify(await malls.snapshot('related'))).toBe(before);
+    expect((await get('related', 'countProducts')).count).toBe(0);
     const mug = { $ref: 'mug' };
     const related = await malls.loadFixture('related', {
       ...good,
@@ -168,13 +172,13 @@ describe('fixtures', () => {
       products: [{ product_name: 'Forbidden', supply_price: '1.00' }],
     });
     expect(ruled).toMatchObject({ ok: false, violations: [{ name: 'products/0.product_name' }] });
-    expect(get('refs', 'countCategories').count).toBe(0);
+    expect((await get('refs', 'countCategories')).count).toBe(0);
   });
 
   it('can start every new mall', async () => {
     const started = await createSandboxMalls({ newMall: { fixture: 'shop' }, fixtures: { shop: good } });
     try {
-      const result = started.handle({
+      const result = await started.handle({
         api: 'admin',
         operationId: 'countProducts',
         path: {},
@@ -187,7 +191,7 @@ describe('fixtures', () => {
         createSandboxMalls({ newMall: { fixture: 'broken' }, fixtures: { broken: { products: [{}] } } }),
       ).rejects.toThrow(/new malls cannot start as configured: products\/0.product_name/);
     } finally {
-      started.close();
+      await started.close();
     }
   });
 });

@@ -40,10 +40,10 @@ beforeAll(async () => {
 afterAll(closeTestMalls);
 
 /** The mall's snapshot (every record of every table) as one string: equal strings mean nothing changed. */
-const snapshot = () => JSON.stringify(malls.snapshot(mall));
+const snapshot = async () => JSON.stringify(await malls.snapshot(mall));
 /** The numbers the mall issued: its categories' and products'. */
-const knownNumbers = () => {
-  const tables = malls.snapshot(mall)?.tables;
+const knownNumbers = async () => {
+  const tables = await (await malls.snapshot(mall))?.tables;
   return [
     ...(tables?.category ?? []).map(([, record]) => (record as Body).category_no),
     ...(tables?.product ?? []).map(([, record]) => (record as Body).record?.product_no),
@@ -108,17 +108,17 @@ describe.each<[ApiName, number]>([
     expect(operations.length).toBeGreaterThan(0);
     const seen = { answered: 0, refused: new Set<string>(), admitted: 0 };
 
-    fc.assert(
-      fc.property(oddRequest(spec, operations, knownNumbers()), (request) => {
+    await fc.assert(
+      fc.asyncProperty(oddRequest(spec, operations, await knownNumbers()), async (request) => {
         const { operation, body } = request;
         const { operationId } = operation;
         const write = operation.method !== 'get';
         const call = admitted(spec, operation, request, body);
         if (!call) return;
         seen.admitted++;
-        const before = write ? snapshot() : '';
+        const before = write ? await snapshot() : '';
         const context = `${operationId} ${JSON.stringify({ ...call, body })?.slice(0, 400)}`;
-        const outcome = malls.handle({
+        const outcome = await malls.handle({
           api,
           operationId,
           ...call,
@@ -136,7 +136,7 @@ describe.each<[ApiName, number]>([
           expect(['path', 'query', 'body'], context).toContain(violation.location);
           expect(violation.name, context).toMatch(/\S/);
         }
-        if (write) expect(snapshot(), context).toBe(before);
+        if (write) expect(await snapshot(), context).toBe(before);
       }),
       { numRuns: runs },
     );

@@ -13,6 +13,7 @@ import { openStorage } from '@mall-api/mall-state';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
 import { seedBundleCount, seedProductCount } from '../seed/seed-data.js';
+import { collectionCall } from '../testing/test-malls.js';
 import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
@@ -20,8 +21,8 @@ type Body = Record<string, any>;
 
 const opened: SandboxMalls[] = [];
 const dirs: string[] = [];
-afterEach(() => {
-  for (const malls of opened.splice(0)) malls.close();
+afterEach(async () => {
+  for (const malls of opened.splice(0)) await malls.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 const open = async (options: Parameters<typeof createSandboxMalls>[0] = {}) => {
@@ -40,11 +41,11 @@ const bodyOf = (result: SandboxOutcome): Body => {
   if (!result.ok) throw new Error(`refused: ${result.message}`);
   return result.body as Body;
 };
-const createCategory = (malls: SandboxMalls, mallId: string, name: string) =>
-  bodyOf(malls.handle(admin('createCategory', mallId, { body: { request: { category_name: name } } })))
+const createCategory = async (malls: SandboxMalls, mallId: string, name: string) =>
+  bodyOf(await malls.handle(admin('createCategory', mallId, { body: { request: { category_name: name } } })))
     .category as Body;
-const count = (malls: SandboxMalls, mallId: string, operationId = 'countCategories') =>
-  bodyOf(malls.handle(admin(operationId, mallId))).count as number;
+const count = async (malls: SandboxMalls, mallId: string, operationId = 'countCategories') =>
+  bodyOf(await malls.handle(admin(operationId, mallId))).count as number;
 
 describe('malls', () => {
   it('keeps eight malls used at once apart: own records, own id sequences', async () => {
@@ -54,13 +55,13 @@ describe('malls', () => {
       ids.map(async (mallId, i) => {
         for (let n = 0; n <= i; n++) {
           await Promise.resolve();
-          createCategory(malls, mallId, `${mallId} shelf ${n}`);
+          await createCategory(malls, mallId, `${mallId} shelf ${n}`);
         }
       }),
     );
-    expect(malls.mallIds()).toEqual(ids);
+    expect(await malls.mallIds()).toEqual(ids);
     for (const [i, mallId] of ids.entries()) {
-      const listed = bodyOf(malls.handle(admin('listCategories', mallId, { query: { limit: 100 } })))
+      const listed = bodyOf(await malls.handle(admin('listCategories', mallId, { query: { limit: 100 } })))
         .categories as Body[];
       expect(listed.map((c) => c.category_name)).toEqual(
         Array.from({ length: i + 1 }, (_, n) => `${mallId} shelf ${n}`),
@@ -71,27 +72,27 @@ describe('malls', () => {
 
   it('answers with values: typed parameters in, a refusal with violations out, nothing kept', async () => {
     const malls = await open({ newMall: 'empty', mall: { shops: 2 } });
-    const shelf = createCategory(malls, 'm', 'Shelf');
-    const deep = malls.handle(
+    const shelf = await createCategory(malls, 'm', 'Shelf');
+    const deep = await malls.handle(
       admin('createCategory', 'm', {
         body: { request: { category_name: 'Lost', parent_category_no: 999 } },
       }),
     );
     expect(deep).toMatchObject({ ok: false, reason: 'not-found', violations: [] });
-    const noShop = malls.handle(admin('listCategories', 'm', { query: { shop_no: 3 } }));
+    const noShop = await malls.handle(admin('listCategories', 'm', { query: { shop_no: 3 } }));
     expect(noShop).toMatchObject({
       ok: false,
       reason: 'invalid',
       violations: [{ location: 'query', name: 'shop_no' }],
     });
     const mug = bodyOf(
-      malls.handle(
+      await malls.handle(
         admin('createProduct', 'm', {
           body: { request: { product_name: 'Mug', supply_price: '1.00', display: 'T' } },
         }),
       ),
     ).product as Body;
-    const partial = malls.handle(
+    const partial = await malls.handle(
       admin('createCategoryProduct', 'm', {
         path: { category_no: shelf.category_no },
         body: { request: { product_no: [mug.product_no, 999] } },
@@ -107,12 +108,12 @@ describe('malls', () => {
       ],
     });
     const listed = bodyOf(
-      malls.handle(
+      await malls.handle(
         admin('listProducts', 'm', { query: { product_no: [mug.product_no], fields: ['product_name'] } }),
       ),
     );
     expect(listed.products).toEqual([{ product_no: mug.product_no, product_name: 'Mug' }]);
-    expect(count(malls, 'm')).toBe(1);
+    expect(await count(malls, 'm')).toBe(1);
     expect(malls.handles('admin', 'listProducts')).toBe(true);
     expect(malls.handles('admin', 'listApps')).toBe(false);
   });
@@ -125,16 +126,16 @@ describe('malls', () => {
       ['middle', '20.00'],
     ] as const)
       bodyOf(
-        malls.handle(
+        await malls.handle(
           admin('createProduct', 'gamma', {
             body: { request: { product_name: name, price, supply_price: '1.00', display: 'T' } },
           }),
         ),
       );
-    const names = (query: Record<string, unknown>) =>
+    const names = async (query: Record<string, unknown>) =>
       (
         bodyOf(
-          malls.handle({
+          await malls.handle({
             api: 'collection',
             operationId: 'listStoreProducts',
             path: {},
@@ -144,69 +145,79 @@ describe('malls', () => {
           }),
         ).store_products as Body[]
       ).map((p) => p.product_name);
-    expect(names({})).toEqual(['cheap', 'middle', 'dear']);
-    expect(names({ order: 'desc' })).toEqual(['dear', 'middle', 'cheap']);
+    expect(await names({})).toEqual(['cheap', 'middle', 'dear']);
+    expect(await names({ order: 'desc' })).toEqual(['dear', 'middle', 'cheap']);
   });
 
   it('serves one collection store per mall: store_id is the mall id, /api/shops lists their shops', async () => {
     const malls = await open({ newMall: 'empty', mall: { shops: 2 } });
     for (const mallId of ['alpha', 'beta']) {
       bodyOf(
-        malls.handle(
+        await malls.handle(
           admin('createProduct', mallId, {
             body: { request: { product_name: `${mallId} lamp`, supply_price: '1.00', display: 'T' } },
           }),
         ),
       );
     }
-    const collection = (operationId: string, query: Record<string, unknown>) =>
-      bodyOf(
-        malls.handle({ api: 'collection', operationId, path: {}, query, body: undefined, mallId: undefined }),
-      );
-    const all = collection('listStoreProducts', { store_id: ['alpha', 'beta'] }).store_products as Body[];
+    const collection = async (operationId: string, query: Record<string, unknown>) =>
+      bodyOf(await malls.handle(collectionCall(operationId, query)));
+    const all = (await collection('listStoreProducts', { store_id: ['alpha', 'beta'] }))
+      .store_products as Body[];
     expect(all.map((p) => [p.store_id, p.shop_no, p.product_name])).toEqual([
       ['alpha', 1, 'alpha lamp'],
       ['alpha', 2, 'alpha lamp'],
       ['beta', 1, 'beta lamp'],
       ['beta', 2, 'beta lamp'],
     ]);
-    expect(collection('countProducts', { collection_product_category: ['C900000'] }).count).toBe(4);
+    expect((await collection('countProducts', { collection_product_category: ['C900000'] })).count).toBe(4);
     expect(
       (
-        collection('listProducts', { collection_product_category: ['C900000'], store_id: 'beta' })
+        (await collection('listProducts', { collection_product_category: ['C900000'], store_id: 'beta' }))
           .products as Body[]
       ).map((p) => p.product_ukey),
     ).toEqual([`beta_1_${all[2]?.product_no}`, `beta_2_${all[2]?.product_no}`]);
     const language = String(all[0]?.shop_language);
     const otherLanguage = language === 'en_US' ? 'ko_KR' : 'en_US';
-    const byLanguage = (shop_language: unknown) =>
-      collection('listProducts', { collection_product_category: ['C900000'], shop_language })
+    const byLanguage = async (shop_language: unknown) =>
+      (await collection('listProducts', { collection_product_category: ['C900000'], shop_language }))
         .products as Body[];
     const having = (...languages: string[]) => all.filter((p) => languages.includes(String(p.shop_language)));
-    expect(byLanguage(language)).toHaveLength(having(language).length);
-    expect(byLanguage(language).length).toBeGreaterThan(0);
-    expect(byLanguage(otherLanguage)).toHaveLength(having(otherLanguage).length);
-    expect(byLanguage([otherLanguage, language])).toHaveLength(having(otherLanguage, language).length);
+    expect(await byLanguage(language)).toHaveLength(having(language).length);
+    expect((await byLanguage(language)).length).toBeGreaterThan(0);
+    expect(await byLanguage(otherLanguage)).toHaveLength(having(otherLanguage).length);
+    expect(await byLanguage([otherLanguage, language])).toHaveLength(having(otherLanguage, language).length);
     expect(
-      collection('countProducts', { collection_product_category: ['C900000'], product_status_type: 'S' })
-        .count,
+      (
+        await collection('countProducts', {
+          collection_product_category: ['C900000'],
+          product_status_type: 'S',
+        })
+      ).count,
     ).toBe(all.filter((p) => p.product_status_type === 'S').length);
-    const shops = collection('listShops', {}).shops as Body[];
+    const shops = (await collection('listShops', {})).shops as Body[];
     expect(shops.map((s) => [s.store_id, s.shop_no])).toEqual([
       ['alpha', 1],
       ['alpha', 2],
       ['beta', 1],
       ['beta', 2],
     ]);
-    expect(collection('listShops', { store_id: 'beta', shop_no: [2] }).shops).toHaveLength(1);
+    expect((await collection('listShops', { store_id: 'beta', shop_no: [2] })).shops).toHaveLength(1);
     const grade = String(shops[0]?.shop_grade);
     expect(grade).toMatch(/^[a-z]+$/);
     const graded = shops.filter((shop) => shop.shop_grade === grade);
-    const withGrade = collection('listShops', { shop_properties: [`shop_grade:${grade}`] }).shops as Body[];
+    const withGrade = (await collection('listShops', { shop_properties: [`shop_grade:${grade}`] }))
+      .shops as Body[];
     expect(withGrade).toEqual(graded);
-    expect(collection('listShops', { shop_properties: ['shop_grade:no-such-grade'] }).shops).toEqual([]);
+    expect((await collection('listShops', { shop_properties: ['shop_grade:no-such-grade'] })).shops).toEqual(
+      [],
+    );
     expect(
-      collection('listShops', { shop_properties: ['shop_grade:no-such-grade', `shop_grade:${grade}`] }).shops,
+      (
+        await collection('listShops', {
+          shop_properties: ['shop_grade:no-such-grade', `shop_grade:${grade}`],
+        })
+      ).shops,
     ).toEqual(graded);
   });
 
@@ -215,20 +226,20 @@ describe('malls', () => {
       newMall: { seed: 3 },
       fixtures: { tiny: { categories: [{ category_name: 'Only' }] } },
     });
-    createCategory(malls, 's', 'Added');
+    await createCategory(malls, 's', 'Added');
     await malls.reset('s');
-    const seeded = JSON.stringify(malls.snapshot('s'));
+    const seeded = JSON.stringify(await malls.snapshot('s'));
     const fresh = await open({ newMall: { seed: 3 } });
     await fresh.reset('other');
-    expect(JSON.stringify(fresh.snapshot('other'))).toBe(seeded);
-    createCategory(malls, 's', 'Added');
-    malls.handle(admin('deleteProduct', 's', { path: { product_no: 12 } }));
-    expect(JSON.stringify(malls.snapshot('s'))).not.toBe(seeded);
+    expect(JSON.stringify(await fresh.snapshot('other'))).toBe(seeded);
+    await createCategory(malls, 's', 'Added');
+    await malls.handle(admin('deleteProduct', 's', { path: { product_no: 12 } }));
+    expect(JSON.stringify(await malls.snapshot('s'))).not.toBe(seeded);
     expect(await malls.reset('s')).toMatchObject({
       ok: true,
       counts: { products: seedProductCount, bundles: seedBundleCount },
     });
-    expect(JSON.stringify(malls.snapshot('s'))).toBe(seeded);
+    expect(JSON.stringify(await malls.snapshot('s'))).toBe(seeded);
     expect(await malls.reset('s', 'empty')).toEqual({
       ok: true,
       counts: { categories: 0, products: 0, bundles: 0, placements: 0 },
@@ -239,28 +250,28 @@ describe('malls', () => {
     });
     const unknown = await malls.reset('s', { fixture: 'missing' });
     expect(unknown).toMatchObject({ ok: false, violations: [{ name: 'fixture' }] });
-    expect(count(malls, 's')).toBe(1);
+    expect(await count(malls, 's')).toBe(1);
   });
 
   it('restores a snapshot exactly, and refuses a bad one without changing anything', async () => {
     const malls = await open({ newMall: 'empty' });
-    createCategory(malls, 'a', 'Kept');
-    const snapshot = malls.snapshot('a');
+    await createCategory(malls, 'a', 'Kept');
+    const snapshot = await malls.snapshot('a');
     if (!snapshot) throw new Error('mall a exists');
-    createCategory(malls, 'a', 'Later');
-    const before = JSON.stringify(malls.snapshot('a'));
+    await createCategory(malls, 'a', 'Later');
+    const before = JSON.stringify(await malls.snapshot('a'));
     const bad = await malls.restore('a', { ...snapshot, tables: { ...snapshot.tables, product: [['1']] } });
     expect(bad).toMatchObject({ ok: false, violations: [{ name: 'tables.product/0' }] });
-    expect(JSON.stringify(malls.snapshot('a'))).toBe(before);
+    expect(JSON.stringify(await malls.snapshot('a'))).toBe(before);
     expect(await malls.restore('b', JSON.parse(JSON.stringify(snapshot)))).toMatchObject({ ok: true });
-    expect(malls.snapshot('b')).toEqual(snapshot);
-    expect(createCategory(malls, 'b', 'Next').category_no).toBe(25);
+    expect(await malls.snapshot('b')).toEqual(snapshot);
+    expect((await createCategory(malls, 'b', 'Next')).category_no).toBe(25);
   });
 
   it('refuses a snapshot whose records break their schemas, naming the record and field, changing nothing', async () => {
     const malls = await open();
-    count(malls, 'a');
-    const snapshot = malls.snapshot('a');
+    await count(malls, 'a');
+    const snapshot = await malls.snapshot('a');
     if (!snapshot) throw new Error('mall a exists');
     const before = JSON.stringify(snapshot);
     const tables = structuredClone(snapshot.tables) as Body;
@@ -274,14 +285,14 @@ describe('malls', () => {
     expect(names).toContain('tables.category/3.category_name');
     expect(names).toContain('tables.product/7.record.price');
     expect(names).toContain('tables.sequence/0.value');
-    expect(JSON.stringify(malls.snapshot('a'))).toBe(before);
+    expect(JSON.stringify(await malls.snapshot('a'))).toBe(before);
     expect(await malls.restore('a', JSON.parse(before))).toMatchObject({ ok: true });
   });
 
   it('refuses a snapshot with a record under another key, a repeated key or a reference to nothing, naming the record, changing nothing', async () => {
     const malls = await open();
-    count(malls, 'a');
-    const snapshot = malls.snapshot('a');
+    await count(malls, 'a');
+    const snapshot = await malls.snapshot('a');
     if (!snapshot) throw new Error('mall a exists');
     const before = JSON.stringify(snapshot);
     const broken = (change: (tables: Body) => void) => {
@@ -382,24 +393,24 @@ describe('malls', () => {
         expect.objectContaining({ name, message: expect.stringMatching(message) }),
       );
       for (const violation of refused.violations) expect(violation.name, what).toMatch(/^tables\.\w+\/\d+$/);
-      expect(JSON.stringify(malls.snapshot('a')), what).toBe(before);
+      expect(JSON.stringify(await malls.snapshot('a')), what).toBe(before);
     }
     expect(await malls.restore('a', JSON.parse(before))).toMatchObject({ ok: true });
   });
 
   it('keeps the collection count over every mall current as malls change, are dropped and created', async () => {
     const malls = await open({ newMall: 'empty' });
-    const lamp = (mallId: string, name: string) =>
+    const lamp = async (mallId: string, name: string) =>
       bodyOf(
-        malls.handle(
+        await malls.handle(
           admin('createProduct', mallId, {
             body: { request: { product_name: name, supply_price: '1.00', display: 'T' } },
           }),
         ),
       ).product as Body;
-    const total = (query: Record<string, unknown> = {}) =>
+    const total = async (query: Record<string, unknown> = {}) =>
       bodyOf(
-        malls.handle({
+        await malls.handle({
           api: 'collection',
           operationId: 'countProducts',
           path: {},
@@ -408,20 +419,20 @@ describe('malls', () => {
           mallId: undefined,
         }),
       ).count as number;
-    lamp('a', 'a one');
-    lamp('b', 'b one');
-    expect(total()).toBe(2);
-    lamp('a', 'a two');
-    expect(total()).toBe(3);
-    expect(total({ product_name: 'two' })).toBe(1);
-    const gone = lamp('b', 'b two');
-    malls.handle(admin('deleteProduct', 'b', { path: { product_no: gone.product_no } }));
-    expect(total()).toBe(3);
-    malls.drop('a');
-    expect(total()).toBe(1);
-    lamp('c', 'c one');
-    expect(total()).toBe(2);
-    expect(total({ store_id: 'c' })).toBe(1);
+    await lamp('a', 'a one');
+    await lamp('b', 'b one');
+    expect(await total()).toBe(2);
+    await lamp('a', 'a two');
+    expect(await total()).toBe(3);
+    expect(await total({ product_name: 'two' })).toBe(1);
+    const gone = await lamp('b', 'b two');
+    await malls.handle(admin('deleteProduct', 'b', { path: { product_no: gone.product_no } }));
+    expect(await total()).toBe(3);
+    await malls.drop('a');
+    expect(await total()).toBe(1);
+    await lamp('c', 'c one');
+    expect(await total()).toBe(2);
+    expect(await total({ store_id: 'c' })).toBe(1);
   });
 
   it('loads a fixture of 40,000 categories completely', async () => {
@@ -436,10 +447,10 @@ describe('malls', () => {
       counts: { categories: 40_000 },
     });
     const [top] = bodyOf(
-      malls.handle(admin('listCategories', 'big', { query: { category_depth: 1, limit: 1 } })),
+      await malls.handle(admin('listCategories', 'big', { query: { category_depth: 1, limit: 1 } })),
     ).categories as Body[];
     const children = bodyOf(
-      malls.handle(
+      await malls.handle(
         admin('listCategories', 'big', { query: { parent_category_no: top?.category_no, limit: 100 } }),
       ),
     ).categories as Body[];
@@ -448,19 +459,19 @@ describe('malls', () => {
 
   it('snapshots only malls that exist, creating none', async () => {
     const malls = await open({ newMall: 'empty' });
-    expect(malls.snapshot('never-used')).toBeUndefined();
-    expect(malls.mallIds()).toEqual([]);
+    expect(await malls.snapshot('never-used')).toBeUndefined();
+    expect(await malls.mallIds()).toEqual([]);
   });
 
   it('drops a mall with its records: the next use starts it afresh', async () => {
     const malls = await open({ newMall: 'empty' });
-    createCategory(malls, 'gone', 'Temporary');
-    createCategory(malls, 'kept', 'Stays');
-    expect(malls.drop('gone')).toBe(true);
-    expect(malls.drop('gone')).toBe(false);
-    expect(malls.mallIds()).toEqual(['kept']);
-    expect(count(malls, 'gone')).toBe(0);
-    expect(count(malls, 'kept')).toBe(1);
+    await createCategory(malls, 'gone', 'Temporary');
+    await createCategory(malls, 'kept', 'Stays');
+    expect(await malls.drop('gone')).toBe(true);
+    expect(await malls.drop('gone')).toBe(false);
+    expect(await malls.mallIds()).toEqual(['kept']);
+    expect(await count(malls, 'gone')).toBe(0);
+    expect(await count(malls, 'kept')).toBe(1);
   });
 
   it('dates records by each mall’s own clock', async () => {
@@ -469,20 +480,20 @@ describe('malls', () => {
       late: Date.parse('2026-09-05T09:00:00+09:00'),
     };
     const malls = await open({ newMall: 'empty', clockFor: (mallId) => () => clocks[mallId] ?? 0 });
-    const create = (mallId: string) =>
+    const create = async (mallId: string) =>
       bodyOf(
-        malls.handle(
+        await malls.handle(
           admin('createProduct', mallId, {
             body: { request: { product_name: 'Clocked', supply_price: '1.00', display: 'T' } },
           }),
         ),
       ).product as Body;
-    const early = create('early');
+    const early = await create('early');
     expect(early.created_date).toBe('2026-01-05T09:00:00+09:00');
-    expect(create('late').created_date).toBe('2026-09-05T09:00:00+09:00');
+    expect((await create('late')).created_date).toBe('2026-09-05T09:00:00+09:00');
     clocks.early = Date.parse('2026-01-06T10:30:00+09:00');
     const updated = bodyOf(
-      malls.handle(
+      await malls.handle(
         admin('updateProduct', 'early', {
           path: { product_no: early.product_no },
           body: { request: { price: '5.00' } },
@@ -490,9 +501,9 @@ describe('malls', () => {
       ),
     ).product as Body;
     expect(updated.updated_date).toBe('2026-01-06T10:30:00+09:00');
-    const sales = (mallId: string, day: string) =>
+    const sales = async (mallId: string, day: string) =>
       bodyOf(
-        malls.handle({
+        await malls.handle({
           api: 'analytics',
           operationId: 'listProductViews',
           path: {},
@@ -501,26 +512,26 @@ describe('malls', () => {
           mallId,
         }),
       ).view as Body[];
-    expect(sales('late', '2026-06-01')).toEqual([]);
-    expect(sales('late', '2026-09-05').length).toBeGreaterThan(0);
+    expect(await sales('late', '2026-06-01')).toEqual([]);
+    expect((await sales('late', '2026-09-05')).length).toBeGreaterThan(0);
   });
 
   it('keeps every mall of a data directory across a restart, and no seed over kept data', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-malls-'));
     dirs.push(dataDir);
     const first = await createSandboxMalls({ storage: await openStorage({ dataDir }), newMall: 'empty' });
-    createCategory(first, 'one', 'Persisted');
-    createCategory(first, 'two', 'Also persisted');
-    first.close();
+    await createCategory(first, 'one', 'Persisted');
+    await createCategory(first, 'two', 'Also persisted');
+    await first.close();
     const second = await open({ storage: await openStorage({ dataDir }), newMall: { seed: 1 } });
-    expect(second.mallIds()).toEqual(['one', 'two']);
-    expect(count(second, 'one')).toBe(1);
-    expect(count(second, 'two')).toBe(1);
-    expect(count(second, 'three')).toBeGreaterThan(10);
-    second.drop('one');
-    second.close();
+    expect(await second.mallIds()).toEqual(['one', 'two']);
+    expect(await count(second, 'one')).toBe(1);
+    expect(await count(second, 'two')).toBe(1);
+    expect(await count(second, 'three')).toBeGreaterThan(10);
+    await second.drop('one');
+    await second.close();
     opened.splice(opened.indexOf(second), 1);
     const third = await open({ storage: await openStorage({ dataDir }), newMall: 'empty' });
-    expect(third.mallIds()).toEqual(['three', 'two']);
+    expect(await third.mallIds()).toEqual(['three', 'two']);
   });
 });

@@ -34,9 +34,9 @@ describe('a sandbox given changed specs', () => {
     changed = await createSandboxMalls({ newMall: 'empty', specs });
     standard = await createSandboxMalls({ newMall: 'empty' });
   });
-  afterAll(() => {
-    changed?.close();
-    standard?.close();
+  afterAll(async () => {
+    await changed?.close();
+    await standard?.close();
   });
 
   it('checks fixtures against the given spec', async () => {
@@ -44,12 +44,12 @@ describe('a sandbox given changed specs', () => {
     const refused = await changed.loadFixture('a', longName);
     expect(refused).toMatchObject({ ok: false, reason: 'invalid' });
     expect(refused.ok ? [] : refused.violations.map((v) => v.name)).toEqual(['categories/0.category_name']);
-    expect(changed.snapshot('a')?.tables.category ?? []).toEqual([]);
+    expect((await changed.snapshot('a'))?.tables.category ?? []).toEqual([]);
   });
 
   it('checks snapshot records against the given spec', async () => {
     expect(await standard.loadFixture('b', longName)).toMatchObject({ ok: true });
-    const snapshot = standard.snapshot('b');
+    const snapshot = await standard.snapshot('b');
     const refused = await changed.restore('b', snapshot);
     expect(refused.ok ? [] : refused.violations.map((v) => v.name)).toEqual([
       expect.stringMatching(/^tables\.category\/\d+\.category_name$/),
@@ -57,11 +57,11 @@ describe('a sandbox given changed specs', () => {
     expect(await standard.restore('c', snapshot)).toMatchObject({ ok: true });
   });
 
-  it('answers only the operations the given spec describes', () => {
+  it('answers only the operations the given spec describes', async () => {
     expect(standard.handles('admin', 'countProducts')).toBe(true);
     expect(changed.handles('admin', 'countProducts')).toBe(false);
     expect(changed.handles('admin', 'countCategories')).toBe(true);
-    expect(() =>
+    await expect(
       changed.handle({
         api: 'admin',
         operationId: 'countProducts',
@@ -70,6 +70,6 @@ describe('a sandbox given changed specs', () => {
         body: undefined,
         mallId: 'a',
       }),
-    ).toThrow(/does not handle admin countProducts/);
+    ).rejects.toThrow(/does not handle admin countProducts/);
   });
 });

@@ -12,8 +12,7 @@ import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/p
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SandboxCall, SandboxOutcome } from '../protocol.js';
-import { createSandboxMalls } from './sandbox-malls.js';
-import type { SharedSandboxMalls } from './shared-sandbox-malls.js';
+import { createSandboxMalls, type SandboxMalls } from './sandbox-malls.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
 type Body = Record<string, any>;
@@ -32,7 +31,7 @@ const newDatabase = async (): Promise<string> => {
   return server.createDatabase(`sandbox_${++databases}`);
 };
 
-const opened: SharedSandboxMalls[] = [];
+const opened: SandboxMalls[] = [];
 afterEach(async () => {
   for (const malls of opened.splice(0)) await malls.close();
 });
@@ -72,10 +71,10 @@ const bodyOf = (result: SandboxOutcome): Body => {
   if (!result.ok) throw new Error(`refused (${result.reason}): ${result.message}`);
   return result.body as Body;
 };
-const createCategory = async (malls: SharedSandboxMalls, mallId: string, name: string) =>
+const createCategory = async (malls: SandboxMalls, mallId: string, name: string) =>
   bodyOf(await malls.handle(admin('createCategory', mallId, { body: { request: { category_name: name } } })))
     .category as Body;
-const categoryNames = async (malls: SharedSandboxMalls, mallId: string) =>
+const categoryNames = async (malls: SandboxMalls, mallId: string) =>
   (
     bodyOf(await malls.handle(admin('listCategories', mallId, { query: { limit: 100 } })))
       .categories as Body[]
@@ -88,10 +87,8 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     for (const mallId of ['m1', 'm2', 'm3']) await createCategory(first, mallId, `shelf of ${mallId}`);
 
     const storage = await openStorage({ postgres: url }, { log: (m) => logged.push(m) });
-    if (!('catchUpAll' in storage)) throw new Error('a PostgreSQL store was expected');
     const reads = vi.spyOn(storage, 'read');
-    const catchUps = vi.spyOn(storage, 'catchUpAll');
-    const named = vi.spyOn(storage, 'catchUpMalls');
+    const catchUps = vi.spyOn(storage, 'catchUp');
     const second = await createSandboxMalls({ storage, newMall: 'empty' });
     opened.push(second);
     expect(reads).not.toHaveBeenCalled();
@@ -104,12 +101,11 @@ describe('sandbox malls in PostgreSQL', { timeout: 60_000 }, () => {
     const ofM3 = bodyOf(await second.handle(collection('listShops', { store_id: ['m3'], limit: 100 })))
       .shops as Body[];
     expect(new Set(ofM3.map((shop) => shop.store_id))).toEqual(new Set(['m3']));
-    expect(named.mock.calls.map(([mallIds]) => mallIds)).toEqual([['m3']]);
-    expect(catchUps).not.toHaveBeenCalled();
+    expect(catchUps.mock.calls.map(([mallIds]) => mallIds)).toEqual([['m3']]);
 
     const shops = bodyOf(await second.handle(collection('listShops', { limit: 100 }))).shops as Body[];
     expect(new Set(shops.map((shop) => shop.store_id))).toEqual(new Set(['m1', 'm2', 'm3']));
-    expect(catchUps).toHaveBeenCalledTimes(1);
+    expect(catchUps.mock.calls.map(([mallIds]) => mallIds)).toEqual([['m3'], undefined]);
   });
 
   it('finds every committed record, and no refused one, after reopening', async () => {
@@ -325,7 +321,7 @@ describe('reset, fixture load and restore on PostgreSQL', { timeout: 120_000 }, 
         [mallId],
       )
     )[0]?.n;
-  const productCount = async (malls: SharedSandboxMalls, mallId: string) =>
+  const productCount = async (malls: SandboxMalls, mallId: string) =>
     bodyOf(await malls.handle(admin('countProducts', mallId))).count as number;
 
   it('loads 20,000 products without holding the event loop, and every replica sees them whole', async () => {

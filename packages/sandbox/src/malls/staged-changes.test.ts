@@ -14,8 +14,8 @@ import { createSandboxMalls, type SandboxMalls, type SandboxMallsOptions } from 
 
 const opened: SandboxMalls[] = [];
 const dirs: string[] = [];
-afterEach(() => {
-  for (const malls of opened.splice(0)) malls.close();
+afterEach(async () => {
+  for (const malls of opened.splice(0)) await malls.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 /** Opens sandbox malls, over the SQLite database of `dataDir` when given (else memory). */
@@ -43,10 +43,10 @@ const answered = (result: SandboxOutcome) => {
   if (!result.ok) throw new Error(`refused: ${result.message}`);
   return result.body as Record<string, unknown>;
 };
-const categoryCount = (malls: SandboxMalls, mallId: string) =>
-  answered(malls.handle(admin('countCategories', mallId))).count;
-const addCategory = (malls: SandboxMalls, mallId: string, name: string) =>
-  answered(malls.handle(admin('createCategory', mallId, { request: { category_name: name } })));
+const categoryCount = async (malls: SandboxMalls, mallId: string) =>
+  answered(await malls.handle(admin('countCategories', mallId))).count;
+const addCategory = async (malls: SandboxMalls, mallId: string, name: string) =>
+  answered(await malls.handle(admin('createCategory', mallId, { request: { category_name: name } })));
 const categories = (count: number, prefix = 'Shelf') =>
   Array.from({ length: count }, (_, i) => ({ category_name: `${prefix} ${i}` }));
 
@@ -66,19 +66,19 @@ describe('a change to a mall', () => {
 
   it('answers API reads from the old records until the new ones are swapped in', async () => {
     const malls = await open();
-    addCategory(malls, 'm', 'Before');
+    await addCategory(malls, 'm', 'Before');
     const seen = new Set<unknown>();
     let done = false;
     const loading = malls.loadFixture('m', { categories: categories(20_000) }).finally(() => {
       done = true;
     });
     while (!done) {
-      seen.add(categoryCount(malls, 'm'));
+      seen.add(await categoryCount(malls, 'm'));
       await sleep(1);
     }
     expect(await loading).toMatchObject({ ok: true, counts: { categories: 20_001 } });
     expect(seen).toEqual(new Set([1]));
-    expect(categoryCount(malls, 'm')).toBe(20_001);
+    expect(await categoryCount(malls, 'm')).toBe(20_001);
   });
 
   it('runs changes to one mall one at a time, in the order asked', async () => {
@@ -89,7 +89,7 @@ describe('a change to a mall', () => {
     expect(await first).toMatchObject({ ok: true, counts: { categories: 10_000 } });
     expect(await second).toMatchObject({ ok: true, counts: { categories: 0 } });
     expect(await third).toMatchObject({ ok: true, counts: { categories: 2 } });
-    expect(categoryCount(malls, 'm')).toBe(2);
+    expect(await categoryCount(malls, 'm')).toBe(2);
   });
 
   it('refuses a fixture load met by an API write to the mall as a conflict, loading nothing', async () => {
@@ -100,19 +100,19 @@ describe('a change to a mall', () => {
     });
     let written = 0;
     while (!done) {
-      addCategory(malls, 'm', `Written ${written}`);
+      await addCategory(malls, 'm', `Written ${written}`);
       written += 1;
       await sleep(2);
     }
     const outcome = await loading;
     expect(outcome).toMatchObject({ ok: false, reason: 'conflict', violations: [{ name: 'mall' }] });
-    expect(categoryCount(malls, 'm')).toBe(written);
+    expect(await categoryCount(malls, 'm')).toBe(written);
   });
 
   it('restores a large snapshot in slices, the timers running meanwhile', async () => {
     const malls = await open();
     await malls.loadFixture('source', { categories: categories(20_000) });
-    const snapshot = JSON.parse(JSON.stringify(malls.snapshot('source')));
+    const snapshot = JSON.parse(JSON.stringify(await malls.snapshot('source')));
     let ticks = 0;
     const timer = setInterval(() => {
       ticks += 1;
@@ -121,7 +121,7 @@ describe('a change to a mall', () => {
     clearInterval(timer);
     expect(outcome).toMatchObject({ ok: true, counts: { categories: 20_000 } });
     expect(ticks).toBeGreaterThan(1);
-    expect(malls.snapshot('copy')).toEqual(malls.snapshot('source'));
+    expect(await malls.snapshot('copy')).toEqual(await malls.snapshot('source'));
   });
 });
 
@@ -132,8 +132,8 @@ describe.each<[string, () => { dataDir?: string }]>([
   it('leaves the mall as it was when a record late in a large fixture is refused', async () => {
     const options = storeOf();
     const malls = await open(options);
-    addCategory(malls, 'm', 'Kept');
-    const before = JSON.stringify(malls.snapshot('m'));
+    await addCategory(malls, 'm', 'Kept');
+    const before = JSON.stringify(await malls.snapshot('m'));
     const refused = await malls.loadFixture('m', {
       categories: [
         ...categories(15_000),
@@ -141,19 +141,19 @@ describe.each<[string, () => { dataDir?: string }]>([
       ],
     });
     expect(refused).toMatchObject({ ok: false, violations: [{ name: 'categories/15000.$ref' }] });
-    expect(JSON.stringify(malls.snapshot('m'))).toBe(before);
+    expect(JSON.stringify(await malls.snapshot('m'))).toBe(before);
     const schema = await malls.loadFixture('m', {
       categories: [...categories(15_000), { category_name: 42 }],
     });
     expect(schema).toMatchObject({ ok: false, violations: [{ name: 'categories/15000.category_name' }] });
-    expect(JSON.stringify(malls.snapshot('m'))).toBe(before);
+    expect(JSON.stringify(await malls.snapshot('m'))).toBe(before);
     if (!('dataDir' in options)) return;
     // A restart finds the mall as it was: no row of the refused loads was kept.
-    malls.close();
+    await malls.close();
     opened.splice(opened.indexOf(malls), 1);
     const reopened = await open(options);
-    expect(reopened.mallIds()).toEqual(['m']);
-    expect(JSON.stringify(reopened.snapshot('m'))).toBe(before);
+    expect(await reopened.mallIds()).toEqual(['m']);
+    expect(JSON.stringify(await reopened.snapshot('m'))).toBe(before);
   });
 });
 
@@ -161,18 +161,18 @@ describe('a data directory', () => {
   it('keeps the swapped-in records of a reset, a fixture and a restore across a restart', async () => {
     const options = { dataDir: tempDir() };
     const malls = await open(options);
-    addCategory(malls, 'a', 'Gone after the reset');
+    await addCategory(malls, 'a', 'Gone after the reset');
     await malls.reset('a', 'empty');
     await malls.loadFixture('a', { categories: categories(3) });
-    addCategory(malls, 'a', 'Written after the load');
-    const snapshot = malls.snapshot('a');
+    await addCategory(malls, 'a', 'Written after the load');
+    const snapshot = await malls.snapshot('a');
     await malls.restore('b', JSON.parse(JSON.stringify(snapshot)));
-    malls.close();
+    await malls.close();
     opened.splice(opened.indexOf(malls), 1);
     const reopened = await open(options);
-    expect(reopened.mallIds()).toEqual(['a', 'b']);
-    expect(reopened.snapshot('a')).toEqual(snapshot);
-    expect(reopened.snapshot('b')).toEqual(snapshot);
-    expect(categoryCount(reopened, 'a')).toBe(4);
+    expect(await reopened.mallIds()).toEqual(['a', 'b']);
+    expect(await reopened.snapshot('a')).toEqual(snapshot);
+    expect(await reopened.snapshot('b')).toEqual(snapshot);
+    expect(await categoryCount(reopened, 'a')).toBe(4);
   });
 });

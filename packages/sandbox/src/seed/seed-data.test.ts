@@ -8,10 +8,10 @@ import { seedProductCount } from './seed-data.js';
 
 const snapshot = async (seed: number) => {
   const malls = await createSandboxMalls({ newMall: { seed }, malls: ['seeded'] });
-  const taken = malls.snapshot('seeded');
+  const taken = await malls.snapshot('seeded');
   if (!taken) throw new Error('the seeded mall exists');
   const { tables } = taken;
-  malls.close();
+  await malls.close();
   const records = (entries: readonly (readonly [string, unknown])[]) => entries.map(([, record]) => record);
   return {
     category: records(tables.category),

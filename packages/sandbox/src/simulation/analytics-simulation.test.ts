@@ -25,8 +25,8 @@ let model: SpecModel;
 let operations: readonly OperationEntry[];
 
 /** The body of an analytics operation's sandbox answer. */
-function ask(operationId: string, query: Query = {}, on: SandboxMalls = sandbox): Body {
-  const reply = on.handle({
+async function ask(operationId: string, query: Query = {}, on: SandboxMalls = sandbox): Promise<Body> {
+  const reply = await on.handle({
     api: 'analytics',
     operationId,
     path: {},
@@ -38,11 +38,18 @@ function ask(operationId: string, query: Query = {}, on: SandboxMalls = sandbox)
   return (reply as { body: Body }).body;
 }
 /** The records of an answer (every analytics body has one key). */
-const rows = (operationId: string, query: Query = {}, on: SandboxMalls = sandbox): Body[] =>
-  Object.values(ask(operationId, { limit: 1000, ...query }, on))[0] as Body[];
+const rows = async (operationId: string, query: Query = {}, on: SandboxMalls = sandbox): Promise<Body[]> =>
+  Object.values(await ask(operationId, { limit: 1000, ...query }, on))[0] as Body[];
 /** The body of an admin operation's answer in the simulated mall. */
-const admin = (operationId: string, path: Query): Body => {
-  const reply = sandbox.handle({ api: 'admin', operationId, path, query: {}, body: undefined, mallId: mall });
+const admin = async (operationId: string, path: Query): Promise<Body> => {
+  const reply = await sandbox.handle({
+    api: 'admin',
+    operationId,
+    path,
+    query: {},
+    body: undefined,
+    mallId: mall,
+  });
   return (reply as { body: Body }).body;
 };
 const total = (records: Body[], field: string) => records.reduce((sum, row) => sum + Number(row[field]), 0);
@@ -101,7 +108,7 @@ describe('the simulation', () => {
 });
 
 describe('every analytics operation in sandbox mode', () => {
-  it('all answer with a body valid against the spec, with records, unlike the static examples', () => {
+  it('all answer with a body valid against the spec, with records, unlike the static examples', async () => {
     expect(operations.length).toBeGreaterThan(1);
     const ids = operations.map((operation) => operation.operationId);
     expect(ids.filter((operationId) => !sandbox.handles('analytics', operationId))).toEqual([]);
@@ -109,7 +116,7 @@ describe('every analytics operation in sandbox mode', () => {
       const response = model.resolve(responses['200'] as Json);
       const content = (response.content as Body)['application/json'];
       const validate = model.schemas().compile(content.schema);
-      const body = ask(operationId, { limit: 1000 });
+      const body = await ask(operationId, { limit: 1000 });
       if (!validate(body)) throw new Error(`${operationId}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
       const records = Object.values(body)[0] as Body[];
       expect(records.length, operationId).toBeGreaterThan(0);
@@ -119,22 +126,26 @@ describe('every analytics operation in sandbox mode', () => {
   });
 
   it('answer a repeated query identically, and a long range (not cached) as its days (cached)', async () => {
-    for (const { operationId } of operations) expect(ask(operationId)).toEqual(ask(operationId));
+    for (const { operationId } of operations) expect(await ask(operationId)).toEqual(await ask(operationId));
     const fresh = await createSandboxMalls({ newMall: { seed: 7 } });
     try {
       const year = { start_date: '2026-01-01', end_date: '2026-12-31' };
-      const uncached = rows('listVisitorViews', year, fresh);
-      const week = rows('listVisitorViews', { start_date: '2026-03-01', end_date: '2026-03-07' }, fresh);
+      const uncached = await rows('listVisitorViews', year, fresh);
+      const week = await rows(
+        'listVisitorViews',
+        { start_date: '2026-03-01', end_date: '2026-03-07' },
+        fresh,
+      );
       expect(week).toHaveLength(7);
       expect(uncached.filter((r) => r.date >= '2026-03-01' && r.date < '2026-03-08')).toEqual(week);
-      expect(rows('listVisitorViews', year, fresh)).toEqual(uncached);
-      expect(rows('listProductSales', year, fresh)).toEqual(rows('listProductSales', year));
+      expect(await rows('listVisitorViews', year, fresh)).toEqual(uncached);
+      expect(await rows('listProductSales', year, fresh)).toEqual(await rows('listProductSales', year));
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   });
 
-  it('give another mall other figures, and refuse one mall’s statistics to another’s credential', () => {
+  it('give another mall other figures, and refuse one mall’s statistics to another’s credential', async () => {
     const asMall = (mallId: string, operationId: string, mall_id: string) =>
       sandbox.handle({
         api: 'analytics',
@@ -145,11 +156,11 @@ describe('every analytics operation in sandbox mode', () => {
         mallId,
       });
     for (const operationId of ['listProductSales', 'listVisitorViews', 'listAdSales', 'listViewedPages']) {
-      const other = asMall('othermall', operationId, 'othermall');
+      const other = await asMall('othermall', operationId, 'othermall');
       expect(other, operationId).toMatchObject({ ok: true, kind: 'found' });
-      expect((other as { body: Body }).body, operationId).not.toEqual(ask(operationId));
+      expect((other as { body: Body }).body, operationId).not.toEqual(await ask(operationId));
       for (const asked of ['othermall', 'no-such-mall'])
-        expect(asMall(mall, operationId, asked), operationId).toMatchObject({
+        expect(await asMall(mall, operationId, asked), operationId).toMatchObject({
           ok: false,
           reason: 'forbidden',
           violations: [{ location: 'query', name: 'mall_id' }],
@@ -159,8 +170,8 @@ describe('every analytics operation in sandbox mode', () => {
 });
 
 describe('sums across endpoints', () => {
-  it('count the same orders and revenue by product, payment method, hour, member status, domain and order', () => {
-    const sales = rows('listProductSales');
+  it('count the same orders and revenue by product, payment method, hour, member status, domain and order', async () => {
+    const sales = await rows('listProductSales');
     const orders = total(sales, 'order_count');
     const amount = total(sales, 'order_amount');
     expect(orders).toBeGreaterThan(50);
@@ -169,30 +180,30 @@ describe('sums across endpoints', () => {
       ['listHourlySales', 'order_count', 'order_amount'],
       ['listReferringDomainSales', 'order_count', 'order_amount'],
     ] as const) {
-      expect(total(rows(operationId), count), operationId).toBe(orders);
-      expect(total(rows(operationId), sum), operationId).toBe(amount);
+      expect(total(await rows(operationId), count), operationId).toBe(orders);
+      expect(total(await rows(operationId), sum), operationId).toBe(amount);
     }
-    const details = rows('listOrderDetails');
+    const details = await rows('listOrderDetails');
     expect(details).toHaveLength(orders);
     expect(total(details, 'order_amount')).toBe(amount);
-    const [members] = rows('listMemberSales');
+    const [members] = await rows('listMemberSales');
     expect(members?.member_order_count + members?.nonmember_order_count).toBe(orders);
     expect(members?.member_order_amount + members?.nonmember_order_amount).toBe(amount);
-    const hours = rows('listHourlySales');
-    expect(total(rows('listPaymentMethodSales'), 'buyers_count')).toBeGreaterThanOrEqual(
+    const hours = await rows('listHourlySales');
+    expect(total(await rows('listPaymentMethodSales'), 'buyers_count')).toBeGreaterThanOrEqual(
       Math.max(...hours.map((h) => h.buyers_count)),
     );
-    const visits = total(rows('listVisitorViews'), 'visit_count');
+    const visits = total(await rows('listVisitorViews'), 'visit_count');
     const buyers = new Set(details.map((d) => d.order_date.slice(0, 10))).size; // at least one per day
-    const [perVisitor] = rows('listSalesPerVisitor');
+    const [perVisitor] = await rows('listSalesPerVisitor');
     expect(Number(perVisitor?.order_amount_per_visitor)).toBeCloseTo(amount / visits, 2);
     expect(Number(perVisitor?.order_amount_per_buyer)).toBeGreaterThanOrEqual(amount / orders - 0.005);
     expect(amount / Number(perVisitor?.order_amount_per_buyer)).toBeGreaterThanOrEqual(buyers);
     expect(amount / Number(perVisitor?.order_amount_per_buyer)).toBeLessThanOrEqual(orders + 0.5);
   });
 
-  it('make ad, ad-keyword and keyword sales the ad-attributed share of the orders', () => {
-    const details = rows('listOrderDetails');
+  it('make ad, ad-keyword and keyword sales the ad-attributed share of the orders', async () => {
+    const details = await rows('listOrderDetails');
     const grouped = (key: (d: Body) => string) => {
       const groups = new Map<string, { orders: number; amount: number }>();
       for (const d of details.filter((r) => r.ad !== '채널 없음')) {
@@ -202,21 +213,21 @@ describe('sums across endpoints', () => {
       return groups;
     };
     const byAd = Object.fromEntries(
-      rows('listAdSales').map((r) => [r.ad, { orders: r.order_count, amount: r.order_amount }]),
+      (await rows('listAdSales')).map((r) => [r.ad, { orders: r.order_count, amount: r.order_amount }]),
     );
     expect(byAd).toEqual(Object.fromEntries(grouped((d) => d.ad)));
-    const adKeywords = rows('listAdKeywordSales');
+    const adKeywords = await rows('listAdKeywordSales');
     expect(
       Object.fromEntries(
         adKeywords.map((r) => [`${r.ad}|${r.keyword}`, { orders: r.order_count, amount: r.order_amount }]),
       ),
     ).toEqual(Object.fromEntries(grouped((d) => `${d.ad}|${d.keyword}`)));
-    const effect = rows('listAdEffectDetails');
+    const effect = await rows('listAdEffectDetails');
     expect(total(effect, 'purchase_count')).toBe(total(adKeywords, 'order_count'));
     expect(total(effect, 'order_amount')).toBe(total(adKeywords, 'order_amount'));
-    const searchSales = rows('listAdSales').filter((r) => searchAds.includes(r.ad));
+    const searchSales = (await rows('listAdSales')).filter((r) => searchAds.includes(r.ad));
     for (const operationId of ['listKeywordSales', 'listKeywordDetails']) {
-      const records = rows(operationId);
+      const records = await rows(operationId);
       const count = operationId === 'listKeywordSales' ? 'order_count' : 'purchase_count';
       expect(total(records, count), operationId).toBe(total(searchSales, 'order_count'));
       expect(total(records, 'order_amount'), operationId).toBe(total(searchSales, 'order_amount'));
@@ -227,12 +238,12 @@ describe('sums across endpoints', () => {
     }
   });
 
-  it('count the same visits by day, hour, ad medium and referring domain; referring URLs, users and unique visitors within them', () => {
-    const daily = rows('listVisitorViews');
+  it('count the same visits by day, hour, ad medium and referring domain; referring URLs, users and unique visitors within them', async () => {
+    const daily = await rows('listVisitorViews');
     const visits = total(daily, 'visit_count');
     expect(daily).toHaveLength(14);
-    expect(total(rows('listVisitorViews', { format_type: 'hour' }), 'visit_count')).toBe(visits);
-    const hourly = rows('listVisitorViews', {
+    expect(total(await rows('listVisitorViews', { format_type: 'hour' }), 'visit_count')).toBe(visits);
+    const hourly = await rows('listVisitorViews', {
       format_type: 'hour',
       start_date: '2026-03-05',
       end_date: '2026-03-05',
@@ -242,27 +253,27 @@ describe('sums across endpoints', () => {
     expect(total(hourly, 'first_visit_count')).toBe(march5?.first_visit_count);
     for (const row of hourly)
       expect(row.date).toBe(`2026-03-05T${String(row.hour).padStart(2, '0')}:00:00+09:00`);
-    const ads = rows('listAdVisits');
+    const ads = await rows('listAdVisits');
     expect(total(ads, 'visit_count')).toBe(visits);
-    const domains = rows('listReferringDomains');
+    const domains = await rows('listReferringDomains');
     expect(total(domains, 'visit_count')).toBe(visits);
     const direct = domains.find((d) => d.domain === '참조 도메인 없음')?.visit_count;
     expect(direct).toBeGreaterThan(0);
-    expect(total(rows('listReferringUrls'), 'visit_count')).toBe(visits - direct);
+    expect(total(await rows('listReferringUrls'), 'visit_count')).toBe(visits - direct);
     const adVisits = visits - (ads.find((a) => a.ad === '채널 없음')?.visit_count ?? 0);
-    const effect = rows('listAdEffectDetails');
+    const effect = await rows('listAdEffectDetails');
     expect(total(effect, 'visit_count')).toBe(adVisits);
     for (const row of effect) expect(Number(row.visit_rate)).toBeCloseTo((row.visit_count * 100) / visits, 2);
-    const keywordVisits = total(rows('listKeywordVisits'), 'visit_count');
-    expect(keywordVisits).toBe(total(rows('listKeywordDetails'), 'visit_count'));
+    const keywordVisits = total(await rows('listKeywordVisits'), 'visit_count');
+    expect(keywordVisits).toBe(total(await rows('listKeywordDetails'), 'visit_count'));
     expect(keywordVisits).toBe(
       total(
         effect.filter((r) => searchAds.includes(r.ad)),
         'visit_count',
       ),
     );
-    const users = rows('listDailyActiveUsers');
-    const unique = rows('listUniqueVisitors');
+    const users = await rows('listDailyActiveUsers');
+    const unique = await rows('listUniqueVisitors');
     daily.forEach((day, i) => {
       expect(users[i]?.date).toBe(day.date);
       expect(unique[i]?.date).toBe(day.date);
@@ -276,11 +287,13 @@ describe('sums across endpoints', () => {
     expect(total(daily, 'first_visit_count')).toBeLessThan(total(users, 'user_count'));
   });
 
-  it('count page views as the views of the pages viewed, and product views as views of product detail pages', () => {
-    const pages = rows('listViewedPages');
+  it('count page views as the views of the pages viewed, and product views as views of product detail pages', async () => {
+    const pages = await rows('listViewedPages');
     expect(pages.length).toBeLessThan(1000);
-    expect(total(rows('listPageViews'), 'page_view')).toBe(total(pages, 'count'));
-    expect(total(rows('listPageViews', { format_type: 'hour' }), 'page_view')).toBe(total(pages, 'count'));
+    expect(total(await rows('listPageViews'), 'page_view')).toBe(total(pages, 'count'));
+    expect(total(await rows('listPageViews', { format_type: 'hour' }), 'page_view')).toBe(
+      total(pages, 'count'),
+    );
     for (const page of pages) expect(page.visit_count).toBeLessThanOrEqual(page.count);
     const detailViews = new Map(
       pages.flatMap((p) => {
@@ -288,13 +301,13 @@ describe('sums across endpoints', () => {
         return match ? [[Number(match[1]), p.count]] : [];
       }),
     );
-    const views = rows('listProductViews');
+    const views = await rows('listProductViews');
     expect(views.length).toBeGreaterThan(100);
     expect(new Map(views.map((v) => [v.product_no, v.count]))).toEqual(detailViews);
-    const carts = rows('listCartActions');
+    const carts = await rows('listCartActions');
     expect(new Map(carts.map((c) => [c.product_no, c.count]))).toEqual(detailViews);
-    const sales = new Map(rows('listProductSales').map((s) => [s.product_no, s]));
-    const perCategory = rows('listProductCategoryDetails');
+    const sales = new Map((await rows('listProductSales')).map((s) => [s.product_no, s]));
+    const perCategory = await rows('listProductCategoryDetails');
     for (const cart of carts) {
       const mine = perCategory.filter((c) => c.product_no === cart.product_no);
       expect(total(mine, 'carts_count_per_category')).toBe(cart.add_cart_count);
@@ -305,13 +318,13 @@ describe('sums across endpoints', () => {
     }
   });
 
-  it('name each product category row after the stored category, one of the product’s categories', () => {
-    const perCategory = rows('listProductCategoryDetails');
+  it('name each product category row after the stored category, one of the product’s categories', async () => {
+    const perCategory = await rows('listProductCategoryDetails');
     expect(perCategory.length).toBeGreaterThan(50);
     for (const row of perCategory) {
-      const category = admin('getCategory', { category_no: row.category_no }).category;
+      const category = (await admin('getCategory', { category_no: row.category_no })).category;
       expect(row.category_name).toBe(category?.category_name);
-      const product = admin('getProduct', { product_no: row.product_no }).product;
+      const product = (await admin('getProduct', { product_no: row.product_no })).product;
       expect(product?.category.map((c: Body) => c.category_no)).toContain(row.category_no);
       expect(row.product_code).toBe(product?.product_code);
     }
@@ -355,7 +368,7 @@ describe('device_type', () => {
     listKeywordDetails: ['visit_count', 'purchase_count', 'order_amount'],
   };
 
-  it('splits every count and amount into PC and mobile that add up to the total', () => {
+  it('splits every count and amount into PC and mobile that add up to the total', async () => {
     // Every operation taking device_type has its additive fields listed, but the per-visitor
     // averages, which do not add up.
     const byDevice = operations.filter((operation) =>
@@ -366,8 +379,8 @@ describe('device_type', () => {
       new Set(byDevice.map((operation) => operation.operationId)),
     );
     for (const [operationId, fields] of Object.entries(additive)) {
-      const [all, pc, mobile] = ['total', 'pc', 'mobile'].map((device_type) =>
-        rows(operationId, { device_type }),
+      const [all, pc, mobile] = await Promise.all(
+        ['total', 'pc', 'mobile'].map((device_type) => rows(operationId, { device_type })),
       );
       for (const field of fields) {
         const whole = total(all as Body[], field);
@@ -378,19 +391,20 @@ describe('device_type', () => {
         );
       }
     }
-    const [perVisitor] = rows('listSalesPerVisitor', { device_type: 'pc' });
-    expect(perVisitor).not.toEqual(rows('listSalesPerVisitor')[0]);
+    const [perVisitor] = await rows('listSalesPerVisitor', { device_type: 'pc' });
+    expect(perVisitor).not.toEqual((await rows('listSalesPerVisitor'))[0]);
   });
 
-  it('keeps the visits of the device asked for: mobile search pages refer mobile visits only', () => {
-    const domains = (device_type: string) =>
-      rows('listReferringDomains', { device_type }).map((r) => r.domain);
-    expect(domains('mobile')).toContain('m.search.naver.com');
-    expect(domains('mobile')).not.toContain('search.naver.com');
-    expect(domains('pc')).toContain('search.naver.com');
-    expect(domains('pc')).not.toContain('m.search.naver.com');
-    const visits = (device_type: string) => total(rows('listVisitorViews', { device_type }), 'visit_count');
-    expect(visits('mobile')).toBeGreaterThan(visits('pc'));
+  it('keeps the visits of the device asked for: mobile search pages refer mobile visits only', async () => {
+    const domains = async (device_type: string) =>
+      (await rows('listReferringDomains', { device_type })).map((r) => r.domain);
+    expect(await domains('mobile')).toContain('m.search.naver.com');
+    expect(await domains('mobile')).not.toContain('search.naver.com');
+    expect(await domains('pc')).toContain('search.naver.com');
+    expect(await domains('pc')).not.toContain('m.search.naver.com');
+    const visits = async (device_type: string) =>
+      total(await rows('listVisitorViews', { device_type }), 'visit_count');
+    expect(await visits('mobile')).toBeGreaterThan(await visits('pc'));
   });
 });
 
@@ -408,45 +422,45 @@ describe('sort, order, limit and offset', () => {
       expect(direction * compare(records[i - 1]?.[field], records[i]?.[field]), label).toBeLessThanOrEqual(0);
   };
 
-  it('orders every list by each sort key of the spec, both ways, and by the default key and order', () => {
+  it('orders every list by each sort key of the spec, both ways, and by the default key and order', async () => {
     let checked = 0;
     for (const { operationId } of operations) {
       const sort = parameterSchema(operationId, 'sort');
       if (!sort) continue;
       const defaultOrder = parameterSchema(operationId, 'order')?.default as string;
-      const unsorted = rows(operationId);
+      const unsorted = await rows(operationId);
       expect(unsorted.length, operationId).toBeGreaterThan(1);
       expectSorted(unsorted, fieldOf(operationId, sort.default), defaultOrder, `${operationId} default`);
       for (const key of sort.enum as string[])
         for (const order of ['asc', 'desc']) {
-          const sorted = rows(operationId, { sort: key, order });
+          const sorted = await rows(operationId, { sort: key, order });
           expect(sorted).toHaveLength(unsorted.length);
           expectSorted(sorted, fieldOf(operationId, key), order, `${operationId} ${key} ${order}`);
           checked++;
         }
     }
     expect(checked).toBeGreaterThan(80);
-    const byRate = rows('listCartActions', { sort: 'add_cart_rate', order: 'desc' }).map((r) =>
+    const byRate = (await rows('listCartActions', { sort: 'add_cart_rate', order: 'desc' })).map((r) =>
       Number(r.add_cart_rate),
     );
     expect(byRate).toEqual([...byRate].sort((a, b) => b - a));
   });
 
-  it('pages by limit and offset', () => {
+  it('pages by limit and offset', async () => {
     for (const operationId of ['listOrderDetails', 'listViewedPages', 'listProductSales']) {
-      const all = rows(operationId);
+      const all = await rows(operationId);
       expect(all.length, operationId).toBeGreaterThan(100);
-      expect(Object.values(ask(operationId))[0]).toEqual(all.slice(0, 100));
-      expect(rows(operationId, { limit: 50, offset: 50 })).toEqual(all.slice(50, 100));
-      expect(rows(operationId, { limit: 50, offset: all.length - 10 })).toEqual(all.slice(-10));
+      expect(Object.values(await ask(operationId))[0]).toEqual(all.slice(0, 100));
+      expect(await rows(operationId, { limit: 50, offset: 50 })).toEqual(all.slice(50, 100));
+      expect(await rows(operationId, { limit: 50, offset: all.length - 10 })).toEqual(all.slice(-10));
     }
   });
 
-  it('narrows the order details to the order of orderId', () => {
-    const all = rows('listOrderDetails');
+  it('narrows the order details to the order of orderId', async () => {
+    const all = await rows('listOrderDetails');
     const chosen = all[Math.floor(all.length / 2)];
-    expect(rows('listOrderDetails', { orderId: chosen?.order_id })).toEqual([chosen]);
-    expect(rows('listOrderDetails', { orderId: '20260301-9999999' })).toEqual([]);
+    expect(await rows('listOrderDetails', { orderId: chosen?.order_id })).toEqual([chosen]);
+    expect(await rows('listOrderDetails', { orderId: '20260301-9999999' })).toEqual([]);
   });
 });
 
@@ -455,8 +469,8 @@ describe('products over time', () => {
     let now = Date.parse('2026-05-01T10:00:00+09:00');
     const own = await createSandboxMalls({ newMall: 'empty', clockFor: () => () => now });
     try {
-      const create = (request: Body) => {
-        const reply = own.handle({
+      const create = async (request: Body) => {
+        const reply = await own.handle({
           api: 'admin',
           operationId: 'createProduct',
           path: {},
@@ -470,36 +484,36 @@ describe('products over time', () => {
       const before = { start_date: '2026-04-20', end_date: '2026-04-30' };
       const firstDays = { start_date: '2026-05-01', end_date: '2026-05-09' };
       const later = { start_date: '2026-05-10', end_date: '2026-05-31' };
-      const first = create({ product_name: 'First Lamp', price: '20000.00', display: 'T' });
-      expect(rows('listVisitorViews', before, own)).toEqual([]);
-      const productSales = rows('listProductSales', firstDays, own);
-      const visits = rows('listVisitorViews', firstDays, own);
+      const first = await create({ product_name: 'First Lamp', price: '20000.00', display: 'T' });
+      expect(await rows('listVisitorViews', before, own)).toEqual([]);
+      const productSales = await rows('listProductSales', firstDays, own);
+      const visits = await rows('listVisitorViews', firstDays, own);
       expect(productSales.map((r) => r.product_no)).toEqual([first]);
       now = Date.parse('2026-05-10T09:00:00+09:00');
-      const second = create({ product_name: 'Second Lamp', price: '30000.00', display: 'T' });
-      const hidden = create({ product_name: 'Hidden Lamp', price: '30000.00', display: 'F' });
-      const notForSale = create({
+      const second = await create({ product_name: 'Second Lamp', price: '30000.00', display: 'T' });
+      const hidden = await create({ product_name: 'Hidden Lamp', price: '30000.00', display: 'F' });
+      const notForSale = await create({
         product_name: 'Window Lamp',
         price: '30000.00',
         display: 'T',
         selling: 'F',
       });
-      expect(rows('listProductSales', firstDays, own)).toEqual(productSales);
-      expect(rows('listVisitorViews', firstDays, own)).toEqual(visits);
-      const viewed = rows('listProductViews', later, own).map((r) => r.product_no);
+      expect(await rows('listProductSales', firstDays, own)).toEqual(productSales);
+      expect(await rows('listVisitorViews', firstDays, own)).toEqual(visits);
+      const viewed = (await rows('listProductViews', later, own)).map((r) => r.product_no);
       expect(viewed).toContain(second);
       expect(viewed).toContain(first);
       expect(viewed).not.toContain(hidden);
       expect(viewed).toContain(notForSale);
       expect(
-        rows('listCartActions', later, own).find((r) => r.product_no === notForSale)?.add_cart_count,
+        (await rows('listCartActions', later, own)).find((r) => r.product_no === notForSale)?.add_cart_count,
       ).toBe(0);
-      expect(rows('listProductSales', later, own).map((r) => r.product_no)).not.toContain(notForSale);
-      expect(rows('listProductViews', firstDays, own).map((r) => r.product_no)).not.toContain(second);
-      const sold = rows('listProductSales', later, own).find((r) => r.product_no === second);
+      expect((await rows('listProductSales', later, own)).map((r) => r.product_no)).not.toContain(notForSale);
+      expect((await rows('listProductViews', firstDays, own)).map((r) => r.product_no)).not.toContain(second);
+      const sold = (await rows('listProductSales', later, own)).find((r) => r.product_no === second);
       expect(sold?.order_amount).toBe(30000 * (sold?.order_product_count ?? Number.NaN));
     } finally {
-      own.close();
+      await own.close();
     }
   });
 });
@@ -508,10 +522,14 @@ describe('a long range', () => {
   it('simulates a year afresh', async () => {
     const fresh = await createSandboxMalls({ newMall: { seed: 11 } });
     try {
-      const pages = rows('listViewedPages', { start_date: '2026-01-01', end_date: '2026-12-31' }, fresh);
+      const pages = await rows(
+        'listViewedPages',
+        { start_date: '2026-01-01', end_date: '2026-12-31' },
+        fresh,
+      );
       expect(total(pages, 'count')).toBeGreaterThan(100_000);
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   });
 });

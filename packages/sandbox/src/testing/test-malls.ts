@@ -20,6 +20,16 @@ export const shippedSpecs = (): Promise<ApiSpecs> => {
   return shipped;
 };
 
+/** A call of the collection API (whose clients carry no mall) with `query`. */
+export const collectionCall = (operationId: string, query: Record<string, unknown> = {}): SandboxCall => ({
+  api: 'collection',
+  operationId,
+  path: {},
+  query,
+  body: undefined,
+  mallId: undefined,
+});
+
 /** New in-memory sandbox malls (as `options` say), closed by `closeTestMalls`. */
 export async function openTestMalls(options: SandboxMallsOptions = {}): Promise<SandboxMalls> {
   const malls = await createSandboxMalls(options);
@@ -28,8 +38,8 @@ export async function openTestMalls(options: SandboxMallsOptions = {}): Promise<
 }
 
 /** Closes every sandbox opened by `openTestMalls` so far. */
-export function closeTestMalls(): void {
-  for (const malls of opened.splice(0)) malls.close();
+export async function closeTestMalls(): Promise<void> {
+  await Promise.all(opened.splice(0).map((malls) => malls.close()));
 }
 
 /** Fails unless `body` matches one of the JSON success responses the operation documents. */
@@ -50,7 +60,7 @@ function expectDocumented(specs: ApiSpecs, api: SandboxApi, operationId: string,
 
 /** Calls on mall `mallId` of `malls`, answered bodies checked against `specs`. */
 export function mallCalls(malls: SandboxMalls, mallId: string, specs: ApiSpecs) {
-  const handle = (api: SandboxApi, operationId: string, parts: CallParts = {}): SandboxOutcome =>
+  const handle = (api: SandboxApi, operationId: string, parts: CallParts = {}): Promise<SandboxOutcome> =>
     malls.handle({
       api,
       operationId,
@@ -61,15 +71,15 @@ export function mallCalls(malls: SandboxMalls, mallId: string, specs: ApiSpecs) 
       ...parts,
     });
   /** The answered body of a call (failing the test on a refusal). */
-  const answered = (api: SandboxApi, operationId: string, parts: CallParts = {}): Body => {
-    const outcome = handle(api, operationId, parts);
+  const answered = async (api: SandboxApi, operationId: string, parts: CallParts = {}): Promise<Body> => {
+    const outcome = await handle(api, operationId, parts);
     if (!outcome.ok) throw new Error(`${operationId} refused: ${outcome.message}`);
     expectDocumented(specs, api, operationId, outcome.body);
     return outcome.body as Body;
   };
   /** The refusal of a call (failing the test when it was answered). */
-  const refused = (operationId: string, parts: CallParts = {}): Refusal => {
-    const outcome = handle('admin', operationId, parts);
+  const refused = async (operationId: string, parts: CallParts = {}): Promise<Refusal> => {
+    const outcome = await handle('admin', operationId, parts);
     if (outcome.ok) throw new Error(`${operationId} was not refused: ${JSON.stringify(outcome.body)}`);
     return outcome;
   };
@@ -80,11 +90,12 @@ export function mallCalls(malls: SandboxMalls, mallId: string, specs: ApiSpecs) 
     answered,
     refused,
     admin,
-    count: (operationId: string, parts: CallParts = {}) => admin(operationId, parts).count as number,
-    createCategory: (request: Body) =>
-      admin('createCategory', { body: { shop_no: 1, request } }).category as Body,
-    createProduct: (request: Body) =>
-      admin('createProduct', { body: { shop_no: 1, request } }).product as Body,
+    count: async (operationId: string, parts: CallParts = {}) =>
+      (await admin(operationId, parts)).count as number,
+    createCategory: async (request: Body) =>
+      (await admin('createCategory', { body: { shop_no: 1, request } })).category as Body,
+    createProduct: async (request: Body) =>
+      (await admin('createProduct', { body: { shop_no: 1, request } })).product as Body,
   };
 }
 

@@ -39,7 +39,7 @@ describe('collection category codes', () => {
 describe('the collection over admin writes', () => {
   it('lists a displayed admin product under its category code, found by name, with its price', async () => {
     const mall = await openMall('collected');
-    const product = mall.createProduct({
+    const product = await mall.createProduct({
       product_name: 'Collection Visible Lamp',
       supply_price: '100.00',
       price: '12345.00',
@@ -47,13 +47,13 @@ describe('the collection over admin writes', () => {
       selling: 'T',
     });
     const departments = Array.from({ length: 9 }, (_, i) => `C${i + 1}00000`);
-    const found = mall.answered('collection', 'listProducts', {
+    const found = await mall.answered('collection', 'listProducts', {
       query: { collection_product_category: departments, product_name: ['visible lamp'] },
     });
     expect(found.products).toEqual([
       expect.objectContaining({ product_no: product.product_no, price: '12345.00' }),
     ]);
-    const count = mall.answered('collection', 'countProducts', {
+    const count = await mall.answered('collection', 'countProducts', {
       query: { collection_product_category: ['C900000'], product_name: ['visible lamp'] },
     });
     expect(count.count).toBe(1);

@@ -39,13 +39,13 @@ const operationsOf = (api: Api) =>
 
 beforeAll(async () => {
   malls = await createSandboxMalls({ mall: { shops: 2 }, clockFor: () => () => clock });
-  for (const id of [mall, otherMall]) call('admin', 'countProducts', {}, {}, id);
+  for (const id of [mall, otherMall]) await call('admin', 'countProducts', {}, {}, id);
 });
 afterAll(() => malls.close());
 
 /** The sandbox's answer to one call. */
-function call(api: Api, operationId: string, query: Query, path: Query = {}, mallId = mall) {
-  return malls.handle({
+async function call(api: Api, operationId: string, query: Query, path: Query = {}, mallId = mall) {
+  return await malls.handle({
     api,
     operationId,
     path,
@@ -55,8 +55,8 @@ function call(api: Api, operationId: string, query: Query, path: Query = {}, mal
   });
 }
 /** The body of an answered call (failing the test for a refusal). */
-function body(api: Api, operationId: string, query: Query, path: Query = {}): Body {
-  const reply = call(api, operationId, query, path);
+async function body(api: Api, operationId: string, query: Query, path: Query = {}): Promise<Body> {
+  const reply = await call(api, operationId, query, path);
   expect(reply, `${operationId} ${JSON.stringify(query)}`).toMatchObject({ ok: true });
   return (reply as { body: Body }).body;
 }
@@ -74,13 +74,13 @@ const notSimulated = (op: OperationEntry) =>
   (op.extensions['x-sandbox'] as { simulated?: boolean } | undefined)?.simulated === false;
 
 /** Every record a query selects: all pages when the operation pages, else its one answer. */
-function allRecords(api: Api, op: OperationEntry, query: Query, path: Query): Body[] {
+async function allRecords(api: Api, op: OperationEntry, query: Query, path: Query): Promise<Body[]> {
   const size = meaningOf(op, 'page-size');
   const offset = meaningOf(op, 'page-offset');
   const limit = size ? Number(parameterOf(op, size.name)?.schema.maximum ?? 100) : undefined;
-  const page = (from: number) =>
+  const page = async (from: number) =>
     recordsOf(
-      body(
+      await body(
         api,
         op.operationId,
         {
@@ -94,7 +94,7 @@ function allRecords(api: Api, op: OperationEntry, query: Query, path: Query): Bo
   if (!offset || limit === undefined) return page(0);
   const all: Body[] = [];
   for (let from = 0; ; from += limit) {
-    const found = page(from);
+    const found = await page(from);
     all.push(...found);
     if (found.length < limit) return all;
   }
@@ -228,7 +228,7 @@ function remember(records: readonly Body[]) {
 }
 
 /** The query and path an operation needs before any optional parameter (undefined: not yet known). */
-function baseOf(api: Api, op: OperationEntry): { query: Query; path: Query } | undefined {
+async function baseOf(api: Api, op: OperationEntry): Promise<{ query: Query; path: Query } | undefined> {
   const query: Query = {};
   for (const meaning of queryMeaningsOf(op)) {
     if (!parameterOf(op, meaning.name)?.required) continue;
@@ -250,7 +250,7 @@ function baseOf(api: Api, op: OperationEntry): { query: Query; path: Query } | u
   const options = [...(seen.get(parameter?.name ?? '') ?? [])];
   let best: { query: Query; path: Query; size: number } | undefined;
   for (const value of options) {
-    const reply = call(api, op.operationId, query, { [parameter?.name ?? '']: value });
+    const reply = await call(api, op.operationId, query, { [parameter?.name ?? '']: value });
     if (!reply.ok) continue;
     const answer = (reply as { body: Body }).body;
     const size = typeof answer.count === 'number' ? answer.count : recordsOf(answer).length;
@@ -260,29 +260,29 @@ function baseOf(api: Api, op: OperationEntry): { query: Query; path: Query } | u
 }
 
 /** The bases of every operation of an API, resolved in passes (a required value comes from another's records). */
-function basesOf(api: Api): Map<string, { query: Query; path: Query }> {
+async function basesOf(api: Api): Promise<Map<string, { query: Query; path: Query }>> {
   const bases = new Map<string, { query: Query; path: Query }>();
   for (let pass = 0; pass < 4; pass++)
     for (const op of operationsOf(api)) {
       if (bases.has(op.operationId) || meaningOf(op, 'authorization')) continue;
-      const base = baseOf(api, op);
+      const base = await baseOf(api, op);
       if (!base) continue;
       bases.set(op.operationId, base);
-      if (!op.operationId.startsWith('count')) remember(allRecords(api, op, base.query, base.path));
+      if (!op.operationId.startsWith('count')) remember(await allRecords(api, op, base.query, base.path));
     }
   return bases;
 }
 
 describe.each(apis)('the %s API honours every declared query parameter', (api) => {
   const bases = new Map<string, { query: Query; path: Query }>();
-  beforeAll(() => {
-    for (const [id, base] of basesOf(api)) bases.set(id, base);
+  beforeAll(async () => {
+    for (const [id, base] of await basesOf(api)) bases.set(id, base);
   });
   const cases = operationsOf(api).flatMap((op) =>
     queryMeaningsOf(op).map((meaning) => [op.operationId, meaning.name, op, meaning] as const),
   );
 
-  it.each(cases)('%s %s', (_id, _name, op, meaning) => {
+  it.each(cases)('%s %s', async (_id, _name, op, meaning) => {
     if (meaning.role === 'authorization') {
       // The OAuth authorization request is answered by the mock's OAuth stage, not the sandbox.
       expect(op.requiredScope).toBe('none');
@@ -291,8 +291,8 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
     if (notSimulated(op)) {
       const example = parameterOf(op, meaning.name)?.definition.example;
       expect(example, `${meaning.name} has an example`).toBeDefined();
-      expect(allRecords(api, op, {}, {})).toEqual([]);
-      expect(allRecords(api, op, { [meaning.name]: example }, {})).toEqual([]);
+      expect(await allRecords(api, op, {}, {})).toEqual([]);
+      expect(await allRecords(api, op, { [meaning.name]: example }, {})).toEqual([]);
       return;
     }
     const base = bases.get(op.operationId);
@@ -302,7 +302,7 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
     const embed = meaningOf(listOp, 'embed');
     const rules = parameterRulesOf(listOp);
     /** Records of the list operation for `extra`, with the embed a filter field needs. */
-    const list = (extra: Query, needs?: string) => {
+    const list = async (extra: Query, needs?: string) => {
       const embedding: Query = {};
       if (needs && embed) {
         embedding[embed.name] = [needs];
@@ -310,20 +310,21 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
         const carrier = requirement && queryMeaningsOf(listOp).find((m) => m.name === requirement.oneOf[0]);
         if (carrier?.role === 'filter')
           embedding[carrier.name] = [
-            ...new Set(valuesAt(allRecords(api, listOp, query, path), carrier.field)),
+            ...new Set(valuesAt(await allRecords(api, listOp, query, path), carrier.field)),
           ];
       }
       return allRecords(api, listOp, { ...query, ...embedding, ...extra }, path);
     };
-    const counted = (extra: Query) => Number(body(api, op.operationId, { ...query, ...extra }, path).count);
+    const counted = async (extra: Query) =>
+      Number((await body(api, op.operationId, { ...query, ...extra }, path)).count);
     const isCount = op.operationId.startsWith('count');
-    const full = list({});
+    const full = await list({});
     expect(full.length, 'the seeded mall answers records').toBeGreaterThan(0);
 
     if (meaning.role === 'filter') {
       const first = meaning.field.split(/[.[]/)[0] ?? '';
       const needs = meaning.field && full.every((r) => !(first in r)) ? first : undefined;
-      const records = needs ? list({}, needs) : full;
+      const records = needs ? await list({}, needs) : full;
       const required = parameterOf(op, meaning.name)?.required;
       const chosen = candidates(meaning, records).find((value) => {
         const expected = records.filter((r) => accepts(meaning, r, value)).length;
@@ -332,12 +333,12 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
       expect(chosen, `a seeded value of ${meaning.name} selects a proper, non-empty subset`).toBeDefined();
       const asked = { [meaning.name]: typed(op, meaning.name, chosen) };
       const expected = records.filter((r) => accepts(meaning, r, chosen));
-      const answered = needs ? list(asked, needs) : list(asked);
+      const answered = needs ? await list(asked, needs) : await list(asked);
       expect(answered.map((r) => JSON.stringify(r)).sort()).toEqual(
         expected.map((r) => JSON.stringify(r)).sort(),
       );
       if (required) expect(expected.length).toBeLessThan(full.length);
-      if (isCount) expect(counted(asked)).toBe(expected.length);
+      if (isCount) expect(await counted(asked)).toBe(expected.length);
       const count = operationsOf(api).find((o) => o.operationId === op.operationId.replace(/^list/, 'count'));
       if (
         !isCount &&
@@ -345,28 +346,32 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
         bases.has(count.operationId) &&
         queryMeaningsOf(count).some((m) => m.name === meaning.name)
       )
-        expect(Number(body(api, count.operationId, { ...query, ...asked }, path).count)).toBe(
+        expect(Number((await body(api, count.operationId, { ...query, ...asked }, path)).count)).toBe(
           expected.length,
         );
       return;
     }
     if (meaning.role === 'subset' || meaning.role === 'granularity') {
       const values = (parameterOf(op, meaning.name)?.schema.enum as unknown[]) ?? [];
-      const answers = values.map((value) =>
-        JSON.stringify(isCount ? counted({ [meaning.name]: value }) : list({ [meaning.name]: value })),
+      const answers = await Promise.all(
+        values.map(async (value) =>
+          JSON.stringify(
+            isCount ? await counted({ [meaning.name]: value }) : await list({ [meaning.name]: value }),
+          ),
+        ),
       );
       expect(new Set(answers).size, `${meaning.name}'s values give different answers`).toBeGreaterThan(1);
       return;
     }
     if (meaning.role === 'modifier') {
       const of = queryMeaningsOf(op).find((m) => m.name === meaning.of) as FilterMeaning;
-      const widened = candidates(of, full).some((value) => {
+      const widened = candidates(of, full).some(async (value) => {
         const narrow = isCount
-          ? counted({ [of.name]: typed(op, of.name, value) })
-          : list({ [of.name]: typed(op, of.name, value) }).length;
+          ? await counted({ [of.name]: typed(op, of.name, value) })
+          : (await list({ [of.name]: typed(op, of.name, value) })).length;
         const wide = isCount
-          ? counted({ [of.name]: typed(op, of.name, value), [meaning.name]: 'T' })
-          : list({ [of.name]: typed(op, of.name, value), [meaning.name]: 'T' }).length;
+          ? await counted({ [of.name]: typed(op, of.name, value), [meaning.name]: 'T' })
+          : (await list({ [of.name]: typed(op, of.name, value), [meaning.name]: 'T' })).length;
         expect(wide).toBeGreaterThanOrEqual(narrow);
         return wide > narrow;
       });
@@ -378,7 +383,7 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
       const size = Math.min(2, Math.max(1, full.length - 1));
       const minimum = Number(parameterOf(op, meaning.name)?.schema.minimum ?? 1);
       const asked = Math.max(size, minimum);
-      const page = recordsOf(body(api, op.operationId, { ...query, [meaning.name]: asked }, path));
+      const page = recordsOf(await body(api, op.operationId, { ...query, [meaning.name]: asked }, path));
       expect(page).toEqual(full.slice(0, asked));
       if (full.length > asked) expect(page.length).toBeLessThan(full.length);
       return;
@@ -386,7 +391,12 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
     if (meaning.role === 'page-offset') {
       const size = meaningOf(op, 'page-size');
       const page = recordsOf(
-        body(api, op.operationId, { ...query, [meaning.name]: 1, ...(size ? { [size.name]: 2 } : {}) }, path),
+        await body(
+          api,
+          op.operationId,
+          { ...query, [meaning.name]: 1, ...(size ? { [size.name]: 2 } : {}) },
+          path,
+        ),
       );
       expect(page).toEqual(full.slice(1, 3));
       return;
@@ -399,7 +409,7 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
       );
       expect(keys.length, 'a sort key the records carry').toBeGreaterThan(0);
       for (const key of keys) {
-        const asc = list({ [sort?.name ?? '']: key, ...(order ? { [order.name]: 'asc' } : {}) }).map(
+        const asc = (await list({ [sort?.name ?? '']: key, ...(order ? { [order.name]: 'asc' } : {}) })).map(
           (r) => r[key],
         );
         const compare = (a: unknown, b: unknown) =>
@@ -412,7 +422,7 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
         for (let i = 1; i < asc.length; i++)
           expect(compare(asc[i - 1], asc[i]), `${key} ascending`).toBeLessThanOrEqual(0);
         if (order) {
-          const desc = list({ [sort?.name ?? '']: key, [order.name]: 'desc' }).map((r) => r[key]);
+          const desc = (await list({ [sort?.name ?? '']: key, [order.name]: 'desc' })).map((r) => r[key]);
           for (let i = 1; i < desc.length; i++)
             expect(compare(desc[i - 1], desc[i]), `${key} descending`).toBeGreaterThanOrEqual(0);
         }
@@ -424,7 +434,7 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
       const attribute = Object.keys(full[0] ?? {}).find(
         (k) => k !== meaning.keeps && full.every((record) => Object.hasOwn(record, k)),
       ) as string;
-      for (const record of list({ [meaning.name]: [attribute] }))
+      for (const record of await list({ [meaning.name]: [attribute] }))
         expect(Object.keys(record).sort()).toEqual([attribute, meaning.keeps].sort());
       return;
     }
@@ -433,18 +443,18 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
         ((parameterOf(op, meaning.name)?.schema.items as Body | undefined)?.enum ?? []) as string[]
       ).filter((name) => !rules.requiresOneOf.some((r) => r.name === meaning.name && r.value === name));
       for (const name of names)
-        for (const record of list({ [meaning.name]: [name] })) expect(record).toHaveProperty(name);
+        for (const record of await list({ [meaning.name]: [name] })) expect(record).toHaveProperty(name);
       return;
     }
     if (meaning.role === 'shop') {
-      const answered = isCount ? [] : list({ [meaning.name]: 2 });
+      const answered = isCount ? [] : await list({ [meaning.name]: 2 });
       for (const record of answered) if ('shop_no' in record) expect(record.shop_no).toBe(2);
-      if (isCount) expect(counted({ [meaning.name]: 2 })).toBeGreaterThanOrEqual(0);
+      if (isCount) expect(await counted({ [meaning.name]: 2 })).toBeGreaterThanOrEqual(0);
       return;
     }
     if (meaning.role === 'mall') {
       for (const asked of [otherMall, 'no-such-mall'])
-        expect(call(api, op.operationId, { ...query, [meaning.name]: asked }, path)).toMatchObject({
+        expect(await call(api, op.operationId, { ...query, [meaning.name]: asked }, path)).toMatchObject({
           ok: false,
           reason: 'forbidden',
         });
@@ -452,7 +462,7 @@ describe.each(apis)('the %s API honours every declared query parameter', (api) =
     }
     if (meaning.role === 'period-start' || meaning.role === 'period-end') {
       const day = meaning.role === 'period-start' ? period.end_date : period.start_date;
-      const short = list({ [meaning.name]: day });
+      const short = await list({ [meaning.name]: day });
       for (const record of short)
         for (const field of meaning.datedBy)
           if (field in record) expect(String(record[field]).slice(0, 10)).toBe(day);

@@ -5,10 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls } from '../malls/sandbox-malls.js';
 import type { Found, Refusal, SandboxCall, SandboxOutcome } from '../protocol.js';
+import { collectionCall } from '../testing/test-malls.js';
 
 const opened: SandboxMalls[] = [];
-afterEach(() => {
-  for (const malls of opened.splice(0)) malls.close();
+afterEach(async () => {
+  for (const malls of opened.splice(0)) await malls.close();
 });
 
 const sales: SandboxCall = {
@@ -34,22 +35,22 @@ describe('kept analytics answers', () => {
   it('carry their body as JSON text, the same for the same call', async () => {
     const malls = await createSandboxMalls();
     opened.push(malls);
-    const first = foundOf(malls.handle(sales));
+    const first = foundOf(await malls.handle(sales));
     expect(first.json).toBe(JSON.stringify(first.body));
     expect((first.body as { sales: unknown[] }).sales.length).toBeGreaterThan(0);
-    expect(foundOf(malls.handle(sales)).json).toBe(first.json);
+    expect(foundOf(await malls.handle(sales)).json).toBe(first.json);
   });
 
   it('are computed afresh after a product write', async () => {
     const malls = await createSandboxMalls();
     opened.push(malls);
-    const before = answered(malls.handle(sales));
+    const before = answered(await malls.handle(sales));
     const products = answered(
-      malls.handle({ ...sales, api: 'admin', operationId: 'listProducts', query: { limit: 1 } }),
+      await malls.handle({ ...sales, api: 'admin', operationId: 'listProducts', query: { limit: 1 } }),
     ).body as { products: { product_no: number }[] };
     const productNo = products.products[0]?.product_no;
     answered(
-      malls.handle({
+      await malls.handle({
         ...sales,
         api: 'admin',
         operationId: 'updateProduct',
@@ -58,7 +59,7 @@ describe('kept analytics answers', () => {
         body: { request: { product_name: 'Renamed for the report' } },
       }),
     );
-    const after = foundOf(malls.handle(sales));
+    const after = foundOf(await malls.handle(sales));
     expect(after).not.toBe(before);
     expect(after.json).toBe(JSON.stringify(after.body));
   });
@@ -83,13 +84,15 @@ describe('kept admin answers', () => {
       (answered(result).body as { categories: { category_name: string }[] }).categories.map(
         (category) => category.category_name,
       );
-    const first = foundOf(malls.handle(list));
+    const first = foundOf(await malls.handle(list));
     expect(first.json).toBe(JSON.stringify(first.body));
-    expect(malls.handle(list)).toBe(first);
+    expect(await malls.handle(list)).toBe(first);
     answered(
-      malls.handle(admin('createCategory', { body: { shop_no: 1, request: { category_name: 'Kept?' } } })),
+      await malls.handle(
+        admin('createCategory', { body: { shop_no: 1, request: { category_name: 'Kept?' } } }),
+      ),
     );
-    const after = malls.handle(list);
+    const after = await malls.handle(list);
     expect(after).not.toBe(first);
     expect(names(after)).toContain('Kept?');
     expect(names(first)).not.toContain('Kept?');
@@ -98,63 +101,58 @@ describe('kept admin answers', () => {
   it('keep answers per query; an unknown id is refused, and found once created', async () => {
     const malls = await createSandboxMalls();
     opened.push(malls);
-    const one = answered(malls.handle(admin('listProducts', { query: { limit: 1 } })));
-    const two = answered(malls.handle(admin('listProducts', { query: { limit: 2 } })));
+    const one = answered(await malls.handle(admin('listProducts', { query: { limit: 1 } })));
+    const two = answered(await malls.handle(admin('listProducts', { query: { limit: 2 } })));
     expect((one.body as { products: unknown[] }).products).toHaveLength(1);
     expect((two.body as { products: unknown[] }).products).toHaveLength(2);
     const missing = admin('getCategory', { path: { category_no: 987654 } });
-    expect(malls.handle(missing).ok).toBe(false);
+    expect((await malls.handle(missing)).ok).toBe(false);
     const created = answered(
-      malls.handle(admin('createCategory', { body: { shop_no: 1, request: { category_name: 'Late' } } })),
+      await malls.handle(
+        admin('createCategory', { body: { shop_no: 1, request: { category_name: 'Late' } } }),
+      ),
     ).body as { category: { category_no: number } };
     const read = admin('getCategory', { path: { category_no: created.category.category_no } });
     expect(
-      (answered(malls.handle(read)).body as { category: { category_name: string } }).category.category_name,
+      (answered(await malls.handle(read)).body as { category: { category_name: string } }).category
+        .category_name,
     ).toBe('Late');
   });
 });
 
-const collection = (operationId: string, query: Record<string, unknown> = {}): SandboxCall => ({
-  api: 'collection',
-  operationId,
-  path: {},
-  query,
-  body: undefined,
-  mallId: undefined,
-});
 const countOf = (result: SandboxOutcome) => (foundOf(result).body as { count: number }).count;
 
 describe('kept collection answers', () => {
   it('give the same answer over every mall again until a product of any mall is written', async () => {
     const malls = await createSandboxMalls({ malls: ['kept'] });
     opened.push(malls);
-    const renamed = collection('countProducts', { product_name: ['Renamed for the collection'] });
-    const first = foundOf(malls.handle(renamed));
+    const renamed = collectionCall('countProducts', { product_name: ['Renamed for the collection'] });
+    const first = foundOf(await malls.handle(renamed));
     expect(first.json).toBe(JSON.stringify(first.body));
     expect(countOf(first)).toBe(0);
-    expect(malls.handle(renamed)).toBe(first);
-    const listed = answered(malls.handle(admin('listProducts', { query: { limit: 1, display: 'T' } })))
+    expect(await malls.handle(renamed)).toBe(first);
+    const listed = answered(await malls.handle(admin('listProducts', { query: { limit: 1, display: 'T' } })))
       .body as { products: { product_no: number }[] };
     answered(
-      malls.handle(
+      await malls.handle(
         admin('updateProduct', {
           path: { product_no: listed.products[0]?.product_no },
           body: { request: { product_name: 'Renamed for the collection' } },
         }),
       ),
     );
-    expect(countOf(malls.handle(renamed))).toBe(1);
+    expect(countOf(await malls.handle(renamed))).toBe(1);
   });
 
   it('are computed afresh once a mall is created or dropped', async () => {
     const malls = await createSandboxMalls({ malls: ['kept'] });
     opened.push(malls);
-    const all = collection('countProducts');
-    const one = countOf(malls.handle(all));
+    const all = collectionCall('countProducts');
+    const one = countOf(await malls.handle(all));
     expect(one).toBeGreaterThan(0);
-    answered(malls.handle(admin('listProducts', { mallId: 'another', query: { limit: 1 } })));
-    expect(countOf(malls.handle(all))).toBe(2 * one);
+    answered(await malls.handle(admin('listProducts', { mallId: 'another', query: { limit: 1 } })));
+    expect(countOf(await malls.handle(all))).toBe(2 * one);
     expect(await malls.drop('another')).toBe(true);
-    expect(countOf(malls.handle(all))).toBe(one);
+    expect(countOf(await malls.handle(all))).toBe(one);
   });
 });

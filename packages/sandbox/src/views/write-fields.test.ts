@@ -107,8 +107,8 @@ const fullBody = (operation: OperationEntry) => {
 };
 
 /** The answer of a write or read (failing the test on a refusal). */
-const call = (operation: OperationEntry, path: Body, parts: { query?: Body; body?: Body } = {}) =>
-  mall.answered('admin', operation.operationId, { path, query: parts.query ?? {}, body: parts.body });
+const call = async (operation: OperationEntry, path: Body, parts: { query?: Body; body?: Body } = {}) =>
+  await mall.answered('admin', operation.operationId, { path, query: parts.query ?? {}, body: parts.body });
 
 /** The read that shows what `write` stored, and its path parameters from the write's answer or path. */
 function readOf(write: OperationEntry): {
@@ -169,7 +169,12 @@ function shows(records: readonly Body[], field: string, sent: unknown): boolean 
  * checked against; a placement is made first by the create at the write's own path. The records
  * are made in the first of `shops` where their create names a shop, a placement in each of them.
  */
-function subjectOf(write: OperationEntry, first: Body, left?: string, shops: readonly number[] = [1]): Body {
+async function subjectOf(
+  write: OperationEntry,
+  first: Body,
+  left?: string,
+  shops: readonly number[] = [1],
+): Promise<Body> {
   const path: Body = {};
   const withFirst = (operation: OperationEntry, shopNo = shops[0] ?? 1) => {
     const { [left ?? '']: _left, ...fields } = fullBody(operation).request;
@@ -192,7 +197,7 @@ function subjectOf(write: OperationEntry, first: Body, left?: string, shops: rea
       path[name] = identifiers.get(name)?.[0];
       continue;
     }
-    const answer = call(creator, {}, { body: withFirst(creator) });
+    const answer = await call(creator, {}, { body: withFirst(creator) });
     const link = creator.links.find((l) => name in l.parameters);
     path[name] = linkValue(link?.parameters[name] as Json, answer as Json);
   }
@@ -200,7 +205,7 @@ function subjectOf(write: OperationEntry, first: Body, left?: string, shops: rea
     (o) => o !== write && o.method === 'post' && o.pathTemplate === write.pathTemplate,
   );
   if (placing && write.method !== 'post')
-    for (const shopNo of shops) call(placing, path, { body: withFirst(placing, shopNo) });
+    for (const shopNo of shops) await call(placing, path, { body: withFirst(placing, shopNo) });
   return path;
 }
 
@@ -248,8 +253,8 @@ beforeAll(async () => {
   // made with every field once all exist (so they refer to each other and show in every section);
   // else the first two a list shows.
   const makers = new Map<string, OperationEntry>();
-  const make = (name: string, creator: OperationEntry, body: Body) => {
-    const outcome = mall.handle('admin', creator.operationId, { body });
+  const make = async (name: string, creator: OperationEntry, body: Body) => {
+    const outcome = await mall.handle('admin', creator.operationId, { body });
     const link = creator.links.find((l) => name in l.parameters);
     const made = outcome.ok ? linkValue(link?.parameters[name] as Json, outcome.body as Json) : undefined;
     return typeof made === 'number' ? made : undefined;
@@ -257,13 +262,13 @@ beforeAll(async () => {
   for (let pass = 0; pass < identifierNames.size; pass++)
     for (const name of identifierNames)
       for (const creator of creatorsOf(name)) {
-        const made = identifiers.has(name) ? undefined : make(name, creator, minimalBody(creator));
+        const made = identifiers.has(name) ? undefined : await make(name, creator, minimalBody(creator));
         if (made === undefined) continue;
         identifiers.set(name, [made]);
         makers.set(name, creator);
       }
   for (const [name, creator] of makers) {
-    const made = [make(name, creator, fullBody(creator)), make(name, creator, fullBody(creator))];
+    const made = [await make(name, creator, fullBody(creator)), await make(name, creator, fullBody(creator))];
     expect(made, name).not.toContain(undefined);
     identifiers.set(name, made as number[]);
   }
@@ -272,7 +277,7 @@ beforeAll(async () => {
     for (const list of admin.operations.filter(
       (o) => o.method === 'get' && o.parameters.every((p) => !p.required),
     )) {
-      const shown = recordsOf(call(list, {})).flatMap((record) =>
+      const shown = recordsOf(await call(list, {})).flatMap((record) =>
         typeof record?.[name] === 'number' ? [record[name]] : [],
       );
       if (shown.length > 0) {
@@ -298,7 +303,7 @@ describe('every documented request field of every admin write is stored', () => 
     expect(cases.length).toBeGreaterThan(400);
   });
 
-  it.each(cases)('%s stores %s', (_id, field, write, schema) => {
+  it.each(cases)('%s stores %s', async (_id, field, write, schema) => {
     const { read, path: readPath } = readOf(write);
     const creates = write.method === 'post';
     const computed = schema['x-computed'] as { attributes: string[]; when?: string } | undefined;
@@ -308,7 +313,7 @@ describe('every documented request field of every admin write is stored', () => 
     // An update of a field the subject holds sends a second value, so the change shows.
     const variant = creates || selects || leftOut ? 0 : 1;
     const first = { [field]: schemaValue(schema, identifiers, field) };
-    const path = subjectOf(write, first, leftOut ? field : undefined);
+    const path = await subjectOf(write, first, leftOut ? field : undefined);
     const fields = { [field]: schemaValue(schema, identifiers, field, variant) };
     const body = creates
       ? validBody(write, { ...minimalBody(write).request, ...fields })
@@ -318,10 +323,14 @@ describe('every documented request field of every admin write is stored', () => 
     const before = !leftOut
       ? []
       : creates
-        ? recordsOf(call(read, readPath(call(write, path, { body: minimalBody(write) }), path), { query }))
-        : recordsOf(call(read, path, { query }));
-    const answer = call(write, path, { body });
-    const after = recordsOf(call(read, readPath(answer, path), { query }));
+        ? recordsOf(
+            await call(read, readPath(await call(write, path, { body: minimalBody(write) }), path), {
+              query,
+            }),
+          )
+        : recordsOf(await call(read, path, { query }));
+    const answer = await call(write, path, { body });
+    const after = recordsOf(await call(read, readPath(answer, path), { query }));
     if (selects) expect(after, `${field} selects nothing the write made`).not.toEqual([]);
     else if (computed && computed.attributes.length === 0) expect(answer).toBeDefined();
     else if (computed && computed.when !== 'not-sent') {
@@ -339,13 +348,13 @@ describe('every documented request field of every admin write is stored', () => 
 
   it.each(shopWrites.map((w) => [w.operationId, w] as const))(
     '%s for shop 2 reads back in shop 2, and in shop 1 as it was when the shop keeps it for itself',
-    (_id, write) => {
+    async (_id, write) => {
       const { read, path: readPath } = readOf(write);
       const shop = shopParameterOf(read) as string;
       const shared = sharedRecord(write);
       const { shop_no: _shop, ...sent } = fullBody(write).request;
       // A shop's own records: shop 1 makes and writes its own first, which shop 2's write must keep.
-      const path = subjectOf(write, sent, undefined, shared ? [2] : [1, 2]);
+      const path = await subjectOf(write, sent, undefined, shared ? [2] : [1, 2]);
       // An update of a shared record sends another value for each attribute a shop keeps for itself.
       const own = shared && write.method !== 'post' ? perShopOf(read).filter((f) => f in sent) : [];
       const properties = (requestSchemaOf(write) as Body).properties as Body;
@@ -354,14 +363,14 @@ describe('every documented request field of every admin write is stored', () => 
         ...Object.fromEntries(own.map((f) => [f, schemaValue(properties[f], identifiers, f, 1)])),
       });
       const query = readQuery(read, body.request);
-      const inShop = (shopNo: number, answer?: Body) =>
+      const inShop = async (shopNo: number, answer?: Body) =>
         recordsOf(
-          call(read, answer ? readPath(answer, path) : path, { query: { ...query, [shop]: shopNo } }),
+          await call(read, answer ? readPath(answer, path) : path, { query: { ...query, [shop]: shopNo } }),
         );
-      const before = shared ? undefined : inShop(1, call(write, path, { body }));
-      const [keptInShop1] = own.length > 0 ? inShop(1) : [];
-      const answer = call(write, path, { body: { ...body, shop_no: 2 } });
-      const after = inShop(2, answer);
+      const before = shared ? undefined : await inShop(1, await call(write, path, { body }));
+      const [keptInShop1] = own.length > 0 ? await inShop(1) : [];
+      const answer = await call(write, path, { body: { ...body, shop_no: 2 } });
+      const after = await inShop(2, answer);
       for (const record of after) if (record && 'shop_no' in record) expect(record.shop_no).toBe(2);
       const shown = Object.entries(body.request).filter(
         ([field]) =>
@@ -373,9 +382,9 @@ describe('every documented request field of every admin write is stored', () => 
         expect(shows(after, field, value), `${field} in shop 2: ${JSON.stringify(after).slice(0, 300)}`).toBe(
           true,
         );
-      if (before) expect(inShop(1, answer)).toEqual(before);
+      if (before) expect(await inShop(1, answer)).toEqual(before);
       if (keptInShop1) {
-        const [shop1] = inShop(1, answer);
+        const [shop1] = await inShop(1, answer);
         const changed = own.filter((f) => JSON.stringify(keptInShop1[f]) !== JSON.stringify(body.request[f]));
         expect(changed.length, 'an attribute the shops keep apart that shop 2 changed').toBeGreaterThan(0);
         for (const field of changed)
@@ -386,24 +395,27 @@ describe('every documented request field of every admin write is stored', () => 
 
   it.each(
     writes.filter((w) => w.method === 'post' && w.links.length > 0).map((w) => [w.operationId, w] as const),
-  )('%s gives every field it was not sent its documented default, else null or nothing', (_id, write) => {
-    const { read, path } = readOf(write);
-    const body = minimalBody(write);
-    const [record] = recordsOf(call(read, path(call(write, {}, { body }), {})));
-    const unexpected = Object.entries((requestSchemaOf(write) as Body).properties as Body).flatMap(
-      ([field, schema]) => {
-        if (
-          field in body.request ||
-          !(field in (record as Body)) ||
-          schema['x-computed']?.when === 'not-sent'
-        )
-          return [];
-        const value = (record as Body)[field];
-        return value === null || JSON.stringify(value) === JSON.stringify(schema.default)
-          ? []
-          : [`${field}: ${JSON.stringify(value)}`];
-      },
-    );
-    expect(unexpected).toEqual([]);
-  });
+  )(
+    '%s gives every field it was not sent its documented default, else null or nothing',
+    async (_id, write) => {
+      const { read, path } = readOf(write);
+      const body = minimalBody(write);
+      const [record] = recordsOf(await call(read, path(await call(write, {}, { body }), {})));
+      const unexpected = Object.entries((requestSchemaOf(write) as Body).properties as Body).flatMap(
+        ([field, schema]) => {
+          if (
+            field in body.request ||
+            !(field in (record as Body)) ||
+            schema['x-computed']?.when === 'not-sent'
+          )
+            return [];
+          const value = (record as Body)[field];
+          return value === null || JSON.stringify(value) === JSON.stringify(schema.default)
+            ? []
+            : [`${field}: ${JSON.stringify(value)}`];
+        },
+      );
+      expect(unexpected).toEqual([]);
+    },
+  );
 });

@@ -6,7 +6,7 @@
 // Prism is never asked here. In example mode an id the spec's examples do not know is a 404, never
 // another record.
 
-import type { SandboxGateway, SandboxOutcome } from '@mall-api/sandbox/protocol';
+import type { SandboxGateway } from '@mall-api/sandbox/protocol';
 import { errorEnvelope, type Violation } from '../../error-envelope.js';
 import { unknownExampleId } from '../../example-ids.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
@@ -80,8 +80,7 @@ export function answer({ runtime, sandbox }: AnswerSources): Final<Answerable> {
           // The mall of the caller's token; the collection API's Basic clients have none.
           mallId: caller.ok && caller.principal.mallId !== undefined ? phase.mallId : undefined,
         });
-        const reply = (outcome: SandboxOutcome) => outcomeReply(outcome, operation.responseCodes);
-        return result instanceof Promise ? result.then(reply) : reply(result);
+        return result.then((outcome) => outcomeReply(outcome, operation.responseCodes));
       }
       const compiled = runtime.compiled(operation);
       return compiled ? fromExamples(phase, compiled) : answerFromSpec(phase);

@@ -1,0 +1,89 @@
+// The one contract of where the sandbox malls' records are kept, whatever keeps them: this
+// process's memory, one SQLite database in a data directory (both in local-malls.ts), or a
+// PostgreSQL database shared by replicas (postgres-malls.ts). Every mall is a memory store the
+// sandbox's synchronous services answer from; the storage decides when a call's writes are
+// committed (at once in this process; in a database transaction under the mall's row lock for
+// PostgreSQL, where a read that wrote runs again as a write), swaps a mall's next records in whole
+// (reset, fixture, restore) and drops malls under the mall's turn. Every operation answers a
+// promise, so the sandbox has one way to use any storage. The interface only.
+import type { StillUnused } from '../malls/mall-roster.js';
+import type { SandboxStore, TableName } from './store.js';
+
+/** What {@link MallStorage.read} answers when the call must run as a write instead. */
+export const runAsWrite: unique symbol = Symbol('run as write');
+
+/** A mall's caught-up store and the version of the storage it holds. */
+export interface MallVersion {
+  readonly store: SandboxStore;
+  readonly version: number;
+  readonly created: number;
+}
+
+/** A mall's next records, staged off to the side (see {@link MallStorage.stage}). */
+export interface StagedMall {
+  /** The new store, empty at first; the caller fills it in as many transactions as it likes. */
+  readonly store: SandboxStore;
+  /**
+   * Makes the staged records the mall's, creating the mall if the storage has none; with
+   * `expected`, only if the mall is still at that version (false: it changed, nothing was kept).
+   * `swapped` runs just after, before any later call on the mall. Resolves once the old records
+   * are deleted (in chunks).
+   */
+  swap(expected: MallVersion | undefined, swapped: () => void): Promise<boolean>;
+  /** Forgets the staged records (a refused change); the mall keeps its old ones. */
+  discard(): Promise<void>;
+}
+
+/** Who hears what a catch-up finds (see {@link MallStorage.catchUp}). */
+export interface CatchUpHooks {
+  /** A mall the sandbox may not hold yet: open it. */
+  adopt(mallId: string): void;
+  /** A mall held here that the storage no longer has. */
+  forget(mallId: string): void;
+  /** A mall's store once caught up (a new one when the mall was replaced elsewhere). */
+  current(mallId: string, store: SandboxStore): void;
+}
+
+/** The malls of one storage, as one process sees them. */
+export interface MallStorage {
+  /** The memory store of a mall in this process (empty until the mall is read or written). */
+  open(mallId: string): SandboxStore;
+  /**
+   * Runs `work` on the mall's caught-up store; {@link runAsWrite} when the storage has no such
+   * mall, or when `work` wrote and the storage commits writes apart (its writes are undone: run it
+   * again with {@link write}). The store may be a new one (the mall was replaced): the caller
+   * answers from the one given.
+   */
+  read<R>(mallId: string, work: (store: SandboxStore) => R): Promise<R | typeof runAsWrite>;
+  /**
+   * The fast path behind {@link read} where the storage has one (memory, SQLite): the store of a
+   * mall held in this process, whose reads commit at once, for a caller that answers from it
+   * without a turn; undefined when the storage has no such mall (then use {@link read}).
+   */
+  readonly heldNow?: (mallId: string) => SandboxStore | undefined;
+  /**
+   * Runs `work` on the mall's store as one committed transaction; `fresh` is true when the mall
+   * did not exist (it is created here, empty). If `work` throws, nothing is written.
+   */
+  write<R>(mallId: string, work: (store: SandboxStore, fresh: boolean) => R): Promise<R>;
+  /** The mall's caught-up store and version; undefined when the storage has no such mall. */
+  current(mallId: string): Promise<MallVersion | undefined>;
+  /** Starts the next records of a mall off to the side (reset, fixture, restore). */
+  stage(mallId: string): StagedMall;
+  /** Catches up the malls `mallIds` name (undefined: every mall of the storage), telling `hooks`. */
+  catchUp(mallIds: readonly string[] | undefined, hooks: CatchUpHooks): Promise<void>;
+  /** The malls the storage holds, in id order. */
+  mallIds(): Promise<string[]>;
+  /**
+   * Deletes a mall and its records in the mall's turn; with `stillUnused`, asked first, only when
+   * it answers true and the mall was not written meanwhile. False when nothing was deleted.
+   */
+  drop(mallId: string, stillUnused?: StillUnused): Promise<boolean>;
+  /** Sets who hears of a mall held here that another replica dropped (one listener). */
+  observeGone(gone: (mallId: string) => void): void;
+  /** Sets who hears of every change to a table of a mall's store (one listener). */
+  observe(changed: (mallId: string, table: TableName) => void): void;
+  /** Whether the storage answers now. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
