@@ -181,7 +181,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   const outsideApi = new Set([...(health?.names ?? []), ...control.names]);
   const unlogged = new Set(health?.names);
   const cors = corsResponseHeaders(limit);
-  const journal = (reached: Reached, status: number, answeredBy: string, started: number) => {
+  const journal = (
+    reached: Reached,
+    status: number,
+    answeredBy: string,
+    started: number,
+    refusedBy?: readonly string[],
+  ) => {
     if (outsideApi.has(answeredBy)) return undefined;
     const mallId = mallReached(reached);
     return malls.journal.record(mallId, {
@@ -195,6 +201,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       status,
       answeredBy,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
+      ...(refusedBy === undefined ? {} : { refusedBy }),
     });
   };
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -221,7 +228,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
         const inUse = reached.caller?.ok && status < 400 && !markedBefore.has(stage);
         await Promise.all([
-          journal(reached, status, stage, started),
+          journal(reached, status, stage, started, reply.refusedBy),
           inUse && malls.touch(mallReached(reached)),
         ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.

@@ -6,6 +6,7 @@ import type { FaultAction, JournalFilter } from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { components, operations } from '@mall-api/specs/types/control';
+import { coverageTask } from '../coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { refusalReply } from '../sandbox-outcome.js';
@@ -95,6 +96,7 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
     updateSnapshot: ({ mallId, body }) => sandboxChange((sandbox) => sandbox.restore(mallId, body)),
     listJournal: (call) => journal(call, (entries) => ok({ entries })),
     countJournal: (call) => journal(call, (entries) => ok({ count: entries.length })),
+    createCoverageReport: ({ body }) => coverageTask(malls.journal, specs, body),
     deleteJournal: async ({ mallId }) => ok({ cleared: await malls.journal.clear(mallId) }),
     listFaults: async ({ mallId }) => ok({ faults: await malls.faults.list(mallId) }),
     createFault: async ({ mallId, body: { match = {}, times, action } }) => {

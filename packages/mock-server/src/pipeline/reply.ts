@@ -21,6 +21,8 @@ export interface Reply {
   readonly limitHeaders?: Readonly<Record<string, string>>;
   /** Injected faults: close the connection without an answer, or never answer. */
   readonly disposition?: 'drop' | 'hang';
+  /** The request rules that refused the request (coverage/request-rules.ts), for its journal entry. */
+  readonly refusedBy?: readonly string[];
 }
 
 /** A reply carrying an envelope. */

@@ -1,6 +1,6 @@
 // A typed client of the mocks' control API (`/__mock/`), for tests: reset a mall, load a fixture,
-// snapshot and restore, read and verify the request journal, inject faults, move the mall's clock
-// and empty its rate-limit buckets. Its calls are openapi-fetch over the types openapi-typescript
+// snapshot and restore, read and verify the request journal, report API coverage, inject faults,
+// move the mall's clock and empty its rate-limit buckets. Its calls are openapi-fetch over the types openapi-typescript
 // generates from the control API's OpenAPI document (specs/control); this file adds the method
 // names tests call and turns a refusal into a ControlError carrying the envelope's message and
 // violations.
@@ -8,12 +8,16 @@
 import type { FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { components, operations, paths } from '@mall-api/specs/types/control';
 import createClient from 'openapi-fetch';
+import type { CoverageReport } from '../coverage/coverage-report.js';
 import type { ErrorEnvelope, Violation } from '../error-envelope.js';
 import { verifyFailure } from './verify-report.js';
 
 type Fixture = components['schemas']['Fixture'];
 type Snapshot = components['schemas']['Snapshot'];
 type JournalQuery = NonNullable<operations['listJournal']['parameters']['query']>;
+
+/** Which malls' requests a coverage report counts, what it measures and the minimum of each measure. */
+export type CoverageRequest = Omit<components['schemas']['CoverageRequest'], 'format'>;
 
 /** How to (re)create a mall's data. */
 export type ResetTarget = 'seed' | 'empty' | { seed: number } | { fixture: string };
@@ -55,6 +59,10 @@ export interface ControlClient {
   clearJournal(mallId: string): Promise<number>;
   /** Resolves when the journal holds what was expected; otherwise throws, listing the closest requests the mall received. */
   verify(mallId: string, expectation: Expectation): Promise<JournalEntry[]>;
+  /** What the malls' requests exercised of the APIs (operations, documented responses, request rules). */
+  coverage(request: CoverageRequest): Promise<CoverageReport>;
+  /** The coverage report as Markdown or JUnit XML. */
+  coverageDocument(request: CoverageRequest, format: 'markdown' | 'junit'): Promise<string>;
   addFault(mallId: string, fault: FaultRequest): Promise<FaultRule>;
   faults(mallId: string): Promise<FaultRule[]>;
   removeFault(mallId: string, id: number): Promise<void>;
@@ -116,6 +124,10 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       const received = await client.journal(mallId);
       throw new Error(verifyFailure(mallId, filter, times, matching.length, received));
     },
+    coverage: async (request) =>
+      (await data(api.POST('/__mock/coverage', { body: { ...request, format: 'json' } }))) as CoverageReport,
+    coverageDocument: (request, format) =>
+      data(api.POST('/__mock/coverage', { body: { ...request, format }, parseAs: 'text' })),
     addFault: async (mallId, fault) =>
       (await data(api.POST('/__mock/malls/{mall}/faults', { ...mall(mallId), body: fault }))) as FaultRule,
     faults: async (mallId) =>

@@ -5,6 +5,7 @@
 // limiter's envelope and Retry-After when the limit is reached.
 import type { CountedPer, ServerLimiter } from '@mall-api/rate-limit';
 import { type ClientAddressOf, clientAddressOf } from '../../client-address.js';
+import { requestRuleNames } from '../../coverage/request-rules.js';
 import type { ErrorEnvelope } from '../../error-envelope.js';
 import type { Identified, Metering } from '../phases.js';
 import { envelopeReply } from '../reply.js';
@@ -24,7 +25,11 @@ export function rateLimit(
       const decision = await limiterAt(mallId).take(perMall ? mallId : clientOf(phase.request));
       return decision.allowed
         ? { limitHeaders: decision.headers }
-        : { ...envelopeReply(429, decision.body as ErrorEnvelope), limitHeaders: decision.headers };
+        : {
+            ...envelopeReply(429, decision.body as ErrorEnvelope),
+            limitHeaders: decision.headers,
+            refusedBy: [requestRuleNames.rateLimit],
+          };
     },
   };
 }
