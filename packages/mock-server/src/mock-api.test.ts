@@ -40,6 +40,7 @@ describe('the front layer', () => {
   it('runs the stages in the order its header states', async () => {
     const admin = await createMockApi('admin', { authority });
     expect(admin.stages).toEqual([
+      'metrics',
       'control',
       'cors-preflight',
       'identify-caller',
