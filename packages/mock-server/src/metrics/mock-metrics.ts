@@ -5,8 +5,10 @@
 // whether the shared stores answer, and prom-client's process metrics. Labels are bounded: an
 // operation is an operation id of the spec (`none` for a path that addresses none), never a raw
 // path. Counting a request costs a counter and a histogram update; the gauges are read at scrape
-// time. With `--workers N` each worker keeps its own (a scrape sees the worker that took it).
+// time (a store outage leaves them at their last value). With `--workers N` each worker keeps its
+// own (a scrape sees the worker that took it).
 import type { IncomingMessage } from 'node:http';
+import { StoreUnavailableError } from '@mall-api/mall-state';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ControlAccess } from '../control/control-guard.js';
 import { controlGuard } from '../control/control-guard.js';
@@ -34,6 +36,18 @@ export interface MetricSources {
   readonly malls: MockMalls;
   /** Whether the stores shared with other replicas answer (absent: the process shares none). */
   readonly storesReady?: ReadinessCheck | undefined;
+}
+
+/**
+ * Runs a gauge's read; a store that cannot be reached leaves the gauge at its last value (the
+ * outage shows in `mall_api_stores_up`), any other failure fails the scrape.
+ */
+async function readWhileUp(read: () => Promise<void>): Promise<void> {
+  try {
+    await read();
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+  }
 }
 
 /** Creates the metrics of one process over its malls. */
@@ -64,7 +78,7 @@ export function createMockMetrics({ malls, storesReady }: MetricSources): MockMe
     help: 'Malls in use (idle ones dropped first).',
     registers: [registry],
     async collect() {
-      this.set((await malls.mallIds()).length);
+      await readWhileUp(async () => this.set((await malls.mallIds()).length));
     },
   });
   new Gauge({
@@ -72,7 +86,7 @@ export function createMockMetrics({ malls, storesReady }: MetricSources): MockMe
     help: 'Estimated bytes the request journals of every mall hold together.',
     registers: [registry],
     async collect() {
-      this.set(await malls.journal.bytes());
+      await readWhileUp(async () => this.set(await malls.journal.bytes()));
     },
   });
   if (storesReady)
