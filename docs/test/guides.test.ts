@@ -1,6 +1,6 @@
 // The guides against the code they describe: every guide has its front matter and a page on the
 // site; the numbers and names they quote (demo credentials, mock ports, rate limits, token
-// lifetimes) are the ones the mock server, the rate limiter and the samples actually use; and the
+// lifetimes, the longest fault delay) are the ones the mock server, the rate limiter and the samples actually use; and the
 // landing page's table of APIs agrees with the specs and the mocks.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import {
   platformOAuthSettings,
 } from '@mall-api/mock-server';
 import { apiLimits } from '@mall-api/rate-limit';
+import { loadSpec, nodeAt } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
 import { demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
 import { parseGuide } from '../build/guide-pages.mjs';
@@ -125,5 +126,14 @@ describe('the samples and the landing page', () => {
       `| 10,000 and ${defaultJournalLimits.mallBytes / mib} MiB per mall, ${defaultJournalLimits.bytes / mib} MiB in all |`,
     );
     expect(guide).toContain(`(${defaultJournalLimits.entries.toLocaleString('en-US')}) entries`);
+  });
+
+  it('quote the longest delay a fault may hold a request, as the control spec bounds it', async () => {
+    const guide = await guideText('qa-testing');
+    const control = await loadSpec('control');
+    const longest = nodeAt(control.document, '#/components/schemas/DelayMs/maximum') as number;
+    const quoted = `${longest.toLocaleString('en-US')} ms`;
+    expect(guide).toContain(`no delay may pass ${quoted}`);
+    expect(guide).toContain(`No delay passes ${quoted}`);
   });
 });

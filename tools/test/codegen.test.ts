@@ -64,7 +64,7 @@ describe('operationTree', () => {
 
   it('types each method over the client’s operations, all omitting the keyset cursor', () => {
     const text = operationMethodsModule(loadSpecSync('admin'), 'admin');
-    expect(text).toContain("import type { operations } from '../index.js';");
+    expect(text).toContain("import type { operations } from '@mall-api/specs/types/admin';");
     expect(text).toContain(
       "list: PagedOperationMethod<operations['listProducts'], 'products', 'offset' | 'since_product_no'>;",
     );

@@ -282,7 +282,12 @@ describe('file token store lock', () => {
   it('leaves an expired lock alone while another process holds the breaker', async () => {
     const { directory, clock, open, lockFile } = await lockFixture();
     await writeFile(lockFile, lockRecord(clock.now() - 1));
-    await writeFile(join(directory, '.yourmall.lock.break'), 'someone-breaking');
+    const breaker = join(directory, '.yourmall.lock.break');
+    await writeFile(breaker, 'someone-breaking');
+    // A breaker counts as live while its file is under 2 s old on the wall clock; dated a minute
+    // ahead, it stays live however slowly a loaded machine runs the waiter's retries.
+    const ahead = new Date(Date.now() + 60_000);
+    await utimes(breaker, ahead, ahead);
     const lock = open().withLock('yourmall', async () => 'never', { waitMs: 1_000 });
     await expect(clock.run(lock)).rejects.toMatchObject({ code: 'lock_timeout' });
     expect(JSON.parse(await readFile(lockFile, 'utf8')).owner).toBe('dead-process');

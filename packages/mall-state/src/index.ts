@@ -4,12 +4,16 @@
 // sandbox malls' records (memory, SQLite or PostgreSQL, drivers loaded only when chosen).
 export { type Awaitable, andThen } from './malls/awaitable.js';
 export {
+  type AnswerLoss,
   createFaultRules,
   type FaultAction,
+  type FaultErrorRate,
+  type FaultLatency,
   type FaultMatch,
   type FaultRule,
   type FaultRules,
   type FaultTarget,
+  type FiredFault,
 } from './malls/fault-rules.js';
 export {
   createJournal,

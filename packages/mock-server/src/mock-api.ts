@@ -6,21 +6,24 @@
 //   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
 //   require credentials → known operation → scope → the answering stages:
 //   read body → API version (APIs with date versions) → validate request → faults → answer
+//   (whose answer a lost-answer fault may take after it is made: pipeline/stages/lost-answer.ts)
 // Everything a stage needs from the spec comes from the API compiled once (compiled-api.ts). The
 // request is parsed once into an arrival (pipeline/phases.ts); each stage answers or passes on the
 // next, narrower phase (pipeline/stage.ts, pipeline/stages/), so the types keep the order; the
 // health, control and OAuth endpoints are branches of the one list. Every answer of the API
 // carries its rate-limit headers and every error the API's envelope, and every one, 500 and 503
-// included, is written to the request journal of its mall (the health and control branches answer
-// outside the API: no journal entry, no CORS or rate-limit headers; so does the metrics branch, which
-// counts every other answer by API, operation and status). A shared state store (Redis)
+// included, is written to the request journal of its mall (a lost answer with the status the mall
+// answered and how it was lost, a refusal with the request rules that refused it; the health and
+// control branches answer outside the API: no journal entry, no CORS or rate-limit headers; so
+// does the metrics branch, which counts every other answer by API, operation and status). A shared
+// state store (Redis)
 // that cannot answer is a 503 with the envelope (its connection logs the cause once per outage);
 // any other unexpected failure is logged with its cause and answered with a bare 500 envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StoreUnavailableError, storeUnavailableMessage } from '@mall-api/mall-state';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
-import type { ApiSpecs, OperationEntry, SpecModel } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import type { ApiName, ApiProfile } from './api-profiles.js';
 import type { CredentialSources } from './authentication.js';
 import { createBasicGuard } from './basic-guard.js';
@@ -28,6 +31,7 @@ import { clientAddressOf } from './client-address.js';
 import { type CompiledApi, servedApi } from './compiled-api.js';
 import { createControlBranch, isControlRequest } from './control/control-api.js';
 import type { ControlAccess } from './control/control-guard.js';
+import { delayBound } from './control/control-rules.js';
 import { corsPreflight, corsResponseHeaders } from './cors.js';
 import type { ClientCredential } from './demo-credentials.js';
 import { type Health, healthBranch, isHealthRequest } from './health.js';
@@ -48,14 +52,15 @@ import {
   type Reached,
   type Routed,
 } from './pipeline/phases.js';
-import { errorReply, sendReply } from './pipeline/reply.js';
+import { errorReply, type Reply, sendReply } from './pipeline/reply.js';
 import { pipeline, StageFailure } from './pipeline/stage.js';
 import { answer } from './pipeline/stages/answer.js';
 import { apiVersion } from './pipeline/stages/api-version.js';
-import { faults } from './pipeline/stages/faults.js';
+import { faults, type Sleep } from './pipeline/stages/faults.js';
 import { httpsOnly } from './pipeline/stages/https-only.js';
 import { identifyCaller } from './pipeline/stages/identify-caller.js';
 import { knownOperation } from './pipeline/stages/known-operation.js';
+import { losingAnswers } from './pipeline/stages/lost-answer.js';
 import { mallClock } from './pipeline/stages/mall-clock.js';
 import { mallInUse } from './pipeline/stages/mall-in-use.js';
 import { isOAuthRequest, oauthEndpoints } from './pipeline/stages/oauth-endpoints.js';
@@ -111,6 +116,8 @@ export interface MockApiOptions {
   health?: Health;
   /** The process's metrics (several APIs share one), served at `/__metrics`; by default this API's own. */
   metrics?: MockMetrics;
+  /** How injected delays wait (default: a timer); a test passes one that records them instead. */
+  faultSleep?: Sleep;
 }
 
 /** A request handler for one API. */
@@ -154,8 +161,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(readBody(options.maxBodyBytes))
     .stepIf(api.versions && apiVersion(api.versions))
     .step(validateRequest(runtime))
-    .check(faults(malls.faults, malls.touch))
-    .end(answer({ runtime, ...(sandbox ? { sandbox } : {}) }));
+    .step(
+      faults(malls.faults, malls.touch, {
+        maxDelayMs: delayBound(await loadSpec('control')),
+        ...(options.faultSleep ? { sleep: options.faultSleep } : {}),
+      }),
+    )
+    .end(losingAnswers(answer({ runtime, ...(sandbox ? { sandbox } : {}) })));
   const oauth =
     profile.servesOAuth && options.authority
       ? pipeline<Metered>()
@@ -199,7 +211,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     status: number,
     answeredBy: string,
     started: number,
-    refusedBy?: readonly string[],
+    reply?: Pick<Reply, 'refusedBy' | 'lostAnswer'>,
   ) => {
     if (outsideApi.has(answeredBy)) return undefined;
     const mallId = mallReached(reached);
@@ -211,10 +223,11 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       operationId: reached.route?.operation.operationId ?? null,
       query: reached.query,
       body: reached.body ?? null,
-      status,
+      status: reply?.lostAnswer?.status ?? status,
       answeredBy,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(refusedBy === undefined ? {} : { refusedBy }),
+      ...(reply?.refusedBy === undefined ? {} : { refusedBy: reply.refusedBy }),
+      ...(reply?.lostAnswer ? { lostAnswer: reply.lostAnswer.by } : {}),
     });
   };
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -243,7 +256,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
         const inUse = reached.caller?.ok && status < 400 && !markedBefore.has(stage);
         await Promise.all([
-          journal(reached, status, stage, started, reply.refusedBy),
+          journal(reached, status, stage, started, reply),
           inUse && malls.touch(mallReached(reached)),
         ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.

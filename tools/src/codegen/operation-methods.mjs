@@ -162,7 +162,7 @@ export function operationMethodsModule(model, api) {
   const table = print(tree, (leaf) => `'${leaf.leaf}'`, '    ').replaceAll(';\n', ',\n');
   return (
     `import type { OperationMethod, OperationTable, PagedOperationMethod } from '@mall-api/client-kit';\n` +
-    `import type { operations } from '../index.js';\n\n` +
+    `import type { operations } from '@mall-api/specs/types/${api}';\n\n` +
     `/** One method per operation of the ${api} API, by namespace. */\n` +
     `export interface ${title} {\n${types}}\n\n` +
     `/** Where each method's operation is (read by \`attachOperationMethods\`). */\n` +

@@ -2,7 +2,8 @@
 // `hooks` module stubbed in), so this entry is CommonJS; everything it runs is ESM, loaded with a
 // dynamic import() before the first transaction (transaction-hooks.ts).
 import type { ContractSettings } from '../settings.js';
-import type { DreddTransaction, TransactionHooks } from './transaction-hooks.js';
+import type { DreddTransaction } from './dredd-transaction.js';
+import type { TransactionHooks } from './transaction-hooks.js';
 
 type Done = (error?: unknown) => void;
 interface DreddHooks {

@@ -15,6 +15,7 @@
 // Within one transaction an example id always stands for the same new resource, so the examples'
 // cross-references hold (the category a product update removes is one the product was created in).
 // A 404 gets an id the sandbox never issued instead.
+// One transaction's preparation is a record (`Preparation`) that the functions below take.
 import type { Json, JsonObject, OperationParameter } from '@mall-api/spec-model';
 import type { SpecOperations } from './spec-operations.js';
 
@@ -90,6 +91,165 @@ export interface SandboxFixtures {
   ): string | undefined;
 }
 
+/** What the fixtures of one spec read, and the new id each example id of one transaction stands for. */
+interface Preparation {
+  readonly spec: SpecOperations;
+  readonly call: ApiCall;
+  /** Parameter name → the top-level collection with a POST whose items it names, first in the spec. */
+  readonly homes: ReadonlyMap<string, string>;
+  /** Example id (`name:example`) → the id of the resource made for it in this transaction. */
+  readonly ids: Map<string, Value>;
+}
+
+const hasPost = (spec: SpecOperations, template: string) => spec.operationAt(template, 'post') !== undefined;
+
+/** Parameter name → the top-level collection with a POST whose items it names, first in the spec. */
+function homesOf(spec: SpecOperations): Map<string, string> {
+  const homes = new Map<string, string>();
+  for (const template of spec.templates) {
+    const segments = template.split('/');
+    const index = segments.findIndex(isTemplateSegment);
+    const collection = segments.slice(0, index).join('/');
+    const name = nameOf(segments[index] ?? '');
+    if (name && hasPost(spec, collection) && !homes.has(name)) homes.set(name, collection);
+  }
+  return homes;
+}
+
+/** The parameter a body field names a resource of (`parent_category_no` → `category_no`). */
+const kindOfField = (homes: ReadonlyMap<string, string>, field: string) =>
+  [...homes.keys()].find((name) => field === name || field.endsWith(`_${name}`));
+
+/** The example with only the fields its schema requires, at every level. */
+function requiredOnly(spec: SpecOperations, value: Value, schemaNode: Value): Value {
+  const schema = spec.model.resolveOptional(schemaNode);
+  if (Array.isArray(value)) return value.map((item) => requiredOnly(spec, item, schema?.items) ?? null);
+  if (!isFields(value) || !isFields(schema?.properties)) return value;
+  const properties: JsonObject = schema.properties;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([field]) => required.has(field))
+      .map(([field, item]) => [field, requiredOnly(spec, item, properties[field]) ?? null]),
+  );
+}
+
+/** The id made for an example id in this transaction, made by `make` the first time. */
+async function remembered(p: Preparation, name: string, example: Value, make: () => Promise<Value>) {
+  const key = `${name}:${String(example)}`;
+  if (!p.ids.has(key)) p.ids.set(key, await make());
+  return p.ids.get(key);
+}
+
+/** Creates a resource with the POST of `collection` (a concrete path) from its example. */
+async function create(p: Preparation, template: string, collection: string, name: string, minimal: boolean) {
+  const operation = p.spec.operationAt(template, 'post');
+  if (!operation) throw new Error(`no POST ${template} to create a ${name} with`);
+  const example = (p.spec.requestExample(operation) ?? {}) as Value;
+  const body = await withReferences(
+    p,
+    minimal ? requiredOnly(p.spec, example, p.spec.requestSchema(operation)) : example,
+  );
+  const id = idFrom(await p.call('POST', collection, body), name);
+  if (id === undefined) throw new Error(`POST ${collection} answered no ${name}`);
+  return id;
+}
+
+/** The resource an example id in a body stands for: a new one from its home collection. */
+function reference(p: Preparation, name: string, example: Value) {
+  const home = p.homes.get(name) ?? '';
+  return remembered(p, name, example, () => create(p, home, home, name, true));
+}
+
+/** The body with every example id replaced by the id of a resource made for it. */
+async function withReferences(p: Preparation, value: Value, name?: string): Promise<Value> {
+  if (Array.isArray(value)) {
+    const items: Json[] = [];
+    for (const item of value) items.push((await withReferences(p, item, name)) ?? null);
+    return items;
+  }
+  if (isFields(value)) {
+    const fields: Fields = {};
+    for (const [field, item] of Object.entries(value))
+      fields[field] = await withReferences(p, item, kindOfField(p.homes, field));
+    return fields as Json;
+  }
+  return name && Number.isInteger(value) ? reference(p, name, value) : value;
+}
+
+/** A member of a collection without a POST: the example's one if listed, else the first. */
+async function existingMember(call: ApiCall, collection: string, name: string, example: string) {
+  const reply = await call('GET', collection);
+  const listed = (isFields(reply) ? Object.values(reply).find(Array.isArray) : undefined) ?? [];
+  const member = listed.find((item) => isFields(item) && String(item[name]) === example) ?? listed[0];
+  const id = isFields(member) ? member[name] : undefined;
+  if (id === undefined) throw new Error(`GET ${collection} lists no ${name} to use`);
+  return id;
+}
+
+/** The path with every id parameter standing for a resource that exists. */
+async function resolvePath(p: Preparation, template: string, path: string) {
+  const parts = template.split('/');
+  const segments = path.split('/');
+  for (const [index, part] of parts.entries()) {
+    const name = nameOf(part);
+    if (!name) continue;
+    const collectionTemplate = parts.slice(0, index).join('/');
+    const collection = segments.slice(0, index).join('/');
+    const example = segments[index] ?? '';
+    let id: Value;
+    if (hasPost(p.spec, collectionTemplate) && !collectionTemplate.includes('{'))
+      id = await remembered(p, name, example, () => create(p, collectionTemplate, collection, name, false));
+    else if (p.homes.has(name)) id = await reference(p, name, Number(example));
+    else id = await existingMember(p.call, collection, name, example);
+    segments[index] = encodeURIComponent(String(id));
+  }
+  return segments.join('/');
+}
+
+/** The innermost collection with path parameters and a POST that the template lies in. */
+const subCollectionOf = (spec: SpecOperations, template: string) =>
+  spec.templates
+    .filter((t) => t.includes('{') && hasPost(spec, t) && (template === t || template.startsWith(`${t}/`)))
+    .sort((a, b) => b.length - a.length)[0];
+
+/**
+ * Adds a member to the sub-collection before an update, delete or list there: the POST's example,
+ * with the values the transaction names (its path ids, query and body fields) in place of the
+ * example's own.
+ */
+async function addMember(
+  p: Preparation,
+  template: string,
+  method: string,
+  path: string,
+  params: URLSearchParams,
+  body: Value,
+) {
+  const collectionTemplate = subCollectionOf(p.spec, template);
+  if (!collectionTemplate || (method === 'POST' && template === collectionTemplate)) return;
+  const depth = collectionTemplate.split('/').length;
+  const segments = path.split('/');
+  const named: Fields = Object.fromEntries(params);
+  Object.assign(named, fieldsOf(body));
+  for (const [index, part] of template.split('/').entries()) {
+    const name = nameOf(part);
+    if (name && index >= depth) named[name] = decodeURIComponent(segments[index] ?? '');
+  }
+  const post = p.spec.operationAt(collectionTemplate, 'post');
+  const example = ((post && p.spec.requestExample(post)) ?? {}) as Value;
+  const exampleFields = fieldsOf(example);
+  const given: Fields = {};
+  for (const [field, value] of Object.entries(exampleFields)) {
+    if (named[field] === undefined) continue;
+    given[field] = shapedLike(value, named[field]);
+    delete exampleFields[field];
+  }
+  const memberBody = await withReferences(p, example);
+  Object.assign(fieldsOf(memberBody), given);
+  await p.call('POST', segments.slice(0, depth).join('/'), memberBody);
+}
+
 /** Builds the fixture maker for one spec; `call` reaches the server under test. */
 export function createSandboxFixtures({
   spec,
@@ -98,169 +258,14 @@ export function createSandboxFixtures({
   spec: SpecOperations;
   call: ApiCall;
 }): SandboxFixtures {
-  const { model, templates } = spec;
-  const hasPost = (template: string) => spec.operationAt(template, 'post') !== undefined;
-
-  /** Parameter name → the top-level collection with a POST whose items it names, first in the spec. */
-  const homes = new Map<string, string>();
-  for (const template of templates) {
-    const segments = template.split('/');
-    const index = segments.findIndex(isTemplateSegment);
-    const collection = segments.slice(0, index).join('/');
-    const name = nameOf(segments[index] ?? '');
-    if (name && hasPost(collection) && !homes.has(name)) homes.set(name, collection);
-  }
-  const kindOfField = (field: string) =>
-    [...homes.keys()].find((name) => field === name || field.endsWith(`_${name}`));
-
-  /** The example with only the fields its schema requires, at every level. */
-  const requiredOnly = (value: Value, schemaNode: Value): Value => {
-    const schema = model.resolveOptional(schemaNode);
-    if (Array.isArray(value)) return value.map((item) => requiredOnly(item, schema?.items) ?? null);
-    if (!isFields(value) || !isFields(schema?.properties)) return value;
-    const properties: JsonObject = schema.properties;
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([field]) => required.has(field))
-        .map(([field, item]) => [field, requiredOnly(item, properties[field]) ?? null]),
-    );
-  };
-
-  /** One transaction's ids: the new id each example id stands for. */
-  type State = { ids: Map<string, Value> };
-  const newState = (): State => ({ ids: new Map() });
-
-  const remembered = async (state: State, name: string, example: Value, make: () => Promise<Value>) => {
-    const key = `${name}:${String(example)}`;
-    if (!state.ids.has(key)) state.ids.set(key, await make());
-    return state.ids.get(key);
-  };
-
-  /** Creates a resource with the POST of `collection` (a concrete path) from its example. */
-  const create = async (
-    state: State,
-    template: string,
-    collection: string,
-    name: string,
-    minimal: boolean,
-  ) => {
-    const operation = spec.operationAt(template, 'post');
-    if (!operation) throw new Error(`no POST ${template} to create a ${name} with`);
-    const example = (spec.requestExample(operation) ?? {}) as Value;
-    const body = await withReferences(
-      state,
-      minimal ? requiredOnly(example, spec.requestSchema(operation)) : example,
-    );
-    const id = idFrom(await call('POST', collection, body), name);
-    if (id === undefined) throw new Error(`POST ${collection} answered no ${name}`);
-    return id;
-  };
-
-  /** The resource an example id in a body stands for: a new one from its home collection. */
-  const reference = (state: State, name: string, example: Value) => {
-    const home = homes.get(name) ?? '';
-    return remembered(state, name, example, () => create(state, home, home, name, true));
-  };
-
-  /** The body with every example id replaced by the id of a resource made for it. */
-  const withReferences = async (state: State, value: Value, name?: string): Promise<Value> => {
-    if (Array.isArray(value)) {
-      const items: Json[] = [];
-      for (const item of value) items.push((await withReferences(state, item, name)) ?? null);
-      return items;
-    }
-    if (isFields(value)) {
-      const fields: Fields = {};
-      for (const [field, item] of Object.entries(value))
-        fields[field] = await withReferences(state, item, kindOfField(field));
-      return fields as Json;
-    }
-    return name && Number.isInteger(value) ? reference(state, name, value) : value;
-  };
-
-  /** A member of a collection without a POST: the example's one if listed, else the first. */
-  const existingMember = async (collection: string, name: string, example: string) => {
-    const reply = await call('GET', collection);
-    const listed = (isFields(reply) ? Object.values(reply).find(Array.isArray) : undefined) ?? [];
-    const member = listed.find((item) => isFields(item) && String(item[name]) === example) ?? listed[0];
-    const id = isFields(member) ? member[name] : undefined;
-    if (id === undefined) throw new Error(`GET ${collection} lists no ${name} to use`);
-    return id;
-  };
-
-  /** The path with every id parameter standing for a resource that exists. */
-  const resolvePath = async (state: State, template: string, path: string) => {
-    const parts = template.split('/');
-    const segments = path.split('/');
-    for (const [index, part] of parts.entries()) {
-      const name = nameOf(part);
-      if (!name) continue;
-      const collectionTemplate = parts.slice(0, index).join('/');
-      const collection = segments.slice(0, index).join('/');
-      const example = segments[index] ?? '';
-      let id: Value;
-      if (hasPost(collectionTemplate) && !collectionTemplate.includes('{'))
-        id = await remembered(state, name, example, () =>
-          create(state, collectionTemplate, collection, name, false),
-        );
-      else if (homes.has(name)) id = await reference(state, name, Number(example));
-      else id = await existingMember(collection, name, example);
-      segments[index] = encodeURIComponent(String(id));
-    }
-    return segments.join('/');
-  };
-
-  /** The innermost collection with path parameters and a POST that the template lies in. */
-  const subCollectionOf = (template: string) =>
-    templates
-      .filter((t) => t.includes('{') && hasPost(t) && (template === t || template.startsWith(`${t}/`)))
-      .sort((a, b) => b.length - a.length)[0];
-
-  /**
-   * Adds a member to the sub-collection before an update, delete or list there: the POST's example,
-   * with the values the transaction names (its path ids, query and body fields) in place of the
-   * example's own.
-   */
-  const addMember = async (
-    state: State,
-    template: string,
-    method: string,
-    path: string,
-    params: URLSearchParams,
-    body: Value,
-  ) => {
-    const collectionTemplate = subCollectionOf(template);
-    if (!collectionTemplate || (method === 'POST' && template === collectionTemplate)) return;
-    const depth = collectionTemplate.split('/').length;
-    const segments = path.split('/');
-    const named: Fields = Object.fromEntries(params);
-    Object.assign(named, fieldsOf(body));
-    for (const [index, part] of template.split('/').entries()) {
-      const name = nameOf(part);
-      if (name && index >= depth) named[name] = decodeURIComponent(segments[index] ?? '');
-    }
-    const post = spec.operationAt(collectionTemplate, 'post');
-    const example = ((post && spec.requestExample(post)) ?? {}) as Value;
-    const exampleFields = fieldsOf(example);
-    const given: Fields = {};
-    for (const [field, value] of Object.entries(exampleFields)) {
-      if (named[field] === undefined) continue;
-      given[field] = shapedLike(value, named[field]);
-      delete exampleFields[field];
-    }
-    const memberBody = await withReferences(state, example);
-    Object.assign(fieldsOf(memberBody), given);
-    await call('POST', segments.slice(0, depth).join('/'), memberBody);
-  };
-
+  const homes = homesOf(spec);
   return {
     async prepare({ template, method, path, params, body }) {
-      const state = newState();
-      const resolvedPath = await resolvePath(state, template, path);
+      const p: Preparation = { spec, call, homes, ids: new Map() };
+      const resolvedPath = await resolvePath(p, template, path);
       const json = body ? parseJson(body) : undefined;
-      const parsed = json === undefined ? undefined : await withReferences(state, json);
-      await addMember(state, template, method, resolvedPath, params, parsed);
+      const parsed = json === undefined ? undefined : await withReferences(p, json);
+      await addMember(p, template, method, resolvedPath, params, parsed);
       return { path: resolvedPath, body: parsed === undefined ? body : JSON.stringify(parsed) };
     },
 

@@ -2,7 +2,8 @@
 // requests is the rewritten URI under that mall, as Dredd's own paths are.
 import { bundledSpecPath } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
-import { createTransactionHooks, type DreddTransaction, setUri } from './transaction-hooks.js';
+import { type DreddTransaction, setUri } from './dredd-transaction.js';
+import { createTransactionHooks } from './transaction-hooks.js';
 
 const transaction = (statusCode: string, uri: string): DreddTransaction => ({
   origin: { resourceName: '/api/shops' },

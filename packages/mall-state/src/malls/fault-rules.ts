@@ -1,15 +1,48 @@
 // Fault and latency injection per mall: rules that match requests (operation id, method, path) and
 // delay them (fixed or random), answer a given status (for the next N matching calls, then let
-// requests through again), drop the connection, or never answer so the client times out. The
-// first matching rule applies; a rule with a count is used up after that many calls. This module
-// is the interface, the matching rule and the in-memory rules of one process.
+// requests through again), drop the connection, never answer so the client times out, follow a
+// profile of latency and error rates drawn from the rule's seed, or let the request be answered
+// and then lose the answer. The first matching rule applies; a rule with a count is used up after
+// that many calls; a profile's calls are numbered, so the n-th call of a rule draws the same
+// whichever replica takes it. This module is the interface, the matching rule and the in-memory
+// rules of one process; what a profile draws is the mock's (its faults stage).
+
+/** How long a profile's calls wait, by distribution (milliseconds). */
+export type FaultLatency =
+  | { readonly distribution: 'fixed'; readonly ms: number }
+  | { readonly distribution: 'uniform'; readonly minMs: number; readonly maxMs: number }
+  | { readonly distribution: 'log-normal'; readonly medianMs: number; readonly p99Ms: number };
+
+/** A status a profile answers instead of the request, with its probability per call. */
+export interface FaultErrorRate {
+  readonly status: number;
+  readonly rate: number;
+  readonly retryAfterSeconds?: number;
+}
+
+/** How a lost answer is lost: the connection closed, or a 504 sent instead. */
+export type AnswerLoss = 'drop' | 'gateway-timeout';
 
 /** What a fault rule does to a matching request. */
 export type FaultAction =
   | { readonly kind: 'delay'; readonly minMs: number; readonly maxMs: number }
   | { readonly kind: 'status'; readonly status: number; readonly retryAfterSeconds?: number }
   | { readonly kind: 'drop' }
-  | { readonly kind: 'hang' };
+  | { readonly kind: 'hang' }
+  | {
+      readonly kind: 'profile';
+      readonly latency?: FaultLatency;
+      readonly errors?: readonly FaultErrorRate[];
+      readonly seed: number;
+    }
+  | { readonly kind: 'lost-answer'; readonly by: AnswerLoss };
+
+/** A rule that fired: its action, and (a profile's) how many matching calls it took before this one. */
+export interface FiredFault {
+  readonly action: FaultAction;
+  /** The call's number from 0, counted for profiles (0 for other actions). */
+  readonly call: number;
+}
 
 /** Which requests a rule applies to; every given field must match. */
 export interface FaultMatch {
@@ -45,8 +78,8 @@ export interface FaultRules {
   list(mallId: string): Promise<FaultRule[]>;
   remove(mallId: string, id: number): Promise<boolean>;
   clear(mallId: string): Promise<number>;
-  /** The action for a request, using up one call of a counted rule. */
-  take(mallId: string, target: FaultTarget): Promise<FaultAction | undefined>;
+  /** The rule that fires for a request, using up one call of a counted rule and numbering a profile's calls. */
+  take(mallId: string, target: FaultTarget): Promise<FiredFault | undefined>;
 }
 
 /** Whether a rule's match applies to a request. */
@@ -56,9 +89,14 @@ export const faultApplies = (match: FaultMatch, target: FaultTarget) =>
   (match.method === undefined || match.method.toUpperCase() === target.method) &&
   (match.path === undefined || match.path === target.path);
 
+/** Whether a rule's calls are numbered (its draws depend on the number). */
+export const numbersCalls = (action: FaultAction): boolean => action.kind === 'profile';
+
 /** Creates empty per-mall fault rules. */
 export function createFaultRules(): FaultRules {
   const byMall = new Map<string, FaultRule[]>();
+  // Calls each numbered rule took, by rule id (ids are unique in the process).
+  const calls = new Map<number, number>();
   let nextId = 0;
   return {
     async add(mallId, rule) {
@@ -71,10 +109,14 @@ export function createFaultRules(): FaultRules {
       const rules = byMall.get(mallId) ?? [];
       const kept = rules.filter((rule) => rule.id !== id);
       byMall.set(mallId, kept);
-      return kept.length < rules.length;
+      if (kept.length === rules.length) return false;
+      calls.delete(id);
+      return true;
     },
     async clear(mallId) {
-      const cleared = byMall.get(mallId)?.length ?? 0;
+      const rules = byMall.get(mallId) ?? [];
+      for (const rule of rules) calls.delete(rule.id);
+      const cleared = rules.length;
       byMall.delete(mallId);
       return cleared;
     },
@@ -83,11 +125,16 @@ export function createFaultRules(): FaultRules {
       const index = rules?.findIndex((rule) => faultApplies(rule.match, target)) ?? -1;
       const rule = rules?.[index];
       if (!rules || !rule) return undefined;
+      const call = calls.get(rule.id) ?? 0;
+      if (numbersCalls(rule.action)) calls.set(rule.id, call + 1);
       if (rule.remaining !== undefined) {
-        if (rule.remaining <= 1) rules.splice(index, 1);
-        else rules[index] = { ...rule, remaining: rule.remaining - 1 };
+        if (rule.remaining > 1) rules[index] = { ...rule, remaining: rule.remaining - 1 };
+        else {
+          rules.splice(index, 1);
+          calls.delete(rule.id);
+        }
       }
-      return rule.action;
+      return { action: rule.action, call };
     },
   };
 }

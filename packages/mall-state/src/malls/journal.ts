@@ -1,9 +1,12 @@
 // The request journal of each mall: what a QA engineer's app sent (method, path, operation, query,
-// body with secrets redacted) and what it got (status, which stage answered, timing), in order,
-// bounded in entries and bytes per mall and in bytes overall (oldest dropped first). Filtering,
+// body with secrets redacted) and what it got (status, which stage answered, timing; for an answer
+// a fault lost, the status the mall answered and how the client lost it), in order, bounded in
+// entries and bytes per mall and in bytes overall (oldest dropped first). Filtering,
 // counting and clearing are what the control API and `verify` use. This module is the interface
 // and the in-memory journal of one process (which redacts when read, off the request path); the
 // journal shared by replicas is redis/redis-journal.ts, built from the same entry and bound rules.
+
+import type { AnswerLoss } from './fault-rules.js';
 
 /** One journaled request. */
 export interface JournalEntry {
@@ -27,6 +30,11 @@ export interface JournalEntry {
    * named rule of the spec; at most {@link maxRefusedBy}); absent when no rule refused it.
    */
   readonly refusedBy?: readonly string[];
+  /**
+   * How a lost-answer fault took the answer (absent elsewhere): `status` is then the status the
+   * mall answered with, which the client never received.
+   */
+  readonly lostAnswer?: AnswerLoss;
 }
 
 /** The most rules a journal entry names as having refused its request. */

@@ -5,9 +5,18 @@
 // (redis-read-cache.ts): a request at a mall without rules, or whose rules this replica holds,
 // asks Redis nothing. Using up a call is one HINCRBY: of the replicas taking the last call of a
 // "next N calls" rule only one gets it, so the rule fires N times in total; a replica that finds
-// the count gone below zero removes the rule and looks at the next one.
-import { type FaultAction, type FaultRule, type FaultRules, faultApplies } from '../malls/fault-rules.js';
-import { cachedKey, type SharedRedis } from './redis-connection.js';
+// the count gone below zero removes the rule and looks at the next one. A profile's calls are
+// numbered by one HINCRBY too, in a hash of their own (`<prefix>mall:<id>:fault-calls`, outside
+// the cached keys, so numbering a call does not make every replica load the rules again; a mall's
+// drop takes it with the mall's other keys).
+import {
+  type FaultRule,
+  type FaultRules,
+  type FiredFault,
+  faultApplies,
+  numbersCalls,
+} from '../malls/fault-rules.js';
+import { cachedKey, mallKey, type SharedRedis } from './redis-connection.js';
 
 type StoredRule = Omit<FaultRule, 'remaining'> & { readonly counted: boolean };
 
@@ -42,8 +51,22 @@ export function redisFaultRules(shared: SharedRedis): FaultRules {
       cache.forget(key);
       return write(key);
     });
+  const callsKey = (mallId: string) => `${mallKey(shared, mallId)}fault-calls`;
   const remove = (mallId: string, id: number) =>
-    change(mallId, async (key) => (await shared.client.hdel(key, `rule:${id}`, `left:${id}`)) > 0);
+    change(mallId, async (key) => {
+      const [[, removed] = []] =
+        (await shared.client
+          .multi()
+          .hdel(key, `rule:${id}`, `left:${id}`)
+          .hdel(callsKey(mallId), String(id))
+          .exec()) ?? [];
+      return (removed as number) > 0;
+    });
+  /** The number of a numbered rule's call (from 0); 0 for other rules. */
+  const callOf = async (mallId: string, rule: FaultRule) =>
+    numbersCalls(rule.action)
+      ? (await shared.run((client) => client.hincrby(callsKey(mallId), String(rule.id), 1))) - 1
+      : 0;
   return {
     add: (mallId, rule) =>
       shared.run(async (client) => {
@@ -59,16 +82,22 @@ export function redisFaultRules(shared: SharedRedis): FaultRules {
     remove,
     clear: (mallId) =>
       change(mallId, async (key) => {
-        const [[, fields] = []] = (await shared.client.multi().hkeys(key).del(key).exec()) ?? [];
+        const [[, fields] = []] =
+          (await shared.client.multi().hkeys(key).del(key, callsKey(mallId)).exec()) ?? [];
         return ((fields as string[] | undefined) ?? []).filter((field) => field.startsWith('rule:')).length;
       }),
-    async take(mallId, target): Promise<FaultAction | undefined> {
+    async take(mallId, target): Promise<FiredFault | undefined> {
       for (const rule of await load(mallId)) {
         if (!faultApplies(rule.match, target)) continue;
-        if (rule.remaining === undefined) return rule.action;
+        if (rule.remaining === undefined) return { action: rule.action, call: await callOf(mallId, rule) };
         const left = await change(mallId, (key) => shared.client.hincrby(key, `left:${rule.id}`, -1));
-        if (left <= 0) await remove(mallId, rule.id);
-        if (left >= 0) return rule.action;
+        if (left < 0) {
+          await remove(mallId, rule.id);
+          continue;
+        }
+        const call = await callOf(mallId, rule);
+        if (left === 0) await remove(mallId, rule.id);
+        return { action: rule.action, call };
       }
       return undefined;
     },

@@ -2,7 +2,8 @@
 // operation ids of specs/control whose calls are typed by its generated types
 // (`@mall-api/specs/types/control`), so a missing or misspelt operation is a type error. The rules
 // beyond shape are control-rules.ts'; access, routing and validation are the control branch's.
-import type { FaultAction, JournalFilter } from '@mall-api/mall-state';
+import { randomInt } from 'node:crypto';
+import type { FaultAction, FaultLatency, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { components, operations } from '@mall-api/specs/types/control';
@@ -10,7 +11,8 @@ import { coverageTask } from '../coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { refusalReply } from '../sandbox-outcome.js';
-import { clockViolation, delayViolation, operationViolation } from './control-rules.js';
+import { clockViolation, delayViolation, operationViolation, profileViolation } from './control-rules.js';
+import { duplicateCreates } from './duplicate-creates.js';
 
 /** An operation id of the control API. */
 export type ControlOperationId = keyof operations;
@@ -49,13 +51,31 @@ function mallStart(to: Schemas['MallStart'] | undefined): MallStart | undefined 
   return 'seed' in to && typeof to.seed === 'number' ? { seed: to.seed } : undefined;
 }
 
-/** A fault action as stored: a delay's longest time defaults to its shortest. */
+/**
+ * A fault action as stored: a delay's longest time defaults to its shortest, a profile without a
+ * seed gets a random one (a 32-bit seed, shown in the stored rule so the run can be replayed), and a
+ * lost answer is dropped unless it says otherwise.
+ */
 function storedAction(action: Schemas['FaultAction']): FaultAction {
   const { kind, minMs = 0, maxMs = minMs, status = 500, retryAfterSeconds } = action;
-  if (kind === 'delay') return { kind, minMs, maxMs };
-  if (kind === 'status')
-    return { kind, status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
-  return { kind };
+  switch (kind) {
+    case 'delay':
+      return { kind, minMs, maxMs };
+    case 'status':
+      return { kind, status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+    case 'profile':
+      return {
+        kind,
+        // Validated against FaultLatency: its distribution's keys are present.
+        ...(action.latency ? { latency: action.latency as FaultLatency } : {}),
+        ...(action.errors ? { errors: action.errors } : {}),
+        seed: action.seed ?? randomInt(0, 2 ** 32),
+      };
+    case 'lost-answer':
+      return { kind, by: action.by ?? 'drop' };
+    default:
+      return { kind };
+  }
 }
 
 /**
@@ -75,8 +95,8 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
 
   /** Answers a journal read, unless its filter names an operation no API has. */
   const journal = async (
-    { mallId, query }: ControlCall<'listJournal' | 'countJournal'>,
-    answer: (entries: unknown[]) => Reply,
+    { mallId, query }: ControlCall<'listJournal' | 'countJournal' | 'getDuplicates'>,
+    answer: (entries: JournalEntry[]) => Reply,
   ): Promise<Reply> => {
     const filter: JournalFilter = query;
     const unknown = operationViolation(specs, filter.api, filter.operationId, 'operationId', 'query');
@@ -98,10 +118,12 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
     countJournal: (call) => journal(call, (entries) => ok({ count: entries.length })),
     createCoverageReport: ({ body }) => coverageTask(malls.journal, specs, body),
     deleteJournal: async ({ mallId }) => ok({ cleared: await malls.journal.clear(mallId) }),
+    getDuplicates: (call) => journal(call, (entries) => ok(duplicateCreates(entries))),
     listFaults: async ({ mallId }) => ok({ faults: await malls.faults.list(mallId) }),
     createFault: async ({ mallId, body: { match = {}, times, action } }) => {
       const refused =
         delayViolation(action) ??
+        profileViolation(action) ??
         operationViolation(specs, match.api, match.operationId, 'match.operationId');
       if (refused) return violationsReply([refused]);
       const rule = {

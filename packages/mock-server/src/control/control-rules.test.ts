@@ -1,8 +1,15 @@
 // The control API's rules beyond shape at the function: operations the given specs of the APIs
-// have, delay ranges, and the clock's range.
-import { loadSpecs } from '@mall-api/spec-model';
+// have, delay ranges, profiles, the clock's range, and the longest delay the control spec allows.
+import { createSpecModel, loadSpec, loadSpecs } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
-import { clockViolation, delayViolation, latestClockMs, operationViolation } from './control-rules.js';
+import {
+  clockViolation,
+  delayBound,
+  delayViolation,
+  latestClockMs,
+  operationViolation,
+  profileViolation,
+} from './control-rules.js';
 
 describe('operationViolation', () => {
   it('accepts an operation of the named API or, unnamed, of any API', async () => {
@@ -41,6 +48,38 @@ describe('delayViolation', () => {
     expect(delayViolation({ kind: 'delay', minMs: 500, maxMs: 100 })?.name).toBe('action.maxMs');
     expect(delayViolation({ kind: 'delay', minMs: 100, maxMs: 100 })).toBeUndefined();
     expect(delayViolation({ kind: 'delay', minMs: 100 })).toBeUndefined();
+  });
+});
+
+describe('profileViolation', () => {
+  it('refuses a profile that draws nothing, rates over 1, and latency ranges that run backwards', () => {
+    expect(profileViolation({ kind: 'profile' })?.name).toBe('action');
+    const errors = [0.5, 0.3, 0.2].map((rate) => ({ rate }));
+    expect(profileViolation({ kind: 'profile', errors })).toBeUndefined();
+    expect(profileViolation({ kind: 'profile', errors: [...errors, { rate: 0.01 }] })?.name).toBe(
+      'action.errors',
+    );
+    const latency = (keys: object) => ({ kind: 'profile', latency: { distribution: 'x', ...keys } });
+    expect(profileViolation(latency({ minMs: 9, maxMs: 8 }))?.name).toBe('action.latency/maxMs');
+    expect(profileViolation(latency({ medianMs: 9, p99Ms: 8 }))?.name).toBe('action.latency/p99Ms');
+    expect(profileViolation(latency({ medianMs: 9, p99Ms: 9 }))).toBeUndefined();
+    expect(profileViolation({ kind: 'delay' })).toBeUndefined();
+  });
+});
+
+describe('delayBound', () => {
+  it('is the maximum of the control spec’s DelayMs, and a spec without one is an error', async () => {
+    const control = await loadSpec('control');
+    const document = structuredClone(control.document);
+    expect(delayBound(control)).toBe(
+      (document as { components: { schemas: { DelayMs: { maximum: number } } } }).components.schemas.DelayMs
+        .maximum,
+    );
+    const changed = document as { components: { schemas: { DelayMs: { maximum?: number } } } };
+    changed.components.schemas.DelayMs.maximum = 1_234;
+    expect(delayBound(createSpecModel(changed as never))).toBe(1_234);
+    delete changed.components.schemas.DelayMs.maximum;
+    expect(() => delayBound(createSpecModel(changed as never))).toThrow(/DelayMs/);
   });
 });
 

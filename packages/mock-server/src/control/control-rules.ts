@@ -1,8 +1,11 @@
 // The control API's rules beyond the shape of its input, each broken rule one violation naming its
 // key: a fault or journal filter may only name an operation the API has (in the specs the mocks
-// serve, given by the composition root), a delay's range may not run backwards, and a mall's clock stays between the Unix epoch
-// and the end of year 9999, where every clock read still makes a valid date-time.
-import { type ApiSpecs, apiNames } from '@mall-api/spec-model';
+// serve, given by the composition root), a delay's range may not run backwards (nor a profile's
+// uniform latency), a profile draws something (latency or errors), its error rates add up to 1 at
+// most and its log-normal p99 is not below its median, and a mall's clock stays between the Unix
+// epoch and the end of year 9999, where every clock read still makes a valid date-time. Also the
+// longest delay a fault may hold a request, which the control spec states (`DelayMs`' maximum).
+import { type ApiSpecs, apiNames, nodeAt, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../error-envelope.js';
 
 /** The latest time a mall's clock may show: 9999-12-31T23:59:59.999Z. */
@@ -41,6 +44,34 @@ export function delayViolation(action: {
   return action.kind === 'delay' && maxMs !== undefined && maxMs < minMs
     ? body('action.maxMs', `must be at least minMs (${minMs})`)
     : undefined;
+}
+
+/** The violation of a profile that draws nothing, errors more often than every call, or a p99 below its median. */
+export function profileViolation(action: {
+  kind: string;
+  latency?: { distribution: string; minMs?: number; maxMs?: number; medianMs?: number; p99Ms?: number };
+  errors?: readonly { rate: number }[];
+}): Violation | undefined {
+  if (action.kind !== 'profile') return undefined;
+  const { latency, errors } = action;
+  if (latency === undefined && errors === undefined)
+    return body('action', 'a profile needs latency, errors or both');
+  const rates = (errors ?? []).reduce((sum, error) => sum + error.rate, 0);
+  // Decimal rates that add up to 1 exactly may pass it by a rounding error.
+  if (rates > 1 + 1e-9) return body('action.errors', `the rates add up to ${rates}, more than 1`);
+  const { minMs = 0, maxMs, medianMs = 0, p99Ms } = latency ?? {};
+  if (maxMs !== undefined && maxMs < minMs)
+    return body('action.latency/maxMs', `must be at least minMs (${minMs})`);
+  return p99Ms !== undefined && p99Ms < medianMs
+    ? body('action.latency/p99Ms', `must be at least medianMs (${medianMs})`)
+    : undefined;
+}
+
+/** The longest delay a fault may hold a request, in milliseconds: the control spec's `DelayMs` maximum. */
+export function delayBound(control: SpecModel): number {
+  const maximum = nodeAt(control.document, '#/components/schemas/DelayMs/maximum');
+  if (typeof maximum !== 'number') throw new Error('the control spec states no maximum of DelayMs');
+  return maximum;
 }
 
 /** The violation of a clock change that would take the mall's clock outside 1970–9999. */

@@ -2,6 +2,7 @@
 // body serialized ahead, for prepared responses, whose bytes are encoded once and kept), plus the API's rate-limit headers, which replace
 // any the spec's examples carry. Errors are built with the API's envelope.
 import type { ServerResponse } from 'node:http';
+import type { AnswerLoss } from '@mall-api/mall-state';
 import {
   type ErrorEnvelope,
   errorEnvelope,
@@ -23,6 +24,8 @@ export interface Reply {
   readonly disposition?: 'drop' | 'hang';
   /** The request rules that refused the request (coverage/request-rules.ts), for its journal entry. */
   readonly refusedBy?: readonly string[];
+  /** A lost answer (a fault): the status the mall answered with, and how the client lost it. */
+  readonly lostAnswer?: { readonly status: number; readonly by: AnswerLoss };
 }
 
 /** A reply carrying an envelope. */

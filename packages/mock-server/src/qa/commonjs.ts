@@ -17,6 +17,8 @@ export {
   ControlError,
   type CoverageRequest,
   createControlClient,
+  type DuplicateExpectation,
+  type Duplicates,
   type Expectation,
   type FaultRequest,
   type ResetTarget,

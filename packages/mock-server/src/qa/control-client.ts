@@ -1,20 +1,25 @@
 // A typed client of the mocks' control API (`/__mock/`), for tests: reset a mall, load a fixture,
-// snapshot and restore, read and verify the request journal, report API coverage, inject faults,
-// move the mall's clock and empty its rate-limit buckets. Its calls are openapi-fetch over the types openapi-typescript
+// snapshot and restore, read and verify the request journal (requests expected, or no duplicate
+// creates), report API coverage, inject faults, move the mall's clock and empty its rate-limit
+// buckets. Its calls are openapi-fetch over the types openapi-typescript
 // generates from the control API's OpenAPI document (specs/control); this file adds the method
 // names tests call and turns a refusal into a ControlError carrying the envelope's message and
 // violations.
 
-import type { FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
+import type { AnswerLoss, FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { components, operations, paths } from '@mall-api/specs/types/control';
 import createClient from 'openapi-fetch';
 import type { CoverageReport } from '../coverage/coverage-report.js';
 import type { ErrorEnvelope, Violation } from '../error-envelope.js';
-import { verifyFailure } from './verify-report.js';
+import { duplicatesFailure, verifyFailure } from './verify-report.js';
 
 type Fixture = components['schemas']['Fixture'];
 type Snapshot = components['schemas']['Snapshot'];
 type JournalQuery = NonNullable<operations['listJournal']['parameters']['query']>;
+type DuplicatesQuery = NonNullable<operations['getDuplicates']['parameters']['query']>;
+
+/** The duplicate creates of a mall and the requests created more than once (`getDuplicates`). */
+export type Duplicates = components['schemas']['Duplicates'];
 
 /** Which malls' requests a coverage report counts, what it measures and the minimum of each measure. */
 export type CoverageRequest = Omit<components['schemas']['CoverageRequest'], 'format'>;
@@ -26,13 +31,22 @@ export type ResetTarget = 'seed' | 'empty' | { seed: number } | { fixture: strin
 export interface FaultRequest {
   /** Which requests (as the control document describes them); none given, every request. */
   match?: components['schemas']['FaultMatch'];
-  action: FaultAction | { kind: 'delay'; minMs: number; maxMs?: number };
+  action:
+    | FaultAction
+    | { kind: 'delay'; minMs: number; maxMs?: number }
+    | (Omit<Extract<FaultAction, { kind: 'profile' }>, 'seed'> & { seed?: number })
+    | { kind: 'lost-answer'; by?: AnswerLoss };
   times?: number;
 }
 
 /** What `verify` expects: requests matching the filter, exactly `times` of them (default: at least one). */
 export interface Expectation extends JournalFilter {
   times?: number;
+}
+
+/** What `verify` expects of the creates in range: this many duplicates (0: no create was duplicated). */
+export interface DuplicateExpectation extends DuplicatesQuery {
+  duplicates: number;
 }
 
 /** A control call the mock refused. */
@@ -59,6 +73,10 @@ export interface ControlClient {
   clearJournal(mallId: string): Promise<number>;
   /** Resolves when the journal holds what was expected; otherwise throws, listing the closest requests the mall received. */
   verify(mallId: string, expectation: Expectation): Promise<JournalEntry[]>;
+  /** Resolves when the creates in range hold that many duplicates; otherwise throws, listing the requests created more than once. */
+  verify(mallId: string, expectation: DuplicateExpectation): Promise<Duplicates>;
+  /** The duplicate creates among the mall's creates in range (the control API's `getDuplicates`). */
+  duplicates(mallId: string, filter?: DuplicatesQuery): Promise<Duplicates>;
   /** What the malls' requests exercised of the APIs (operations, documented responses, request rules). */
   coverage(request: CoverageRequest): Promise<CoverageReport>;
   /** The coverage report as Markdown or JUnit XML. */
@@ -118,18 +136,37 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       (await data(api.GET('/__mock/malls/{mall}/journal/count', filtered(mallId, filter)))).count,
     clearJournal: async (mallId) =>
       (await data(api.DELETE('/__mock/malls/{mall}/journal', mall(mallId)))).cleared,
-    async verify(mallId, { times, ...filter }) {
+    verify: (async (mallId: string, expectation: Expectation | DuplicateExpectation) => {
+      if ('duplicates' in expectation) {
+        const { duplicates: expected, ...filter } = expectation;
+        const found = await client.duplicates(mallId, filter);
+        if (found.duplicates === expected) return found;
+        throw new Error(duplicatesFailure(mallId, filter, expected, found));
+      }
+      const { times, ...filter } = expectation;
       const matching = await client.journal(mallId, filter);
       if (times === undefined ? matching.length > 0 : matching.length === times) return matching;
       const received = await client.journal(mallId);
       throw new Error(verifyFailure(mallId, filter, times, matching.length, received));
-    },
+    }) as ControlClient['verify'],
+    duplicates: (mallId, filter = {}) =>
+      data(
+        api.GET('/__mock/malls/{mall}/journal/duplicates', {
+          params: { path: { mall: mallId }, query: filter },
+        }),
+      ),
     coverage: async (request) =>
       (await data(api.POST('/__mock/coverage', { body: { ...request, format: 'json' } }))) as CoverageReport,
     coverageDocument: (request, format) =>
       data(api.POST('/__mock/coverage', { body: { ...request, format }, parseAs: 'text' })),
     addFault: async (mallId, fault) =>
-      (await data(api.POST('/__mock/malls/{mall}/faults', { ...mall(mallId), body: fault }))) as FaultRule,
+      // The stored rule types keep their lists read-only; the body is sent as it is.
+      (await data(
+        api.POST('/__mock/malls/{mall}/faults', {
+          ...mall(mallId),
+          body: fault as components['schemas']['FaultRequest'],
+        }),
+      )) as FaultRule,
     faults: async (mallId) =>
       (await data(api.GET('/__mock/malls/{mall}/faults', mall(mallId)))).faults as FaultRule[],
     removeFault: async (mallId, id) =>

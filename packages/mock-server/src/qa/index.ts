@@ -15,6 +15,8 @@ export {
   ControlError,
   type CoverageRequest,
   createControlClient,
+  type DuplicateExpectation,
+  type Duplicates,
   type Expectation,
   type FaultRequest,
   type ResetTarget,

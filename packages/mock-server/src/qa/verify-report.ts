@@ -1,6 +1,8 @@
 // What a failed `verify` says: how many requests matched against how many were expected, then the
 // few received requests closest to the expectation (most filter fields alike, latest first), each
-// with the fields that differ, never the whole journal.
+// with the fields that differ, never the whole journal; or, for the duplicates form, how many
+// duplicate creates were found against how many expected, then the first few requests created
+// more than once, each with the journal entries of its creates.
 import type { JournalEntry, JournalFilter } from '@mall-api/mall-state';
 
 /** How many of the closest entries a failure lists. */
@@ -41,4 +43,33 @@ export function verifyFailure(
   const more = ranked.length - shown.length;
   const list = shown.length > 0 ? shown.join('\n') : '  (nothing)';
   return `Expected ${wanted} at mall ${mallId}, found ${matching}. The closest of the ${ranked.length} request(s) the mall received:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
+}
+
+/** A request created more than once, as the control API reports it. */
+interface CreatedAgain {
+  readonly operationId: string;
+  readonly path: string;
+  readonly body?: unknown;
+  readonly sequences: readonly number[];
+}
+
+/**
+ * The message of a failed duplicates expectation.
+ * @param found the duplicates the mall's creates in range hold, and the requests created more than once
+ */
+export function duplicatesFailure(
+  mallId: string,
+  filter: object,
+  expected: number,
+  found: { readonly duplicates: number; readonly groups: readonly CreatedAgain[] },
+): string {
+  const shown = found.groups
+    .slice(0, closestShown)
+    .map(
+      (group) =>
+        `  ${group.operationId} ${group.path} created ${group.sequences.length} times (#${group.sequences.join(', #')}) with body ${JSON.stringify(group.body)}`,
+    );
+  const more = found.groups.length - shown.length;
+  const list = shown.length > 0 ? shown.join('\n') : '  (no request was created more than once)';
+  return `Expected ${expected} duplicate create(s) at mall ${mallId}${Object.keys(filter).length > 0 ? ` among ${JSON.stringify(filter)}` : ''}, found ${found.duplicates}:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
 }
