@@ -98,11 +98,22 @@ export function createMockMetrics({ malls, storesReady }: MetricSources): MockMe
         this.set((await storesReady().catch(() => false)) ? 1 : 0);
       },
     });
+  // The series of each API, operation and status, looked up once: later requests skip prom-client's
+  // label hashing (the request path's cost).
+  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
   return {
     observe(api, operationId, status, seconds) {
-      const operation = operationId ?? 'none';
-      requests.labels(api, operation, String(status)).inc();
-      latency.labels(api, operation).observe(seconds);
+      const key = `${api} ${operationId} ${status}`;
+      let found = series.get(key);
+      if (!found) {
+        const operation = operationId ?? 'none';
+        const counter = requests.labels(api, operation, String(status));
+        const histogram = latency.labels(api, operation);
+        found = { count: () => counter.inc(), time: (value) => histogram.observe(value) };
+        series.set(key, found);
+      }
+      found.count();
+      found.time(seconds);
     },
     storeUnavailable: (api) => storeErrors.labels(api).inc(),
     scrape: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),
