@@ -11,7 +11,7 @@
 // `--workers N` (N > 1, only on shared stores: worker-rules.ts) this process forks N workers that
 // run the same command on the same ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
 // proxy in front of a real service instead (proxy/proxy-cli.ts); `mall-api-mock coverage …` reports the
-// API coverage of running mocks' malls (coverage/coverage-cli.ts).
+// API coverage of running mocks' malls (api-coverage/coverage-cli.ts).
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -421,7 +421,7 @@ async function main(): Promise<void> {
     return runProxyCli(process.argv.slice(3));
   }
   if (process.argv[2] === 'coverage') {
-    const { runCoverageCli } = await import('./coverage/coverage-cli.js');
+    const { runCoverageCli } = await import('./api-coverage/coverage-cli.js');
     return runCoverageCli(process.argv.slice(3));
   }
   const { values, positionals } = readOptions(options, process.argv.slice(2), process.env, envPrefix);

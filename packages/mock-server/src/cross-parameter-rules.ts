@@ -6,15 +6,15 @@
 // parameters must be given), and the `attributes` of an `attribute-value` filter (`x-query`; the
 // attributes an item may name), as the spec model's `parameterRulesOf` reads them. The rules of an
 // operation are worked out once; checking a request then only looks at the parameters involved.
-// Each broken rule becomes a violation naming the parameter, and its name (coverage/request-rules.ts)
-// is told to the caller that asks.
+// Each broken rule becomes a violation naming the parameter, and its name
+// (api-coverage/request-rules.ts) is told to the caller that asks.
 import {
   hasNoParameterRules,
   type OperationEntry,
   parameterRulesOf,
   parameterValue,
 } from '@mall-api/spec-model';
-import { type BrokenRule, extensionRuleName as ruleName } from './coverage/request-rules.js';
+import { type BrokenRule, extensionRuleName as ruleName } from './api-coverage/request-rules.js';
 import type { Violation } from './error-envelope.js';
 
 type Query = Readonly<Record<string, string | string[]>>;

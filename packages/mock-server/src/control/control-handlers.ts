@@ -7,7 +7,7 @@ import type { FaultAction, FaultLatency, JournalEntry, JournalFilter } from '@ma
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { components, operations } from '@mall-api/specs/types/control';
-import { coverageTask } from '../coverage/coverage-task.js';
+import { coverageTask } from '../api-coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { refusalReply } from '../sandbox-outcome.js';

@@ -9,7 +9,7 @@
 import type { AnswerLoss, FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { components, operations, paths } from '@mall-api/specs/types/control';
 import createClient from 'openapi-fetch';
-import type { CoverageReport } from '../coverage/coverage-report.js';
+import type { CoverageReport } from '../api-coverage/coverage-report.js';
 import type { ErrorEnvelope, Violation } from '../error-envelope.js';
 import { duplicatesFailure, verifyFailure } from './verify-report.js';
 

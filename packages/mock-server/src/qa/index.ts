@@ -9,7 +9,7 @@ export type {
   RuleCoverage,
   Threshold,
   UndocumentedStatus,
-} from '../coverage/coverage-report.js';
+} from '../api-coverage/coverage-report.js';
 export {
   type ControlClient,
   ControlError,

@@ -4,7 +4,7 @@
 // request for a documented response (the mode says so) passes on, to be answered from the spec like
 // any operation; every other one is answered by the authority itself for the request's mall.
 
-import { requestRuleNames } from '../../coverage/request-rules.js';
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import { isAllowedHost } from '../../host-rule.js';
 import type { OAuthAuthority } from '../../oauth/oauth-authority.js';
 import { handleOAuthRequest, isOAuthPath } from '../../oauth/oauth-routes.js';

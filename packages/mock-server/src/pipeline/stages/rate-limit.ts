@@ -4,8 +4,8 @@
 // mall's clock — passes on the limit headers every answer carries, and answers 429 with the
 // limiter's envelope and Retry-After when the limit is reached.
 import type { CountedPer, ServerLimiter } from '@mall-api/rate-limit';
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import { type ClientAddressOf, clientAddressOf } from '../../client-address.js';
-import { requestRuleNames } from '../../coverage/request-rules.js';
 import type { ErrorEnvelope } from '../../error-envelope.js';
 import type { Identified, Metering } from '../phases.js';
 import { envelopeReply } from '../reply.js';

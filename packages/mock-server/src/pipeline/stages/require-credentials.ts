@@ -2,7 +2,7 @@
 // (`identifyCaller` worked it out; the message never repeats what was sent); an accepted one
 // passes on as the principal the later stages read.
 
-import { requestRuleNames } from '../../coverage/request-rules.js';
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import type { Authorization, Identified } from '../phases.js';
 import { errorReply } from '../reply.js';
 import type { Step } from '../stage.js';

@@ -2,7 +2,7 @@
 // the API's spec declares); otherwise the API's status for a missing scope (collection 401, admin
 // and analytics 403) with the scope named.
 
-import { requestRuleNames } from '../../coverage/request-rules.js';
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import type { ScopeAliases } from '../../oauth/scope-names.js';
 import { grantsScope } from '../../oauth/scope-names.js';
 import type { Authorization, Routed } from '../phases.js';

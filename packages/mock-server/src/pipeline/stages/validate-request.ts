@@ -10,7 +10,7 @@
 // A refusal names the rules it broke (`refusedBy`, for the journal's coverage).
 import { maxRefusedBy } from '@mall-api/mall-state';
 import type { OperationEntry } from '@mall-api/spec-model';
-import { requestRuleNames } from '../../coverage/request-rules.js';
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import type { Violation } from '../../error-envelope.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
 import { reconcileRepeatedPathIds } from '../../repeated-path-ids.js';
