@@ -22,6 +22,7 @@ export {
   type JournalFilter,
   type JournalInput,
   type JournalLimits,
+  maxRefusedBy,
 } from './malls/journal.js';
 export {
   type ClockOffsetStore,

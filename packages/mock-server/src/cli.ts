@@ -10,7 +10,8 @@
 // Redis) not answering yet are waited for, the ports listening in standby (store-standby.ts). With
 // `--workers N` (N > 1, only on shared stores: worker-rules.ts) this process forks N workers that
 // run the same command on the same ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
-// proxy in front of a real service instead (proxy/proxy-cli.ts).
+// proxy in front of a real service instead (proxy/proxy-cli.ts); `mall-api-mock coverage …` reports the
+// API coverage of running mocks' malls (api-coverage/coverage-cli.ts).
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -202,6 +203,7 @@ const options = {
 
 const usage = `Usage: mall-api-mock [api ...] [options]
        mall-api-mock proxy --api A --target URL [--port N] [--record DIR]   (the validating proxy; proxy --help)
+       mall-api-mock coverage --url URL --mall ID [--min-operations 80%]   (API coverage of a run; coverage --help)
 Serves the mock ${apiNames.join(', ')} APIs (default: all, each on its own port) from one process
 (or from --workers N processes sharing the ports).
 ${healthPaths.live} (live) and ${healthPaths.ready} (ready) answer on every port, without credentials.
@@ -418,6 +420,10 @@ async function main(): Promise<void> {
     const { runProxyCli } = await import('./proxy/proxy-cli.js');
     return runProxyCli(process.argv.slice(3));
   }
+  if (process.argv[2] === 'coverage') {
+    const { runCoverageCli } = await import('./api-coverage/coverage-cli.js');
+    return runCoverageCli(process.argv.slice(3));
+  }
   const { values, positionals } = readOptions(options, process.argv.slice(2), process.env, envPrefix);
   if (values.help) return void process.stdout.write(`${usage}\n`);
   if (values.version) return void process.stdout.write(`${version()}\n`);
@@ -493,4 +499,6 @@ async function main(): Promise<void> {
   say('ready', { urls: Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])) });
 }
 
-runCommand(process.argv[2] === 'proxy' ? 'mall-api-mock proxy' : 'mall-api-mock', main);
+const subcommand =
+  process.argv[2] === 'proxy' || process.argv[2] === 'coverage' ? process.argv[2] : undefined;
+runCommand(subcommand ? `mall-api-mock ${subcommand}` : 'mall-api-mock', main);

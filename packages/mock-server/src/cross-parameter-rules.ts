@@ -6,19 +6,21 @@
 // parameters must be given), and the `attributes` of an `attribute-value` filter (`x-query`; the
 // attributes an item may name), as the spec model's `parameterRulesOf` reads them. The rules of an
 // operation are worked out once; checking a request then only looks at the parameters involved.
-// Each broken rule becomes a violation naming the parameter.
+// Each broken rule becomes a violation naming the parameter, and its name
+// (api-coverage/request-rules.ts) is told to the caller that asks.
 import {
   hasNoParameterRules,
   type OperationEntry,
   parameterRulesOf,
   parameterValue,
 } from '@mall-api/spec-model';
+import { type BrokenRule, extensionRuleName as ruleName } from './api-coverage/request-rules.js';
 import type { Violation } from './error-envelope.js';
 
 type Query = Readonly<Record<string, string | string[]>>;
 
-/** Checks one request's query against an operation's cross-parameter rules. */
-export type CrossParameterCheck = (query: Query) => Violation[];
+/** Checks one request's query against an operation's cross-parameter rules (`broken` hears each broken rule's name). */
+export type CrossParameterCheck = (query: Query, broken?: BrokenRule) => Violation[];
 
 const first = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value[0] : value;
@@ -41,11 +43,20 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
     const value = parameterValue(parameter, parameter.schema, raw);
     return (Array.isArray(value) ? value : [value]).map(String);
   };
-  return (query) => {
+  return (query, broken) => {
     const violations: Violation[] = [];
+    /** Adds a violation of the rule named `rule`. */
+    const add = (rule: string, violation: Violation) => {
+      violations.push(violation);
+      broken?.(rule);
+    };
     for (const [a, b] of mutuallyExclusive) {
       if (query[a] !== undefined && query[b] !== undefined) {
-        violations.push({ location: 'query', name: b, message: `cannot be combined with ${a}` });
+        add(ruleName.mutuallyExclusive(a, b), {
+          location: 'query',
+          name: b,
+          message: `cannot be combined with ${a}`,
+        });
       }
     }
     for (const { upper, lower } of notLessThan) {
@@ -54,12 +65,16 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
       if (high === undefined || low === undefined) continue;
       const [h, l] = [comparable(high), comparable(low)];
       if (Number.isFinite(h) && Number.isFinite(l) && h < l)
-        violations.push({ location: 'query', name: upper, message: `must not be less than ${lower}` });
+        add(ruleName.notLessThan(upper), {
+          location: 'query',
+          name: upper,
+          message: `must not be less than ${lower}`,
+        });
     }
     for (const { name, value, oneOf } of requiresOneOf) {
       const values = listItems(name, query[name]);
       if (values.includes(value) && !oneOf.some((other) => query[other] !== undefined))
-        violations.push({
+        add(ruleName.requiresOneOf(name, value), {
           location: 'query',
           name: oneOf[0] as string,
           message: `is required with ${name}=${value}${oneOf.length > 1 ? ` (or ${oneOf.slice(1).join(', ')})` : ''}`,
@@ -73,7 +88,7 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
       }
       for (const [key, count] of counts) {
         if (count > max) {
-          violations.push({
+          add(ruleName.maxValuesPerKey(name), {
             location: 'query',
             name,
             message: `has ${count} values for tag key ${key}; at most ${max} are allowed`,
@@ -85,7 +100,7 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
       const items = listItems(name, query[name]);
       const unknown = items.map((item) => item.split(':')[0] ?? '').find((key) => !attributes.includes(key));
       if (unknown !== undefined)
-        violations.push({
+        add(ruleName.attributes(name), {
           location: 'query',
           name,
           message: `names the attribute ${unknown}, which is not one of ${attributes.join(', ')}`,

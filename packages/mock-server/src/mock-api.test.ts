@@ -40,6 +40,7 @@ describe('the front layer', () => {
   it('runs the stages in the order its header states', async () => {
     const admin = await createMockApi('admin', { authority });
     expect(admin.stages).toEqual([
+      'metrics',
       'control',
       'cors-preflight',
       'identify-caller',
@@ -66,7 +67,7 @@ describe('the front layer', () => {
     const malls = await createMockMalls();
     const logged: string[] = [];
     const mock = await createMockApi('admin', { authority, health, malls, log: (line) => logged.push(line) });
-    expect(mock.stages.slice(0, 3)).toEqual(['health', 'control', 'cors-preflight']);
+    expect(mock.stages.slice(0, 4)).toEqual(['health', 'metrics', 'control', 'cors-preflight']);
     const base = await serve(mock);
     const ready = await fetch(`${base}/__ready`);
     expect(ready.status).toBe(200);

@@ -1,6 +1,7 @@
 // One mock API: its stages, in the order every request goes through them. This file is the one
 // place that shows the order, every way in included:
-//   [health (when given): /__health, /__ready] → [control: /__mock/…, control/control-api.ts] →
+//   [health (when given): /__health, /__ready] → [metrics: /__metrics, metrics/mock-metrics.ts] →
+//   [control: /__mock/…, control/control-api.ts] →
 //   CORS preflight → identify caller → mall in use → mall clock → rate limit → HTTPS only (APIs the spec marks) →
 //   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
 //   require credentials → known operation → scope → the answering stages:
@@ -12,8 +13,10 @@
 // health, control and OAuth endpoints are branches of the one list. Every answer of the API
 // carries its rate-limit headers and every error the API's envelope, and every one, 500 and 503
 // included, is written to the request journal of its mall (a lost answer with the status the mall
-// answered and how it was lost; the health and control branches answer outside the API: no
-// journal entry, no CORS or rate-limit headers). A shared state store (Redis)
+// answered and how it was lost, a refusal with the request rules that refused it; the health and
+// control branches answer outside the API: no journal entry, no CORS or rate-limit headers; so
+// does the metrics branch, which counts every other answer by API, operation and status). A shared
+// state store (Redis)
 // that cannot answer is a 503 with the envelope (its connection logs the cause once per outage);
 // any other unexpected failure is logged with its cause and answered with a bare 500 envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,6 +37,12 @@ import type { ClientCredential } from './demo-credentials.js';
 import { type Health, healthBranch, isHealthRequest } from './health.js';
 import { abortedLine, errorLine, type LogFormat, requestLine } from './log-lines.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
+import {
+  createMockMetrics,
+  isMetricsRequest,
+  type MockMetrics,
+  metricsBranch,
+} from './metrics/mock-metrics.js';
 import type { OAuthAuthority } from './oauth/oauth-authority.js';
 import {
   type Arrival,
@@ -105,6 +114,8 @@ export interface MockApiOptions {
   sandbox?: SandboxGateway;
   /** The readiness `/__health` and `/__ready` report (several APIs share one); without it the API does not answer them. */
   health?: Health;
+  /** The process's metrics (several APIs share one), served at `/__metrics`; by default this API's own. */
+  metrics?: MockMetrics;
   /** How injected delays wait (default: a timer); a test passes one that records them instead. */
   faultSleep?: Sleep;
 }
@@ -166,8 +177,11 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       : undefined;
   const health = options.health && healthBranch(options.health);
   const control = await createControlBranch(malls, specs, options.control, options.publicHosts);
+  const metrics = options.metrics ?? createMockMetrics({ malls });
+  const scrape = metricsBranch(metrics, options.control, options.publicHosts);
   const stages = pipeline<Arrival>()
     .branchIf('health', isHealthRequest, health)
+    .branch('metrics', isMetricsRequest, scrape)
     .branch('control', isControlRequest, control)
     .check(corsPreflight)
     .step(identifyCaller(sources))
@@ -188,16 +202,16 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .join(answering);
   // The stages a request has passed the faults stage by when it is answered there.
   const markedBefore = new Set(['faults', 'answer']);
-  // The stages of the branches that answer outside the API.
-  const outsideApi = new Set([...(health?.names ?? []), ...control.names]);
-  const unlogged = new Set(health?.names);
+  // The stages of the branches that answer outside the API (not journaled, not counted).
+  const outsideApi = new Set([...(health?.names ?? []), ...scrape.names, ...control.names]);
+  const unlogged = new Set([...(health?.names ?? []), ...scrape.names]);
   const cors = corsResponseHeaders(limit);
   const journal = (
     reached: Reached,
     status: number,
     answeredBy: string,
     started: number,
-    lost?: Reply['lostAnswer'],
+    reply?: Pick<Reply, 'refusedBy' | 'lostAnswer'>,
   ) => {
     if (outsideApi.has(answeredBy)) return undefined;
     const mallId = mallReached(reached);
@@ -209,10 +223,11 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       operationId: reached.route?.operation.operationId ?? null,
       query: reached.query,
       body: reached.body ?? null,
-      status: lost?.status ?? status,
+      status: reply?.lostAnswer?.status ?? status,
       answeredBy,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(lost ? { lostAnswer: lost.by } : {}),
+      ...(reply?.refusedBy === undefined ? {} : { refusedBy: reply.refusedBy }),
+      ...(reply?.lostAnswer ? { lostAnswer: reply.lostAnswer.by } : {}),
     });
   };
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -226,11 +241,13 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       const started = performance.now();
       let status = 500;
       let answeredBy = '';
+      let operationId: string | null = null;
       let aborted = false;
       let limitHeaders: Record<string, string> = {};
       try {
         const { reply, stage, reached } = await stages.run(parseArrival(profile, spec, request));
         answeredBy = stage;
+        operationId = reached.route?.operation.operationId ?? null;
         limitHeaders = reply.limitHeaders ?? reached.limitHeaders ?? {};
         status = reply.status;
         // Only an authenticated request that was answered (or reached the answer) puts its mall in
@@ -239,7 +256,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
         const inUse = reached.caller?.ok && status < 400 && !markedBefore.has(stage);
         await Promise.all([
-          journal(reached, status, stage, started, reply.lostAnswer),
+          journal(reached, status, stage, started, reply),
           inUse && malls.touch(mallReached(reached)),
         ]);
         // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
@@ -254,6 +271,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
         if (aborted) return void response.destroy();
         const unavailable = error instanceof StoreUnavailableError;
         status = unavailable ? 503 : 500;
+        if (thrown instanceof StageFailure) operationId = thrown.reached.route?.operation.operationId ?? null;
+        if (unavailable) metrics.storeUnavailable(profile.name);
         // The cause goes to the log (never a header or body of the request); the client gets the
         // envelope. A store outage is logged once by its connection, not once per request.
         if (!unavailable)
@@ -277,6 +296,8 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
       } finally {
         const logged = { api: profile.name, method: request.method, url: request.url };
         const ms = performance.now() - started;
+        if (!aborted && !outsideApi.has(answeredBy))
+          metrics.observe(profile.name, operationId, status, ms / 1000);
         // A balancer's health probes would drown the log: they are not logged.
         if (!unlogged.has(answeredBy))
           options.log?.(aborted ? abortedLine(format, logged, ms) : requestLine(format, logged, status, ms));

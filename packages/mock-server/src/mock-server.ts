@@ -4,7 +4,7 @@
 // mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts, or open
 // malls the caller passes and closes), a mall per mall id. A server bound off the loopback interface refuses to start without a control token.
 // Every port answers the health endpoints (health.ts, a branch of each API's stages); ready once
-// every API listens. With `redis`,
+// every API listens; and `/__metrics` from the process's one set of metrics (metrics/mock-metrics.ts). With `redis`,
 // everything shared between requests lives in Redis (`@mall-api/mall-state/redis`, loaded only
 // then: clocks, journals, faults, buckets, the roster; and on its connection the OAuth codes and
 // tokens, oauth/redis-oauth-store.ts), so replicas on one Redis act as one; `/__ready` says not
@@ -29,6 +29,7 @@ import { isLoopbackAddress } from './host-rule.js';
 import { messageLine, requestLine } from './log-lines.js';
 import { answerMalformedRequests, refuseWithoutHost } from './malformed-http.js';
 import { createMockMalls, type MockMalls } from './malls/mock-malls.js';
+import { createMockMetrics } from './metrics/mock-metrics.js';
 import { createMockApi, type MockApiOptions } from './mock-api.js';
 import { createOAuthAuthority, type OAuthAuthority } from './oauth/oauth-authority.js';
 import { type OAuthSettings, oauthSettingsOf } from './oauth/oauth-settings.js';
@@ -313,7 +314,9 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     throw error;
   }
   const mocks: RunningMock[] = [];
-  const health = createHealth(readinessOf(sandbox, redisState));
+  const readiness = readinessOf(sandbox, redisState);
+  const health = createHealth(readiness);
+  const metrics = createMockMetrics({ malls, storesReady: readiness });
   const closeAll = async () => {
     malls.close();
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
@@ -343,6 +346,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
           authority,
           malls,
           health,
+          metrics,
           ...(port !== undefined ? { port } : {}),
         }),
       );

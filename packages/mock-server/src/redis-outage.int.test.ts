@@ -2,7 +2,7 @@
 // crash, no answer from stale memory), the control API too, `/__ready` says not ready while
 // `/__health` stays live, the cause is logged once for the outage and never with the URL, in the
 // log format asked for (JSON here, like every other line); when Redis is back on its port the
-// replica answers again by itself.
+// replica answers again by itself. Its `/__metrics` answer through the outage and show it.
 
 import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -61,6 +61,14 @@ it('answers 503 with the envelope while Redis is down, says not ready, and recov
   expect(control.status).toBe(503);
   expect((await fetch(`${base()}/__health`)).status).toBe(200);
   expect(await (await fetch(`${base()}/__ready`)).json()).toEqual({ status: 'store-unavailable' });
+  // The metrics still answer, and show the outage.
+  const during = await fetch(`${base()}/__metrics`);
+  expect(during.status).toBe(200);
+  const scraped = await during.text();
+  expect(scraped).toMatch(/^mall_api_stores_up 0$/m);
+  expect(
+    Number(/^mall_api_store_unavailable_total\{api="admin"\} (\d+)$/m.exec(scraped)?.[1]),
+  ).toBeGreaterThanOrEqual(1);
   const outage = logged.filter((line) => line.includes('unavailable'));
   expect(outage).toHaveLength(1);
   expect(outage.join('\n')).not.toContain(redis.url);
@@ -70,6 +78,7 @@ it('answers 503 with the envelope while Redis is down, says not ready, and recov
   // The restarted Redis kept nothing (no persistence): a new token, and the replica answers again.
   const { access_token: fresh } = await issueDemoTokens(served.authority, ['mall.read_category']);
   expect((await categories(fresh)).status).toBe(200);
+  expect(await (await fetch(`${base()}/__metrics`)).text()).toMatch(/^mall_api_stores_up 1$/m);
   expect(logged.filter((line) => line.includes('available again'))).toHaveLength(1);
   for (const line of logged)
     expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), message: expect.any(String) });

@@ -49,6 +49,24 @@ describe.each(implementations)('journal (%s)', (_, createJournal) => {
       '/checked',
     ]);
   });
+  it('keeps the rules that refused a request with its entry', async () => {
+    const journal = await createJournal();
+    await journal.record('a', { ...entry('/refused', 403), refusedBy: ['scope'] });
+    await journal.record('a', entry('/answered'));
+    expect((await journal.entries('a')).map((e) => e.refusedBy)).toEqual([['scope'], undefined]);
+  });
+  it('tells the bytes every mall’s journal holds, which clearing gives back', async () => {
+    const journal = await createJournal();
+    const empty = await journal.bytes();
+    await journal.record('a', entry('/one'));
+    await journal.record('b', entry('/two'));
+    const two = await journal.bytes();
+    expect(two).toBeGreaterThan(empty);
+    await journal.clear('a');
+    const one = await journal.bytes();
+    expect(one).toBeLessThan(two);
+    expect(one).toBeGreaterThan(empty);
+  });
   it('drops the oldest entries past its bound', async () => {
     const journal = await createJournal({ entries: 2 });
     for (const path of ['/1', '/2', '/3']) await journal.record('a', entry(path));

@@ -26,11 +26,19 @@ export interface JournalEntry {
   /** What the validating proxy found wrong with the request or the answer (absent elsewhere). */
   readonly violations?: readonly string[];
   /**
+   * The request rules that refused it (`credentials`, `scope`, `rate-limit`, `request-schema` or a
+   * named rule of the spec; at most {@link maxRefusedBy}); absent when no rule refused it.
+   */
+  readonly refusedBy?: readonly string[];
+  /**
    * How a lost-answer fault took the answer (absent elsewhere): `status` is then the status the
    * mall answered with, which the client never received.
    */
   readonly lostAnswer?: AnswerLoss;
 }
+
+/** The most rules a journal entry names as having refused its request. */
+export const maxRefusedBy = 8;
 
 /** Which entries to select; every given field must match. */
 export interface JournalFilter {
@@ -59,6 +67,8 @@ export interface Journal {
   entries(mallId: string, filter?: JournalFilter): Promise<JournalEntry[]>;
   /** Empties a mall's journal; gives how many entries it held. */
   clear(mallId: string): Promise<number>;
+  /** The estimated bytes every mall's journal holds together (what the overall bound counts). */
+  bytes(): Promise<number>;
 }
 
 /** Field names whose values never reach the journal (credentials and tokens). */
@@ -248,5 +258,6 @@ export function createJournal(limits: JournalLimits = {}): Journal {
       byMall.delete(mallId);
       return cleared;
     },
+    bytes: async () => total,
   };
 }

@@ -153,5 +153,6 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
         const [list = '', bytes = ''] = keys(mallId);
         return Number(await client.mallJournalClear(list, bytes, total, journals));
       }),
+    bytes: () => shared.run(async (client) => Number((await client.get(total)) ?? 0)),
   };
 }

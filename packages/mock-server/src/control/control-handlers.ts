@@ -7,6 +7,7 @@ import type { FaultAction, FaultLatency, JournalEntry, JournalFilter } from '@ma
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { components, operations } from '@mall-api/specs/types/control';
+import { coverageTask } from '../api-coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { refusalReply } from '../sandbox-outcome.js';
@@ -115,6 +116,7 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
     updateSnapshot: ({ mallId, body }) => sandboxChange((sandbox) => sandbox.restore(mallId, body)),
     listJournal: (call) => journal(call, (entries) => ok({ entries })),
     countJournal: (call) => journal(call, (entries) => ok({ count: entries.length })),
+    createCoverageReport: ({ body }) => coverageTask(malls.journal, specs, body),
     deleteJournal: async ({ mallId }) => ok({ cleared: await malls.journal.clear(mallId) }),
     getDuplicates: (call) => journal(call, (entries) => ok(duplicateCreates(entries))),
     listFaults: async ({ mallId }) => ok({ faults: await malls.faults.list(mallId) }),

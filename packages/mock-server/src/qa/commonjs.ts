@@ -11,9 +11,11 @@ import type { StartMockOptions } from './start-mock.js';
 import { type StartedMock, startedMock } from './started-mock.js';
 
 export type { FaultAction, FaultMatch, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
+export type { CoverageReport } from '../api-coverage/coverage-report.js';
 export {
   type ControlClient,
   ControlError,
+  type CoverageRequest,
   createControlClient,
   type DuplicateExpectation,
   type Duplicates,

@@ -1,7 +1,7 @@
 // A typed client of the mocks' control API (`/__mock/`), for tests: reset a mall, load a fixture,
 // snapshot and restore, read and verify the request journal (requests expected, or no duplicate
-// creates), inject faults, move the mall's clock
-// and empty its rate-limit buckets. Its calls are openapi-fetch over the types openapi-typescript
+// creates), report API coverage, inject faults, move the mall's clock and empty its rate-limit
+// buckets. Its calls are openapi-fetch over the types openapi-typescript
 // generates from the control API's OpenAPI document (specs/control); this file adds the method
 // names tests call and turns a refusal into a ControlError carrying the envelope's message and
 // violations.
@@ -9,6 +9,7 @@
 import type { AnswerLoss, FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { components, operations, paths } from '@mall-api/specs/types/control';
 import createClient from 'openapi-fetch';
+import type { CoverageReport } from '../api-coverage/coverage-report.js';
 import type { ErrorEnvelope, Violation } from '../error-envelope.js';
 import { duplicatesFailure, verifyFailure } from './verify-report.js';
 
@@ -19,6 +20,9 @@ type DuplicatesQuery = NonNullable<operations['getDuplicates']['parameters']['qu
 
 /** The duplicate creates of a mall and the requests created more than once (`getDuplicates`). */
 export type Duplicates = components['schemas']['Duplicates'];
+
+/** Which malls' requests a coverage report counts, what it measures and the minimum of each measure. */
+export type CoverageRequest = Omit<components['schemas']['CoverageRequest'], 'format'>;
 
 /** How to (re)create a mall's data. */
 export type ResetTarget = 'seed' | 'empty' | { seed: number } | { fixture: string };
@@ -73,6 +77,10 @@ export interface ControlClient {
   verify(mallId: string, expectation: DuplicateExpectation): Promise<Duplicates>;
   /** The duplicate creates among the mall's creates in range (the control API's `getDuplicates`). */
   duplicates(mallId: string, filter?: DuplicatesQuery): Promise<Duplicates>;
+  /** What the malls' requests exercised of the APIs (operations, documented responses, request rules). */
+  coverage(request: CoverageRequest): Promise<CoverageReport>;
+  /** The coverage report as Markdown or JUnit XML. */
+  coverageDocument(request: CoverageRequest, format: 'markdown' | 'junit'): Promise<string>;
   addFault(mallId: string, fault: FaultRequest): Promise<FaultRule>;
   faults(mallId: string): Promise<FaultRule[]>;
   removeFault(mallId: string, id: number): Promise<void>;
@@ -147,6 +155,10 @@ export function createControlClient(baseUrl: string, options: { token?: string }
           params: { path: { mall: mallId }, query: filter },
         }),
       ),
+    coverage: async (request) =>
+      (await data(api.POST('/__mock/coverage', { body: { ...request, format: 'json' } }))) as CoverageReport,
+    coverageDocument: (request, format) =>
+      data(api.POST('/__mock/coverage', { body: { ...request, format }, parseAs: 'text' })),
     addFault: async (mallId, fault) =>
       // The stored rule types keep their lists read-only; the body is sent as it is.
       (await data(

@@ -1,9 +1,19 @@
 // Entry point `@mall-api/mock-server/testing`: start the mocks for a test run and drive them through
 // the control API.
 export type { FaultAction, FaultMatch, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
+export type {
+  CoverageReport,
+  Measure,
+  OperationCoverage,
+  ResponseCoverage,
+  RuleCoverage,
+  Threshold,
+  UndocumentedStatus,
+} from '../api-coverage/coverage-report.js';
 export {
   type ControlClient,
   ControlError,
+  type CoverageRequest,
   createControlClient,
   type DuplicateExpectation,
   type Duplicates,

@@ -3,11 +3,13 @@
 // host is refused first (403, the API's envelope), so a DNS-rebound page gets no code or token. A
 // request for a documented response (the mode says so) passes on, to be answered from the spec like
 // any operation; every other one is answered by the authority itself for the request's mall.
+
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import { isAllowedHost } from '../../host-rule.js';
 import type { OAuthAuthority } from '../../oauth/oauth-authority.js';
 import { handleOAuthRequest, isOAuthPath } from '../../oauth/oauth-routes.js';
 import type { Arrival, Identified } from '../phases.js';
-import { errorReply } from '../reply.js';
+import { errorReply, type Reply } from '../reply.js';
 import type { Check } from '../stage.js';
 
 /** Whether a request is for the OAuth endpoints (the branch this stage starts). */
@@ -23,7 +25,7 @@ export function oauthEndpoints(
 ): Check<Identified> {
   return {
     name: 'oauth-endpoints',
-    async run(phase) {
+    async run(phase): Promise<Reply | undefined> {
       if (!isAllowedHost(phase.request.headers.host, publicHosts)) {
         return errorReply(
           403,
@@ -31,7 +33,9 @@ export function oauthEndpoints(
         );
       }
       if (phase.mode.documented) return undefined;
-      return handleOAuthRequest(authority, phase.request, phase.url, phase.mallId);
+      const reply = await handleOAuthRequest(authority, phase.request, phase.url, phase.mallId);
+      // The token endpoint's refusal of the app's client credentials.
+      return reply?.status === 401 ? { ...reply, refusedBy: [requestRuleNames.credentials] } : reply;
     },
   };
 }

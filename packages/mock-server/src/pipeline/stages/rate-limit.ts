@@ -4,6 +4,7 @@
 // mall's clock — passes on the limit headers every answer carries, and answers 429 with the
 // limiter's envelope and Retry-After when the limit is reached.
 import type { CountedPer, ServerLimiter } from '@mall-api/rate-limit';
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import { type ClientAddressOf, clientAddressOf } from '../../client-address.js';
 import type { ErrorEnvelope } from '../../error-envelope.js';
 import type { Identified, Metering } from '../phases.js';
@@ -24,7 +25,11 @@ export function rateLimit(
       const decision = await limiterAt(mallId).take(perMall ? mallId : clientOf(phase.request));
       return decision.allowed
         ? { limitHeaders: decision.headers }
-        : { ...envelopeReply(429, decision.body as ErrorEnvelope), limitHeaders: decision.headers };
+        : {
+            ...envelopeReply(429, decision.body as ErrorEnvelope),
+            limitHeaders: decision.headers,
+            refusedBy: [requestRuleNames.rateLimit],
+          };
     },
   };
 }

@@ -1,6 +1,8 @@
 // Stage: the caller's credential must grant the operation's `x-required-scope` (under the aliases
 // the API's spec declares); otherwise the API's status for a missing scope (collection 401, admin
 // and analytics 403) with the scope named.
+
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import type { ScopeAliases } from '../../oauth/scope-names.js';
 import { grantsScope } from '../../oauth/scope-names.js';
 import type { Authorization, Routed } from '../phases.js';
@@ -16,11 +18,14 @@ export function scope(aliases: ScopeAliases): Check<Routed & Authorization> {
       if (!required || required === 'none' || grantsScope(principal.scopes, required, aliases))
         return undefined;
       const status = api.missingScopeStatus;
-      return errorReply(
-        status,
-        `The ${status === 401 ? 'client' : 'access token'} has no permission for this operation.`,
-        { required_scope: required },
-      );
+      return {
+        ...errorReply(
+          status,
+          `The ${status === 401 ? 'client' : 'access token'} has no permission for this operation.`,
+          { required_scope: required },
+        ),
+        refusedBy: [requestRuleNames.scope],
+      };
     },
   };
 }

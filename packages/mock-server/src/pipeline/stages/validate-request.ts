@@ -7,7 +7,10 @@
 // body depend only on its operation, its URL and its header parameters, so their outcome is kept
 // per operation and URL (frozen, so no later stage can change what the next request is given), at
 // most 256 per operation and only for keys up to 2 kB, so what is kept stays small whatever is sent.
+// A refusal names the rules it broke (`refusedBy`, for the journal's coverage).
+import { maxRefusedBy } from '@mall-api/mall-state';
 import type { OperationEntry } from '@mall-api/spec-model';
+import { requestRuleNames } from '../../api-coverage/request-rules.js';
 import type { Violation } from '../../error-envelope.js';
 import type { CompiledOperation, OperationRuntime } from '../../operation-runtime.js';
 import { reconcileRepeatedPathIds } from '../../repeated-path-ids.js';
@@ -20,20 +23,21 @@ const keptChecksPerOperation = 256;
 /** The longest key (URL and header parameters) whose outcome is kept: longer ones are checked each time. */
 const keptKeyLength = 2_048;
 
-/** What the checks of one request found: what passes on, and every rule it breaks. */
+/** What the checks of one request found: what passes on, every rule it breaks, and their names. */
 interface Checks {
   readonly passed: Checked;
   readonly violations: readonly Violation[];
+  readonly refusedBy: readonly string[];
 }
 
 /** Creates the stage over the API's compiled operations. */
 export function validateRequest(runtime: OperationRuntime): Step<Routed & ReadBody, Checked> {
   const kept = new Map<OperationEntry, Map<string, Checks>>();
   const run = (phase: Routed & ReadBody, compiled: CompiledOperation): Reply | Checked => {
-    const { passed, violations } =
+    const { passed, violations, refusedBy } =
       phase.body === undefined ? keptChecks(kept, phase, compiled) : checks(phase, compiled);
     if (phase.mode.documentedError || violations.length === 0) return passed;
-    return violationsReply(violations);
+    return { ...violationsReply(violations), refusedBy };
   };
   return {
     name: 'validate-request',
@@ -83,17 +87,21 @@ function checks(phase: Routed & ReadBody, compiled: CompiledOperation): Checks {
     headers: phase.request.headers,
     body: reconciled.body,
   });
+  const schema = [...reconciled.violations, ...checked.violations];
+  const broken = new Set<string>(schema.length > 0 ? [requestRuleNames.schema] : []);
+  const hear = (rule: string) => void broken.add(rule);
+  const violations = [
+    ...schema,
+    ...compiled.crossParameters(query, hear),
+    // A documented error skips the checks: the body's rules are not even run.
+    ...(reconciled.body === undefined || phase.mode.documentedError
+      ? []
+      : compiled.bodyRules(reconciled.body, hear)),
+  ];
   return {
     passed: { body: reconciled.body, parameters: checked.parameters },
-    violations: [
-      ...reconciled.violations,
-      ...checked.violations,
-      ...compiled.crossParameters(query),
-      // A documented error skips the checks: the body's rules are not even run.
-      ...(reconciled.body === undefined || phase.mode.documentedError
-        ? []
-        : compiled.bodyRules(reconciled.body)),
-    ],
+    violations,
+    refusedBy: [...broken].slice(0, maxRefusedBy),
   };
 }
 

@@ -1,0 +1,68 @@
+// The control API's coverage task (`createCoverageReport`): reads the journals of the malls asked
+// for, keeps the entries inside the time range (on each mall's clock), and answers the coverage
+// report (coverage-report.ts) in the format asked for (coverage-formats.ts). An operation id or a
+// rule name the served specs do not have is a 422 naming its key; the shape of the request (mall
+// ids, percentages between 0 and 100) is the control document's, checked before this runs.
+import type { Journal, JournalEntry } from '@mall-api/mall-state';
+import { type ApiName, type ApiSpecs, apiNames } from '@mall-api/spec-model';
+import type { components } from '@mall-api/specs/types/control';
+import { operationViolation } from '../control/control-rules.js';
+import type { Violation } from '../error-envelope.js';
+import { type Reply, violationsReply } from '../pipeline/reply.js';
+import { type CoverageFormat, coverageMediaTypes, formatCoverage } from './coverage-formats.js';
+import { coverageReport } from './coverage-report.js';
+import { requestRulesOf } from './request-rules.js';
+
+/** A coverage request as the control document describes it. */
+export type CoverageRequest = components['schemas']['CoverageRequest'];
+
+/** The first unknown operation id or rule name of a request, as a violation. */
+function unknownNames(specs: ApiSpecs, request: CoverageRequest): Violation | undefined {
+  for (const operationId of request.operationIds ?? []) {
+    const unknown = operationViolation(specs, request.api, operationId, 'operationIds');
+    if (unknown) return unknown;
+  }
+  const apis: readonly ApiName[] = request.api === undefined ? apiNames : [request.api];
+  const known = new Set(apis.flatMap((api) => requestRulesOf(specs[api]).map(({ rule }) => rule)));
+  const rule = request.rules?.find((name) => !known.has(name));
+  return rule === undefined
+    ? undefined
+    : { location: 'body', name: 'rules', message: `${rule} is not a request rule of the APIs served` };
+}
+
+/** Whether an entry arrived inside [from, to). */
+const inRange = (entry: JournalEntry, from: number, to: number) => {
+  const at = Date.parse(entry.receivedAt);
+  return at >= from && at < to;
+};
+
+/**
+ * Answers a coverage request.
+ * @param specs the spec of every API served
+ */
+export async function coverageTask(
+  journal: Journal,
+  specs: ApiSpecs,
+  request: CoverageRequest,
+): Promise<Reply> {
+  const unknown = unknownNames(specs, request);
+  if (unknown) return violationsReply([unknown]);
+  const from = request.from === undefined ? Number.NEGATIVE_INFINITY : Date.parse(request.from);
+  const to = request.to === undefined ? Number.POSITIVE_INFINITY : Date.parse(request.to);
+  const entries = (await Promise.all(request.malls.map((mallId) => journal.entries(mallId)))).flatMap(
+    (mallEntries) => mallEntries.filter((entry) => inRange(entry, from, to)),
+  );
+  const report = coverageReport(specs, entries, {
+    malls: request.malls,
+    api: request.api,
+    operationIds: request.operationIds,
+    rules: request.rules,
+    minimum: request.minimum,
+  });
+  const format: CoverageFormat = request.format ?? 'json';
+  return {
+    status: 200,
+    headers: { 'content-type': coverageMediaTypes[format] },
+    body: formatCoverage(report, format),
+  };
+}
