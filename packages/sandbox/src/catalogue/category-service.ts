@@ -6,9 +6,11 @@
 // placements too). The shops of a multi-shop mall share the tree; each keeps for itself the
 // attributes the spec declares `x-per-shop` (its name, its display settings), stored beside the
 // default shop's record under `shopSettings`, and a shop that never set one shows the default
-// shop's. Listing, filters and paging live in views/list-query.ts.
+// shop's. Listing, filters and paging live in views/list-query.ts. The functions below take one
+// mall's category state (`Categories`); decoration images and SEO are category-settings.ts's.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
-import { createChildIndex } from './child-index.js';
+import { createCategorySettings } from './category-settings.js';
+import { type ChildIndex, createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidField, notFound } from './refusal.js';
 import { settingsKey } from './shop-keys.js';
@@ -59,216 +61,216 @@ export interface CategoryService {
 
 const levels = ['1', '2', '3', '4'] as const;
 
+/** One mall's categories: its store, the spec's record shapes, the tree index and the per-shop attributes. */
+interface Categories {
+  readonly store: SandboxStore;
+  readonly shapes: RecordShapes;
+  readonly tree: ChildIndex;
+  /** The attributes each shop keeps for itself (`x-per-shop`). */
+  readonly perShop: ReadonlySet<string>;
+}
+
+const stored = ({ store }: Categories, categoryNo: number) =>
+  store.get<CategoryRecord>('category', String(categoryNo));
+
+/** A stored category as shop `shopNo` shows it: its own settings and names over the shared record. */
+function inShop(c: Categories, category: CategoryRecord, shopNo: number): CategoryRecord {
+  if (shopNo === 1 && category.shopSettings === undefined) return category;
+  const { shopSettings, ...shared } = category;
+  if (shopNo === 1) return shared as CategoryRecord;
+  const names: Record<string, string | null> = {};
+  for (const level of levels) {
+    const no = category.full_category_no[level];
+    const named = no === null || no === undefined ? undefined : stored(c, Number(no));
+    names[level] = named
+      ? String(named.shopSettings?.[shopNo]?.category_name ?? named.category_name)
+      : (category.full_category_name[level] ?? null);
+  }
+  return { ...shared, ...shopSettings?.[shopNo], shop_no: shopNo, full_category_name: names };
+}
+
+function findCategory(c: Categories, categoryNo: number, shopNo = 1): CategoryRecord | undefined {
+  const category = stored(c, categoryNo);
+  return category && inShop(c, category, shopNo);
+}
+
+function getCategory(c: Categories, categoryNo: number, shopNo = 1): CategoryRecord {
+  const category = findCategory(c, categoryNo, shopNo);
+  if (!category) throw notFound(`Category ${categoryNo} does not exist.`);
+  return category;
+}
+
+const children = (c: Categories, categoryNo: number) =>
+  c.tree.childrenOf(categoryNo).map((no) => stored(c, no) as CategoryRecord);
+
+/** The category and all categories below it. */
+function subtree(c: Categories, categoryNo: number): CategoryRecord[] {
+  const result = [getCategory(c, categoryNo)];
+  for (let i = 0; i < result.length; i++)
+    result.push(...children(c, (result[i] as CategoryRecord).category_no));
+  return result;
+}
+
+/** The derived path attributes of a category under `parent` (undefined: a main category). */
+function pathOf(categoryNo: number, name: string, parent: CategoryRecord | undefined) {
+  const depth = parent ? parent.category_depth + 1 : 1;
+  const fullName: Record<string, string | null> = {};
+  const fullNo: Record<string, string | null> = {};
+  for (const level of levels) {
+    const index = Number(level);
+    fullName[level] =
+      index < depth ? (parent?.full_category_name[level] ?? null) : index === depth ? name : null;
+    fullNo[level] =
+      index < depth ? (parent?.full_category_no[level] ?? null) : index === depth ? String(categoryNo) : null;
+  }
+  return {
+    category_depth: depth,
+    parent_category_no: parent ? parent.category_no : mainCategoryNo,
+    full_category_name: fullName,
+    full_category_no: fullNo,
+    root_category_no: parent ? parent.root_category_no : categoryNo,
+  };
+}
+
+/** Display sets: each applicable set needs type, key and sort, and a period when the key is S or C. */
+function checkDisplaySets(category: Record<string, unknown>): void {
+  const scope = category.product_display_scope === 'G' ? 'G' : 'A';
+  for (const prefix of setPrefixes[scope]) {
+    for (const part of ['type', 'key', 'sort']) {
+      const field = `${prefix}product_display_${part}`;
+      if (category[field] === null || category[field] === undefined)
+        throw invalidField(`request.${field}`, `is required when product_display_scope is ${scope}`);
+    }
+    const key = category[`${prefix}product_display_key`];
+    const period = `${prefix}product_display_period`;
+    if ((key === 'S' || key === 'C') && (category[period] === null || category[period] === undefined))
+      throw invalidField(
+        `request.${period}`,
+        `is required when ${prefix}product_display_key is ${String(key)}`,
+      );
+  }
+}
+
+/** Stores a category's record (and its place in the tree). */
+const put = ({ store, tree }: Categories, category: CategoryRecord) =>
+  tree.put(category, () => store.put('category', String(category.category_no), category));
+
+/** Rewrites the derived path attributes of every category below a renamed one. */
+function renameDescendants(c: Categories, category: CategoryRecord): void {
+  for (const child of children(c, category.category_no)) {
+    const moved = { ...child, ...pathOf(child.category_no, child.category_name, category) } as CategoryRecord;
+    put(c, moved);
+    renameDescendants(c, moved);
+  }
+}
+
+function createCategory(c: Categories, shopNo: number, request: Record<string, unknown>): CategoryRecord {
+  const { store, shapes, tree } = c;
+  const parentNo =
+    typeof request.parent_category_no === 'number' ? request.parent_category_no : mainCategoryNo;
+  const parent = parentNo === mainCategoryNo ? undefined : stored(c, parentNo);
+  if (parentNo !== mainCategoryNo && !parent) throw notFound(`Parent category ${parentNo} does not exist.`);
+  if (parent && parent.category_depth >= maxDepth)
+    throw invalidField(
+      'request.parent_category_no',
+      `is a depth-${parent.category_depth} category; a category cannot be deeper than ${maxDepth} levels`,
+    );
+  const { parent_category_no: _omit, ...fields } = request;
+  const categoryNo = store.nextNumber('category_no', firstCategoryNo);
+  const siblings = tree.childrenOf(parent ? parent.category_no : mainCategoryNo);
+  const category = {
+    ...shapes.newRecord('Category', 'createCategory'),
+    ...shapes.acceptedFields('Category', fields),
+    shop_no: 1,
+    category_no: categoryNo,
+    category_name: String(request.category_name),
+    display_order: siblings.length + 1,
+    ...pathOf(categoryNo, String(request.category_name), parent),
+  } as CategoryRecord;
+  checkDisplaySets(category);
+  put(c, category);
+  return inShop(c, category, shopNo);
+}
+
+function updateCategory(
+  c: Categories,
+  categoryNo: number,
+  shopNo: number,
+  request: Record<string, unknown>,
+): CategoryRecord {
+  const current = stored(c, categoryNo);
+  if (!current) throw notFound(`Category ${categoryNo} does not exist.`);
+  const parent = current.category_depth > 1 ? stored(c, current.parent_category_no) : undefined;
+  const accepted = c.shapes.acceptedFields('Category', request);
+  // Another shop keeps its own settings for itself; what every shop shares goes to the record.
+  const own =
+    shopNo === 1 ? {} : Object.fromEntries(Object.entries(accepted).filter(([f]) => c.perShop.has(f)));
+  for (const field of Object.keys(own)) delete accepted[field];
+  const name =
+    shopNo === 1 && typeof request.category_name === 'string' ? request.category_name : current.category_name;
+  const updated = {
+    ...current,
+    ...accepted,
+    shop_no: 1,
+    category_name: name,
+    ...pathOf(categoryNo, name, parent),
+  } as CategoryRecord;
+  if (Object.keys(own).length > 0)
+    updated.shopSettings = {
+      ...current.shopSettings,
+      [shopNo]: { ...current.shopSettings?.[shopNo], ...own },
+    };
+  const shown = inShop(c, updated, shopNo);
+  checkDisplaySets(shown);
+  put(c, updated);
+  if (name !== current.category_name) renameDescendants(c, updated);
+  return shown;
+}
+
+/** Deletes the category, its sub-categories and their per-shop settings; the numbers deleted. */
+function deleteCategory(c: Categories, categoryNo: number): number[] {
+  const { store } = c;
+  const doomed = subtree(c, categoryNo).map((category) => category.category_no);
+  const gone = new Set(doomed);
+  for (const table of ['decoration', 'seo'] as const)
+    for (const settings of store.all<StoredRecord>(table))
+      if (gone.has(Number(settings.category_no)))
+        store.delete(table, settingsKey(Number(settings.category_no), Number(settings.shop_no)));
+  for (const no of doomed) store.delete('category', String(no));
+  return doomed;
+}
+
+/** The category service of one mall over its store. */
 export function createCategoryService(store: SandboxStore, shapes: RecordShapes): CategoryService {
-  const stored = (categoryNo: number) => store.get<CategoryRecord>('category', String(categoryNo));
-  const perShop = new Set(shapes.perShopAttributes('Category'));
-  /** A stored category as shop `shopNo` shows it: its own settings and names over the shared record. */
-  const inShop = (category: CategoryRecord, shopNo: number): CategoryRecord => {
-    if (shopNo === 1 && category.shopSettings === undefined) return category;
-    const { shopSettings, ...shared } = category;
-    if (shopNo === 1) return shared as CategoryRecord;
-    const names: Record<string, string | null> = {};
-    for (const level of levels) {
-      const no = category.full_category_no[level];
-      const named = no === null || no === undefined ? undefined : stored(Number(no));
-      names[level] = named
-        ? String(named.shopSettings?.[shopNo]?.category_name ?? named.category_name)
-        : (category.full_category_name[level] ?? null);
-    }
-    return { ...shared, ...shopSettings?.[shopNo], shop_no: shopNo, full_category_name: names };
+  const c: Categories = {
+    store,
+    shapes,
+    tree: createChildIndex(store),
+    perShop: new Set(shapes.perShopAttributes('Category')),
   };
-  const find = (categoryNo: number, shopNo = 1) => {
-    const category = stored(categoryNo);
-    return category && inShop(category, shopNo);
-  };
-  const get = (categoryNo: number, shopNo = 1) => {
-    const category = find(categoryNo, shopNo);
-    if (!category) throw notFound(`Category ${categoryNo} does not exist.`);
-    return category;
-  };
-  const tree = createChildIndex(store);
-  const children = (categoryNo: number) =>
-    tree.childrenOf(categoryNo).map((no) => stored(no) as CategoryRecord);
-  const subtree = (categoryNo: number): CategoryRecord[] => {
-    const root = get(categoryNo);
-    const result = [root];
-    for (let i = 0; i < result.length; i++)
-      result.push(...children((result[i] as CategoryRecord).category_no));
-    return result;
-  };
-
-  /** The derived path attributes of a category under `parent` (undefined: a main category). */
-  const pathOf = (categoryNo: number, name: string, parent: CategoryRecord | undefined) => {
-    const depth = parent ? parent.category_depth + 1 : 1;
-    const fullName: Record<string, string | null> = {};
-    const fullNo: Record<string, string | null> = {};
-    for (const level of levels) {
-      const index = Number(level);
-      fullName[level] =
-        index < depth ? (parent?.full_category_name[level] ?? null) : index === depth ? name : null;
-      fullNo[level] =
-        index < depth
-          ? (parent?.full_category_no[level] ?? null)
-          : index === depth
-            ? String(categoryNo)
-            : null;
-    }
-    return {
-      category_depth: depth,
-      parent_category_no: parent ? parent.category_no : mainCategoryNo,
-      full_category_name: fullName,
-      full_category_no: fullNo,
-      root_category_no: parent ? parent.root_category_no : categoryNo,
-    };
-  };
-
-  /** Display sets: each applicable set needs type, key and sort, and a period when the key is S or C. */
-  const checkDisplaySets = (category: Record<string, unknown>) => {
-    const scope = category.product_display_scope === 'G' ? 'G' : 'A';
-    for (const prefix of setPrefixes[scope]) {
-      for (const part of ['type', 'key', 'sort']) {
-        const field = `${prefix}product_display_${part}`;
-        if (category[field] === null || category[field] === undefined)
-          throw invalidField(`request.${field}`, `is required when product_display_scope is ${scope}`);
-      }
-      const key = category[`${prefix}product_display_key`];
-      const period = `${prefix}product_display_period`;
-      if ((key === 'S' || key === 'C') && (category[period] === null || category[period] === undefined))
-        throw invalidField(
-          `request.${period}`,
-          `is required when ${prefix}product_display_key is ${String(key)}`,
-        );
-    }
-  };
-
-  const renameDescendants = (category: CategoryRecord) => {
-    for (const child of children(category.category_no)) {
-      const moved = {
-        ...child,
-        ...pathOf(child.category_no, child.category_name, category),
-      } as CategoryRecord;
-      tree.put(moved, () => store.put('category', String(child.category_no), moved));
-      renameDescendants(moved);
-    }
-  };
-
-  /**
-   * A record kept per category and shop in `table` (decoration images, SEO): until that shop first
-   * writes it, it reads as every attribute of the example `exampleName` at its default. A shop's
-   * write leaves every other shop's record as it was.
-   */
-  const settingsOf = (
-    table: 'decoration' | 'seo',
-    schemaName: string,
-    exampleName: string,
-    defaultOf: (attribute: string) => unknown,
-  ) => {
-    const attributes = Object.keys(shapes.template(exampleName));
-    const read = (categoryNo: number, shopNo: number): StoredRecord => {
-      const stored = store.get<StoredRecord>(table, settingsKey(categoryNo, shopNo));
-      if (stored) return stored;
-      get(categoryNo);
-      return {
-        ...Object.fromEntries(attributes.map((key) => [key, defaultOf(key)])),
-        shop_no: shopNo,
-        category_no: categoryNo,
-      };
-    };
-    const update = (categoryNo: number, shopNo: number, request: Record<string, unknown>) => {
-      const updated = {
-        ...read(categoryNo, shopNo),
-        ...shapes.acceptedFields(schemaName, request),
-        shop_no: shopNo,
-        category_no: categoryNo,
-      };
-      store.put(table, settingsKey(categoryNo, shopNo), updated);
-      return updated;
-    };
-    return { read, update };
-  };
-  const decoration = settingsOf(
+  const exists = (categoryNo: number) => void getCategory(c, categoryNo);
+  const decoration = createCategorySettings(
+    { store, shapes, exists },
     'decoration',
     'CategoryDecorationImage',
     'CardigansDecorationImages',
     (key) => (key.startsWith('use_') ? 'F' : null),
   );
-  const seo = settingsOf('seo', 'CategorySeo', 'CardigansSeo', (key) =>
-    key === 'search_engine_exposure' ? 'F' : null,
+  const seo = createCategorySettings(
+    { store, shapes, exists },
+    'seo',
+    'CategorySeo',
+    'CardigansSeo',
+    (key) => (key === 'search_engine_exposure' ? 'F' : null),
   );
-
   return {
-    get,
-    find,
-    all: (shopNo = 1) => store.all<CategoryRecord>('category').map((c) => inShop(c, shopNo)),
-    subtree,
-    create(shopNo, request) {
-      const parentNo =
-        typeof request.parent_category_no === 'number' ? request.parent_category_no : mainCategoryNo;
-      const parent = parentNo === mainCategoryNo ? undefined : stored(parentNo);
-      if (parentNo !== mainCategoryNo && !parent)
-        throw notFound(`Parent category ${parentNo} does not exist.`);
-      if (parent && parent.category_depth >= maxDepth)
-        throw invalidField(
-          'request.parent_category_no',
-          `is a depth-${parent.category_depth} category; a category cannot be deeper than ${maxDepth} levels`,
-        );
-      const { parent_category_no: _omit, ...fields } = request;
-      const categoryNo = store.nextNumber('category_no', firstCategoryNo);
-      const siblings = tree.childrenOf(parent ? parent.category_no : mainCategoryNo);
-      const category = {
-        ...shapes.newRecord('Category', 'createCategory'),
-        ...shapes.acceptedFields('Category', fields),
-        shop_no: 1,
-        category_no: categoryNo,
-        category_name: String(request.category_name),
-        display_order: siblings.length + 1,
-        ...pathOf(categoryNo, String(request.category_name), parent),
-      } as CategoryRecord;
-      checkDisplaySets(category);
-      tree.put(category, () => store.put('category', String(categoryNo), category));
-      return inShop(category, shopNo);
-    },
-    update(categoryNo, shopNo, request) {
-      const current = stored(categoryNo);
-      if (!current) throw notFound(`Category ${categoryNo} does not exist.`);
-      const parent = current.category_depth > 1 ? stored(current.parent_category_no) : undefined;
-      const accepted = shapes.acceptedFields('Category', request);
-      // Another shop keeps its own settings for itself; what every shop shares goes to the record.
-      const own =
-        shopNo === 1 ? {} : Object.fromEntries(Object.entries(accepted).filter(([f]) => perShop.has(f)));
-      for (const field of Object.keys(own)) delete accepted[field];
-      const name =
-        shopNo === 1 && typeof request.category_name === 'string'
-          ? request.category_name
-          : current.category_name;
-      const updated = {
-        ...current,
-        ...accepted,
-        shop_no: 1,
-        category_name: name,
-        ...pathOf(categoryNo, name, parent),
-      } as CategoryRecord;
-      if (Object.keys(own).length > 0)
-        updated.shopSettings = {
-          ...current.shopSettings,
-          [shopNo]: { ...current.shopSettings?.[shopNo], ...own },
-        };
-      const shown = inShop(updated, shopNo);
-      checkDisplaySets(shown);
-      tree.put(updated, () => store.put('category', String(categoryNo), updated));
-      if (name !== current.category_name) renameDescendants(updated);
-      return shown;
-    },
-    delete(categoryNo) {
-      const doomed = subtree(categoryNo).map((c) => c.category_no);
-      const gone = new Set(doomed);
-      for (const table of ['decoration', 'seo'] as const)
-        for (const settings of store.all<StoredRecord>(table))
-          if (gone.has(Number(settings.category_no)))
-            store.delete(table, settingsKey(Number(settings.category_no), Number(settings.shop_no)));
-      for (const no of doomed) store.delete('category', String(no));
-      return doomed;
-    },
+    get: (categoryNo, shopNo) => getCategory(c, categoryNo, shopNo),
+    find: (categoryNo, shopNo) => findCategory(c, categoryNo, shopNo),
+    all: (shopNo = 1) => store.all<CategoryRecord>('category').map((category) => inShop(c, category, shopNo)),
+    subtree: (categoryNo) => subtree(c, categoryNo),
+    create: (shopNo, request) => createCategory(c, shopNo, request),
+    update: (categoryNo, shopNo, request) => updateCategory(c, categoryNo, shopNo, request),
+    delete: (categoryNo) => deleteCategory(c, categoryNo),
     decoration: decoration.read,
     updateDecoration: decoration.update,
     seo: seo.read,

@@ -12,7 +12,7 @@ import { tableNames } from '@mall-api/mall-state';
 import type { operations } from '@mall-api/specs/types/admin';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
-import type { AddOutcome } from '../catalogue/placement-service.js';
+import type { AddOutcome } from '../catalogue/placement-context.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import { variantsOf } from '../catalogue/product-options.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
