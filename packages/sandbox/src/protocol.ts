@@ -128,6 +128,8 @@ export interface SandboxMallsGateway extends SandboxGateway {
   restore(mallId: string, snapshot: unknown): Promise<MallOutcome>;
   /** The malls that exist, in id order. */
   mallIds(): Promise<string[]>;
+  /** How many records the malls held in this process keep, by table (the sandbox's size here). */
+  heldRecords(): Promise<Readonly<Record<string, number>>>;
   /**
    * Removes a mall and its records; false when it did not exist. With `stillUnused`, that is asked
    * just before, in the mall's turn, and a mall used since is kept (false); it is not asked about

@@ -100,6 +100,27 @@ describe('/__metrics', () => {
     expect(after.family('process_cpu_user_seconds_total')).toBeDefined();
   });
 
+  it('reports the records the sandbox malls hold, by table, which a create adds to', async () => {
+    const { access_token: token } = await mock.token(`${mall}-3`);
+    const categories = { table: 'category' };
+    // The mall's first call starts it from its seed; its create then adds one category.
+    await fetch(`${mock.mallUrl('admin', `${mall}-3`)}/api/v2/admin/categories`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const before = await scrape();
+    const created = await fetch(`${mock.mallUrl('admin', `${mall}-3`)}/api/v2/admin/categories`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ shop_no: 1, request: { category_name: 'Counted' } }),
+    });
+    expect(created.status).toBe(201);
+    const after = await scrape();
+    expect(before.value('mall_api_sandbox_records', categories)).toBeGreaterThan(0);
+    expect(after.value('mall_api_sandbox_records', categories)).toBe(
+      before.value('mall_api_sandbox_records', categories) + 1,
+    );
+  });
+
   it('is neither journaled nor counted itself', async () => {
     const before = await mock.control.count(mall);
     const first = await scrape();

@@ -1,7 +1,8 @@
 // The metrics of one mock process for a team's Prometheus, kept with prom-client and served as
 // `/__metrics` in its text format on every mock port, to the callers the control API admits (the
 // control guard: loopback, or the control token): requests by API, operation and status, answer
-// latency by API and operation, malls in use, the journal's bytes, answers a store outage refused,
+// latency by API and operation, malls in use, the journal's bytes, the records of the sandbox malls
+// this process holds (by table), answers a store outage refused,
 // whether the shared stores answer, and prom-client's process metrics. Labels are bounded: an
 // operation is an operation id of the spec (`none` for a path that addresses none), never a raw
 // path. Counting a request costs a counter and a histogram update; the gauges are read at scrape
@@ -89,6 +90,17 @@ export function createMockMetrics({ malls, storesReady }: MetricSources): MockMe
       await readWhileUp(async () => this.set(await malls.journal.bytes()));
     },
   });
+  const { sandbox } = malls;
+  if (sandbox)
+    new Gauge({
+      name: 'mall_api_sandbox_records',
+      help: 'Records the sandbox malls this process holds keep, by table.',
+      labelNames: ['table'] as const,
+      registers: [registry],
+      async collect() {
+        for (const [table, count] of Object.entries(await sandbox.heldRecords())) this.set({ table }, count);
+      },
+    });
   if (storesReady)
     new Gauge({
       name: 'mall_api_stores_up',

@@ -3,7 +3,7 @@
 // replaced or dropped and made again), forgotten when dropped, and the collection's reads over
 // every mall held, in mall-id order, their answers kept until a mall changes. A state record and
 // the functions over it. Not here: when malls are read, written or replaced (sandbox-malls.ts).
-import type { CatchUpHooks, MallStorage, SandboxStore } from '@mall-api/mall-state';
+import { type CatchUpHooks, type MallStorage, type SandboxStore, tableNames } from '@mall-api/mall-state';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import type { SandboxApi, SandboxCall } from '../protocol.js';
@@ -84,6 +84,14 @@ export function over(held: HeldMalls, mallId: string, store: SandboxStore): Mall
   const made = held.starts.make(mallId, store);
   install(held, made);
   return made;
+}
+
+/** How many records the malls held keep, by table. */
+export function heldRecords(held: HeldMalls): Record<string, number> {
+  const counts = Object.fromEntries(tableNames.map((table) => [table, 0]));
+  for (const mall of held.malls.values())
+    for (const table of tableNames) counts[table] = (counts[table] ?? 0) + mall.catalogue.store.size(table);
+  return counts;
 }
 
 /** What a catch-up of the storage tells the held malls. */

@@ -41,6 +41,7 @@ import {
   handlerFor,
   handlerOf,
   heldMalls,
+  heldRecords,
   install,
   over,
 } from './held-malls.js';
@@ -136,6 +137,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
       },
       restore: (mallId, snapshot) => change(mallId, () => starts.restore(mallId, snapshot)),
       mallIds: () => storage.mallIds(),
+      heldRecords: async () => heldRecords(held),
       async drop(mallId, stillUnused) {
         const dropped = await storage.drop(mallId, stillUnused);
         if (dropped) forget(held, mallId);
