@@ -3,9 +3,10 @@
 // mocks with sandbox malls (seed 1) in a child process run with `node --cpu-prof` — or, with
 // `--shared`, one `mall-api-mock` replica on a throwaway PostgreSQL and Redis
 // (support/shared-replicas.mjs) — loads it with the mix of bench/support/request-mix.mjs after a
-// warm-up, stops it (the profile is written on exit), and prints the top functions by self and
-// inclusive time from the .cpuprofile it wrote.
-//   node bench/profile-sandbox.mjs [--shared] [--seconds 10] [--connections 30] [--top 20] [--keep DIR]
+// warm-up (`--only`: the requests of the given paths, comma-separated, without the query), stops it
+// (the profile is written on exit), and prints the top functions by self and inclusive time from
+// the .cpuprofile it wrote.
+//   node bench/profile-sandbox.mjs [--shared] [--seconds 10] [--connections 30] [--top 20] [--keep DIR] [--only PATHS]
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '20' },
     keep: { type: 'string' },
     shared: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'mall-api-profile-'));
@@ -42,6 +44,7 @@ try {
     result = await loadMix(server.urls, server.token, {
       seconds: Number(values.seconds),
       connections: Number(values.connections),
+      ...(values.only ? { paths: values.only.split(',') } : {}),
     });
   } finally {
     await server.stop();
