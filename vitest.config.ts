@@ -6,10 +6,12 @@
 // The run marks its environment so that a process a test leaves running is found at the end.
 // Files run one more at a time than the machine has cores (vitest's default is one fewer, a single
 // file at a time on two cores): many files spend most of their time waiting on child processes,
-// npm installs and servers, and a spare worker keeps the cores busy meanwhile.
+// npm installs and servers, and a spare worker keeps the cores busy meanwhile. The longest files
+// start first, across projects (tools/src/longest-first-sequencer.ts), so none runs alone at the end.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testRunMark } from './tools/src/leaked-processes-reporter.ts';
+import LongestFirstSequencer from './tools/src/longest-first-sequencer.ts';
 
 process.env[testRunMark] ??= String(process.pid);
 
@@ -30,6 +32,7 @@ export default defineConfig({
       './tools/src/closing-line-reporter.ts',
     ],
     maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
