@@ -8,7 +8,7 @@
 // journal and checking the query are the caller's (control handlers); rendering is coverage-formats.ts'.
 import type { JournalEntry } from '@mall-api/mall-state';
 import { type ApiName, type ApiSpecs, apiNames, type OperationEntry } from '@mall-api/spec-model';
-import { requestRulesOf } from './request-rules.js';
+import { requestRulesOf } from '../validation/request-rules.js';
 
 /** The three measures a report gives and a threshold may ask of. */
 export const coverageMeasures = ['operations', 'responses', 'rules'] as const;

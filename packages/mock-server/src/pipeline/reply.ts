@@ -8,8 +8,8 @@ import {
   errorEnvelope,
   invalidParameterEnvelope,
   type Violation,
-} from '../error-envelope.js';
-import { type PreparedResponse, serializeBody } from '../prepared-responses.js';
+} from '../http/error-envelope.js';
+import { type PreparedResponse, serializeBody } from '../responses/prepared-responses.js';
 
 /** An answer to a request. */
 export interface Reply {

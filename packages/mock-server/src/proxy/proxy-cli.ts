@@ -6,7 +6,7 @@
 // UsageError (exit 2). Prints its URL, logs one line per request and one per violation (never
 // credentials), and stops cleanly on SIGINT/SIGTERM.
 import { loadSpec } from '@mall-api/spec-model';
-import { type ApiName, apiProfiles } from '../api-profiles.js';
+import { type ApiName, apiProfiles } from '../identity/api-profiles.js';
 import {
   type CliOption,
   optionHelp,
@@ -14,7 +14,7 @@ import {
   readOptions,
   standardOptions,
   UsageError,
-} from '../cli-options.js';
+} from '../process/cli-options.js';
 import { createFixtureRecorder } from './fixture-recorder.js';
 import { startValidatingProxy } from './validating-proxy.js';
 
