@@ -6,10 +6,10 @@
 //   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
 //   require credentials → known operation → scope → the answering stages:
 //   read body → API version (APIs with date versions) → validate request → faults → answer
-//   (whose answer a lost-answer fault may take after it is made: pipeline/stages/lost-answer.ts)
+//   (whose answer a lost-answer fault may take after it is made: stages/lost-answer.ts)
 // Everything a stage needs from the spec comes from the API compiled once (compiled-api.ts). The
 // request is parsed once into an arrival (pipeline/phases.ts); each stage answers or passes on the
-// next, narrower phase (pipeline/stage.ts, pipeline/stages/), so the types keep the order; the
+// next, narrower phase (pipeline/stage.ts, stages/), so the types keep the order; the
 // health, control and OAuth endpoints are branches of the one list. Every answer of the API
 // carries its rate-limit headers and every error the API's envelope, and every one, 500 and 503
 // included, is written to the request journal of its mall (a lost answer with the status the mall

@@ -5,7 +5,7 @@
 // with the conformance runner). An operation's rules are worked out once from its schema; each
 // broken rule is a violation naming the field (`request.<field>`, deeper members and array elements
 // as `request.<field>/<index>/<member>` like the spec's examples), answered with 422; a caller
-// that asks also hears the name of each broken rule (api-coverage/request-rules.ts). Rules that need
+// that asks also hears the name of each broken rule (request-rules.ts). Rules that need
 // stored state (unknown ids, stored values, mall settings) belong to the sandbox, not here.
 import { bodyRuleBreaches, bodyRulesOf, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';

@@ -7,7 +7,7 @@
 // attributes an item may name), as the spec model's `parameterRulesOf` reads them. The rules of an
 // operation are worked out once; checking a request then only looks at the parameters involved.
 // Each broken rule becomes a violation naming the parameter, and its name
-// (api-coverage/request-rules.ts) is told to the caller that asks.
+// (request-rules.ts) is told to the caller that asks.
 import {
   hasNoParameterRules,
   type OperationEntry,
