@@ -11,16 +11,10 @@
 // request is parsed once into an arrival (pipeline/phases.ts); each stage answers or passes on the
 // next, narrower phase (pipeline/stage.ts, stages/), so the types keep the order; the
 // health, control and OAuth endpoints are branches of the one list. Every answer of the API
-// carries its rate-limit headers and every error the API's envelope, and every one, 500 and 503
-// included, is written to the request journal of its mall (a lost answer with the status the mall
-// answered and how it was lost, a refusal with the request rules that refused it; the health and
-// control branches answer outside the API: no journal entry, no CORS or rate-limit headers; so
-// does the metrics branch, which counts every other answer by API, operation and status). A shared
-// state store (Redis)
-// that cannot answer is a 503 with the envelope (its connection logs the cause once per outage);
-// any other unexpected failure is logged with its cause and answered with a bare 500 envelope.
+// carries its rate-limit headers and every error the API's envelope; request-handling.ts runs a
+// request through the list, journals, counts and logs it, and answers a stage that threw.
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StoreUnavailableError, storeUnavailableMessage } from '@mall-api/mall-state';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
 import { type ApiSpecs, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
@@ -28,7 +22,6 @@ import { createControlBranch, isControlRequest } from '../control/control-api.js
 import type { ControlAccess } from '../control/control-guard.js';
 import { delayBound } from '../control/control-rules.js';
 import { clientAddressOf } from '../http/client-address.js';
-import { RequestAbortedError } from '../http/request-body.js';
 import type { ApiName, ApiProfile } from '../identity/api-profiles.js';
 import type { CredentialSources } from '../identity/authentication.js';
 import { createBasicGuard } from '../identity/basic-guard.js';
@@ -42,17 +35,9 @@ import {
 import type { ClientCredential } from '../oauth/demo-credentials.js';
 import type { OAuthAuthority } from '../oauth/oauth-authority.js';
 import { type CompiledApi, servedApi } from '../operations/compiled-api.js';
-import {
-  type Arrival,
-  type Metered,
-  mallReached,
-  parseArrival,
-  type Reached,
-  type Routed,
-} from '../pipeline/phases.js';
-import { errorReply, type Reply, sendReply } from '../pipeline/reply.js';
-import { pipeline, StageFailure } from '../pipeline/stage.js';
-import { abortedLine, errorLine, type LogFormat, requestLine } from '../process/log-lines.js';
+import type { Arrival, Metered, Routed } from '../pipeline/phases.js';
+import { pipeline } from '../pipeline/stage.js';
+import type { LogFormat } from '../process/log-lines.js';
 import { answer } from '../stages/answer.js';
 import { apiVersion } from '../stages/api-version.js';
 import { corsPreflight, corsResponseHeaders } from '../stages/cors.js';
@@ -70,6 +55,7 @@ import { readBody } from '../stages/read-body.js';
 import { requireCredentials } from '../stages/require-credentials.js';
 import { scope } from '../stages/scope.js';
 import { validateRequest } from '../stages/validate-request.js';
+import { handleRequest, type RequestHandling } from './request-handling.js';
 
 /** Options for one mock API. */
 export interface MockApiOptions {
@@ -200,108 +186,24 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(knownOperation)
     .check(scope(api.oauth.scopeAliases))
     .join(answering);
-  // The stages a request has passed the faults stage by when it is answered there.
-  const markedBefore = new Set(['faults', 'answer']);
-  // The stages of the branches that answer outside the API (not journaled, not counted).
   const outsideApi = new Set([...(health?.names ?? []), ...scrape.names, ...control.names]);
-  const unlogged = new Set([...(health?.names ?? []), ...scrape.names]);
-  const cors = corsResponseHeaders(limit);
-  const journal = (
-    reached: Reached,
-    status: number,
-    answeredBy: string,
-    started: number,
-    reply?: Pick<Reply, 'refusedBy' | 'lostAnswer'>,
-  ) => {
-    if (outsideApi.has(answeredBy)) return undefined;
-    const mallId = mallReached(reached);
-    return malls.journal.record(mallId, {
-      receivedAtMs: malls.clocks.now(mallId),
-      api: name,
-      method: reached.method,
-      path: reached.path,
-      operationId: reached.route?.operation.operationId ?? null,
-      query: reached.query,
-      body: reached.body ?? null,
-      status: reply?.lostAnswer?.status ?? status,
-      answeredBy,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(reply?.refusedBy === undefined ? {} : { refusedBy: reply.refusedBy }),
-      ...(reply?.lostAnswer ? { lostAnswer: reply.lostAnswer.by } : {}),
-    });
+  const handling: RequestHandling = {
+    profile,
+    spec,
+    stages,
+    malls,
+    metrics,
+    outsideApi,
+    unlogged: new Set([...(health?.names ?? []), ...scrape.names]),
+    cors: corsResponseHeaders(limit),
+    log: options.log,
+    logError: options.logError ?? ((line: string) => process.stderr.write(`${line}\n`)),
+    format: options.logFormat ?? 'text',
   };
-  const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const format = options.logFormat ?? 'text';
-
   return {
     profile,
     operations: spec.operations,
     stages: stages.names,
-    async handle(request, response) {
-      const started = performance.now();
-      let status = 500;
-      let answeredBy = '';
-      let operationId: string | null = null;
-      let aborted = false;
-      let limitHeaders: Record<string, string> = {};
-      try {
-        const { reply, stage, reached } = await stages.run(parseArrival(profile, spec, request));
-        answeredBy = stage;
-        operationId = reached.route?.operation.operationId ?? null;
-        limitHeaders = reply.limitHeaders ?? reached.limitHeaders ?? {};
-        status = reply.status;
-        // Only an authenticated request that was answered (or reached the answer) puts its mall in
-        // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
-        // The faults stage marked it before the answer's work; one answered before that stage (an
-        // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
-        const inUse = reached.caller?.ok && status < 400 && !markedBefore.has(stage);
-        await Promise.all([
-          journal(reached, status, stage, started, reply),
-          inUse && malls.touch(mallReached(reached)),
-        ]);
-        // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
-        const api = request.headers.origin && !outsideApi.has(stage);
-        sendReply(response, reply, api ? { ...cors, ...limitHeaders } : limitHeaders);
-      } catch (thrown) {
-        // A stage that threw is reported with the phase it had reached (its limit headers still apply).
-        const error = thrown instanceof StageFailure ? thrown.cause : thrown;
-        if (thrown instanceof StageFailure) limitHeaders = thrown.reached.limitHeaders ?? {};
-        // A client that left mid-body gets nothing and is logged as aborted, not as a 500.
-        aborted = error instanceof RequestAbortedError;
-        if (aborted) return void response.destroy();
-        const unavailable = error instanceof StoreUnavailableError;
-        status = unavailable ? 503 : 500;
-        if (thrown instanceof StageFailure) operationId = thrown.reached.route?.operation.operationId ?? null;
-        if (unavailable) metrics.storeUnavailable(profile.name);
-        // The cause goes to the log (never a header or body of the request); the client gets the
-        // envelope. A store outage is logged once by its connection, not once per request.
-        if (!unavailable)
-          logError(errorLine(format, { api: profile.name, method: request.method, url: request.url }, error));
-        const kind = error instanceof Error ? error.name : 'Error';
-        const reply = unavailable
-          ? errorReply(503, storeUnavailableMessage)
-          : errorReply(500, `An internal error occurred (${kind}).`);
-        if (thrown instanceof StageFailure)
-          await Promise.resolve(thrown)
-            .then(({ reached, stage }) => journal(reached, status, stage, started))
-            .catch((failure: unknown) => {
-              // The store of the journal may be the one that is down: that outage is logged already.
-              if (!(failure instanceof StoreUnavailableError))
-                logError(
-                  errorLine(format, { api: profile.name, method: request.method, url: request.url }, failure),
-                );
-            });
-        if (!response.headersSent) sendReply(response, reply, limitHeaders);
-        else response.destroy();
-      } finally {
-        const logged = { api: profile.name, method: request.method, url: request.url };
-        const ms = performance.now() - started;
-        if (!aborted && !outsideApi.has(answeredBy))
-          metrics.observe(profile.name, operationId, status, ms / 1000);
-        // A balancer's health probes would drown the log: they are not logged.
-        if (!unlogged.has(answeredBy))
-          options.log?.(aborted ? abortedLine(format, logged, ms) : requestLine(format, logged, status, ms));
-      }
-    },
+    handle: (request, response) => handleRequest(handling, request, response),
   };
 }
