@@ -15,11 +15,6 @@
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
-import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
-import { clientAddressOf } from './http/client-address.js';
-import { type ApiName, apiProfiles } from './identity/api-profiles.js';
-import { demoCollectionClients, demoOAuthClient } from './oauth/demo-credentials.js';
 import {
   type CliOption,
   optionHelp,
@@ -28,7 +23,12 @@ import {
   runCommand,
   standardOptions,
   UsageError,
-} from './process/cli-options.js';
+} from '@mall-api/auth/command-line';
+import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
+import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
+import { clientAddressOf } from './http/client-address.js';
+import { type ApiName, apiProfiles } from './identity/api-profiles.js';
+import { demoCollectionClients, demoOAuthClient } from './oauth/demo-credentials.js';
 import { type LogFormat, messageLine } from './process/log-lines.js';
 import { isPostgresUrl, workersRefusal } from './process/worker-rules.js';
 import { superviseWorkers } from './process/worker-supervisor.js';

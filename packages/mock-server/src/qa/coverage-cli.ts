@@ -5,11 +5,9 @@
 //                          [--control-token T]
 // It asks the mocks' control API (`createCoverageReport`) through the control client and prints the
 // report; it exits 1 when a minimum was not reached (or the mocks refused), 0 otherwise. Its options
-// come from one table like the other commands' (cli-options.ts): each is also read from
+// come from one table like the other commands' (`@mall-api/auth/command-line`): each is also read from
 // `MALL_API_MOCK_COVERAGE_<NAME>`, `--help` lists them, and a mistake is a UsageError (exit 2).
-import { type ApiName, apiNames } from '@mall-api/spec-model';
-import { type CoverageFormat, coverageFormats } from '../api-coverage/coverage-formats.js';
-import { coverageMeasures } from '../api-coverage/coverage-report.js';
+
 import {
   type CliOption,
   optionHelp,
@@ -17,7 +15,10 @@ import {
   readOptions,
   standardOptions,
   UsageError,
-} from '../process/cli-options.js';
+} from '@mall-api/auth/command-line';
+import { type ApiName, apiNames } from '@mall-api/spec-model';
+import { type CoverageFormat, coverageFormats } from '../api-coverage/coverage-formats.js';
+import { coverageMeasures } from '../api-coverage/coverage-report.js';
 import { createControlClient } from './control-client.js';
 
 /** The environment prefix of the command's options. */

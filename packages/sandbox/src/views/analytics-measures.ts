@@ -43,7 +43,7 @@ export const pageHitsOf = (visits: readonly SimulatedVisit[]): PageHit[] => {
 
 // What rows add up.
 export const one = () => 1;
-export const orderOfVisit = (visit: SimulatedVisit) => (visit.order ? 1 : 0);
+const orderOfVisit = (visit: SimulatedVisit) => (visit.order ? 1 : 0);
 export const amountOfVisit = (visit: SimulatedVisit) => visit.order?.amount ?? 0;
 export const buyerOfVisit = { distinct: (visit: SimulatedVisit) => visit.order?.buyer };
 export const visitSales = { orders: orderOfVisit, amount: amountOfVisit };
