@@ -9,7 +9,27 @@ import type {
   SimulatedVisit,
   VisitSource,
 } from './analytics-simulation.js';
-import type { AdMedium } from './visit-sources.js';
+
+/** A page on a PC and on a mobile device. */
+export interface Site {
+  readonly pc: string;
+  readonly mobile: string;
+}
+
+/** An ad medium and what its ads carry. */
+export interface AdMedium {
+  readonly ad: string;
+  readonly medium: string;
+  readonly weight: number;
+  /** Search engine of a keyword search ad (keywords come from the products and the mall's name). */
+  readonly engine?: string;
+  /** `utm_term` values of other ads. */
+  readonly terms?: readonly string[];
+  /** The referring page; none for ads whose clicks carry no referrer. */
+  readonly site?: Site;
+  readonly campaigns: readonly string[];
+  readonly contents: readonly string[];
+}
 
 /** A writable copy of `T`, while the simulation fills it in. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -2,12 +2,8 @@
 // referring page, or from an ad (search ads on the products' keywords, social and display ads on
 // their own terms), with the ad media's weights, campaigns and contents.
 import type { Device, SimulatedProduct, VisitSource } from './analytics-simulation.js';
-import { chance, type DayState, drawIndex, pick, referrerOf } from './day-state.js';
+import { type AdMedium, chance, type DayState, drawIndex, pick, referrerOf, type Site } from './day-state.js';
 
-interface Site {
-  readonly pc: string;
-  readonly mobile: string;
-}
 const engines: readonly (Site & { readonly engine: string })[] = [
   { engine: 'Naver', pc: 'search.naver.com/search.naver', mobile: 'm.search.naver.com/search.naver' },
   { engine: 'Google', pc: 'www.google.com/search', mobile: 'www.google.com/search' },
@@ -15,20 +11,6 @@ const engines: readonly (Site & { readonly engine: string })[] = [
 ];
 const engineSite = (name: string) => engines.find((e) => e.engine === name);
 
-/** An ad medium and what its ads carry. */
-export interface AdMedium {
-  readonly ad: string;
-  readonly medium: string;
-  readonly weight: number;
-  /** Search engine of a keyword search ad (keywords come from the products and the mall's name). */
-  readonly engine?: string;
-  /** `utm_term` values of other ads. */
-  readonly terms?: readonly string[];
-  /** The referring page; none for ads whose clicks carry no referrer. */
-  readonly site?: Site;
-  readonly campaigns: readonly string[];
-  readonly contents: readonly string[];
-}
 const adMedia: readonly AdMedium[] = [
   {
     ad: 'Naver Search Ads',
