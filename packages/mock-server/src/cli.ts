@@ -15,8 +15,6 @@
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
-import { type ApiName, apiProfiles } from './api-profiles.js';
 import {
   type CliOption,
   optionHelp,
@@ -25,17 +23,19 @@ import {
   runCommand,
   standardOptions,
   UsageError,
-} from './cli-options.js';
-import { clientAddressOf } from './client-address.js';
+} from '@mall-api/auth/command-line';
+import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
 import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
-import { demoCollectionClients, demoOAuthClient } from './demo-credentials.js';
-import { healthPaths } from './health.js';
-import { type LogFormat, messageLine } from './log-lines.js';
-import { type ServeManyOptions, startMockServers } from './mock-server.js';
-import { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
-import { startWhenStoresAnswer } from './store-standby.js';
-import { isPostgresUrl, workersRefusal } from './worker-rules.js';
-import { superviseWorkers } from './worker-supervisor.js';
+import { clientAddressOf } from './http/client-address.js';
+import { type ApiName, apiProfiles } from './identity/api-profiles.js';
+import { demoCollectionClients, demoOAuthClient } from './oauth/demo-credentials.js';
+import { type LogFormat, messageLine } from './process/log-lines.js';
+import { isPostgresUrl, workersRefusal } from './process/worker-rules.js';
+import { superviseWorkers } from './process/worker-supervisor.js';
+import { type ServeManyOptions, startMockServers } from './server/mock-server.js';
+import { startWhenStoresAnswer } from './server/store-standby.js';
+import { healthPaths } from './stages/health.js';
+import { defaultApiBodyLimit } from './stages/read-body.js';
 
 const envPrefix = 'MALL_API_MOCK_';
 const apiNames = Object.keys(apiProfiles) as ApiName[];
@@ -421,7 +421,7 @@ async function main(): Promise<void> {
     return runProxyCli(process.argv.slice(3));
   }
   if (process.argv[2] === 'coverage') {
-    const { runCoverageCli } = await import('./api-coverage/coverage-cli.js');
+    const { runCoverageCli } = await import('./qa/coverage-cli.js');
     return runCoverageCli(process.argv.slice(3));
   }
   const { values, positionals } = readOptions(options, process.argv.slice(2), process.env, envPrefix);

@@ -5,13 +5,13 @@ export {
   type JournalLimits,
   type MallLimits,
 } from '@mall-api/mall-state';
-export { type ApiName, type ApiProfile, apiProfiles } from './api-profiles.js';
-export { type CompiledApi, compileApi } from './compiled-api.js';
 export {
   type ControlAccess,
   defaultControlBodyLimit,
   defaultControlOrigins,
 } from './control/control-guard.js';
+export { type ErrorEnvelope, errorEnvelope, type Violation } from './http/error-envelope.js';
+export { type ApiName, type ApiProfile, apiProfiles } from './identity/api-profiles.js';
 export {
   type ClientCredential,
   demoCollectionClients,
@@ -19,16 +19,7 @@ export {
   demoOAuthApp,
   demoOAuthClient,
   docsRedirectPath,
-} from './demo-credentials.js';
-export { type ErrorEnvelope, errorEnvelope, type Violation } from './error-envelope.js';
-export { createMockApi, type MockApi, type MockApiOptions } from './mock-api.js';
-export {
-  type RunningMock,
-  type ServeManyOptions,
-  type ServeOptions,
-  startMockServer,
-  startMockServers,
-} from './mock-server.js';
+} from './oauth/demo-credentials.js';
 export { issueDemoTokens } from './oauth/demo-tokens.js';
 export {
   createOAuthAuthority,
@@ -40,5 +31,14 @@ export {
 } from './oauth/oauth-authority.js';
 export { type OAuthLifetimes, type OAuthSettings, oauthSettingsOf } from './oauth/oauth-settings.js';
 export { platformOAuthSettings } from './oauth/platform-oauth.js';
-export { defaultApiBodyLimit } from './pipeline/stages/read-body.js';
-export type { SandboxOptions } from './sandbox-loader.js';
+export { type CompiledApi, compileApi } from './operations/compiled-api.js';
+export { createMockApi, type MockApi, type MockApiOptions } from './server/mock-api.js';
+export {
+  type RunningMock,
+  type ServeManyOptions,
+  type ServeOptions,
+  startMockServer,
+  startMockServers,
+} from './server/mock-server.js';
+export type { SandboxOptions } from './server/sandbox-loader.js';
+export { defaultApiBodyLimit } from './stages/read-body.js';

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMock, startMockServers } from './mock-server.js';
+import { type RunningMock, startMockServers } from './server/mock-server.js';
 
 const cli = createRequire(import.meta.url)
   .resolve('@mall-api/auth/package.json')

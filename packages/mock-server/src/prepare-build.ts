@@ -4,10 +4,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadSpec } from '@mall-api/spec-model';
-import { apiProfiles } from './api-profiles.js';
-import { distDirectory } from './dist-directory.js';
-import { type PreparedOperation, preparedFile, prepareOperation } from './prepared-responses.js';
-import { createPrismEngine } from './prism-engine.js';
+import { apiProfiles } from './identity/api-profiles.js';
+import { distDirectory } from './process/dist-directory.js';
+import { type PreparedOperation, preparedFile, prepareOperation } from './responses/prepared-responses.js';
+import { createPrismEngine } from './responses/prism-engine.js';
 
 for (const profile of Object.values(apiProfiles)) {
   const spec = await loadSpec(profile.name);

@@ -28,8 +28,8 @@ describe('the sandbox boundary', () => {
     const typed = shipped.filter((file) =>
       sandboxStatements(file).some((statement) => statement.endsWith("from '@mall-api/sandbox/protocol';")),
     );
-    expect(typed).toContain(join('pipeline', 'stages', 'answer.ts'));
-    expect(typed).toContain('sandbox-outcome.ts');
+    expect(typed).toContain(join('stages', 'answer.ts'));
+    expect(typed).toContain(join('operations', 'sandbox-outcome.ts'));
     expect(shipped).not.toContain('sandbox-gateway.ts');
   });
 });

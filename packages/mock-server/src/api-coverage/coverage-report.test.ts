@@ -1,9 +1,9 @@
 import type { JournalEntry } from '@mall-api/mall-state';
 import { loadSpecs } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
+import { requestRulesOf } from '../validation/request-rules.js';
 import { coverageJunit, coverageMarkdown } from './coverage-formats.js';
 import { coverageReport, documentedResponse } from './coverage-report.js';
-import { requestRulesOf } from './request-rules.js';
 
 const specs = await loadSpecs();
 

@@ -7,11 +7,11 @@ import type { Journal, JournalEntry } from '@mall-api/mall-state';
 import { type ApiName, type ApiSpecs, apiNames } from '@mall-api/spec-model';
 import type { components } from '@mall-api/specs/types/control';
 import { operationViolation } from '../control/control-rules.js';
-import type { Violation } from '../error-envelope.js';
+import type { Violation } from '../http/error-envelope.js';
 import { type Reply, violationsReply } from '../pipeline/reply.js';
+import { requestRulesOf } from '../validation/request-rules.js';
 import { type CoverageFormat, coverageMediaTypes, formatCoverage } from './coverage-formats.js';
 import { coverageReport } from './coverage-report.js';
-import { requestRulesOf } from './request-rules.js';
 
 /** A coverage request as the control document describes it. */
 export type CoverageRequest = components['schemas']['CoverageRequest'];

@@ -9,13 +9,13 @@
 // answers 503 and changes nothing.
 import { StoreUnavailableError } from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpec } from '@mall-api/spec-model';
-import type { Violation } from '../error-envelope.js';
+import type { Violation } from '../http/error-envelope.js';
 import type { MockMalls } from '../malls/mock-malls.js';
 import { type Arrival, queryRecord, type Routing } from '../pipeline/phases.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { type Pipeline, pipeline } from '../pipeline/stage.js';
-import { readBody } from '../pipeline/stages/read-body.js';
-import { type RequestValidator, requestValidatorCompiler } from '../request-validator.js';
+import { readBody } from '../stages/read-body.js';
+import { type RequestValidator, requestValidatorCompiler } from '../validation/request-validator.js';
 import { type ControlAccess, controlGuard, defaultControlBodyLimit } from './control-guard.js';
 import { controlHandlers } from './control-handlers.js';
 

@@ -7,9 +7,9 @@
 // CORS headers, so a browser never lets another origin read its answers either.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { isAllowedHost, isLoopbackAddress } from '../host-rule.js';
+import { isAllowedHost, isLoopbackAddress } from '../http/host-rule.js';
+import { mediaTypeOf } from '../http/request-body.js';
 import { errorReply, type Reply } from '../pipeline/reply.js';
-import { mediaTypeOf } from '../request-body.js';
 
 /** Who may call the control API. */
 export interface ControlAccess {

@@ -9,8 +9,8 @@ import type { ApiSpecs } from '@mall-api/spec-model';
 import type { components, operations } from '@mall-api/specs/types/control';
 import { coverageTask } from '../api-coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
+import { refusalReply } from '../operations/sandbox-outcome.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
-import { refusalReply } from '../sandbox-outcome.js';
 import { clockViolation, delayViolation, operationViolation, profileViolation } from './control-rules.js';
 import { duplicateCreates } from './duplicate-creates.js';
 

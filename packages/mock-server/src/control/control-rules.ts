@@ -6,7 +6,7 @@
 // epoch and the end of year 9999, where every clock read still makes a valid date-time. Also the
 // longest delay a fault may hold a request, which the control spec states (`DelayMs`' maximum).
 import { type ApiSpecs, apiNames, nodeAt, type SpecModel } from '@mall-api/spec-model';
-import type { Violation } from '../error-envelope.js';
+import type { Violation } from '../http/error-envelope.js';
 
 /** The latest time a mall's clock may show: 9999-12-31T23:59:59.999Z. */
 export const latestClockMs = Date.UTC(9999, 11, 31, 23, 59, 59, 999);

@@ -2,7 +2,7 @@
 // use: each mistake is one violation naming its key, whichever branch of a union it falls in.
 import { loadSpec } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
-import { requestValidatorCompiler } from '../request-validator.js';
+import { requestValidatorCompiler } from '../validation/request-validator.js';
 
 const spec = await loadSpec('control');
 const compile = requestValidatorCompiler(spec);

@@ -13,11 +13,11 @@ import { StoreUnavailableError } from '@mall-api/mall-state';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ControlAccess } from '../control/control-guard.js';
 import { controlGuard } from '../control/control-guard.js';
-import type { ReadinessCheck } from '../health.js';
 import type { MockMalls } from '../malls/mock-malls.js';
 import type { Arrival } from '../pipeline/phases.js';
 import type { Reply } from '../pipeline/reply.js';
 import { type Pipeline, pipeline } from '../pipeline/stage.js';
+import type { ReadinessCheck } from '../stages/health.js';
 
 /** The path the metrics answer at. */
 export const metricsPath = '/__metrics';

@@ -4,8 +4,8 @@
 // with an error the spec's 400 examples name; and every issued token fits the spec's AccessToken.
 import { type JsonObject, loadSpec, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoOAuthApp, demoOAuthClient } from '../demo-credentials.js';
-import { type RunningMock, startMockServer } from '../mock-server.js';
+import { type RunningMock, startMockServer } from '../server/mock-server.js';
+import { demoOAuthApp, demoOAuthClient } from './demo-credentials.js';
 import { issueDemoTokens } from './demo-tokens.js';
 import { createOAuthAuthority } from './oauth-authority.js';
 import { lifetimesFromSpec } from './oauth-settings.js';

@@ -3,7 +3,7 @@
 // and redirect URIs are refused; the analytics scope is listed as the platform lists it.
 import { parsePlatformDateTime } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
-import { demoOAuthApp, demoOAuthClient } from '../demo-credentials.js';
+import { demoOAuthApp, demoOAuthClient } from './demo-credentials.js';
 import { createOAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
 import { platformOAuthSettings } from './platform-oauth.js';
 

@@ -4,7 +4,7 @@
 // (`{error, error_description}`), as the platform's token endpoint sends them.
 import type { IncomingMessage } from 'node:http';
 import { parseBasicAuthorization } from '@mall-api/auth';
-import { readBodyText } from '../request-body.js';
+import { readBodyText } from '../http/request-body.js';
 import type { OAuthAuthority, OAuthFailure } from './oauth-authority.js';
 
 /** An answer of the OAuth routes. */

@@ -7,7 +7,7 @@ import { createMallClocks, memoryClockOffsets } from '@mall-api/mall-state';
 import { redisClockOffsets } from '@mall-api/mall-state/redis';
 import { describe, expect, it } from 'vitest';
 import { useTestRedis } from '../../../mall-state/src/testing/shared-redis.js';
-import { demoOAuthApp } from '../demo-credentials.js';
+import { demoOAuthApp } from './demo-credentials.js';
 import { issueDemoTokens } from './demo-tokens.js';
 import { createOAuthAuthority } from './oauth-authority.js';
 import { memoryOAuthStore, type OAuthStore } from './oauth-store.js';

@@ -10,10 +10,10 @@
 // Parsing has no side effects.
 import type { IncomingMessage } from 'node:http';
 import type { Route, SpecModel } from '@mall-api/spec-model';
-import type { ApiProfile } from '../api-profiles.js';
-import type { Authentication, Principal } from '../authentication.js';
-import { defaultMallId, mallFromHost, mallFromPath } from '../mall-address.js';
-import { type ResponsePreference, readPreference } from '../preferences.js';
+import { defaultMallId, mallFromHost, mallFromPath } from '../http/mall-address.js';
+import type { ApiProfile } from '../identity/api-profiles.js';
+import type { Authentication, Principal } from '../identity/authentication.js';
+import { type ResponsePreference, readPreference } from '../responses/preferences.js';
 
 /** Parameter values converted to what their schemas describe (numbers, booleans, arrays). */
 export interface ConvertedParameters {

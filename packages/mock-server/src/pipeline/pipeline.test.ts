@@ -5,14 +5,14 @@
 // adds it.
 import { loadSpec } from '@mall-api/spec-model';
 import { describe, expect, it } from 'vitest';
+import { answer } from '../stages/answer.js';
+import { knownOperation } from '../stages/known-operation.js';
+import { readBody } from '../stages/read-body.js';
+import { requireCredentials } from '../stages/require-credentials.js';
+import { scope } from '../stages/scope.js';
 import type { Arrival, Identified, Metered, Routed } from './phases.js';
 import type { Reply } from './reply.js';
 import { type Check, type Final, pipeline, StageFailure, type Step } from './stage.js';
-import { answer } from './stages/answer.js';
-import { knownOperation } from './stages/known-operation.js';
-import { readBody } from './stages/read-body.js';
-import { requireCredentials } from './stages/require-credentials.js';
-import { scope } from './stages/scope.js';
 import { fakeArrival } from './testing/fake-request.js';
 
 const admin = await loadSpec('admin');

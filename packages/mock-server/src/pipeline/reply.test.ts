@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PreparedResponse } from '../prepared-responses.js';
+import type { PreparedResponse } from '../responses/prepared-responses.js';
 import { type Reply, sendReply } from './reply.js';
 
 let server: Server | undefined;

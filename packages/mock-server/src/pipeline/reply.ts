@@ -8,8 +8,8 @@ import {
   errorEnvelope,
   invalidParameterEnvelope,
   type Violation,
-} from '../error-envelope.js';
-import { type PreparedResponse, serializeBody } from '../prepared-responses.js';
+} from '../http/error-envelope.js';
+import { type PreparedResponse, serializeBody } from '../responses/prepared-responses.js';
 
 /** An answer to a request. */
 export interface Reply {
@@ -22,7 +22,7 @@ export interface Reply {
   readonly limitHeaders?: Readonly<Record<string, string>>;
   /** Injected faults: close the connection without an answer, or never answer. */
   readonly disposition?: 'drop' | 'hang';
-  /** The request rules that refused the request (api-coverage/request-rules.ts), for its journal. */
+  /** The request rules that refused the request (validation/request-rules.ts), for its journal. */
   readonly refusedBy?: readonly string[];
   /** A lost answer (a fault): the status the mall answered with, and how the client lost it. */
   readonly lostAnswer?: { readonly status: number; readonly by: AnswerLoss };

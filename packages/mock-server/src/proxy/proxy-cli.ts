@@ -1,12 +1,11 @@
 // `mall-api-mock proxy`: the validating proxy from the command line.
 //   mall-api-mock proxy --api admin --target https://yourmall.cafe24api.com [--port N] [--host H]
 //                       [--record DIR] [--quiet] [--control-token T] [--control-remote]
-// Its options come from one table (cli-options.ts, like the main command's): each is also read from
+// Its options come from one table (`@mall-api/auth/command-line`, like the main command's): each is also read from
 // `MALL_API_MOCK_PROXY_<NAME>`, `--help` lists them with their defaults, and a mistake is a
 // UsageError (exit 2). Prints its URL, logs one line per request and one per violation (never
 // credentials), and stops cleanly on SIGINT/SIGTERM.
-import { loadSpec } from '@mall-api/spec-model';
-import { type ApiName, apiProfiles } from '../api-profiles.js';
+
 import {
   type CliOption,
   optionHelp,
@@ -14,7 +13,9 @@ import {
   readOptions,
   standardOptions,
   UsageError,
-} from '../cli-options.js';
+} from '@mall-api/auth/command-line';
+import { loadSpec } from '@mall-api/spec-model';
+import { type ApiName, apiProfiles } from '../identity/api-profiles.js';
 import { createFixtureRecorder } from './fixture-recorder.js';
 import { startValidatingProxy } from './validating-proxy.js';
 

@@ -9,19 +9,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Json, loadSpecs, type SpecModel } from '@mall-api/spec-model';
-import { type ApiName, apiProfiles } from '../api-profiles.js';
-import { compileApi } from '../compiled-api.js';
 import { controlPrefix, createControlBranch } from '../control/control-api.js';
 import type { ControlAccess } from '../control/control-guard.js';
-import { errorEnvelope } from '../error-envelope.js';
+import { errorEnvelope } from '../http/error-envelope.js';
+import { readBodyText, tooLargeMessage } from '../http/request-body.js';
+import { type ApiName, apiProfiles } from '../identity/api-profiles.js';
 import { createMockMalls, type MockMalls } from '../malls/mock-malls.js';
+import { compileApi } from '../operations/compiled-api.js';
 import { type Arrival, mallReached, parseArrival, type Reached } from '../pipeline/phases.js';
 import { bodyFailureReply, type Reply, sendReply } from '../pipeline/reply.js';
 import { pipeline } from '../pipeline/stage.js';
-import { knownOperation } from '../pipeline/stages/known-operation.js';
-import { defaultApiBodyLimit, readBody } from '../pipeline/stages/read-body.js';
-import { validateRequest } from '../pipeline/stages/validate-request.js';
-import { readBodyText, tooLargeMessage } from '../request-body.js';
+import { knownOperation } from '../stages/known-operation.js';
+import { defaultApiBodyLimit, readBody } from '../stages/read-body.js';
+import { validateRequest } from '../stages/validate-request.js';
 import { createAnswerChecks } from './answer-checks.js';
 import type { FixtureRecorder } from './fixture-recorder.js';
 

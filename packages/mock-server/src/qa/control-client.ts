@@ -10,7 +10,7 @@ import type { AnswerLoss, FaultAction, FaultRule, JournalEntry, JournalFilter } 
 import type { components, operations, paths } from '@mall-api/specs/types/control';
 import createClient from 'openapi-fetch';
 import type { CoverageReport } from '../api-coverage/coverage-report.js';
-import type { ErrorEnvelope, Violation } from '../error-envelope.js';
+import type { ErrorEnvelope, Violation } from '../http/error-envelope.js';
 import { duplicatesFailure, verifyFailure } from './verify-report.js';
 
 type Fixture = components['schemas']['Fixture'];

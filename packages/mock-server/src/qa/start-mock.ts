@@ -5,7 +5,7 @@
 
 import type { MallLimits } from '@mall-api/mall-state';
 import { type ApiName, apiNames } from '@mall-api/spec-model';
-import { startMockServers } from '../mock-server.js';
+import { startMockServers } from '../server/mock-server.js';
 import { type StartedMock, startedMock } from './started-mock.js';
 
 export type { StartedMock } from './started-mock.js';

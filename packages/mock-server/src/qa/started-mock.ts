@@ -4,8 +4,8 @@
 // mall, the control client, and `close`. Everything here speaks HTTP; nothing starts a server.
 
 import type { ApiName } from '@mall-api/spec-model';
-import { demoCollectionClients, demoOAuthClient } from '../demo-credentials.js';
-import { mallPathPrefix } from '../mall-address.js';
+import { mallPathPrefix } from '../http/mall-address.js';
+import { demoCollectionClients, demoOAuthClient } from '../oauth/demo-credentials.js';
 import type { TokenResponseBody } from '../oauth/oauth-authority.js';
 import { type ControlClient, createControlClient } from './control-client.js';
 

@@ -3,7 +3,7 @@
 // refresh with @mall-api/auth's client functions. Not part of the package's API.
 import { exchangeCode, refreshToken, type TokenSet } from '@mall-api/auth';
 import { expect } from 'vitest';
-import { demoOAuthClient } from '../demo-credentials.js';
+import { demoOAuthClient } from '../oauth/demo-credentials.js';
 
 /** The demo app's credentials. */
 export const demoApp = { clientId: demoOAuthClient.clientId, clientSecret: demoOAuthClient.clientSecret };

@@ -10,7 +10,7 @@ import type { ApiName } from '@mall-api/spec-model';
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import { startRedisServer, type TestRedisServer } from '@mall-api/test-support/redis-server';
 import { afterAll, beforeAll } from 'vitest';
-import { demoCollectionClients } from '../demo-credentials.js';
+import { demoCollectionClients } from '../oauth/demo-credentials.js';
 import { exitCode, startCli, urlOf } from './cli-process.js';
 
 /** One running replica. */

@@ -12,12 +12,8 @@ import type { ProductService } from '../catalogue/product-service.js';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
 import type { RecentValues } from '../support/recent-values.js';
-import {
-  type Device,
-  type SimulatedProduct,
-  type SimulatedVisit,
-  simulateDay,
-} from './analytics-simulation.js';
+import type { Device, SimulatedProduct, SimulatedVisit } from './analytics-simulation.js';
+import { simulateDay } from './simulated-day.js';
 
 const dayMs = 86_400_000;
 /** The longest range simulated (longer ranges are cut to their first year). */

@@ -9,7 +9,7 @@
 import { type Json, loadSpec, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxMalls, type SandboxMalls } from '../malls/sandbox-malls.js';
-import { simulateDay } from './analytics-simulation.js';
+import { simulateDay } from './simulated-day.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: records are read loosely; their schema is checked by Ajv
 type Body = Record<string, any>;

@@ -14,7 +14,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** A number for a text, the seed of its draws (FNV-1a). */
-function hashOf(text: string): number {
+export function hashOf(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { SpecModel } from '@mall-api/spec-model';
-import { type ApiName, apiProfiles } from '../../api-profiles.js';
+import { type ApiName, apiProfiles } from '../../identity/api-profiles.js';
 import { type Arrival, parseArrival } from '../phases.js';
 import type { Step } from '../stage.js';
 

@@ -1,0 +1,121 @@
+// The authorize step of the mock authorization server (RFC 6749 4.1.1, PKCE per RFC 7636): checks
+// the app, its redirect URI and the scopes asked for, and stores a single-use code. The token
+// endpoint that redeems it is token-grants.ts's.
+import { type AuthorityState, findApp, newToken, type OAuthFailure } from './authority-state.js';
+import type { CodeRecord } from './oauth-store.js';
+import { readPkceChallenge } from './pkce.js';
+import { issuedScopeName } from './scope-names.js';
+
+/** An authorization request, as the authorize endpoint read it. */
+export interface AuthorizeRequest {
+  mallId: string;
+  responseType: string | null;
+  clientId: string | null;
+  redirectUri: string | null;
+  scope: string | null;
+  state: string | null;
+  /** PKCE (RFC 7636): `code_challenge` and `code_challenge_method`, S256 only. */
+  codeChallenge?: string | null;
+  codeChallengeMethod?: string | null;
+}
+
+/** The redirect to send, or a failure (`redirectable` when it may go to the redirect URI). */
+export type AuthorizeResult =
+  | { ok: true; location: string }
+  | { ok: false; failure: OAuthFailure; redirectable: boolean };
+
+/** Whether a presented redirect URI is a registered one (a loopback one on any port, RFC 8252). */
+function redirectMatches(registered: string, presented: string): boolean {
+  if (registered === presented) return true;
+  try {
+    const a = new URL(registered);
+    const b = new URL(presented);
+    const loopback = (u: URL) =>
+      u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    return (
+      loopback(a) &&
+      loopback(b) &&
+      a.hostname === b.hostname &&
+      a.pathname === b.pathname &&
+      a.search === b.search
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Validates an authorization request and issues a code; returns the redirect location. */
+export async function authorize(
+  authority: AuthorityState,
+  {
+    mallId,
+    responseType,
+    clientId,
+    redirectUri,
+    scope,
+    state,
+    codeChallenge,
+    codeChallengeMethod,
+  }: AuthorizeRequest,
+): Promise<AuthorizeResult> {
+  const app = findApp(authority, clientId);
+  if (!app) {
+    return {
+      ok: false,
+      redirectable: false,
+      // RFC 6749 4.1.2.1: an unknown client must not be redirected to; the operator sees a 400.
+      failure: { status: 400, error: 'invalid_request', description: 'The client_id is not registered.' },
+    };
+  }
+  if (!redirectUri || !app.redirectUris.some((registered) => redirectMatches(registered, redirectUri))) {
+    return {
+      ok: false,
+      redirectable: false,
+      failure: {
+        status: 400,
+        error: 'invalid_request',
+        description: 'The redirect_uri is not registered for this app.',
+      },
+    };
+  }
+  const redirectError = (failure: OAuthFailure) => {
+    const target = new URL(redirectUri);
+    target.searchParams.set('error', failure.error);
+    target.searchParams.set('error_description', failure.description);
+    if (state !== null) target.searchParams.set('state', state);
+    return { ok: true as const, location: target.toString() };
+  };
+  if (responseType !== 'code') {
+    return redirectError({
+      status: 400,
+      error: 'unsupported_response_type',
+      description: 'response_type must be code.',
+    });
+  }
+  const requested = (scope ?? '').split(/[,\s]+/).filter(Boolean);
+  if (requested.length === 0 || requested.some((s) => !app.scopes.includes(s))) {
+    return redirectError({
+      status: 400,
+      error: 'invalid_scope',
+      description: 'A requested scope is unknown or not allowed for this app.',
+    });
+  }
+  const pkce = readPkceChallenge(codeChallenge ?? null, codeChallengeMethod ?? null);
+  if (!pkce.ok)
+    return redirectError({ status: 400, error: 'invalid_request', description: pkce.description });
+  const code = newToken();
+  const record: CodeRecord = {
+    pkce: pkce.pkce,
+    clientId: app.clientId,
+    mallId,
+    userId: authority.userId,
+    scopes: requested.map((name) => issuedScopeName(name, authority.settings.scopeAliases)),
+    redirectUri,
+    expiresAt: authority.clock(mallId) + authority.settings.lifetimes.codeMs,
+  };
+  const target = new URL(redirectUri);
+  target.searchParams.set('code', code);
+  if (state !== null) target.searchParams.set('state', state);
+  await authority.store.putCode(code, record);
+  return { ok: true as const, location: target.toString() };
+}

@@ -1,0 +1,27 @@
+// Stage: marks the mall of an authenticated caller in use as soon as the mall is known, if it is on
+// the roster of malls in use already, before the rate limit decides: on Redis the mark leaves in
+// the same write as the rate limit's decision (both are sent in the same turn), and it is made
+// before the answer's work, so neither idle expiry nor the cap drops the mall under the request
+// (mall-state's roster). The mark is not awaited here: the faults stage awaits it, and adds a mall
+// that was not on the roster once the request has passed every check, so a refused request creates
+// no mall. It never answers.
+import type { Identified, MallUse } from '../pipeline/phases.js';
+import type { Step } from '../pipeline/stage.js';
+
+/** What an unauthenticated caller's request marks: nothing. */
+const unmarked: Promise<boolean> = Promise.resolve(false);
+
+/** Creates the stage; `renew` marks a mall in use if it is on the roster (mall-state's `renew`). */
+export function mallInUse(renew: (mallId: string) => Promise<boolean>): Step<Identified, MallUse> {
+  return {
+    name: 'mall-in-use',
+    run({ caller, mallId }) {
+      if (!caller.ok) return { listed: unmarked };
+      const listed = renew(mallId);
+      // A request answered before the faults stage never awaits it; its failure is the store's
+      // outage (logged by the store) or a drop's, which the next mark meets again.
+      listed.catch(() => {});
+      return { listed };
+    },
+  };
+}
