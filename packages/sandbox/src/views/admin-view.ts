@@ -3,12 +3,13 @@
 // placement services (a write inside one store transaction, so a refused write changes nothing) and
 // the result onto the documented body (`{category: …}`, `{count: n}`). The webhook setting is the
 // mall's stored reception status with the scopes the spec's events need (the sandbox has no consent
-// step, so a mall shares them all); the delivery log is empty, since the sandbox sends no events yet.
+// step, so a mall shares them all); the delivery log is the mall's (events/, which also records the
+// events of the writes the spec reports: mall.ts wraps these handlers).
 // Operations without a handler here are answered by the mock from the spec's examples. A read
 // (every handler not wrapped in a transaction) keeps its answers until the next write to the mall
 // (kept-answers.ts).
 
-import { tableNames } from '@mall-api/mall-state';
+import { eventTableNames, tableNames } from '@mall-api/mall-state';
 import type { operations } from '@mall-api/specs/types/admin';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
@@ -17,6 +18,8 @@ import type { ProductRecord } from '../catalogue/product-directory.js';
 import { variantsOf } from '../catalogue/product-options.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { invalidFields } from '../catalogue/refusal.js';
+import { deliveryLog } from '../events/event-deliveries.js';
+import { logPage } from '../events/log-query.js';
 import type { SandboxOutcome } from '../protocol.js';
 import { created, deleted, found, partlyApplied, updated } from '../sandbox-result.js';
 import type { RecentValues } from '../support/recent-values.js';
@@ -41,7 +44,7 @@ type Fields = Record<string, unknown>;
 type ShopCarrier = { query: { shop_no?: number }; body: unknown };
 
 /** The shop a call names (`shop_no` of the body, else of the query; default 1), and where. */
-const shopOf = ({ query, body }: ShopCarrier): { shopNo: number; location: 'body' | 'query' } => {
+export const shopOf = ({ query, body }: ShopCarrier): { shopNo: number; location: 'body' | 'query' } => {
   const shop = (body as { shop_no?: unknown } | undefined)?.shop_no;
   if (typeof shop === 'number') return { shopNo: shop, location: 'body' };
   return { shopNo: query.shop_no ?? 1, location: 'query' };
@@ -311,10 +314,15 @@ export function createAdminView(
     updateWebhookSetting: write(({ body }) =>
       updated({ webhook: { reception_status: webhooks.setReceptionStatus(body.request.reception_status) } }),
     ),
-    listWebhookLogs: () => found({ logs: [] }),
+    listWebhookLogs: ({ query }) =>
+      found({ logs: logPage(deliveryLog(store), shapes.queryMeanings('listWebhookLogs'), query) }),
   };
   return withShopCheck(
-    keepingReads(handlers, writers, keptAnswers(store, tableNames, answerCapacity, recent)),
+    keepingReads(
+      handlers,
+      writers,
+      keptAnswers(store, [...tableNames, ...eventTableNames], answerCapacity, recent),
+    ),
     products.settings.shops,
   );
 }
