@@ -24,6 +24,11 @@ import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { type ApiName, apiProfiles } from './api-profiles.js';
 import { type CompiledApi, compileApi, servedApi } from './compiled-api.js';
 import { demoOAuthApp } from './demo-credentials.js';
+import {
+  type EventDelivery,
+  type EventDeliveryOptions,
+  startEventDelivery,
+} from './events/event-delivery.js';
 import { createHealth, type ReadinessCheck } from './health.js';
 import { isLoopbackAddress } from './host-rule.js';
 import { messageLine, requestLine } from './log-lines.js';
@@ -190,6 +195,12 @@ export interface ServeManyOptions
   /** The bounds of the request journal (defaults: 10,000 entries and 16 MiB per mall, 128 MiB in all). */
   journalLimits?: JournalLimits;
   /**
+   * Sandbox mode: how the malls' events are delivered (the default receiver and its webhook key,
+   * whether any host may receive, timers and retries). Without a receiver, none is sent until one
+   * is registered for a mall through the control API.
+   */
+  events?: EventDeliveryOptions;
+  /**
    * Keep everything shared between requests in Redis (`redis://…`), so several processes on one
    * Redis act as one; `prefix` starts every key (default `mall-api-mock:`, one per deployment).
    * Default: this process's memory.
@@ -258,6 +269,8 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   oauth: OAuthSettings;
   malls: MockMalls;
   sandbox: SandboxMallsGateway | undefined;
+  /** The delivery of the sandbox malls' events (sandbox mode only). */
+  events: EventDelivery | undefined;
   close(): Promise<void>;
 }> {
   const redisState = options.redis
@@ -278,6 +291,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   // The sandbox opened here (closed here too), as opposed to open malls the caller passed.
   let ownSandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
+  let events: EventDelivery | undefined;
   try {
     specs = await loadSpecs(options.specs);
     apis = await compileApis(served, specs);
@@ -299,6 +313,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         ? await loadSandbox(given, clocks, admin, specs, redisState?.mallVersions)
         : undefined;
     sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
+    events = sandbox ? await startEventDelivery(sandbox, options.events) : undefined;
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
@@ -309,6 +324,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
       ...(redisState ? { stores: redisState.stores } : {}),
     });
   } catch (error) {
+    await events?.close();
     await ownSandbox?.close();
     await redisState?.close();
     throw error;
@@ -320,6 +336,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const closeAll = async () => {
     malls.close();
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
+    await events?.close();
     await ownSandbox?.close();
     await redisState?.close();
   };
@@ -332,6 +349,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     graceMs: _grace,
     redis: _redis,
     specs: _specs,
+    events: _events,
     ...shared
   } = options;
   try {
@@ -356,5 +374,5 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     throw error;
   }
   health.markReady();
-  return { mocks, authority, oauth, malls, sandbox, close: closeAll };
+  return { mocks, authority, oauth, malls, sandbox, events, close: closeAll };
 }

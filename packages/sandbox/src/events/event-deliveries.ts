@@ -88,6 +88,23 @@ export function settleEvent(
   attempt: DeliveryAttempt,
   retryAt: number | undefined,
 ): DeliveryLogEntry {
+  const entry = logAttempt(store, mallId, claimed, attempt);
+  const key = eventKey(claimed.seq);
+  const event = store.get<PendingEvent>('event', key);
+  if (event?.claim?.owner === claimed.owner) {
+    if (attempt.success || retryAt === undefined) store.delete('event', key);
+    else store.put('event', key, { ...event, due: retryAt, claim: null });
+  }
+  return entry;
+}
+
+/** Adds an attempt to the log, dropping the oldest entries beyond {@link logCapacity}. */
+function logAttempt(
+  store: SandboxStore,
+  mallId: string,
+  claimed: ClaimedEvent,
+  attempt: DeliveryAttempt,
+): DeliveryLogEntry {
   const entry: DeliveryLogEntry = {
     log_id: String(store.nextNumber('delivery_log', 0)),
     log_type: claimed.logType,
@@ -105,12 +122,6 @@ export function settleEvent(
   const entries = store.entries('delivery');
   for (const [key] of entries.slice(0, Math.max(0, entries.length - logCapacity)))
     store.delete('delivery', key);
-  const key = eventKey(claimed.seq);
-  const event = store.get<PendingEvent>('event', key);
-  if (event?.claim?.owner === claimed.owner) {
-    if (attempt.success || retryAt === undefined) store.delete('event', key);
-    else store.put('event', key, { ...event, due: retryAt, claim: null });
-  }
   return entry;
 }
 

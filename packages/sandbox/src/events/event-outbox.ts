@@ -5,7 +5,8 @@
 // of the operations the spec's `x-emitted-by` names (event-sources.ts): while the mall's reception
 // is on, a successful write records one event whose `resource` holds the attributes the event
 // schema names, taken from the record after the write (before it, for a delete), with the mall id
-// and the shop. Events are numbered in commit order. Delivering them is event-deliveries.ts's job.
+// and the shop. Events are numbered in commit order; the outbox keeps the latest `outboxCapacity`.
+// Delivering them is event-deliveries.ts's job.
 import { randomUUID } from 'node:crypto';
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { ReceptionStatus } from '../catalogue/webhook-setting.js';
@@ -34,6 +35,12 @@ export interface PendingEvent extends StoredRecord {
   readonly claim: { readonly owner: string; readonly until: number } | null;
 }
 
+/**
+ * How many events a mall's outbox keeps: beyond it the oldest go (a mall whose events no receiver
+ * takes keeps only its latest).
+ */
+export const outboxCapacity = 1_000;
+
 /** The store key of the event numbered `seq` (keys sort in commit order). */
 export const eventKey = (seq: number): string => String(seq).padStart(12, '0');
 
@@ -54,6 +61,10 @@ export function recordEvent(
     claim: null,
   };
   store.put('event', eventKey(seq), pending);
+  if (store.size('event') > outboxCapacity) {
+    const oldest = store.entries('event').sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [key] of oldest.slice(0, oldest.length - outboxCapacity)) store.delete('event', key);
+  }
   return seq;
 }
 
