@@ -318,6 +318,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
       ...(sandbox ? { sandbox } : {}),
+      ...(events ? { events } : {}),
       ...(options.mallLimits ? { limits: options.mallLimits } : {}),
       ...(options.expiryClock ? { now: options.expiryClock } : {}),
       ...(options.journalLimits ? { journal: options.journalLimits } : {}),

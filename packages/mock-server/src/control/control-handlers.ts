@@ -8,6 +8,7 @@ import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { components, operations } from '@mall-api/specs/types/control';
 import { coverageTask } from '../api-coverage/coverage-task.js';
+import { eventControlHandlers } from '../events/event-control.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import { refusalReply } from '../sandbox-outcome.js';
@@ -157,5 +158,6 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
       await malls.resetLimits(mallId);
       return ok({ ok: true });
     },
+    ...eventControlHandlers(malls),
   };
 }

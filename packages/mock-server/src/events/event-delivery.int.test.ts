@@ -46,6 +46,7 @@ async function scriptedReceiver() {
   const bodies: Body[] = [];
   const headers: IncomingHttpHeaders[] = [];
   const hanging: ServerResponse[] = [];
+  const waiting = new Set<() => void>();
   let mode: number | 'hang' = 200;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -53,6 +54,7 @@ async function scriptedReceiver() {
     request.on('end', () => {
       bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       headers.push(request.headers);
+      for (const wake of waiting) wake();
       if (mode === 'hang') hanging.push(response);
       else response.writeHead(mode).end(mode === 200 ? 'thanks' : 'broken');
     });
@@ -62,6 +64,17 @@ async function scriptedReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     bodies,
     headers,
+    /** Resolves once `count` events have arrived. */
+    arrived: (count: number) =>
+      new Promise<void>((resolve) => {
+        const wake = () => {
+          if (bodies.length < count) return;
+          waiting.delete(wake);
+          resolve();
+        };
+        waiting.add(wake);
+        wake();
+      }),
     set: (next: number | 'hang') => {
       mode = next;
     },
@@ -154,6 +167,75 @@ describe('startMock({ events: true }): each event the sandbox sends, over HTTP',
     await call('POST', '/categories', { request: { category_name: 'Marker' } });
     await mock.events.next({ event_no: 90042, match: { category_name: 'Marker' } });
     expect(mock.events.received.slice(before).map((event) => event.event_no)).toEqual([90042]);
+  });
+});
+
+describe('the control API’s event operations', () => {
+  let mock: StartedMock;
+  let own: Awaited<ReturnType<typeof scriptedReceiver>>;
+  beforeAll(async () => {
+    mock = await startMock({ apis: ['admin'] });
+    own = await scriptedReceiver();
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+    await own?.close();
+  });
+  const control = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${mock.urls.admin}/__mock/malls/ctl${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Body };
+  };
+
+  it('registers a receiver, refusing a URL or host not allowed with a 422 naming url', async () => {
+    for (const url of ['not a url', 'http://example.com/hook']) {
+      const refused = await control('PUT', '/webhooks/receiver', { url });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.more_info.violations).toEqual([expect.objectContaining({ name: 'url' })]);
+    }
+    const missing = await control('PUT', '/webhooks/receiver', { key: 'k' });
+    expect(missing.status).toBe(422);
+    const registered = await control('PUT', '/webhooks/receiver', { url: own.url, key: 'ctl-key' });
+    expect(registered).toEqual({ status: 200, body: { url: own.url, key: 'ctl-key' } });
+  });
+
+  it('test-sends an event’s sample and resends a logged delivery', async () => {
+    const unknown = await control('POST', '/webhooks/test', { event_no: 12345 });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.more_info.violations).toEqual([expect.objectContaining({ name: 'event_no' })]);
+    // The mall does not exist until it is used.
+    expect((await control('POST', '/webhooks/test', { event_no: 90044 })).status).toBe(404);
+    const token = (await mock.token('ctl')).access_token;
+    const logs = async () =>
+      (
+        (await (
+          await fetch(`${mock.mallUrl('admin', 'ctl')}/api/v2/admin/webhooks/logs`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as Body
+      ).logs as Body[];
+    expect(await logs()).toEqual([]);
+    expect(await control('POST', '/webhooks/test', { event_no: 90044 })).toEqual({
+      status: 202,
+      body: { queued: true },
+    });
+    await own.arrived(1);
+    // The attempt is logged once the receiver's answer is in.
+    let entries = await logs();
+    for (let tries = 0; entries.length === 0 && tries < 100; tries++) entries = await logs();
+    expect(entries.map((entry) => [entry.event_no, entry.log_type, entry.success])).toEqual([
+      [90044, 'T', 'T'],
+    ]);
+    expect(own.bodies.at(-1)?.event_no).toBe(90044);
+    expect(own.headers.at(-1)?.['x-api-key']).toBe('ctl-key');
+    expect(await control('POST', `/webhooks/logs/${entries[0]?.log_id}/resend`)).toEqual({
+      status: 202,
+      body: { queued: true },
+    });
+    expect((await control('POST', '/webhooks/logs/999/resend')).status).toBe(404);
   });
 });
 
