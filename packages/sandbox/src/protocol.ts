@@ -134,6 +134,13 @@ export interface DeliveryAttempt {
   readonly responseBody: string | null;
 }
 
+/** One attempt to settle: the event, how the attempt went and when to try again (undefined: never). */
+export interface SettledAttempt {
+  readonly claimed: ClaimedEvent;
+  readonly attempt: DeliveryAttempt;
+  readonly retryAt: number | undefined;
+}
+
 /**
  * The malls' events as a dispatcher uses them: every committed write the spec reports recorded an
  * event in its mall's outbox; the dispatcher claims each due one (under a lease: one dispatcher
@@ -142,15 +149,13 @@ export interface DeliveryAttempt {
 export interface SandboxEvents {
   /** Sets who hears that a mall's outbox changed here (a write, or a catch-up of a shared store). */
   onChange(listener: (mallId: string) => void): void;
-  /** Claims the mall's first event due at `now` for `owner` until `now + leaseMs`; undefined when none is due. */
-  claim(mallId: string, owner: string, now: number, leaseMs: number): Promise<ClaimedEvent | undefined>;
-  /** Logs an attempt; its event is done, or due again at `retryAt` when given and the attempt failed. */
-  settle(
-    mallId: string,
-    claimed: ClaimedEvent,
-    attempt: DeliveryAttempt,
-    retryAt: number | undefined,
-  ): Promise<void>;
+  /**
+   * Claims the mall's first `max` events due at `now`, in commit order, for `owner` until `now +
+   * leaseMs`; none when none is due.
+   */
+  claim(mallId: string, owner: string, now: number, leaseMs: number, max: number): Promise<ClaimedEvent[]>;
+  /** Logs attempts; each event is done, or due again at its `retryAt` when given and the attempt failed. */
+  settle(mallId: string, settled: readonly SettledAttempt[]): Promise<void>;
   /** When the mall's next waiting event may be claimed; undefined when none waits. */
   nextDue(mallId: string): Promise<number | undefined>;
   /** Puts a logged delivery's event in the outbox again (a resend); false when the mall has no such entry. */

@@ -24,6 +24,8 @@ const server = createServer((request, response) => {
   });
 });
 let replicas: Awaited<ReturnType<typeof startMockServers>>[] = [];
+/** What the dispatchers could not do (a store they could not reach). */
+const errors: unknown[] = [];
 
 beforeAll(async () => {
   [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
@@ -36,7 +38,7 @@ beforeAll(async () => {
         ports: { admin: 0 },
         sandbox: { store: { postgres: postgres.url } },
         redis: redis.url,
-        events: { receiver: { url } },
+        events: { receiver: { url }, onError: (error) => errors.push(error) },
       }),
     );
 }, 120_000);
@@ -65,6 +67,7 @@ it('delivers each event once across replicas racing for it', { timeout: 120_000 
     for (const other of replicas) other.events?.dispatcher.kick('shared');
     await Promise.all(replicas.map((other) => other.events?.dispatcher.idle()));
   }
+  expect(errors).toEqual([]);
   expect(received.map((body) => body.resource.product_no)).toEqual(created);
   expect(received.every((body) => body.event_no === 90001)).toBe(true);
   for (const replica of replicas) {

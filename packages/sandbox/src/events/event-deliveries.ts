@@ -48,32 +48,37 @@ export function hasDue(store: SandboxStore, now: number): boolean {
 }
 
 /**
- * Claims the first event due at `now` for `owner` until `now + leaseMs`, counting the attempt;
- * undefined when none is due. A retried normal event is logged as a resend (R).
+ * Claims the first `max` events due at `now` (commit order) for `owner` until `now + leaseMs`,
+ * counting an attempt for each; none when none is due. A retried normal event is logged as a
+ * resend (R).
  */
-export function claimEvent(
+export function claimEvents(
   store: SandboxStore,
   owner: string,
   now: number,
   leaseMs: number,
-): ClaimedEvent | undefined {
-  const event = pending(store).find((candidate) => claimable(candidate, now));
-  if (!event) return undefined;
-  const attempt = event.attempts + 1;
-  store.put('event', eventKey(event.seq), {
-    ...event,
-    attempts: attempt,
-    claim: { owner, until: now + leaseMs },
+  max: number,
+): ClaimedEvent[] {
+  const due = pending(store)
+    .filter((candidate) => claimable(candidate, now))
+    .slice(0, max);
+  return due.map((event) => {
+    const attempt = event.attempts + 1;
+    store.put('event', eventKey(event.seq), {
+      ...event,
+      attempts: attempt,
+      claim: { owner, until: now + leaseMs },
+    });
+    return {
+      seq: event.seq,
+      eventNo: event.event_no,
+      body: event.body,
+      traceId: event.trace_id,
+      attempt,
+      logType: event.log_type === 'G' && attempt > 1 ? 'R' : event.log_type,
+      owner,
+    };
   });
-  return {
-    seq: event.seq,
-    eventNo: event.event_no,
-    body: event.body,
-    traceId: event.trace_id,
-    attempt,
-    logType: event.log_type === 'G' && attempt > 1 ? 'R' : event.log_type,
-    owner,
-  };
 }
 
 /**

@@ -26,14 +26,7 @@ const now = Date.parse('2026-05-01T00:00:00Z');
 
 /** Claims every event due at `at`, in order (each stays claimed). */
 async function claimAll(events: SandboxEvents, mallId: string, at = now): Promise<ClaimedEvent[]> {
-  const claimed: ClaimedEvent[] = [];
-  for (
-    let next = await events.claim(mallId, owner, at, lease);
-    next;
-    next = await events.claim(mallId, owner, at, lease)
-  )
-    claimed.push(next);
-  return claimed;
+  return events.claim(mallId, owner, at, lease, 1_000);
 }
 
 /** A validator of the event body the spec declares for each event number. */
@@ -175,15 +168,27 @@ describe('claims, attempts and the delivery log', () => {
     const mall = await openMall('events-lease');
     await mall.createProduct({ product_name: 'Leased lamp', supply_price: '1000.00' });
     const { events } = mall.malls;
-    const first = await events.claim('events-lease', 'a', now, lease);
+    const [first] = await events.claim('events-lease', 'a', now, lease, 1);
     expect(first).toMatchObject({ eventNo: 90001, attempt: 1, logType: 'G', owner: 'a' });
-    expect(await events.claim('events-lease', 'b', now + lease - 1, lease)).toBeUndefined();
+    expect(await events.claim('events-lease', 'b', now + lease - 1, lease, 1)).toEqual([]);
     expect(await events.nextDue('events-lease')).toBe(now + lease);
-    const again = await events.claim('events-lease', 'b', now + lease, lease);
+    const [again] = await events.claim('events-lease', 'b', now + lease, lease, 1);
     expect(again).toMatchObject({ seq: first?.seq, attempt: 2, logType: 'R', owner: 'b' });
     // The first dispatcher's late success is logged but leaves the event to the one holding it.
-    await events.settle('events-lease', first as ClaimedEvent, accepted, undefined);
+    await events.settle('events-lease', [
+      { claimed: first as ClaimedEvent, attempt: accepted, retryAt: undefined },
+    ]);
     expect(await events.nextDue('events-lease')).toBe(now + 2 * lease);
+  });
+
+  it('claims at most the number asked, oldest first', async () => {
+    const mall = await openMall('events-batch');
+    for (const name of ['One', 'Two', 'Three']) await mall.createCategory({ category_name: name });
+    const { events } = mall.malls;
+    const names = (claimed: ClaimedEvent[]) =>
+      claimed.map((event) => JSON.parse(event.body).resource.category_name);
+    expect(names(await events.claim('events-batch', owner, now, lease, 2))).toEqual(['One', 'Two']);
+    expect(names(await events.claim('events-batch', owner, now, lease, 2))).toEqual(['Three']);
   });
 
   it('logs every attempt, retries when asked and answers the log by its declared filters', async () => {
@@ -192,17 +197,22 @@ describe('claims, attempts and the delivery log', () => {
     await mall.createCategory({ category_name: 'Logged shelf' });
     const { events } = mall.malls;
     const [productEvent, categoryEvent] = await claimAll(events, 'events-log');
-    await events.settle('events-log', productEvent as ClaimedEvent, failed, now + 1_000);
-    await events.settle('events-log', categoryEvent as ClaimedEvent, accepted, undefined);
-    expect(await events.claim('events-log', owner, now + 999, lease)).toBeUndefined();
-    const retry = await events.claim('events-log', owner, now + 1_000, lease);
+    await events.settle('events-log', [
+      { claimed: productEvent as ClaimedEvent, attempt: failed, retryAt: now + 1_000 },
+    ]);
+    await events.settle('events-log', [
+      { claimed: categoryEvent as ClaimedEvent, attempt: accepted, retryAt: undefined },
+    ]);
+    expect(await events.claim('events-log', owner, now + 999, lease, 1)).toEqual([]);
+    const [retry] = await events.claim('events-log', owner, now + 1_000, lease, 1);
     expect(retry).toMatchObject({ eventNo: 90001, attempt: 2, logType: 'R' });
-    await events.settle(
-      'events-log',
-      retry as ClaimedEvent,
-      { ...accepted, requestedAt: now + 1_000 },
-      now + 5_000,
-    );
+    await events.settle('events-log', [
+      {
+        claimed: retry as ClaimedEvent,
+        attempt: { ...accepted, requestedAt: now + 1_000 },
+        retryAt: now + 5_000,
+      },
+    ]);
     expect(await events.nextDue('events-log')).toBeUndefined();
 
     const { logs } = await mall.admin('listWebhookLogs');
@@ -237,7 +247,9 @@ describe('claims, attempts and the delivery log', () => {
     await mall.createProduct({ product_name: 'Resent lamp', supply_price: '1000.00' });
     const { events } = mall.malls;
     const [original] = await claimAll(events, 'events-resend');
-    await events.settle('events-resend', original as ClaimedEvent, accepted, undefined);
+    await events.settle('events-resend', [
+      { claimed: original as ClaimedEvent, attempt: accepted, retryAt: undefined },
+    ]);
     const [logged] = (await mall.admin('listWebhookLogs')).logs as Body[];
     expect(await events.resend('events-resend', logged?.log_id)).toBe(true);
     expect(await events.resend('events-resend', 'no-such-log')).toBe(false);

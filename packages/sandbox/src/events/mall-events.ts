@@ -1,14 +1,14 @@
 // The events of the malls a sandbox holds, as its gateway offers them to a dispatcher: who hears
 // that a mall's outbox changed (a write recorded an event here, or a catch-up of a shared store
-// found one), claiming the next due event of a mall (a read first, so a mall without one is never
+// found one), claiming a mall's next due events (a read first, so a mall without one is never
 // written; then a write, under the mall's lock on a shared store, so two replicas never claim the
-// same event), settling an attempt, and the resend and test sends the control API asks for. Every
+// same event), settling attempts, and the resend and test sends the control API asks for. Every
 // change goes through the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
 import { type MallStorage, runAsWrite } from '@mall-api/mall-state';
 import { type SpecModel, webhooksOf } from '@mall-api/spec-model';
-import type { SandboxEvents } from '../protocol.js';
+import type { ClaimedEvent, SandboxEvents } from '../protocol.js';
 import {
-  claimEvent,
+  claimEvents,
   hasDue,
   nextDue,
   recordTestEvent,
@@ -45,13 +45,19 @@ export function mallEvents(
   };
   return {
     onChange: listen,
-    async claim(mallId, owner, now, leaseMs) {
+    async claim(mallId, owner, now, leaseMs, max) {
       const due = await storage.read(mallId, (store) => hasDue(store, now));
-      if (due !== true) return undefined;
-      return onExisting(mallId, (store) => claimEvent(store, owner, now, leaseMs));
+      if (due !== true) return [];
+      return (
+        (await onExisting<ClaimedEvent[]>(mallId, (store) => claimEvents(store, owner, now, leaseMs, max))) ??
+        []
+      );
     },
-    async settle(mallId, claimed, attempt, retryAt) {
-      await onExisting(mallId, (store) => settleEvent(store, mallId, claimed, attempt, retryAt));
+    async settle(mallId, settled) {
+      await onExisting(mallId, (store) => {
+        for (const { claimed, attempt, retryAt } of settled)
+          settleEvent(store, mallId, claimed, attempt, retryAt);
+      });
     },
     async nextDue(mallId) {
       const due = await storage.read(mallId, nextDue);
