@@ -236,6 +236,14 @@ describe('the control API’s event operations', () => {
       body: { queued: true },
     });
     expect((await control('POST', '/webhooks/logs/999/resend')).status).toBe(404);
+    // The same through startMock's control client.
+    await mock.control.resendDelivery('ctl', String(entries[0]?.log_id));
+    await mock.control.sendTestEvent('ctl', 90001);
+    await own.arrived(4);
+    expect(own.bodies.slice(-3).map((body) => body.event_no)).toEqual([90044, 90044, 90001]);
+    await expect(mock.control.setWebhookReceiver('ctl', 'http://example.com/hook')).rejects.toThrow(
+      /422|private/,
+    );
   });
 });
 
