@@ -59,9 +59,11 @@ const withReceiver = await start('serve-events-mock.mjs', [
   `http://127.0.0.1:${sinkPort}/events`,
 ]);
 const scopes = 'mall.read_product,mall.write_product';
+/** @typedef {{ name: string, url: string, token: string, rates: number[], writes: number }} Served */
+/** @type {Served[]} */
 const servers = [
-  { name: 'without receiver', url: JSON.parse(without.ready).url, rates: /** @type {number[]} */ ([]) },
-  { name: 'with receiver', url: JSON.parse(withReceiver.ready).url, rates: /** @type {number[]} */ ([]) },
+  { name: 'without receiver', url: JSON.parse(without.ready).url, token: '', rates: [], writes: 0 },
+  { name: 'with receiver', url: JSON.parse(withReceiver.ready).url, token: '', rates: [], writes: 0 },
 ];
 try {
   for (const server of servers) server.token = await mallToken(server.url, 'benchmall', scopes);
@@ -74,7 +76,7 @@ try {
       );
       if (result.failures > 0) throw new Error(`${server.name}: ${result.failures} failed requests`);
       server.rates.push(result.requestsPerSecond);
-      server.writes = (server.writes ?? 0) + result.requestsPerSecond * Number(values.seconds);
+      server.writes += result.requestsPerSecond * Number(values.seconds);
       process.stdout.write(
         `round ${round} ${server.name}: ${result.requestsPerSecond.toFixed(0)} writes/s\n`,
       );
