@@ -208,6 +208,8 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       void (await data(
         api.POST('/__mock/malls/{mall}/webhooks/logs/{log_id}/resend', {
           params: { path: { mall: mallId, log_id: logId } },
+          // A POST to the control API is JSON, even one without a body.
+          headers: { 'content-type': 'application/json' },
         }),
       )),
   };
