@@ -2,7 +2,7 @@
 // mock (only its port changed, a fresh access token of the demo mall in `MALL_ACCESS_TOKEN`): the
 // receiver example answers its own delivery 200 and prints the product numbers of the bulk event;
 // the settings example prints the mall's reception status, its scopes and an empty failure log (the
-// sandbox sends no events). The table of event numbers is the spec's.
+// mocks here have no receiver, so nothing was delivered). The table of event numbers is the spec's.
 import { issueDemoTokens, startMockServers } from '@mall-api/mock-server';
 import { loadSpecSync, webhooksOf } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ describe('the events guide', () => {
     },
     {
       index: 2,
-      does: 'reads the webhook setting and an empty failure log from the sandbox',
+      does: 'reads the webhook setting and an empty failure log from the sandbox (no receiver)',
       prints: [/^reception T scopes mall\.read_\w+ mall\.read_\w+$/m, /^0 failed deliveries$/m],
     },
   ])('example $index: $does', { timeout: 120_000 }, async ({ index, prints }) => {

@@ -2,7 +2,9 @@
 // The Redocly plugin `mall`: this project's lint rules over the spec sources and bundles.
 // `rule-provenance` (rule-provenance.js): a rule extension says where its fact comes from;
 // `query-meaning` (query-meaning.js): every query parameter declares its meaning in `x-query`;
-// `record-reference` (record-reference.js): `x-refers-to` and `x-per-shop` read.
+// `record-reference` (record-reference.js): `x-refers-to` and `x-per-shop` read;
+// `event-source` (event-source.js): an event's `x-emitted-by` names write operations.
+import { EventSource } from './event-source.js';
 import { QueryMeaning } from './query-meaning.js';
 import { RecordReference } from './record-reference.js';
 import { RuleProvenance } from './rule-provenance.js';
@@ -15,6 +17,7 @@ export default function mallPlugin() {
         'rule-provenance': RuleProvenance,
         'query-meaning': QueryMeaning,
         'record-reference': RecordReference,
+        'event-source': EventSource,
       },
     },
   };

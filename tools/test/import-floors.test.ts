@@ -12,7 +12,7 @@ const source = 'packages/mock-server/src';
 
 /** mock-server's folders, bottom floor first; `.` is the package root, which holds its entries. */
 const floors: readonly (readonly string[])[] = [
-  ['http', 'process', 'faults', 'malls'],
+  ['http', 'process', 'faults', 'events', 'malls'],
   ['responses', 'oauth'],
   ['identity'],
   ['pipeline'],

@@ -57,9 +57,12 @@ export type { Purged } from './store/purged.js';
 export {
   clearStore,
   createMemoryStore,
+  type EventTableName,
+  eventTableNames,
   type SandboxStore,
   type StoredRecord,
   type StoreJournal,
+  type StoreTable,
   type TableName,
   tableNames,
 } from './store/store.js';

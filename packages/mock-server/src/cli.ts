@@ -26,6 +26,7 @@ import {
 } from '@mall-api/auth/command-line';
 import { defaultJournalLimits, defaultMallLimits } from '@mall-api/mall-state';
 import { defaultControlBodyLimit, defaultControlOrigins } from './control/control-guard.js';
+import { receiverTargetProblem } from './events/receiver-targets.js';
 import { clientAddressOf } from './http/client-address.js';
 import { type ApiName, apiProfiles } from './identity/api-profiles.js';
 import { demoCollectionClients, demoOAuthClient } from './oauth/demo-credentials.js';
@@ -96,6 +97,20 @@ const options = {
     type: 'string',
     value: 'DIR',
     help: 'register each DIR/<name>.json as the fixture <name> a reset can load',
+  },
+  'webhook-url': {
+    type: 'string',
+    value: 'URL',
+    help: 'POST every mall’s events to URL (a loopback or private address unless --webhook-any-host)',
+  },
+  'webhook-key': {
+    type: 'string',
+    value: 'KEY',
+    help: 'the webhook key sent with each event as X-API-Key',
+  },
+  'webhook-any-host': {
+    type: 'boolean',
+    help: 'events may go to any host, not only this machine and private networks',
   },
   redis: {
     type: 'string',
@@ -221,6 +236,17 @@ function integer(values: Values, name: keyof typeof options, min: number, max: n
   if (!(/^\d+$/.test(text.trim()) && value >= min && value <= max))
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${text}`);
   return value;
+}
+
+/** The default receiver of the malls' events (`--webhook-url`, `--webhook-key`), checked like a registered one. */
+function eventsOf(values: Values) {
+  const url = values['webhook-url'];
+  if (url === undefined) return {};
+  const anyTarget = values['webhook-any-host'] === true;
+  const problem = receiverTargetProblem(url, anyTarget);
+  if (problem) throw new UsageError(`--webhook-url ${problem}`);
+  const key = values['webhook-key'];
+  return { events: { receiver: { url, ...(key === undefined ? {} : { key }) }, anyTarget } };
 }
 
 /** Where the sandbox keeps its malls: `--store` (memory or a PostgreSQL URL) or `--data-dir`. */
@@ -385,6 +411,7 @@ function settingsOf(values: Values, positionals: readonly string[]) {
             ...(values.fixtures === undefined ? {} : { fixtures: fixturesIn(values.fixtures) }),
           },
         }),
+    ...eventsOf(values),
     ...(values.redis === undefined
       ? {}
       : {

@@ -108,6 +108,64 @@ export type MallOutcome = { readonly ok: true; readonly counts: MallCounts } | R
 /** Whether a mall is still unused since it was found idle (the mocks' roster answers; see mall-state's roster). */
 export type StillUnused = () => Promise<boolean>;
 
+/** An event claimed for delivery by one dispatcher. */
+export interface ClaimedEvent {
+  readonly seq: number;
+  readonly eventNo: number;
+  /** The JSON body to POST, as text. */
+  readonly body: string;
+  readonly traceId: string;
+  /** The attempt this is (1 for the first). */
+  readonly attempt: number;
+  /** How the log shows this attempt. */
+  readonly logType: 'G' | 'R' | 'T';
+  readonly owner: string;
+}
+
+/** How one attempt went. */
+export interface DeliveryAttempt {
+  /** When it was sent (ms since the epoch). */
+  readonly requestedAt: number;
+  readonly endpoint: string;
+  /** Whether the receiver accepted it (a 2xx answer). */
+  readonly success: boolean;
+  /** The receiver's status, or null when none came (timeout, refused connection). */
+  readonly status: number | null;
+  readonly responseBody: string | null;
+}
+
+/** One attempt to settle: the event, how the attempt went and when to try again (undefined: never). */
+export interface SettledAttempt {
+  readonly claimed: ClaimedEvent;
+  readonly attempt: DeliveryAttempt;
+  readonly retryAt: number | undefined;
+}
+
+/**
+ * The malls' events as a dispatcher uses them: every committed write the spec reports recorded an
+ * event in its mall's outbox; the dispatcher claims each due one (under a lease: one dispatcher
+ * across replicas), sends it and settles the attempt (logged; retried when it asks).
+ */
+export interface SandboxEvents {
+  /** Sets who hears that a mall's outbox changed here (a write, or a catch-up of a shared store). */
+  onChange(listener: (mallId: string) => void): void;
+  /**
+   * Claims the mall's first `max` events due at `now`, in commit order, for `owner` until `now +
+   * leaseMs`; none when none is due.
+   */
+  claim(mallId: string, owner: string, now: number, leaseMs: number, max: number): Promise<ClaimedEvent[]>;
+  /** Logs attempts; each event is done, or due again at its `retryAt` when given and the attempt failed. */
+  settle(mallId: string, settled: readonly SettledAttempt[]): Promise<void>;
+  /** When the mall's next waiting event may be claimed; undefined when none waits. */
+  nextDue(mallId: string): Promise<number | undefined>;
+  /** Puts a logged delivery's event in the outbox again (a resend); false when the mall has no such entry. */
+  resend(mallId: string, logId: string): Promise<boolean>;
+  /** Puts a test send of the event's documented sample in the outbox; false for an event the spec lacks or a mall that does not exist. */
+  sendTest(mallId: string, eventNo: number): Promise<boolean>;
+  /** The event numbers the spec declares. */
+  eventNumbers(): readonly number[];
+}
+
 /** The sandbox as the mocks' answer stage uses it. */
 export interface SandboxGateway {
   /** Whether the sandbox answers this operation (else the documented example does). */
@@ -138,5 +196,7 @@ export interface SandboxMallsGateway extends SandboxGateway {
   drop(mallId: string, stillUnused?: StillUnused): Promise<boolean>;
   /** Whether the sandbox's storage answers now (a shared database). */
   ready(): Promise<boolean>;
+  /** The malls' events and their delivery. */
+  readonly events: SandboxEvents;
   close(): Promise<void>;
 }

@@ -34,6 +34,7 @@ describe('webhooksOf', () => {
         operationId: 'receiveThing',
         eventNo: 90001,
         requiredScope: 'mall.read_thing',
+        emittedBy: [],
         bodySchema: { $ref: '#/components/schemas/ThingEvent' },
         extensions: { 'x-required-scope': 'mall.read_thing', 'x-sandbox': { sends: false } },
       },
@@ -42,6 +43,13 @@ describe('webhooksOf', () => {
 
   it('refuses an event whose body does not fix event_no to a number', () => {
     expect(() => webhooksOf(documentWith('90001'))).toThrow(/thingCreated does not fix event_no/);
+  });
+
+  it('reads the operations x-emitted-by names', () => {
+    const document = documentWith(90001);
+    const post = (document.webhooks as JsonObject).thingCreated as { post: JsonObject };
+    post.post['x-emitted-by'] = { operations: ['createThing'], description: 'Sent.' };
+    expect(webhooksOf(document)[0]?.emittedBy).toEqual(['createThing']);
   });
 
   it('lists nothing for a document without webhooks', () => {
@@ -53,6 +61,16 @@ describe('webhooksOf', () => {
     expect(events.map((entry) => entry.eventNo)).toEqual([
       90001, 90002, 90003, 90022, 90041, 90075, 90150, 90042, 90043, 90044, 90045, 90046,
     ]);
+    expect(
+      Object.fromEntries(events.flatMap((entry) => entry.emittedBy.map((id) => [id, entry.eventNo]))),
+    ).toEqual({
+      createProduct: 90001,
+      updateProduct: 90002,
+      deleteProduct: 90003,
+      createCategory: 90042,
+      updateCategory: 90043,
+      deleteCategory: 90044,
+    });
     expect(new Set(events.map((entry) => entry.requiredScope))).toEqual(
       new Set(['mall.read_product', 'mall.read_category']),
     );

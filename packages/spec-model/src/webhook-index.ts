@@ -1,7 +1,8 @@
 // The events a bundled document declares under OpenAPI 3.1 `webhooks`: one entry per event with
 // its name, operationId, the event number its body's `event_no` is fixed to (`const`), the read
-// scope an app needs to receive it (`x-required-scope`) and the body schema. Read by the sandbox (the
-// scopes a mall shares) and the admin client's code generator (the event numbers a delivery may
+// scope an app needs to receive it (`x-required-scope`), the operations whose writes send it
+// (`x-emitted-by`) and the body schema. Read by the sandbox (the scopes a mall shares, the events its
+// writes record) and the admin client's code generator (the event numbers a delivery may
 // carry); the events are not routes, so they stay out of the operation index.
 import { extensionsOf, isJsonObject, type JsonObject, resolveOptional } from './json-document.js';
 import { httpMethods } from './operation-index.js';
@@ -15,6 +16,8 @@ export interface WebhookEntry {
   readonly eventNo: number;
   /** `x-required-scope`: the scope an app needs to receive the event, if declared. */
   readonly requiredScope: string | undefined;
+  /** `x-emitted-by`: the operationIds whose committed writes the sandbox reports with the event. */
+  readonly emittedBy: readonly string[];
   /** The JSON body's schema, as written. */
   readonly bodySchema: JsonObject;
   /** The operation's own `x-` extensions. */
@@ -47,12 +50,15 @@ export function webhooksOf(document: JsonObject): WebhookEntry[] {
       const eventNo = eventNoOf(document, bodySchema);
       if (eventNo === undefined) throw new Error(`the event ${name} does not fix event_no in its JSON body`);
       const scope = operation['x-required-scope'];
+      const emitted = resolveOptional(document, operation['x-emitted-by']);
+      const operations = Array.isArray(emitted?.operations) ? emitted.operations : [];
       return [
         {
           name,
           operationId: String(operation.operationId),
           eventNo,
           requiredScope: typeof scope === 'string' ? scope : undefined,
+          emittedBy: operations.filter((id): id is string => typeof id === 'string'),
           bodySchema,
           extensions: extensionsOf(operation),
         },

@@ -11,7 +11,7 @@ import {
   type SandboxStore,
   type StoredRecord,
   type StoreJournal,
-  type TableName,
+  type StoreTable,
 } from './store.js';
 
 /** A mall's next row set, written while staged (see {@link LocalRows.stage}). */
@@ -27,7 +27,7 @@ export interface LocalRows {
   /** The malls with stored rows. */
   malls(): string[];
   /** The stored records of a mall. */
-  records(mallId: string): Iterable<[TableName, string, StoredRecord]>;
+  records(mallId: string): Iterable<[StoreTable, string, StoredRecord]>;
   /** The journal writing a mall's store through to its rows. */
   journal(mallId: string): StoreJournal;
   /** A new row set for the mall's next records. */
@@ -51,12 +51,12 @@ interface LocalMall {
 export function localMalls(rows?: LocalRows): MallStorage {
   const held = new Map<string, LocalMall>();
   let generation = 0;
-  let changed: ((mallId: string, table: TableName) => void) | undefined;
+  let changed: ((mallId: string, table: StoreTable) => void) | undefined;
   /** A new mall over a store of `journal` preloaded with `records`. */
   const mallOf = (
     mallId: string,
     journal: StoreJournal | undefined,
-    records: Iterable<[TableName, string, StoredRecord]> = [],
+    records: Iterable<[StoreTable, string, StoredRecord]> = [],
   ): LocalMall => {
     const mall: LocalMall = {
       version: 0,

@@ -7,7 +7,7 @@
 // (reset, fixture, restore) and drops malls under the mall's turn. Every operation answers a
 // promise, so the sandbox has one way to use any storage. The interface only.
 import type { StillUnused } from '../malls/mall-roster.js';
-import type { SandboxStore, TableName } from './store.js';
+import type { SandboxStore, StoreTable } from './store.js';
 
 /** What {@link MallStorage.read} answers when the call must run as a write instead. */
 export const runAsWrite: unique symbol = Symbol('run as write');
@@ -82,7 +82,7 @@ export interface MallStorage {
   /** Sets who hears of a mall held here that another replica dropped (one listener). */
   observeGone(gone: (mallId: string) => void): void;
   /** Sets who hears of every change to a table of a mall's store (one listener). */
-  observe(changed: (mallId: string, table: TableName) => void): void;
+  observe(changed: (mallId: string, table: StoreTable) => void): void;
   /** Whether the storage answers now. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

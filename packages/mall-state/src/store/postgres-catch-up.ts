@@ -6,11 +6,11 @@
 import type pg from 'pg';
 import type { CatchUpHooks } from './mall-storage.js';
 import { apply, type Change, type Held, heldOrOpen, newHeld, type PostgresState } from './postgres-held.js';
-import type { StoredRecord, TableName } from './store.js';
+import type { StoredRecord, StoreTable } from './store.js';
 
 /** A mall's row in the `malls` table. */
 export type MallRow = { version: string; created: string; rowset: string; floor: string };
-type RecordRow = { tbl: TableName; key: string; value: StoredRecord | null; version: string };
+type RecordRow = { tbl: StoreTable; key: string; value: StoredRecord | null; version: string };
 /** A mall's row and the rows of its row set changed since some version, read in one snapshot. */
 type MallState = { readonly row: MallRow; readonly rows: RecordRow[] };
 type Connection = pg.Pool | pg.PoolClient;
@@ -33,7 +33,7 @@ export async function stateOf(
   since: string,
 ): Promise<MallState | undefined> {
   const rows = await state.session.query<
-    MallRow & { tbl: TableName | null; key: string; value: StoredRecord | null; record_version: string }
+    MallRow & { tbl: StoreTable | null; key: string; value: StoredRecord | null; record_version: string }
   >(
     on,
     `SELECT m.version, m.created, m.rowset, m.floor, r.tbl, r.key, r.value, r.version AS record_version

@@ -9,14 +9,15 @@ import type { PostgresSession } from './postgres-session.js';
 import {
   clearStore,
   createMemoryStore,
+  eventTableNames,
   type SandboxStore,
   type StoredRecord,
-  type TableName,
+  type StoreTable,
   tableNames,
 } from './store.js';
 
 /** A change to one record: its new value, or undefined for a deletion. */
-export type Change = readonly [table: TableName, key: string, value: StoredRecord | undefined];
+export type Change = readonly [table: StoreTable, key: string, value: StoredRecord | undefined];
 
 /** The writes of one call: the last change of each table and key, in order of first change. */
 interface Captured {
@@ -43,13 +44,13 @@ export interface PostgresState {
   /** Calls on one mall take turns in a replica. */
   readonly serially: OneAtATime;
   readonly versions: SharedMallVersions | undefined;
-  changed: ((mallId: string, table: TableName) => void) | undefined;
+  changed: ((mallId: string, table: StoreTable) => void) | undefined;
   gone: ((mallId: string) => void) | undefined;
 }
 
 /** A memory store for `mallId` whose writes {@link capture} collects; not yet the mall's. */
 export function newHeld(state: PostgresState, mallId: string): Held {
-  const collect = (table: TableName, key: string, value: StoredRecord | undefined) => {
+  const collect = (table: StoreTable, key: string, value: StoredRecord | undefined) => {
     const captured = mall.capturing;
     if (!captured) return;
     const id = `${table}\u0000${key}`;
@@ -126,5 +127,6 @@ export function capture<R>(mall: Held, work: () => R): { result: R; changes: Cha
 
 /** Every record of a store as changes, table by table, in order. */
 export function* recordsOf(store: SandboxStore): Generator<Change> {
-  for (const table of tableNames) for (const [key, value] of store.entries(table)) yield [table, key, value];
+  for (const table of [...tableNames, ...eventTableNames])
+    for (const [key, value] of store.entries(table)) yield [table, key, value];
 }

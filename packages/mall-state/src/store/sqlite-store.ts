@@ -19,12 +19,12 @@ import { nextTurn } from '../support/next-turn.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { type LocalRows, localMalls } from './local-malls.js';
 import type { MallStorage } from './mall-storage.js';
-import type { StoredRecord, StoreJournal, TableName } from './store.js';
+import type { StoredRecord, StoreJournal, StoreTable } from './store.js';
 
 /** Rows deleted per statement when an old row set goes (one chunk between turns of the event loop). */
 const rowsPerDelete = 2_000;
 
-type Row = { tbl: TableName; key: string; value: string };
+type Row = { tbl: StoreTable; key: string; value: string };
 
 /** Loads `better-sqlite3`, explaining how to get it when it is not installed. */
 async function loadDriver(): Promise<typeof BetterSqlite3> {
@@ -102,7 +102,7 @@ function rowsOf(db: BetterSqlite3.Database, unlock: () => void): LocalRows {
   return {
     malls: () => malls.pluck().all() as string[],
     records: (mallId) =>
-      (rowsIn.all(current(mallId)) as Row[]).map((row): [TableName, string, StoredRecord] => [
+      (rowsIn.all(current(mallId)) as Row[]).map((row): [StoreTable, string, StoredRecord] => [
         row.tbl,
         row.key,
         JSON.parse(row.value) as StoredRecord,

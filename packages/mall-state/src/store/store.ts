@@ -21,23 +21,36 @@ export const tableNames = [
 /** One of {@link tableNames}. */
 export type TableName = (typeof tableNames)[number];
 
+/**
+ * The tables of a mall's events, beside its records and not in its snapshots: `event`, the events
+ * its committed writes recorded and not yet delivered (the outbox, written in the write's own
+ * transaction), and `delivery`, the log of its delivery attempts.
+ */
+export const eventTableNames = ['event', 'delivery'] as const;
+
+/** One of {@link eventTableNames}. */
+export type EventTableName = (typeof eventTableNames)[number];
+
+/** Any table of a mall's store. */
+export type StoreTable = TableName | EventTableName;
+
 /** A stored record: any JSON object. */
 export type StoredRecord = Record<string, unknown>;
 
 /** Where the sandbox keeps its records. */
 export interface SandboxStore {
   /** The record under `key`, or undefined. Callers must not mutate it: `put` a changed copy. */
-  get<T extends StoredRecord = StoredRecord>(table: TableName, key: string): T | undefined;
+  get<T extends StoredRecord = StoredRecord>(table: StoreTable, key: string): T | undefined;
   /** Every record of a table, in insertion order. */
-  all<T extends StoredRecord = StoredRecord>(table: TableName): T[];
+  all<T extends StoredRecord = StoredRecord>(table: StoreTable): T[];
   /** Every key and record of a table, in insertion order. */
-  entries(table: TableName): [string, StoredRecord][];
+  entries(table: StoreTable): [string, StoredRecord][];
   /** Number of records in a table. */
-  size(table: TableName): number;
+  size(table: StoreTable): number;
   /** A number that changes whenever the table changes (writes and undone writes), for caches. */
-  revision(table: TableName): number;
-  put(table: TableName, key: string, value: StoredRecord): void;
-  delete(table: TableName, key: string): void;
+  revision(table: StoreTable): number;
+  put(table: StoreTable, key: string, value: StoredRecord): void;
+  delete(table: StoreTable, key: string): void;
   /** The next number of a sequence, starting after `start` (kept in the `sequence` table). */
   nextNumber(sequence: string, start: number): number;
   /** Runs `work`; if it throws, every write it made is undone and the error rethrown. */
@@ -45,13 +58,13 @@ export interface SandboxStore {
   close(): void;
 }
 
-type UndoEntry = { table: TableName; key: string; previous: StoredRecord | undefined };
+type UndoEntry = { table: StoreTable; key: string; previous: StoredRecord | undefined };
 
 /** Hooks a persistent store adds to the memory store (write-through, commit, rollback). */
 export interface StoreJournal {
   begin(): void;
-  put(table: TableName, key: string, value: StoredRecord): void;
-  delete(table: TableName, key: string): void;
+  put(table: StoreTable, key: string, value: StoredRecord): void;
+  delete(table: StoreTable, key: string): void;
   commit(): void;
   rollback(): void;
   close(): void;
@@ -63,11 +76,11 @@ export interface StoreJournal {
  */
 export function createMemoryStore(
   journal?: StoreJournal,
-  initial: Iterable<[TableName, string, StoredRecord]> = [],
-  onChange?: (table: TableName) => void,
+  initial: Iterable<[StoreTable, string, StoredRecord]> = [],
+  onChange?: (table: StoreTable) => void,
 ): SandboxStore {
-  const tables = new Map<TableName, Map<string, StoredRecord>>();
-  const tableOf = (name: TableName) => {
+  const tables = new Map<StoreTable, Map<string, StoredRecord>>();
+  const tableOf = (name: StoreTable) => {
     let table = tables.get(name);
     if (!table) {
       table = new Map();
@@ -77,13 +90,13 @@ export function createMemoryStore(
   };
   for (const [table, key, value] of initial) tableOf(table).set(key, value);
   let undo: UndoEntry[] | undefined;
-  const revisions = new Map<TableName, number>();
-  const touch = (table: TableName) => {
+  const revisions = new Map<StoreTable, number>();
+  const touch = (table: StoreTable) => {
     revisions.set(table, (revisions.get(table) ?? 0) + 1);
     onChange?.(table);
   };
 
-  const write = (table: TableName, key: string, value: StoredRecord | undefined) => {
+  const write = (table: StoreTable, key: string, value: StoredRecord | undefined) => {
     const map = tableOf(table);
     if (!undo) throw new Error('sandbox store writes must run inside a transaction');
     undo.push({ table, key, previous: map.get(key) });
@@ -98,8 +111,8 @@ export function createMemoryStore(
   };
 
   const store: SandboxStore = {
-    get: <T extends StoredRecord>(table: TableName, key: string) => tableOf(table).get(key) as T | undefined,
-    all: <T extends StoredRecord>(table: TableName) => [...tableOf(table).values()] as T[],
+    get: <T extends StoredRecord>(table: StoreTable, key: string) => tableOf(table).get(key) as T | undefined,
+    all: <T extends StoredRecord>(table: StoreTable) => [...tableOf(table).values()] as T[],
     entries: (table) => [...tableOf(table).entries()],
     size: (table) => tableOf(table).size,
     revision: (table) => revisions.get(table) ?? 0,
@@ -139,7 +152,8 @@ export function createMemoryStore(
   return store;
 }
 
-/** Removes every record of the store (inside the caller's transaction). */
+/** Removes every record of the store, events too (inside the caller's transaction). */
 export function clearStore(store: SandboxStore): void {
-  for (const table of tableNames) for (const [key] of store.entries(table)) store.delete(table, key);
+  for (const table of [...tableNames, ...eventTableNames])
+    for (const [key] of store.entries(table)) store.delete(table, key);
 }

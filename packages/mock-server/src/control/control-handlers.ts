@@ -6,31 +6,15 @@ import { randomInt } from 'node:crypto';
 import type { FaultAction, FaultLatency, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs } from '@mall-api/spec-model';
-import type { components, operations } from '@mall-api/specs/types/control';
+import type { components } from '@mall-api/specs/types/control';
 import { coverageTask } from '../api-coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { refusalReply } from '../operations/sandbox-outcome.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
+import type { ControlCall, ControlHandlers } from './control-calls.js';
 import { clockViolation, delayViolation, operationViolation, profileViolation } from './control-rules.js';
 import { duplicateCreates } from './duplicate-creates.js';
-
-/** An operation id of the control API. */
-export type ControlOperationId = keyof operations;
-
-/** A validated call of operation `Id`: its mall and its converted parameters and body. */
-export interface ControlCall<Id extends ControlOperationId> {
-  readonly mallId: string;
-  readonly path: NonNullable<operations[Id]['parameters']['path']>;
-  readonly query: NonNullable<operations[Id]['parameters']['query']>;
-  readonly body: operations[Id] extends { requestBody: { content: { 'application/json': infer Body } } }
-    ? Body
-    : undefined;
-}
-
-/** One task per control operation. */
-export type ControlHandlers = {
-  readonly [Id in ControlOperationId]: (call: ControlCall<Id>) => Reply | Promise<Reply>;
-};
+import { eventControlHandlers } from './event-tasks.js';
 
 type Schemas = components['schemas'];
 
@@ -157,5 +141,6 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
       await malls.resetLimits(mallId);
       return ok({ ok: true });
     },
+    ...eventControlHandlers(malls),
   };
 }

@@ -24,6 +24,7 @@ import {
 } from '@mall-api/mall-state';
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import type { MallCounts, MallStart, Refusal, SandboxMallsGateway } from '@mall-api/sandbox/protocol';
+import type { EventDelivery } from '../events/event-delivery.js';
 
 /** A mall reset: what its data now holds (nothing to count in example mode), or why nothing changed. */
 export type MallReset = { readonly ok: true; readonly counts?: MallCounts } | Refusal;
@@ -35,6 +36,8 @@ export interface MockMalls {
   readonly faults: FaultRules;
   /** The stateful malls; undefined in example-only mode. */
   readonly sandbox: SandboxMallsGateway | undefined;
+  /** The delivery of the sandbox malls' events; undefined in example-only mode. */
+  readonly events: EventDelivery | undefined;
   /** The rate limiter of one API's limit at one mall, on the mall's clock. */
   limiter(limit: ApiLimit, mallId: string): ServerLimiter;
   /** Empties a mall's rate-limit buckets. */
@@ -60,6 +63,8 @@ const defaultExpireEveryMs = 60 * 1000;
 /** Options of {@link createMockMalls}. */
 export interface MockMallsOptions {
   readonly sandbox?: SandboxMallsGateway;
+  /** The delivery of the sandbox malls' events (the control API registers receivers on it). */
+  readonly events?: EventDelivery;
   /** Base time of every mall's clock (tests pass a simulated one). */
   readonly clock?: () => number;
   /** The clocks, when they were created first (the sandbox's malls follow them too); else made from `clock`. */
@@ -117,6 +122,7 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
     journal,
     faults,
     sandbox: options.sandbox,
+    events: options.events,
     limiter: (limit, mallId) => stores.limiter(limit, mallId, () => clocks.now(mallId)),
     resetLimits: (mallId) => stores.resetLimits(mallId),
     async reset(mallId, to) {

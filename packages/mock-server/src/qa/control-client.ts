@@ -89,6 +89,12 @@ export interface ControlClient {
   advanceClock(mallId: string, ms: number): Promise<{ now: string; offsetMs: number }>;
   setClock(mallId: string, at: Date | string): Promise<{ now: string; offsetMs: number }>;
   resetRateLimits(mallId: string): Promise<void>;
+  /** Sends the mall's events to `url` (with `key` as `X-API-Key`); a URL not allowed is a ControlError (422). */
+  setWebhookReceiver(mallId: string, url: string, key?: string): Promise<void>;
+  /** Sends a test event: the sample of event `eventNo`. */
+  sendTestEvent(mallId: string, eventNo: number): Promise<void>;
+  /** Sends a logged delivery again. */
+  resendDelivery(mallId: string, logId: string): Promise<void>;
 }
 
 /**
@@ -187,6 +193,25 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       ),
     resetRateLimits: async (mallId) =>
       void (await data(api.DELETE('/__mock/malls/{mall}/rate-limits', mall(mallId)))),
+    setWebhookReceiver: async (mallId, url, key) =>
+      void (await data(
+        api.PUT('/__mock/malls/{mall}/webhooks/receiver', {
+          ...mall(mallId),
+          body: { url, ...(key === undefined ? {} : { key }) },
+        }),
+      )),
+    sendTestEvent: async (mallId, eventNo) =>
+      void (await data(
+        api.POST('/__mock/malls/{mall}/webhooks/test', { ...mall(mallId), body: { event_no: eventNo } }),
+      )),
+    resendDelivery: async (mallId, logId) =>
+      void (await data(
+        api.POST('/__mock/malls/{mall}/webhooks/logs/{log_id}/resend', {
+          params: { path: { mall: mallId, log_id: logId } },
+          // A POST to the control API is JSON, even one without a body.
+          headers: { 'content-type': 'application/json' },
+        }),
+      )),
   };
   return client;
 }

@@ -21,4 +21,10 @@ export {
   type FaultRequest,
   type ResetTarget,
 } from './control-client.js';
+export {
+  type EventFilter,
+  type EventReceiver,
+  type ReceivedEvent,
+  testWebhookKey,
+} from './event-receiver.js';
 export { type StartedMock, type StartMockOptions, startMock } from './start-mock.js';

@@ -1,11 +1,12 @@
 // The test helper for vitest or jest: `startMock()` starts the mock APIs on free ports (stateful by
 // default) in this process, and hands back the handle of started-mock.ts (base URLs, a per-mall
-// base URL builder, the demo credentials, a token helper and the control client). Call `close()`
-// in `afterAll`. `serveMocks` is the same start, for the mock process of the CommonJS entry.
+// base URL builder, the demo credentials, a token helper, the control client and, when asked, a
+// receiver of the malls' events). Call `close()` in `afterAll`. `serveMocks` is the same start, for the mock process of the CommonJS entry.
 
 import type { MallLimits } from '@mall-api/mall-state';
 import { type ApiName, apiNames } from '@mall-api/spec-model';
 import { startMockServers } from '../server/mock-server.js';
+import { openEventReceiver, testWebhookKey } from './event-receiver.js';
 import { type StartedMock, startedMock } from './started-mock.js';
 
 export type { StartedMock } from './started-mock.js';
@@ -34,6 +35,13 @@ export interface StartMockOptions {
   mallLimits?: MallLimits;
   /** Keep the state shared between requests in Redis (`redis://…`), as `--redis` does. */
   redis?: string;
+  /**
+   * Deliver the sandbox malls' events: `true` opens a receiver in the test (`mock.events`) that
+   * every mall's events go to; or the URL (and webhook key) of a receiver of your own.
+   */
+  events?: boolean | { readonly receiver: string; readonly key?: string };
+  /** Any host may receive events, not only this machine and private networks. */
+  eventsToAnyHost?: boolean;
 }
 
 /**
@@ -63,6 +71,17 @@ export async function serveMocks(options: StartMockOptions): Promise<{
       ...(options.maxControlBodyBytes === undefined ? {} : { maxBodyBytes: options.maxControlBodyBytes }),
     },
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(typeof options.events === 'object'
+      ? {
+          events: {
+            receiver: {
+              url: options.events.receiver,
+              ...(options.events.key ? { key: options.events.key } : {}),
+            },
+            ...(options.eventsToAnyHost ? { anyTarget: true } : {}),
+          },
+        }
+      : {}),
   });
   return {
     urls: Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])),
@@ -73,5 +92,22 @@ export async function serveMocks(options: StartMockOptions): Promise<{
 
 /** Starts the mocks for a test run. */
 export async function startMock(options: StartMockOptions = {}): Promise<StartedMock> {
-  return startedMock({ ...(await serveMocks(options)), controlToken: options.controlToken });
+  if (options.events !== true)
+    return startedMock({ ...(await serveMocks(options)), controlToken: options.controlToken });
+  const receiver = await openEventReceiver();
+  try {
+    const served = await serveMocks({ ...options, events: { receiver: receiver.url, key: testWebhookKey } });
+    return startedMock({
+      ...served,
+      controlToken: options.controlToken,
+      events: receiver,
+      close: async () => {
+        await served.close();
+        await receiver.close();
+      },
+    });
+  } catch (error) {
+    await receiver.close();
+    throw error;
+  }
 }

@@ -1,13 +1,15 @@
 // The handle a test holds on running mocks, wherever they run (in the test's process for the ES
 // module's `startMock`, in a child process for the CommonJS one): their base URLs, a per-mall base
 // URL builder, the demo credentials, a token helper that runs the real OAuth flow over HTTP for any
-// mall, the control client, and `close`. Everything here speaks HTTP; nothing starts a server.
+// mall, the control client, the receiver of the malls' events when one was opened, and `close`.
+// Everything here speaks HTTP; nothing starts a server.
 
 import type { ApiName } from '@mall-api/spec-model';
 import { mallPathPrefix } from '../http/mall-address.js';
 import { demoCollectionClients, demoOAuthClient } from '../oauth/demo-credentials.js';
 import type { TokenResponseBody } from '../oauth/oauth-authority.js';
 import { type ControlClient, createControlClient } from './control-client.js';
+import type { EventReceiver } from './event-receiver.js';
 
 /** Running mocks, as a test sees them. */
 export interface StartedMock {
@@ -26,6 +28,8 @@ export interface StartedMock {
   /** Runs authorize → code → token against the admin mock for a mall; every scope by default. */
   token(mallId: string, scopes?: readonly string[]): Promise<TokenResponseBody>;
   readonly control: ControlClient;
+  /** The receiver of the malls' events (`startMock({ events: true })`; else its `next` rejects). */
+  readonly events: EventReceiver;
   close(): Promise<void>;
 }
 
@@ -36,6 +40,7 @@ export function startedMock(served: {
   urls: Partial<Record<ApiName, string>>;
   scopes: readonly string[];
   controlToken: string | undefined;
+  events?: EventReceiver;
   close: () => Promise<void>;
 }): StartedMock {
   const { urls } = served;
@@ -85,6 +90,16 @@ export function startedMock(served: {
       anyUrl,
       served.controlToken === undefined ? {} : { token: served.controlToken },
     ),
+    events: served.events ?? noReceiver,
     close: served.close,
   };
 }
+
+/** What `events` is when no receiver was asked for: it says how to get one. */
+const noReceiver: EventReceiver = {
+  url: '',
+  received: [],
+  next: () => Promise.reject(new Error('start the mocks with startMock({ events: true }) to receive events')),
+  answer() {},
+  close: async () => {},
+};

@@ -21,6 +21,11 @@ import { createMallClocks, type JournalLimits, type MallClocks, type MallLimits 
 import type { RedisState } from '@mall-api/mall-state/redis';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
+import {
+  type EventDelivery,
+  type EventDeliveryOptions,
+  startEventDelivery,
+} from '../events/event-delivery.js';
 import { isLoopbackAddress } from '../http/host-rule.js';
 import { answerMalformedRequests, refuseWithoutHost } from '../http/malformed-http.js';
 import { type ApiName, apiProfiles } from '../identity/api-profiles.js';
@@ -190,6 +195,12 @@ export interface ServeManyOptions
   /** The bounds of the request journal (defaults: 10,000 entries and 16 MiB per mall, 128 MiB in all). */
   journalLimits?: JournalLimits;
   /**
+   * Sandbox mode: how the malls' events are delivered (the default receiver and its webhook key,
+   * whether any host may receive, timers and retries). Without a receiver, none is sent until one
+   * is registered for a mall through the control API.
+   */
+  events?: EventDeliveryOptions;
+  /**
    * Keep everything shared between requests in Redis (`redis://…`), so several processes on one
    * Redis act as one; `prefix` starts every key (default `mall-api-mock:`, one per deployment).
    * Default: this process's memory.
@@ -258,6 +269,8 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   oauth: OAuthSettings;
   malls: MockMalls;
   sandbox: SandboxMallsGateway | undefined;
+  /** The delivery of the sandbox malls' events (sandbox mode only). */
+  events: EventDelivery | undefined;
   close(): Promise<void>;
 }> {
   const redisState = options.redis
@@ -278,6 +291,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   // The sandbox opened here (closed here too), as opposed to open malls the caller passed.
   let ownSandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
+  let events: EventDelivery | undefined;
   try {
     specs = await loadSpecs(options.specs);
     apis = await compileApis(served, specs);
@@ -299,16 +313,19 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         ? await loadSandbox(given, clocks, admin, specs, redisState?.mallVersions)
         : undefined;
     sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
+    events = sandbox ? await startEventDelivery(sandbox, options.events) : undefined;
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
       ...(sandbox ? { sandbox } : {}),
+      ...(events ? { events } : {}),
       ...(options.mallLimits ? { limits: options.mallLimits } : {}),
       ...(options.expiryClock ? { now: options.expiryClock } : {}),
       ...(options.journalLimits ? { journal: options.journalLimits } : {}),
       ...(redisState ? { stores: redisState.stores } : {}),
     });
   } catch (error) {
+    await events?.close();
     await ownSandbox?.close();
     await redisState?.close();
     throw error;
@@ -320,6 +337,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   const closeAll = async () => {
     malls.close();
     await Promise.all(mocks.map((mock) => mock.close(options.graceMs)));
+    await events?.close();
     await ownSandbox?.close();
     await redisState?.close();
   };
@@ -332,6 +350,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     graceMs: _grace,
     redis: _redis,
     specs: _specs,
+    events: _events,
     ...shared
   } = options;
   try {
@@ -356,5 +375,5 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     throw error;
   }
   health.markReady();
-  return { mocks, authority, oauth, malls, sandbox, close: closeAll };
+  return { mocks, authority, oauth, malls, sandbox, events, close: closeAll };
 }

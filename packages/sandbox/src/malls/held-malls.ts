@@ -1,8 +1,8 @@
 // The malls one sandbox process holds over its storage: the Mall (catalogue and views) of each mall
 // id over the store the storage gives, made anew when the storage gives a new store (the mall was
 // replaced or dropped and made again), forgotten when dropped, and the collection's reads over
-// every mall held, in mall-id order, their answers kept until a mall changes. A state record and
-// the functions over it. Not here: when malls are read, written or replaced (sandbox-malls.ts).
+// every mall held, in mall-id order, their answers kept until a mall changes, and who hears of a
+// change to a mall's outbox of events. A state record and the functions over it. Not here: when malls are read, written or replaced (sandbox-malls.ts).
 import { type CatchUpHooks, type MallStorage, type SandboxStore, tableNames } from '@mall-api/mall-state';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import { recordShapes } from '../catalogue/record-shapes.js';
@@ -30,13 +30,17 @@ export interface HeldMalls {
   readonly collection: ReadonlyMap<string, AnyHandler>;
   /** The malls' collection stores in mall-id order, kept until a mall is created or dropped. */
   inOrder: CollectionStore[] | undefined;
+  /** Who hears that a mall's outbox of events changed (events/mall-events.ts). */
+  readonly outboxListeners: Set<(mallId: string) => void>;
 }
 
 /** The malls of a sandbox over `storage`, none held yet; every change the storage makes marks the change log. */
 export function heldMalls(storage: MallStorage, starts: MallStarts, specs: ApiSpecs): HeldMalls {
   const changes = createMallChanges();
+  const outboxListeners = new Set<(mallId: string) => void>();
   storage.observe((mallId, table) => {
     if (table === 'product' || table === 'category') changes.mark(mallId);
+    if (table === 'event') for (const listener of outboxListeners) listener(mallId);
   });
   const malls = new Map<string, Mall>();
   const keep = keptOverMalls(changes, collectionAnswerCapacity);
@@ -53,7 +57,16 @@ export function heldMalls(storage: MallStorage, starts: MallStarts, specs: ApiSp
   const collection = new Map(
     [...handlerTable(reads)].map(([operationId, read]) => [operationId, keep(operationId, read)]),
   );
-  const held: HeldMalls = { storage, starts, specs, malls, changes, collection, inOrder: undefined };
+  const held: HeldMalls = {
+    storage,
+    starts,
+    specs,
+    malls,
+    changes,
+    collection,
+    inOrder: undefined,
+    outboxListeners,
+  };
   return held;
 }
 

@@ -8,6 +8,7 @@ import { createMemoryStore, type SandboxStore, tableNames } from '@mall-api/mall
 import type { ApiSpecs } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
+import { eventSourcesOf } from '../events/event-sources.js';
 import type { MallCounts, MallStart, Refusal } from '../protocol.js';
 import { refusal } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
@@ -48,6 +49,7 @@ export async function createMallStarts(options: MallStartsOptions) {
     collectionShapes: recordShapes(specs.collection),
     settings: options.settings,
     recentViews: recentValues(viewsKept),
+    eventSources: eventSourcesOf(specs.admin),
   };
   const loader = createFixtureLoader(specs.admin, options.requestRules);
   const snapshotViolations = createSnapshotCheck(specs.admin);

@@ -1,13 +1,17 @@
-// One sandbox mall: its store, its catalogue, and the admin and analytics handlers over them and
-// its store in the collection. Built in dependency order from what the malls share (the record
-// shapes of the spec, the settings, the views kept alive lately) and what is its own (store, clock, id).
+// One sandbox mall: its store, its catalogue, and the admin and analytics handlers over them (the
+// admin writes the spec reports recording their events) and its store in the collection. Built in
+// dependency order from what the malls share (the record shapes of the spec, the settings, the
+// views kept alive lately, the events writes record) and what is its own (store, clock, id).
 import type { SandboxStore } from '@mall-api/mall-state';
 import { type Catalogue, createCatalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { MallSettings } from '../catalogue/product-service.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
+import { emittingEvents } from '../events/event-outbox.js';
+import type { EventSource } from '../events/event-sources.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { createAdminView } from '../views/admin-view.js';
+import { shopOf } from '../views/admin-view-state.js';
 import { createAnalyticsView } from '../views/analytics-view.js';
 import { collectionProfiles } from '../views/collection-profile.js';
 import { type CollectionStore, createCollectionStore } from '../views/collection-store.js';
@@ -22,6 +26,8 @@ export interface MallContext {
   readonly settings: MallSettings;
   /** The derived views used lately across the malls (an idle mall's views may be collected). */
   readonly recentViews: RecentValues;
+  /** The event each admin write the spec reports records (events/event-sources.ts). */
+  readonly eventSources: ReadonlyMap<string, EventSource>;
 }
 
 /** One isolated mall. */
@@ -41,7 +47,15 @@ export function createMall(id: string, store: SandboxStore, clock: () => number,
   return {
     id,
     catalogue,
-    admin: handlerTable(createAdminView(catalogue, context.adminShapes, soldAs, context.recentViews)),
+    admin: handlerTable(
+      emittingEvents(createAdminView(catalogue, context.adminShapes, soldAs, context.recentViews), {
+        mallId: id,
+        store,
+        sources: context.eventSources,
+        reception: catalogue.webhooks.receptionStatus,
+        shopOf: (input) => shopOf(input as Parameters<typeof shopOf>[0]).shopNo,
+      }),
+    ),
     analytics: handlerTable(createAnalyticsView(id, catalogue, context.recentViews)),
     collection: createCollectionStore(id, catalogue, context.collectionShapes, context.recentViews),
   };

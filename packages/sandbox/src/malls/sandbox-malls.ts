@@ -23,6 +23,7 @@ import {
 } from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpecs } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
+import { mallEvents } from '../events/mall-events.js';
 import type {
   MallOutcome,
   MallStart,
@@ -144,6 +145,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         return dropped;
       },
       ready: () => storage.ready(),
+      events: mallEvents(storage, specs.admin, (listener) => held.outboxListeners.add(listener)),
       async close() {
         for (const mallId of [...held.malls.keys()]) held.malls.delete(mallId);
         await storage.close();

@@ -2,7 +2,7 @@
 // changed (the store's table revisions say when), optionally held only while it is among the
 // values used lately: how the list views and the analytics days avoid copying and sorting a table
 // on every request. A cache over a store, not a store (those are `@mall-api/mall-state`'s).
-import type { SandboxStore, TableName } from '@mall-api/mall-state';
+import type { SandboxStore, StoreTable } from '@mall-api/mall-state';
 import type { RecentValues } from './recent-values.js';
 
 /** A value derived from some tables of a store (see {@link derivedFrom}). */
@@ -21,7 +21,7 @@ export interface Derived<T> {
  */
 export function derivedFrom<T extends object>(
   store: SandboxStore,
-  tables: readonly TableName[],
+  tables: readonly StoreTable[],
   compute: () => T,
   recent?: RecentValues,
 ): Derived<T> {

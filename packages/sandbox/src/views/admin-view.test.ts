@@ -777,7 +777,7 @@ describe('webhook setting and delivery log', () => {
     expect((await mall.admin('getWebhookSetting')).webhook.reception_status).toBe('T');
   });
 
-  it('logs no delivery, since the sandbox sends no events: the log is empty after writes', async () => {
+  it('logs no delivery until an event is delivered: a write only puts its event in the outbox', async () => {
     const mall = await openMall('webhook-log');
     await mall.createProduct({ product_name: 'Logged Lamp', supply_price: '1000.00' });
     expect(await mall.admin('listWebhookLogs', { query: { success: 'F' } })).toEqual({ logs: [] });

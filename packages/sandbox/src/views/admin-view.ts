@@ -3,18 +3,21 @@
 // placement services (a write inside one store transaction, so a refused write changes nothing) and
 // the result onto the documented body (`{category: …}`, `{count: n}`). The webhook setting is the
 // mall's stored reception status with the scopes the spec's events need (the sandbox has no consent
-// step, so a mall shares them all); the delivery log is empty, since the sandbox sends no events yet.
+// step, so a mall shares them all); the delivery log is the mall's (events/, which also records the
+// events of the writes the spec reports: mall.ts wraps these handlers).
 // Operations without a handler here are answered by the mock from the spec's examples. A read
 // (every handler not wrapped in a transaction) keeps its answers until the next write to the mall
 // (kept-answers.ts). The category, placement and product handlers are admin-categories.ts's,
 // admin-placements.ts's and admin-products.ts's, over one state record (admin-view-state.ts).
 
-import { tableNames } from '@mall-api/mall-state';
+import { eventTableNames, tableNames } from '@mall-api/mall-state';
 import type { operations } from '@mall-api/specs/types/admin';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { invalidFields } from '../catalogue/refusal.js';
+import { deliveryLog } from '../events/event-deliveries.js';
+import { logPage } from '../events/log-query.js';
 import { found, updated } from '../sandbox-result.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { categoryHandlers } from './admin-categories.js';
@@ -50,10 +53,15 @@ export function createAdminView(
     updateWebhookSetting: write(state, ({ body }) =>
       updated({ webhook: { reception_status: webhooks.setReceptionStatus(body.request.reception_status) } }),
     ),
-    listWebhookLogs: () => found({ logs: [] }),
+    listWebhookLogs: ({ query }) =>
+      found({ logs: logPage(deliveryLog(store), shapes.queryMeanings('listWebhookLogs'), query) }),
   };
   return withShopCheck(
-    keepingReads(handlers, state.writers, keptAnswers(store, tableNames, answerCapacity, recent)),
+    keepingReads(
+      handlers,
+      state.writers,
+      keptAnswers(store, [...tableNames, ...eventTableNames], answerCapacity, recent),
+    ),
     products.settings.shops,
   );
 }

@@ -5,7 +5,8 @@
 // a filter lists exactly the records its comparison accepts (a proper, non-empty subset), its count
 // equals that list's length, paging, sorting, projection, embedding, shop, mall and period behave
 // as their roles say. An operation whose records the spec declares the sandbox does not simulate
-// (`x-sandbox: {simulated: false}`) answers no record, with or without the parameter. A parameter
+// (`x-sandbox: {simulated: false}`) or a new mall does not have (`{seeded: false}`) answers no
+// record there, with or without the parameter. A parameter
 // added to a spec is covered without editing this file.
 import {
   type FilterMeaning,
@@ -69,9 +70,14 @@ const meaningOf = (op: OperationEntry, role: QueryMeaning['role']) =>
   queryMeaningsOf(op).find((m) => m.role === role);
 const parameterOf = (op: OperationEntry, name: string) =>
   op.parameters.find((p) => p.in === 'query' && p.name === name);
-/** Whether the spec declares that the sandbox does not simulate the operation's records. */
-const notSimulated = (op: OperationEntry) =>
-  (op.extensions['x-sandbox'] as { simulated?: boolean } | undefined)?.simulated === false;
+/**
+ * Whether the spec declares that a seeded mall has none of the operation's records: the sandbox
+ * does not simulate them, or a new mall has none yet (the webhook log, filled by deliveries).
+ */
+const notSimulated = (op: OperationEntry) => {
+  const declared = op.extensions['x-sandbox'] as { simulated?: boolean; seeded?: boolean } | undefined;
+  return declared?.simulated === false || declared?.seeded === false;
+};
 
 /** Every record a query selects: all pages when the operation pages, else its one answer. */
 async function allRecords(api: Api, op: OperationEntry, query: Query, path: Query): Promise<Body[]> {

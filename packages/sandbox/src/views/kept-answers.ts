@@ -7,7 +7,7 @@
 // answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
 // used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
 // each time. Which handlers are reads and which tables they read is the views' call, not this file's.
-import type { SandboxStore, TableName } from '@mall-api/mall-state';
+import type { SandboxStore, StoreTable } from '@mall-api/mall-state';
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';
 import type { RecentValues } from '../support/recent-values.js';
@@ -39,7 +39,7 @@ function keptIn(
 /** Wraps read handlers of one mall so each keeps its answers until `tables` change. */
 export function keptAnswers(
   store: SandboxStore,
-  tables: readonly TableName[],
+  tables: readonly StoreTable[],
   capacity: number,
   recent?: RecentValues,
 ): (operationId: string, read: AnyHandler) => AnyHandler {

@@ -1,0 +1,52 @@
+// The control API's event operations (specs/control, tag Events), as tasks over the process's
+// event delivery: register a mall's receiver (422 naming `url` for a target not allowed), queue a
+// test send of an event the admin API describes (422 naming `event_no` otherwise) and resend one
+// logged delivery. Example mode has no events (409).
+
+import type { MockMalls } from '../malls/mock-malls.js';
+import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
+import type { ControlHandlers } from './control-calls.js';
+
+type EventTasks = Pick<
+  ControlHandlers,
+  'updateWebhookReceiver' | 'createWebhookTest' | 'createWebhookResend'
+>;
+
+const exampleMode = () =>
+  errorReply(409, 'The mocks run in example mode (--examples): no mall sends events.');
+const queued: Reply = { status: 202, headers: {}, body: { queued: true } };
+
+/** The event tasks over `malls`. */
+export function eventControlHandlers(malls: MockMalls): EventTasks {
+  return {
+    updateWebhookReceiver: ({ mallId, body }) => {
+      if (!malls.events) return exampleMode();
+      const receiver = { url: body.url, ...(body.key === undefined ? {} : { key: body.key }) };
+      const problem = malls.events.register(mallId, receiver);
+      if (problem) return violationsReply([{ location: 'body', name: 'url', message: problem }]);
+      return { status: 200, headers: {}, body: receiver };
+    },
+    createWebhookTest: async ({ mallId, body }) => {
+      const events = malls.sandbox?.events;
+      if (!events) return exampleMode();
+      if (!events.eventNumbers().includes(body.event_no))
+        return violationsReply([
+          {
+            location: 'body',
+            name: 'event_no',
+            message: `must be an event the admin API describes (${events.eventNumbers().join(', ')})`,
+          },
+        ]);
+      return (await events.sendTest(mallId, body.event_no))
+        ? queued
+        : errorReply(404, `No mall ${mallId} exists.`);
+    },
+    createWebhookResend: async ({ mallId, path }) => {
+      const events = malls.sandbox?.events;
+      if (!events) return exampleMode();
+      return (await events.resend(mallId, path.log_id))
+        ? queued
+        : errorReply(404, `Mall ${mallId} has no delivery log entry ${path.log_id}.`);
+    },
+  };
+}

@@ -1,0 +1,194 @@
+// Delivers the sandbox malls' events to the receiver registered for each mall, as the platform
+// does: an HTTP POST of the event's JSON with `Content-Type: application/json` and the app's
+// webhook key in `X-API-Key` (the header apps check; inferred, see the admin spec's `webhookKey`).
+// A mall's events go one at a time in commit order; each attempt waits at most `timeoutMs`, and a
+// failed one (no 2xx, timeout, refused connection) is retried after a doubling backoff until
+// `maxAttempts`; a test send is tried once. The sandbox claims a mall's due events in batches under
+// a lease (one dispatcher across replicas sharing a store) and logs every attempt. Nothing here blocks the API:
+// deliveries run beside it, and a receiver that hangs costs its own mall's events a timeout each.
+// Time comes from `timers` (the wall clock by default; tests pass their own). The events of a mall
+// without a receiver wait in its outbox (the latest of them: the outbox is bounded).
+import { randomUUID } from 'node:crypto';
+import type {
+  ClaimedEvent,
+  DeliveryAttempt,
+  SandboxEvents,
+  SettledAttempt,
+} from '@mall-api/sandbox/protocol';
+import type { Receiver } from './receivers.js';
+
+/** The clock and the one timer kind the dispatcher uses. */
+export interface DispatchTimers {
+  now(): number;
+  /** Runs `run` after `ms`; the answer cancels it. */
+  after(ms: number, run: () => void): () => void;
+}
+
+/** How hard a delivery is tried. */
+export interface RetryPolicy {
+  /** How long one attempt may take, in ms (default 5,000). */
+  readonly timeoutMs: number;
+  /** Attempts per event, the first included (default 4). */
+  readonly maxAttempts: number;
+  /** The wait before the first retry, in ms, doubled for each later one (default 1,000). */
+  readonly backoffMs: number;
+}
+
+/** POSTs one event; rejects when no answer came (refused, aborted at the timeout). */
+export type Send = (
+  url: string,
+  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<{ status: number; body: string }>;
+
+/** What the dispatcher needs. */
+export interface DispatcherOptions {
+  readonly events: SandboxEvents;
+  /** The receiver registered for a mall, if any. */
+  readonly receiverOf: (mallId: string) => Receiver | undefined;
+  readonly timers?: DispatchTimers;
+  readonly policy?: Partial<RetryPolicy>;
+  /** How an event is POSTed (default: `fetch`). */
+  readonly send?: Send;
+  /** Hears of a failure to reach the sandbox's store (a delivery failure is logged, not thrown). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** The dispatcher of one process. */
+export interface EventDispatcher {
+  /** A mall's outbox changed: deliver what is due (after the current write has finished). */
+  kick(mallId: string): void;
+  /** Resolves once no delivery is under way. */
+  idle(): Promise<void>;
+  /** Stops: no new attempt starts; resolves once those under way are settled. */
+  close(): Promise<void>;
+}
+
+/** Events claimed (and settled) together: fewer trips to a shared store per event. */
+const batchSize = 16;
+
+const defaultPolicy: RetryPolicy = { timeoutMs: 5_000, maxAttempts: 4, backoffMs: 1_000 };
+
+/** The real clock and timers (not keeping the process alive). */
+export const wallClockTimers: DispatchTimers = {
+  now: Date.now,
+  after(ms, run) {
+    const timer = setTimeout(run, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/** A response body kept in the log, at most this many characters. */
+const loggedBodyLength = 2_000;
+
+const fetchSend: Send = async (url, { headers, body, signal }) => {
+  const response = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+  return { status: response.status, body: await response.text() };
+};
+
+/** A dispatcher delivering the events `options.events` holds. */
+export function createEventDispatcher(options: DispatcherOptions): EventDispatcher {
+  const { events, receiverOf } = options;
+  const timers = options.timers ?? wallClockTimers;
+  const policy = { ...defaultPolicy, ...options.policy };
+  const send = options.send ?? fetchSend;
+  const owner = randomUUID();
+  // A batch's events are sent one after another, each taking at most the timeout.
+  const leaseMs = policy.timeoutMs * batchSize + 1_000;
+  const draining = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+  const retries = new Map<string, () => void>();
+  let closed = false;
+
+  const attempt = async (receiver: Receiver, claimed: ClaimedEvent): Promise<DeliveryAttempt> => {
+    const controller = new AbortController();
+    const cancel = timers.after(policy.timeoutMs, () => controller.abort());
+    const requestedAt = timers.now();
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (receiver.key !== undefined) headers['x-api-key'] = receiver.key;
+    try {
+      const answer = await send(receiver.url, { headers, body: claimed.body, signal: controller.signal });
+      const success = answer.status >= 200 && answer.status < 300;
+      return {
+        requestedAt,
+        endpoint: receiver.url,
+        success,
+        status: answer.status,
+        responseBody: answer.body.slice(0, loggedBodyLength),
+      };
+    } catch {
+      return { requestedAt, endpoint: receiver.url, success: false, status: null, responseBody: null };
+    } finally {
+      cancel();
+    }
+  };
+
+  /** When to try a failed attempt again; undefined: never. */
+  const retryAt = (claimed: ClaimedEvent, result: DeliveryAttempt) =>
+    result.success || claimed.logType === 'T' || claimed.attempt >= policy.maxAttempts
+      ? undefined
+      : timers.now() + policy.backoffMs * 2 ** (claimed.attempt - 1);
+
+  const schedule = async (mallId: string) => {
+    const due = await events.nextDue(mallId);
+    retries.get(mallId)?.();
+    retries.delete(mallId);
+    if (due === undefined || closed) return;
+    retries.set(
+      mallId,
+      timers.after(Math.max(0, due - timers.now()), () => {
+        retries.delete(mallId);
+        kick(mallId);
+      }),
+    );
+  };
+
+  const drain = async (mallId: string) => {
+    // A kick while draining (even while scheduling) drains again.
+    for (;;) {
+      again.delete(mallId);
+      for (;;) {
+        const receiver = receiverOf(mallId);
+        if (closed || !receiver) return;
+        const batch = await events.claim(mallId, owner, timers.now(), leaseMs, batchSize);
+        if (batch.length === 0) break;
+        const settled: SettledAttempt[] = [];
+        for (const claimed of batch) {
+          const result = await attempt(receiver, claimed);
+          settled.push({ claimed, attempt: result, retryAt: retryAt(claimed, result) });
+        }
+        await events.settle(mallId, settled);
+      }
+      await schedule(mallId);
+      if (!again.has(mallId)) return;
+    }
+  };
+
+  const kick = (mallId: string) => {
+    if (closed) return;
+    if (draining.has(mallId)) {
+      again.add(mallId);
+      return;
+    }
+    // After the write that recorded the event has finished (the store hears of it inside).
+    const run = Promise.resolve()
+      .then(() => drain(mallId))
+      .catch((error: unknown) => options.onError?.(error)) // the events wait in the outbox for the next kick
+      .finally(() => draining.delete(mallId));
+    draining.set(mallId, run);
+  };
+
+  const idle = async () => {
+    while (draining.size > 0) await Promise.all([...draining.values()]);
+  };
+  return {
+    kick,
+    idle,
+    async close() {
+      closed = true;
+      for (const cancel of retries.values()) cancel();
+      retries.clear();
+      await idle();
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// The delivery side of one mall's outbox, as functions over its store (each inside the caller's
+// transaction): which event is due, claiming it for one dispatcher under a lease (so on a shared
+// store, where the claim is a write under the mall's lock, exactly one replica delivers it),
+// settling an attempt (logged; the event retried at the time the dispatcher asks, or done), the
+// delivery log (`delivery` table, the latest `logCapacity` attempts, oldest first) and the events
+// a resend or a test send put in the outbox. How an event is sent, and when it is retried, is the
+// dispatcher's (in the mock server); this module knows nothing of HTTP.
+import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
+import type { ClaimedEvent, DeliveryAttempt } from '../protocol.js';
+import { kstDateTime } from '../support/kst-time.js';
+import { eventKey, type LogType, type PendingEvent, recordEvent } from './event-outbox.js';
+
+/** How many delivery attempts a mall's log keeps (the oldest go first). */
+export const logCapacity = 1_000;
+
+/** One entry of the delivery log, as `listWebhookLogs` answers it. */
+export interface DeliveryLogEntry extends StoredRecord {
+  readonly log_id: string;
+  readonly log_type: LogType;
+  readonly event_no: number;
+  readonly mall_id: string;
+  readonly trace_id: string;
+  readonly requested_time: string;
+  readonly request_endpoint: string;
+  readonly request_body: string;
+  readonly success: 'T' | 'F';
+  readonly response_http_code: number | null;
+  readonly response_body: string | null;
+}
+
+/** The events waiting, in commit order. */
+const pending = (store: SandboxStore): PendingEvent[] =>
+  (store.all('event') as PendingEvent[]).sort((a, b) => a.seq - b.seq);
+
+/** Whether `event` may be claimed at `now`: due, and no live lease on it. */
+const claimable = (event: PendingEvent, now: number) =>
+  event.due <= now && (event.claim === null || event.claim.until <= now);
+
+/** The earliest time an event waiting may be claimed (undefined: none waits). */
+export function nextDue(store: SandboxStore): number | undefined {
+  const times = pending(store).map((event) => Math.max(event.due, event.claim?.until ?? 0));
+  return times.length === 0 ? undefined : Math.min(...times);
+}
+
+/** Whether an event may be claimed at `now` (a read: nothing is written). */
+export function hasDue(store: SandboxStore, now: number): boolean {
+  return pending(store).some((event) => claimable(event, now));
+}
+
+/**
+ * Claims the first `max` events due at `now` (commit order) for `owner` until `now + leaseMs`,
+ * counting an attempt for each; none when none is due. A retried normal event is logged as a
+ * resend (R).
+ */
+export function claimEvents(
+  store: SandboxStore,
+  owner: string,
+  now: number,
+  leaseMs: number,
+  max: number,
+): ClaimedEvent[] {
+  const due = pending(store)
+    .filter((candidate) => claimable(candidate, now))
+    .slice(0, max);
+  return due.map((event) => {
+    const attempt = event.attempts + 1;
+    store.put('event', eventKey(event.seq), {
+      ...event,
+      attempts: attempt,
+      claim: { owner, until: now + leaseMs },
+    });
+    return {
+      seq: event.seq,
+      eventNo: event.event_no,
+      body: event.body,
+      traceId: event.trace_id,
+      attempt,
+      logType: event.log_type === 'G' && attempt > 1 ? 'R' : event.log_type,
+      owner,
+    };
+  });
+}
+
+/**
+ * Logs an attempt and settles its event: done when it succeeded or `retryAt` is undefined, else
+ * due again at `retryAt`. An event whose lease another dispatcher took over meanwhile is left to
+ * it (the attempt is logged all the same: it was made).
+ */
+export function settleEvent(
+  store: SandboxStore,
+  mallId: string,
+  claimed: ClaimedEvent,
+  attempt: DeliveryAttempt,
+  retryAt: number | undefined,
+): DeliveryLogEntry {
+  const entry = logAttempt(store, mallId, claimed, attempt);
+  const key = eventKey(claimed.seq);
+  const event = store.get<PendingEvent>('event', key);
+  if (event?.claim?.owner === claimed.owner) {
+    if (attempt.success || retryAt === undefined) store.delete('event', key);
+    else store.put('event', key, { ...event, due: retryAt, claim: null });
+  }
+  return entry;
+}
+
+/** Adds an attempt to the log, dropping the oldest entries beyond {@link logCapacity}. */
+function logAttempt(
+  store: SandboxStore,
+  mallId: string,
+  claimed: ClaimedEvent,
+  attempt: DeliveryAttempt,
+): DeliveryLogEntry {
+  const entry: DeliveryLogEntry = {
+    log_id: String(store.nextNumber('delivery_log', 0)),
+    log_type: claimed.logType,
+    event_no: claimed.eventNo,
+    mall_id: mallId,
+    trace_id: claimed.traceId,
+    requested_time: kstDateTime(attempt.requestedAt),
+    request_endpoint: attempt.endpoint,
+    request_body: claimed.body,
+    success: attempt.success ? 'T' : 'F',
+    response_http_code: attempt.status,
+    response_body: attempt.responseBody,
+  };
+  store.put('delivery', entry.log_id.padStart(12, '0'), entry);
+  const entries = store.entries('delivery');
+  for (const [key] of entries.slice(0, Math.max(0, entries.length - logCapacity)))
+    store.delete('delivery', key);
+  return entry;
+}
+
+/** The delivery log, oldest first. */
+export function deliveryLog(store: SandboxStore): DeliveryLogEntry[] {
+  return store.all('delivery') as DeliveryLogEntry[];
+}
+
+/** Puts a logged delivery's event in the outbox again, as a resend (R); false when no entry has `logId`. */
+export function resendLogged(store: SandboxStore, logId: string): boolean {
+  const entry = store.get<DeliveryLogEntry>('delivery', logId.padStart(12, '0'));
+  if (!entry) return false;
+  recordEvent(store, { eventNo: entry.event_no, body: entry.request_body, logType: 'R' });
+  return true;
+}
+
+/** Puts a test send (T) of `body`, an event's sample, in the outbox. */
+export function recordTestEvent(store: SandboxStore, eventNo: number, body: unknown): boolean {
+  recordEvent(store, { eventNo, body: JSON.stringify(body), logType: 'T' });
+  return true;
+}

@@ -1,0 +1,145 @@
+// The outbox of one mall: the events its committed writes recorded and not yet delivered, kept in
+// the mall's own store (`event` table) and written in the same store transaction as the write, so
+// a refused or rolled-back write records nothing and a committed one cannot lose its event,
+// whatever keeps the store (memory, SQLite, PostgreSQL). `emittingEvents` wraps the admin handlers
+// of the operations the spec's `x-emitted-by` names (event-sources.ts): while the mall's reception
+// is on, a successful write records one event whose `resource` holds the attributes the event
+// schema names, taken from the record after the write (before it, for a delete), with the mall id
+// and the shop. Events are numbered in commit order; the outbox keeps the latest `outboxCapacity`.
+// Delivering them is event-deliveries.ts's job.
+import { randomUUID } from 'node:crypto';
+import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
+import type { ReceptionStatus } from '../catalogue/webhook-setting.js';
+import type { SandboxOutcome } from '../protocol.js';
+import type { AnyHandler, HandlerMap } from '../views/handler-types.js';
+import type { EventSource } from './event-sources.js';
+
+/** How a delivery came about: a normal one (G), a resend (R) or a test send (T). */
+export type LogType = 'G' | 'R' | 'T';
+
+/** An event waiting in the outbox. */
+export interface PendingEvent extends StoredRecord {
+  /** Its place in the mall's commit order. */
+  readonly seq: number;
+  readonly event_no: number;
+  /** The JSON body delivered, as text (the log shows it as sent). */
+  readonly body: string;
+  /** One id for every attempt to deliver this event. */
+  readonly trace_id: string;
+  readonly log_type: LogType;
+  /** Attempts made so far. */
+  readonly attempts: number;
+  /** Not delivered before this time (ms since the epoch; 0: at once). */
+  readonly due: number;
+  /** The dispatcher delivering it now, until its lease ends. */
+  readonly claim: { readonly owner: string; readonly until: number } | null;
+}
+
+/**
+ * How many events a mall's outbox keeps: beyond it the oldest go (a mall whose events no receiver
+ * takes keeps only its latest).
+ */
+export const outboxCapacity = 1_000;
+
+/** The store key of the event numbered `seq` (keys sort in commit order). */
+export const eventKey = (seq: number): string => String(seq).padStart(12, '0');
+
+/** Records an event in the mall's outbox (inside the caller's transaction); returns its number. */
+export function recordEvent(
+  store: SandboxStore,
+  event: { readonly eventNo: number; readonly body: string; readonly logType: LogType },
+): number {
+  const seq = store.nextNumber('event_seq', 0);
+  const pending: PendingEvent = {
+    seq,
+    event_no: event.eventNo,
+    body: event.body,
+    trace_id: randomUUID(),
+    log_type: event.logType,
+    attempts: 0,
+    due: 0,
+    claim: null,
+  };
+  store.put('event', eventKey(seq), pending);
+  if (store.size('event') > outboxCapacity) {
+    const oldest = store.entries('event').sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [key] of oldest.slice(0, oldest.length - outboxCapacity)) store.delete('event', key);
+  }
+  return seq;
+}
+
+/** What the event wrapper of one mall needs. */
+export interface EmittingContext {
+  readonly mallId: string;
+  readonly store: SandboxStore;
+  /** The event each write operation records (from the spec). */
+  readonly sources: ReadonlyMap<string, EventSource>;
+  /** The mall's reception status: events are recorded only while it is `T`. */
+  readonly reception: () => ReceptionStatus;
+  /** The shop a call names (its `shop_no`, default 1). */
+  readonly shopOf: (input: { query: unknown; body: unknown }) => number;
+}
+
+type Input = Parameters<AnyHandler>[0];
+
+/** The one record an answer holds (`{product: {...}}` → the product); undefined when none. */
+function recordOf(outcome: SandboxOutcome | undefined): Record<string, unknown> | undefined {
+  if (!outcome?.ok || typeof outcome.body !== 'object' || outcome.body === null) return undefined;
+  const [value] = Object.values(outcome.body);
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The event body of a write: the schema's attributes of the record, the mall and the shop. */
+function eventBody(
+  source: EventSource,
+  record: Readonly<Record<string, unknown>>,
+  mallId: string,
+  shopNo: number,
+): string {
+  const known: Record<string, unknown> = { ...record, mall_id: mallId, event_shop_no: String(shopNo) };
+  const resource = Object.fromEntries(
+    source.attributes.flatMap((name) =>
+      known[name] === undefined || known[name] === null ? [] : [[name, known[name]]],
+    ),
+  );
+  return JSON.stringify({ event_no: source.eventNo, resource });
+}
+
+/**
+ * The handlers with every write the spec reports as an event recording it: the write, the read of
+ * the record before it and the event run in one store transaction.
+ */
+export function emittingEvents<Operations>(
+  handlers: HandlerMap<Operations>,
+  context: EmittingContext,
+): HandlerMap<Operations> {
+  const table = handlers as Readonly<Record<string, AnyHandler | undefined>>;
+  const wrapped = Object.entries(table).map(([operationId, handler]) => {
+    const source = context.sources.get(operationId);
+    if (!source || !handler) return [operationId, handler];
+    const read = source.readOperationId ? table[source.readOperationId] : undefined;
+    const before = (input: Input): SandboxOutcome | undefined => {
+      if (!read) return undefined;
+      try {
+        return read({ path: input.path, query: { shop_no: context.shopOf(input) }, body: undefined });
+      } catch {
+        return undefined; // no such record: the write itself refuses
+      }
+    };
+    const emitting: AnyHandler = (input) =>
+      context.store.transaction(() => {
+        const earlier = before(input);
+        const outcome = handler(input);
+        if (outcome.ok && outcome.kind !== 'found' && context.reception() === 'T') {
+          const record = { ...recordOf(earlier), ...recordOf(outcome) };
+          const body = eventBody(source, record, context.mallId, context.shopOf(input));
+          recordEvent(context.store, { eventNo: source.eventNo, body, logType: 'G' });
+        }
+        return outcome;
+      });
+    return [operationId, emitting];
+  });
+  return Object.fromEntries(wrapped) as HandlerMap<Operations>;
+}

@@ -1,0 +1,76 @@
+// The events of the malls a sandbox holds, as its gateway offers them to a dispatcher: who hears
+// that a mall's outbox changed (a write recorded an event here, or a catch-up of a shared store
+// found one), claiming a mall's next due events (a read first, so a mall without one is never
+// written; then a write, under the mall's lock on a shared store, so two replicas never claim the
+// same event), settling attempts, and the resend and test sends the control API asks for. Every
+// change goes through the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
+import { type MallStorage, runAsWrite } from '@mall-api/mall-state';
+import { type SpecModel, webhooksOf } from '@mall-api/spec-model';
+import type { ClaimedEvent, SandboxEvents } from '../protocol.js';
+import {
+  claimEvents,
+  hasDue,
+  nextDue,
+  recordTestEvent,
+  resendLogged,
+  settleEvent,
+} from './event-deliveries.js';
+
+/** The sample body of each event the spec declares (its first example), by event number. */
+function eventSamples(admin: SpecModel): ReadonlyMap<number, unknown> {
+  const samples = new Map<number, unknown>();
+  for (const event of webhooksOf(admin.document)) {
+    const webhook = admin.resolveOptional(admin.document.webhooks)?.[event.name];
+    const operation = admin.dereference(webhook ?? {}) as { post?: { requestBody?: unknown } };
+    const body = operation.post?.requestBody as
+      | { content?: { 'application/json'?: { examples?: Record<string, { value?: unknown }> } } }
+      | undefined;
+    const [example] = Object.values(body?.content?.['application/json']?.examples ?? {});
+    if (example?.value !== undefined) samples.set(event.eventNo, example.value);
+  }
+  return samples;
+}
+
+/** The events side of a sandbox over `storage`; `listen` registers who hears of outbox changes. */
+export function mallEvents(
+  storage: MallStorage,
+  admin: SpecModel,
+  listen: (listener: (mallId: string) => void) => void,
+): SandboxEvents {
+  const samples = eventSamples(admin);
+  /** A write on a mall the storage already has (none is created for an event). */
+  const onExisting = async <R>(mallId: string, work: Parameters<MallStorage['write']>[1]) => {
+    const known = await storage.current(mallId);
+    return known ? ((await storage.write(mallId, work)) as R) : undefined;
+  };
+  return {
+    onChange: listen,
+    async claim(mallId, owner, now, leaseMs, max) {
+      const due = await storage.read(mallId, (store) => hasDue(store, now));
+      if (due !== true) return [];
+      return (
+        (await onExisting<ClaimedEvent[]>(mallId, (store) => claimEvents(store, owner, now, leaseMs, max))) ??
+        []
+      );
+    },
+    async settle(mallId, settled) {
+      await onExisting(mallId, (store) => {
+        for (const { claimed, attempt, retryAt } of settled)
+          settleEvent(store, mallId, claimed, attempt, retryAt);
+      });
+    },
+    async nextDue(mallId) {
+      const due = await storage.read(mallId, nextDue);
+      return due === runAsWrite ? undefined : due;
+    },
+    async resend(mallId, logId) {
+      return (await onExisting<boolean>(mallId, (store) => resendLogged(store, logId))) ?? false;
+    },
+    async sendTest(mallId, eventNo) {
+      const sample = samples.get(eventNo);
+      if (sample === undefined) return false;
+      return (await onExisting<boolean>(mallId, (store) => recordTestEvent(store, eventNo, sample))) ?? false;
+    },
+    eventNumbers: () => [...samples.keys()],
+  };
+}
