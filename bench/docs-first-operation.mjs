@@ -106,7 +106,7 @@ async function load(browser, url) {
     requestAnimationFrame(check);
   });
   await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
-  const menuOpen = `getComputedStyle(document.querySelector('#redoc .menu-content') ?? document.body).display !== 'none' && !!document.querySelector('#redoc .menu-content')`;
+  const menuOpen = `(menu => !!menu && getComputedStyle(menu).display !== 'none')(document.querySelector('#redoc .menu-content'))`;
   await until(page, menuOpen, () => page.locator(menuButton).click({ timeout: 5_000 }));
   const section = page.locator('#redoc .menu-content li[data-item-id^="tag/"]').first();
   await section.waitFor({ state: 'attached' });

@@ -59,6 +59,16 @@ export async function tapRedocControl(page: Page, operationId?: string): Promise
   return (await used.getAttribute('aria-selected')) === 'true';
 }
 
+/**
+ * Lays out every operation of a reference, as a reader scrolling through it would have them: the
+ * page leaves the ones off screen unrendered (`content-visibility: auto`), and a check of the
+ * whole page — its width, axe-core's scan — is to see them all.
+ */
+export const renderEveryOperation = (page: Page): Promise<unknown> =>
+  page.addStyleTag({
+    content: '#redoc [data-section-id^="operation/"] { content-visibility: visible !important; }',
+  });
+
 /** A phone's screen (CSS pixels), as the docs are checked on. */
 export const phone = { width: 390, height: 844 };
 

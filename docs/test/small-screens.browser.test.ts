@@ -19,6 +19,7 @@ import {
   type PageProblems,
   phone,
   problemsSince,
+  renderEveryOperation,
   seriousAccessibilityViolations,
   tapRedocControl,
 } from './browser.js';
@@ -75,7 +76,8 @@ const bottom = (page: Page, selector: string) =>
 async function inspect(path: string): Promise<PageReport> {
   const { page, problems } = await openWatchedPage(browser, 'light', phone);
   const start: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
-  await page.goto(`${site.url}/${path}`, { waitUntil: 'networkidle' });
+  await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
+  if (references.includes(path)) await renderEveryOperation(page);
   const fold = guides.includes(path)
     ? {
         title: await bottom(page, 'article.guide h1'),
