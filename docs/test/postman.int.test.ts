@@ -3,14 +3,14 @@
 // the environment change) and every request gets one of its operation's documented success
 // statuses, which the collection's own tests assert (status and the documented body schema), so the
 // same run with a wrong client secret fails. Redirects are not followed, as the authorize step's
-// 302 is the answer to read.
+// 302 is the answer to read. The runs go side by side against one mock.
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
 import { type ApiName, apiNames, loadSpecSync } from '@mall-api/spec-model';
 import newman, { type NewmanRunSummary } from 'newman';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 
 const postmanDir = join(import.meta.dirname, '..', 'dist', 'postman');
 const apis = apiNames;
@@ -79,10 +79,12 @@ describe('the Postman collections under newman', () => {
     return environment;
   }
 
-  it.each(apis)(
+  // The five runs go side by side: most of their time is newman waiting out a 429's Retry-After
+  // on the wall clock, and a run that meets another's 429 waits it out the same way.
+  it.concurrent.for(apis)(
     'run every request of the %s collection with a documented success',
-    { timeout: 120_000 },
-    async (api) => {
+    { timeout: 300_000 },
+    async (api, { expect }) => {
       const collection = await readJson(`${api}.postman_collection.json`);
       const summary = await run(collection, await localEnvironment(api));
       // A request answered 429 is sent again after Retry-After (the collection's test script), and a
@@ -122,11 +124,11 @@ describe('the Postman collections under newman', () => {
     },
   );
 
-  it.each(['collection', 'admin'] as const)(
+  it.concurrent.for(['collection', 'admin'] as const)(
     'fail the %s collection when its client secret is wrong: each request asserts its status',
     // The admin run meets the leaky bucket and waits out each Retry-After, on the wall clock.
     { timeout: 300_000 },
-    async (api) => {
+    async (api, { expect }) => {
       const collection = await readJson(`${api}.postman_collection.json`);
       const environment = await localEnvironment(api);
       for (const value of environment.values as { key: string; value: string }[])
