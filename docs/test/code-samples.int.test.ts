@@ -16,6 +16,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamplesOf, demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
 import { runWithInput } from './guide-examples.js';
+import { laneQueue } from './lanes.js';
 
 const docsRoot = join(import.meta.dirname, '..');
 const apiNames = (
@@ -151,14 +152,13 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
   // then reads its own.
   const outcomes = new Map<string, Promise<string[]>>();
   beforeAll(() => {
-    for (const name of apiNames) {
-      let lane: Promise<unknown> = Promise.resolve();
-      for (const language of Object.keys(interpreters) as Language[]) {
-        const outcome = lane.then(() => runSamples(name, language));
-        lane = outcome.catch(() => undefined);
-        outcomes.set(`${name}:${language}`, outcome);
-      }
-    }
+    const inLane = laneQueue<ApiName>();
+    for (const name of apiNames)
+      for (const language of Object.keys(interpreters) as Language[])
+        outcomes.set(
+          `${name}:${language}`,
+          inLane(name, () => runSamples(name, language)),
+        );
   });
 
   it.each(

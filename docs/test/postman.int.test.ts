@@ -3,7 +3,7 @@
 // the environment change) and every request gets one of its operation's documented success
 // statuses, which the collection's own tests assert (status and the documented body schema), so the
 // same run with a wrong client secret fails. Redirects are not followed, as the authorize step's
-// 302 is the answer to read. The runs go side by side against one mock.
+// 302 is the answer to read. The APIs' runs go side by side against one mock.
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
 import { type ApiName, apiNames, loadSpecSync } from '@mall-api/spec-model';
 import newman, { type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { laneQueue } from './lanes.js';
 
 const postmanDir = join(import.meta.dirname, '..', 'dist', 'postman');
 const apis = apiNames;
@@ -79,14 +80,17 @@ describe('the Postman collections under newman', () => {
     return environment;
   }
 
-  // The five runs go side by side: most of their time is newman waiting out a 429's Retry-After
-  // on the wall clock, and a run that meets another's 429 waits it out the same way.
+  // The APIs' runs go side by side (most of their time is newman waiting out a 429's Retry-After on
+  // the wall clock), each API's one after another, so that no run meets another's rate limit.
+  const inLane = laneQueue<ApiName>();
+
   it.concurrent.for(apis)(
     'run every request of the %s collection with a documented success',
     { timeout: 300_000 },
     async (api, { expect }) => {
       const collection = await readJson(`${api}.postman_collection.json`);
-      const summary = await run(collection, await localEnvironment(api));
+      const environment = await localEnvironment(api);
+      const summary = await inLane(api, () => run(collection, environment));
       // A request answered 429 is sent again after Retry-After (the collection's test script), and a
       // lookup script may read the same route first: every answer of an item's own operation is a
       // documented success or a 429, and the last one a success.
@@ -133,7 +137,7 @@ describe('the Postman collections under newman', () => {
       const environment = await localEnvironment(api);
       for (const value of environment.values as { key: string; value: string }[])
         if (value.key === 'clientSecret') value.value = 'a-wrong-secret';
-      const summary = await run(collection, environment);
+      const summary = await inLane(api, () => run(collection, environment));
       const failures = summary.run.failures.map((failure) => String(failure.error.message));
       expect(failures.length).toBeGreaterThanOrEqual(loadSpecSync(api).operations.length - 2);
       expect(failures.filter((message) => /expected 401 to be one of/.test(message)).length).toBeGreaterThan(

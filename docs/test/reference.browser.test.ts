@@ -238,7 +238,9 @@ describe('the code samples in a reference', () => {
     release();
     await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 240_000 });
     // Once live, Redoc has selected the tab tapped last (PHP), and answers the tabs itself.
-    await expect(operation.locator('[role="tab"][aria-selected="true"]').textContent()).resolves.toBe('PHP');
+    await expect(operation.getByRole('tab', { name: 'PHP' }).getAttribute('aria-selected')).resolves.toBe(
+      'true',
+    );
     const after = await readTabs();
     for (const [index, [tab, code]] of tabs.entries()) {
       expect(before[index], `${tab}, before Redoc is live`).toContain(code);

@@ -23,6 +23,7 @@ import {
   problemsSince,
   seriousAccessibilityViolations,
 } from './browser.js';
+import { laneQueue } from './lanes.js';
 import { type CrawlReport, crawlSite, type ReferenceAnchors } from './site-crawler.js';
 
 const docsRoot = join(import.meta.dirname, '..');
@@ -166,16 +167,12 @@ describe('every guide page and the guides index', { timeout: 120_000 }, () => {
   // answers with navigation time-outs), then each test looks at its own.
   const sideBySide = 3;
   beforeAll(() => {
-    const lanes = Array.from({ length: sideBySide }, () => Promise.resolve());
+    const inLane = laneQueue<number>();
     handMadePages.forEach((path, index) => {
-      const lane = index % sideBySide;
-      const check = (lanes[lane] ?? Promise.resolve()).then(() => checkPage(path));
-      lanes[lane] = check.then(
-        () => undefined,
-        () => undefined,
+      checks.set(
+        path,
+        inLane(index % sideBySide, () => checkPage(path)),
       );
-      check.catch(() => undefined); // awaited by the tests below
-      checks.set(path, check);
     });
   });
   const checkOf = async (path: string, scheme: Scheme) => (await checks.get(path))?.[scheme];

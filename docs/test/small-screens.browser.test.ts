@@ -23,6 +23,7 @@ import {
   seriousAccessibilityViolations,
   tapRedocControl,
 } from './browser.js';
+import { laneQueue } from './lanes.js';
 import { redocKnownViolations } from './redoc-known-violations.js';
 
 const docsRoot = join(import.meta.dirname, '..');
@@ -123,16 +124,12 @@ const reports = new Map<string, Promise<PageReport>>();
 beforeAll(async () => {
   site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
   browser = await launchChromium();
-  const lanes = Array.from({ length: 3 }, () => Promise.resolve());
+  const inLane = laneQueue<number>();
   pages.forEach((path, index) => {
-    const lane = index % lanes.length;
-    const report = (lanes[lane] ?? Promise.resolve()).then(() => inspect(path));
-    lanes[lane] = report.then(
-      () => undefined,
-      () => undefined,
+    reports.set(
+      path,
+      inLane(index % 3, () => inspect(path)),
     );
-    report.catch(() => undefined); // awaited by the tests below
-    reports.set(path, report);
   });
 });
 afterAll(async () => {
