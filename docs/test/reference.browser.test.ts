@@ -18,8 +18,10 @@ import {
   openWatchedPage,
   type PageProblems,
   phone,
-  problemsSince,
+  readInEachScheme,
   renderEveryOperation,
+  type Scheme,
+  schemes,
   seriousAccessibilityViolations,
   tapRedocControl,
 } from './browser.js';
@@ -38,9 +40,6 @@ interface Operation {
   summary: string;
   'x-codeSamples'?: { lang: string; label: string; source: string }[];
 }
-
-type Scheme = 'light' | 'dark';
-const schemes: Scheme[] = ['light', 'dark'];
 
 interface LoadedReference {
   problems: PageProblems;
@@ -97,33 +96,13 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
   // The events (`webhooks`) are shown like operations, in their own section, without samples or Try it.
   const events = operationsOf(spec.webhooks ?? {});
   const shown = new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? '']));
-  const loaded = {} as Record<Scheme, LoadedReference>;
-  let from: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
-  for (const scheme of schemes) {
-    if (scheme === 'dark') {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
-    }
+  const loaded = await readInEachScheme(page, problems, async (scheme) => {
     if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
     const scan = seriousAccessibilityViolations(page, redocKnownViolations);
     // Done before the scheme changes; a failure is its test's to report.
     await scan.catch(() => undefined);
-    loaded[scheme] = {
-      problems: problemsSince(problems, from),
-      tryIt,
-      operations,
-      events,
-      shown,
-      scan,
-      redocBeforeUse,
-      tabAnswered,
-    };
-    from = {
-      consoleErrors: [...problems.consoleErrors],
-      failedRequests: [...problems.failedRequests],
-      externalRequests: [...problems.externalRequests],
-    };
-  }
+    return { tryIt, operations, events, shown, scan, redocBeforeUse, tabAnswered };
+  });
   await page.close();
   return loaded;
 }

@@ -20,7 +20,9 @@ import {
   launchChromium,
   openWatchedPage,
   type PageProblems,
-  problemsSince,
+  readInEachScheme,
+  type Scheme,
+  schemes,
   seriousAccessibilityViolations,
 } from './browser.js';
 import { laneQueue } from './lanes.js';
@@ -125,9 +127,6 @@ interface PageCheck {
   violations: AccessibilityViolation[];
 }
 
-type Scheme = 'light' | 'dark';
-const schemes: Scheme[] = ['light', 'dark'];
-
 /**
  * Loads a page once, in the light scheme, reads and scans it, then switches it to the dark scheme
  * as the system setting changes (the site follows it by CSS and its theme script) and reads and
@@ -136,25 +135,14 @@ const schemes: Scheme[] = ['light', 'dark'];
 async function checkPage(path: string): Promise<Record<Scheme, PageCheck>> {
   const { page, problems } = await openWatchedPage(browser, 'light');
   await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
-  const checked = {} as Record<Scheme, PageCheck>;
-  let from: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
-  for (const scheme of schemes) {
-    if (scheme === 'dark') {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
-    }
+  const checked = await readInEachScheme(page, problems, async (scheme) => {
     const headings = await page.locator('h1').count();
     const violations = await seriousAccessibilityViolations(page);
     if (path === 'guides/rate-limits.html') {
       await page.screenshot({ path: join(artifacts, `guide-rate-limits-${scheme}.png`), fullPage: true });
     }
-    checked[scheme] = { problems: problemsSince(problems, from), headings, violations };
-    from = {
-      consoleErrors: [...problems.consoleErrors],
-      failedRequests: [...problems.failedRequests],
-      externalRequests: [...problems.externalRequests],
-    };
-  }
+    return { headings, violations };
+  });
   await page.close();
   return checked;
 }
