@@ -8,8 +8,9 @@
 // kept waiting by it. The tap that started it is repeated once Redoc is live (taps made after
 // React has taken the page over are React's to answer); text typed into Redoc's search field
 // meanwhile is handed to it. A code-sample tab is the exception: the stand-in shows its sample at
-// once (redoc-tabs.ts) while Redoc starts, and hands the tab over to Redoc once live. A page built without prerendering (`--no-prerender`) starts Redoc at
-// once (redoc-standin.ts), as it has nothing to show without it.
+// once (redoc-tabs.ts) while Redoc starts, and hands the tab over to Redoc once live. A page built
+// without prerendering (`--no-prerender`) starts Redoc at once (redoc-standin.ts), as it has
+// nothing to show without it.
 //
 // The page names what to start in `#redoc`: `data-script` (assets/redoc.js), `data-spec` (the
 // spec Redoc reads) and the options in `<script type="application/json" id="redoc-options">`.
