@@ -3,15 +3,14 @@
 // the environment change) and every request gets one of its operation's documented success
 // statuses, which the collection's own tests assert (status and the documented body schema), so the
 // same run with a wrong client secret fails. Redirects are not followed, as the authorize step's
-// 302 is the answer to read. The APIs' runs go side by side against one mock.
+// 302 is the answer to read.
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
 import { type ApiName, apiNames, loadSpecSync } from '@mall-api/spec-model';
 import newman, { type NewmanRunSummary } from 'newman';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { laneQueue } from './lanes.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const postmanDir = join(import.meta.dirname, '..', 'dist', 'postman');
 const apis = apiNames;
@@ -80,17 +79,12 @@ describe('the Postman collections under newman', () => {
     return environment;
   }
 
-  // The APIs' runs go side by side (most of their time is newman waiting out a 429's Retry-After on
-  // the wall clock), each API's one after another, so that no run meets another's rate limit.
-  const inLane = laneQueue<ApiName>();
-
-  it.concurrent.for(apis)(
+  it.each(apis)(
     'run every request of the %s collection with a documented success',
-    { timeout: 300_000 },
-    async (api, { expect }) => {
+    { timeout: 120_000 },
+    async (api) => {
       const collection = await readJson(`${api}.postman_collection.json`);
-      const environment = await localEnvironment(api);
-      const summary = await inLane(api, () => run(collection, environment));
+      const summary = await run(collection, await localEnvironment(api));
       // A request answered 429 is sent again after Retry-After (the collection's test script), and a
       // lookup script may read the same route first: every answer of an item's own operation is a
       // documented success or a 429, and the last one a success.
@@ -128,16 +122,16 @@ describe('the Postman collections under newman', () => {
     },
   );
 
-  it.concurrent.for(['collection', 'admin'] as const)(
+  it.each(['collection', 'admin'] as const)(
     'fail the %s collection when its client secret is wrong: each request asserts its status',
     // The admin run meets the leaky bucket and waits out each Retry-After, on the wall clock.
     { timeout: 300_000 },
-    async (api, { expect }) => {
+    async (api) => {
       const collection = await readJson(`${api}.postman_collection.json`);
       const environment = await localEnvironment(api);
       for (const value of environment.values as { key: string; value: string }[])
         if (value.key === 'clientSecret') value.value = 'a-wrong-secret';
-      const summary = await inLane(api, () => run(collection, environment));
+      const summary = await run(collection, environment);
       const failures = summary.run.failures.map((failure) => String(failure.error.message));
       expect(failures.length).toBeGreaterThanOrEqual(loadSpecSync(api).operations.length - 2);
       expect(failures.filter((message) => /expected 401 to be one of/.test(message)).length).toBeGreaterThan(
