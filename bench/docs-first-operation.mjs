@@ -17,7 +17,9 @@
 // - "Redoc live": Redoc hydrated (or rendered) the reference (`data-redoc-ready`);
 // and the ratios of the current site to the baseline. Needs `npm run build` (the specs bundled, the
 // libraries the docs build reads).
-//   node bench/docs-first-operation.mjs [--runs 3] [--baseline <built site folder>]
+// `--current <folder>` measures a site already built there instead of building one, `--api <name>`
+// (repeatable) only those references.
+//   node bench/docs-first-operation.mjs [--runs 3] [--baseline <folder>] [--current <folder>] [--api admin]
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,12 @@ import { chromium } from 'playwright-core';
 import { startDocsServer } from '../docs/build/serve.mjs';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, baseline: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+    current: { type: 'string' },
+    api: { type: 'string', multiple: true },
+  },
 });
 const runs = Number(values.runs);
 const root = join(import.meta.dirname, '..');
@@ -99,7 +106,7 @@ async function load(browser, url) {
     requestAnimationFrame(check);
   });
   await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
-  const menuOpen = `getComputedStyle(document.querySelector('#redoc .menu-content') ?? document.body).display !== 'none' && !!document.querySelector('#redoc .menu-content')`;
+  const menuOpen = `(menu => !!menu && getComputedStyle(menu).display !== 'none')(document.querySelector('#redoc .menu-content'))`;
   await until(page, menuOpen, () => page.locator(menuButton).click({ timeout: 5_000 }));
   const section = page.locator('#redoc .menu-content li[data-item-id^="tag/"]').first();
   await section.waitFor({ state: 'attached' });
@@ -151,7 +158,7 @@ const typical = (loads) => ({
   tabMs: median(loads.map((entry) => entry.tabMs ?? Number.NaN)),
 });
 
-const current = await buildSite([]);
+const current = values.current ? resolve(values.current) : await buildSite([]);
 const baselineRoot = values.baseline ? resolve(values.baseline) : await buildSite(['--no-prerender']);
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -164,7 +171,7 @@ try {
     `reference pages, cold, ${profile.viewport.width}×${profile.viewport.height}, ${profile.cpuSlowdown}× CPU, ` +
       `median of ${runs} runs; baseline: ${values.baseline ? baselineRoot : 'the same site built with --no-prerender'}\n`,
   );
-  for (const name of apiNames) {
+  for (const name of values.api ?? apiNames) {
     /** @type {{ now: Load[], before: Load[] }} */
     const measured = { now: [], before: [] };
     for (let run = 0; run < runs; run++) {
@@ -182,6 +189,6 @@ try {
   await browser.close();
   await now.close();
   await before.close();
-  await rm(current, { recursive: true, force: true });
+  if (!values.current) await rm(current, { recursive: true, force: true });
   if (!values.baseline) await rm(baselineRoot, { recursive: true, force: true });
 }

@@ -166,10 +166,9 @@ for (const [index, api] of apis.entries()) {
   const tryIt = consoleApi.operations.map(({ operationId, summary }) => ({ operationId, summary }));
   const redocSpec = withTryItButtons(JSON.parse(redocSpecJson(spec)), tryIt);
   await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), JSON.stringify(redocSpec));
-  await writeFile(
-    join(dist, api.name, 'index.html'),
-    renderReferencePage(api, nav, prerender?.(redocSpec, prerenderOptions)),
-  );
+  const prerendered = prerender?.(redocSpec, prerenderOptions);
+  await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav, prerendered));
+  if (prerendered) await writeFile(join(dist, api.name, 'samples.json'), JSON.stringify(prerendered.samples));
   await writeFile(join(dist, api.name, 'console.json'), JSON.stringify(consoleApi));
   await writeFile(
     join(dist, api.name, 'reference.md'),

@@ -20,7 +20,7 @@ const redocBrowserLibrary = join(
 );
 
 /**
- * @typedef {(spec: object, options: object) => { html: string, styles: string }} Prerender
+ * @typedef {(spec: object, options: object) => { html: string, styles: string, samples: Record<string, Record<string, string>> }} Prerender
  */
 
 /**

@@ -7,7 +7,8 @@
 // (redoc-theme.mjs), so switching light and dark changes CSS only: no second render, the scroll
 // position and anchor stay. And the "Try it" console (assets/console.js; its buttons are in
 // Redoc's markup, its data loads on first use), which, like the menu, works before Redoc is live.
-// Redoc itself starts only when the reader first needs one of its controls (assets/redoc-standin.js).
+// Redoc itself starts only when the reader first needs one of its controls (assets/redoc-standin.js),
+// and a code-sample tab tapped before then shows its sample at once (src/browser/redoc-tabs.ts).
 import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
 import { schemeSwitchingTheme } from './redoc-theme.mjs';
 
@@ -41,7 +42,8 @@ const facts = (api) =>
 /**
  * Renders `docs/dist/<api>/index.html`. `prerendered` is Redoc's markup and styles for the page
  * (redoc-prerender.mjs; absent in a `--no-prerender` build, where Redoc renders in the browser),
- * with the operations' "Try it" buttons in it (try-it-buttons.mjs).
+ * with the operations' "Try it" buttons in it (try-it-buttons.mjs); with it, `#redoc` names the
+ * highlighted code samples (`samples.json`) the stand-in shows in a sample tab before Redoc is live.
  * The page is usable without Redoc: the console (assets/console.js) and the stand-in
  * (assets/redoc-standin.js) load at once, small and asynchronous, and answer the menu, anchors and
  * Try it on the prerendered markup. Redoc itself (assets/redoc.js, large; the `#redoc` element names
@@ -66,7 +68,7 @@ ${prerendered?.styles ?? ''}
 <script src="../assets/console.js" async></script>
 <script src="../assets/redoc-standin.js" async></script>
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
-<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json">${prerendered?.html ?? ''}</div></main>
+<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json"${prerendered ? ' data-samples="samples.json"' : ''}>${prerendered?.html ?? ''}</div></main>
 <script type="application/json" id="redoc-options">${JSON.stringify(redocOptions).replaceAll('<', '\\u003c')}</script>
 ${siteScript(1)}
 </body>

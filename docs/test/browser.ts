@@ -59,6 +59,47 @@ export async function tapRedocControl(page: Page, operationId?: string): Promise
   return (await used.getAttribute('aria-selected')) === 'true';
 }
 
+/**
+ * Lays out every operation of a reference, as a reader scrolling through it would have them: the
+ * page leaves the ones off screen unrendered (`content-visibility: auto`), and a check of the
+ * whole page — its width, axe-core's scan — is to see them all.
+ */
+export const renderEveryOperation = (page: Page): Promise<unknown> =>
+  page.addStyleTag({
+    content: '#redoc [data-section-id^="operation/"] { content-visibility: visible !important; }',
+  });
+
+/** The site's colour schemes. */
+export type Scheme = 'light' | 'dark';
+export const schemes: Scheme[] = ['light', 'dark'];
+
+/**
+ * Reads a page opened in the light scheme with `read`, then switches it to the dark scheme as the
+ * system setting changes (the site follows it by CSS and its theme script) and reads it again:
+ * each scheme's reading, with the problems recorded while the page showed that scheme.
+ */
+export async function readInEachScheme<T>(
+  page: Page,
+  problems: PageProblems,
+  read: (scheme: Scheme) => Promise<T>,
+): Promise<Record<Scheme, T & { problems: PageProblems }>> {
+  const readings = {} as Record<Scheme, T & { problems: PageProblems }>;
+  let from: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
+  for (const scheme of schemes) {
+    if (scheme === 'dark') {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
+    }
+    readings[scheme] = { ...(await read(scheme)), problems: problemsSince(problems, from) };
+    from = {
+      consoleErrors: [...problems.consoleErrors],
+      failedRequests: [...problems.failedRequests],
+      externalRequests: [...problems.externalRequests],
+    };
+  }
+  return readings;
+}
+
 /** A phone's screen (CSS pixels), as the docs are checked on. */
 export const phone = { width: 390, height: 844 };
 

@@ -4,7 +4,8 @@
 // would), bash/curl, python3 and php with only the mock's port changed, gets a success from the default
 // sandbox mocks (`npm start`'s stateful malls, seed 1): the mock's own request log shows a 2xx for
 // each request the sample sends (302 for the OAuth authorize step), and the sample prints the
-// answer (the TypeScript authorize sample sends nothing: it prints the authorize URL). The environment carries what the samples read from it: a fresh access token (a fresh
+// answer (the TypeScript authorize sample sends nothing: it prints the authorize URL). The three
+// APIs' samples run side by side, each API's one at a time. The environment carries what the samples read from it: a fresh access token (a fresh
 // sandbox mall of its own per sample, as a reader's first try would meet it), an authorization code
 // and a refresh token of the demo app.
 import { readFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamplesOf, demoOAuthSample, mockUrlOf } from '../build/code-samples.mjs';
 import { runWithInput } from './guide-examples.js';
+import { laneQueue } from './lanes.js';
 
 const docsRoot = join(import.meta.dirname, '..');
 const apiNames = (
@@ -81,68 +83,94 @@ describe('the TypeScript, curl, Python and PHP samples', () => {
     return new URL(outcome.location).searchParams.get('code') ?? '';
   };
 
+  /**
+   * Runs every sample of `name` in `language` against the mock, one after another, each as written
+   * with a fresh mall of its own; resolves to the samples that did not get a success.
+   */
+  async function runSamples(name: ApiName, language: Language): Promise<string[]> {
+    const mock = served.mocks.find((entry) => entry.api === name);
+    if (!mock) throw new Error(`no ${name} mock`);
+    const sampleBase = mockUrlOf(model(name).document);
+    const port = new URL(mock.url).port;
+    let mall = 0;
+    const outcomes: string[] = [];
+    for (const sample of samples.get(name) ?? []) {
+      // The samples address the mock's default port; this one listens elsewhere.
+      let script = program(language, sample[language])
+        .replaceAll(sampleBase, mock.url)
+        .replace(/CURLOPT_PORT => "\d+"/g, `CURLOPT_PORT => "${port}"`);
+      // A mall of its own per sample (named after its API, as the APIs' samples run side by side),
+      // so the samples never meet a mall's rate limit or each other's records; a sample that names
+      // the mall it reads (analytics' mall_id) names that mall, as its reader would.
+      mall += 1;
+      const ownMall = `${language}${name.slice(0, 2)}${mall}`;
+      const entry = model(name).operation(sample.operationId);
+      const mallParameter = entry && mallParameterOf(entry);
+      const namedMall =
+        mallParameter && entry?.parameters.find((p) => p.name === mallParameter)?.definition.example;
+      if (typeof namedMall === 'string') script = script.replaceAll(namedMall, ownMall);
+      const tokens = await issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
+      const env = {
+        MALL_ACCESS_TOKEN: tokens.access_token,
+        AUTHORIZATION_CODE: await authorizationCode(),
+        REFRESH_TOKEN: tokens.refresh_token,
+      };
+      const before = log.length;
+      const [command, args] = interpreters[language];
+      const output = await run(command, [...args], script, env).catch(
+        (error: Error) => `FAILED ${error.message}`,
+      );
+      // This API's lines since the sample started: only this sample's, as each API runs one
+      // sample at a time.
+      const statuses = log
+        .slice(before)
+        .filter((line) => line.startsWith(`${name} `))
+        .map((line) => Number(line.split(' ')[3]));
+      const authorize = sample.path.endsWith('/oauth/authorize');
+      if (authorize && language === 'typescript') {
+        if (!output.startsWith(`${mock.url}${sample.path}?`) || statuses.length > 0)
+          outcomes.push(`${sample.operationId}: ${output.slice(0, 300)}`);
+        continue;
+      }
+      const expected = authorize ? [302] : statuses.map(() => 200);
+      const succeeded =
+        statuses.length > 0 &&
+        statuses.every(
+          (status, index) => status === expected[index] || (expected[index] === 200 && status < 300),
+        );
+      if (!succeeded || output.startsWith('FAILED') || output.trim() === '') {
+        outcomes.push(
+          `${sample.operationId}: statuses ${statuses.join(',') || 'none'}; ${output.slice(0, 300)}`,
+        );
+      }
+    }
+    return outcomes;
+  }
+
+  // The three APIs' samples run side by side, each API's languages one after another (the mock's
+  // log names the API of each request, so each sample's answers are still told apart); each test
+  // then reads its own.
+  const outcomes = new Map<string, Promise<string[]>>();
+  beforeAll(() => {
+    const inLane = laneQueue<ApiName>();
+    for (const name of apiNames)
+      for (const language of Object.keys(interpreters) as Language[])
+        outcomes.set(
+          `${name}:${language}`,
+          inLane(name, () => runSamples(name, language)),
+        );
+  });
+
   it.each(
     apiNames.flatMap((name) =>
       (Object.keys(interpreters) as Language[]).map((language) => ({ name, language })),
     ),
   )(
     'run as written against the $name mock and get a success ($language)',
-    { timeout: 120_000 },
+    // A test waits for its API's earlier languages too.
+    { timeout: 600_000 },
     async ({ name, language }) => {
-      const mock = served.mocks.find((entry) => entry.api === name);
-      if (!mock) throw new Error(`no ${name} mock`);
-      const sampleBase = mockUrlOf(model(name).document);
-      const port = new URL(mock.url).port;
-      let mall = 0;
-      const outcomes: string[] = [];
-      for (const sample of samples.get(name) ?? []) {
-        // The samples address the mock's default port; this one listens elsewhere.
-        let script = program(language, sample[language])
-          .replaceAll(sampleBase, mock.url)
-          .replace(/CURLOPT_PORT => "\d+"/g, `CURLOPT_PORT => "${port}"`);
-        // A mall of its own per sample, so the samples never meet a mall's rate limit; a sample
-        // that names the mall it reads (analytics' mall_id) names that mall, as its reader would.
-        mall += 1;
-        const ownMall = `${language}${mall}`;
-        const entry = model(name).operation(sample.operationId);
-        const mallParameter = entry && mallParameterOf(entry);
-        const namedMall =
-          mallParameter && entry?.parameters.find((p) => p.name === mallParameter)?.definition.example;
-        if (typeof namedMall === 'string') script = script.replaceAll(namedMall, ownMall);
-        const tokens = await issueDemoTokens(served.authority, served.oauth.scopes, ownMall);
-        const env = {
-          MALL_ACCESS_TOKEN: tokens.access_token,
-          AUTHORIZATION_CODE: await authorizationCode(),
-          REFRESH_TOKEN: tokens.refresh_token,
-        };
-        const before = log.length;
-        const [command, args] = interpreters[language];
-        const output = await run(command, [...args], script, env).catch(
-          (error: Error) => `FAILED ${error.message}`,
-        );
-        const statuses = log
-          .slice(before)
-          .filter((line) => line.startsWith(`${name} `))
-          .map((line) => Number(line.split(' ')[3]));
-        const authorize = sample.path.endsWith('/oauth/authorize');
-        if (authorize && language === 'typescript') {
-          if (!output.startsWith(`${mock.url}${sample.path}?`) || statuses.length > 0)
-            outcomes.push(`${sample.operationId}: ${output.slice(0, 300)}`);
-          continue;
-        }
-        const expected = authorize ? [302] : statuses.map(() => 200);
-        const succeeded =
-          statuses.length > 0 &&
-          statuses.every(
-            (status, index) => status === expected[index] || (expected[index] === 200 && status < 300),
-          );
-        if (!succeeded || output.startsWith('FAILED') || output.trim() === '') {
-          outcomes.push(
-            `${sample.operationId}: statuses ${statuses.join(',') || 'none'}; ${output.slice(0, 300)}`,
-          );
-        }
-      }
-      expect(outcomes).toEqual([]);
+      expect(await outcomes.get(`${name}:${language}`)).toEqual([]);
     },
   );
 });

@@ -1,7 +1,8 @@
 // Each Redoc reference of the built site in a real headless Chromium, in the light and the dark
 // scheme: it shows every operation and event of its spec, with the TypeScript, curl, Python and PHP samples
 // and a "Try it" button on the operations; Redoc's script is not even fetched until one of its
-// controls is used, and the tap that started it is answered once it is live; it logs no console
+// controls is used, and the tap that started it is answered once it is live; a code-sample tab
+// shows its sample before Redoc is live (the stand-in) and after, the same code; it logs no console
 // error, fails no request and requests nothing outside localhost; and axe-core finds no serious or
 // critical accessibility violation.
 // Each reference loads once and is read in the light scheme, then in the dark one. A screenshot of
@@ -17,7 +18,10 @@ import {
   openWatchedPage,
   type PageProblems,
   phone,
-  problemsSince,
+  readInEachScheme,
+  renderEveryOperation,
+  type Scheme,
+  schemes,
   seriousAccessibilityViolations,
   tapRedocControl,
 } from './browser.js';
@@ -36,9 +40,6 @@ interface Operation {
   summary: string;
   'x-codeSamples'?: { lang: string; label: string; source: string }[];
 }
-
-type Scheme = 'light' | 'dark';
-const schemes: Scheme[] = ['light', 'dark'];
 
 interface LoadedReference {
   problems: PageProblems;
@@ -80,6 +81,7 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
   // machine takes a while: the test waits for it, it does not time it.
   const redocBeforeUse = scripts.some((path) => /\/assets\/redoc\.[0-9a-f]+\.js$/.test(path));
   const tabAnswered = await tapRedocControl(page);
+  await renderEveryOperation(page);
   const tryIt = await page.$$eval('[id^="operation/"]:has(button.try-it)', (nodes) =>
     nodes.map((node) => node.id.replace(/^operation\//, '')),
   );
@@ -94,33 +96,13 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
   // The events (`webhooks`) are shown like operations, in their own section, without samples or Try it.
   const events = operationsOf(spec.webhooks ?? {});
   const shown = new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? '']));
-  const loaded = {} as Record<Scheme, LoadedReference>;
-  let from: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
-  for (const scheme of schemes) {
-    if (scheme === 'dark') {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
-    }
+  const loaded = await readInEachScheme(page, problems, async (scheme) => {
     if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
     const scan = seriousAccessibilityViolations(page, redocKnownViolations);
     // Done before the scheme changes; a failure is its test's to report.
     await scan.catch(() => undefined);
-    loaded[scheme] = {
-      problems: problemsSince(problems, from),
-      tryIt,
-      operations,
-      events,
-      shown,
-      scan,
-      redocBeforeUse,
-      tabAnswered,
-    };
-    from = {
-      consoleErrors: [...problems.consoleErrors],
-      failedRequests: [...problems.failedRequests],
-      externalRequests: [...problems.externalRequests],
-    };
-  }
+    return { tryIt, operations, events, shown, scan, redocBeforeUse, tabAnswered };
+  });
   await page.close();
   return loaded;
 }
@@ -200,10 +182,18 @@ describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
 });
 
 describe('the code samples in a reference', () => {
-  it('show the client call, the curl command, the Python and the PHP code in their tabs', async () => {
+  it('show the client call, the curl command, the Python and the PHP code in their tabs, before Redoc is live and after', async () => {
     const { page, problems } = await openWatchedPage(browser);
-    await page.goto(`${site.url}/collection/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
-    await expect(tapRedocControl(page, 'listProducts')).resolves.toBe(true);
+    // Redoc's script is held back until the tabs have been read without it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/redoc\.[0-9a-f]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${site.url}/collection/index.html#operation/listProducts`, { waitUntil: 'load' });
     const operation = page.locator('[id="operation/listProducts"]');
     const tabs = [
       ['TypeScript', "await client.GET('/api/products'"],
@@ -211,12 +201,29 @@ describe('the code samples in a reference', () => {
       ['Python', 'response = requests.get(url, headers=headers)'],
       ['PHP', 'curl_setopt_array($curl, ['],
     ] as const;
-    for (const [tab, code] of tabs) {
-      await operation.getByRole('tab', { name: tab }).click();
-      await expect(
-        operation.getByRole('tabpanel').locator('pre').first().textContent(),
-        tab,
-      ).resolves.toContain(code);
+    /** Taps each tab and resolves to the code each showed, once its tab was selected. */
+    const readTabs = async () => {
+      const shown: string[] = [];
+      for (const [tab] of tabs) {
+        await operation.getByRole('tab', { name: tab }).click();
+        await operation.locator('[role="tab"][aria-selected="true"]', { hasText: tab }).waitFor();
+        shown.push((await operation.locator('[role="tabpanel"] pre').first().textContent()) ?? '');
+      }
+      return shown;
+    };
+    // Before Redoc is live, the stand-in answers each tab with its sample.
+    const before = await readTabs();
+    await expect(page.locator('#redoc[data-redoc-started]').count()).resolves.toBe(0);
+    release();
+    await page.locator('#redoc[data-redoc-ready]').waitFor({ state: 'attached', timeout: 240_000 });
+    // Once live, Redoc has selected the tab tapped last (PHP), and answers the tabs itself.
+    await expect(operation.getByRole('tab', { name: 'PHP' }).getAttribute('aria-selected')).resolves.toBe(
+      'true',
+    );
+    const after = await readTabs();
+    for (const [index, [tab, code]] of tabs.entries()) {
+      expect(before[index], `${tab}, before Redoc is live`).toContain(code);
+      expect(after[index], `${tab}, Redoc live`).toBe(before[index]);
     }
     expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
     await page.close();
@@ -226,7 +233,7 @@ describe('the code samples in a reference', () => {
 describe('a reference before Redoc is live, on a phone', () => {
   it('lands a deep link below the header, and its menu goes to a section and lists its operations', async () => {
     const { page, problems } = await openWatchedPage(browser, 'light', phone);
-    await page.goto(`${site.url}/collection/index.html#operation/listShops`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/collection/index.html#operation/listShops`, { waitUntil: 'load' });
     const below = (selector: string) =>
       page.evaluate((selector) => {
         const header = document.querySelector('header.site')?.getBoundingClientRect().bottom ?? 0;

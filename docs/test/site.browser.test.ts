@@ -2,7 +2,8 @@
 // its status, version, base address, auth style, rate limit and links; every page reachable from it
 // (the guides and their index) loads with no console error, no failed request and no request
 // outside localhost, and has no serious or critical accessibility violation (axe-core) in the light
-// and the dark scheme; the Markdown copies, llms.txt and the Postman collections are there; a link
+// and the dark scheme (each page loaded once and switched to the dark scheme as the system setting
+// changes, as a reader's would); the Markdown copies, llms.txt and the Postman collections are there; a link
 // checker over the whole site finds no broken internal link or anchor. Screenshots of the landing
 // page and of a guide are kept in test-results/.
 import { mkdir, readdir, readFile } from 'node:fs/promises';
@@ -19,8 +20,12 @@ import {
   launchChromium,
   openWatchedPage,
   type PageProblems,
+  readInEachScheme,
+  type Scheme,
+  schemes,
   seriousAccessibilityViolations,
 } from './browser.js';
+import { laneQueue } from './lanes.js';
 import { type CrawlReport, crawlSite, type ReferenceAnchors } from './site-crawler.js';
 
 const docsRoot = join(import.meta.dirname, '..');
@@ -80,7 +85,7 @@ afterAll(async () => {
 describe('the landing page', () => {
   it('lists every API with its status, version, base address, auth style, rate limit and links', async () => {
     const { page, problems } = await openWatchedPage(browser);
-    await page.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/index.html`, { waitUntil: 'load' });
     for (const api of apis) {
       const spec = specs.get(api.name) as Spec;
       const card = page.locator('section.api-card', { has: page.getByRole('heading', { name: api.title }) });
@@ -115,54 +120,55 @@ describe('the landing page', () => {
   });
 });
 
-/** What one hand-made page showed: its problems, its level-one headings and axe's findings. */
+/** What one hand-made page showed in one scheme: its problems, its level-one headings and axe's findings. */
 interface PageCheck {
   problems: PageProblems;
   headings: number;
   violations: AccessibilityViolation[];
 }
 
-type Scheme = 'light' | 'dark';
-
-async function checkPage(path: string, scheme: Scheme): Promise<PageCheck> {
-  const { page, problems } = await openWatchedPage(browser, scheme);
+/**
+ * Loads a page once, in the light scheme, reads and scans it, then switches it to the dark scheme
+ * as the system setting changes (the site follows it by CSS and its theme script) and reads and
+ * scans it again: what each scheme showed.
+ */
+async function checkPage(path: string): Promise<Record<Scheme, PageCheck>> {
+  const { page, problems } = await openWatchedPage(browser, 'light');
   await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
-  const headings = await page.locator('h1').count();
-  const violations = await seriousAccessibilityViolations(page);
-  if (path === 'guides/rate-limits.html') {
-    await page.screenshot({ path: join(artifacts, `guide-rate-limits-${scheme}.png`), fullPage: true });
-  }
+  const checked = await readInEachScheme(page, problems, async (scheme) => {
+    const headings = await page.locator('h1').count();
+    const violations = await seriousAccessibilityViolations(page);
+    if (path === 'guides/rate-limits.html') {
+      await page.screenshot({ path: join(artifacts, `guide-rate-limits-${scheme}.png`), fullPage: true });
+    }
+    return { headings, violations };
+  });
   await page.close();
-  return { problems, headings, violations };
+  return checked;
 }
 
 // Under load, a page's axe-core scan can take several seconds: give the pages room.
 describe('every guide page and the guides index', { timeout: 120_000 }, () => {
-  const checks = new Map<string, Promise<PageCheck>>();
-  const cases = handMadePages.flatMap((path) =>
-    (['light', 'dark'] as const).map((scheme) => ({ path, scheme })),
-  );
+  const checks = new Map<string, Promise<Record<Scheme, PageCheck>>>();
+  const cases = handMadePages.flatMap((path) => schemes.map((scheme) => ({ path, scheme })));
   // Each page opens a tab and runs axe: a few side by side (not all at once, which a busy machine
   // answers with navigation time-outs), then each test looks at its own.
-  const sideBySide = 4;
+  const sideBySide = 3;
   beforeAll(() => {
-    const lanes = Array.from({ length: sideBySide }, () => Promise.resolve());
-    cases.forEach(({ path, scheme }, index) => {
-      const lane = index % sideBySide;
-      const check = (lanes[lane] ?? Promise.resolve()).then(() => checkPage(path, scheme));
-      lanes[lane] = check.then(
-        () => undefined,
-        () => undefined,
+    const inLane = laneQueue<number>();
+    handMadePages.forEach((path, index) => {
+      checks.set(
+        path,
+        inLane(index % sideBySide, () => checkPage(path)),
       );
-      check.catch(() => undefined); // awaited by the tests below
-      checks.set(`${path}:${scheme}`, check);
     });
   });
+  const checkOf = async (path: string, scheme: Scheme) => (await checks.get(path))?.[scheme];
 
   it.each(cases)(
     '$path loads with no console error, failed request or request outside localhost ($scheme)',
     async ({ path, scheme }) => {
-      const check = await checks.get(`${path}:${scheme}`);
+      const check = await checkOf(path, scheme);
       expect(check?.problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
       expect(check?.headings).toBe(1);
     },
@@ -171,7 +177,7 @@ describe('every guide page and the guides index', { timeout: 120_000 }, () => {
   it.each(cases)(
     '$path has no serious or critical accessibility violation (axe-core, $scheme)',
     async ({ path, scheme }) => {
-      expect((await checks.get(`${path}:${scheme}`))?.violations).toEqual([]);
+      expect((await checkOf(path, scheme))?.violations).toEqual([]);
     },
   );
 });

@@ -19,9 +19,11 @@ import {
   type PageProblems,
   phone,
   problemsSince,
+  renderEveryOperation,
   seriousAccessibilityViolations,
   tapRedocControl,
 } from './browser.js';
+import { laneQueue } from './lanes.js';
 import { redocKnownViolations } from './redoc-known-violations.js';
 
 const docsRoot = join(import.meta.dirname, '..');
@@ -75,7 +77,8 @@ const bottom = (page: Page, selector: string) =>
 async function inspect(path: string): Promise<PageReport> {
   const { page, problems } = await openWatchedPage(browser, 'light', phone);
   const start: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
-  await page.goto(`${site.url}/${path}`, { waitUntil: 'networkidle' });
+  await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
+  if (references.includes(path)) await renderEveryOperation(page);
   const fold = guides.includes(path)
     ? {
         title: await bottom(page, 'article.guide h1'),
@@ -121,16 +124,12 @@ const reports = new Map<string, Promise<PageReport>>();
 beforeAll(async () => {
   site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
   browser = await launchChromium();
-  const lanes = Array.from({ length: 3 }, () => Promise.resolve());
+  const inLane = laneQueue<number>();
   pages.forEach((path, index) => {
-    const lane = index % lanes.length;
-    const report = (lanes[lane] ?? Promise.resolve()).then(() => inspect(path));
-    lanes[lane] = report.then(
-      () => undefined,
-      () => undefined,
+    reports.set(
+      path,
+      inLane(index % 3, () => inspect(path)),
     );
-    report.catch(() => undefined); // awaited by the tests below
-    reports.set(path, report);
   });
 });
 afterAll(async () => {

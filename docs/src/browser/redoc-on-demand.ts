@@ -7,13 +7,16 @@
 // loads, and the first taps of a reader who reads, follows the menu or tries a request are never
 // kept waiting by it. The tap that started it is repeated once Redoc is live (taps made after
 // React has taken the page over are React's to answer); text typed into Redoc's search field
-// meanwhile is handed to it. A page built without prerendering (`--no-prerender`) starts Redoc at
-// once (redoc-standin.ts), as it has nothing to show without it.
+// meanwhile is handed to it. A code-sample tab is the exception: the stand-in shows its sample at
+// once (redoc-tabs.ts) while Redoc starts, and hands the tab over to Redoc once live. A page built
+// without prerendering (`--no-prerender`) starts Redoc at once (redoc-standin.ts), as it has
+// nothing to show without it.
 //
 // The page names what to start in `#redoc`: `data-script` (assets/redoc.js), `data-spec` (the
 // spec Redoc reads) and the options in `<script type="application/json" id="redoc-options">`.
 // Redoc sets `data-redoc-started` when React listens to the page and `data-redoc-ready` (with a
 // `redoc-ready` event) when it is live (see redoc-reference.mjs).
+import { answerSampleTab, handOverSampleTabs } from './redoc-tabs.js';
 
 /** Whether Redoc is live in `container` and answers its controls itself. */
 export const isRedocLive = (container: HTMLElement): boolean => container.dataset.redocReady !== undefined;
@@ -65,6 +68,7 @@ export function setUpRedocOnDemand(): () => void {
       'redoc-ready',
       () => {
         if (hash && !location.hash) history.replaceState(null, '', hash);
+        handOverSampleTabs();
         const control = pending;
         pending = undefined;
         if (!control?.isConnected) return;
@@ -93,7 +97,9 @@ export function setUpRedocOnDemand(): () => void {
       return;
     const control = target.closest<HTMLElement>(controls);
     if (!control || !container.contains(control)) return;
-    if (repeat && container.dataset.redocStarted === undefined) pending = control;
+    // A code-sample tab is answered by the stand-in at once, and handed over to Redoc by it.
+    const answered = answerSampleTab(container, control);
+    if (repeat && !answered && container.dataset.redocStarted === undefined) pending = control;
     start();
   };
 

@@ -2,18 +2,24 @@
 // loaded at once (asynchronously, so it may run while the page is still arriving), it answers the
 // prerendered menu and anchors (redoc-menu.ts) and starts Redoc when the reader first needs one of
 // its controls (redoc-on-demand.ts), or, once the page is parsed, at once if the page came without
-// Redoc's markup (`--no-prerender`). The Try it buttons are the console's (console.ts), live from
-// the first paint too.
+// Redoc's markup (`--no-prerender`); a code-sample tab tapped before Redoc is live shows its sample
+// at once (redoc-tabs.ts, its samples fetched once the page has loaded). The Try it buttons are the
+// console's (console.ts), live from the first paint too.
 import { keepAnchorsBelowHeader, setUpMenuStandIn } from './redoc-menu.js';
 import { setUpRedocOnDemand } from './redoc-on-demand.js';
+import { samplesOf } from './redoc-tabs.js';
 
 setUpMenuStandIn();
 const startRedoc = setUpRedocOnDemand();
 const parsed = () => {
   const container = document.getElementById('redoc');
   if (!container) return;
-  if (container.firstElementChild) keepAnchorsBelowHeader(container);
-  else startRedoc();
+  if (container.firstElementChild) {
+    keepAnchorsBelowHeader(container);
+    // The samples a tapped code-sample tab shows, fetched once the page is in, not before.
+    if (document.readyState === 'complete') void samplesOf(container);
+    else addEventListener('load', () => void samplesOf(container), { once: true });
+  } else startRedoc();
 };
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', parsed, { once: true });
 else parsed();
