@@ -2,7 +2,9 @@
 // mock processes, PostgreSQL's postmaster and its backends, redis-server), read from Linux's
 // /proc/<pid>/stat — each process's user + system time plus that of the children it has waited
 // for, so a PostgreSQL backend that exits mid-run still counts (in its postmaster's). This
-// process itself (the load generator) is left out. Not for other systems: without /proc it says 0.
+// process itself (the load generator) is left out. Given by kind of process (mock, Redis,
+// PostgreSQL), so a benchmark can say where the time went. Not for other systems: without /proc it
+// says 0.
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
@@ -55,10 +57,10 @@ export function descendantsCpuByKind() {
 
 /** @param {string} command @returns {'node' | 'redis' | 'postgres' | 'other'} */
 const kindOf = (command) =>
-  command.startsWith('node') ? 'node' : command.startsWith('redis') ? 'redis' : command.startsWith('postgres') ? 'postgres' : 'other';
-
-/** CPU seconds used so far by the descendants of this process. */
-export function descendantsCpuSeconds() {
-  const { node, redis, postgres, other } = descendantsCpuByKind();
-  return node + redis + postgres + other;
-}
+  command.startsWith('node')
+    ? 'node'
+    : command.startsWith('redis')
+      ? 'redis'
+      : command.startsWith('postgres')
+        ? 'postgres'
+        : 'other';
