@@ -157,13 +157,14 @@ try {
     ['this build', thisBuild],
     ...(values['compare-dist'] ? [['compared', values['compare-dist']]] : []),
   ];
+  const width = values.mix ? 48 : 12;
   process.stdout.write(
-    `build        rate limits  commands  writes  bytes   (per ${values.mix ? 'request' : 'admin GET'}, Redis side)${database ? '  PostgreSQL statements' : ''}\n`,
+    `${'build'.padEnd(width)} rate limits  commands  writes  bytes   (per ${values.mix ? 'request' : 'admin GET'}, Redis side)${database ? '  PostgreSQL statements' : ''}\n`,
   );
   /** @param {string} label @param {string} rateLimit @param {RedisCounts} counts */
   const row = (label, rateLimit, counts) =>
     process.stdout.write(
-      `${label.padEnd(12)} ${rateLimit.padEnd(12)} ${counts.commands.toFixed(1).padStart(8)}  ${counts.reads.toFixed(1).padStart(6)}  ${counts.bytes.toFixed(0).padStart(5)}${database ? counts.statements.toFixed(2).padStart(25) : ''}\n`,
+      `${label.padEnd(width)} ${rateLimit.padEnd(12)} ${counts.commands.toFixed(1).padStart(8)}  ${counts.reads.toFixed(1).padStart(6)}  ${counts.bytes.toFixed(0).padStart(5)}${database ? counts.statements.toFixed(2).padStart(25) : ''}\n`,
     );
   for (const [label, dist] of builds)
     for (const rateLimit of /** @type {const} */ (values.mix ? ['off'] : ['on', 'off'])) {
@@ -171,7 +172,7 @@ try {
       if (values.mix) for (const one of counted) row(`  ${one.label}`, rateLimit, one);
       /** @param {keyof RedisCounts} key */
       const mean = (key) => counted.reduce((sum, one) => sum + one[key], 0) / counted.length;
-      row(String(label), values.mix ? `${rateLimit} (mix mean)` : rateLimit, {
+      row(values.mix ? `${label} (mix mean)` : String(label), rateLimit, {
         commands: mean('commands'),
         reads: mean('reads'),
         bytes: mean('bytes'),
