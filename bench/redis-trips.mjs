@@ -167,7 +167,7 @@ try {
       `${label.padEnd(width)} ${rateLimit.padEnd(12)} ${counts.commands.toFixed(1).padStart(8)}  ${counts.reads.toFixed(1).padStart(6)}  ${counts.bytes.toFixed(0).padStart(5)}${database ? counts.statements.toFixed(2).padStart(25) : ''}\n`,
     );
   for (const [label, dist] of builds)
-    for (const rateLimit of /** @type {const} */ (values.mix ? ['off'] : ['on', 'off'])) {
+    for (const rateLimit of /** @type {('on' | 'off')[]} */ (values.mix ? ['off'] : ['on', 'off'])) {
       const counted = await perRequest(/** @type {string} */ (dist), server.url, rateLimit, database?.url);
       if (values.mix) for (const one of counted) row(`  ${one.label}`, rateLimit, one);
       /** @param {keyof RedisCounts} key */
