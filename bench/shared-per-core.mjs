@@ -5,13 +5,15 @@
 // `--replicas` `mall-api-mock --rate-limit=off` processes on a throwaway PostgreSQL and
 // redis-server (support/shared-replicas.mjs), the clients spread over the replicas; with
 // `--compare-cli PATH`, the same replicas of another build's `dist/cli.js` (a before/after). Rows
-// alternate within each of `--rounds` rounds, each after a 2 s warm-up. For each row it prints
+// alternate within each of `--rounds` rounds, each after a warm-up of `--warmup` seconds (fresh
+// replicas that each serve a few hundred requests a second run colder code for longer than one
+// process serving thousands: their warm-up takes longer). For each row it prints
 // requests/s, the cores every server process used while counted (the mock processes, PostgreSQL's
 // postmaster and backends, redis-server: support/descendants-cpu.mjs; the load generator, this
 // process, apart), requests/s per core and that as a ratio of the in-memory process's in the same
 // round, the server CPU per request split by kind of process (mock, Redis, PostgreSQL); and the
 // load average before and after.
-//   node bench/shared-per-core.mjs [--seconds 10] [--connections 20] [--replicas 3] [--rounds 2] [--compare-cli PATH]
+//   node bench/shared-per-core.mjs [--seconds 10] [--warmup 2] [--connections 20] [--replicas 3] [--rounds 2] [--compare-cli PATH]
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { descendantsCpuByKind } from './support/descendants-cpu.mjs';
@@ -23,6 +25,7 @@ import { mallToken } from './support/write-mix.mjs';
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '20' },
     replicas: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '2' },
@@ -49,7 +52,9 @@ async function measure(servers, token) {
   const share = Math.max(3, Math.floor(connections / servers.length));
   // The warm-up, then the counted run, each server's share at once.
   await Promise.all(
-    servers.map((urls) => loadMix(urls, token, { seconds: 2, connections: share, warmupSeconds: 0 })),
+    servers.map((urls) =>
+      loadMix(urls, token, { seconds: Number(values.warmup), connections: share, warmupSeconds: 0 }),
+    ),
   );
   const started = performance.now();
   const cpuBefore = descendantsCpuByKind();
