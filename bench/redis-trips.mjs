@@ -8,8 +8,10 @@
 // commit before a change) in the same run: a before/after. `--postgres` keeps the sandbox malls in
 // a throwaway PostgreSQL (packages/test-support/src/postgres-server.ts) as replicas do, and also counts
 // the statements the mock sent it per GET (each a round trip; counted in `pg`'s Client.query, as
-// loaded from the measured build's place).
-//   node bench/redis-trips.mjs [--requests 30] [--compare-dist DIR] [--postgres]
+// loaded from the measured build's place). `--mix` serves the three APIs and measures every request
+// of the GET mix the throughput benchmarks send (support/request-mix.mjs) instead of the admin GET,
+// with the limits off: a row per request and the mix's mean (one request of each).
+//   node bench/redis-trips.mjs [--requests 30] [--compare-dist DIR] [--postgres] [--mix]
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,12 +19,14 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { importTypeScript } from './support/import-typescript.mjs';
 import { startRedis } from './support/redis.mjs';
+import { requestMix } from './support/request-mix.mjs';
 
 const { values } = parseArgs({
   options: {
     requests: { type: 'string', default: '30' },
     'compare-dist': { type: 'string' },
     postgres: { type: 'boolean', default: false },
+    mix: { type: 'boolean', default: false },
   },
 });
 const requests = Number(values.requests);
@@ -55,21 +59,53 @@ async function totals(/** @type {Redis} */ redis) {
   return { commands, reads: stat('total_reads_processed'), bytes: stat('total_net_input_bytes') };
 }
 
+/** @typedef {{ label: string, send: () => Promise<void> }} Measured a request measured: its label, and how to send it (resolves once answered 2xx) */
+
 /**
- * Per-request counts of one build with the rate limits `rateLimit`.
+ * The requests measured on a build's mocks: the admin GET, or every request of the GET mix.
+ * @param {{ mocks: { api: string, url: string }[] }} served
+ * @param {string} token
+ * @returns {Measured[]}
+ */
+function measuredRequests(served, token) {
+  /** @param {string} url @param {Record<string, string>} headers @returns {Measured['send']} */
+  const sender = (url, headers) => async () => {
+    const answer = await fetch(url, { headers });
+    await answer.arrayBuffer();
+    if (answer.status >= 300) throw new Error(`${url} answered ${answer.status}`);
+  };
+  const urlOf = (/** @type {string} */ api) => served.mocks.find((mock) => mock.api === api)?.url ?? '';
+  if (!values.mix) {
+    const path = '/api/v2/admin/categories?limit=2';
+    return [
+      { label: 'admin GET', send: sender(`${urlOf('admin')}${path}`, { authorization: `Bearer ${token}` }) },
+    ];
+  }
+  return Object.entries(requestMix(token)).flatMap(([api, mix]) =>
+    mix.map((request) => ({
+      label: `${api} ${String(request.path).split('?')[0]}`,
+      send: sender(`${urlOf(api)}${request.path}`, /** @type {Record<string, string>} */ (request.headers)),
+    })),
+  );
+}
+
+/**
+ * Per-request counts of one build with the rate limits `rateLimit`, for each measured request.
  * @param {string} dist the mock-server package's `dist` directory
  * @param {string} url Redis
  * @param {'on' | 'off'} rateLimit
  * @param {string | undefined} postgres the database's URL, when the malls are kept there
- * @returns {Promise<RedisCounts>}
+ * @returns {Promise<(RedisCounts & { label: string })[]>}
  */
 async function perRequest(dist, url, rateLimit, postgres) {
   const statements = postgres ? countStatements(dist) : { sent: 0 };
   /** @type {typeof import('@mall-api/mock-server')} */
   const mock = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
+  /** @type {import('@mall-api/mock-server').ApiName[]} */
+  const apis = values.mix ? ['collection', 'admin', 'analytics'] : ['admin'];
   const served = await mock.startMockServers({
-    apis: ['admin'],
-    ports: { admin: 0 },
+    apis,
+    ports: Object.fromEntries(apis.map((api) => [api, 0])),
     sandbox: { seed: 1, ...(postgres ? { store: { postgres } } : {}) },
     redis: { url, prefix: `trips-${rateLimit}-${Date.now()}:` },
     rateLimit,
@@ -81,31 +117,28 @@ async function perRequest(dist, url, rateLimit, postgres) {
     const older = mock;
     const { access_token: token } = await (older.requestDemoTokens ?? mock.issueDemoTokens)(
       served.authority,
-      ['mall.read_category'],
+      ['mall.read_category', 'mall.read_product', 'mall.read_analytics'],
       'demomall',
     );
-    const admin = served.mocks[0]?.url ?? '';
-    const get = async () => {
-      const answer = await fetch(`${admin}/api/v2/admin/categories?limit=2`, {
-        headers: { authorization: `Bearer ${token}` },
+    const counted = [];
+    for (const { label, send } of measuredRequests(served, token)) {
+      for (let i = 0; i < 5; i++) await send(); // the mall is created, the scripts are loaded
+      const before = await totals(redis);
+      const sentBefore = statements.sent;
+      // Fewer calls than the admin bucket's 40, so every one is admitted with the limits on too.
+      for (let i = 0; i < requests; i++) await send();
+      const after = await totals(redis);
+      const sent = statements.sent - sentBefore;
+      // The first totals' two INFO calls are read events of their own (their commands are left out).
+      counted.push({
+        label,
+        commands: (after.commands - before.commands) / requests,
+        reads: (after.reads - before.reads - 2) / requests,
+        bytes: (after.bytes - before.bytes) / requests,
+        statements: sent / requests,
       });
-      if (answer.status !== 200) throw new Error(`GET answered ${answer.status}`);
-      await answer.arrayBuffer();
-    };
-    for (let i = 0; i < 5; i++) await get(); // the mall is created, the scripts are loaded
-    const before = await totals(redis);
-    const sentBefore = statements.sent;
-    // Fewer calls than the admin bucket's 40, so every one is admitted with the limits on too.
-    for (let i = 0; i < requests; i++) await get();
-    const after = await totals(redis);
-    const sent = statements.sent - sentBefore;
-    // The first totals' two INFO calls are read events of their own (their commands are left out).
-    return {
-      commands: (after.commands - before.commands) / requests,
-      reads: (after.reads - before.reads - 2) / requests,
-      bytes: (after.bytes - before.bytes) / requests,
-      statements: sent / requests,
-    };
+    }
+    return counted;
   } finally {
     await redis.quit();
     await served.close();
@@ -124,15 +157,27 @@ try {
     ['this build', thisBuild],
     ...(values['compare-dist'] ? [['compared', values['compare-dist']]] : []),
   ];
+  const width = values.mix ? 48 : 12;
   process.stdout.write(
-    `build        rate limits  commands  writes  bytes   (per admin GET, Redis side)${database ? '  PostgreSQL statements' : ''}\n`,
+    `${'build'.padEnd(width)} rate limits  commands  writes  bytes   (per ${values.mix ? 'request' : 'admin GET'}, Redis side)${database ? '  PostgreSQL statements' : ''}\n`,
   );
+  /** @param {string} label @param {string} rateLimit @param {RedisCounts} counts */
+  const row = (label, rateLimit, counts) =>
+    process.stdout.write(
+      `${label.padEnd(width)} ${rateLimit.padEnd(12)} ${counts.commands.toFixed(1).padStart(8)}  ${counts.reads.toFixed(1).padStart(6)}  ${counts.bytes.toFixed(0).padStart(5)}${database ? counts.statements.toFixed(2).padStart(25) : ''}\n`,
+    );
   for (const [label, dist] of builds)
-    for (const rateLimit of /** @type {const} */ (['on', 'off'])) {
-      const counts = await perRequest(/** @type {string} */ (dist), server.url, rateLimit, database?.url);
-      process.stdout.write(
-        `${String(label).padEnd(12)} ${rateLimit.padEnd(12)} ${counts.commands.toFixed(1).padStart(8)}  ${counts.reads.toFixed(1).padStart(6)}  ${counts.bytes.toFixed(0).padStart(5)}${database ? counts.statements.toFixed(1).padStart(25) : ''}\n`,
-      );
+    for (const rateLimit of /** @type {('on' | 'off')[]} */ (values.mix ? ['off'] : ['on', 'off'])) {
+      const counted = await perRequest(/** @type {string} */ (dist), server.url, rateLimit, database?.url);
+      if (values.mix) for (const one of counted) row(`  ${one.label}`, rateLimit, one);
+      /** @param {keyof RedisCounts} key */
+      const mean = (key) => counted.reduce((sum, one) => sum + one[key], 0) / counted.length;
+      row(values.mix ? `${label} (mix mean)` : String(label), rateLimit, {
+        commands: mean('commands'),
+        reads: mean('reads'),
+        bytes: mean('bytes'),
+        statements: mean('statements'),
+      });
     }
 } finally {
   await server.stop();

@@ -5,15 +5,18 @@
 // `--replicas` `mall-api-mock --rate-limit=off` processes on a throwaway PostgreSQL and
 // redis-server (support/shared-replicas.mjs), the clients spread over the replicas; with
 // `--compare-cli PATH`, the same replicas of another build's `dist/cli.js` (a before/after). Rows
-// alternate within each of `--rounds` rounds, each after a 2 s warm-up. For each row it prints
+// alternate within each of `--rounds` rounds, each after a warm-up of `--warmup` seconds (fresh
+// replicas that each serve a few hundred requests a second run colder code for longer than one
+// process serving thousands: their warm-up takes longer). For each row it prints
 // requests/s, the cores every server process used while counted (the mock processes, PostgreSQL's
 // postmaster and backends, redis-server: support/descendants-cpu.mjs; the load generator, this
 // process, apart), requests/s per core and that as a ratio of the in-memory process's in the same
-// round; and the load average before and after.
-//   node bench/shared-per-core.mjs [--seconds 10] [--connections 20] [--replicas 3] [--rounds 2] [--compare-cli PATH]
+// round, the server CPU per request split by kind of process (mock, Redis, PostgreSQL); and the
+// load average before and after.
+//   node bench/shared-per-core.mjs [--seconds 10] [--warmup 2] [--connections 20] [--replicas 3] [--rounds 2] [--compare-cli PATH]
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { descendantsCpuSeconds } from './support/descendants-cpu.mjs';
+import { descendantsCpuByKind } from './support/descendants-cpu.mjs';
 import { loadMix } from './support/load-mix.mjs';
 import { startServeMock } from './support/serve-mock-process.mjs';
 import { startReplica, startSharedStores } from './support/shared-replicas.mjs';
@@ -22,6 +25,7 @@ import { mallToken } from './support/write-mix.mjs';
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '20' },
     replicas: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '2' },
@@ -34,7 +38,8 @@ const replicaCount = Number(values.replicas);
 const readScopes = 'mall.read_category,mall.read_product,mall.read_analytics';
 
 /** @typedef {Record<import('@mall-api/rate-limit').ApiName, string>} Urls */
-/** @typedef {{ requestsPerSecond: number, cores: number, failures: number, p99: number }} Measured */
+/** @typedef {ReturnType<typeof descendantsCpuByKind>} CpuByKind */
+/** @typedef {{ requestsPerSecond: number, cores: number, byKind: CpuByKind, failures: number, p99: number }} Measured */
 
 /**
  * Loads `servers` (one URL set per process, the clients spread evenly) with the GET mix and reads
@@ -47,17 +52,29 @@ async function measure(servers, token) {
   const share = Math.max(3, Math.floor(connections / servers.length));
   // The warm-up, then the counted run, each server's share at once.
   await Promise.all(
-    servers.map((urls) => loadMix(urls, token, { seconds: 2, connections: share, warmupSeconds: 0 })),
+    servers.map((urls) =>
+      loadMix(urls, token, { seconds: Number(values.warmup), connections: share, warmupSeconds: 0 }),
+    ),
   );
   const started = performance.now();
-  const cpuBefore = descendantsCpuSeconds();
+  const cpuBefore = descendantsCpuByKind();
   const results = await Promise.all(
     servers.map((urls) => loadMix(urls, token, { seconds, connections: share, warmupSeconds: 0 })),
   );
-  const cores = (descendantsCpuSeconds() - cpuBefore) / ((performance.now() - started) / 1000);
+  const cpuAfter = descendantsCpuByKind();
+  const elapsed = (performance.now() - started) / 1000;
+  const byKind = /** @type {CpuByKind} */ (
+    Object.fromEntries(
+      Object.entries(cpuAfter).map(([kind, s]) => [
+        kind,
+        (s - cpuBefore[/** @type {keyof CpuByKind} */ (kind)]) / elapsed,
+      ]),
+    )
+  );
   return {
     requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
-    cores,
+    cores: byKind.node + byKind.redis + byKind.postgres + byKind.other,
+    byKind,
     failures: results.reduce((sum, r) => sum + r.failures, 0),
     p99: Math.max(...results.map((r) => r.p99)),
   };
@@ -116,8 +133,11 @@ rounds.forEach((rows, round) => {
   rows.forEach((row, i) => {
     const perCore = row.requestsPerSecond / row.cores;
     const ratio = base ? perCore / (base.requestsPerSecond / base.cores) : Number.NaN;
+    /** @param {number} cores */
+    const micros = (cores) => ((cores * 1e6) / row.requestsPerSecond).toFixed(0);
+    const { node, redis, postgres } = row.byKind;
     process.stdout.write(
-      `round ${round + 1}  ${(labels[i] ?? '').padEnd(46)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${String(row.p99).padStart(4)} ms  ${row.cores.toFixed(2)} cores  ${perCore.toFixed(0).padStart(6)} req/s per core  ${ratio.toFixed(2)}x per core  (non-2xx ${row.failures})\n`,
+      `round ${round + 1}  ${(labels[i] ?? '').padEnd(46)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${String(row.p99).padStart(4)} ms  ${row.cores.toFixed(2)} cores  ${perCore.toFixed(0).padStart(6)} req/s per core  ${ratio.toFixed(2)}x per core  CPU µs/request: mock ${micros(node)}, Redis ${micros(redis)}, PostgreSQL ${micros(postgres)}  (non-2xx ${row.failures})\n`,
     );
   });
 });

@@ -2,9 +2,10 @@
 // past the cap the least recently used mall is dropped, and a mall idle longer than the idle
 // limit is dropped when the roster is touched or listed, or when `expire` runs (on a timer, see
 // `expireEvery`). Only a request that passed the credentials check, or a control call that changed
-// a mall, touches one: a refused request creates no mall. A request marks its mall used before
-// its work starts, and a drop never takes a mall in use: the roster decides from the last use it
-// saw, and the caller's drop (`onDrop`: the mall's data) asks `stillUnused` just before it drops
+// a mall, touches one: a refused request creates no mall. A request that writes marks its mall used
+// before its work starts (a read, which loses nothing to a drop, before it is answered), and a
+// drop never takes a mall a write is using: the roster decides from the last use it saw, and the
+// caller's drop (`onDrop`: the mall's data) asks `stillUnused` just before it drops
 // — under the mall's own lock when the data is shared — and drops nothing when the mall was used
 // since. A `stillUnused` that answers true has cleared the mall's journal, faults and buckets in
 // the same step (`clearMall` here; on Redis every key of the mall, its clock too), so a first use

@@ -1,23 +1,37 @@
 // The announced newest version of each mall in Redis (store/mall-versions.ts): one key per mall,
-// `<prefix>cached:mall-version:<id>`, announced by a script that never lowers it. A replica reads
-// its malls' versions on every request and they change only when a mall does, so replicas keep a
-// copy Redis invalidates (redis-read-cache.ts): a read of a mall whose version this replica holds
-// asks Redis nothing, and an announcement reaches every replica before the change it announces
-// commits.
+// `<prefix>cached:mall-version:<id>`, and every mall's in one hash, `<prefix>cached:mall-versions:all`
+// (what a call over every mall reads), both announced by one script that never lowers them; a
+// committed drop takes its mall out of the hash by another, only if no newer version was announced
+// since. A replica reads its malls' versions on every request and they change only when a mall
+// does, so replicas keep a copy Redis invalidates (redis-read-cache.ts): a read of a mall whose
+// version this replica holds asks Redis nothing, and an announcement reaches every replica before
+// the change it announces commits.
 import type { Result } from 'ioredis';
 import type { SharedMallVersions } from '../store/mall-versions.js';
 import { cachedKey, type SharedRedis } from './redis-connection.js';
 
-/** KEYS: the mall's version. ARGV: a version. Raises the version to it; a lower one changes nothing. */
+/**
+ * KEYS: the mall's version, every mall's. ARGV: a version, the mall. Raises both to the version; a
+ * lower one changes nothing.
+ */
 const raiseScript = `
 local held = tonumber(redis.call('GET', KEYS[1]))
 if not held or held < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+local listed = tonumber(redis.call('HGET', KEYS[2], ARGV[2]))
+if not listed or listed < tonumber(ARGV[1]) then redis.call('HSET', KEYS[2], ARGV[2], ARGV[1]) end
+return 0`;
+
+/** KEYS: every mall's version. ARGV: the mall, its drop's version. Removes the mall if that is still its version. */
+const forgetScript = `
+if tonumber(redis.call('HGET', KEYS[1], ARGV[1])) == tonumber(ARGV[2]) then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return 0`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** {@link raiseScript}. */
-    mallVersionRaise(version: string, to: number): Result<number, Context>;
+    mallVersionRaise(version: string, all: string, to: number, mallId: string): Result<number, Context>;
+    /** {@link forgetScript}. */
+    mallVersionForget(all: string, mallId: string, dropped: number): Result<number, Context>;
   }
 }
 
@@ -25,7 +39,9 @@ declare module 'ioredis' {
 export function redisMallVersions(shared: SharedRedis): SharedMallVersions {
   const { cache } = shared;
   const key = (mallId: string) => cachedKey(shared, 'mall-version', mallId);
-  shared.client.defineCommand('mallVersionRaise', { numberOfKeys: 1, lua: raiseScript });
+  const all = cachedKey(shared, 'mall-versions', 'all');
+  shared.client.defineCommand('mallVersionRaise', { numberOfKeys: 2, lua: raiseScript });
+  shared.client.defineCommand('mallVersionForget', { numberOfKeys: 1, lua: forgetScript });
   return {
     get(mallId) {
       const version = key(mallId);
@@ -39,7 +55,20 @@ export function redisMallVersions(shared: SharedRedis): SharedMallVersions {
     raise: (mallId, version) =>
       shared.run(async (client) => {
         cache.forget(key(mallId));
-        await client.mallVersionRaise(key(mallId), version);
+        cache.forget(all);
+        await client.mallVersionRaise(key(mallId), all, version, mallId);
+      }),
+    all: () =>
+      cache.read(all, () =>
+        shared.run(async (client) => {
+          const versions = await client.hgetall(all);
+          return new Map(Object.entries(versions).map(([mallId, version]) => [mallId, Number(version)]));
+        }),
+      ),
+    forget: (mallId, version) =>
+      shared.run(async (client) => {
+        cache.forget(all);
+        await client.mallVersionForget(all, mallId, version);
       }),
   };
 }

@@ -2,7 +2,9 @@
 // rows changed since, read in one statement (one snapshot); when the mall was replaced (a new row
 // set) or tombstones it would need were purged, the mall is read whole into a new memory store, a
 // page at a time, and taken when complete — so a replica shows the old mall or the new one, never
-// a mix. A read whose mall is held at the version other replicas announced skips the database.
+// a mix. A read whose mall is held at the version other replicas announced skips the database; so
+// does a call over several malls (a collection call) when this replica holds each at its announced
+// version — and, over every mall, holds no mall but those announced.
 import type pg from 'pg';
 import type { CatchUpHooks } from './mall-storage.js';
 import { apply, type Change, type Held, heldOrOpen, newHeld, type PostgresState } from './postgres-held.js';
@@ -137,15 +139,39 @@ export async function readable(
 }
 
 /**
+ * Whether this replica holds the malls `mallIds` names (undefined: every mall announced, and no
+ * other) at their `announced` versions, so a catch-up has nothing to do. A mall held but not read
+ * yet, or not announced (a drop under way, announcements lost), is not.
+ */
+function heldAsAnnounced(
+  held: ReadonlyMap<string, Held>,
+  mallIds: readonly string[] | undefined,
+  announced: ReadonlyMap<string, number>,
+): boolean {
+  if (!mallIds && [...held.keys()].some((mallId) => !announced.has(mallId))) return false;
+  for (const mallId of mallIds ?? announced.keys()) {
+    const version = announced.get(mallId);
+    const mall = held.get(mallId);
+    if (version === undefined || !mall || mall.created < 0 || mall.version < version) return false;
+  }
+  return true;
+}
+
+/**
  * Catches up the malls `mallIds` names (undefined: every mall of the database): forgets those
- * held that the database lacks, adopts those not held, refreshes those behind.
+ * held that the database lacks, adopts those not held, refreshes those behind. With announced
+ * versions it asks the database only when some mall is not held as announced, and then announces
+ * the malls it found that nobody had (their committed versions).
  */
 export async function catchUp(
   state: PostgresState,
   mallIds: readonly string[] | undefined,
   hooks: CatchUpHooks,
 ): Promise<void> {
-  const { session, held, serially } = state;
+  const { session, held, serially, versions } = state;
+  const announced = versions && (await versions.all());
+  // During an outage the database is asked anyway, so calls are refused until it is back.
+  if (announced && !session.down() && heldAsAnnounced(held, mallIds, announced)) return;
   const columns = 'SELECT mall, version, created, rowset, floor FROM malls';
   const rows = await (mallIds
     ? session.query<MallRow & { mall: string }>(session.pool, `${columns} WHERE mall = ANY($1::text[])`, [
@@ -166,4 +192,6 @@ export async function catchUp(
       }),
     ),
   );
+  const unannounced = announced ? rows.filter((row) => !announced.has(row.mall)) : [];
+  await Promise.all(unannounced.map((row) => versions?.raise(row.mall, Number(row.version))));
 }

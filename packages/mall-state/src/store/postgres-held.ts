@@ -101,6 +101,9 @@ export function apply(mall: Held, changes: Iterable<Change>, fromEmpty = false):
   });
 }
 
+/** What {@link capture} throws to undo the writes it collected (one, made once: a read makes no error). */
+const undo = new Error('collected');
+
 /**
  * Runs `work` on the store, collecting its writes, then undoes them in memory. When a record was
  * deleted and written again (it moved), `whole` is every record as `work` left them, in order.
@@ -109,7 +112,6 @@ export function capture<R>(mall: Held, work: () => R): { result: R; changes: Cha
   const captured: Captured = { changes: new Map(), moved: false };
   let result: R | undefined;
   let whole: Change[] | undefined;
-  const undo = new Error('collected');
   mall.capturing = captured;
   try {
     mall.store.transaction(() => {

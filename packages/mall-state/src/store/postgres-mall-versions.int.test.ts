@@ -2,13 +2,15 @@
 // mall held at the announced version answers from memory without asking the database (a change
 // written behind the announcements stays unseen until the next announced one, which brings both),
 // every write, reset and drop of another replica is seen by the next read, and a mall nobody
-// announced yet is announced by the first read that catches it up.
+// announced yet is announced by the first read that catches it up. A catch-up over every mall (or
+// the malls a call names) held as announced asks the database nothing, and sees another replica's
+// new mall, write and drop at once.
 
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisMallVersions } from '../redis/redis-mall-versions.js';
 import { useTestRedis } from '../testing/shared-redis.js';
-import { runAsWrite } from './mall-storage.js';
+import { type CatchUpHooks, runAsWrite } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
 import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 
@@ -35,6 +37,22 @@ const replica = async (versions?: SharedMallVersions) => {
 const names = (malls: PostgresMalls, mall: string) =>
   malls.read(mall, (store) => store.all('category').map((c) => c.name));
 let mallNo = 0;
+/** Hooks that open and close the malls a catch-up adopts and forgets, as the sandbox does, and note them. */
+const noted = (malls: PostgresMalls) => {
+  const seen = { adopted: [] as string[], forgotten: [] as string[], current: [] as string[] };
+  const hooks: CatchUpHooks = {
+    adopt: (mallId) => {
+      seen.adopted.push(mallId);
+      malls.open(mallId);
+    },
+    forget: (mallId) => {
+      seen.forgotten.push(mallId);
+      malls.open(mallId).close();
+    },
+    current: (mallId) => void seen.current.push(mallId),
+  };
+  return { seen, hooks };
+};
 
 describe('announced mall versions', { timeout: 30_000 }, () => {
   it('answers a read of a mall held at the announced version from memory, and catches up at the next announcement', async () => {
@@ -74,5 +92,38 @@ describe('announced mall versions', { timeout: 30_000 }, () => {
     expect(await versions.get(mall)).toBeUndefined();
     expect(await names(await replica(versions), mall)).toEqual(['shoes']);
     expect(await versions.get(mall)).toBeGreaterThan(0);
+  });
+
+  it('catches up over every mall without the database while each is held as announced, and sees new malls, writes and drops at once', async () => {
+    const [first, second, third] = [`all-${++mallNo}`, `all-${++mallNo}`, `all-${++mallNo}`];
+    const shared = await redis.connect();
+    const versions = redisMallVersions(shared);
+    const [a, b] = [await replica(versions), await replica(versions)];
+    const unannounced = await replica();
+    await a.write(first, (store) => store.put('category', '1', { name: 'shoes' }));
+    const { seen, hooks } = noted(b);
+    await b.catchUp(undefined, hooks);
+    expect(seen.adopted).toContain(first);
+    expect(await names(b, first)).toEqual(['shoes']);
+    // A mall made behind the announcements: a catch-up that skips the database does not see it.
+    await unannounced.write(second, (store) => store.put('category', '1', { name: 'hats' }));
+    seen.adopted.length = 0;
+    await b.catchUp(undefined, hooks);
+    expect(seen.adopted).toEqual([]);
+    // An announced write sends the next catch-up to the database, which finds both, and announces the other.
+    await a.write(first, (store) => store.put('category', '2', { name: 'socks' }));
+    await b.catchUp(undefined, hooks);
+    expect(seen.adopted).toEqual([second]);
+    expect(seen.current).toEqual(expect.arrayContaining([first, second]));
+    expect(await names(b, first)).toEqual(['shoes', 'socks']);
+    expect((await versions.all()).has(second)).toBe(true);
+    // A new mall and a drop of another replica, each seen by the very next catch-up.
+    await a.write(third, (store) => store.put('category', '1', { name: 'belts' }));
+    await b.catchUp([third], hooks);
+    expect(seen.adopted).toEqual([second, third]);
+    expect(await a.drop(first)).toBe(true);
+    expect((await versions.all()).has(first)).toBe(false);
+    await b.catchUp(undefined, hooks);
+    expect(seen.forgotten).toEqual([first]);
   });
 });

@@ -158,18 +158,21 @@ export async function drop(
       if ((stillUnused && !(await stillUnused())) || !row) return undefined;
       // A version above the mall's last: a replica holding the mall asks the database again.
       const [next] = await query<{ version: string }>(client, "SELECT nextval('mall_versions') AS version");
-      await versions?.raise(mallId, Number(next?.version));
+      const version = Number(next?.version);
+      await versions?.raise(mallId, version);
       await query(
         client,
         `WITH gone AS (DELETE FROM malls WHERE mall = $1 RETURNING rowset)
          INSERT INTO loose_rowsets (rowset) SELECT rowset FROM gone ON CONFLICT DO NOTHING`,
         [mallId],
       );
-      return row.rowset;
+      return { rowset: row.rowset, version };
     }),
   );
   if (gone === undefined) return false;
-  await deleteRowset(session, gone);
+  // Left announced (Redis failed here), the mall only makes calls over every mall ask the database.
+  await versions?.forget(mallId, gone.version).catch(() => {});
+  await deleteRowset(session, gone.rowset);
   return true;
 }
 

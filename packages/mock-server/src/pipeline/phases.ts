@@ -62,6 +62,15 @@ export interface MallUse {
   readonly listed: Promise<boolean>;
 }
 
+/**
+ * A read's mark of its mall in use, still under way: a GET or HEAD does not wait for it before its
+ * work (a read loses nothing to a drop), only before it is answered, with its journal entry, so on
+ * Redis both leave in one write (the faults stage).
+ */
+export interface PendingMark {
+  readonly marked?: Promise<unknown>;
+}
+
 /** The rate-limit headers every answer carries. */
 export interface Metering {
   readonly limitHeaders: Readonly<Record<string, string>>;
@@ -104,7 +113,9 @@ export type Validated = Routed & ReadBody & Versioned & Checked;
 
 /** Whatever a request had reached when it was answered (or failed): every later fact optional. */
 export type Reached = Arrival &
-  Partial<Identity & MallUse & Metering & Authorization & Routing & ReadBody & Versioned & Checked>;
+  Partial<
+    Identity & MallUse & PendingMark & Metering & Authorization & Routing & ReadBody & Versioned & Checked
+  >;
 
 /** A header's value as one string (repeated headers joined as HTTP joins them). */
 export const headerValue = (value: string | string[] | undefined): string | undefined =>

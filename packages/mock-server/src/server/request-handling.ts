@@ -89,11 +89,13 @@ export async function handleRequest(
     // Only an authenticated request that was answered (or reached the answer) puts its mall in
     // use: a refused one (401, 403, 429, 422 before the answer) creates none (mall-roster.ts).
     // The faults stage marked it before the answer's work; one answered before that stage (an
-    // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write).
+    // OAuth endpoint) is marked here, with its journal entry (on Redis both leave in one write);
+    // so is a read's mark, which the faults stage left under way (`marked`).
     const inUse = reached.caller?.ok && reply.status < 400 && !markedBefore.has(stage);
     await Promise.all([
       journal(state, reached, reply.status, stage, started, reply),
       inUse && state.malls.touch(mallReached(reached)),
+      reached.marked,
     ]);
     // Browsers send Origin on cross-origin requests; other clients need no CORS headers.
     const api = request.headers.origin && !state.outsideApi.has(stage);

@@ -4,26 +4,34 @@
 // or a lost answer, which this stage only notes for the answer stage (lost-answer.ts) to act on
 // once the request is answered. A counted rule is used up call by call (across replicas when the
 // rules live in Redis). Delays wait on a timer (never the event loop), through the `sleep` given,
-// so tests can run them without waiting. Before the answer's work it waits for the mark of the
-// request's mall in use (the mall-in-use stage's), and adds an authenticated caller's mall that was
-// not on the roster yet, so neither idle expiry nor the cap drops the mall under the request
-// (mall-state's roster).
+// so tests can run them without waiting. Before the answer's work of a write it waits for the mark
+// of the request's mall in use (the mall-in-use stage's), and adds an authenticated caller's mall
+// that was not on the roster yet, so neither idle expiry nor the cap drops the mall under the
+// request (mall-state's roster). A read (GET, HEAD) loses nothing to a drop: it waits for both only
+// before it is answered (`marked`, awaited with its journal entry), so on Redis the mark leaves in
+// the same write as the journal entry.
 
 import { setTimeout as timer } from 'node:timers/promises';
 import type { AnswerLoss, FaultRules } from '@mall-api/mall-state';
 import { drawProfile } from '../faults/fault-profile.js';
 import { errorEnvelope } from '../http/error-envelope.js';
-import type { Identity, MallUse, Routed } from '../pipeline/phases.js';
+import type { Identity, MallUse, PendingMark, Routed } from '../pipeline/phases.js';
 import type { Reply } from '../pipeline/reply.js';
 import type { Step } from '../pipeline/stage.js';
 
 /** Waits `ms` milliseconds (a timer by default). */
 export type Sleep = (ms: number) => Promise<unknown>;
 
-/** What the faults stage adds: how the request's answer is to be lost, when a rule says so. */
-export interface Faulted {
+/**
+ * What the faults stage adds: how the request's answer is to be lost, when a rule says so, and a
+ * read's mark of its mall in use, still under way.
+ */
+export interface Faulted extends PendingMark {
   readonly answerLoss?: AnswerLoss;
 }
+
+/** The methods that only read, whose work need not wait for the mark of their mall in use. */
+const reads = new Set(['GET', 'HEAD']);
 
 /** How the faults stage waits and the longest it may (the control spec's bound on delays). */
 export interface FaultTiming {
@@ -47,6 +55,12 @@ export function faults(
   return {
     name: 'faults',
     async run(phase): Promise<Reply | Faulted | undefined> {
+      const marking = phase.listed.then((listed) =>
+        listed || !phase.caller.ok ? undefined : touch(phase.mallId),
+      );
+      // A read's failed mark fails its answer (the mock awaits `marked`), not the process.
+      const marked = reads.has(phase.method) ? marking : undefined;
+      marked?.catch(() => {});
       const [fired] = await Promise.all([
         rules.take(phase.mallId, {
           api: phase.api.name,
@@ -54,27 +68,33 @@ export function faults(
           method: phase.method,
           path: phase.path,
         }),
-        phase.listed.then((listed) => (listed || !phase.caller.ok ? undefined : touch(phase.mallId))),
+        marked ? undefined : marking,
       ]);
-      if (!fired) return undefined;
+      const pending = marked && { marked };
+      // A reply of this stage is an answer: a read's mark is awaited before it, as before any answer.
+      const answer = async (reply: Reply) => {
+        await marked;
+        return reply;
+      };
+      if (!fired) return pending;
       const { action, call } = fired;
       switch (action.kind) {
         case 'delay':
           await sleep(action.minMs + Math.random() * (action.maxMs - action.minMs));
-          return undefined;
+          return pending;
         case 'status':
-          return statusReply(action.status, action.retryAfterSeconds);
+          return answer(statusReply(action.status, action.retryAfterSeconds));
         case 'profile': {
           const { delayMs, error } = drawProfile(action, call, maxDelayMs);
           if (delayMs > 0) await sleep(delayMs);
-          return error && statusReply(error.status, error.retryAfterSeconds);
+          return error ? answer(statusReply(error.status, error.retryAfterSeconds)) : pending;
         }
         case 'lost-answer':
-          return { answerLoss: action.by };
+          return { answerLoss: action.by, ...pending };
         case 'drop':
-          return { status: 0, headers: {}, body: undefined, disposition: 'drop' };
+          return answer({ status: 0, headers: {}, body: undefined, disposition: 'drop' });
         case 'hang':
-          return { status: 0, headers: {}, body: undefined, disposition: 'hang' };
+          return answer({ status: 0, headers: {}, body: undefined, disposition: 'hang' });
       }
     },
   };

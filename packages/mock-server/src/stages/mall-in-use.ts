@@ -2,9 +2,9 @@
 // the roster of malls in use already, before the rate limit decides: on Redis the mark leaves in
 // the same write as the rate limit's decision (both are sent in the same turn), and it is made
 // before the answer's work, so neither idle expiry nor the cap drops the mall under the request
-// (mall-state's roster). The mark is not awaited here: the faults stage awaits it, and adds a mall
-// that was not on the roster once the request has passed every check, so a refused request creates
-// no mall. It never answers.
+// (mall-state's roster). The mark is not awaited here: the faults stage awaits it (a read's only
+// before its answer), and adds a mall that was not on the roster once the request has passed every
+// check, so a refused request creates no mall. It never answers.
 import type { Identified, MallUse } from '../pipeline/phases.js';
 import type { Step } from '../pipeline/stage.js';
 

@@ -1,5 +1,6 @@
 // Each stage of the front layer on its own, over phases built without HTTP: what it answers, and
 // what it passes on (the facts it adds) for the stages after it.
+import { createFaultRules } from '@mall-api/mall-state';
 import { createServerLimiter } from '@mall-api/rate-limit';
 import type { SandboxCall, SandboxGateway } from '@mall-api/sandbox/protocol';
 import { declaredApiVersionsOf, loadSpec } from '@mall-api/spec-model';
@@ -16,6 +17,7 @@ import type { Reply } from '../pipeline/reply.js';
 import { type FakeRequest, fakeArrival, passedOn } from '../pipeline/testing/fake-request.js';
 import { answer } from './answer.js';
 import { apiVersion } from './api-version.js';
+import { faults } from './faults.js';
 import { httpsOnly } from './https-only.js';
 import { identifyCaller } from './identify-caller.js';
 import { knownOperation } from './known-operation.js';
@@ -454,5 +456,53 @@ describe('answer', () => {
     const asked = await validated({ url: '/api/v2/admin/categories/7', headers: { prefer: 'code=200' } });
     expect((await stage.run(asked)).prepared).toBe(prepared);
     expect(calls.length).toBe(before);
+  });
+});
+
+describe('faults', () => {
+  /** A routed admin request whose mall's mark in use settles when `settle` is called. */
+  const marking = async (method: string) => {
+    let settle: (listed: boolean) => void = () => {};
+    const listed = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    const routed = await passedOn(knownOperation, {
+      ...(await metered({
+        method,
+        url: '/api/v2/admin/categories',
+        headers: { authorization: await bearer(['mall.write_category'], 'faultsmall') },
+      })),
+      listed,
+    });
+    return { routed, settle };
+  };
+  const touched: string[] = [];
+  const stage = faults(createFaultRules(), async (mallId) => void touched.push(mallId), {
+    maxDelayMs: 1_000,
+  });
+
+  it('passes a read on before its mall’s mark settles, the mark (and the touch of an unlisted mall) under way', async () => {
+    const { routed, settle } = await marking('GET');
+    const passed = await passedOn(stage, routed);
+    expect(passed.marked).toBeInstanceOf(Promise);
+    expect(touched).toEqual([]);
+    settle(false);
+    await passed.marked;
+    expect(touched).toEqual(['faultsmall']);
+  });
+
+  it('holds a write until its mall’s mark has settled, touching an unlisted mall first', async () => {
+    touched.length = 0;
+    const { routed, settle } = await marking('POST');
+    let passed = false;
+    const passing = passedOn(stage, routed).then((phase) => {
+      passed = true;
+      return phase;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passed).toBe(false);
+    settle(false);
+    expect((await passing).marked).toBeUndefined();
+    expect(touched).toEqual(['faultsmall']);
   });
 });
