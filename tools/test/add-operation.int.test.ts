@@ -8,7 +8,7 @@
 // copy of the sandbox package (its sources, package.json and tsconfig; the repository is never
 // written): the admin types are generated from the scratch bundle by the repository's codegen
 // (`apiTypesModule`, as the bundle step writes `@mall-api/specs/types/admin`) and stand in for them,
-// the handler goes into the admin view's handler map, and `tsc` checks it against them (a misspelt
+// the handler goes into the admin view's category handlers (admin-categories.ts), and `tsc` checks it against them (a misspelt
 // operation id and a query field the operation does not have each fail the check); the build's
 // sandbox malls, given the scratch spec, are served by the mocks in sandbox mode, and the new
 // operation counts what writes through an existing one changed.
@@ -184,7 +184,8 @@ describe('adding an operation to the spec only', () => {
 });
 
 /** The admin view's handler map, where step 5 puts a handler, in the scratch copy of the sandbox. */
-const handlerMapStart = 'const handlers: HandlerMap<AdminOperations> = {\n';
+/** Where the admin view's category handlers begin (the recipe's step 5 adds a category read there). */
+const handlerMapStart = '  return {\n    // Categories\n';
 /** Step 5's handler: the categories at a depth (top-level ones by default), as writes left them. */
 const countScratchNotes =
   '    countScratchNotes: ({ query }) => found({ count: categoryList("countScratchNotes", { category_depth: query.category_depth ?? 1 }).length }),\n';
@@ -194,11 +195,11 @@ describe('adding a sandbox handler for the operation (step 5)', () => {
   let malls: SandboxMalls;
   let stateful: Awaited<ReturnType<typeof startMockServers>>;
 
-  /** Writes `handler` into the scratch admin view's handler map and type-checks the scratch sandbox (emitting with `emit`). */
+  /** Writes `handler` into the scratch admin view's category handlers and type-checks the scratch sandbox (emitting with `emit`). */
   const buildWith = async (handler: string, emit = false) => {
-    const view = join(sandbox, 'src', 'views', 'admin-view.ts');
+    const view = join(sandbox, 'src', 'views', 'admin-categories.ts');
     const shipped = readFileSync(
-      join(repoRoot, 'packages', 'sandbox', 'src', 'views', 'admin-view.ts'),
+      join(repoRoot, 'packages', 'sandbox', 'src', 'views', 'admin-categories.ts'),
       'utf8',
     );
     expect(shipped).toContain(handlerMapStart);
@@ -239,13 +240,13 @@ describe('adding a sandbox handler for the operation (step 5)', () => {
   it('fails the type check for a misspelt operation id', async () => {
     const built = await buildWith(countScratchNotes.replace('countScratchNotes', 'countScratchNote'));
     expect(built.ok).toBe(false);
-    expect(built.output).toMatch(/admin-view\.ts\(\d+,\d+\): error TS\d+: .*'countScratchNote'/);
+    expect(built.output).toMatch(/admin-categories\.ts\(\d+,\d+\): error TS\d+: .*'countScratchNote'/);
   }, 30_000);
 
   it('fails the type check for a query field the operation does not have', async () => {
     const built = await buildWith(countScratchNotes.replace('query.category_depth', 'query.scratch_depth'));
     expect(built.ok).toBe(false);
-    expect(built.output).toMatch(/admin-view\.ts\(\d+,\d+\): error TS2339: .*'scratch_depth'/);
+    expect(built.output).toMatch(/admin-categories\.ts\(\d+,\d+\): error TS2339: .*'scratch_depth'/);
   }, 30_000);
 
   it('is served in sandbox mode: the new operation counts what writes through createCategory changed', async () => {
