@@ -12,6 +12,7 @@ export {
 } from './control/control-guard.js';
 export { type ErrorEnvelope, errorEnvelope, type Violation } from './http/error-envelope.js';
 export { type ApiName, type ApiProfile, apiProfiles } from './identity/api-profiles.js';
+export type { RegisteredApp, TokenResponseBody } from './oauth/authority-state.js';
 export {
   type ClientCredential,
   demoCollectionClients,
@@ -23,13 +24,11 @@ export {
 export { issueDemoTokens } from './oauth/demo-tokens.js';
 export {
   createOAuthAuthority,
-  type Grant,
   type OAuthAuthority,
   type OAuthAuthorityOptions,
-  type RegisteredApp,
-  type TokenResponseBody,
 } from './oauth/oauth-authority.js';
 export { type OAuthLifetimes, type OAuthSettings, oauthSettingsOf } from './oauth/oauth-settings.js';
+export type { Grant } from './oauth/oauth-store.js';
 export { platformOAuthSettings } from './oauth/platform-oauth.js';
 export { type CompiledApi, compileApi } from './operations/compiled-api.js';
 export { createMockApi, type MockApi, type MockApiOptions } from './server/mock-api.js';

@@ -2,7 +2,8 @@
 // bearer access token issued by the mock OAuth authority (admin and analytics APIs). It decides
 // and explains; it writes no response.
 import type { IncomingMessage } from 'node:http';
-import type { OAuthAuthority, TokenCheck } from '../oauth/oauth-authority.js';
+import type { TokenCheck } from '../oauth/authority-state.js';
+import type { OAuthAuthority } from '../oauth/oauth-authority.js';
 import type { ApiProfile } from './api-profiles.js';
 import type { BasicGuard } from './basic-guard.js';
 

@@ -4,7 +4,7 @@
 // scopes); no spec is read here. Demo values for local QA, printed by `npm start`; no production
 // secret lives here.
 import type { SpecModel } from '@mall-api/spec-model';
-import type { RegisteredApp } from './oauth-authority.js';
+import type { RegisteredApp } from './authority-state.js';
 import type { OAuthSettings } from './oauth-settings.js';
 
 /** A client credential the collection mock accepts, with its granted scopes. */

@@ -2,8 +2,10 @@
 // exchange the code), without a browser or HTTP: for tests and contract runs that start the mocks
 // themselves, over any authority (its tokens in memory or in Redis). Apps talking to a running
 // mock use the real endpoints (see `mall-api-auth login`).
+
+import type { TokenResponseBody } from './authority-state.js';
 import { demoOAuthClient } from './demo-credentials.js';
-import type { OAuthAuthority, TokenResponseBody } from './oauth-authority.js';
+import type { OAuthAuthority } from './oauth-authority.js';
 
 /** Runs the demo app's authorization-code flow against `authority` for `scopes` on `mallId`. */
 export async function issueDemoTokens(

@@ -3,8 +3,9 @@
 // and redirect URIs are refused; the analytics scope is listed as the platform lists it.
 import { parsePlatformDateTime } from '@mall-api/auth';
 import { describe, expect, it } from 'vitest';
+import type { TokenResponseBody } from './authority-state.js';
 import { demoOAuthApp, demoOAuthClient } from './demo-credentials.js';
-import { createOAuthAuthority, type TokenResponseBody } from './oauth-authority.js';
+import { createOAuthAuthority } from './oauth-authority.js';
 import { platformOAuthSettings } from './platform-oauth.js';
 
 const oauth = await platformOAuthSettings();

@@ -20,15 +20,6 @@ import type { OAuthSettings } from './oauth-settings.js';
 import { memoryOAuthStore, type OAuthStore } from './oauth-store.js';
 import { exchangeCode, refresh, verifyAccessToken } from './token-grants.js';
 
-export type {
-  ClientAuth,
-  OAuthFailure,
-  RegisteredApp,
-  TokenCheck,
-  TokenResponseBody,
-} from './authority-state.js';
-export type { Grant } from './oauth-store.js';
-
 /** Options of {@link createOAuthAuthority}. */
 export interface OAuthAuthorityOptions {
   readonly apps: readonly RegisteredApp[];

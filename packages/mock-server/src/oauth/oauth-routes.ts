@@ -5,7 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parseBasicAuthorization } from '@mall-api/auth';
 import { readBodyText } from '../http/request-body.js';
-import type { OAuthAuthority, OAuthFailure } from './oauth-authority.js';
+import type { OAuthFailure } from './authority-state.js';
+import type { OAuthAuthority } from './oauth-authority.js';
 
 /** An answer of the OAuth routes. */
 export interface OAuthReply {

@@ -6,8 +6,8 @@
 
 import type { ApiName } from '@mall-api/spec-model';
 import { mallPathPrefix } from '../http/mall-address.js';
+import type { TokenResponseBody } from '../oauth/authority-state.js';
 import { demoCollectionClients, demoOAuthClient } from '../oauth/demo-credentials.js';
-import type { TokenResponseBody } from '../oauth/oauth-authority.js';
 import { type ControlClient, createControlClient } from './control-client.js';
 import type { EventReceiver } from './event-receiver.js';
 
