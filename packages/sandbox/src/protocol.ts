@@ -122,6 +122,13 @@ export interface ClaimedEvent {
   readonly owner: string;
 }
 
+/** Where one mall's events are POSTed, and the key they carry. */
+export interface WebhookReceiver {
+  readonly url: string;
+  /** Sent as `X-API-Key` (none: the header is left out). */
+  readonly key?: string;
+}
+
 /** How one attempt went. */
 export interface DeliveryAttempt {
   /** When it was sent (ms since the epoch). */
@@ -164,6 +171,10 @@ export interface SandboxEvents {
   sendTest(mallId: string, eventNo: number): Promise<boolean>;
   /** The event numbers the spec declares. */
   eventNumbers(): readonly number[];
+  /** The receiver registered for the mall (kept with its records: shared by replicas); undefined: none. */
+  receiverOf(mallId: string): Promise<WebhookReceiver | undefined>;
+  /** Registers the mall's receiver (undefined: removes it), starting the mall as new malls start when it does not exist. */
+  register(mallId: string, receiver: WebhookReceiver | undefined): Promise<void>;
 }
 
 /** The sandbox as the mocks' answer stage uses it. */

@@ -19,10 +19,10 @@ const queued: Reply = { status: 202, headers: {}, body: { queued: true } };
 /** The event tasks over `malls`. */
 export function eventControlHandlers(malls: MockMalls): EventTasks {
   return {
-    updateWebhookReceiver: ({ mallId, body }) => {
+    updateWebhookReceiver: async ({ mallId, body }) => {
       if (!malls.events) return exampleMode();
       const receiver = { url: body.url, ...(body.key === undefined ? {} : { key: body.key }) };
-      const problem = malls.events.register(mallId, receiver);
+      const problem = await malls.events.register(mallId, receiver);
       if (problem) return violationsReply([{ location: 'body', name: 'url', message: problem }]);
       return { status: 200, headers: {}, body: receiver };
     },

@@ -13,7 +13,7 @@ import { startMock } from '../qa/start-mock.js';
 import type { StartedMock } from '../qa/started-mock.js';
 import { startMockServers } from '../server/mock-server.js';
 import type { DispatchTimers } from './event-dispatcher.js';
-import { createReceivers } from './receivers.js';
+import { createReceivers, type Receiver, type RegisteredReceivers } from './receivers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
 type Body = Record<string, any>;
@@ -181,8 +181,8 @@ describe('the control API’s event operations', () => {
     await mock?.close();
     await own?.close();
   });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${mock.urls.admin}/__mock/malls/ctl${path}`, {
+  const control = async (method: string, path: string, body?: unknown, mallId = 'ctl') => {
+    const response = await fetch(`${mock.urls.admin}/__mock/malls/${mallId}${path}`, {
       method,
       headers: { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -206,8 +206,8 @@ describe('the control API’s event operations', () => {
     const unknown = await control('POST', '/webhooks/test', { event_no: 12345 });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.more_info.violations).toEqual([expect.objectContaining({ name: 'event_no' })]);
-    // The mall does not exist until it is used.
-    expect((await control('POST', '/webhooks/test', { event_no: 90044 })).status).toBe(404);
+    // A mall does not exist until it is used (registering a receiver uses it).
+    expect((await control('POST', '/webhooks/test', { event_no: 90044 }, 'unused')).status).toBe(404);
     const token = (await mock.token('ctl')).access_token;
     const logs = async () =>
       (
@@ -359,13 +359,23 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
 });
 
 describe('receivers', () => {
-  it('are refused off this machine and its private networks unless any host is allowed', () => {
-    const receivers = createReceivers();
-    expect(receivers.register('m', { url: 'http://example.com/hook' })).toMatch(/private network/);
-    expect(receivers.register('m', { url: 'http://8.8.8.8/hook' })).toMatch(/private network/);
-    expect(receivers.register('m', { url: 'not a url' })).toMatch(/absolute http/);
-    expect(receivers.register('m', { url: 'ftp://127.0.0.1/hook' })).toMatch(/http or https/);
-    expect(receivers.of('m')).toBeUndefined();
+  /** Registrations kept in a map, as a sandbox keeps them in its malls' stores. */
+  const kept = (): RegisteredReceivers => {
+    const map = new Map<string, Receiver>();
+    return {
+      receiverOf: async (mallId) => map.get(mallId),
+      register: async (mallId, receiver) => {
+        if (receiver) map.set(mallId, receiver);
+      },
+    };
+  };
+  it('are refused off this machine and its private networks unless any host is allowed', async () => {
+    const receivers = createReceivers(kept());
+    expect(await receivers.register('m', { url: 'http://example.com/hook' })).toMatch(/private network/);
+    expect(await receivers.register('m', { url: 'http://8.8.8.8/hook' })).toMatch(/private network/);
+    expect(await receivers.register('m', { url: 'not a url' })).toMatch(/absolute http/);
+    expect(await receivers.register('m', { url: 'ftp://127.0.0.1/hook' })).toMatch(/http or https/);
+    expect(await receivers.of('m')).toBeUndefined();
     for (const url of [
       'http://127.0.0.1:9/h',
       'http://localhost/h',
@@ -373,10 +383,13 @@ describe('receivers', () => {
       'http://[::1]:8/h',
       'https://192.168.0.9/h',
     ])
-      expect(receivers.register('m', { url }), url).toBeUndefined();
+      expect(await receivers.register('m', { url }), url).toBeUndefined();
+    expect(await receivers.of('m')).toEqual({ url: 'https://192.168.0.9/h' });
     expect(
-      createReceivers({ anyTarget: true }).register('m', { url: 'https://example.com/hook' }),
+      await createReceivers(kept(), { anyTarget: true }).register('m', { url: 'https://example.com/hook' }),
     ).toBeUndefined();
-    expect(() => createReceivers({ receiver: { url: 'http://example.com/' } })).toThrow(/private network/);
+    expect(() => createReceivers(kept(), { receiver: { url: 'http://example.com/' } })).toThrow(
+      /private network/,
+    );
   });
 });

@@ -44,7 +44,7 @@ export type Send = (
 export interface DispatcherOptions {
   readonly events: SandboxEvents;
   /** The receiver registered for a mall, if any. */
-  readonly receiverOf: (mallId: string) => Receiver | undefined;
+  readonly receiverOf: (mallId: string) => Promise<Receiver | undefined>;
   readonly timers?: DispatchTimers;
   readonly policy?: Partial<RetryPolicy>;
   /** How an event is POSTed (default: `fetch`). */
@@ -148,7 +148,7 @@ export function createEventDispatcher(options: DispatcherOptions): EventDispatch
     for (;;) {
       again.delete(mallId);
       for (;;) {
-        const receiver = receiverOf(mallId);
+        const receiver = await receiverOf(mallId);
         if (closed || !receiver) return;
         const batch = await events.claim(mallId, owner, timers.now(), leaseMs, batchSize);
         if (batch.length === 0) break;
