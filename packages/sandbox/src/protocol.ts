@@ -5,6 +5,7 @@
 // the mock server maps them to status codes and the API's error envelope. Nothing here exists at
 // run time, so a package that imports these with `import type` still runs without the sandbox.
 import type { ApiName } from '@mall-api/spec-model';
+import type { DeliveryLogEntry } from './events/event-deliveries.js';
 
 /** The APIs the sandbox answers for: the platform's APIs, as the spec model lists them. */
 export type SandboxApi = ApiName;
@@ -122,6 +123,8 @@ export interface ClaimedEvent {
   readonly owner: string;
 }
 
+export type { DeliveryLogEntry };
+
 /** Where one mall's events are POSTed, and the key they carry. */
 export interface WebhookReceiver {
   readonly url: string;
@@ -171,6 +174,8 @@ export interface SandboxEvents {
   sendTest(mallId: string, eventNo: number): Promise<boolean>;
   /** The event numbers the spec declares. */
   eventNumbers(): readonly number[];
+  /** The mall's delivery log, oldest first (as `listWebhookLogs` answers it, unpaged); empty for a mall that does not exist. */
+  deliveries(mallId: string): Promise<readonly DeliveryLogEntry[]>;
   /** The receiver registered for the mall (kept with its records: shared by replicas); undefined: none. */
   receiverOf(mallId: string): Promise<WebhookReceiver | undefined>;
   /** Registers the mall's receiver (undefined: removes it), starting the mall as new malls start when it does not exist. */

@@ -2,7 +2,8 @@
 // says the sandbox sends arrives, POSTed as JSON with the webhook key, after admin calls over HTTP;
 // a failing receiver is retried with backoff until it accepts or the attempts run out, each attempt
 // in `listWebhookLogs`; a hanging one costs its timeout and never holds the API; a logged delivery
-// is resent and a test event sent; a refused write sends nothing; a receiver off this machine and
+// is resent and a test event sent; a refused write sends nothing; `verify` counts a mall's deliveries
+// through the control API; a receiver off this machine and
 // its private networks is refused. Retries and timeouts wait on the test's own timers.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -167,6 +168,29 @@ describe('startMock({ events: true }): each event the sandbox sends, over HTTP',
     await call('POST', '/categories', { request: { category_name: 'Marker' } });
     await mock.events.next({ event_no: 90042, match: { category_name: 'Marker' } });
     expect(mock.events.received.slice(before).map((event) => event.event_no)).toEqual([90042]);
+  });
+
+  it('verifies deliveries by event, kind and outcome once those under way are done', async () => {
+    const before = (await mock.control.deliveries('hooks', { event_no: 90001 })).length;
+    await call('POST', '/products', { request: { product_name: 'Verified hook', supply_price: '10.00' } });
+    // No wait for the receiver: verify reads the log once the delivery under way is done.
+    const matched = await mock.control.verify('hooks', {
+      deliveries: { event_no: 90001, log_type: 'G', success: 'T', count: before + 1 },
+    });
+    expect(JSON.parse(matched.at(-1)?.request_body ?? '{}').resource.product_name).toBe('Verified hook');
+    expect(matched.at(-1)?.request_endpoint).toBe(mock.events.url);
+    await mock.control.verify('hooks', { deliveries: { success: 'F', count: 0 } });
+    await mock.control.verify('never-used', { deliveries: { count: 0 } });
+    await expect(
+      mock.control.verify('hooks', { deliveries: { event_no: 90001, log_type: 'T', count: 1 } }),
+    ).rejects.toThrow(
+      /Expected exactly 1 delivery\(ies\) matching .* found 0\. The latest of the \d+ delivery\(ies\) of the mall:\n {2}log \d+: event 90001 \(G\)/,
+    );
+    const refused = await fetch(`${mock.urls.admin}/__mock/malls/hooks/webhooks/deliveries?log_type=X`);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as Body).error.more_info.violations).toEqual([
+      expect.objectContaining({ name: 'log_type' }),
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@
 // that a mall's outbox changed (a write recorded an event here, or a catch-up of a shared store
 // found one), claiming a mall's next due events (a read first, so a mall without one is never
 // written; then a write, under the mall's lock on a shared store, so two replicas never claim the
-// same event), settling attempts, the resend and test sends the control API asks for, and the
+// same event), settling attempts, the delivery log, the resend and test sends the control API asks for, and the
 // receiver it registers for a mall (mall-receiver.ts; registering starts a mall that does not
 // exist, as `write` says). Every
 // change goes through the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
@@ -11,6 +11,7 @@ import { type SpecModel, webhooksOf } from '@mall-api/spec-model';
 import type { ClaimedEvent, SandboxEvents } from '../protocol.js';
 import {
   claimEvents,
+  deliveryLog,
   hasDue,
   nextDue,
   recordTestEvent,
@@ -79,6 +80,10 @@ export function mallEvents(
       return (await onExisting<boolean>(mallId, (store) => recordTestEvent(store, eventNo, sample))) ?? false;
     },
     eventNumbers: () => [...samples.keys()],
+    async deliveries(mallId) {
+      const log = await storage.read(mallId, deliveryLog);
+      return log === runAsWrite ? [] : log;
+    },
     async receiverOf(mallId) {
       const receiver = await storage.read(mallId, registeredReceiver);
       return receiver === runAsWrite ? undefined : receiver;
