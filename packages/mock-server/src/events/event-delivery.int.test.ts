@@ -3,12 +3,14 @@
 // a failing receiver is retried with backoff until it accepts or the attempts run out, each attempt
 // in `listWebhookLogs`; a hanging one costs its timeout and never holds the API; a logged delivery
 // is resent and a test event sent; a refused write sends nothing; `verify` counts a mall's deliveries
-// through the control API; a receiver off this machine and
+// through the control API; the mall's fault rules on deliveries delay, drop or duplicate them; a
+// receiver off this machine and
 // its private networks is refused. Retries and timeouts wait on the test's own timers.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhooksOf } from '@mall-api/spec-model';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ControlError, createControlClient, type FaultRequest } from '../qa/control-client.js';
 import { testWebhookKey } from '../qa/event-receiver.js';
 import { startMock } from '../qa/start-mock.js';
 import type { StartedMock } from '../qa/started-mock.js';
@@ -23,8 +25,9 @@ type Body = Record<string, any>;
 function manualTimers(start = Date.parse('2026-05-01T00:00:00Z')) {
   let now = start;
   const pending = new Set<{ at: number; run: () => void }>();
-  const timers: DispatchTimers & { advance(ms: number): void } = {
+  const timers: DispatchTimers & { advance(ms: number): void; waitsUntil(at: number): boolean } = {
     now: () => now,
+    waitsUntil: (at) => [...pending].some((timer) => timer.at === at),
     after(ms, run) {
       const timer = { at: now + ms, run };
       pending.add(timer);
@@ -333,6 +336,68 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
     expect(JSON.parse(log[2]?.request_body).resource.product_no).toBe(product.product_no);
     expect(receiver.headers.at(-1)?.['x-api-key']).toBe('k-1');
     expect(await logs('retry', { success: 'F' })).toHaveLength(2);
+  });
+
+  it('delays, drops and duplicates deliveries as the mall’s fault rules say', async () => {
+    const control = createControlClient(served.mocks[0]?.url as string);
+    const onDeliveries = { api: 'webhooks' as const, event_no: 90001 };
+    // A fault on requests only, which deliveries ignore.
+    await control.addFault('faulty', { action: { kind: 'delay', minMs: 60_000 } });
+    await control.addFault('faulty', { match: onDeliveries, action: { kind: 'duplicate' }, times: 1 });
+    await control.addFault('faulty', { match: onDeliveries, action: { kind: 'drop' }, times: 1 });
+    await control.addFault('faulty', {
+      match: onDeliveries,
+      action: { kind: 'delay', minMs: 5_000 },
+      times: 1,
+    });
+    const before = receiver.bodies.length;
+    const twice = await createProduct('faulty', 'Twice hook');
+    await delivery().dispatcher.idle();
+    expect(receiver.bodies.slice(before).map((body) => body.resource.product_no)).toEqual([
+      twice.product_no,
+      twice.product_no,
+    ]);
+    await createProduct('faulty', 'Lost hook');
+    await delivery().dispatcher.idle();
+    expect(receiver.bodies).toHaveLength(before + 2);
+    const start = timers.now();
+    const late = await createProduct('faulty', 'Late hook');
+    while (!timers.waitsUntil(start + 5_000)) await new Promise((resolve) => setImmediate(resolve));
+    expect(receiver.bodies).toHaveLength(before + 2);
+    timers.advance(5_000);
+    await delivery().dispatcher.idle();
+    expect(receiver.bodies.at(-1)?.resource.product_no).toBe(late.product_no);
+    expect(
+      (await logs('faulty')).map((log) => [JSON.parse(log.request_body).resource.product_name, log.success]),
+    ).toEqual([
+      ['Twice hook', 'T'],
+      ['Twice hook', 'T'],
+      ['Lost hook', 'F'],
+      ['Late hook', 'T'],
+    ]);
+    // The lost one is not retried.
+    timers.advance(60_000);
+    await delivery().dispatcher.idle();
+    expect(await logs('faulty')).toHaveLength(4);
+  });
+
+  it('refuses a fault mixing deliveries and requests, naming the key', async () => {
+    const control = createControlClient(served.mocks[0]?.url as string);
+    for (const [fault, name] of [
+      [{ action: { kind: 'duplicate' } }, 'action.kind'],
+      [{ match: { event_no: 90001 }, action: { kind: 'drop' } }, 'match.event_no'],
+      [
+        { match: { api: 'webhooks', operationId: 'createProduct' }, action: { kind: 'drop' } },
+        'match.operationId',
+      ],
+      [{ match: { api: 'webhooks' }, action: { kind: 'status', status: 500 } }, 'action.kind'],
+    ] as const) {
+      const refused = await control
+        .addFault('mixed', fault as FaultRequest)
+        .catch((error: ControlError) => error);
+      expect(refused).toMatchObject({ status: 422, violations: [expect.objectContaining({ name })] });
+    }
+    expect(await control.faults('mixed')).toEqual([]);
   });
 
   it('stops after the last attempt', async () => {

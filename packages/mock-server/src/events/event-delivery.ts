@@ -9,7 +9,7 @@ import { createReceivers, type Receiver, type ReceiverOptions, type Receivers } 
 /** How a process delivers events: its default receiver, the targets allowed, timers and retries. */
 export interface EventDeliveryOptions
   extends ReceiverOptions,
-    Pick<DispatcherOptions, 'timers' | 'policy' | 'send' | 'onError'> {}
+    Pick<DispatcherOptions, 'timers' | 'policy' | 'send' | 'onError' | 'faultOf'> {}
 
 /** A process's event delivery. */
 export interface EventDelivery {
