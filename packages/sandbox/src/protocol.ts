@@ -4,8 +4,9 @@
 // mall's data, and the gateway the mocks use. Outcomes say what happened, not how HTTP says it:
 // the mock server maps them to status codes and the API's error envelope. Nothing here exists at
 // run time, so a package that imports these with `import type` still runs without the sandbox.
+
+import type { StoredRecord } from '@mall-api/mall-state';
 import type { ApiName } from '@mall-api/spec-model';
-import type { DeliveryLogEntry } from './events/event-deliveries.js';
 
 /** The APIs the sandbox answers for: the platform's APIs, as the spec model lists them. */
 export type SandboxApi = ApiName;
@@ -123,7 +124,20 @@ export interface ClaimedEvent {
   readonly owner: string;
 }
 
-export type { DeliveryLogEntry };
+/** One entry of the delivery log, as `listWebhookLogs` answers it. */
+export interface DeliveryLogEntry extends StoredRecord {
+  readonly log_id: string;
+  readonly log_type: 'G' | 'R' | 'T';
+  readonly event_no: number;
+  readonly mall_id: string;
+  readonly trace_id: string;
+  readonly requested_time: string;
+  readonly request_endpoint: string;
+  readonly request_body: string;
+  readonly success: 'T' | 'F';
+  readonly response_http_code: number | null;
+  readonly response_body: string | null;
+}
 
 /** Where one mall's events are POSTed, and the key they carry. */
 export interface WebhookReceiver {
