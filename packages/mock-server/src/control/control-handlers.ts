@@ -12,7 +12,13 @@ import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { refusalReply } from '../operations/sandbox-outcome.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import type { ControlCall, ControlHandlers } from './control-calls.js';
-import { clockViolation, delayViolation, operationViolation, profileViolation } from './control-rules.js';
+import {
+  clockViolation,
+  delayViolation,
+  deliveryFaultViolation,
+  operationViolation,
+  profileViolation,
+} from './control-rules.js';
 import { duplicateCreates } from './duplicate-creates.js';
 import { eventControlHandlers } from './event-tasks.js';
 
@@ -106,6 +112,7 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
     listFaults: async ({ mallId }) => ok({ faults: await malls.faults.list(mallId) }),
     createFault: async ({ mallId, body: { match = {}, times, action } }) => {
       const refused =
+        deliveryFaultViolation(match, action) ??
         delayViolation(action) ??
         profileViolation(action) ??
         operationViolation(specs, match.api, match.operationId, 'match.operationId');

@@ -3,8 +3,11 @@
 // serve, given by the composition root), a delay's range may not run backwards (nor a profile's
 // uniform latency), a profile draws something (latency or errors), its error rates add up to 1 at
 // most and its log-normal p99 is not below its median, and a mall's clock stays between the Unix
-// epoch and the end of year 9999, where every clock read still makes a valid date-time. Also the
+// epoch and the end of year 9999, where every clock read still makes a valid date-time; a fault on
+// deliveries (`match.api` `webhooks`) names no operation, method or path and only delays, drops or
+// duplicates, and only it may name an event or duplicate. Also the
 // longest delay a fault may hold a request, which the control spec states (`DelayMs`' maximum).
+import { deliveryTarget } from '@mall-api/mall-state';
 import { type ApiSpecs, apiNames, nodeAt, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';
 
@@ -32,6 +35,28 @@ export function operationViolation(
     name,
     message: `${operationId} is not an operation of ${api === undefined ? 'any API' : `the ${api} API`}`,
   };
+}
+
+/** What a fault on deliveries may do. */
+const deliveryKinds: readonly string[] = ['delay', 'drop', 'duplicate'];
+
+/** The violation of a fault mixing deliveries and requests: its match or its kind. */
+export function deliveryFaultViolation(
+  match: { api?: string; event_no?: number; operationId?: string; method?: string; path?: string },
+  action: { kind: string },
+): Violation | undefined {
+  if (match.api !== deliveryTarget) {
+    if (match.event_no !== undefined)
+      return body('match.event_no', `applies to deliveries only (match.api ${deliveryTarget})`);
+    return action.kind === 'duplicate'
+      ? body('action.kind', `duplicate applies to deliveries only (match.api ${deliveryTarget})`)
+      : undefined;
+  }
+  const named = (['operationId', 'method', 'path'] as const).find((field) => match[field] !== undefined);
+  if (named) return body(`match.${named}`, 'a fault on deliveries names no operation, method or path');
+  return deliveryKinds.includes(action.kind)
+    ? undefined
+    : body('action.kind', `a fault on deliveries is one of ${deliveryKinds.join(', ')}`);
 }
 
 /** The violation of a delay whose longest time is shorter than its shortest. */

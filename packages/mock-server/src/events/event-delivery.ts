@@ -9,14 +9,14 @@ import { createReceivers, type Receiver, type ReceiverOptions, type Receivers } 
 /** How a process delivers events: its default receiver, the targets allowed, timers and retries. */
 export interface EventDeliveryOptions
   extends ReceiverOptions,
-    Pick<DispatcherOptions, 'timers' | 'policy' | 'send' | 'onError'> {}
+    Pick<DispatcherOptions, 'timers' | 'policy' | 'send' | 'onError' | 'faultOf'> {}
 
 /** A process's event delivery. */
 export interface EventDelivery {
   readonly receivers: Receivers;
   readonly dispatcher: EventDispatcher;
   /** Registers a mall's receiver and delivers what waits; answers what is wrong with its URL instead. */
-  register(mallId: string, receiver: Receiver): string | undefined;
+  register(mallId: string, receiver: Receiver): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -25,15 +25,15 @@ export async function startEventDelivery(
   sandbox: SandboxMallsGateway,
   options: EventDeliveryOptions = {},
 ): Promise<EventDelivery> {
-  const receivers = createReceivers(options);
+  const receivers = createReceivers(sandbox.events, options);
   const dispatcher = createEventDispatcher({ ...options, events: sandbox.events, receiverOf: receivers.of });
   sandbox.events.onChange(dispatcher.kick);
   if (options.receiver) for (const mallId of await sandbox.mallIds()) dispatcher.kick(mallId);
   return {
     receivers,
     dispatcher,
-    register(mallId, receiver) {
-      const problem = receivers.register(mallId, receiver);
+    async register(mallId, receiver) {
+      const problem = await receivers.register(mallId, receiver);
       if (!problem) dispatcher.kick(mallId);
       return problem;
     },

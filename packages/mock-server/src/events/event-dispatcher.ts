@@ -7,8 +7,11 @@
 // a lease (one dispatcher across replicas sharing a store) and logs every attempt. Nothing here blocks the API:
 // deliveries run beside it, and a receiver that hangs costs its own mall's events a timeout each.
 // Time comes from `timers` (the wall clock by default; tests pass their own). The events of a mall
-// without a receiver wait in its outbox (the latest of them: the outbox is bounded).
+// without a receiver wait in its outbox (the latest of them: the outbox is bounded). A fault rule
+// on the mall's deliveries (`faultOf`) delays a delivery, drops it (not sent; logged as failed,
+// not retried) or sends it twice (both logged).
 import { randomUUID } from 'node:crypto';
+import type { FaultAction } from '@mall-api/mall-state';
 import type {
   ClaimedEvent,
   DeliveryAttempt,
@@ -44,11 +47,13 @@ export type Send = (
 export interface DispatcherOptions {
   readonly events: SandboxEvents;
   /** The receiver registered for a mall, if any. */
-  readonly receiverOf: (mallId: string) => Receiver | undefined;
+  readonly receiverOf: (mallId: string) => Promise<Receiver | undefined>;
   readonly timers?: DispatchTimers;
   readonly policy?: Partial<RetryPolicy>;
   /** How an event is POSTed (default: `fetch`). */
   readonly send?: Send;
+  /** The fault rule that fires for a delivery of the mall's event `eventNo`, if any (using it up). */
+  readonly faultOf?: (mallId: string, eventNo: number) => Promise<FaultAction | undefined>;
   /** Hears of a failure to reach the sandbox's store (a delivery failure is logged, not thrown). */
   readonly onError?: (error: unknown) => void;
 }
@@ -129,6 +134,26 @@ export function createEventDispatcher(options: DispatcherOptions): EventDispatch
       ? undefined
       : timers.now() + policy.backoffMs * 2 ** (claimed.attempt - 1);
 
+  /** The attempts of one claimed event, as its mall's delivery faults make them. */
+  const deliver = async (mallId: string, receiver: Receiver, claimed: ClaimedEvent) => {
+    const fault = await options.faultOf?.(mallId, claimed.eventNo);
+    if (fault?.kind === 'delay') {
+      const ms = fault.minMs + Math.random() * (fault.maxMs - fault.minMs);
+      await new Promise<void>((resolve) => timers.after(ms, resolve));
+    }
+    const settle = (result: DeliveryAttempt): SettledAttempt => ({
+      claimed,
+      attempt: result,
+      retryAt: fault?.kind === 'drop' ? undefined : retryAt(claimed, result),
+    });
+    if (fault?.kind === 'drop') {
+      const lost = { endpoint: receiver.url, success: false, status: null, responseBody: null };
+      return [settle({ requestedAt: timers.now(), ...lost })];
+    }
+    const first = settle(await attempt(receiver, claimed));
+    return fault?.kind === 'duplicate' ? [first, settle(await attempt(receiver, claimed))] : [first];
+  };
+
   const schedule = async (mallId: string) => {
     const due = await events.nextDue(mallId);
     retries.get(mallId)?.();
@@ -148,15 +173,12 @@ export function createEventDispatcher(options: DispatcherOptions): EventDispatch
     for (;;) {
       again.delete(mallId);
       for (;;) {
-        const receiver = receiverOf(mallId);
+        const receiver = await receiverOf(mallId);
         if (closed || !receiver) return;
         const batch = await events.claim(mallId, owner, timers.now(), leaseMs, batchSize);
         if (batch.length === 0) break;
         const settled: SettledAttempt[] = [];
-        for (const claimed of batch) {
-          const result = await attempt(receiver, claimed);
-          settled.push({ claimed, attempt: result, retryAt: retryAt(claimed, result) });
-        }
+        for (const claimed of batch) settled.push(...(await deliver(mallId, receiver, claimed)));
         await events.settle(mallId, settled);
       }
       await schedule(mallId);

@@ -5,28 +5,13 @@
 // delivery log (`delivery` table, the latest `logCapacity` attempts, oldest first) and the events
 // a resend or a test send put in the outbox. How an event is sent, and when it is retried, is the
 // dispatcher's (in the mock server); this module knows nothing of HTTP.
-import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
-import type { ClaimedEvent, DeliveryAttempt } from '../protocol.js';
+import type { SandboxStore } from '@mall-api/mall-state';
+import type { ClaimedEvent, DeliveryAttempt, DeliveryLogEntry } from '../protocol.js';
 import { kstDateTime } from '../support/kst-time.js';
-import { eventKey, type LogType, type PendingEvent, recordEvent } from './event-outbox.js';
+import { eventKey, type PendingEvent, recordEvent } from './event-outbox.js';
 
 /** How many delivery attempts a mall's log keeps (the oldest go first). */
 export const logCapacity = 1_000;
-
-/** One entry of the delivery log, as `listWebhookLogs` answers it. */
-export interface DeliveryLogEntry extends StoredRecord {
-  readonly log_id: string;
-  readonly log_type: LogType;
-  readonly event_no: number;
-  readonly mall_id: string;
-  readonly trace_id: string;
-  readonly requested_time: string;
-  readonly request_endpoint: string;
-  readonly request_body: string;
-  readonly success: 'T' | 'F';
-  readonly response_http_code: number | null;
-  readonly response_body: string | null;
-}
 
 /** The events waiting, in commit order. */
 const pending = (store: SandboxStore): PendingEvent[] =>

@@ -2,19 +2,23 @@
 // that a mall's outbox changed (a write recorded an event here, or a catch-up of a shared store
 // found one), claiming a mall's next due events (a read first, so a mall without one is never
 // written; then a write, under the mall's lock on a shared store, so two replicas never claim the
-// same event), settling attempts, and the resend and test sends the control API asks for. Every
+// same event), settling attempts, the delivery log, the resend and test sends the control API asks for, and the
+// receiver it registers for a mall (mall-receiver.ts; registering starts a mall that does not
+// exist, as `write` says). Every
 // change goes through the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
-import { type MallStorage, runAsWrite } from '@mall-api/mall-state';
+import { type MallStorage, runAsWrite, type SandboxStore } from '@mall-api/mall-state';
 import { type SpecModel, webhooksOf } from '@mall-api/spec-model';
 import type { ClaimedEvent, SandboxEvents } from '../protocol.js';
 import {
   claimEvents,
+  deliveryLog,
   hasDue,
   nextDue,
   recordTestEvent,
   resendLogged,
   settleEvent,
 } from './event-deliveries.js';
+import { registeredReceiver, registerReceiver } from './mall-receiver.js';
 
 /** The sample body of each event the spec declares (its first example), by event number. */
 function eventSamples(admin: SpecModel): ReadonlyMap<number, unknown> {
@@ -31,11 +35,15 @@ function eventSamples(admin: SpecModel): ReadonlyMap<number, unknown> {
   return samples;
 }
 
-/** The events side of a sandbox over `storage`; `listen` registers who hears of outbox changes. */
+/**
+ * The events side of a sandbox over `storage`; `listen` registers who hears of outbox changes and
+ * `write` runs a write on a mall, starting it as new malls start when the storage has none.
+ */
 export function mallEvents(
   storage: MallStorage,
   admin: SpecModel,
   listen: (listener: (mallId: string) => void) => void,
+  write: (mallId: string, work: (store: SandboxStore) => void) => Promise<void>,
 ): SandboxEvents {
   const samples = eventSamples(admin);
   /** A write on a mall the storage already has (none is created for an event). */
@@ -72,5 +80,14 @@ export function mallEvents(
       return (await onExisting<boolean>(mallId, (store) => recordTestEvent(store, eventNo, sample))) ?? false;
     },
     eventNumbers: () => [...samples.keys()],
+    async deliveries(mallId) {
+      const log = await storage.read(mallId, deliveryLog);
+      return log === runAsWrite ? [] : log;
+    },
+    async receiverOf(mallId) {
+      const receiver = await storage.read(mallId, registeredReceiver);
+      return receiver === runAsWrite ? undefined : receiver;
+    },
+    register: (mallId, receiver) => write(mallId, (store) => registerReceiver(store, receiver)),
   };
 }
