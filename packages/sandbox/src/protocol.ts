@@ -186,6 +186,8 @@ export interface SandboxEvents {
   resend(mallId: string, logId: string): Promise<boolean>;
   /** Puts a test send of the event's documented sample in the outbox; false for an event the spec lacks or a mall that does not exist. */
   sendTest(mallId: string, eventNo: number): Promise<boolean>;
+  /** The malls whose outbox holds events (at start: the ones a stopped process left). */
+  pending(): Promise<string[]>;
   /** The event numbers the spec declares. */
   eventNumbers(): readonly number[];
   /** The mall's delivery log, oldest first (as `listWebhookLogs` answers it, unpaged); empty for a mall that does not exist. */

@@ -4,18 +4,24 @@
 // in `listWebhookLogs`; a hanging one costs its timeout and never holds the API; a logged delivery
 // is resent and a test event sent; a refused write sends nothing; `verify` counts a mall's deliveries
 // through the control API; the mall's fault rules on deliveries delay, drop or duplicate them; a
-// receiver off this machine and
-// its private networks is refused. Retries and timeouts wait on the test's own timers.
+// receiver off this machine and its private networks is refused; a claimed batch whose every
+// delivery waits the longest delay a fault may hold one is sent once, though another dispatcher
+// looks while the claim holds; a server starting on SQLite delivers the events a stopped one left
+// for a mall's stored receiver. Retries, timeouts and delays wait on the test's own timers.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webhooksOf } from '@mall-api/spec-model';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSpec, webhooksOf } from '@mall-api/spec-model';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryDelayBound } from '../control/control-rules.js';
 import { type ControlError, createControlClient, type FaultRequest } from '../qa/control-client.js';
 import { testWebhookKey } from '../qa/event-receiver.js';
 import { startMock } from '../qa/start-mock.js';
 import type { StartedMock } from '../qa/started-mock.js';
 import { startMockServers } from '../server/mock-server.js';
-import type { DispatchTimers } from './event-dispatcher.js';
+import { claimBatchSize, createEventDispatcher, type DispatchTimers } from './event-dispatcher.js';
 import { createReceivers, type Receiver, type RegisteredReceivers } from './receivers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
@@ -444,6 +450,130 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
     ]);
     expect(entries[1]?.request_body).toBe(first?.request_body);
     expect(await logs('resend', { log_type: 'T' })).toHaveLength(1);
+  });
+});
+
+describe('the longest delivery delay within a claim (the test’s timers)', () => {
+  let receiver: Awaited<ReturnType<typeof scriptedReceiver>>;
+  let served: Awaited<ReturnType<typeof startMockServers>>;
+  const timers = manualTimers();
+  const policy = { timeoutMs: 2_000, maxAttempts: 3, backoffMs: 1_000 };
+  beforeAll(async () => {
+    receiver = await scriptedReceiver();
+    // No receiver here: the events wait until the test's two dispatchers take them.
+    served = await startMockServers({
+      apis: ['admin'],
+      ports: { admin: 0 },
+      sandbox: {},
+      events: { timers },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await served?.close();
+    await receiver?.close();
+  });
+
+  it('a batch of deliveries each delayed the longest is sent once, though another dispatcher looks meanwhile', async () => {
+    const longest = deliveryDelayBound(await loadSpec('control'));
+    const sandbox = served.sandbox as NonNullable<typeof served.sandbox>;
+    for (let product = 1; product <= claimBatchSize; product++)
+      await sandbox.handle(
+        admin('createProduct', 'late', {
+          body: { request: { product_name: `Late ${product}`, supply_price: '1.00' } },
+        }),
+      );
+    const dispatcher = () =>
+      createEventDispatcher({
+        events: sandbox.events,
+        receiverOf: async () => ({ url: receiver.url }),
+        faultOf: async () => ({ kind: 'delay', minMs: longest, maxMs: longest }),
+        timers,
+        policy,
+        maxDelayMs: longest,
+      });
+    const [first, second] = [dispatcher(), dispatcher()];
+    first.kick('late');
+    for (let sent = 0; sent < claimBatchSize; sent++) {
+      const at = timers.now() + longest;
+      while (!timers.waitsUntil(at)) await new Promise((resolve) => setImmediate(resolve));
+      // The first holds its claim while it waits: the second finds nothing to send.
+      second.kick('late');
+      await second.idle();
+      expect(receiver.bodies).toHaveLength(sent);
+      timers.advance(longest);
+      await receiver.arrived(sent + 1);
+    }
+    await first.idle();
+    second.kick('late');
+    await second.idle();
+    expect(receiver.bodies.map((body) => body.resource.product_name)).toEqual(
+      Array.from({ length: claimBatchSize }, (_, index) => `Late ${index + 1}`),
+    );
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('refuses a delivery delay beyond the longest, naming the key', async () => {
+    const control = createControlClient(served.mocks[0]?.url as string);
+    const longest = deliveryDelayBound(await loadSpec('control'));
+    const refused = await control
+      .addFault('late', {
+        match: { api: 'webhooks' },
+        action: { kind: 'delay', minMs: 0, maxMs: longest + 1 },
+      })
+      .catch((error: ControlError) => error);
+    expect(refused).toMatchObject({
+      status: 422,
+      violations: [expect.objectContaining({ name: 'action.maxMs' })],
+    });
+    expect(await control.faults('late')).toEqual([]);
+  });
+});
+
+describe('at start, on SQLite', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('delivers the events a stopped server left for a mall’s stored receiver', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mock-events-start-'));
+    dirs.push(dataDir);
+    const receiver = await scriptedReceiver();
+    const options = { apis: ['admin' as const], ports: { admin: 0 }, sandbox: { store: { dataDir } } };
+    try {
+      // No receiver while the write records its event; the stored one is registered without a delivery.
+      const first = await startMockServers(options);
+      const sandbox = first.sandbox as NonNullable<typeof first.sandbox>;
+      await sandbox.handle(
+        admin('createProduct', 'left', {
+          body: { request: { product_name: 'Left hook', supply_price: '1.00' } },
+        }),
+      );
+      await sandbox.handle(
+        admin('createProduct', 'quiet', {
+          body: { request: { product_name: 'Quiet hook', supply_price: '1.00' } },
+        }),
+      );
+      await sandbox.events.register('left', { url: receiver.url });
+      expect(await sandbox.events.pending()).toEqual(['left', 'quiet']);
+      await first.close();
+      expect(receiver.bodies).toEqual([]);
+
+      const second = await startMockServers(options);
+      try {
+        await receiver.arrived(1);
+        await second.events?.dispatcher.idle();
+        expect(receiver.bodies.map((body) => [body.resource.mall_id, body.resource.product_name])).toEqual([
+          ['left', 'Left hook'],
+        ]);
+        // The mall without a receiver keeps its event.
+        expect(await second.sandbox?.events.pending()).toEqual(['quiet']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -26,7 +26,8 @@ import {
 } from '@mall-api/mall-state';
 import type { RedisState } from '@mall-api/mall-state/redis';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
-import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpec, loadSpecs, type SpecModel, webhookDeliveryOf } from '@mall-api/spec-model';
+import { deliveryDelayBound } from '../control/control-rules.js';
 import {
   type EventDelivery,
   type EventDeliveryOptions,
@@ -320,20 +321,27 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         : undefined;
     sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
     events = sandbox
-      ? await startEventDelivery(sandbox, {
-          // The malls' fault rules, once they exist (a delivery before that has none).
-          faultOf: async (mallId, eventNo) =>
-            (
-              await malls?.faults.take(mallId, {
-                api: deliveryTarget,
-                eventNo,
-                operationId: '',
-                method: 'POST',
-                path: '',
-              })
-            )?.action,
-          ...options.events,
-        })
+      ? await startEventDelivery(
+          sandbox,
+          {
+            policy: webhookDeliveryOf(specs.admin.document),
+            maxDelayMs: deliveryDelayBound(await loadSpec('control')),
+          },
+          {
+            // The malls' fault rules, once they exist (a delivery before that has none).
+            faultOf: async (mallId, eventNo) =>
+              (
+                await malls?.faults.take(mallId, {
+                  api: deliveryTarget,
+                  eventNo,
+                  operationId: '',
+                  method: 'POST',
+                  path: '',
+                })
+              )?.action,
+            ...options.events,
+          },
+        )
       : undefined;
     malls = await createMockMalls({
       clocks,

@@ -7,11 +7,11 @@
 // exist, as `write` says). Every
 // change goes through the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
 import { type MallStorage, runAsWrite, type SandboxStore } from '@mall-api/mall-state';
-import { type SpecModel, webhooksOf } from '@mall-api/spec-model';
+import { type SpecModel, webhookDeliveryOf, webhooksOf } from '@mall-api/spec-model';
 import type { ClaimedEvent, SandboxEvents } from '../protocol.js';
+import { deliveryLog } from './delivery-log.js';
 import {
   claimEvents,
-  deliveryLog,
   hasDue,
   nextDue,
   recordTestEvent,
@@ -46,6 +46,8 @@ export function mallEvents(
   write: (mallId: string, work: (store: SandboxStore) => void) => Promise<void>,
 ): SandboxEvents {
   const samples = eventSamples(admin);
+  const policy = webhookDeliveryOf(admin.document);
+  const outboxOf = (mallId: string) => ({ mallId, policy });
   /** A write on a mall the storage already has (none is created for an event). */
   const onExisting = async <R>(mallId: string, work: Parameters<MallStorage['write']>[1]) => {
     const known = await storage.current(mallId);
@@ -64,7 +66,7 @@ export function mallEvents(
     async settle(mallId, settled) {
       await onExisting(mallId, (store) => {
         for (const { claimed, attempt, retryAt } of settled)
-          settleEvent(store, mallId, claimed, attempt, retryAt);
+          settleEvent(store, outboxOf(mallId), claimed, attempt, retryAt);
       });
     },
     async nextDue(mallId) {
@@ -72,13 +74,20 @@ export function mallEvents(
       return due === runAsWrite ? undefined : due;
     },
     async resend(mallId, logId) {
-      return (await onExisting<boolean>(mallId, (store) => resendLogged(store, logId))) ?? false;
+      return (
+        (await onExisting<boolean>(mallId, (store) => resendLogged(store, outboxOf(mallId), logId))) ?? false
+      );
     },
     async sendTest(mallId, eventNo) {
       const sample = samples.get(eventNo);
       if (sample === undefined) return false;
-      return (await onExisting<boolean>(mallId, (store) => recordTestEvent(store, eventNo, sample))) ?? false;
+      return (
+        (await onExisting<boolean>(mallId, (store) =>
+          recordTestEvent(store, outboxOf(mallId), eventNo, sample),
+        )) ?? false
+      );
     },
+    pending: () => storage.mallsHolding('event'),
     eventNumbers: () => [...samples.keys()],
     async deliveries(mallId) {
       const log = await storage.read(mallId, deliveryLog);
