@@ -3,9 +3,10 @@
 // receiver example answers its own delivery 200 and prints the product numbers of the bulk event;
 // the settings example prints the mall's reception status, its scopes and an empty failure log (the
 // mocks here have no receiver, so nothing was delivered). The table of event numbers is the spec's,
-// and so are the retry policy and the capacities its Retries section states (`x-webhook-delivery`).
+// and so are the retry policy and the capacities its Retries section states (`x-webhook-delivery`)
+// and the longest delay of a fault on deliveries (the control spec's `DeliveryDelayMs`).
 import { issueDemoTokens, startMockServers } from '@mall-api/mock-server';
-import { loadSpecSync, webhookDeliveryOf, webhooksOf } from '@mall-api/spec-model';
+import { loadSpecSync, nodeAt, webhookDeliveryOf, webhooksOf } from '@mall-api/spec-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guideExamples, runExample } from './guide-examples.js';
 
@@ -47,6 +48,13 @@ describe('the events guide', () => {
     expect(text).toContain(`The log keeps a mall's latest ${counted(policy.logCapacity)} attempts`);
     expect(text).toContain(`outbox holds at most ${counted(policy.outboxCapacity)} undelivered events`);
     expect(text).toContain('the oldest is discarded and logged as a failed delivery');
+    const longestDelay = nodeAt(
+      loadSpecSync('control').document,
+      '#/components/schemas/DeliveryDelayMs/maximum',
+    );
+    expect(text).toContain(
+      `delays a delivery (\`delay\`, by at most ${Number(longestDelay) / 1000} seconds)`,
+    );
   });
 
   it('lists every event number the admin spec declares', () => {

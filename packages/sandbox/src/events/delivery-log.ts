@@ -27,9 +27,9 @@ export function logAttempt(
     response_body: attempt.responseBody,
   };
   store.put('delivery', entry.log_id.padStart(12, '0'), entry);
-  const entries = store.entries('delivery');
-  for (const [key] of entries.slice(0, Math.max(0, entries.length - logCapacity)))
-    store.delete('delivery', key);
+  const excess = store.size('delivery') - logCapacity;
+  if (excess > 0)
+    for (const [key] of store.entries('delivery').slice(0, excess)) store.delete('delivery', key);
   return entry;
 }
 
