@@ -5,7 +5,7 @@
 // one delivering every event (three per cycle) to a receiver in a third process that answers 200 at
 // once; rounds alternate between them. Prints each round, the ratio of the medians (target: with
 // a receiver ≥ 0.8 of without) and how many events the receiver got against the writes answered
-// with a receiver (one event each; a mall's outbox keeps its latest 1,000 undelivered events).
+// with a receiver (one event each; past the outbox's capacity the oldest undelivered are discarded, each logged).
 //   node bench/events-write-throughput.mjs [--rounds 5] [--seconds 8] [--connections 10]
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

@@ -26,6 +26,7 @@ const ruleExtensions = [
   'x-computed',
   'x-refers-to',
   'x-per-shop',
+  'x-webhook-delivery',
 ];
 const provenances = ['seed', 'reference', 'inferred'];
 /** The schema keywords that state a rule in a request, each needing a provenance on its schema. */

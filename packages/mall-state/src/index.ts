@@ -5,6 +5,7 @@
 export {
   type AnswerLoss,
   createFaultRules,
+  deliveryTarget,
   type FaultAction,
   type FaultErrorRate,
   type FaultLatency,

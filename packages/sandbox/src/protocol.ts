@@ -4,6 +4,8 @@
 // mall's data, and the gateway the mocks use. Outcomes say what happened, not how HTTP says it:
 // the mock server maps them to status codes and the API's error envelope. Nothing here exists at
 // run time, so a package that imports these with `import type` still runs without the sandbox.
+
+import type { StoredRecord } from '@mall-api/mall-state';
 import type { ApiName } from '@mall-api/spec-model';
 
 /** The APIs the sandbox answers for: the platform's APIs, as the spec model lists them. */
@@ -122,6 +124,28 @@ export interface ClaimedEvent {
   readonly owner: string;
 }
 
+/** One entry of the delivery log, as `listWebhookLogs` answers it. */
+export interface DeliveryLogEntry extends StoredRecord {
+  readonly log_id: string;
+  readonly log_type: 'G' | 'R' | 'T';
+  readonly event_no: number;
+  readonly mall_id: string;
+  readonly trace_id: string;
+  readonly requested_time: string;
+  readonly request_endpoint: string;
+  readonly request_body: string;
+  readonly success: 'T' | 'F';
+  readonly response_http_code: number | null;
+  readonly response_body: string | null;
+}
+
+/** Where one mall's events are POSTed, and the key they carry. */
+export interface WebhookReceiver {
+  readonly url: string;
+  /** Sent as `X-API-Key` (none: the header is left out). */
+  readonly key?: string;
+}
+
 /** How one attempt went. */
 export interface DeliveryAttempt {
   /** When it was sent (ms since the epoch). */
@@ -162,8 +186,16 @@ export interface SandboxEvents {
   resend(mallId: string, logId: string): Promise<boolean>;
   /** Puts a test send of the event's documented sample in the outbox; false for an event the spec lacks or a mall that does not exist. */
   sendTest(mallId: string, eventNo: number): Promise<boolean>;
+  /** The malls whose outbox holds events (at start: the ones a stopped process left). */
+  pending(): Promise<string[]>;
   /** The event numbers the spec declares. */
   eventNumbers(): readonly number[];
+  /** The mall's delivery log, oldest first (as `listWebhookLogs` answers it, unpaged); empty for a mall that does not exist. */
+  deliveries(mallId: string): Promise<readonly DeliveryLogEntry[]>;
+  /** The receiver registered for the mall (kept with its records: shared by replicas); undefined: none. */
+  receiverOf(mallId: string): Promise<WebhookReceiver | undefined>;
+  /** Registers the mall's receiver (undefined: removes it), starting the mall as new malls start when it does not exist. */
+  register(mallId: string, receiver: WebhookReceiver | undefined): Promise<void>;
 }
 
 /** The sandbox as the mocks' answer stage uses it. */

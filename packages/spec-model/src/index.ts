@@ -90,4 +90,5 @@ export {
   type Route,
   type SpecModel,
 } from './spec-model.js';
+export { type WebhookDelivery, webhookDeliveryOf } from './webhook-delivery.js';
 export { type WebhookEntry, webhooksOf } from './webhook-index.js';

@@ -1,10 +1,11 @@
 // Fault rules at the function: the first matching rule applies, a counted rule is used up, a
-// profile's calls are numbered, and rules of one mall never touch another.
+// profile's calls are numbered, rules of one mall never touch another, and rules on deliveries and
+// on requests never touch each other.
 import { describe, expect, it } from 'vitest';
 import { connectRedis } from '../redis/redis-connection.js';
 import { redisFaultRules } from '../redis/redis-fault-rules.js';
 import { useTestRedis } from '../testing/shared-redis.js';
-import { createFaultRules, type FaultRules } from './fault-rules.js';
+import { createFaultRules, deliveryTarget, type FaultRules } from './fault-rules.js';
 
 const redis = useTestRedis();
 const implementations: [string, () => Promise<FaultRules>][] = [
@@ -30,6 +31,17 @@ describe.each(implementations)('fault rules (%s)', (_, createFaultRules) => {
     const taken = [];
     for (let call = 0; call < 3; call += 1) taken.push((await rules.take('a', target))?.action.kind);
     expect(taken).toEqual(['status', 'status', undefined]);
+  });
+  it('keeps rules on deliveries and on requests apart, a delivery matched by its event', async () => {
+    const rules = await createFaultRules();
+    const delivery = { api: deliveryTarget, eventNo: 90001, operationId: '', method: 'POST', path: '' };
+    await rules.add('a', { match: {}, action: { kind: 'hang' } });
+    expect(await rules.take('a', delivery)).toBeUndefined();
+    await rules.add('a', { match: { api: deliveryTarget, event_no: 90002 }, action: { kind: 'drop' } });
+    await rules.add('a', { match: { api: deliveryTarget, event_no: 90001 }, action: { kind: 'duplicate' } });
+    expect((await rules.take('a', delivery))?.action).toEqual({ kind: 'duplicate' });
+    expect((await rules.take('a', { ...delivery, eventNo: 90002 }))?.action).toEqual({ kind: 'drop' });
+    expect((await rules.take('a', target))?.action).toEqual({ kind: 'hang' });
   });
   it('matches on every given field and only at its mall', async () => {
     const rules = await createFaultRules();

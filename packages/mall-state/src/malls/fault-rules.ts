@@ -2,7 +2,9 @@
 // delay them (fixed or random), answer a given status (for the next N matching calls, then let
 // requests through again), drop the connection, never answer so the client times out, follow a
 // profile of latency and error rates drawn from the rule's seed, or let the request be answered
-// and then lose the answer. The first matching rule applies; a rule with a count is used up after
+// and then lose the answer. A rule on the `webhooks` target applies to the deliveries of the mall's
+// events instead (of one event number, or all): delay one, drop it (never sent, logged as failed)
+// or send it twice; no other rule applies to them. The first matching rule applies; a rule with a count is used up after
 // that many calls; a profile's calls are numbered, so the n-th call of a rule draws the same
 // whichever replica takes it. This module is the interface, the matching rule and the in-memory
 // rules of one process; what a profile draws is the mock's (its faults stage).
@@ -35,7 +37,9 @@ export type FaultAction =
       readonly errors?: readonly FaultErrorRate[];
       readonly seed: number;
     }
-  | { readonly kind: 'lost-answer'; readonly by: AnswerLoss };
+  | { readonly kind: 'lost-answer'; readonly by: AnswerLoss }
+  /** A delivery sent twice (deliveries only). */
+  | { readonly kind: 'duplicate' };
 
 /** A rule that fired: its action, and (a profile's) how many matching calls it took before this one. */
 export interface FiredFault {
@@ -44,9 +48,15 @@ export interface FiredFault {
   readonly call: number;
 }
 
-/** Which requests a rule applies to; every given field must match. */
+/** The target of the rules that apply to the deliveries of a mall's events. */
+export const deliveryTarget = 'webhooks';
+
+/** Which requests (or deliveries) a rule applies to; every given field must match. */
 export interface FaultMatch {
+  /** The API, or {@link deliveryTarget} for deliveries (a rule without it applies to requests only). */
   readonly api?: string;
+  /** Deliveries of this event only. */
+  readonly event_no?: number;
   readonly operationId?: string;
   readonly method?: string;
   readonly path?: string;
@@ -61,9 +71,12 @@ export interface FaultRule {
   readonly remaining?: number;
 }
 
-/** The request a rule is matched against. */
+/** The request (or delivery) a rule is matched against. */
 export interface FaultTarget {
+  /** The API, or {@link deliveryTarget} for a delivery. */
   readonly api: string;
+  /** A delivery's event number. */
+  readonly eventNo?: number;
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
@@ -84,7 +97,9 @@ export interface FaultRules {
 
 /** Whether a rule's match applies to a request. */
 export const faultApplies = (match: FaultMatch, target: FaultTarget) =>
+  (match.api === deliveryTarget) === (target.api === deliveryTarget) &&
   (match.api === undefined || match.api === target.api) &&
+  (match.event_no === undefined || match.event_no === target.eventNo) &&
   (match.operationId === undefined || match.operationId === target.operationId) &&
   (match.method === undefined || match.method.toUpperCase() === target.method) &&
   (match.path === undefined || match.path === target.path);

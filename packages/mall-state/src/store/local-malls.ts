@@ -135,6 +135,11 @@ export function localMalls(rows?: LocalRows): MallStorage {
       for (const mallId of mallIds ?? held.keys()) if (held.get(mallId)?.started) hooks.adopt(mallId);
     },
     mallIds: async () => [...held.keys()].filter((mallId) => held.get(mallId)?.started).sort(),
+    mallsHolding: async (table) =>
+      [...held]
+        .filter(([, mall]) => mall.started && mall.store.size(table) > 0)
+        .map(([mallId]) => mallId)
+        .sort(),
     async drop(mallId, stillUnused) {
       const mall = held.get(mallId);
       if (!mall?.started) return false;

@@ -75,6 +75,11 @@ export interface MallStorage {
   /** The malls the storage holds, in id order. */
   mallIds(): Promise<string[]>;
   /**
+   * The malls whose store holds a record of `table`, in id order: one look per mall (an index
+   * probe on a database), never a read of the malls' records.
+   */
+  mallsHolding(table: StoreTable): Promise<string[]>;
+  /**
    * Deletes a mall and its records in the mall's turn; with `stillUnused`, asked first, only when
    * it answers true and the mall was not written meanwhile. False when nothing was deleted.
    */

@@ -5,7 +5,7 @@
 // committed record of every mall, malls kept apart, in the order they were written, deletions too;
 // the schema migrates once however many replicas start together; an observer hears of every change;
 // a drop asks whether the mall is still unused under its row lock, so a write waiting on it lands
-// in the mall made anew.
+// in the mall made anew; the malls holding records of a table (the events waiting) are named.
 
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import pg from 'pg';
@@ -119,6 +119,19 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
       runAsWrite,
     );
     expect(await malls.read(mall, (store) => store.size('product'))).toBe(0);
+  });
+
+  it('names the malls holding a record of a table, the deleted ones not', async () => {
+    const [holding, emptied, other] = [`hold-${++mallNo}`, `emptied-${++mallNo}`, `other-${++mallNo}`];
+    const malls = await replica();
+    await malls.write(holding, (store) => store.put('event', '1', { seq: 1 }));
+    await malls.write(emptied, (store) => store.put('event', '1', { seq: 1 }));
+    await malls.write(emptied, (store) => store.delete('event', '1'));
+    await malls.write(other, (store) => store.put('product', '1', {}));
+    const named = await (await replica()).mallsHolding('event');
+    expect(named).toContain(holding);
+    expect(named).not.toContain(emptied);
+    expect(named).not.toContain(other);
   });
 
   it('shows another replica every committed record of every mall, in order, deletions too', async () => {

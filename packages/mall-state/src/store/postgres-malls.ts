@@ -97,6 +97,15 @@ export async function openPostgresMalls(
       (await session.query<{ mall: string }>(session.pool, 'SELECT mall FROM malls ORDER BY mall')).map(
         (row) => row.mall,
       ),
+    // One probe of the records' primary key (rowset, tbl, …) per mall.
+    mallsHolding: async (table) =>
+      (
+        await session.query<{ mall: string }>(
+          session.pool,
+          'SELECT m.mall FROM malls m WHERE EXISTS (SELECT 1 FROM mall_records r WHERE r.rowset = m.rowset AND r.tbl = $1 AND r.value IS NOT NULL) ORDER BY m.mall',
+          [table],
+        )
+      ).map((row) => row.mall),
     drop: (mallId, stillUnused) => drop(state, mallId, stillUnused),
     purge: upkeepNow,
     observeGone(listener) {

@@ -24,9 +24,10 @@ export type TableName = (typeof tableNames)[number];
 /**
  * The tables of a mall's events, beside its records and not in its snapshots: `event`, the events
  * its committed writes recorded and not yet delivered (the outbox, written in the write's own
- * transaction), and `delivery`, the log of its delivery attempts.
+ * transaction), `delivery`, the log of its delivery attempts, and `receiver`, the receiver
+ * registered for the mall (shared by every replica of a shared store).
  */
-export const eventTableNames = ['event', 'delivery'] as const;
+export const eventTableNames = ['event', 'delivery', 'receiver'] as const;
 
 /** One of {@link eventTableNames}. */
 export type EventTableName = (typeof eventTableNames)[number];

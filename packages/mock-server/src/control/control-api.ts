@@ -57,7 +57,7 @@ export async function createControlBranch(
   const compile = requestValidatorCompiler(spec);
   // The validator of each operation checks a call against the document the tasks' types are
   // generated from: past it, a call has the types its task declares.
-  const tasks = new Map(Object.entries(controlHandlers(malls, specs, spec.document)) as [string, Task][]);
+  const tasks = new Map(Object.entries(controlHandlers(malls, specs, spec)) as [string, Task][]);
   const operations = new Map(
     spec.operations.flatMap((operation) => {
       const task = tasks.get(operation.operationId);

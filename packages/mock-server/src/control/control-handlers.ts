@@ -5,14 +5,20 @@
 import { randomInt } from 'node:crypto';
 import type { FaultAction, FaultLatency, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
-import type { ApiSpecs } from '@mall-api/spec-model';
+import type { ApiSpecs, SpecModel } from '@mall-api/spec-model';
 import type { components } from '@mall-api/specs/types/control';
 import { coverageTask } from '../api-coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { refusalReply } from '../operations/sandbox-outcome.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
 import type { ControlCall, ControlHandlers } from './control-calls.js';
-import { clockViolation, delayViolation, operationViolation, profileViolation } from './control-rules.js';
+import {
+  clockViolation,
+  delayViolation,
+  deliveryFaultViolation,
+  operationViolation,
+  profileViolation,
+} from './control-rules.js';
 import { duplicateCreates } from './duplicate-creates.js';
 import { eventControlHandlers } from './event-tasks.js';
 
@@ -64,10 +70,10 @@ function storedAction(action: Schemas['FaultAction']): FaultAction {
 
 /**
  * The tasks over the mocks' malls.
- * @param document the control document (`getControlDocument` answers it)
+ * @param control the control document (`getControlDocument` answers it; it states the faults on deliveries)
  * @param specs the spec of every API the mocks serve: fault and journal filters may name their operations
  */
-export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unknown): ControlHandlers {
+export function controlHandlers(malls: MockMalls, specs: ApiSpecs, control: SpecModel): ControlHandlers {
   const sandboxChange = async (
     change: (sandbox: NonNullable<MockMalls['sandbox']>) => MallOutcome | Promise<MallOutcome>,
   ): Promise<Reply> => (malls.sandbox ? changeReply(await change(malls.sandbox)) : exampleMode());
@@ -88,7 +94,7 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
   };
 
   return {
-    getControlDocument: () => ok(document),
+    getControlDocument: () => ok(control.document),
     listMalls: async () => ok({ malls: await malls.mallIds() }),
     createReset: async ({ mallId, body }) => changeReply(await malls.reset(mallId, mallStart(body.to))),
     createFixture: ({ mallId, body }) => sandboxChange((sandbox) => sandbox.loadFixture(mallId, body)),
@@ -106,6 +112,7 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, document: unk
     listFaults: async ({ mallId }) => ok({ faults: await malls.faults.list(mallId) }),
     createFault: async ({ mallId, body: { match = {}, times, action } }) => {
       const refused =
+        deliveryFaultViolation(control, match, action) ??
         delayViolation(action) ??
         profileViolation(action) ??
         operationViolation(specs, match.api, match.operationId, 'match.operationId');

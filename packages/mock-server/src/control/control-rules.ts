@@ -3,8 +3,12 @@
 // serve, given by the composition root), a delay's range may not run backwards (nor a profile's
 // uniform latency), a profile draws something (latency or errors), its error rates add up to 1 at
 // most and its log-normal p99 is not below its median, and a mall's clock stays between the Unix
-// epoch and the end of year 9999, where every clock read still makes a valid date-time. Also the
-// longest delay a fault may hold a request, which the control spec states (`DelayMs`' maximum).
+// epoch and the end of year 9999, where every clock read still makes a valid date-time; a fault on
+// deliveries (`match.api` `webhooks`) names no operation, method or path, takes only the kinds the
+// control spec's `DeliveryFaultKind` lists and delays at most `DeliveryDelayMs`' maximum, and only
+// it may name an event or duplicate. Also the longest delay a fault may hold a request, which the
+// control spec states (`DelayMs`' maximum).
+import { deliveryTarget } from '@mall-api/mall-state';
 import { type ApiSpecs, apiNames, nodeAt, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';
 
@@ -32,6 +36,43 @@ export function operationViolation(
     name,
     message: `${operationId} is not an operation of ${api === undefined ? 'any API' : `the ${api} API`}`,
   };
+}
+
+/** The violation of a fault mixing deliveries and requests: its match or its kind. */
+export function deliveryFaultViolation(
+  control: SpecModel,
+  match: { api?: string; event_no?: number; operationId?: string; method?: string; path?: string },
+  action: { kind: string; minMs?: number; maxMs?: number },
+): Violation | undefined {
+  if (match.api !== deliveryTarget) {
+    if (match.event_no !== undefined)
+      return body('match.event_no', `applies to deliveries only (match.api ${deliveryTarget})`);
+    return action.kind === 'duplicate'
+      ? body('action.kind', `duplicate applies to deliveries only (match.api ${deliveryTarget})`)
+      : undefined;
+  }
+  const named = (['operationId', 'method', 'path'] as const).find((field) => match[field] !== undefined);
+  if (named) return body(`match.${named}`, 'a fault on deliveries names no operation, method or path');
+  const kinds = deliveryFaultKinds(control);
+  if (!kinds.includes(action.kind))
+    return body('action.kind', `a fault on deliveries is one of ${kinds.join(', ')}`);
+  const longest = deliveryDelayBound(control);
+  const over = (['minMs', 'maxMs'] as const).find((key) => (action[key] ?? 0) > longest);
+  return over ? body(`action.${over}`, `a delivery is delayed at most ${longest} ms`) : undefined;
+}
+
+/** What a fault on deliveries may do: the control spec's `DeliveryFaultKind` enum. */
+export function deliveryFaultKinds(control: SpecModel): readonly string[] {
+  const kinds = nodeAt(control.document, '#/components/schemas/DeliveryFaultKind/enum');
+  if (!Array.isArray(kinds)) throw new Error('the control spec states no DeliveryFaultKind enum');
+  return kinds.map(String);
+}
+
+/** The longest delay a fault may hold a delivery, in milliseconds: the control spec's `DeliveryDelayMs` maximum. */
+export function deliveryDelayBound(control: SpecModel): number {
+  const maximum = nodeAt(control.document, '#/components/schemas/DeliveryDelayMs/maximum');
+  if (typeof maximum !== 'number') throw new Error('the control spec states no maximum of DeliveryDelayMs');
+  return maximum;
 }
 
 /** The violation of a delay whose longest time is shorter than its shortest. */

@@ -1,7 +1,8 @@
 // The control API's event operations (specs/control, tag Events), as tasks over the process's
 // event delivery: register a mall's receiver (422 naming `url` for a target not allowed), queue a
-// test send of an event the admin API describes (422 naming `event_no` otherwise) and resend one
-// logged delivery. Example mode has no events (409).
+// test send of an event the admin API describes (422 naming `event_no` otherwise), resend one
+// logged delivery and list the delivery log by its filters (once this process's deliveries under
+// way are done). Example mode has no events (409).
 
 import type { MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
@@ -9,7 +10,7 @@ import type { ControlHandlers } from './control-calls.js';
 
 type EventTasks = Pick<
   ControlHandlers,
-  'updateWebhookReceiver' | 'createWebhookTest' | 'createWebhookResend'
+  'updateWebhookReceiver' | 'createWebhookTest' | 'createWebhookResend' | 'listWebhookDeliveries'
 >;
 
 const exampleMode = () =>
@@ -19,10 +20,10 @@ const queued: Reply = { status: 202, headers: {}, body: { queued: true } };
 /** The event tasks over `malls`. */
 export function eventControlHandlers(malls: MockMalls): EventTasks {
   return {
-    updateWebhookReceiver: ({ mallId, body }) => {
+    updateWebhookReceiver: async ({ mallId, body }) => {
       if (!malls.events) return exampleMode();
       const receiver = { url: body.url, ...(body.key === undefined ? {} : { key: body.key }) };
-      const problem = malls.events.register(mallId, receiver);
+      const problem = await malls.events.register(mallId, receiver);
       if (problem) return violationsReply([{ location: 'body', name: 'url', message: problem }]);
       return { status: 200, headers: {}, body: receiver };
     },
@@ -40,6 +41,15 @@ export function eventControlHandlers(malls: MockMalls): EventTasks {
       return (await events.sendTest(mallId, body.event_no))
         ? queued
         : errorReply(404, `No mall ${mallId} exists.`);
+    },
+    listWebhookDeliveries: async ({ mallId, query }) => {
+      if (!malls.events || !malls.sandbox) return exampleMode();
+      await malls.events.dispatcher.idle();
+      const wanted = Object.entries(query);
+      const deliveries = (await malls.sandbox.events.deliveries(mallId)).filter((entry) =>
+        wanted.every(([field, value]) => value === undefined || entry[field] === value),
+      );
+      return { status: 200, headers: {}, body: { deliveries } };
     },
     createWebhookResend: async ({ mallId, path }) => {
       const events = malls.sandbox?.events;

@@ -2,18 +2,27 @@
 // says the sandbox sends arrives, POSTed as JSON with the webhook key, after admin calls over HTTP;
 // a failing receiver is retried with backoff until it accepts or the attempts run out, each attempt
 // in `listWebhookLogs`; a hanging one costs its timeout and never holds the API; a logged delivery
-// is resent and a test event sent; a refused write sends nothing; a receiver off this machine and
-// its private networks is refused. Retries and timeouts wait on the test's own timers.
+// is resent and a test event sent; a refused write sends nothing; `verify` counts a mall's deliveries
+// through the control API; the mall's fault rules on deliveries delay, drop or duplicate them; a
+// receiver off this machine and its private networks is refused; a claimed batch whose every
+// delivery waits the longest delay a fault may hold one is sent once, though another dispatcher
+// looks while the claim holds; a server starting on SQLite delivers the events a stopped one left
+// for a mall's stored receiver. Retries, timeouts and delays wait on the test's own timers.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webhooksOf } from '@mall-api/spec-model';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSpec, webhooksOf } from '@mall-api/spec-model';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryDelayBound } from '../control/control-rules.js';
+import { type ControlError, createControlClient, type FaultRequest } from '../qa/control-client.js';
 import { testWebhookKey } from '../qa/event-receiver.js';
 import { startMock } from '../qa/start-mock.js';
 import type { StartedMock } from '../qa/started-mock.js';
 import { startMockServers } from '../server/mock-server.js';
-import type { DispatchTimers } from './event-dispatcher.js';
-import { createReceivers } from './receivers.js';
+import { claimBatchSize, createEventDispatcher, type DispatchTimers } from './event-dispatcher.js';
+import { createReceivers, type Receiver, type RegisteredReceivers } from './receivers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
 type Body = Record<string, any>;
@@ -22,8 +31,9 @@ type Body = Record<string, any>;
 function manualTimers(start = Date.parse('2026-05-01T00:00:00Z')) {
   let now = start;
   const pending = new Set<{ at: number; run: () => void }>();
-  const timers: DispatchTimers & { advance(ms: number): void } = {
+  const timers: DispatchTimers & { advance(ms: number): void; waitsUntil(at: number): boolean } = {
     now: () => now,
+    waitsUntil: (at) => [...pending].some((timer) => timer.at === at),
     after(ms, run) {
       const timer = { at: now + ms, run };
       pending.add(timer);
@@ -168,6 +178,29 @@ describe('startMock({ events: true }): each event the sandbox sends, over HTTP',
     await mock.events.next({ event_no: 90042, match: { category_name: 'Marker' } });
     expect(mock.events.received.slice(before).map((event) => event.event_no)).toEqual([90042]);
   });
+
+  it('verifies deliveries by event, kind and outcome once those under way are done', async () => {
+    const before = (await mock.control.deliveries('hooks', { event_no: 90001 })).length;
+    await call('POST', '/products', { request: { product_name: 'Verified hook', supply_price: '10.00' } });
+    // No wait for the receiver: verify reads the log once the delivery under way is done.
+    const matched = await mock.control.verify('hooks', {
+      deliveries: { event_no: 90001, log_type: 'G', success: 'T', count: before + 1 },
+    });
+    expect(JSON.parse(matched.at(-1)?.request_body ?? '{}').resource.product_name).toBe('Verified hook');
+    expect(matched.at(-1)?.request_endpoint).toBe(mock.events.url);
+    await mock.control.verify('hooks', { deliveries: { success: 'F', count: 0 } });
+    await mock.control.verify('never-used', { deliveries: { count: 0 } });
+    await expect(
+      mock.control.verify('hooks', { deliveries: { event_no: 90001, log_type: 'T', count: 1 } }),
+    ).rejects.toThrow(
+      /Expected exactly 1 delivery\(ies\) matching .* found 0\. The latest of the \d+ delivery\(ies\) of the mall:\n {2}log \d+: event 90001 \(G\)/,
+    );
+    const refused = await fetch(`${mock.urls.admin}/__mock/malls/hooks/webhooks/deliveries?log_type=X`);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as Body).error.more_info.violations).toEqual([
+      expect.objectContaining({ name: 'log_type' }),
+    ]);
+  });
 });
 
 describe('the control API’s event operations', () => {
@@ -181,8 +214,8 @@ describe('the control API’s event operations', () => {
     await mock?.close();
     await own?.close();
   });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${mock.urls.admin}/__mock/malls/ctl${path}`, {
+  const control = async (method: string, path: string, body?: unknown, mallId = 'ctl') => {
+    const response = await fetch(`${mock.urls.admin}/__mock/malls/${mallId}${path}`, {
       method,
       headers: { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -206,8 +239,8 @@ describe('the control API’s event operations', () => {
     const unknown = await control('POST', '/webhooks/test', { event_no: 12345 });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.more_info.violations).toEqual([expect.objectContaining({ name: 'event_no' })]);
-    // The mall does not exist until it is used.
-    expect((await control('POST', '/webhooks/test', { event_no: 90044 })).status).toBe(404);
+    // A mall does not exist until it is used (registering a receiver uses it).
+    expect((await control('POST', '/webhooks/test', { event_no: 90044 }, 'unused')).status).toBe(404);
     const token = (await mock.token('ctl')).access_token;
     const logs = async () =>
       (
@@ -311,6 +344,68 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
     expect(await logs('retry', { success: 'F' })).toHaveLength(2);
   });
 
+  it('delays, drops and duplicates deliveries as the mall’s fault rules say', async () => {
+    const control = createControlClient(served.mocks[0]?.url as string);
+    const onDeliveries = { api: 'webhooks' as const, event_no: 90001 };
+    // A fault on requests only, which deliveries ignore.
+    await control.addFault('faulty', { action: { kind: 'delay', minMs: 60_000 } });
+    await control.addFault('faulty', { match: onDeliveries, action: { kind: 'duplicate' }, times: 1 });
+    await control.addFault('faulty', { match: onDeliveries, action: { kind: 'drop' }, times: 1 });
+    await control.addFault('faulty', {
+      match: onDeliveries,
+      action: { kind: 'delay', minMs: 5_000 },
+      times: 1,
+    });
+    const before = receiver.bodies.length;
+    const twice = await createProduct('faulty', 'Twice hook');
+    await delivery().dispatcher.idle();
+    expect(receiver.bodies.slice(before).map((body) => body.resource.product_no)).toEqual([
+      twice.product_no,
+      twice.product_no,
+    ]);
+    await createProduct('faulty', 'Lost hook');
+    await delivery().dispatcher.idle();
+    expect(receiver.bodies).toHaveLength(before + 2);
+    const start = timers.now();
+    const late = await createProduct('faulty', 'Late hook');
+    while (!timers.waitsUntil(start + 5_000)) await new Promise((resolve) => setImmediate(resolve));
+    expect(receiver.bodies).toHaveLength(before + 2);
+    timers.advance(5_000);
+    await delivery().dispatcher.idle();
+    expect(receiver.bodies.at(-1)?.resource.product_no).toBe(late.product_no);
+    expect(
+      (await logs('faulty')).map((log) => [JSON.parse(log.request_body).resource.product_name, log.success]),
+    ).toEqual([
+      ['Twice hook', 'T'],
+      ['Twice hook', 'T'],
+      ['Lost hook', 'F'],
+      ['Late hook', 'T'],
+    ]);
+    // The lost one is not retried.
+    timers.advance(60_000);
+    await delivery().dispatcher.idle();
+    expect(await logs('faulty')).toHaveLength(4);
+  });
+
+  it('refuses a fault mixing deliveries and requests, naming the key', async () => {
+    const control = createControlClient(served.mocks[0]?.url as string);
+    for (const [fault, name] of [
+      [{ action: { kind: 'duplicate' } }, 'action.kind'],
+      [{ match: { event_no: 90001 }, action: { kind: 'drop' } }, 'match.event_no'],
+      [
+        { match: { api: 'webhooks', operationId: 'createProduct' }, action: { kind: 'drop' } },
+        'match.operationId',
+      ],
+      [{ match: { api: 'webhooks' }, action: { kind: 'status', status: 500 } }, 'action.kind'],
+    ] as const) {
+      const refused = await control
+        .addFault('mixed', fault as FaultRequest)
+        .catch((error: ControlError) => error);
+      expect(refused).toMatchObject({ status: 422, violations: [expect.objectContaining({ name })] });
+    }
+    expect(await control.faults('mixed')).toEqual([]);
+  });
+
   it('stops after the last attempt', async () => {
     receiver.set(503);
     await createProduct('give-up', 'Dead hook');
@@ -358,14 +453,148 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
   });
 });
 
+describe('the longest delivery delay within a claim (the test’s timers)', () => {
+  let receiver: Awaited<ReturnType<typeof scriptedReceiver>>;
+  let served: Awaited<ReturnType<typeof startMockServers>>;
+  const timers = manualTimers();
+  const policy = { timeoutMs: 2_000, maxAttempts: 3, backoffMs: 1_000 };
+  beforeAll(async () => {
+    receiver = await scriptedReceiver();
+    // No receiver here: the events wait until the test's two dispatchers take them.
+    served = await startMockServers({
+      apis: ['admin'],
+      ports: { admin: 0 },
+      sandbox: {},
+      events: { timers },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await served?.close();
+    await receiver?.close();
+  });
+
+  it('a batch of deliveries each delayed the longest is sent once, though another dispatcher looks meanwhile', async () => {
+    const longest = deliveryDelayBound(await loadSpec('control'));
+    const sandbox = served.sandbox as NonNullable<typeof served.sandbox>;
+    for (let product = 1; product <= claimBatchSize; product++)
+      await sandbox.handle(
+        admin('createProduct', 'late', {
+          body: { request: { product_name: `Late ${product}`, supply_price: '1.00' } },
+        }),
+      );
+    const dispatcher = () =>
+      createEventDispatcher({
+        events: sandbox.events,
+        receiverOf: async () => ({ url: receiver.url }),
+        faultOf: async () => ({ kind: 'delay', minMs: longest, maxMs: longest }),
+        timers,
+        policy,
+        maxDelayMs: longest,
+      });
+    const [first, second] = [dispatcher(), dispatcher()];
+    first.kick('late');
+    for (let sent = 0; sent < claimBatchSize; sent++) {
+      const at = timers.now() + longest;
+      while (!timers.waitsUntil(at)) await new Promise((resolve) => setImmediate(resolve));
+      // The first holds its claim while it waits: the second finds nothing to send.
+      second.kick('late');
+      await second.idle();
+      expect(receiver.bodies).toHaveLength(sent);
+      timers.advance(longest);
+      await receiver.arrived(sent + 1);
+    }
+    await first.idle();
+    second.kick('late');
+    await second.idle();
+    expect(receiver.bodies.map((body) => body.resource.product_name)).toEqual(
+      Array.from({ length: claimBatchSize }, (_, index) => `Late ${index + 1}`),
+    );
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('refuses a delivery delay beyond the longest, naming the key', async () => {
+    const control = createControlClient(served.mocks[0]?.url as string);
+    const longest = deliveryDelayBound(await loadSpec('control'));
+    const refused = await control
+      .addFault('late', {
+        match: { api: 'webhooks' },
+        action: { kind: 'delay', minMs: 0, maxMs: longest + 1 },
+      })
+      .catch((error: ControlError) => error);
+    expect(refused).toMatchObject({
+      status: 422,
+      violations: [expect.objectContaining({ name: 'action.maxMs' })],
+    });
+    expect(await control.faults('late')).toEqual([]);
+  });
+});
+
+describe('at start, on SQLite', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('delivers the events a stopped server left for a mall’s stored receiver', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mock-events-start-'));
+    dirs.push(dataDir);
+    const receiver = await scriptedReceiver();
+    const options = { apis: ['admin' as const], ports: { admin: 0 }, sandbox: { store: { dataDir } } };
+    try {
+      // No receiver while the write records its event; the stored one is registered without a delivery.
+      const first = await startMockServers(options);
+      const sandbox = first.sandbox as NonNullable<typeof first.sandbox>;
+      await sandbox.handle(
+        admin('createProduct', 'left', {
+          body: { request: { product_name: 'Left hook', supply_price: '1.00' } },
+        }),
+      );
+      await sandbox.handle(
+        admin('createProduct', 'quiet', {
+          body: { request: { product_name: 'Quiet hook', supply_price: '1.00' } },
+        }),
+      );
+      await sandbox.events.register('left', { url: receiver.url });
+      expect(await sandbox.events.pending()).toEqual(['left', 'quiet']);
+      await first.close();
+      expect(receiver.bodies).toEqual([]);
+
+      const second = await startMockServers(options);
+      try {
+        await receiver.arrived(1);
+        await second.events?.dispatcher.idle();
+        expect(receiver.bodies.map((body) => [body.resource.mall_id, body.resource.product_name])).toEqual([
+          ['left', 'Left hook'],
+        ]);
+        // The mall without a receiver keeps its event.
+        expect(await second.sandbox?.events.pending()).toEqual(['quiet']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('receivers', () => {
-  it('are refused off this machine and its private networks unless any host is allowed', () => {
-    const receivers = createReceivers();
-    expect(receivers.register('m', { url: 'http://example.com/hook' })).toMatch(/private network/);
-    expect(receivers.register('m', { url: 'http://8.8.8.8/hook' })).toMatch(/private network/);
-    expect(receivers.register('m', { url: 'not a url' })).toMatch(/absolute http/);
-    expect(receivers.register('m', { url: 'ftp://127.0.0.1/hook' })).toMatch(/http or https/);
-    expect(receivers.of('m')).toBeUndefined();
+  /** Registrations kept in a map, as a sandbox keeps them in its malls' stores. */
+  const kept = (): RegisteredReceivers => {
+    const map = new Map<string, Receiver>();
+    return {
+      receiverOf: async (mallId) => map.get(mallId),
+      register: async (mallId, receiver) => {
+        if (receiver) map.set(mallId, receiver);
+      },
+    };
+  };
+  it('are refused off this machine and its private networks unless any host is allowed', async () => {
+    const receivers = createReceivers(kept());
+    expect(await receivers.register('m', { url: 'http://example.com/hook' })).toMatch(/private network/);
+    expect(await receivers.register('m', { url: 'http://8.8.8.8/hook' })).toMatch(/private network/);
+    expect(await receivers.register('m', { url: 'not a url' })).toMatch(/absolute http/);
+    expect(await receivers.register('m', { url: 'ftp://127.0.0.1/hook' })).toMatch(/http or https/);
+    expect(await receivers.of('m')).toBeUndefined();
     for (const url of [
       'http://127.0.0.1:9/h',
       'http://localhost/h',
@@ -373,10 +602,13 @@ describe('receivers', () => {
       'http://[::1]:8/h',
       'https://192.168.0.9/h',
     ])
-      expect(receivers.register('m', { url }), url).toBeUndefined();
+      expect(await receivers.register('m', { url }), url).toBeUndefined();
+    expect(await receivers.of('m')).toEqual({ url: 'https://192.168.0.9/h' });
     expect(
-      createReceivers({ anyTarget: true }).register('m', { url: 'https://example.com/hook' }),
+      await createReceivers(kept(), { anyTarget: true }).register('m', { url: 'https://example.com/hook' }),
     ).toBeUndefined();
-    expect(() => createReceivers({ receiver: { url: 'http://example.com/' } })).toThrow(/private network/);
+    expect(() => createReceivers(kept(), { receiver: { url: 'http://example.com/' } })).toThrow(
+      /private network/,
+    );
   });
 });

@@ -3,18 +3,25 @@
 // webhook key in `X-API-Key` (the header apps check; inferred, see the admin spec's `webhookKey`).
 // A mall's events go one at a time in commit order; each attempt waits at most `timeoutMs`, and a
 // failed one (no 2xx, timeout, refused connection) is retried after a doubling backoff until
-// `maxAttempts`; a test send is tried once. The sandbox claims a mall's due events in batches under
-// a lease (one dispatcher across replicas sharing a store) and logs every attempt. Nothing here blocks the API:
+// `maxAttempts`; a test send is tried once (the policy is the admin spec's `x-webhook-delivery`).
+// The sandbox claims a mall's due events in batches under a lease (one dispatcher across replicas
+// sharing a store) and logs every attempt; the lease outlasts the longest a batch can take (each
+// event delayed by the longest delivery fault, then sent twice), so no other dispatcher sends an
+// event while its claim holds. Nothing here blocks the API:
 // deliveries run beside it, and a receiver that hangs costs its own mall's events a timeout each.
 // Time comes from `timers` (the wall clock by default; tests pass their own). The events of a mall
-// without a receiver wait in its outbox (the latest of them: the outbox is bounded).
+// without a receiver wait in its outbox (bounded: the sandbox logs the ones it discards). A fault rule
+// on the mall's deliveries (`faultOf`) delays a delivery, drops it (not sent; logged as failed,
+// not retried) or sends it twice (both logged).
 import { randomUUID } from 'node:crypto';
+import type { FaultAction } from '@mall-api/mall-state';
 import type {
   ClaimedEvent,
   DeliveryAttempt,
   SandboxEvents,
   SettledAttempt,
 } from '@mall-api/sandbox/protocol';
+import type { WebhookDelivery } from '@mall-api/spec-model';
 import type { Receiver } from './receivers.js';
 
 /** The clock and the one timer kind the dispatcher uses. */
@@ -24,15 +31,8 @@ export interface DispatchTimers {
   after(ms: number, run: () => void): () => void;
 }
 
-/** How hard a delivery is tried. */
-export interface RetryPolicy {
-  /** How long one attempt may take, in ms (default 5,000). */
-  readonly timeoutMs: number;
-  /** Attempts per event, the first included (default 4). */
-  readonly maxAttempts: number;
-  /** The wait before the first retry, in ms, doubled for each later one (default 1,000). */
-  readonly backoffMs: number;
-}
+/** How hard a delivery is tried (the admin spec's `x-webhook-delivery`). */
+export type RetryPolicy = Pick<WebhookDelivery, 'timeoutMs' | 'maxAttempts' | 'backoffMs'>;
 
 /** POSTs one event; rejects when no answer came (refused, aborted at the timeout). */
 export type Send = (
@@ -44,11 +44,15 @@ export type Send = (
 export interface DispatcherOptions {
   readonly events: SandboxEvents;
   /** The receiver registered for a mall, if any. */
-  readonly receiverOf: (mallId: string) => Receiver | undefined;
+  readonly receiverOf: (mallId: string) => Promise<Receiver | undefined>;
   readonly timers?: DispatchTimers;
-  readonly policy?: Partial<RetryPolicy>;
+  readonly policy: RetryPolicy;
+  /** The longest a delivery fault may delay a delivery, in ms (the control spec's `DeliveryDelayMs`). */
+  readonly maxDelayMs: number;
   /** How an event is POSTed (default: `fetch`). */
   readonly send?: Send;
+  /** The fault rule that fires for a delivery of the mall's event `eventNo`, if any (using it up). */
+  readonly faultOf?: (mallId: string, eventNo: number) => Promise<FaultAction | undefined>;
   /** Hears of a failure to reach the sandbox's store (a delivery failure is logged, not thrown). */
   readonly onError?: (error: unknown) => void;
 }
@@ -64,9 +68,7 @@ export interface EventDispatcher {
 }
 
 /** Events claimed (and settled) together: fewer trips to a shared store per event. */
-const batchSize = 16;
-
-const defaultPolicy: RetryPolicy = { timeoutMs: 5_000, maxAttempts: 4, backoffMs: 1_000 };
+export const claimBatchSize = 16;
 
 /** The real clock and timers (not keeping the process alive). */
 export const wallClockTimers: DispatchTimers = {
@@ -90,11 +92,12 @@ const fetchSend: Send = async (url, { headers, body, signal }) => {
 export function createEventDispatcher(options: DispatcherOptions): EventDispatcher {
   const { events, receiverOf } = options;
   const timers = options.timers ?? wallClockTimers;
-  const policy = { ...defaultPolicy, ...options.policy };
+  const { policy, maxDelayMs } = options;
   const send = options.send ?? fetchSend;
   const owner = randomUUID();
-  // A batch's events are sent one after another, each taking at most the timeout.
-  const leaseMs = policy.timeoutMs * batchSize + 1_000;
+  // A batch's events are sent one after another, each delayed at most `maxDelayMs` and sent at most
+  // twice (a duplicate), each send taking at most the timeout.
+  const leaseMs = claimBatchSize * (maxDelayMs + 2 * policy.timeoutMs) + 1_000;
   const draining = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const retries = new Map<string, () => void>();
@@ -129,6 +132,26 @@ export function createEventDispatcher(options: DispatcherOptions): EventDispatch
       ? undefined
       : timers.now() + policy.backoffMs * 2 ** (claimed.attempt - 1);
 
+  /** The attempts of one claimed event, as its mall's delivery faults make them. */
+  const deliver = async (mallId: string, receiver: Receiver, claimed: ClaimedEvent) => {
+    const fault = await options.faultOf?.(mallId, claimed.eventNo);
+    if (fault?.kind === 'delay') {
+      const ms = Math.min(maxDelayMs, fault.minMs + Math.random() * (fault.maxMs - fault.minMs));
+      await new Promise<void>((resolve) => timers.after(ms, resolve));
+    }
+    const settle = (result: DeliveryAttempt): SettledAttempt => ({
+      claimed,
+      attempt: result,
+      retryAt: fault?.kind === 'drop' ? undefined : retryAt(claimed, result),
+    });
+    if (fault?.kind === 'drop') {
+      const lost = { endpoint: receiver.url, success: false, status: null, responseBody: null };
+      return [settle({ requestedAt: timers.now(), ...lost })];
+    }
+    const first = settle(await attempt(receiver, claimed));
+    return fault?.kind === 'duplicate' ? [first, settle(await attempt(receiver, claimed))] : [first];
+  };
+
   const schedule = async (mallId: string) => {
     const due = await events.nextDue(mallId);
     retries.get(mallId)?.();
@@ -148,15 +171,12 @@ export function createEventDispatcher(options: DispatcherOptions): EventDispatch
     for (;;) {
       again.delete(mallId);
       for (;;) {
-        const receiver = receiverOf(mallId);
+        const receiver = await receiverOf(mallId);
         if (closed || !receiver) return;
-        const batch = await events.claim(mallId, owner, timers.now(), leaseMs, batchSize);
+        const batch = await events.claim(mallId, owner, timers.now(), leaseMs, claimBatchSize);
         if (batch.length === 0) break;
         const settled: SettledAttempt[] = [];
-        for (const claimed of batch) {
-          const result = await attempt(receiver, claimed);
-          settled.push({ claimed, attempt: result, retryAt: retryAt(claimed, result) });
-        }
+        for (const claimed of batch) settled.push(...(await deliver(mallId, receiver, claimed)));
         await events.settle(mallId, settled);
       }
       await schedule(mallId);

@@ -1,6 +1,6 @@
 // A typed client of the mocks' control API (`/__mock/`), for tests: reset a mall, load a fixture,
 // snapshot and restore, read and verify the request journal (requests expected, or no duplicate
-// creates), report API coverage, inject faults, move the mall's clock and empty its rate-limit
+// creates) and the event deliveries, report API coverage, inject faults, move the mall's clock and empty its rate-limit
 // buckets. Its calls are openapi-fetch over the types openapi-typescript
 // generates from the control API's OpenAPI document (specs/control); this file adds the method
 // names tests call and turns a refusal into a ControlError carrying the envelope's message and
@@ -11,12 +11,16 @@ import type { components, operations, paths } from '@mall-api/specs/types/contro
 import createClient from 'openapi-fetch';
 import type { CoverageReport } from '../api-coverage/coverage-report.js';
 import type { ErrorEnvelope, Violation } from '../http/error-envelope.js';
-import { duplicatesFailure, verifyFailure } from './verify-report.js';
+import { deliveriesFailure, duplicatesFailure, verifyFailure } from './verify-report.js';
 
 type Fixture = components['schemas']['Fixture'];
 type Snapshot = components['schemas']['Snapshot'];
 type JournalQuery = NonNullable<operations['listJournal']['parameters']['query']>;
 type DuplicatesQuery = NonNullable<operations['getDuplicates']['parameters']['query']>;
+type DeliveriesQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
+
+/** One delivery attempt of a mall's event, as its delivery log shows it. */
+export type Delivery = components['schemas']['WebhookLog'];
 
 /** The duplicate creates of a mall and the requests created more than once (`getDuplicates`). */
 export type Duplicates = components['schemas']['Duplicates'];
@@ -49,6 +53,11 @@ export interface DuplicateExpectation extends DuplicatesQuery {
   duplicates: number;
 }
 
+/** What `verify` expects of the mall's deliveries matching the filter: exactly `count` of them. */
+export interface DeliveryExpectation {
+  deliveries: DeliveriesQuery & { count: number };
+}
+
 /** A control call the mock refused. */
 export class ControlError extends Error {
   constructor(
@@ -75,6 +84,13 @@ export interface ControlClient {
   verify(mallId: string, expectation: Expectation): Promise<JournalEntry[]>;
   /** Resolves when the creates in range hold that many duplicates; otherwise throws, listing the requests created more than once. */
   verify(mallId: string, expectation: DuplicateExpectation): Promise<Duplicates>;
+  /**
+   * Resolves when exactly `count` of the mall's deliveries match (once the mock's deliveries under
+   * way are done); otherwise throws, listing the mall's latest deliveries.
+   */
+  verify(mallId: string, expectation: DeliveryExpectation): Promise<Delivery[]>;
+  /** The mall's delivery attempts matching `filter`, oldest first (the control API's `listWebhookDeliveries`). */
+  deliveries(mallId: string, filter?: DeliveriesQuery): Promise<Delivery[]>;
   /** The duplicate creates among the mall's creates in range (the control API's `getDuplicates`). */
   duplicates(mallId: string, filter?: DuplicatesQuery): Promise<Duplicates>;
   /** What the malls' requests exercised of the APIs (operations, documented responses, request rules). */
@@ -142,7 +158,18 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       (await data(api.GET('/__mock/malls/{mall}/journal/count', filtered(mallId, filter)))).count,
     clearJournal: async (mallId) =>
       (await data(api.DELETE('/__mock/malls/{mall}/journal', mall(mallId)))).cleared,
-    verify: (async (mallId: string, expectation: Expectation | DuplicateExpectation) => {
+    verify: (async (
+      mallId: string,
+      expectation: Expectation | DuplicateExpectation | DeliveryExpectation,
+    ) => {
+      if ('deliveries' in expectation) {
+        const { count, ...filter } = expectation.deliveries;
+        const matching = await client.deliveries(mallId, filter);
+        if (matching.length === count) return matching;
+        throw new Error(
+          deliveriesFailure(mallId, filter, count, matching.length, await client.deliveries(mallId)),
+        );
+      }
       if ('duplicates' in expectation) {
         const { duplicates: expected, ...filter } = expectation;
         const found = await client.duplicates(mallId, filter);
@@ -161,6 +188,14 @@ export function createControlClient(baseUrl: string, options: { token?: string }
           params: { path: { mall: mallId }, query: filter },
         }),
       ),
+    deliveries: async (mallId, filter = {}) =>
+      (
+        await data(
+          api.GET('/__mock/malls/{mall}/webhooks/deliveries', {
+            params: { path: { mall: mallId }, query: filter },
+          }),
+        )
+      ).deliveries,
     coverage: async (request) =>
       (await data(api.POST('/__mock/coverage', { body: { ...request, format: 'json' } }))) as CoverageReport,
     coverageDocument: (request, format) =>

@@ -2,7 +2,8 @@
 // few received requests closest to the expectation (most filter fields alike, latest first), each
 // with the fields that differ, never the whole journal; or, for the duplicates form, how many
 // duplicate creates were found against how many expected, then the first few requests created
-// more than once, each with the journal entries of its creates.
+// more than once, each with the journal entries of its creates; or, for the deliveries form, how
+// many deliveries matched against how many expected, then the mall's latest few deliveries.
 import type { JournalEntry, JournalFilter } from '@mall-api/mall-state';
 
 /** How many of the closest entries a failure lists. */
@@ -72,4 +73,38 @@ export function duplicatesFailure(
   const more = found.groups.length - shown.length;
   const list = shown.length > 0 ? shown.join('\n') : '  (no request was created more than once)';
   return `Expected ${expected} duplicate create(s) at mall ${mallId}${Object.keys(filter).length > 0 ? ` among ${JSON.stringify(filter)}` : ''}, found ${found.duplicates}:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
+}
+
+/** A delivery attempt, as the control API lists it. */
+interface LoggedDelivery {
+  readonly log_id: string;
+  readonly log_type?: string;
+  readonly event_no?: number;
+  readonly success?: string;
+  readonly response_http_code?: number | null;
+  readonly request_endpoint?: string;
+}
+
+/**
+ * The message of a failed deliveries expectation.
+ * @param matching how many deliveries matched the filter
+ * @param logged every delivery of the mall, oldest first
+ */
+export function deliveriesFailure(
+  mallId: string,
+  filter: object,
+  count: number,
+  matching: number,
+  logged: readonly LoggedDelivery[],
+): string {
+  const shown = logged
+    .slice(-closestShown)
+    .reverse()
+    .map(
+      (entry) =>
+        `  log ${entry.log_id}: event ${entry.event_no} (${entry.log_type}) to ${entry.request_endpoint} → ${entry.response_http_code ?? 'no answer'}, success ${entry.success}`,
+    );
+  const more = logged.length - shown.length;
+  const list = shown.length > 0 ? shown.join('\n') : '  (nothing)';
+  return `Expected exactly ${count} delivery(ies) matching ${JSON.stringify(filter)} at mall ${mallId}, found ${matching}. The latest of the ${logged.length} delivery(ies) of the mall:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
 }

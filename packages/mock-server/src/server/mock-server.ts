@@ -17,10 +17,17 @@
 // by malformed-http.ts); the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMallClocks, type JournalLimits, type MallClocks, type MallLimits } from '@mall-api/mall-state';
+import {
+  createMallClocks,
+  deliveryTarget,
+  type JournalLimits,
+  type MallClocks,
+  type MallLimits,
+} from '@mall-api/mall-state';
 import type { RedisState } from '@mall-api/mall-state/redis';
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
-import { type ApiSpecs, loadSpecs, type SpecModel } from '@mall-api/spec-model';
+import { type ApiSpecs, loadSpec, loadSpecs, type SpecModel, webhookDeliveryOf } from '@mall-api/spec-model';
+import { deliveryDelayBound } from '../control/control-rules.js';
 import {
   type EventDelivery,
   type EventDeliveryOptions,
@@ -313,7 +320,29 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         ? await loadSandbox(given, clocks, admin, specs, redisState?.mallVersions)
         : undefined;
     sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
-    events = sandbox ? await startEventDelivery(sandbox, options.events) : undefined;
+    events = sandbox
+      ? await startEventDelivery(
+          sandbox,
+          {
+            policy: webhookDeliveryOf(specs.admin.document),
+            maxDelayMs: deliveryDelayBound(await loadSpec('control')),
+          },
+          {
+            // The malls' fault rules, once they exist (a delivery before that has none).
+            faultOf: async (mallId, eventNo) =>
+              (
+                await malls?.faults.take(mallId, {
+                  api: deliveryTarget,
+                  eventNo,
+                  operationId: '',
+                  method: 'POST',
+                  path: '',
+                })
+              )?.action,
+            ...options.events,
+          },
+        )
+      : undefined;
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),

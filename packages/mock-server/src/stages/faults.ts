@@ -95,6 +95,8 @@ export function faults(
           return answer({ status: 0, headers: {}, body: undefined, disposition: 'drop' });
         case 'hang':
           return answer({ status: 0, headers: {}, body: undefined, disposition: 'hang' });
+        case 'duplicate': // a fault on deliveries: never matches a request
+          return pending;
       }
     },
   };

@@ -1,32 +1,13 @@
 // The delivery side of one mall's outbox, as functions over its store (each inside the caller's
 // transaction): which event is due, claiming it for one dispatcher under a lease (so on a shared
 // store, where the claim is a write under the mall's lock, exactly one replica delivers it),
-// settling an attempt (logged; the event retried at the time the dispatcher asks, or done), the
-// delivery log (`delivery` table, the latest `logCapacity` attempts, oldest first) and the events
-// a resend or a test send put in the outbox. How an event is sent, and when it is retried, is the
+// settling an attempt (logged in delivery-log.ts; the event retried at the time the dispatcher
+// asks, or done) and the events a resend or a test send put in the outbox. How an event is sent, and when it is retried, is the
 // dispatcher's (in the mock server); this module knows nothing of HTTP.
-import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
-import type { ClaimedEvent, DeliveryAttempt } from '../protocol.js';
-import { kstDateTime } from '../support/kst-time.js';
-import { eventKey, type LogType, type PendingEvent, recordEvent } from './event-outbox.js';
-
-/** How many delivery attempts a mall's log keeps (the oldest go first). */
-export const logCapacity = 1_000;
-
-/** One entry of the delivery log, as `listWebhookLogs` answers it. */
-export interface DeliveryLogEntry extends StoredRecord {
-  readonly log_id: string;
-  readonly log_type: LogType;
-  readonly event_no: number;
-  readonly mall_id: string;
-  readonly trace_id: string;
-  readonly requested_time: string;
-  readonly request_endpoint: string;
-  readonly request_body: string;
-  readonly success: 'T' | 'F';
-  readonly response_http_code: number | null;
-  readonly response_body: string | null;
-}
+import type { SandboxStore } from '@mall-api/mall-state';
+import type { ClaimedEvent, DeliveryAttempt, DeliveryLogEntry } from '../protocol.js';
+import { logAttempt } from './delivery-log.js';
+import { eventKey, type OutboxOf, type PendingEvent, recordEvent } from './event-outbox.js';
 
 /** The events waiting, in commit order. */
 const pending = (store: SandboxStore): PendingEvent[] =>
@@ -88,12 +69,12 @@ export function claimEvents(
  */
 export function settleEvent(
   store: SandboxStore,
-  mallId: string,
+  outbox: OutboxOf,
   claimed: ClaimedEvent,
   attempt: DeliveryAttempt,
   retryAt: number | undefined,
 ): DeliveryLogEntry {
-  const entry = logAttempt(store, mallId, claimed, attempt);
+  const entry = logAttempt(store, outbox.mallId, outbox.policy.logCapacity, claimed, attempt);
   const key = eventKey(claimed.seq);
   const event = store.get<PendingEvent>('event', key);
   if (event?.claim?.owner === claimed.owner) {
@@ -103,48 +84,21 @@ export function settleEvent(
   return entry;
 }
 
-/** Adds an attempt to the log, dropping the oldest entries beyond {@link logCapacity}. */
-function logAttempt(
-  store: SandboxStore,
-  mallId: string,
-  claimed: ClaimedEvent,
-  attempt: DeliveryAttempt,
-): DeliveryLogEntry {
-  const entry: DeliveryLogEntry = {
-    log_id: String(store.nextNumber('delivery_log', 0)),
-    log_type: claimed.logType,
-    event_no: claimed.eventNo,
-    mall_id: mallId,
-    trace_id: claimed.traceId,
-    requested_time: kstDateTime(attempt.requestedAt),
-    request_endpoint: attempt.endpoint,
-    request_body: claimed.body,
-    success: attempt.success ? 'T' : 'F',
-    response_http_code: attempt.status,
-    response_body: attempt.responseBody,
-  };
-  store.put('delivery', entry.log_id.padStart(12, '0'), entry);
-  const entries = store.entries('delivery');
-  for (const [key] of entries.slice(0, Math.max(0, entries.length - logCapacity)))
-    store.delete('delivery', key);
-  return entry;
-}
-
-/** The delivery log, oldest first. */
-export function deliveryLog(store: SandboxStore): DeliveryLogEntry[] {
-  return store.all('delivery') as DeliveryLogEntry[];
-}
-
 /** Puts a logged delivery's event in the outbox again, as a resend (R); false when no entry has `logId`. */
-export function resendLogged(store: SandboxStore, logId: string): boolean {
+export function resendLogged(store: SandboxStore, outbox: OutboxOf, logId: string): boolean {
   const entry = store.get<DeliveryLogEntry>('delivery', logId.padStart(12, '0'));
   if (!entry) return false;
-  recordEvent(store, { eventNo: entry.event_no, body: entry.request_body, logType: 'R' });
+  recordEvent(store, outbox, { eventNo: entry.event_no, body: entry.request_body, logType: 'R' });
   return true;
 }
 
 /** Puts a test send (T) of `body`, an event's sample, in the outbox. */
-export function recordTestEvent(store: SandboxStore, eventNo: number, body: unknown): boolean {
-  recordEvent(store, { eventNo, body: JSON.stringify(body), logType: 'T' });
+export function recordTestEvent(
+  store: SandboxStore,
+  outbox: OutboxOf,
+  eventNo: number,
+  body: unknown,
+): boolean {
+  recordEvent(store, outbox, { eventNo, body: JSON.stringify(body), logType: 'T' });
   return true;
 }

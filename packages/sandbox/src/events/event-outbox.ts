@@ -5,14 +5,19 @@
 // of the operations the spec's `x-emitted-by` names (event-sources.ts): while the mall's reception
 // is on, a successful write records one event whose `resource` holds the attributes the event
 // schema names, taken from the record after the write (before it, for a delete), with the mall id
-// and the shop. Events are numbered in commit order; the outbox keeps the latest `outboxCapacity`.
-// Delivering them is event-deliveries.ts's job.
+// and the shop. Events are numbered in commit order; the outbox holds at most the `outbox-capacity`
+// the spec declares (`x-webhook-delivery`): past it the oldest event is discarded and the discard
+// logged as a failed delivery with no answer (`log-discarded`), so no event an answered write
+// recorded goes unseen in the log. Delivering them is event-deliveries.ts's job.
 import { randomUUID } from 'node:crypto';
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
+import type { WebhookDelivery } from '@mall-api/spec-model';
 import type { ReceptionStatus } from '../catalogue/webhook-setting.js';
 import type { SandboxOutcome } from '../protocol.js';
 import type { AnyHandler, HandlerMap } from '../views/handler-types.js';
+import { logAttempt } from './delivery-log.js';
 import type { EventSource } from './event-sources.js';
+import { registeredReceiver } from './mall-receiver.js';
 
 /** How a delivery came about: a normal one (G), a resend (R) or a test send (T). */
 export type LogType = 'G' | 'R' | 'T';
@@ -35,18 +40,36 @@ export interface PendingEvent extends StoredRecord {
   readonly claim: { readonly owner: string; readonly until: number } | null;
 }
 
-/**
- * How many events a mall's outbox keeps: beyond it the oldest go (a mall whose events no receiver
- * takes keeps only its latest).
- */
-export const outboxCapacity = 1_000;
+/** The outbox of one mall: its id and the capacities the spec declares. */
+export interface OutboxOf {
+  readonly mallId: string;
+  readonly policy: Pick<WebhookDelivery, 'outboxCapacity' | 'logCapacity'>;
+}
 
 /** The store key of the event numbered `seq` (keys sort in commit order). */
 export const eventKey = (seq: number): string => String(seq).padStart(12, '0');
 
+/** Discards the oldest events past the outbox's capacity, each logged as a failed delivery. */
+function discardOverflow(store: SandboxStore, outbox: OutboxOf): void {
+  const over = store.size('event') - outbox.policy.outboxCapacity;
+  if (over <= 0) return;
+  const oldest = store.entries('event').sort(([a], [b]) => (a < b ? -1 : 1));
+  const endpoint = registeredReceiver(store)?.url ?? '';
+  for (const [key, record] of oldest.slice(0, over)) {
+    const event = record as PendingEvent;
+    const logType = event.log_type === 'G' && event.attempts > 0 ? 'R' : event.log_type;
+    const claimed = { eventNo: event.event_no, body: event.body, traceId: event.trace_id, logType };
+    // The wall clock, as the dispatcher's attempts are timed.
+    const discard = { requestedAt: Date.now(), endpoint, success: false, status: null, responseBody: null };
+    logAttempt(store, outbox.mallId, outbox.policy.logCapacity, claimed, discard);
+    store.delete('event', key);
+  }
+}
+
 /** Records an event in the mall's outbox (inside the caller's transaction); returns its number. */
 export function recordEvent(
   store: SandboxStore,
+  outbox: OutboxOf,
   event: { readonly eventNo: number; readonly body: string; readonly logType: LogType },
 ): number {
   const seq = store.nextNumber('event_seq', 0);
@@ -61,16 +84,12 @@ export function recordEvent(
     claim: null,
   };
   store.put('event', eventKey(seq), pending);
-  if (store.size('event') > outboxCapacity) {
-    const oldest = store.entries('event').sort(([a], [b]) => (a < b ? -1 : 1));
-    for (const [key] of oldest.slice(0, oldest.length - outboxCapacity)) store.delete('event', key);
-  }
+  discardOverflow(store, outbox);
   return seq;
 }
 
 /** What the event wrapper of one mall needs. */
-export interface EmittingContext {
-  readonly mallId: string;
+export interface EmittingContext extends OutboxOf {
   readonly store: SandboxStore;
   /** The event each write operation records (from the spec). */
   readonly sources: ReadonlyMap<string, EventSource>;
@@ -135,7 +154,7 @@ export function emittingEvents<Operations>(
         if (outcome.ok && outcome.kind !== 'found' && context.reception() === 'T') {
           const record = { ...recordOf(earlier), ...recordOf(outcome) };
           const body = eventBody(source, record, context.mallId, context.shopOf(input));
-          recordEvent(context.store, { eventNo: source.eventNo, body, logType: 'G' });
+          recordEvent(context.store, context, { eventNo: source.eventNo, body, logType: 'G' });
         }
         return outcome;
       });

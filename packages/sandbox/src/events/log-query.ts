@@ -3,8 +3,8 @@
 // after the entry `since_log_id` names (the `page-after` role) and at most the page size asked.
 // No parameter name is written here.
 import type { QueryMeaning } from '@mall-api/spec-model';
+import type { DeliveryLogEntry } from '../protocol.js';
 import { declaredMatcher } from '../views/declared-filters.js';
-import type { DeliveryLogEntry } from './event-deliveries.js';
 
 /** The log entries `query` selects, oldest first. */
 export function logPage(

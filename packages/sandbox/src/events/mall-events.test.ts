@@ -2,8 +2,9 @@
 // in its mall's outbox, in the write's transaction, with a body the spec's event schema accepts and
 // the record's own values; a refused write and a mall whose reception is off record none; events are
 // claimed in commit order under a lease, settled into the delivery log that `listWebhookLogs` answers
-// with its declared filters, retried when asked, resent and test-sent; on SQLite the outbox outlives
-// a restart. The dispatcher that sends them over HTTP is the mock server's.
+// with its declared filters, retried when asked, resent and test-sent; a mall's registered receiver
+// is kept with it (starting a mall not made yet) until a reset or restore; on SQLite the outbox and
+// the receiver outlive a restart. The dispatcher that sends them over HTTP is the mock server's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -263,8 +264,30 @@ describe('claims, attempts and the delivery log', () => {
   });
 });
 
+describe('the registered receiver', () => {
+  it('is kept with the mall, starting it, and goes with a reset or a restore', async () => {
+    const mall = await openMall('events-receiver');
+    const { events } = mall.malls;
+    expect(await events.receiverOf('events-receiver')).toBeUndefined();
+    await events.register('events-receiver', { url: 'http://127.0.0.1:9/hook', key: 'k' });
+    expect(await mall.malls.mallIds()).toContain('events-receiver');
+    expect(await events.receiverOf('events-receiver')).toEqual({ url: 'http://127.0.0.1:9/hook', key: 'k' });
+    const snapshot = await mall.malls.snapshot('events-receiver');
+    await events.register('events-receiver', { url: 'http://127.0.0.1:8/hook' });
+    expect(await events.receiverOf('events-receiver')).toEqual({ url: 'http://127.0.0.1:8/hook' });
+    await mall.malls.restore('events-receiver', snapshot);
+    expect(await events.receiverOf('events-receiver')).toBeUndefined();
+    await events.register('events-receiver', { url: 'http://127.0.0.1:8/hook' });
+    await mall.malls.reset('events-receiver');
+    expect(await events.receiverOf('events-receiver')).toBeUndefined();
+    await events.register('events-receiver', { url: 'http://127.0.0.1:8/hook' });
+    await events.register('events-receiver', undefined);
+    expect(await events.receiverOf('events-receiver')).toBeUndefined();
+  });
+});
+
 describe('the outbox on SQLite', () => {
-  it('keeps a committed write’s event across a restart', async () => {
+  it('keeps a committed write’s event and the registered receiver across a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-events-'));
     dirs.push(dataDir);
     const specs = await shippedSpecs();
@@ -277,6 +300,7 @@ describe('the outbox on SQLite', () => {
       product_name: 'Kept lamp',
       supply_price: '1000.00',
     });
+    await first.events.register('kept', { url: 'http://127.0.0.1:9/hook' });
     await first.close();
     const second = await createSandboxMalls({
       storage: await openStorage({ dataDir }),
@@ -285,6 +309,7 @@ describe('the outbox on SQLite', () => {
     });
     try {
       const [kept] = await claimAll(second.events, 'kept');
+      expect(await second.events.receiverOf('kept')).toEqual({ url: 'http://127.0.0.1:9/hook' });
       expect(JSON.parse(kept?.body ?? '{}').resource.product_no).toBe(product.product_no);
     } finally {
       await second.close();

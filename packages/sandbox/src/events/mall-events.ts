@@ -2,11 +2,14 @@
 // that a mall's outbox changed (a write recorded an event here, or a catch-up of a shared store
 // found one), claiming a mall's next due events (a read first, so a mall without one is never
 // written; then a write, under the mall's lock on a shared store, so two replicas never claim the
-// same event), settling attempts, and the resend and test sends the control API asks for. Every
+// same event), settling attempts, the delivery log, the resend and test sends the control API asks for, and the
+// receiver it registers for a mall (mall-receiver.ts; registering starts a mall that does not
+// exist, as `write` says). Every
 // change goes through the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
-import { type MallStorage, runAsWrite } from '@mall-api/mall-state';
-import { type SpecModel, webhooksOf } from '@mall-api/spec-model';
+import { type MallStorage, runAsWrite, type SandboxStore } from '@mall-api/mall-state';
+import { type SpecModel, webhookDeliveryOf, webhooksOf } from '@mall-api/spec-model';
 import type { ClaimedEvent, SandboxEvents } from '../protocol.js';
+import { deliveryLog } from './delivery-log.js';
 import {
   claimEvents,
   hasDue,
@@ -15,6 +18,7 @@ import {
   resendLogged,
   settleEvent,
 } from './event-deliveries.js';
+import { registeredReceiver, registerReceiver } from './mall-receiver.js';
 
 /** The sample body of each event the spec declares (its first example), by event number. */
 function eventSamples(admin: SpecModel): ReadonlyMap<number, unknown> {
@@ -31,13 +35,19 @@ function eventSamples(admin: SpecModel): ReadonlyMap<number, unknown> {
   return samples;
 }
 
-/** The events side of a sandbox over `storage`; `listen` registers who hears of outbox changes. */
+/**
+ * The events side of a sandbox over `storage`; `listen` registers who hears of outbox changes and
+ * `write` runs a write on a mall, starting it as new malls start when the storage has none.
+ */
 export function mallEvents(
   storage: MallStorage,
   admin: SpecModel,
   listen: (listener: (mallId: string) => void) => void,
+  write: (mallId: string, work: (store: SandboxStore) => void) => Promise<void>,
 ): SandboxEvents {
   const samples = eventSamples(admin);
+  const policy = webhookDeliveryOf(admin.document);
+  const outboxOf = (mallId: string) => ({ mallId, policy });
   /** A write on a mall the storage already has (none is created for an event). */
   const onExisting = async <R>(mallId: string, work: Parameters<MallStorage['write']>[1]) => {
     const known = await storage.current(mallId);
@@ -56,7 +66,7 @@ export function mallEvents(
     async settle(mallId, settled) {
       await onExisting(mallId, (store) => {
         for (const { claimed, attempt, retryAt } of settled)
-          settleEvent(store, mallId, claimed, attempt, retryAt);
+          settleEvent(store, outboxOf(mallId), claimed, attempt, retryAt);
       });
     },
     async nextDue(mallId) {
@@ -64,13 +74,29 @@ export function mallEvents(
       return due === runAsWrite ? undefined : due;
     },
     async resend(mallId, logId) {
-      return (await onExisting<boolean>(mallId, (store) => resendLogged(store, logId))) ?? false;
+      return (
+        (await onExisting<boolean>(mallId, (store) => resendLogged(store, outboxOf(mallId), logId))) ?? false
+      );
     },
     async sendTest(mallId, eventNo) {
       const sample = samples.get(eventNo);
       if (sample === undefined) return false;
-      return (await onExisting<boolean>(mallId, (store) => recordTestEvent(store, eventNo, sample))) ?? false;
+      return (
+        (await onExisting<boolean>(mallId, (store) =>
+          recordTestEvent(store, outboxOf(mallId), eventNo, sample),
+        )) ?? false
+      );
     },
+    pending: () => storage.mallsHolding('event'),
     eventNumbers: () => [...samples.keys()],
+    async deliveries(mallId) {
+      const log = await storage.read(mallId, deliveryLog);
+      return log === runAsWrite ? [] : log;
+    },
+    async receiverOf(mallId) {
+      const receiver = await storage.read(mallId, registeredReceiver);
+      return receiver === runAsWrite ? undefined : receiver;
+    },
+    register: (mallId, receiver) => write(mallId, (store) => registerReceiver(store, receiver)),
   };
 }

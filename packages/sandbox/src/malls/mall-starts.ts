@@ -5,7 +5,7 @@
 // shared, frozen, by every mall of that seed. Not here: where the stores live or when a fill is
 // swapped in (sandbox-malls.ts, over the storage).
 import { createMemoryStore, type SandboxStore, tableNames } from '@mall-api/mall-state';
-import type { ApiSpecs } from '@mall-api/spec-model';
+import { type ApiSpecs, webhookDeliveryOf } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import { eventSourcesOf } from '../events/event-sources.js';
@@ -50,6 +50,7 @@ export async function createMallStarts(options: MallStartsOptions) {
     settings: options.settings,
     recentViews: recentValues(viewsKept),
     eventSources: eventSourcesOf(specs.admin),
+    deliveryPolicy: webhookDeliveryOf(specs.admin.document),
   };
   const loader = createFixtureLoader(specs.admin, options.requestRules);
   const snapshotViolations = createSnapshotCheck(specs.admin);

@@ -3,6 +3,7 @@
 // dependency order from what the malls share (the record shapes of the spec, the settings, the
 // views kept alive lately, the events writes record) and what is its own (store, clock, id).
 import type { SandboxStore } from '@mall-api/mall-state';
+import type { WebhookDelivery } from '@mall-api/spec-model';
 import { type Catalogue, createCatalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { MallSettings } from '../catalogue/product-service.js';
@@ -28,6 +29,8 @@ export interface MallContext {
   readonly recentViews: RecentValues;
   /** The event each admin write the spec reports records (events/event-sources.ts). */
   readonly eventSources: ReadonlyMap<string, EventSource>;
+  /** How the malls' events are delivered (the spec's `x-webhook-delivery`): the outbox's capacities. */
+  readonly deliveryPolicy: WebhookDelivery;
 }
 
 /** One isolated mall. */
@@ -50,6 +53,7 @@ export function createMall(id: string, store: SandboxStore, clock: () => number,
     admin: handlerTable(
       emittingEvents(createAdminView(catalogue, context.adminShapes, soldAs, context.recentViews), {
         mallId: id,
+        policy: context.deliveryPolicy,
         store,
         sources: context.eventSources,
         reception: catalogue.webhooks.receptionStatus,

@@ -19,6 +19,7 @@ import {
   memoryStorage,
   oneAtATime,
   runAsWrite,
+  type SandboxStore,
   StoreUnavailableError,
 } from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpecs } from '@mall-api/spec-model';
@@ -145,7 +146,12 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
         return dropped;
       },
       ready: () => storage.ready(),
-      events: mallEvents(storage, specs.admin, (listener) => held.outboxListeners.add(listener)),
+      events: mallEvents(
+        storage,
+        specs.admin,
+        (listener) => held.outboxListeners.add(listener),
+        (mallId, work) => write(held, mallId, (_mall, store) => work(store)),
+      ),
       async close() {
         for (const mallId of [...held.malls.keys()]) held.malls.delete(mallId);
         await storage.close();
@@ -157,12 +163,12 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
   }
 }
 
-/** Runs `work` on a mall as a write, starting the mall first when the storage had none. */
-function write<R>(held: HeldMalls, mallId: string, work: (mall: Mall) => R): Promise<R> {
+/** Runs `work` on a mall (and its store) as a write, starting the mall first when the storage had none. */
+function write<R>(held: HeldMalls, mallId: string, work: (mall: Mall, store: SandboxStore) => R): Promise<R> {
   return held.storage.write(mallId, (store, fresh) => {
     const mall = over(held, mallId, store);
     if (fresh) held.starts.startNew(mall);
-    return work(mall);
+    return work(mall, store);
   });
 }
 
