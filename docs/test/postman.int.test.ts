@@ -2,7 +2,8 @@
 // local-sandbox environment against the real sandbox mocks (on free ports, so only the ports in
 // the environment change) and every request gets one of its operation's documented success
 // statuses, which the collection's own tests assert (status and the documented body schema), so the
-// same run with a wrong client secret fails. Redirects are not followed, as the authorize step's
+// same run with a wrong client secret fails. A collection's wait for Retry-After after a 429 moves
+// the mall's clock instead of the wall clock's (newman-mall-clock.ts). Redirects are not followed, as the authorize step's
 // 302 is the answer to read.
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
