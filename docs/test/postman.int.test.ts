@@ -2,15 +2,16 @@
 // local-sandbox environment against the real sandbox mocks (on free ports, so only the ports in
 // the environment change) and every request gets one of its operation's documented success
 // statuses, which the collection's own tests assert (status and the documented body schema), so the
-// same run with a wrong client secret fails. Redirects are not followed, as the authorize step's
+// same run with a wrong client secret fails. A collection's wait for Retry-After after a 429 moves
+// the mall's clock instead of the wall clock's (newman-mall-clock.ts). Redirects are not followed, as the authorize step's
 // 302 is the answer to read.
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { type StartedMock, startMock } from '@mall-api/mock-server/testing';
 import { type ApiName, apiNames, loadSpecSync } from '@mall-api/spec-model';
-import newman, { type NewmanRunSummary } from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOnMallClock } from './newman-mall-clock.js';
 
 const postmanDir = join(import.meta.dirname, '..', 'dist', 'postman');
 const apis = apiNames;
@@ -19,24 +20,25 @@ const apis = apiNames;
 const readJson = async (file: string) => JSON.parse(await readFile(join(postmanDir, file), 'utf8'));
 
 /**
- * Runs `collection` with `environment` in newman, redirects off and without reusing connections:
- * after a 429 the collection waits out Retry-After (seconds), longer than the server keeps an idle
- * connection (5 s), and a kept-alive socket the server is closing just then is a known race of
- * newman's default agent that loses the next request with no answer.
+ * Runs `collection` with `environment` in newman, redirects off and without reusing connections
+ * (a kept-alive socket the server is closing just then is a known race of newman's default agent
+ * that loses the next request with no answer). After a 429 the collection waits out Retry-After:
+ * here that wait moves the clock of the environment's mall (the sandbox's demo mall, which also
+ * counts the calls of a caller without a mall) instead of passing on the wall clock.
  */
-const run = (collection: unknown, environment: unknown) =>
-  new Promise<NewmanRunSummary>((resolve, reject) =>
-    newman.run(
-      {
-        collection: collection as never,
-        environment: environment as never,
-        ignoreRedirects: true,
-        reporters: [],
-        requestAgents: { http: new Agent({ keepAlive: false }) },
-      },
-      (error, summary) => (error ? reject(error) : resolve(summary)),
-    ),
+const run = (collection: unknown, environment: { values: { key: string; value: string }[] }) => {
+  const mallId = environment.values.find((value) => value.key === 'mallId')?.value ?? demoMall;
+  return runOnMallClock(
+    {
+      collection: collection as never,
+      environment: environment as never,
+      ignoreRedirects: true,
+      reporters: [],
+      requestAgents: { http: new Agent({ keepAlive: false }) },
+    },
+    (ms) => mock.control.advanceClock(mallId, ms),
   );
+};
 
 /** The operation that `method path` calls (a concrete path, or a Postman template with `:name`). */
 function operationOf(api: ApiName, method: string, path: string) {
@@ -53,10 +55,16 @@ function operationOf(api: ApiName, method: string, path: string) {
 /** The path of a Postman URL's segments. */
 const pathOf = (segments: readonly string[] | undefined = []) => `/${segments.filter(Boolean).join('/')}`;
 
+let mock: StartedMock;
+/** The mall the admin environment names: the sandbox's demo mall. */
+let demoMall: string;
+
 describe('the Postman collections under newman', () => {
-  let mock: StartedMock;
   beforeAll(async () => {
     mock = await startMock();
+    demoMall = (await readJson('admin.local-sandbox.postman_environment.json')).values.find(
+      (value: { key: string }) => value.key === 'mallId',
+    ).value;
   });
   afterAll(async () => {
     await mock?.close();
@@ -124,7 +132,7 @@ describe('the Postman collections under newman', () => {
 
   it.each(['collection', 'admin'] as const)(
     'fail the %s collection when its client secret is wrong: each request asserts its status',
-    // The admin run meets the leaky bucket and waits out each Retry-After, on the wall clock.
+    // The admin run meets the leaky bucket and waits out each Retry-After, on the mall's clock.
     { timeout: 300_000 },
     async (api) => {
       const collection = await readJson(`${api}.postman_collection.json`);

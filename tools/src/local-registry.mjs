@@ -1,5 +1,6 @@
-// A throwaway npm registry for install tests and benchmarks: verdaccio on a free loopback port with
-// its storage in a temporary directory and no uplinks, so it never reaches another registry and
+// A throwaway npm registry for install tests and benchmarks: verdaccio on a free port of a loopback
+// address of its own (so no registry URL an earlier run left in npm's cache is ever met again, and
+// an install may take cached metadata without asking, `--prefer-offline`), with its storage in a temporary directory and no uplinks, so it never reaches another registry and
 // serves only what is published to it. Packages of one scope are published there; a scratch
 // project then installs them from it as a user installs from the public registry (its other
 // dependencies come from the registry npm is configured with). Not for anything long-lived.
@@ -58,7 +59,9 @@ async function waitUntilUp(url, deadline, failure) {
 export async function startLocalRegistry(scope) {
   const home = mkdtempSync(join(tmpdir(), 'mall-api-registry-'));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
+  const octet = () => 1 + Math.floor(Math.random() * 254);
+  const host = `127.${octet()}.${octet()}.${octet()}`;
+  const url = `http://${host}:${port}/`;
   const config = {
     storage: join(home, 'storage'),
     auth: { htpasswd: { file: join(home, 'htpasswd'), max_users: 1 } },
@@ -70,7 +73,7 @@ export async function startLocalRegistry(scope) {
     web: { enable: false },
     max_body_size: '100mb',
     log: { type: 'stdout', format: 'json', level: 'error' },
-    listen: `127.0.0.1:${port}`,
+    listen: `${host}:${port}`,
   };
   const configFile = join(home, 'config.yaml');
   writeFileSync(configFile, stringify(config));
@@ -103,7 +106,7 @@ export async function startLocalRegistry(scope) {
     const { token } = /** @type {{ token?: string }} */ (await signedUp.json());
     if (!signedUp.ok || !token)
       throw new Error(`the local registry refused the publisher: ${signedUp.status}`);
-    const hostPath = `//127.0.0.1:${port}/`;
+    const hostPath = `//${host}:${port}/`;
     const publisherRc = join(home, 'publisher.npmrc');
     writeFileSync(publisherRc, `registry=${url}\n${hostPath}:_authToken=${token}\n`);
     return {

@@ -4,9 +4,11 @@
 // @mall-api scope taken from that registry and third-party packages from the npm registry. The mock
 // installs alone — its workspace dependencies come from the registry, Prism, Dredd and ioredis do
 // not come at all — and its installed `mall-api-mock` answers a real request from the sandbox; a client
-// installs without ioredis and loads. Every other package installs alone the same way, one at a
-// time, its siblings found through their version ranges, and each of its entry points loads (or
-// names the optional peer it needs, such as ioredis for `/redis`). Every tarball carries its LICENSE and no source map, test file or
+// installs without ioredis and loads. Every other package installs alone the same way, each into a
+// project of its own, its siblings found through their version ranges, and each of its entry points
+// loads (or names the optional peer it needs, such as ioredis for `/redis`). The installs, independent
+// of each other, run a few side by side, taking what npm's cache holds without asking again
+// (`--prefer-offline`: the local registry's address is new each run, so its packages are always asked for). Every tarball carries its LICENSE and no source map, test file or
 // build-time script.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +28,7 @@ let scratch: string;
 let registry: LocalRegistry | undefined;
 let tarballs = new Map<string, string>();
 const mocks: InstalledMock[] = [];
+const published = publishedWorkspaces().map(({ manifest }) => manifest.name);
 
 /** Creates a scratch project and installs `name` into it from the registry, as a user would. */
 async function installAlone(project: string, name: string): Promise<string> {
@@ -42,7 +45,7 @@ async function installAlone(project: string, name: string): Promise<string> {
     }),
   );
   registry?.useFor(directory);
-  await run('npm', ['install', name, '--no-audit', '--no-fund'], {
+  await run('npm', ['install', name, '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: directory,
     timeout: 600_000,
     maxBuffer: 64 * 1024 * 1024,
@@ -71,6 +74,33 @@ const installed = (directory: string, name: string) =>
 
 let mockApp: string;
 let clientApp: string;
+/** The install of each package into a project of its own, by package name. */
+let installs = new Map<string, Promise<string>>();
+/** How many installs run side by side (each mostly waits on the registries and the disk). */
+const installLanes = 3;
+
+/** The project each package is installed into alone. */
+const projectOf = (name: string) =>
+  name === '@mall-api/mock-server'
+    ? 'mock-app'
+    : name === '@mall-api/collection-client'
+      ? 'client-app'
+      : `alone-${name.split('/')[1]}`;
+
+/** Starts every install, `installLanes` lanes side by side, each lane one install after another. */
+function installEach(names: readonly string[]): Map<string, Promise<string>> {
+  const started = new Map<string, Promise<string>>();
+  const lanes: Promise<unknown>[] = Array.from({ length: installLanes }, () => Promise.resolve());
+  names.forEach((name, index) => {
+    const install = (lanes[index % installLanes] as Promise<unknown>).then(() =>
+      installAlone(projectOf(name), name),
+    );
+    // Seen by the test of that package; the lane goes on after a failure.
+    lanes[index % installLanes] = install.catch(() => undefined);
+    started.set(name, install);
+  });
+  return started;
+}
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'mall-api-registry-install-'));
@@ -78,11 +108,16 @@ beforeAll(async () => {
   tarballs = await packWorkspaces(join(scratch, 'tarballs'));
   registry = await startLocalRegistry('@mall-api');
   for (const tarball of tarballs.values()) await registry.publish(tarball);
-  mockApp = await installAlone('mock-app', '@mall-api/mock-server');
-  clientApp = await installAlone('client-app', '@mall-api/collection-client');
+  // The mock and the client first: the tests of this file's first groups need them.
+  const first = ['@mall-api/mock-server', '@mall-api/collection-client'];
+  installs = installEach([...first, ...published.filter((name) => !first.includes(name))]);
+  mockApp = await (installs.get('@mall-api/mock-server') as Promise<string>);
+  clientApp = await (installs.get('@mall-api/collection-client') as Promise<string>);
 }, 1_200_000);
 
 afterAll(async () => {
+  // No npm left running in a project about to be removed.
+  await Promise.allSettled(installs.values());
   await Promise.all(mocks.map((mock) => mock.stop()));
   await registry?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -162,15 +197,15 @@ function codeEntries(name: string): string[] {
     .map(([subpath]) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`));
 }
 
-describe('every other package installed alone from a registry by name, one at a time', () => {
-  const others = publishedWorkspaces()
-    .map(({ manifest }) => manifest.name)
-    .filter((name) => !['@mall-api/mock-server', '@mall-api/collection-client'].includes(name));
+describe('every other package installed alone from a registry by name', () => {
+  const others = published.filter(
+    (name) => !['@mall-api/mock-server', '@mall-api/collection-client'].includes(name),
+  );
 
   it.each(others)(
     '%s installs with its siblings from the registry, and each entry point loads',
     async (name) => {
-      const directory = await installAlone(`alone-${name.split('/')[1]}`, name);
+      const directory = await (installs.get(name) as Promise<string>);
       expect(installed(directory, name)).toBe(true);
       expect(integrities(directory).get(name)).toBe(integrityOf(tarballs.get(name) ?? ''));
       const { manifest } = publishedWorkspaces().find((workspace) => workspace.manifest.name === name) ?? {};

@@ -1,6 +1,7 @@
 // The contract runner as a product, against a server it did not start (our mock, started here, as
-// stand-in for any server): the CLI tests the collection API there with the given client and writes
-// a JUnit report; the token flow gets an admin token the server accepts and a token lacking the
+// stand-in for any server): the CLI tests the collection API there, at one mall, with the given
+// client and writes a JUnit report, its wait for the spent rate limit moving that mall's clock
+// (`--mock-clock`) rather than passing a minute on the wall clock; the token flow gets an admin token the server accepts and a token lacking the
 // API's scopes that it refuses; and missing credentials are a plain error, not a stack trace.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,7 +34,7 @@ describe('mall-api-contract against a running server', () => {
     const report = join(scratch, 'reports', 'collection.xml');
     const { stdout } = await run(process.execPath, [
       cli,
-      ...['--api', 'collection', '--base-url', urlOf('collection')],
+      ...['--api', 'collection', '--base-url', `${urlOf('collection')}/__mall/contract-cli`, '--mock-clock'],
       ...['--client-id', 'demo-partner', '--client-secret', 'demo-partner-secret', '--junit', report],
     ]);
     const [, passed = '0', failed, skipped = '0'] =
@@ -54,6 +55,16 @@ describe('mall-api-contract against a running server', () => {
     expect(xml).toMatch(new RegExp(`<testsuite [^>]*tests="${transactions}"[^>]*failures="0"`));
     expect(xml.match(/<testcase /g)).toHaveLength(transactions);
   }, 180_000);
+
+  it('refuses --mock-clock for a base URL that is not one mall of our mock', async () => {
+    const failure = await run(process.execPath, [
+      cli,
+      ...['--api', 'collection', '--base-url', urlOf('collection'), '--mock-clock'],
+      ...['--client-id', 'demo-partner', '--client-secret', 'demo-partner-secret'],
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain('--mock-clock needs a base URL of one mall');
+  });
 
   it('refuses to start without credentials for a bearer API, saying what it needs', async () => {
     const failure = await run(process.execPath, [cli, '--api', 'admin', '--base-url', urlOf('admin')]).catch(

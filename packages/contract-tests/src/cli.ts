@@ -1,6 +1,7 @@
 // `mall-api-contract` (also `npx @mall-api/contract-tests`): contract-tests a server against the
 // specs with Dredd. Without --base-url it starts our mock of each API on a free port and tests
-// that; with it, the server there (one API, --api). Every flag has a CONTRACT_* variable. Options,
+// that; with it, the server there (one API, --api), paced by its rate-limit headers in real time,
+// or, with --mock-clock, on the clock of the mall of our mock it addresses. Every flag has a CONTRACT_* variable. Options,
 // `--help`, `--version` and exit codes follow @mall-api/auth/command-line.
 import { extname } from 'node:path';
 import {
@@ -14,14 +15,16 @@ import {
 } from '@mall-api/auth/command-line';
 import { apiNames } from '@mall-api/spec-model';
 import { isApiName } from './api-facts.js';
+import { mockClockSleep } from './conformance/mock-clock.js';
 import { runContract } from './run-contract.js';
-import { targetFlags, targetOptionsFrom } from './target-flags.js';
+import { mockClockFlag, targetFlags, targetOptionsFrom } from './target-flags.js';
 import { prepareTarget, type TargetOptions } from './targets.js';
 
 /** Every option of the command. */
 const options = {
   ...targetFlags,
   sandbox: { type: 'boolean', help: 'test a stateful sandbox (ours, or the server there)' },
+  'mock-clock': mockClockFlag,
   junit: { type: 'string', value: 'PATH', help: 'also write a JUnit XML report (one per API: PATH-<api>)' },
   ...standardOptions,
 } satisfies Record<string, CliOption>;
@@ -44,6 +47,16 @@ async function main(): Promise<void> {
   const unknown = apis.filter((api) => !isApiName(api));
   if (unknown.length > 0) throw new UsageError(`unknown API ${unknown.join(', ')}`);
   if (target.baseUrl && apis.length !== 1) throw new UsageError('with --base-url, name one API with --api');
+  const mockClock = values['mock-clock'] ?? process.env.CONTRACT_MOCK_CLOCK === '1';
+  if (mockClock) {
+    if (!target.baseUrl)
+      throw new UsageError('--mock-clock needs --base-url (our mock, started here, needs none)');
+    try {
+      mockClockSleep(target.baseUrl);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  }
 
   /** The report path of one API: PATH itself for one API, PATH-<api> before the extension for several. */
   const reportPath = (api: string) => {
@@ -70,6 +83,7 @@ async function main(): Promise<void> {
         target: prepared,
         output: (chunk) => process.stdout.write(chunk),
         junit: report,
+        mockClock,
       });
       process.stdout.write(
         `${api}: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped\n`,

@@ -1,7 +1,8 @@
 // Dredd against our mocks: every operation × every documented status passes, against the static
 // mock and against the stateful sandbox (where the hooks create what each transaction acts on and
 // the bodies are checked against the spec's schemas); and the same run against a server that
-// breaks the contract fails, so the check is real.
+// breaks the contract fails, so the check is real. The runs are independent (each its own mock and
+// Dredd process) and run side by side: each waits on its Dredd process and mock most of the time.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, loadSpec } from '@mall-api/spec-model';
@@ -13,13 +14,14 @@ import { prepareTarget, targetOptionsFromEnv } from './targets.js';
 const transactionsOf = async (api: ApiName) =>
   (await loadSpec(api)).operations.flatMap((operation) => operation.responseCodes).length;
 
-describe.each<ApiName>(['collection', 'admin', 'analytics'])('%s contract', (api) => {
-  it.each([
+describe.concurrent.each<ApiName>(['collection', 'admin', 'analytics'])('%s contract', (api) => {
+  it.for([
     ['the mock', false],
     ['the sandbox', true],
-  ])(
+  ] as const)(
     'passes every documented transaction against %s',
-    async (_name, sandbox) => {
+    { timeout: 300_000 },
+    async ([, sandbox], { expect }) => {
       const transactions = await transactionsOf(api);
       expect(transactions).toBeGreaterThan(0);
       const target = await prepareTarget(api, { sandbox });
@@ -34,7 +36,6 @@ describe.each<ApiName>(['collection', 'admin', 'analytics'])('%s contract', (api
         await target.close();
       }
     },
-    300_000,
   );
 });
 
@@ -74,14 +75,18 @@ async function collectionContractAgainst(body: unknown) {
   }
 }
 
-describe('a server that breaks the contract', () => {
-  it('fails the collection contract when it answers every request with 200 and an empty object', async () => {
+describe.concurrent('a server that breaks the contract', () => {
+  it('fails the collection contract when it answers every request with 200 and an empty object', async ({
+    expect,
+  }) => {
     const result = await collectionContractAgainst({});
     expect(result.exitCode).not.toBe(0);
     expect(result.failed).toBeGreaterThan(0);
   }, 120_000);
 
-  it('fails a body with the documented keys but a value of the wrong type (the schema is checked)', async () => {
+  it('fails a body with the documented keys but a value of the wrong type (the schema is checked)', async ({
+    expect,
+  }) => {
     const result = await collectionContractAgainst({ count: 'many' });
     expect(result.output).toMatch(/^fail: GET \(200\) \/api\/products\/count/m);
     expect(result.output).toMatch(/At '\/count' Invalid type: string \(expected integer\)/);

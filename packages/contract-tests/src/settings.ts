@@ -31,6 +31,8 @@ export interface ContractSettings {
   readonly forbiddenAuthorizations: readonly string[];
   /** A registered app, for the OAuth transactions (none: skipped). */
   readonly oauth?: OAuthApp;
+  /** `baseUrl` is one mall of our mock: the pacing moves that mall's clock instead of waiting. */
+  readonly mockClock?: boolean;
 }
 
 /** The settings of the current Dredd process. */

@@ -1,5 +1,5 @@
 // The target and credential flags both commands share (`mall-api-contract` and its `conformance`
-// subcommand): their option table, and the target options they give, each flag falling
+// subcommand), and their `--mock-clock`: their option table, and the target options they give, each flag falling
 // back to its CONTRACT_* environment variable.
 import type { CliOption } from '@mall-api/auth/command-line';
 import { apiNames } from '@mall-api/spec-model';
@@ -43,6 +43,12 @@ export const targetFlags = {
   },
   'redirect-uri': { type: 'string', value: 'URI', help: 'a redirect URI registered for the app' },
 } as const satisfies Record<string, CliOption>;
+
+/** `--mock-clock`: waiting moves the clock of our mock's mall at the base URL (mock-clock.ts). */
+export const mockClockFlag = {
+  type: 'boolean',
+  help: 'the server is one mall of our mock (…/__mall/<mall>): move its clock instead of waiting',
+} as const satisfies CliOption;
 
 /** The values read for {@link targetFlags}. */
 export type TargetFlagValues = { readonly [flag in keyof typeof targetFlags]?: string | undefined };

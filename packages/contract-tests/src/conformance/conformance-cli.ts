@@ -15,7 +15,7 @@ import {
 } from '@mall-api/auth/command-line';
 import { type ApiName, apiNames } from '@mall-api/spec-model';
 import { isApiName } from '../api-facts.js';
-import { targetFlags, targetOptionsFrom } from '../target-flags.js';
+import { mockClockFlag, targetFlags, targetOptionsFrom } from '../target-flags.js';
 import { prepareTarget } from '../targets.js';
 import type { Credentials } from './conformance-client.js';
 import { junitReport, markdownReport } from './conformance-report.js';
@@ -48,10 +48,7 @@ const options = {
     type: 'boolean',
     help: 'run the rate-limit checks, which exhaust the budget on purpose',
   },
-  'mock-clock': {
-    type: 'boolean',
-    help: 'the server is one mall of our mock: move its clock instead of waiting',
-  },
+  'mock-clock': mockClockFlag,
   operation: {
     type: 'string',
     value: 'ID[,ID]',

@@ -8,11 +8,13 @@
 // response's schema from the spec (response-schemas.ts). Against a sandbox the example ids name
 // nothing, so a transaction expecting success first gets, through the API, what it acts on
 // (sandbox-fixtures.ts), and a 404 names an id the sandbox never issued. Against another server,
-// calls are paced by its rate-limit headers (pacing.ts). One run's state is a record (`HookRun`)
+// calls are paced by its rate-limit headers (pacing.ts), on the clock of our mock's mall when the
+// run says the server is one (mock-clock.ts). One run's state is a record (`HookRun`)
 // that the functions below take; OAuth and broken constraints have modules of their own.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createSpecModel, isJsonObject, mallParameterOf, type OperationEntry } from '@mall-api/spec-model';
+import { mockClockSleep } from '../conformance/mock-clock.js';
 import type { ContractSettings } from '../settings.js';
 import { breakConstraint, dropExclusive } from './broken-constraints.js';
 import { type DreddTransaction, setUri, skip, splitUri } from './dredd-transaction.js';
@@ -213,7 +215,9 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
     spec,
     runId: randomUUID().slice(0, 8),
     basePath: new URL(settings.baseUrl).pathname,
-    pacing: settings.targetIsMock ? undefined : createPacing(settings.api),
+    pacing: settings.targetIsMock
+      ? undefined
+      : createPacing(settings.api, settings.mockClock ? mockClockSleep(settings.baseUrl) : undefined),
     fixtures: createSandboxFixtures({ spec, call: (method, path, body) => callApi(run, method, path, body) }),
     responseSchemas: createResponseSchemas(spec.model),
     transactionCount: 0,
