@@ -138,6 +138,8 @@ export function createMallRoster(
     lastUse.delete(mallId);
     lastUse.set(mallId, { at: now() });
     await expire();
+    // Within the cap (the common case) there is no surplus to list.
+    if (lastUse.size <= maxMalls) return;
     // The surplus, least recently used first, apart from malls whose drop is under way.
     const surplus = [...lastUse].filter(([id]) => !dropping.has(id));
     for (const [mallId, use] of surplus.slice(0, Math.max(0, surplus.length - maxMalls)))

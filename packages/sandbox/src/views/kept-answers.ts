@@ -17,6 +17,20 @@ import type { MallChanges } from './mall-changes.js';
 /** Kept answers by operation and parameters; a new (empty) map once they are out of date. */
 type Answers = Map<string, ReturnType<AnyHandler>>;
 
+/** The JSON text of frozen parameter objects (the front layer hands the same frozen query again per URL). */
+const frozenText = new WeakMap<object, string>();
+/** A call's parameters as JSON text, worked out once for a frozen object. */
+function textOf(parameters: unknown): string {
+  if (typeof parameters !== 'object' || parameters === null || !Object.isFrozen(parameters))
+    return JSON.stringify(parameters);
+  let text = frozenText.get(parameters);
+  if (text === undefined) {
+    text = JSON.stringify(parameters);
+    frozenText.set(parameters, text);
+  }
+  return text;
+}
+
 /** Wraps read handlers so each keeps its answers in the map `current()` gives. */
 function keptIn(
   current: () => Answers,
@@ -24,7 +38,7 @@ function keptIn(
 ): (operationId: string, read: AnyHandler) => AnyHandler {
   return (operationId, read) => (input) => {
     const answers = current();
-    const key = `${operationId}|${JSON.stringify(input.path)}|${JSON.stringify(input.query)}`;
+    const key = `${operationId}|${textOf(input.path)}|${textOf(input.query)}`;
     const known = answers.get(key);
     if (known) return known;
     const result = read(input);
