@@ -6,7 +6,9 @@
 // table the answers read (the store's revisions say), then computed afresh. At most `capacity`
 // answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
 // used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
-// each time. Which handlers are reads and which tables they read is the views' call, not this file's.
+// each time. A frozen parameter object (the front layer hands the same one again for the same URL)
+// becomes its key's text once. Which handlers are reads and which tables they read is the views'
+// call, not this file's.
 import type { SandboxStore, StoreTable } from '@mall-api/mall-state';
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';
