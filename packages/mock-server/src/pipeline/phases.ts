@@ -7,8 +7,7 @@
 // with an `Authorization` (a principal whose credentials were accepted), `Routed` (an operation, no
 // longer optional) and `Validated` (the body and the converted parameters). A stage says which facts
 // it needs and which it adds (stage.ts), so one that needs a route cannot run before routing.
-// Parsing has no side effects; a request target is parsed once and its URL handed to every request
-// that sends the same one (read only).
+// Parsing has no side effects.
 import type { IncomingMessage } from 'node:http';
 import type { Route, SpecModel } from '@mall-api/spec-model';
 import { defaultMallId, mallFromHost, mallFromPath } from '../http/mall-address.js';
@@ -36,7 +35,7 @@ export interface Arrival {
   readonly api: ApiProfile;
   readonly request: IncomingMessage;
   readonly method: string;
-  /** The request URL as sent (the OAuth endpoints read it whole); shared by requests with the same target: read only. */
+  /** The request URL as sent (the OAuth endpoints read it whole). */
   readonly url: URL;
   readonly path: string;
   /** The API's query parameters (the mock's own `__code` / `__example` removed). */
@@ -122,38 +121,12 @@ export type Reached = Arrival &
 export const headerValue = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value.join(', ') : value;
 
-/** A request target parsed: its URL (without a per-mall prefix) and the mall such a prefix names. */
-interface Target {
-  readonly url: URL;
-  readonly path: string;
-  readonly perMall: string | undefined;
-}
-
-/** Targets parsed at most before the remembered ones are forgotten (a client repeats a few). */
-const targetsKept = 1024;
-const targets = new Map<string, Target>();
-
-/**
- * The request target `raw` parsed, the same object for the same text until forgotten: a function
- * of the text alone, which no stage changes (they read the URL and its parameters, never set them).
- */
-function targetOf(raw: string): Target {
-  let target = targets.get(raw);
-  if (!target) {
-    const url = new URL(raw, 'http://mock.local');
-    const perMall = mallFromPath(url.pathname);
-    // Setting the path parses the URL again: only a per-mall path changes it.
-    if (perMall.mallId !== undefined) url.pathname = perMall.path;
-    target = { url, path: url.pathname, perMall: perMall.mallId };
-    if (targets.size >= targetsKept) targets.clear();
-    targets.set(raw, target);
-  }
-  return target;
-}
-
 /** Parses a request once. */
 export function parseArrival(api: ApiProfile, spec: SpecModel, request: IncomingMessage): Arrival {
-  const { url, path, perMall } = targetOf(request.url ?? '/');
+  const url = new URL(request.url ?? '/', 'http://mock.local');
+  const perMall = mallFromPath(url.pathname);
+  // Setting the path parses the URL again: only a per-mall path changes it.
+  if (perMall.mallId !== undefined) url.pathname = perMall.path;
   const method = (request.method ?? 'GET').toUpperCase();
   const { preference, apiQuery } = readPreference(headerValue(request.headers.prefer), url.searchParams);
   const code = preference.code;
@@ -162,15 +135,15 @@ export function parseArrival(api: ApiProfile, spec: SpecModel, request: Incoming
     request,
     method,
     url,
-    path,
+    path: url.pathname,
     query: apiQuery,
     preference,
     mode: {
       documented: code !== undefined || preference.example !== undefined,
       documentedError: code !== undefined && code >= 400,
     },
-    namedMall: perMall ?? mallFromHost(request),
-    route: spec.route(method, path),
+    namedMall: perMall.mallId ?? mallFromHost(request),
+    route: spec.route(method, url.pathname),
   };
 }
 
