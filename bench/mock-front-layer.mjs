@@ -5,8 +5,9 @@
 // current so machine load hits both alike. Prints requests/s and the serving process's CPU time
 // per request of each round, the medians and their ratios (CPU time per request moves less with
 // other load on the machine than requests/s do).
-// `--distinct-urls`: no URL of the mix sent twice (support/request-mix.mjs).
-//   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--sandbox] [--rounds 3] [--seconds 8] [--connections 30] [--distinct-urls]
+// `--distinct-urls`: no URL of the mix sent twice (support/request-mix.mjs); `--only`: the
+// requests of the given paths (comma-separated, without the query), e.g. one operation.
+//   node bench/mock-front-layer.mjs --baseline /path/to/built/checkout [--sandbox] [--rounds 3] [--seconds 8] [--connections 30] [--distinct-urls] [--only /api/products]
 import { parseArgs } from 'node:util';
 import { measureMix as measure, median } from './support/measure-mix.mjs';
 
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     connections: { type: 'string', default: '30' },
     'distinct-urls': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 if (!values.baseline) throw new Error('--baseline <checkout with a built mock-server> is required');
@@ -25,6 +27,7 @@ const options = {
   seconds: Number(values.seconds),
   connections: Number(values.connections),
   distinct: values['distinct-urls'],
+  ...(values.only ? { paths: values.only.split(',') } : {}),
 };
 /** @type {Record<string, string>} */
 const mode = values.sandbox ? { MOCK_SANDBOX: '1' } : {};

@@ -1,10 +1,12 @@
 // Benchmark support: the mock-server and rate-limit packages of this checkout, or of another one
-// (MOCK_CHECKOUT=<dir>, a baseline built from an earlier commit), and the demo OAuth authority over
-// them, whichever API that checkout has.
+// (MOCK_CHECKOUT=<dir>, a baseline built from an earlier commit), the demo OAuth authority over
+// them, whichever API that checkout has, and the per-mall state with sandbox malls (seed 1) that
+// `startMockServer` would give an API, for handlers built without a server.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const checkout = process.env.MOCK_CHECKOUT;
+const root = checkout ?? join(import.meta.dirname, '..', '..');
 /**
  * Imports a workspace package from the other checkout when there is one, else this one's.
  * @param {string} name folder under packages/
@@ -43,3 +45,24 @@ export const mixToken = async (/** @type {import('@mall-api/mock-server').OAuthA
       'mall.read_analytics',
     ])
   ).access_token;
+
+/**
+ * The per-mall state of a process serving sandbox malls (seed 1, in memory), as `startMockServer`
+ * builds it: its `malls` option of `createMockApi`. Reads the checkout's build past the packages'
+ * entry points (their internals), so it follows the layout of this commit's mock-server.
+ */
+export async function sandboxMalls() {
+  /** @type {(pkg: string, file: string) => Promise<any>} */
+  const built = (pkg, file) => import(pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href);
+  const [{ createMockMalls }, { loadSandbox }, mallState, specModel] = await Promise.all([
+    built('mock-server', 'malls/mock-malls.js'),
+    built('mock-server', 'server/sandbox-loader.js'),
+    built('mall-state', 'index.js'),
+    built('spec-model', 'index.js'),
+  ]);
+  const specs = await specModel.loadSpecs({});
+  const clocks = mallState.createMallClocks();
+  const admin = await mockServer.compileApi('admin', specs.admin);
+  const sandbox = await loadSandbox({ seed: 1 }, clocks, admin, specs);
+  return createMockMalls({ clocks, sandbox });
+}

@@ -1,24 +1,39 @@
 // Benchmark support: the CPU time the mock's request path takes per request, in one process with
-// no sockets: the three APIs' handlers (example mode, rate limits raised out of the way) answer the
-// GET mix over fake requests and responses, one at a time after a warm-up, and the process's own
-// CPU time (user + system) is divided by the requests answered, so load from other processes on
-// the machine does not count. MOCK_CHECKOUT=<dir> measures another checkout's build. Prints one
-// JSON line: { "cpuMicrosPerRequest": number, "failures": number }.
-//   node handle-cpu.mjs <requests>
+// no sockets: the three APIs' handlers (example mode, or with MOCK_SANDBOX=1 sandbox malls of seed
+// 1 shared by the three; rate limits raised out of the way) answer the GET mix over fake requests
+// and responses, one at a time after a warm-up, and the process's own CPU time (user + system) is
+// divided by the requests answered, so load from other processes on the machine does not count.
+// MOCK_CHECKOUT=<dir> measures another checkout's build; the second argument, when given, keeps
+// only the requests of those paths (comma-separated, without the query); with MOCK_DISTINCT_URLS=1
+// every request carries a counter in a query parameter no API declares (`bench_n`), so no URL
+// repeats (as request-mix.mjs's `distinctUrls`). Prints one JSON line:
+// { "cpuMicrosPerRequest": number, "failures": number }.
+//   node handle-cpu.mjs <requests> [paths]
 import { Readable } from 'node:stream';
 import { apiNames } from '@mall-api/spec-model';
-import { demoAuthority, mixToken, mockServer, rateLimit } from './checkout-mock.mjs';
+import { demoAuthority, mixToken, mockServer, rateLimit, sandboxMalls } from './checkout-mock.mjs';
 import { requestMix } from './request-mix.mjs';
 import { unlimitedLimiter } from './unlimited-limiter.mjs';
 
 const apis = apiNames;
 const total = Number(process.argv[2] ?? 30_000);
+const paths = process.argv[3]?.split(',');
+const distinct = process.env.MOCK_DISTINCT_URLS === '1';
 const authority = await demoAuthority();
+const malls = process.env.MOCK_SANDBOX === '1' ? await sandboxMalls() : undefined;
 const handlers = await Promise.all(
-  apis.map((api) => mockServer.createMockApi(api, { authority, limiter: unlimitedLimiter(api, rateLimit) })),
+  apis.map((api) =>
+    mockServer.createMockApi(api, {
+      authority,
+      limiter: unlimitedLimiter(api, rateLimit),
+      ...(malls ? { malls } : {}),
+    }),
+  ),
 );
 const mix = requestMix(await mixToken(authority));
-const calls = apis.flatMap((api, i) => mix[api].map((request) => ({ handler: handlers[i], request })));
+const calls = apis
+  .flatMap((api, i) => mix[api].map((request) => ({ handler: handlers[i], request })))
+  .filter(({ request }) => !paths || paths.includes(String(request.path).split('?')[0] ?? ''));
 
 /** Answers one request of the mix; the status it got. */
 async function answerOne(/** @type {number} */ n) {
@@ -27,7 +42,7 @@ async function answerOne(/** @type {number} */ n) {
   const { method, path, headers } = call.request;
   const request = Object.assign(Readable.from([]), {
     method,
-    url: path,
+    url: distinct ? `${path}${path?.includes('?') ? '&' : '?'}bench_n=${n}` : path,
     headers: { host: '127.0.0.1', ...headers },
     socket: { remoteAddress: '127.0.0.1' },
   });

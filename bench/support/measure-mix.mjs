@@ -6,7 +6,7 @@ import { startServeMock } from './serve-mock-process.mjs';
 /**
  * Starts the mocks with `env`, loads them with the GET mix, stops them.
  * @param {Record<string, string>} env
- * @param {{ seconds: number, connections: number, distinct?: boolean }} options
+ * @param {{ seconds: number, connections: number, distinct?: boolean, paths?: readonly string[] }} options
  */
 export async function measureMix(env, options) {
   const server = await startServeMock(env);

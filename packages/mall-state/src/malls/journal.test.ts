@@ -123,6 +123,18 @@ describe('journal (memory)', () => {
       query: { code: '[redacted]', state: 's', scope: ['a', 'b'] },
     });
   });
+  it('gives back every query value as the URL carried it (kept as text, not as the parsed URL)', async () => {
+    const journal = createJournal();
+    const url = new URL('http://mock.local/p?q=a+b%2Bc&tag=%ED%95%9C&tag=x%26y&empty=&ids=1,2');
+    await journal.record('a', entry('/p', 200, url.searchParams));
+    url.searchParams.set('q', 'changed after the request');
+    expect((await journal.entries('a'))[0]?.query).toEqual({
+      q: 'a b+c',
+      tag: ['한', 'x&y'],
+      empty: '',
+      ids: '1,2',
+    });
+  });
   it('redacts credentials and tokens at any depth, and nothing else', () => {
     expect(
       redactSecrets({

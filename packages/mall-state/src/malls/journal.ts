@@ -96,10 +96,13 @@ export const matchesFilter = (entry: JournalEntry, filter: JournalFilter) =>
   (filter.after === undefined || entry.sequence > filter.after) &&
   (filter.violated === undefined || (entry.violations?.length ?? 0) > 0 === filter.violated);
 
+/** A request as the in-memory journal keeps it: the query as its text, not the parsed URL's parameters. */
+type KeptInput = Omit<JournalInput, 'query'> & { readonly query: string };
+
 interface Recorded {
   readonly mallId: string;
   readonly sequence: number;
-  readonly input: JournalInput;
+  readonly input: KeptInput;
   /** Estimated bytes kept for the entry. */
   readonly bytes: number;
   /** False once trimmed or cleared (the overall queue drops it lazily). */
@@ -132,16 +135,21 @@ const bodyBytes = (body: unknown): number =>
 
 /**
  * What is kept of a request and its estimated bytes: the input as it is, or with a body larger
- * than a mall's bytes replaced by a note of its size.
+ * than a mall's bytes replaced by a note of its size; and the query's text.
  */
-export function keptInput(input: JournalInput, mallBytes: number): { input: JournalInput; bytes: number } {
+export function keptInput(
+  input: JournalInput,
+  mallBytes: number,
+): { input: JournalInput; bytes: number; queryText: string } {
   const size = bodyBytes(input.body);
-  const fixed = entryOverhead + input.path.length + input.query.toString().length;
+  const queryText = input.query.toString();
+  const fixed = entryOverhead + input.path.length + queryText.length;
   return fixed + size <= mallBytes
-    ? { input, bytes: fixed + size }
+    ? { input, bytes: fixed + size, queryText }
     : {
         input: { ...input, body: `[a body of ${size} bytes, over the journal's bound]` },
         bytes: fixed + 64,
+        queryText,
       };
 }
 
@@ -177,11 +185,12 @@ class Queue<T> {
   }
 }
 
-/** The entry of a recorded request, with secrets redacted. */
+/** The entry of a recorded request (its query parsed, or as text), with secrets redacted. */
 export const entryOf = (
   sequence: number,
-  { receivedAtMs, query, body, ...rest }: JournalInput,
+  { receivedAtMs, query: given, body, ...rest }: JournalInput | KeptInput,
 ): JournalEntry => {
+  const query = typeof given === 'string' ? new URLSearchParams(given) : given;
   const record: Record<string, string | string[]> = {};
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
@@ -226,7 +235,14 @@ export function createJournal(limits: JournalLimits = {}): Journal {
         byMall.set(mallId, mall);
       }
       const kept = keptInput(input, mallBytes);
-      const recorded: Recorded = { mallId, sequence: ++sequence, kept: true, ...kept };
+      // The query's text, not its parameters: they hold the whole parsed URL of the request.
+      const recorded: Recorded = {
+        mallId,
+        sequence: ++sequence,
+        kept: true,
+        input: { ...kept.input, query: kept.queryText },
+        bytes: kept.bytes,
+      };
       mall.queue.push(recorded);
       overall.push(recorded);
       mall.bytes += recorded.bytes;

@@ -124,20 +124,26 @@ export function createMallRoster(
       dropping.delete(mallId);
     }
   };
-  const expire = async () => {
-    if (idleMs === 0) return;
-    const before = now() - idleMs;
+  /** The malls idle for `idleMs` or longer, least recently used first (none when idle malls stay). */
+  const idleMalls = (): [string, Use][] => {
     const idle: [string, Use][] = [];
+    if (idleMs === 0) return idle;
+    const before = now() - idleMs;
     for (const entry of lastUse) {
       if (entry[1].at > before) break;
       idle.push(entry);
     }
-    for (const [mallId, use] of idle) await drop(mallId, use);
+    return idle;
+  };
+  const expire = async () => {
+    for (const [mallId, use] of idleMalls()) await drop(mallId, use);
   };
   const touch = async (mallId: string) => {
     lastUse.delete(mallId);
     lastUse.set(mallId, { at: now() });
-    await expire();
+    for (const [idleId, use] of idleMalls()) await drop(idleId, use);
+    // Within the cap (the common case) there is no surplus to list.
+    if (lastUse.size <= maxMalls) return;
     // The surplus, least recently used first, apart from malls whose drop is under way.
     const surplus = [...lastUse].filter(([id]) => !dropping.has(id));
     for (const [mallId, use] of surplus.slice(0, Math.max(0, surplus.length - maxMalls)))

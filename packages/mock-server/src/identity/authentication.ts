@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TokenCheck } from '../oauth/authority-state.js';
 import type { OAuthAuthority } from '../oauth/oauth-authority.js';
 import type { ApiProfile } from './api-profiles.js';
-import type { BasicGuard } from './basic-guard.js';
+import type { BasicAuthOutcome, BasicGuard } from './basic-guard.js';
 
 /** The authenticated caller. */
 export interface Principal {
@@ -57,18 +57,31 @@ function bearerOutcome(check: TokenCheck): Authentication {
   return { ok: true, principal: { clientId, scopes, mallId } };
 }
 
-/** Authenticates a request as the API's profile says. */
+/** The outcome of Basic credentials, one per guard outcome (a remembered one is the same each time). */
+const basicOutcomes = new WeakMap<BasicAuthOutcome, Authentication>();
+const basicAuthentication = (outcome: BasicAuthOutcome): Authentication => {
+  let caller = basicOutcomes.get(outcome);
+  if (!caller) {
+    caller = Object.freeze(
+      outcome.ok
+        ? { ok: true, principal: Object.freeze({ clientId: outcome.clientId, scopes: outcome.scopes }) }
+        : { ok: false, message: basicMessages[outcome.reason] },
+    );
+    basicOutcomes.set(outcome, caller);
+  }
+  return caller;
+};
+
+/**
+ * Authenticates a request as the API's profile says: Basic credentials at once, a bearer token
+ * once the authority has checked it.
+ */
 export function authenticate(
   profile: ApiProfile,
   request: IncomingMessage,
   sources: CredentialSources,
-): Promise<Authentication> {
+): Authentication | Promise<Authentication> {
   const header = request.headers.authorization;
   if (profile.auth === 'bearer') return authenticateBearer(header, sources.authority);
-  const outcome = sources.basic(header);
-  return Promise.resolve(
-    outcome.ok
-      ? { ok: true, principal: { clientId: outcome.clientId, scopes: outcome.scopes } }
-      : { ok: false, message: basicMessages[outcome.reason] },
-  );
+  return basicAuthentication(sources.basic(header));
 }

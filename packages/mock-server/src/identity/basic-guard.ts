@@ -1,7 +1,10 @@
 // Authenticates a request with HTTP Basic credentials against the configured clients, in constant
 // time, and tells which scopes the caller holds. The clients' credential digests are computed once;
-// a request costs one digest of what it presents plus a constant-time comparison with every
-// client. It decides; it does not write responses.
+// a header not met before costs one digest of what it presents plus a constant-time comparison
+// with every client. A header that was accepted is remembered as it was sent (at most
+// `rememberedHeaders`, the oldest forgotten first), so a client sending the same header again is
+// not hashed again: only an exact header a client was accepted with is ever remembered, so finding
+// one tells nothing about a secret that was not sent whole. It decides; it does not write responses.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseBasicAuthorization } from '@mall-api/auth';
 import type { ClientCredential } from '../oauth/demo-credentials.js';
@@ -18,14 +21,22 @@ export type BasicGuard = (header: string | undefined) => BasicAuthOutcome;
 const digestOf = (clientId: string, clientSecret: string) =>
   createHash('sha256').update(`${clientId.length}:${clientId}:${clientSecret}`).digest();
 
+/** Accepted headers remembered at most (a client sends one; a few spell it differently). */
+const rememberedHeaders = 64;
+
 /**
- * Builds the guard for a set of clients. Every client is compared on every request, so timing
- * reveals neither which IDs exist nor how much of a secret was right.
+ * Builds the guard for a set of clients. Every client is compared on every request whose header
+ * was not accepted before, so timing reveals neither which IDs exist nor how much of a secret was
+ * right.
  */
 export function createBasicGuard(clients: readonly ClientCredential[]): BasicGuard {
   const known = clients.map((client) => ({ client, digest: digestOf(client.clientId, client.clientSecret) }));
+  const accepted = new Map<string, BasicAuthOutcome>();
   return (header) => {
-    if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };
+    if (header === undefined) return { ok: false, reason: 'missing' };
+    const remembered = accepted.get(header);
+    if (remembered) return remembered;
+    if (header.trim() === '') return { ok: false, reason: 'missing' };
     const presented = parseBasicAuthorization(header);
     if (presented === undefined) return { ok: false, reason: 'malformed' };
     const digest = digestOf(presented.clientId, presented.clientSecret);
@@ -33,8 +44,14 @@ export function createBasicGuard(clients: readonly ClientCredential[]): BasicGua
     for (const { client, digest: expected } of known) {
       if (timingSafeEqual(expected, digest) && matched === undefined) matched = client;
     }
-    return matched
-      ? { ok: true, clientId: matched.clientId, scopes: matched.scopes }
-      : { ok: false, reason: 'invalid' };
+    if (!matched) return { ok: false, reason: 'invalid' };
+    const outcome: BasicAuthOutcome = Object.freeze({
+      ok: true,
+      clientId: matched.clientId,
+      scopes: matched.scopes,
+    });
+    if (accepted.size >= rememberedHeaders) accepted.delete(accepted.keys().next().value as string);
+    accepted.set(header, outcome);
+    return outcome;
   };
 }

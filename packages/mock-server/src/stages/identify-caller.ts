@@ -24,6 +24,11 @@ function identity({ namedMall }: Arrival, caller: Authentication): Identity {
 export function identifyCaller(sources: CredentialSources): Step<Arrival, Identity> {
   return {
     name: 'identify-caller',
-    run: (phase) => authenticate(phase.api, phase.request, sources).then((caller) => identity(phase, caller)),
+    run(phase) {
+      const caller = authenticate(phase.api, phase.request, sources);
+      return caller instanceof Promise
+        ? caller.then((known) => identity(phase, known))
+        : identity(phase, caller);
+    },
   };
 }

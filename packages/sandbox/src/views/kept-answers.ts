@@ -6,7 +6,9 @@
 // table the answers read (the store's revisions say), then computed afresh. At most `capacity`
 // answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
 // used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
-// each time. Which handlers are reads and which tables they read is the views' call, not this file's.
+// each time. A frozen parameter object (the front layer hands the same one again for the same URL)
+// becomes its key's text once. Which handlers are reads and which tables they read is the views'
+// call, not this file's.
 import type { SandboxStore, StoreTable } from '@mall-api/mall-state';
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';
@@ -17,6 +19,20 @@ import type { MallChanges } from './mall-changes.js';
 /** Kept answers by operation and parameters; a new (empty) map once they are out of date. */
 type Answers = Map<string, ReturnType<AnyHandler>>;
 
+/** The JSON text of frozen parameter objects (the front layer hands the same frozen query again per URL). */
+const frozenText = new WeakMap<object, string>();
+/** A call's parameters as JSON text, worked out once for a frozen object. */
+function textOf(parameters: unknown): string {
+  if (typeof parameters !== 'object' || parameters === null || !Object.isFrozen(parameters))
+    return JSON.stringify(parameters);
+  let text = frozenText.get(parameters);
+  if (text === undefined) {
+    text = JSON.stringify(parameters);
+    frozenText.set(parameters, text);
+  }
+  return text;
+}
+
 /** Wraps read handlers so each keeps its answers in the map `current()` gives. */
 function keptIn(
   current: () => Answers,
@@ -24,7 +40,7 @@ function keptIn(
 ): (operationId: string, read: AnyHandler) => AnyHandler {
   return (operationId, read) => (input) => {
     const answers = current();
-    const key = `${operationId}|${JSON.stringify(input.path)}|${JSON.stringify(input.query)}`;
+    const key = `${operationId}|${textOf(input.path)}|${textOf(input.query)}`;
     const known = answers.get(key);
     if (known) return known;
     const result = read(input);
