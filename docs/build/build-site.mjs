@@ -172,7 +172,10 @@ for (const [index, api] of apis.entries()) {
   const prerendered = rendered && { ...rendered, ...splitReference(rendered.html) };
   await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav, prerendered));
   if (prerendered) {
-    await writeFile(join(dist, api.name, 'samples.json'), JSON.stringify(prerendered.samples));
+    // One file per operation: a tapped sample tab fetches its operation's samples alone.
+    await mkdir(join(dist, api.name, 'samples'), { recursive: true });
+    for (const [operationId, tabs] of Object.entries(prerendered.samples))
+      await writeFile(join(dist, api.name, 'samples', `${operationId}.json`), JSON.stringify(tabs));
     await writeFile(join(dist, api.name, 'rest.html'), restHtml(prerendered.rest));
   }
   await writeFile(join(dist, api.name, 'console.json'), JSON.stringify(consoleApi));

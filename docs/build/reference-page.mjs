@@ -48,7 +48,7 @@ const noScriptRest =
  * Renders `docs/dist/<api>/index.html`. `prerendered` is Redoc's markup and styles for the page
  * (redoc-prerender.mjs; absent in a `--no-prerender` build, where Redoc renders in the browser),
  * with the operations' "Try it" buttons in it (try-it-buttons.mjs); with it, `#redoc` names the
- * highlighted code samples (`samples.json`) the stand-in shows in a sample tab before Redoc is live,
+ * highlighted code samples (`samples/<operationId>.json`) the stand-in shows in a sample tab before Redoc is live,
  * and, when `rest` has sections, carries only the first ones: the others (`rest.html`, see
  * reference-split.mjs) follow once the page has loaded, and a reader without JavaScript is pointed
  * to the Markdown copy.
@@ -76,7 +76,7 @@ ${prerendered?.styles ?? ''}
 <script src="../assets/console.js" async></script>
 <script src="../assets/redoc-standin.js" async></script>
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
-<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json"${prerendered ? ' data-samples="samples.json"' : ''}${prerendered?.rest.length ? ' data-rest="rest.html"' : ''}>${prerendered?.html ?? ''}</div>${prerendered?.rest.length ? noScriptRest : ''}</main>
+<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json"${prerendered ? ' data-samples="samples/"' : ''}${prerendered?.rest.length ? ' data-rest="rest.html"' : ''}>${prerendered?.html ?? ''}</div>${prerendered?.rest.length ? noScriptRest : ''}</main>
 <script type="application/json" id="redoc-options">${JSON.stringify(redocOptions).replaceAll('<', '\\u003c')}</script>
 ${siteScript(1)}
 </body>

@@ -16,10 +16,30 @@ const sectionMark = '<!--section-->\n';
 /** The sections not in the page yet, in order, once fetched. */
 let queue: Promise<string[]> | undefined;
 
+/** Lets the page answer what is waiting (a tap) before going on. */
+const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** The bytes decoded per task: decoding 1.4 MB at once is a long task on a slow phone. */
+const slice = 64 * 1024;
+
+/**
+ * Reads `response`'s text in slices, one task each, between which the page answers taps.
+ */
+async function textOf(response: Response): Promise<string> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const decoder = new TextDecoder();
+  let text = '';
+  for (let at = 0; at < bytes.length; at += slice) {
+    text += decoder.decode(bytes.subarray(at, at + slice), { stream: at + slice < bytes.length });
+    await yieldToPage();
+  }
+  return text;
+}
+
 /** The list of the sections still to put in the page (fetched once). */
 function sectionsOf(container: HTMLElement): Promise<string[]> {
   queue ??= fetch(new URL(container.dataset.rest ?? '', location.href))
-    .then((response) => response.text())
+    .then(textOf)
     .then((text) => text.split(sectionMark).slice(1));
   return queue;
 }
