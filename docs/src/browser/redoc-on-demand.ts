@@ -103,10 +103,12 @@ export function setUpRedocOnDemand(): () => void {
       return;
     const control = target.closest<HTMLElement>(controls);
     if (!control || !container.contains(control)) return;
-    // A code-sample tab is answered by the stand-in at once, and handed over to Redoc by it.
+    // A code-sample tab is answered by the stand-in at once, and handed over to Redoc by it; Redoc
+    // starts once the tab shows its sample, so that its script does not hold up the sample's fetch.
     const answered = answerSampleTab(container, control);
     if (repeat && !answered && container.dataset.redocStarted === undefined) pending = control;
-    start();
+    if (answered) void answered.then(start);
+    else start();
   };
 
   document.addEventListener('click', (event) => use(event.target, true), true);

@@ -90,16 +90,17 @@ function switchedOf(tab: HTMLElement): Switched | undefined {
 
 /**
  * Answers a use of `target` if it is a code-sample tab of the reference in `container` and Redoc
- * has not started: shows the tab's sample (once the samples are fetched). True if it answers.
+ * has not started: shows the tab's sample (once the operation's samples are fetched). Resolves
+ * once it has (or could not), if it answers; false if it does not.
  */
-export function answerSampleTab(container: HTMLElement, target: Element): boolean {
+export function answerSampleTab(container: HTMLElement, target: Element): Promise<void> | false {
   if (container.dataset.redocStarted !== undefined) return false;
   const tab = target.closest<HTMLElement>('[id^="operation/"] [role="tab"]');
   const operation = tab?.closest('[id^="operation/"]')?.id.replace(/^operation\//, '');
   const state = tab && switchedOf(tab);
   if (!tab || !operation || !state) return false;
   state.chosen = tab;
-  void samplesOf(container, operation).then((tabs) => {
+  return samplesOf(container, operation).then((tabs) => {
     // A later tap, or Redoc live, has had the last word.
     if (state.chosen !== tab || container.dataset.redocStarted !== undefined) return;
     const html =
@@ -110,7 +111,6 @@ export function answerSampleTab(container: HTMLElement, target: Element): boolea
     state.code.innerHTML = html;
     select(state, tab);
   });
-  return true;
 }
 
 /**
