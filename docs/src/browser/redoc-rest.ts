@@ -1,12 +1,12 @@
 // The rest of a prerendered reference (part of assets/redoc-standin.js). The page's HTML carries
 // Redoc's markup with only the first sections of its content, so that a phone parses and lays out
 // little before it answers the reader; the other sections, each the exact markup Redoc rendered,
-// are in the file `#redoc` names in `data-rest` (`rest.html`, each after a `<!--section-->` line, see
-// build/reference-split.mjs). This
-// fetches the list once the page has loaded and puts the sections back in order, one at a time
-// while the page is idle, so the reader's taps are answered in between; up to a section at once
-// when the reader asks for one that is not in yet (a deep link, a menu entry, an anchor link); and
-// wholly before Redoc hydrates (redoc-on-demand.ts), so that Redoc finds the markup it rendered.
+// are in the file `#redoc` names in `data-rest` (`rest.html`, each after a `<!--section-->` line,
+// see build/reference-split.mjs). This fetches the file once the page has loaded, decodes it in
+// slices (one task each), and puts the sections back in order: one at a time while the page is
+// idle, so the reader's taps are answered in between; up to a section at once when the reader asks
+// for one that is not in yet (a deep link, a menu entry, an anchor link); and wholly, one per
+// task, before Redoc hydrates (redoc-on-demand.ts), so that Redoc finds the markup it rendered.
 // When every section is in, `#redoc` gets `data-reference-complete` and a `reference-complete`
 // event.
 
