@@ -36,6 +36,7 @@ import { rateLimitSummary } from './rate-limit-summary.mjs';
 import { loadRedocPrerenderer } from './redoc-prerender.mjs';
 import { redocSpecJson } from './redoc-spec.mjs';
 import { redocOptions, renderReferencePage } from './reference-page.mjs';
+import { restHtml, splitReference } from './reference-split.mjs';
 import { withSandboxPlaceholders } from './sandbox-placeholders.mjs';
 import { guideDocuments, referenceDocuments, searchIndexJson } from './search-index.mjs';
 import { pagingTable, rateLimitHeaderTable, scopesTable, statusTable } from './spec-tables.mjs';
@@ -166,10 +167,25 @@ for (const [index, api] of apis.entries()) {
   const tryIt = consoleApi.operations.map(({ operationId, summary }) => ({ operationId, summary }));
   const redocSpec = withTryItButtons(JSON.parse(redocSpecJson(spec)), tryIt);
   await writeFile(join(dist, 'specs', `${api.name}.redoc.json`), JSON.stringify(redocSpec));
-  const prerendered = prerender?.(redocSpec, prerenderOptions);
+  const rendered = prerender?.(redocSpec, prerenderOptions);
+  // The page carries the first sections; the rest follows it (reference-split.mjs).
+  const prerendered = rendered && { ...rendered, ...splitReference(rendered.html) };
   await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav, prerendered));
-  if (prerendered) await writeFile(join(dist, api.name, 'samples.json'), JSON.stringify(prerendered.samples));
+  if (prerendered) {
+    // One file per operation: a tapped sample tab fetches its operation's samples alone.
+    await mkdir(join(dist, api.name, 'samples'), { recursive: true });
+    for (const [operationId, tabs] of Object.entries(prerendered.samples))
+      await writeFile(join(dist, api.name, 'samples', `${operationId}.json`), JSON.stringify(tabs));
+    await writeFile(join(dist, api.name, 'rest.html'), restHtml(prerendered.rest));
+  }
   await writeFile(join(dist, api.name, 'console.json'), JSON.stringify(consoleApi));
+  // What Try it fetches: the API's console data with the one operation (a few kB, not the API's).
+  await mkdir(join(dist, api.name, 'console'), { recursive: true });
+  for (const operation of consoleApi.operations)
+    await writeFile(
+      join(dist, api.name, 'console', `${operation.operationId}.json`),
+      JSON.stringify({ ...consoleApi, operations: [operation] }),
+    );
   await writeFile(
     join(dist, api.name, 'reference.md'),
     referenceMarkdown(api, model, new Map(samples.map((sample) => [sample.operationId, sample]))),

@@ -9,6 +9,7 @@
 // Redoc's markup, its data loads on first use), which, like the menu, works before Redoc is live.
 // Redoc itself starts only when the reader first needs one of its controls (assets/redoc-standin.js),
 // and a code-sample tab tapped before then shows its sample at once (src/browser/redoc-tabs.ts).
+// The HTML carries Redoc's first sections only; the rest follows the page (reference-split.mjs).
 import { escapeHtml, siteHead, siteHeader, siteScript } from './page-shell.mjs';
 import { schemeSwitchingTheme } from './redoc-theme.mjs';
 
@@ -39,11 +40,18 @@ export const redocOptions = {
 const facts = (api) =>
   `<p class="reference-facts" aria-label="About the ${escapeHtml(api.title)}">Base URL <code>${escapeHtml(api.base.template)}</code> · local mock <code>${escapeHtml(api.mockUrl)}</code> · download <a href="../specs/${api.name}.openapi.yaml" download>YAML</a> · <a href="../specs/${api.name}.openapi.json" download>JSON</a> · <a href="../postman/${api.name}.postman_collection.json" download>Postman</a> · <a href="reference.md">Markdown</a></p>`;
 
+/** Where a reader without JavaScript finds the operations the page's HTML leaves to rest.html. */
+const noScriptRest =
+  '<noscript><p class="reference-rest">Without JavaScript this page shows the first operations only: the whole reference is in <a href="reference.md">Markdown</a>.</p></noscript>';
+
 /**
  * Renders `docs/dist/<api>/index.html`. `prerendered` is Redoc's markup and styles for the page
  * (redoc-prerender.mjs; absent in a `--no-prerender` build, where Redoc renders in the browser),
  * with the operations' "Try it" buttons in it (try-it-buttons.mjs); with it, `#redoc` names the
- * highlighted code samples (`samples.json`) the stand-in shows in a sample tab before Redoc is live.
+ * highlighted code samples (`samples/<operationId>.json`) the stand-in shows in a sample tab before Redoc is live,
+ * and, when `rest` has sections, carries only the first ones: the others (`rest.html`, see
+ * reference-split.mjs) follow once the page has loaded, and a reader without JavaScript is pointed
+ * to the Markdown copy.
  * The page is usable without Redoc: the console (assets/console.js) and the stand-in
  * (assets/redoc-standin.js) load at once, small and asynchronous, and answer the menu, anchors and
  * Try it on the prerendered markup. Redoc itself (assets/redoc.js, large; the `#redoc` element names
@@ -53,7 +61,7 @@ const facts = (api) =>
  * and redoc-reference.mjs).
  * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  * @param {import('./page-shell.mjs').NavItem[]} nav
- * @param {{ html: string, styles: string }} [prerendered]
+ * @param {{ html: string, styles: string, rest: string[] }} [prerendered]
  */
 export function renderReferencePage(api, nav, prerendered) {
   return `<!doctype html>
@@ -68,7 +76,7 @@ ${prerendered?.styles ?? ''}
 <script src="../assets/console.js" async></script>
 <script src="../assets/redoc-standin.js" async></script>
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
-<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json"${prerendered ? ' data-samples="samples.json"' : ''}>${prerendered?.html ?? ''}</div></main>
+<main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json"${prerendered ? ' data-samples="samples/"' : ''}${prerendered?.rest.length ? ' data-rest="rest.html"' : ''}>${prerendered?.html ?? ''}</div>${prerendered?.rest.length ? noScriptRest : ''}</main>
 <script type="application/json" id="redoc-options">${JSON.stringify(redocOptions).replaceAll('<', '\\u003c')}</script>
 ${siteScript(1)}
 </body>

@@ -61,13 +61,16 @@ export async function tapRedocControl(page: Page, operationId?: string): Promise
 
 /**
  * Lays out every operation of a reference, as a reader scrolling through it would have them: the
- * page leaves the ones off screen unrendered (`content-visibility: auto`), and a check of the
- * whole page — its width, axe-core's scan — is to see them all.
+ * page's HTML carries the first operations and puts the rest in once loaded (waited for here,
+ * `data-reference-complete`), and leaves the ones off screen unrendered (`content-visibility:
+ * auto`), and a check of the whole page — its width, axe-core's scan — is to see them all.
  */
-export const renderEveryOperation = (page: Page): Promise<unknown> =>
-  page.addStyleTag({
+export async function renderEveryOperation(page: Page): Promise<void> {
+  await page.locator('#redoc[data-reference-complete]').waitFor({ state: 'attached', timeout: 120_000 });
+  await page.addStyleTag({
     content: '#redoc [data-section-id^="operation/"] { content-visibility: visible !important; }',
   });
+}
 
 /** The site's colour schemes. */
 export type Scheme = 'light' | 'dark';

@@ -2,7 +2,9 @@
 // scheme: it shows every operation and event of its spec, with the TypeScript, curl, Python and PHP samples
 // and a "Try it" button on the operations; Redoc's script is not even fetched until one of its
 // controls is used, and the tap that started it is answered once it is live; a code-sample tab
-// shows its sample before Redoc is live (the stand-in) and after, the same code; it logs no console
+// shows its sample before Redoc is live (the stand-in) and after, the same code; the page's HTML
+// carries the first operations and the rest follow it, each once, in order, without Redoc, and a
+// deep link to one of them lands below the header; it logs no console
 // error, fails no request and requests nothing outside localhost; and axe-core finds no serious or
 // critical accessibility violation.
 // Each reference loads once and is read in the light scheme, then in the dark one. A screenshot of
@@ -230,17 +232,49 @@ describe('the code samples in a reference', () => {
   });
 });
 
+/** The operationIds a built reference page's HTML has, and those its rest.html has. */
+async function sectionsOf(name: string): Promise<{ inPage: string[]; inRest: string[] }> {
+  const ids = (html: string) =>
+    [...html.matchAll(/ id="operation\/([^"]+)"/g)].map((match) => match[1] ?? '');
+  return {
+    inPage: ids(await readFile(join(docsRoot, 'dist', name, 'index.html'), 'utf8')),
+    inRest: ids(await readFile(join(docsRoot, 'dist', name, 'rest.html'), 'utf8')),
+  };
+}
+
 describe('a reference before Redoc is live, on a phone', () => {
-  it('lands a deep link below the header, and its menu goes to a section and lists its operations', async () => {
+  it.each(apis)(
+    'carries its first operations in the HTML and puts in the rest once loaded, every operation once ($name)',
+    async ({ name }) => {
+      const { inPage, inRest } = await sectionsOf(name);
+      expect(inPage.length).toBeGreaterThan(0);
+      expect(inRest.length).toBeGreaterThan(inPage.length);
+      const { page, problems } = await openWatchedPage(browser, 'light', phone);
+      await page.goto(`${site.url}/${name}/index.html`, { waitUntil: 'load' });
+      await page.locator('#redoc[data-reference-complete]').waitFor({ state: 'attached', timeout: 120_000 });
+      const shown = await page.$$eval('[id^="operation/"] h2', (nodes) =>
+        nodes.map((node) => node.closest('[id^="operation/"]')?.id.replace(/^operation\//, '') ?? ''),
+      );
+      expect(shown).toEqual([...inPage, ...inRest]);
+      expect(new Set(shown).size).toBe(shown.length);
+      await expect(page.evaluate(() => 'Redoc' in window)).resolves.toBe(false);
+      expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
+      await page.close();
+    },
+  );
+
+  it('lands a deep link to an operation not in the HTML below the header, and its menu goes to a section and lists its operations', async () => {
     const { page, problems } = await openWatchedPage(browser, 'light', phone);
-    await page.goto(`${site.url}/collection/index.html#operation/listShops`, { waitUntil: 'load' });
+    const deep = (await sectionsOf('collection')).inRest.at(-1);
+    await page.goto(`${site.url}/collection/index.html#operation/${deep}`, { waitUntil: 'load' });
+    await page.locator(`[id="operation/${deep}"]`).waitFor({ state: 'attached' });
     const below = (selector: string) =>
       page.evaluate((selector) => {
         const header = document.querySelector('header.site')?.getBoundingClientRect().bottom ?? 0;
         const top = document.querySelector(selector)?.getBoundingClientRect().top ?? Number.NaN;
         return Math.abs(top - header) <= 1;
       }, selector);
-    await expect(below('[id="operation/listShops"]')).resolves.toBe(true);
+    await expect(below(`[id="operation/${deep}"]`)).resolves.toBe(true);
     await page.locator('#redoc .redoc-wrap > .menu-content + div').click();
     const menu = page.locator('#redoc .menu-content');
     await expect(menu.isVisible()).resolves.toBe(true);

@@ -1,6 +1,6 @@
-// What the console knows of an API, written by the docs build into `<api>/console.json` (see
-// build/console-data.mjs) from the spec model: the local mock's address, how to authenticate,
-// and per operation its parameters and JSON body with their dereferenced schemas and the spec's
+// What the console knows of an API, written by the docs build into `<api>/console.json` (and, one
+// operation each, `<api>/console/<operationId>.json`; see build/console-data.mjs) from the spec
+// model: the local mock's address, how to authenticate, and per operation its parameters and JSON body with their dereferenced schemas and the spec's
 // examples. Types only; shared by the build and the page.
 
 /** A JSON Schema taken from the spec, every `$ref` replaced. */

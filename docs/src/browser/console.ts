@@ -5,8 +5,9 @@
 // token field and "Get a demo token"). Send validates the input against the operation's schemas
 // first (console-request.ts), then shows the answer's status, headers (rate-limit headers marked)
 // and body. The buttons are in the page's markup (build/try-it-buttons.mjs), so they work before
-// Redoc is live; `<api>/console.json` (schemas and examples) is fetched when Try it is first
-// pressed.
+// Redoc is live; an operation's data (`<api>/console/<operationId>.json`: the API's console data
+// with that operation alone; `<api>/console.json` has them all) is fetched when its Try it is
+// first pressed.
 import type { ConsoleApi, ConsoleOperation, ConsoleParameter } from './console-model.js';
 import { buildRequest, type ConsoleInput, inputProblems, isRateLimitHeader } from './console-request.js';
 import { fetchDemoToken, storedToken, storeToken } from './demo-token.js';
@@ -300,13 +301,17 @@ const siteRoot = new URL('../', script?.src ?? document.baseURI);
 const apiName = document.body.dataset.api;
 if (apiName) {
   let dialog: HTMLDialogElement | undefined;
-  // The console's data (schemas, examples) loads when Try it is first pressed, not with the page.
-  let data: Promise<ConsoleApi> | undefined;
+  // The console's data (schemas, examples) of an operation loads when its Try it is first
+  // pressed, not with the page: the API's data with that operation alone, a few kB.
+  const data = new Map<string, Promise<ConsoleApi>>();
   const open = (operationId: string) => {
-    data ??= fetch(new URL(`${apiName}/console.json`, siteRoot)).then(
-      (response) => response.json() as Promise<ConsoleApi>,
-    );
-    void data.then((api) => {
+    const loaded =
+      data.get(operationId) ??
+      fetch(new URL(`${apiName}/console/${encodeURIComponent(operationId)}.json`, siteRoot)).then(
+        (response) => response.json() as Promise<ConsoleApi>,
+      );
+    data.set(operationId, loaded);
+    void loaded.then((api) => {
       const operation = api.operations.find((entry) => entry.operationId === operationId);
       if (!operation) return;
       if (!dialog) {

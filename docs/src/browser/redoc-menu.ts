@@ -2,7 +2,8 @@
 // arrives with Redoc's markup prerendered, but Redoc answers its menu only once it is live, which
 // it becomes when the reader first needs one of its own controls (redoc-on-demand.ts). Until then
 // this stands in: a tap on an entry of the menu goes to its section (and closes the menu on a
-// phone; a section's entry then lists its operations), Enter on a focused entry does the same, and the round menu button of a phone opens and
+// phone; a section's entry then lists its operations; a section not in the page yet is put there
+// first, see redoc-rest.ts), Enter on a focused entry does the same, and the round menu button of a phone opens and
 // closes the menu (the `menu-open` class of `#redoc`, which reference.css shows;
 // redoc-reference.mjs hands an open menu over to Redoc when it is live). It also keeps the page's
 // anchors below the site's sticky header, as Redoc's `scrollYOffset` does once live: the header's
@@ -11,14 +12,17 @@
 // further; once Redoc is live, it steps aside. Its listeners are on the document from the start,
 // and find the reference when an event comes, so they answer while the page is still arriving.
 import { isRedocLive } from './redoc-on-demand.js';
+import { revealSection } from './redoc-rest.js';
 
-/** Goes to the section of menu entry `id` (below the header) and names it in the URL. */
+/**
+ * Goes to the section of menu entry `id` (below the header; put in the page first if it is not in
+ * yet, see redoc-rest.ts) and names it in the URL.
+ */
 function goTo(container: HTMLElement, id: string) {
-  const section = document.getElementById(id);
-  if (!section) return;
-  section.scrollIntoView();
-  history.replaceState(null, '', `#${id}`);
   container.classList.remove('menu-open');
+  void revealSection(container, id).then((section) => {
+    if (section) history.replaceState(null, '', `#${id}`);
+  });
 }
 
 /** Answers a click or Enter on `target` if it is the menu's; true if it did. */
@@ -41,7 +45,8 @@ function answer(target: Element | null): boolean {
 
 /**
  * Keeps `--reference-header-height` equal to the sticky header's height, and brings the section
- * the address names (a deep link) below the header once it is known. Call once the page is parsed.
+ * the address names (a deep link, or an anchor link followed later) below the header once it is
+ * known, putting it in the page first if it is not in yet. Call once the page is parsed.
  */
 export function keepAnchorsBelowHeader(container: HTMLElement): void {
   const header = document.querySelector('header.site');
@@ -53,8 +58,13 @@ export function keepAnchorsBelowHeader(container: HTMLElement): void {
     );
   measure();
   new ResizeObserver(measure).observe(header);
-  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-  if (target && container.contains(target) && !isRedocLive(container)) target.scrollIntoView();
+  // A deep link's section, or an anchor link's followed later, not in the page yet is put there.
+  const id = () => decodeURIComponent(location.hash.slice(1));
+  if (id() && !isRedocLive(container)) void revealSection(container, id());
+  addEventListener('hashchange', () => {
+    if (id() && !document.getElementById(id()) && !isRedocLive(container))
+      void revealSection(container, id());
+  });
 }
 
 /**

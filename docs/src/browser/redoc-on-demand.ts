@@ -7,7 +7,8 @@
 // loads, and the first taps of a reader who reads, follows the menu or tries a request are never
 // kept waiting by it. The tap that started it is repeated once Redoc is live (taps made after
 // React has taken the page over are React's to answer); text typed into Redoc's search field
-// meanwhile is handed to it. A code-sample tab is the exception: the stand-in shows its sample at
+// meanwhile is handed to it. Redoc hydrates the whole reference, so the sections the page's HTML
+// left out are put in first (redoc-rest.ts). A code-sample tab is the exception: the stand-in shows its sample at
 // once (redoc-tabs.ts) while Redoc starts, and hands the tab over to Redoc once live. A page built
 // without prerendering (`--no-prerender`) starts Redoc at once (redoc-standin.ts), as it has
 // nothing to show without it.
@@ -16,6 +17,7 @@
 // spec Redoc reads) and the options in `<script type="application/json" id="redoc-options">`.
 // Redoc sets `data-redoc-started` when React listens to the page and `data-redoc-ready` (with a
 // `redoc-ready` event) when it is live (see redoc-reference.mjs).
+import { fillWhole } from './redoc-rest.js';
 import { answerSampleTab, handOverSampleTabs } from './redoc-tabs.js';
 
 /** Whether Redoc is live in `container` and answers its controls itself. */
@@ -81,11 +83,15 @@ export function setUpRedocOnDemand(): () => void {
     const options = JSON.parse(document.getElementById('redoc-options')?.textContent ?? '{}') as object;
     const script = document.createElement('script');
     script.src = container.dataset.script ?? '';
+    // Redoc hydrates the whole reference: the sections not in the page yet are put there first.
+    const whole = fillWhole(container);
     script.onload = () =>
-      void (window as unknown as { Redoc: RedocGlobal }).Redoc.show(
-        container.dataset.spec ?? '',
-        options,
-        container,
+      void whole.then(() =>
+        (window as unknown as { Redoc: RedocGlobal }).Redoc.show(
+          container.dataset.spec ?? '',
+          options,
+          container,
+        ),
       );
     document.body.append(script);
   };
@@ -97,10 +103,12 @@ export function setUpRedocOnDemand(): () => void {
       return;
     const control = target.closest<HTMLElement>(controls);
     if (!control || !container.contains(control)) return;
-    // A code-sample tab is answered by the stand-in at once, and handed over to Redoc by it.
+    // A code-sample tab is answered by the stand-in at once, and handed over to Redoc by it; Redoc
+    // starts once the tab shows its sample, so that its script does not hold up the sample's fetch.
     const answered = answerSampleTab(container, control);
     if (repeat && !answered && container.dataset.redocStarted === undefined) pending = control;
-    start();
+    if (answered) void answered.then(start);
+    else start();
   };
 
   document.addEventListener('click', (event) => use(event.target, true), true);

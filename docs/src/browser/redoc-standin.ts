@@ -3,11 +3,12 @@
 // prerendered menu and anchors (redoc-menu.ts) and starts Redoc when the reader first needs one of
 // its controls (redoc-on-demand.ts), or, once the page is parsed, at once if the page came without
 // Redoc's markup (`--no-prerender`); a code-sample tab tapped before Redoc is live shows its sample
-// at once (redoc-tabs.ts, its samples fetched once the page has loaded). The Try it buttons are the
+// at once (redoc-tabs.ts, the operation's samples fetched on that tap); the sections of the
+// reference the page's HTML left out are put in once it has loaded (redoc-rest.ts). The Try it buttons are the
 // console's (console.ts), live from the first paint too.
 import { keepAnchorsBelowHeader, setUpMenuStandIn } from './redoc-menu.js';
 import { setUpRedocOnDemand } from './redoc-on-demand.js';
-import { samplesOf } from './redoc-tabs.js';
+import { fillWhenIdle } from './redoc-rest.js';
 
 setUpMenuStandIn();
 const startRedoc = setUpRedocOnDemand();
@@ -16,9 +17,11 @@ const parsed = () => {
   if (!container) return;
   if (container.firstElementChild) {
     keepAnchorsBelowHeader(container);
-    // The samples a tapped code-sample tab shows, fetched once the page is in, not before.
-    if (document.readyState === 'complete') void samplesOf(container);
-    else addEventListener('load', () => void samplesOf(container), { once: true });
+    // The sections the HTML left out, fetched once the page is in, not before, and put in while
+    // the page is idle.
+    const loaded = () => void fillWhenIdle(container);
+    if (document.readyState === 'complete') loaded();
+    else addEventListener('load', loaded, { once: true });
   } else startRedoc();
 };
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', parsed, { once: true });

@@ -3,7 +3,8 @@
 // (redoc-on-demand.ts), which on a slow phone is seconds of start-up: so a tap on a sample tab
 // (TypeScript, curl, Python, PHP) is answered here at once — the tab is marked selected and the
 // sample's code block shows that tab's code, highlighted by the docs build as Redoc highlights it
-// (`samples.json`, named by `#redoc`'s `data-samples`) — while Redoc starts. React checks neither
+// (`<operationId>.json` in the folder `#redoc`'s `data-samples` names, fetched on the first tap on
+// one of the operation's tabs: a few kB) — while Redoc starts. React checks neither
 // attributes nor a code block's raw HTML when it hydrates, so the stand-in changes only those; once
 // Redoc is live, it puts them back as Redoc rendered them and taps the tab shown, which Redoc then
 // selects itself. Tabs of a response or of a request's payload are left to Redoc.
@@ -26,24 +27,26 @@ interface Switched {
 const tabAttributes = ['aria-selected', 'class', 'tabindex'] as const;
 const selectedClass = 'react-tabs__tab--selected';
 
-/** Operation id → tab label → highlighted code, fetched once, when first needed. */
-let samples: Promise<Record<string, Record<string, string>>> | undefined;
+/** Operation id → its samples (tab label → highlighted code), each fetched once, when first needed. */
+const samples = new Map<string, Promise<Record<string, string>>>();
 const switched = new Map<Element, Switched>();
 
 /**
- * Fetches the highlighted samples `container` names, once (none if it names none or the fetch
- * fails). The stand-in calls it when the page has loaded, at low priority, so that a first tap on a
- * tab need not wait for the network.
+ * Fetches the highlighted samples of `operation` from the folder `container` names, once (none if
+ * it names none or the fetch fails).
  */
-export const samplesOf = (container: HTMLElement) => {
-  const file = container.dataset.samples;
-  samples ??= file
-    ? fetch(new URL(file, location.href), { priority: 'low' })
-        .then((response) => (response.ok ? response.json() : {}))
-        .catch(() => ({}))
-    : Promise.resolve({});
-  return samples;
-};
+function samplesOf(container: HTMLElement, operation: string): Promise<Record<string, string>> {
+  const folder = container.dataset.samples;
+  const known =
+    samples.get(operation) ??
+    (folder
+      ? fetch(new URL(`${folder}${encodeURIComponent(operation)}.json`, location.href))
+          .then((response) => (response.ok ? (response.json() as Promise<Record<string, string>>) : {}))
+          .catch(() => ({}))
+      : Promise.resolve({}));
+  samples.set(operation, known);
+  return known;
+}
 
 /** Marks `chosen` the selected one of `state`'s tabs. */
 function select(state: Switched, chosen: HTMLElement) {
@@ -87,27 +90,27 @@ function switchedOf(tab: HTMLElement): Switched | undefined {
 
 /**
  * Answers a use of `target` if it is a code-sample tab of the reference in `container` and Redoc
- * has not started: shows the tab's sample (once the samples are fetched). True if it answers.
+ * has not started: shows the tab's sample (once the operation's samples are fetched). Resolves
+ * once it has (or could not), if it answers; false if it does not.
  */
-export function answerSampleTab(container: HTMLElement, target: Element): boolean {
+export function answerSampleTab(container: HTMLElement, target: Element): Promise<void> | false {
   if (container.dataset.redocStarted !== undefined) return false;
   const tab = target.closest<HTMLElement>('[id^="operation/"] [role="tab"]');
   const operation = tab?.closest('[id^="operation/"]')?.id.replace(/^operation\//, '');
   const state = tab && switchedOf(tab);
   if (!tab || !operation || !state) return false;
   state.chosen = tab;
-  void samplesOf(container).then((all) => {
+  return samplesOf(container, operation).then((tabs) => {
     // A later tap, or Redoc live, has had the last word.
     if (state.chosen !== tab || container.dataset.redocStarted !== undefined) return;
     const html =
       tab === state.tabs.find(({ attributes }) => attributes['aria-selected'] === 'true')?.tab
         ? state.html
-        : all[operation]?.[tab.textContent?.trim() ?? ''];
+        : tabs[tab.textContent?.trim() ?? ''];
     if (html === undefined) return;
     state.code.innerHTML = html;
     select(state, tab);
   });
-  return true;
 }
 
 /**
