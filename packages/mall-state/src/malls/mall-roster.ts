@@ -141,7 +141,7 @@ export function createMallRoster(
   const touch = async (mallId: string) => {
     lastUse.delete(mallId);
     lastUse.set(mallId, { at: now() });
-    for (const [idleId, use] of idleMalls()) await drop(idleId, use);
+    await expire();
     // Within the cap (the common case) there is no surplus to list.
     if (lastUse.size <= maxMalls) return;
     // The surplus, least recently used first, apart from malls whose drop is under way.
