@@ -284,28 +284,47 @@ describe('the control API’s event operations', () => {
   });
 });
 
-describe('retries, timeouts, resends and test sends (the test’s timers)', () => {
-  let receiver: Awaited<ReturnType<typeof scriptedReceiver>>;
-  let served: Awaited<ReturnType<typeof startMockServers>>;
-  const timers = manualTimers();
-  const policy = { timeoutMs: 2_000, maxAttempts: 3, backoffMs: 1_000 };
+type ScriptedReceiver = Awaited<ReturnType<typeof scriptedReceiver>>;
+type Served = Awaited<ReturnType<typeof startMockServers>>;
+
+/** Delivery policy of the describe blocks on the test's timers. */
+const policy = { timeoutMs: 2_000, maxAttempts: 3, backoffMs: 1_000 };
+
+/**
+ * A scripted receiver and an admin mock on the sandbox whose events run on the test's timers,
+ * started before a describe block's tests and closed after them; with `registered`, the mock sends
+ * every event to the receiver under `policy`, otherwise events wait for a dispatcher to take them.
+ */
+function adminMockOnTimers(registered: boolean) {
+  const live = { timers: manualTimers() } as {
+    timers: ReturnType<typeof manualTimers>;
+    receiver: ScriptedReceiver;
+    served: Served;
+  };
   beforeAll(async () => {
-    receiver = await scriptedReceiver();
-    served = await startMockServers({
+    live.receiver = await scriptedReceiver();
+    live.served = await startMockServers({
       apis: ['admin'],
       ports: { admin: 0 },
       sandbox: {},
-      events: { receiver: { url: receiver.url, key: 'k-1' }, timers, policy },
+      events: registered
+        ? { receiver: { url: live.receiver.url, key: 'k-1' }, timers: live.timers, policy }
+        : { timers: live.timers },
     });
   }, 60_000);
   afterAll(async () => {
-    await served?.close();
-    await receiver?.close();
+    await live.served?.close();
+    await live.receiver?.close();
   });
-  afterEach(() => receiver.set(200));
+  return live;
+}
 
-  const sandbox = () => served.sandbox as NonNullable<typeof served.sandbox>;
-  const delivery = () => served.events as NonNullable<typeof served.events>;
+describe('retries, timeouts, resends and test sends (the test’s timers)', () => {
+  const live = adminMockOnTimers(true);
+  afterEach(() => live.receiver.set(200));
+
+  const sandbox = () => live.served.sandbox as NonNullable<typeof live.served.sandbox>;
+  const delivery = () => live.served.events as NonNullable<typeof live.served.events>;
   const logs = async (mallId: string, query: Body = {}) =>
     ((await sandbox().handle(admin('listWebhookLogs', mallId, { query }))) as { body: Body }).body
       .logs as Body[];
@@ -317,20 +336,20 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
     ).body.product;
 
   it('retries a failing receiver after a doubling backoff until it accepts, logging each attempt', async () => {
-    receiver.set(500);
+    live.receiver.set(500);
     const product = await createProduct('retry', 'Flaky hook');
     await delivery().dispatcher.idle();
     expect((await logs('retry')).map((log) => [log.log_type, log.success, log.response_http_code])).toEqual([
       ['G', 'F', 500],
     ]);
-    timers.advance(999);
+    live.timers.advance(999);
     await delivery().dispatcher.idle();
     expect(await logs('retry')).toHaveLength(1);
-    timers.advance(1);
+    live.timers.advance(1);
     await delivery().dispatcher.idle();
     expect(await logs('retry')).toHaveLength(2);
-    receiver.set(200);
-    timers.advance(2_000);
+    live.receiver.set(200);
+    live.timers.advance(2_000);
     await delivery().dispatcher.idle();
     const log = await logs('retry');
     expect(log.map((entry) => [entry.log_type, entry.success, entry.response_http_code])).toEqual([
@@ -340,12 +359,12 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
     ]);
     expect(new Set(log.map((entry) => entry.trace_id)).size).toBe(1);
     expect(JSON.parse(log[2]?.request_body).resource.product_no).toBe(product.product_no);
-    expect(receiver.headers.at(-1)?.['x-api-key']).toBe('k-1');
+    expect(live.receiver.headers.at(-1)?.['x-api-key']).toBe('k-1');
     expect(await logs('retry', { success: 'F' })).toHaveLength(2);
   });
 
   it('delays, drops and duplicates deliveries as the mall’s fault rules say', async () => {
-    const control = createControlClient(served.mocks[0]?.url as string);
+    const control = createControlClient(live.served.mocks[0]?.url as string);
     const onDeliveries = { api: 'webhooks' as const, event_no: 90001 };
     // A fault on requests only, which deliveries ignore.
     await control.addFault('faulty', { action: { kind: 'delay', minMs: 60_000 } });
@@ -356,23 +375,23 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
       action: { kind: 'delay', minMs: 5_000 },
       times: 1,
     });
-    const before = receiver.bodies.length;
+    const before = live.receiver.bodies.length;
     const twice = await createProduct('faulty', 'Twice hook');
     await delivery().dispatcher.idle();
-    expect(receiver.bodies.slice(before).map((body) => body.resource.product_no)).toEqual([
+    expect(live.receiver.bodies.slice(before).map((body) => body.resource.product_no)).toEqual([
       twice.product_no,
       twice.product_no,
     ]);
     await createProduct('faulty', 'Lost hook');
     await delivery().dispatcher.idle();
-    expect(receiver.bodies).toHaveLength(before + 2);
-    const start = timers.now();
+    expect(live.receiver.bodies).toHaveLength(before + 2);
+    const start = live.timers.now();
     const late = await createProduct('faulty', 'Late hook');
-    while (!timers.waitsUntil(start + 5_000)) await new Promise((resolve) => setImmediate(resolve));
-    expect(receiver.bodies).toHaveLength(before + 2);
-    timers.advance(5_000);
+    while (!live.timers.waitsUntil(start + 5_000)) await new Promise((resolve) => setImmediate(resolve));
+    expect(live.receiver.bodies).toHaveLength(before + 2);
+    live.timers.advance(5_000);
     await delivery().dispatcher.idle();
-    expect(receiver.bodies.at(-1)?.resource.product_no).toBe(late.product_no);
+    expect(live.receiver.bodies.at(-1)?.resource.product_no).toBe(late.product_no);
     expect(
       (await logs('faulty')).map((log) => [JSON.parse(log.request_body).resource.product_name, log.success]),
     ).toEqual([
@@ -382,13 +401,13 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
       ['Late hook', 'T'],
     ]);
     // The lost one is not retried.
-    timers.advance(60_000);
+    live.timers.advance(60_000);
     await delivery().dispatcher.idle();
     expect(await logs('faulty')).toHaveLength(4);
   });
 
   it('refuses a fault mixing deliveries and requests, naming the key', async () => {
-    const control = createControlClient(served.mocks[0]?.url as string);
+    const control = createControlClient(live.served.mocks[0]?.url as string);
     for (const [fault, name] of [
       [{ action: { kind: 'duplicate' } }, 'action.kind'],
       [{ match: { event_no: 90001 }, action: { kind: 'drop' } }, 'match.event_no'],
@@ -407,11 +426,11 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
   });
 
   it('stops after the last attempt', async () => {
-    receiver.set(503);
+    live.receiver.set(503);
     await createProduct('give-up', 'Dead hook');
     await delivery().dispatcher.idle();
     for (const wait of [1_000, 2_000, 4_000, 8_000]) {
-      timers.advance(wait);
+      live.timers.advance(wait);
       await delivery().dispatcher.idle();
     }
     expect((await logs('give-up')).map((entry) => entry.success)).toEqual(['F', 'F', 'F']);
@@ -419,7 +438,7 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
   });
 
   it('a hanging receiver costs its timeout, and the API answers meanwhile', async () => {
-    receiver.set('hang');
+    live.receiver.set('hang');
     await createProduct('hang', 'Slow hook');
     // The delivery hangs; the mall keeps answering reads and writes.
     await expect(createProduct('hang', 'Second hook')).resolves.toMatchObject({
@@ -428,8 +447,8 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
     const listed = await sandbox().handle(admin('countProducts', 'hang'));
     expect(listed).toMatchObject({ ok: true, body: { count: expect.any(Number) } });
     expect(await logs('hang')).toEqual([]);
-    receiver.set(200);
-    timers.advance(policy.timeoutMs);
+    live.receiver.set(200);
+    live.timers.advance(policy.timeoutMs);
     await delivery().dispatcher.idle();
     const [timedOut] = await logs('hang');
     expect(timedOut).toMatchObject({ success: 'F', response_http_code: null, response_body: null });
@@ -454,28 +473,12 @@ describe('retries, timeouts, resends and test sends (the test’s timers)', () =
 });
 
 describe('the longest delivery delay within a claim (the test’s timers)', () => {
-  let receiver: Awaited<ReturnType<typeof scriptedReceiver>>;
-  let served: Awaited<ReturnType<typeof startMockServers>>;
-  const timers = manualTimers();
-  const policy = { timeoutMs: 2_000, maxAttempts: 3, backoffMs: 1_000 };
-  beforeAll(async () => {
-    receiver = await scriptedReceiver();
-    // No receiver here: the events wait until the test's two dispatchers take them.
-    served = await startMockServers({
-      apis: ['admin'],
-      ports: { admin: 0 },
-      sandbox: {},
-      events: { timers },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await served?.close();
-    await receiver?.close();
-  });
+  // No receiver registered: the events wait until the test's two dispatchers take them.
+  const live = adminMockOnTimers(false);
 
   it('a batch of deliveries each delayed the longest is sent once, though another dispatcher looks meanwhile', async () => {
     const longest = deliveryDelayBound(await loadSpec('control'));
-    const sandbox = served.sandbox as NonNullable<typeof served.sandbox>;
+    const sandbox = live.served.sandbox as NonNullable<typeof live.served.sandbox>;
     for (let product = 1; product <= claimBatchSize; product++)
       await sandbox.handle(
         admin('createProduct', 'late', {
@@ -485,35 +488,35 @@ describe('the longest delivery delay within a claim (the test’s timers)', () =
     const dispatcher = () =>
       createEventDispatcher({
         events: sandbox.events,
-        receiverOf: async () => ({ url: receiver.url }),
+        receiverOf: async () => ({ url: live.receiver.url }),
         faultOf: async () => ({ kind: 'delay', minMs: longest, maxMs: longest }),
-        timers,
+        timers: live.timers,
         policy,
         maxDelayMs: longest,
       });
     const [first, second] = [dispatcher(), dispatcher()];
     first.kick('late');
     for (let sent = 0; sent < claimBatchSize; sent++) {
-      const at = timers.now() + longest;
-      while (!timers.waitsUntil(at)) await new Promise((resolve) => setImmediate(resolve));
+      const at = live.timers.now() + longest;
+      while (!live.timers.waitsUntil(at)) await new Promise((resolve) => setImmediate(resolve));
       // The first holds its claim while it waits: the second finds nothing to send.
       second.kick('late');
       await second.idle();
-      expect(receiver.bodies).toHaveLength(sent);
-      timers.advance(longest);
-      await receiver.arrived(sent + 1);
+      expect(live.receiver.bodies).toHaveLength(sent);
+      live.timers.advance(longest);
+      await live.receiver.arrived(sent + 1);
     }
     await first.idle();
     second.kick('late');
     await second.idle();
-    expect(receiver.bodies.map((body) => body.resource.product_name)).toEqual(
+    expect(live.receiver.bodies.map((body) => body.resource.product_name)).toEqual(
       Array.from({ length: claimBatchSize }, (_, index) => `Late ${index + 1}`),
     );
     await Promise.all([first.close(), second.close()]);
   });
 
   it('refuses a delivery delay beyond the longest, naming the key', async () => {
-    const control = createControlClient(served.mocks[0]?.url as string);
+    const control = createControlClient(live.served.mocks[0]?.url as string);
     const longest = deliveryDelayBound(await loadSpec('control'));
     const refused = await control
       .addFault('late', {
