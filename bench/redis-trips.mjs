@@ -10,8 +10,11 @@
 // the statements the mock sent it per GET (each a round trip; counted in `pg`'s Client.query, as
 // loaded from the measured build's place). `--mix` serves the three APIs and measures every request
 // of the GET mix the throughput benchmarks send (support/request-mix.mjs) instead of the admin GET,
-// with the limits off: a row per request and the mix's mean (one request of each).
-//   node bench/redis-trips.mjs [--requests 30] [--compare-dist DIR] [--postgres] [--mix]
+// with the limits off: a row per request and the mix's mean (one request of each). `--concurrent N`
+// sends each request N at a time instead of one at a time (as concurrent clients do, so the
+// figures show what a replica shares between requests that arrive together); `scripts` counts the
+// Lua script calls (EVALSHA, EVAL) among the commands.
+//   node bench/redis-trips.mjs [--requests 30] [--concurrent 1] [--compare-dist DIR] [--postgres] [--mix]
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,12 +30,14 @@ const { values } = parseArgs({
     'compare-dist': { type: 'string' },
     postgres: { type: 'boolean', default: false },
     mix: { type: 'boolean', default: false },
+    concurrent: { type: 'string', default: '1' },
   },
 });
 const requests = Number(values.requests);
+const concurrent = Number(values.concurrent);
 const thisBuild = join(import.meta.dirname, '..', 'packages/mock-server/dist');
 
-/** @typedef {{ commands: number, reads: number, bytes: number, statements: number }} RedisCounts */
+/** @typedef {{ commands: number, scripts: number, reads: number, bytes: number, statements: number }} RedisCounts */
 
 /**
  * Counts the statements sent through the `pg` a build at `dist` loads (its Client.query).
@@ -49,14 +54,20 @@ function countStatements(dist) {
   return counter;
 }
 
-/** Redis's totals so far: commands run (but INFO), read events, bytes received. */
+/** Redis's totals so far: commands run (but INFO), script calls, read events, bytes received. */
 async function totals(/** @type {Redis} */ redis) {
   const text = `${await redis.info('stats')}${await redis.info('commandstats')}`;
   const stat = (/** @type {string} */ name) => Number(new RegExp(`${name}:(\\d+)`).exec(text)?.[1] ?? 0);
-  const commands = [...text.matchAll(/cmdstat_(\w+):calls=(\d+)/g)]
-    .filter(([, command]) => command !== 'info')
-    .reduce((sum, [, , calls]) => sum + Number(calls), 0);
-  return { commands, reads: stat('total_reads_processed'), bytes: stat('total_net_input_bytes') };
+  const calls = [...text.matchAll(/cmdstat_(\w+):calls=(\d+)/g)];
+  /** @param {(command: string) => boolean} counted */
+  const sum = (counted) =>
+    calls.filter(([, command]) => counted(String(command))).reduce((total, [, , n]) => total + Number(n), 0);
+  return {
+    commands: sum((command) => command !== 'info'),
+    scripts: sum((command) => command === 'evalsha' || command === 'eval'),
+    reads: stat('total_reads_processed'),
+    bytes: stat('total_net_input_bytes'),
+  };
 }
 
 /** @typedef {{ label: string, send: () => Promise<void> }} Measured a request measured: its label, and how to send it (resolves once answered 2xx) */
@@ -126,13 +137,15 @@ async function perRequest(dist, url, rateLimit, postgres) {
       const before = await totals(redis);
       const sentBefore = statements.sent;
       // Fewer calls than the admin bucket's 40, so every one is admitted with the limits on too.
-      for (let i = 0; i < requests; i++) await send();
+      for (let i = 0; i < requests; i += concurrent)
+        await Promise.all(Array.from({ length: Math.min(concurrent, requests - i) }, send));
       const after = await totals(redis);
       const sent = statements.sent - sentBefore;
       // The first totals' two INFO calls are read events of their own (their commands are left out).
       counted.push({
         label,
         commands: (after.commands - before.commands) / requests,
+        scripts: (after.scripts - before.scripts) / requests,
         reads: (after.reads - before.reads - 2) / requests,
         bytes: (after.bytes - before.bytes) / requests,
         statements: sent / requests,
@@ -146,6 +159,8 @@ async function perRequest(dist, url, rateLimit, postgres) {
 }
 
 if (requests >= 40) throw new Error('--requests must stay under the admin bucket of 40');
+if (!(Number.isInteger(concurrent) && concurrent >= 1))
+  throw new Error('--concurrent must be a positive integer');
 const server = await startRedis();
 const database = values.postgres
   ? await /** @type {typeof import('@mall-api/test-support/postgres-server')} */ (
@@ -159,12 +174,12 @@ try {
   ];
   const width = values.mix ? 48 : 12;
   process.stdout.write(
-    `${'build'.padEnd(width)} rate limits  commands  writes  bytes   (per ${values.mix ? 'request' : 'admin GET'}, Redis side)${database ? '  PostgreSQL statements' : ''}\n`,
+    `${'build'.padEnd(width)} rate limits  commands  scripts  writes  bytes   (per ${values.mix ? 'request' : 'admin GET'}, Redis side, ${concurrent} at a time)${database ? '  PostgreSQL statements' : ''}\n`,
   );
   /** @param {string} label @param {string} rateLimit @param {RedisCounts} counts */
   const row = (label, rateLimit, counts) =>
     process.stdout.write(
-      `${label.padEnd(width)} ${rateLimit.padEnd(12)} ${counts.commands.toFixed(1).padStart(8)}  ${counts.reads.toFixed(1).padStart(6)}  ${counts.bytes.toFixed(0).padStart(5)}${database ? counts.statements.toFixed(2).padStart(25) : ''}\n`,
+      `${label.padEnd(width)} ${rateLimit.padEnd(12)} ${counts.commands.toFixed(1).padStart(8)}  ${counts.scripts.toFixed(2).padStart(7)}  ${counts.reads.toFixed(1).padStart(6)}  ${counts.bytes.toFixed(0).padStart(5)}${database ? counts.statements.toFixed(2).padStart(25) : ''}\n`,
     );
   for (const [label, dist] of builds)
     for (const rateLimit of /** @type {('on' | 'off')[]} */ (values.mix ? ['off'] : ['on', 'off'])) {
@@ -174,6 +189,7 @@ try {
       const mean = (key) => counted.reduce((sum, one) => sum + one[key], 0) / counted.length;
       row(values.mix ? `${label} (mix mean)` : String(label), rateLimit, {
         commands: mean('commands'),
+        scripts: mean('scripts'),
         reads: mean('reads'),
         bytes: mean('bytes'),
         statements: mean('statements'),

@@ -1,10 +1,12 @@
 // The journal at the function, in memory and in Redis alike: per-mall order and filters, the
 // bounds (entries and bytes per mall, bytes overall), and redaction of credentials and
-// tokens wherever they sit in a query or body.
+// tokens wherever they sit in a query or body; in Redis, entries recorded together go in one call
+// of its script, in order, and a failed call fails every one of them.
 import { describe, expect, it } from 'vitest';
 import { redisJournal } from '../redis/redis-journal.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import { createJournal, type Journal, type JournalLimits, redactSecrets } from './journal.js';
+import { StoreUnavailableError } from './store-unavailable.js';
 
 const redis = useTestRedis();
 const implementations: [string, (limits?: JournalLimits) => Promise<Journal>][] = [
@@ -149,5 +151,42 @@ describe('journal (memory)', () => {
       client_secret: '[redacted]',
       request: { product_code: 'P1', access_token: '[redacted]' },
     });
+  });
+});
+
+describe('journal (redis, entries recorded together)', () => {
+  it('sends entries recorded together as one call of its script, each mall’s in order', async () => {
+    const shared = await redis.connect();
+    const journal = redisJournal(shared);
+    await journal.record('warmup', entry('/warmup'));
+    const scriptCalls = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await shared.client.info('commandstats'))?.[1] ?? 0);
+    const before = await scriptCalls();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => journal.record(i % 2 ? 'odd' : 'even', entry(`/call/${i}`))),
+    );
+    expect(await scriptCalls()).toBe(before + 1);
+    const odd = await journal.entries('odd');
+    expect(odd.map((one) => one.path)).toEqual(['/call/1', '/call/3', '/call/5', '/call/7', '/call/9']);
+    const even = await journal.entries('even');
+    expect(even.map((one) => one.path)).toEqual(['/call/0', '/call/2', '/call/4', '/call/6', '/call/8']);
+    const sequences = [...odd, ...even].map((one) => one.sequence).sort((a, b) => a - b);
+    expect(new Set(sequences).size).toBe(10);
+    expect(sequences[9]).toBe((sequences[0] ?? 0) + 9);
+  });
+
+  it('fails every entry of a call that fails', async () => {
+    const shared = await redis.connect();
+    const journal = redisJournal(shared);
+    await journal.record('shop', entry('/before'));
+    shared.client.disconnect();
+    const results = await Promise.allSettled([
+      journal.record('shop', entry('/a')),
+      journal.record('other', entry('/b')),
+    ]);
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+    }
   });
 });

@@ -185,23 +185,34 @@ class Queue<T> {
   }
 }
 
+/** The last time turned into ISO 8601 text, and that text: entries recorded together share it. */
+let lastTime = { ms: Number.NaN, iso: '' };
+
+/** Epoch milliseconds as ISO 8601 text. */
+function isoTime(ms: number): string {
+  if (ms !== lastTime.ms) lastTime = { ms, iso: new Date(ms).toISOString() };
+  return lastTime.iso;
+}
+
 /** The entry of a recorded request (its query parsed, or as text), with secrets redacted. */
 export const entryOf = (
   sequence: number,
   { receivedAtMs, query: given, body, ...rest }: JournalInput | KeptInput,
 ): JournalEntry => {
   const query = typeof given === 'string' ? new URLSearchParams(given) : given;
+  // A query's values are text (or lists of it): a secret-named parameter is redacted whole.
   const record: Record<string, string | string[]> = {};
-  for (const key of new Set(query.keys())) {
-    const values = query.getAll(key);
-    record[key] = values.length === 1 ? (values[0] ?? '') : values;
-  }
+  if (query.size > 0)
+    for (const key of new Set(query.keys())) {
+      const values = query.getAll(key);
+      record[key] = secretKeys.test(key) ? '[redacted]' : values.length === 1 ? (values[0] ?? '') : values;
+    }
   return {
     ...rest,
     sequence,
-    receivedAt: new Date(receivedAtMs).toISOString(),
-    query: redactSecrets(record) as JournalEntry['query'],
-    body: redactSecrets(body),
+    receivedAt: isoTime(receivedAtMs),
+    query: record,
+    body: body === null ? null : redactSecrets(body),
   };
 };
 

@@ -3,7 +3,8 @@
 // renew marks only a mall on the roster, a mall used after it was found idle or chosen by the cap
 // is kept, a mall whose drop failed stays
 // until a later run drops it, and its limits are checked; on Redis, idle expiry follows Redis's
-// clock, not the clock of the replica that looks.
+// clock, not the clock of the replica that looks, and a read of a mall the replica marked moments
+// ago sends no mark then but marks the mall once that moment has passed.
 import { describe, expect, it, vi } from 'vitest';
 import { redisMallRoster } from '../redis/redis-mall-roster.js';
 import { useTestRedis } from '../testing/shared-redis.js';
@@ -208,5 +209,77 @@ describe('mall roster (redis, on Redis clock)', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await quick.mallIds()).toEqual([]);
     expect(dropped.sort()).toEqual(['kept', 'other']);
+  });
+});
+
+describe('mall roster (redis, reads marked later)', () => {
+  it('lets a read of a mall marked moments ago through unmarked, and marks it when that moment has passed', async () => {
+    const shared = await redis.connect();
+    const at = { now: 1_000 };
+    // An idle expiry of 60 s: a read within 1 s (a sixtieth) of the last mark sends none.
+    const roster = redisMallRoster(
+      shared,
+      async () => {},
+      { idleMs: 60_000 },
+      () => at.now,
+    );
+    const lastUse = async () => Number(await shared.client.zscore(`${shared.prefix}malls`, 'shop'));
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      await roster.touch('shop');
+      expect(await lastUse()).toBe(1_000);
+      at.now = 1_500;
+      expect(await roster.renew('shop', 'read')).toBe(true);
+      expect(await lastUse()).toBe(1_000);
+      // The read's use is marked when the second since the last mark has passed.
+      await vi.advanceTimersByTimeAsync(500);
+      await vi.waitFor(async () => expect(await lastUse()).toBe(1_500));
+      // A read past that second, and any write, send their mark at once.
+      at.now = 2_600;
+      expect(await roster.renew('shop', 'read')).toBe(true);
+      expect(await lastUse()).toBe(2_600);
+      expect(await roster.renew('shop', 'write')).toBe(true);
+      expect(await lastUse()).toBe(2_601);
+      expect(await roster.renew('stranger', 'read')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('adds back, when it marks them, the malls a read let through that were dropped meanwhile', async () => {
+    const shared = await redis.connect();
+    const at = { now: 1_000 };
+    const roster = redisMallRoster(
+      shared,
+      async () => {},
+      { idleMs: 60_000 },
+      () => at.now,
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      await roster.touch('shop');
+      // Another replica's cap dropped it (its last use is gone from the set).
+      await shared.client.zrem(`${shared.prefix}malls`, 'shop');
+      at.now = 1_200;
+      expect(await roster.renew('shop', 'read')).toBe(true);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await vi.waitFor(async () => expect(await roster.mallIds()).toEqual(['shop']));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('marks every read when malls never expire', async () => {
+    const shared = await redis.connect();
+    const at = { now: 1_000 };
+    const roster = redisMallRoster(
+      shared,
+      async () => {},
+      { idleMs: 0 },
+      () => at.now,
+    );
+    await roster.touch('shop');
+    expect(await roster.renew('shop', 'read')).toBe(true);
+    expect(Number(await shared.client.zscore(`${shared.prefix}malls`, 'shop'))).toBe(1_001);
   });
 });

@@ -33,9 +33,11 @@ export interface MallRoster {
   touch(mallId: string): Promise<void>;
   /**
    * Marks a mall used now if it is on the roster, then drops idle malls as `touch` does; false
-   * (nothing changed) when it is not on the roster.
+   * (nothing changed) when it is not on the roster. For a `read` (which loses nothing to a drop) a
+   * roster whose marks cost a round trip may answer true at once when it marked the mall moments
+   * ago, and mark the use a little later instead (redis/redis-mall-roster.ts).
    */
-  renew(mallId: string): Promise<boolean>;
+  renew(mallId: string, use?: 'read' | 'write'): Promise<boolean>;
   /**
    * Puts malls found at start (a data directory's, a database's) on the roster as used now,
    * leaving the last use of any it has already (a shared roster another replica keeps).

@@ -1,13 +1,18 @@
 // The request journals in Redis, shared by every replica: per mall a list of entries in arrival
 // order (`<prefix>mall:<id>:journal`) and the estimated bytes it holds (`…:journal:bytes`), plus
 // the bytes of every journal (`<prefix>journal:bytes`) and a sorted set of the journals by the
-// number of their oldest entry (`<prefix>journal:malls`). One Lua script appends an entry with the
-// next number of a deployment-wide sequence, drops the mall's oldest entries past its entry and
-// byte bounds, then, while every journal together holds more than the overall bytes, the oldest
-// entry of any mall (the mall whose oldest entry is oldest goes first) — atomically, so the
-// journal of a mall lists every call whichever replica took it, in order, and the bounds hold for
-// the deployment. Entries are redacted before they are stored. Both scripts are ioredis commands
-// (`defineCommand`): sent by SHA-1 (EVALSHA), their text only when Redis does not hold it yet.
+// number of their oldest entry (`<prefix>journal:malls`). One Lua script appends entries, each with
+// the next number of a deployment-wide sequence, and after each drops its mall's oldest entries past
+// the entry and byte bounds, then, while every journal together holds more than the overall bytes,
+// the oldest entry of any mall (the mall whose oldest entry is oldest goes first) — atomically, so
+// the journal of a mall lists every call whichever replica took it, in order, and the bounds hold
+// for the deployment. Entries are redacted before they are stored. The entries a replica records
+// while one event-loop turn's I/O is handled go to Redis together, as one call of the script (a
+// group commit, sent from `setImmediate`): each caller's promise settles when the whole call does,
+// so every entry is committed before its request is answered, and a failed call fails every one of
+// them; reading or clearing a journal sends the entries waiting first, so it sees them in order.
+// Both scripts are ioredis commands (`defineCommand`): sent by SHA-1 (EVALSHA), their text only
+// when Redis does not hold it yet.
 import type { Result } from 'ioredis';
 import {
   defaultJournalLimits,
@@ -22,63 +27,61 @@ import { mallKey, type SharedRedis } from './redis-connection.js';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** {@link recordScript}: gives the entry's sequence number. */
-    mallJournalRecord(
-      list: string,
-      bytes: string,
-      sequence: string,
-      total: string,
-      journals: string,
-      entry: string,
-      entryBytes: number,
-      maxEntries: number,
-      maxMallBytes: number,
-      maxTotalBytes: number,
-    ): Result<number, Context>;
+    /** {@link recordScript}: gives 0. */
+    mallJournalRecord(...keysThenArgs: (string | number)[]): Result<number, Context>;
     /** {@link clearScript}: gives how many entries went. */
     mallJournalClear(list: string, bytes: string, total: string, journals: string): Result<number, Context>;
   }
 }
 
 /**
- * KEYS: list, bytes, sequence, total bytes, journals by oldest entry. ARGV: entry JSON, its bytes,
- * max entries, max mall bytes, max total bytes. A mall's bytes key is its list key and `:bytes`.
+ * KEYS: sequence, total bytes, journals by oldest entry, then per entry its mall's list (whose bytes
+ * key is the list's key and `:bytes`). ARGV: max entries, max mall bytes, max total bytes, then per
+ * entry its JSON and its bytes. Appends the entries in order; gives 0. A list that was empty (its
+ * RPUSH gives 1) is not in the journals by oldest entry yet, and a journal within its bounds costs
+ * no command besides the appending ones.
  */
 const recordScript = `
-local sequence = redis.call('INCR', KEYS[3])
-redis.call('RPUSH', KEYS[1], sequence .. ' ' .. ARGV[2] .. ' ' .. ARGV[1])
-redis.call('ZADD', KEYS[5], 'NX', sequence, KEYS[1])
-local bytes = redis.call('INCRBY', KEYS[2], ARGV[2])
-local total = redis.call('INCRBY', KEYS[4], ARGV[2])
+local maxEntries, maxMallBytes, maxTotal = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local function dropOldest(list)
   local oldest = redis.call('LPOP', list)
   if not oldest then
-    redis.call('ZREM', KEYS[5], list)
+    redis.call('ZREM', KEYS[3], list)
     return nil
   end
   local size = tonumber(string.match(oldest, '^%d+ (%d+) '))
   redis.call('DECRBY', list .. ':bytes', size)
-  total = redis.call('DECRBY', KEYS[4], size)
+  redis.call('DECRBY', KEYS[2], size)
   local following = redis.call('LINDEX', list, 0)
   if following then
-    redis.call('ZADD', KEYS[5], 'XX', tonumber(string.match(following, '^(%d+) ')), list)
+    redis.call('ZADD', KEYS[3], 'XX', tonumber(string.match(following, '^(%d+) ')), list)
   else
-    redis.call('ZREM', KEYS[5], list)
+    redis.call('ZREM', KEYS[3], list)
     redis.call('DEL', list .. ':bytes')
   end
   return size
 end
-while redis.call('LLEN', KEYS[1]) > tonumber(ARGV[3]) or bytes > tonumber(ARGV[4]) do
-  local size = dropOldest(KEYS[1])
-  if not size then break end
-  bytes = bytes - size
+local count = #KEYS - 3
+local sequence = redis.call('INCRBY', KEYS[1], count) - count
+for i = 1, count do
+  local list, entry, size = KEYS[3 + i], ARGV[2 + 2 * i], ARGV[3 + 2 * i]
+  sequence = sequence + 1
+  local length = redis.call('RPUSH', list, sequence .. ' ' .. size .. ' ' .. entry)
+  if length == 1 then redis.call('ZADD', KEYS[3], sequence, list) end
+  local bytes = redis.call('INCRBY', list .. ':bytes', size)
+  local total = redis.call('INCRBY', KEYS[2], size)
+  while length > maxEntries or bytes > maxMallBytes do
+    local dropped = dropOldest(list)
+    if not dropped then break end
+    length, bytes, total = length - 1, bytes - dropped, total - dropped
+  end
+  while total > maxTotal do
+    local oldest = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+    if not oldest then break end
+    total = total - (dropOldest(oldest) or 0)
+  end
 end
-while total > tonumber(ARGV[5]) do
-  local oldest = redis.call('ZRANGE', KEYS[5], 0, 0)[1]
-  if not oldest then break end
-  dropOldest(oldest)
-end
-return sequence
+return 0
 `;
 
 /**
@@ -114,45 +117,80 @@ function storedEntry(item: string): JournalEntry {
   return { ...(JSON.parse(item.slice(second + 1)) as JournalEntry), sequence: Number(item.slice(0, first)) };
 }
 
+/** The most entries one call of the record script carries (more wait for the next call). */
+const maxBatch = 64;
+
+/** An entry waiting for the next call of the record script, and its caller's settling. */
+interface Pending {
+  readonly list: string;
+  readonly entry: string;
+  readonly bytes: number;
+  readonly settle: { resolve: () => void; reject: (error: unknown) => void };
+}
+
 /** Creates the journal over the shared connection, bounded per mall and overall as `limits` say. */
 export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): Journal {
   const { entries: maxEntries, mallBytes, bytes: maxBytes } = { ...defaultJournalLimits, ...limits };
   const keys = (mallId: string) => redisJournalKeys(shared, mallId);
   const sequence = `${shared.prefix}journal:sequence`;
   const [, , total, journals] = redisJournalKeys(shared, '');
-  shared.client.defineCommand('mallJournalRecord', { numberOfKeys: 5, lua: recordScript });
+  shared.client.defineCommand('mallJournalRecord', { lua: recordScript });
   shared.client.defineCommand('mallJournalClear', { numberOfKeys: 4, lua: clearScript });
+  let waiting: Pending[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  /** Sends the entries waiting, in order, as calls of the record script (none when none wait). */
+  const send = () => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    const batch = waiting;
+    waiting = [];
+    for (let start = 0; start < batch.length; start += maxBatch) {
+      const part = batch.slice(start, start + maxBatch);
+      const args: (string | number)[] = [3 + part.length, sequence, total, journals];
+      for (const { list } of part) args.push(list);
+      args.push(maxEntries, mallBytes, maxBytes);
+      for (const { entry, bytes } of part) args.push(entry, bytes);
+      shared
+        .run((client) => client.mallJournalRecord(...args))
+        .then(
+          () => {
+            for (const { settle } of part) settle.resolve();
+          },
+          (error: unknown) => {
+            for (const { settle } of part) settle.reject(error);
+          },
+        );
+    }
+  };
   return {
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
+      const [list = ''] = keys(mallId);
       const entry = JSON.stringify(entryOf(0, kept.input));
-      const [list = '', bytes = ''] = keys(mallId);
-      return shared.run(async (client) => {
-        await client.mallJournalRecord(
-          list,
-          bytes,
-          sequence,
-          total,
-          journals,
-          entry,
-          kept.bytes,
-          maxEntries,
-          mallBytes,
-          maxBytes,
-        );
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ list, entry, bytes: kept.bytes, settle: { resolve, reject } });
+        if (waiting.length >= maxBatch) send();
+        else scheduled ??= setImmediate(send);
       });
     },
-    entries: (mallId, filter = {}) =>
-      shared.run(async (client) => {
+    entries: (mallId, filter = {}) => {
+      send();
+      return shared.run(async (client) => {
         const [list = ''] = keys(mallId);
         const items = await client.lrange(list, 0, -1);
         return items.map(storedEntry).filter((entry) => matchesFilter(entry, filter));
-      }),
-    clear: (mallId) =>
-      shared.run(async (client) => {
+      });
+    },
+    clear: (mallId) => {
+      send();
+      return shared.run(async (client) => {
         const [list = '', bytes = ''] = keys(mallId);
         return Number(await client.mallJournalClear(list, bytes, total, journals));
-      }),
-    bytes: () => shared.run(async (client) => Number((await client.get(total)) ?? 0)),
+      });
+    },
+    bytes: () => {
+      send();
+      return shared.run(async (client) => Number((await client.get(total)) ?? 0));
+    },
   };
 }

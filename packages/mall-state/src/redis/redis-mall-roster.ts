@@ -14,7 +14,11 @@
 // its lock; one that comes after the first has finished finds it gone and drops nothing. A replica
 // that starts adopts the malls of the store without renewing the last use the set has of them, so
 // a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (the same
-// script, told to add nothing): what a request sends with its rate-limit decision.
+// script, told to add nothing): what a request sends with its rate-limit decision. A read (which
+// loses nothing to a drop) of a mall this replica marked less than a sixtieth of the idle expiry
+// ago sends no mark: its use is marked once that time has passed since (one touch per mall for all
+// the reads it let through), so the set's last use of the mall lags by at most that time and never
+// makes a mall look idle sooner than it is; a write always sends its mark before its work.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import { clockKey } from './redis-clock-offsets.js';
@@ -114,6 +118,12 @@ declare module 'ioredis' {
   }
 }
 
+/** The share of the idle expiry a read's mark may wait for (see the header). */
+const readMarkShare = 1 / 60;
+
+/** What a read whose mark waits answers: its mall is on the roster. */
+const listedAlready: Promise<boolean> = Promise.resolve(true);
+
 /** Pairs of `[id, score]` from a flat WITHSCORES reply. */
 function withScores(flat: readonly string[]): [string, string][] {
   const pairs: [string, string][] = [];
@@ -141,6 +151,16 @@ export function redisMallRoster(
   shared.client.defineCommand('mallRosterRemoveUnused', { numberOfKeys: 1, lua: removeUnusedScript });
   // Malls whose drop this replica has under way (a second touch does not start another).
   const dropping = new Set<string>();
+  // When this replica last marked each mall (its own clock, or the simulated one), and the malls
+  // whose reads it let through unmarked since: their use is marked when `readMarkMs` has passed.
+  const clock = now ?? (() => performance.now());
+  const readMarkMs = idleMs * readMarkShare;
+  const markedAt = new Map<string, number>();
+  const owed = new Set<string>();
+  const forgetOldMarks = () => {
+    const before = clock() - readMarkMs;
+    for (const [mallId, at] of markedAt) if (at <= before) markedAt.delete(mallId);
+  };
   const drop = async (found: readonly [string, string][]) => {
     for (const [mallId, lastUse] of found) {
       if (dropping.has(mallId)) continue;
@@ -161,6 +181,7 @@ export function redisMallRoster(
             ),
           );
           for (const gone of cached) shared.cache.forget(gone);
+          if (claimed === 1) markedAt.delete(mallId);
           return claimed === 1;
         });
         await shared.run((client) => client.mallRosterRemoveUnused(key, mallId, lastUse));
@@ -175,11 +196,18 @@ export function redisMallRoster(
   };
   /** Marks a mall used (only if listed, when asked), then drops idle malls and any past the cap. */
   const touch = async (mallId: string, only: 'listed' | '') => {
+    const sent = clock();
     // One script (sent by its SHA-1): note the use, count the malls, find the idle ones.
     const [count, ...idle] = await shared.run((client) =>
       client.mallRosterTouch(key, mallId, simulated(), idleMs, only),
     );
-    if (count < 0) return false;
+    if (count < 0) {
+      markedAt.delete(mallId);
+      return false;
+    }
+    markedAt.set(mallId, sent);
+    // Malls dropped by other replicas stay here until their marks are too old to count.
+    if (markedAt.size > 2 * maxMalls) forgetOldMarks();
     const idleMalls = withScores(idle);
     await drop(idleMalls);
     const held = count - idleMalls.length;
@@ -189,9 +217,25 @@ export function redisMallRoster(
       );
     return true;
   };
+  /**
+   * Marks the malls whose reads went unmarked (adding one dropped meanwhile, as those reads would
+   * have), and forgets the marks too old to let a read through.
+   */
+  const markOwed = () => {
+    const due = [...owed];
+    owed.clear();
+    for (const mallId of due) touch(mallId, '').catch(() => {});
+    forgetOldMarks();
+  };
   return {
     touch: async (mallId) => void (await touch(mallId, '')),
-    renew: (mallId) => touch(mallId, 'listed'),
+    renew(mallId, use = 'write') {
+      const at = markedAt.get(mallId);
+      if (use === 'write' || at === undefined || clock() - at >= readMarkMs) return touch(mallId, 'listed');
+      if (owed.size === 0) setTimeout(markOwed, Math.max(0, at + readMarkMs - clock())).unref();
+      owed.add(mallId);
+      return listedAlready;
+    },
     async adopt(mallIds) {
       if (mallIds.length > 0)
         await shared.run((client) => client.mallRosterAdopt(key, simulated(), ...mallIds));

@@ -49,8 +49,11 @@ export interface MockMalls {
   reset(mallId: string, to?: MallStart): Promise<MallReset>;
   /** Marks a mall used now (an authenticated request or a control change): see mall-state's roster. */
   touch(mallId: string): Promise<void>;
-  /** Marks a mall used now if it is in use already; false when it is not (see mall-state's roster). */
-  renew(mallId: string): Promise<boolean>;
+  /**
+   * Marks a mall used now if it is in use already; false when it is not. A `read`'s mark may follow
+   * a little later (see mall-state's roster).
+   */
+  renew(mallId: string, use: 'read' | 'write'): Promise<boolean>;
   /** Malls in use (idle ones dropped first). */
   mallIds(): Promise<string[]>;
   /** Stops the timer that drops idle malls. */

@@ -63,6 +63,8 @@ describe.each(implementations)('OAuth store (%s)', (_, open) => {
       ...other,
       expiresAt: start + 2_000,
     });
+    // Read before the reset (a replica remembers what it found): refused all the same after it.
+    expect(await store.accessToken('ra')).toEqual({ ...grant, expiresAt: start + 1_000 });
     await store.revokeMall('m');
     expect(await store.accessToken('ra')).toBeUndefined();
     expect(await store.refreshToken('rr')).toBeUndefined();
@@ -82,6 +84,8 @@ describe.each(implementations)('OAuth store (%s)', (_, open) => {
       ...grant,
       expiresAt: start + 2_000,
     });
+    expect(await store.accessToken('a1')).toEqual({ ...grant, expiresAt: start + 1_000 });
+    // Found again (a replica remembers it): as stored.
     expect(await store.accessToken('a1')).toEqual({ ...grant, expiresAt: start + 1_000 });
     expect(await store.refreshToken('r1')).toEqual({ ...grant, expiresAt: start + 2_000 });
     expect(await store.accessToken('r1')).toBeUndefined();

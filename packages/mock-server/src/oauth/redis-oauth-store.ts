@@ -11,7 +11,9 @@
 // changes until a reset, so replicas keep copies of both that Redis invalidates
 // (mall-state's read cache): a request whose token this replica has seen asks Redis nothing, and a
 // reset on one replica reaches every other before its caller is told. Tokens not found are not
-// kept. The epoch key outlives every record of its mall and no more: each record written creates
+// kept; of those found lately, the key and the record as last parsed are remembered with the text
+// they were parsed from (at most `rememberedTokens`, the oldest forgotten first), so a token sent
+// again is neither hashed nor parsed again while its copy is the same text. The epoch key outlives every record of its mall and no more: each record written creates
 // it (at 0) if absent and stretches its expiry to the record's (PEXPIRE … GT), and a reset raises
 // only an epoch that exists (with no key, no record of the mall exists to revoke), so malls that
 // come and go leave no keys behind. It shares mall-state's Redis connection (the one the per-mall
@@ -24,6 +26,12 @@ import type { CodeRecord, OAuthStore, TokenRecord } from './oauth-store.js';
 
 /** Raises an epoch that exists (INCR keeps the key's expiry); an absent one has nothing to revoke. */
 const raiseExistingEpoch = "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCR', KEYS[1]) end";
+
+/** Access tokens found whose key and record are remembered at most (a tester uses a few). */
+const rememberedTokens = 1024;
+
+/** A record as stored: with the epoch of its mall it was issued in. */
+type Stored<T> = T & { epoch?: number };
 
 /** Creates the store over the shared connection and the malls' clocks. */
 export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthStore {
@@ -46,14 +54,19 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
     batch.set(epochKey(mallId), 0, 'PX', ttlMs, 'NX').pexpire(epochKey(mallId), ttlMs, 'GT');
   /** A record as stored, with the epoch of its mall it was issued in. */
   const stored = (record: object, epoch: number) => JSON.stringify({ ...record, epoch });
-  /** The record of `text`, its mall's clock loaded; undefined when absent or revoked since. */
-  const parsed = async <T extends { mallId: string }>(text: string | null): Promise<T | undefined> => {
-    if (text === null) return undefined;
-    const { epoch, ...record } = JSON.parse(text) as T & { epoch?: number };
+  /** A stored record, its mall's clock loaded; undefined when revoked since. */
+  const current = async <T extends { mallId: string }>({
+    epoch,
+    ...record
+  }: Stored<T>): Promise<T | undefined> => {
     // Each read is its own run (never one inside another), so a failure is logged once.
-    const [current] = await Promise.all([epochOf(record.mallId), clocks.refresh(record.mallId)]);
-    return (epoch ?? 0) < current ? undefined : (record as unknown as T);
+    const [now] = await Promise.all([epochOf(record.mallId), clocks.refresh(record.mallId)]);
+    return (epoch ?? 0) < now ? undefined : (record as unknown as T);
   };
+  /** The record of `text`, its mall's clock loaded; undefined when absent or revoked since. */
+  const parsed = <T extends { mallId: string }>(text: string | null): Promise<T | undefined> =>
+    text === null ? Promise.resolve(undefined) : current(JSON.parse(text) as Stored<T>);
+  const remembered = new Map<string, { key: string; text: string; record: Stored<TokenRecord> }>();
   return {
     putCode: (code, record) =>
       shared.run(async (client) => {
@@ -75,11 +88,21 @@ export function redisOAuthStore(shared: SharedRedis, clocks: MallClocks): OAuthS
           .exec();
       }),
     async accessToken(token) {
-      const access = key('access', token);
+      const known = remembered.get(token);
+      const access = known?.key ?? key('access', token);
       const text = await cache.read(access, () => shared.run((client) => client.get(access)));
       // A token not found is not kept: made-up tokens would crowd out the ones in use.
-      if (text === null) cache.forget(access);
-      return parsed<TokenRecord>(text);
+      if (text === null) {
+        cache.forget(access);
+        remembered.delete(token);
+        return undefined;
+      }
+      if (known?.text === text) return current(known.record);
+      const record = JSON.parse(text) as Stored<TokenRecord>;
+      remembered.delete(token);
+      if (remembered.size >= rememberedTokens) remembered.delete(remembered.keys().next().value as string);
+      remembered.set(token, { key: access, text, record });
+      return current(record);
     },
     refreshToken: async (token) =>
       parsed<TokenRecord>(await shared.run((client) => client.get(key('refresh', token)))),

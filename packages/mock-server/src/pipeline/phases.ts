@@ -62,6 +62,9 @@ export interface MallUse {
   readonly listed: Promise<boolean>;
 }
 
+/** Whether a request only reads (GET, HEAD): it loses nothing to a drop of its mall. */
+export const onlyReads = (method: string): boolean => method === 'GET' || method === 'HEAD';
+
 /**
  * A read's mark of its mall in use, still under way: a GET or HEAD does not wait for it before its
  * work (a read loses nothing to a drop), only before it is answered, with its journal entry, so on

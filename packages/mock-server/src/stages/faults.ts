@@ -15,7 +15,7 @@ import { setTimeout as timer } from 'node:timers/promises';
 import type { AnswerLoss, FaultRules } from '@mall-api/mall-state';
 import { drawProfile } from '../faults/fault-profile.js';
 import { errorEnvelope } from '../http/error-envelope.js';
-import type { Identity, MallUse, PendingMark, Routed } from '../pipeline/phases.js';
+import { type Identity, type MallUse, onlyReads, type PendingMark, type Routed } from '../pipeline/phases.js';
 import type { Reply } from '../pipeline/reply.js';
 import type { Step } from '../pipeline/stage.js';
 
@@ -29,9 +29,6 @@ export type Sleep = (ms: number) => Promise<unknown>;
 export interface Faulted extends PendingMark {
   readonly answerLoss?: AnswerLoss;
 }
-
-/** The methods that only read, whose work need not wait for the mark of their mall in use. */
-const reads = new Set(['GET', 'HEAD']);
 
 /** How the faults stage waits and the longest it may (the control spec's bound on delays). */
 export interface FaultTiming {
@@ -59,7 +56,7 @@ export function faults(
         listed || !phase.caller.ok ? undefined : touch(phase.mallId),
       );
       // A read's failed mark fails its answer (the mock awaits `marked`), not the process.
-      const marked = reads.has(phase.method) ? marking : undefined;
+      const marked = onlyReads(phase.method) ? marking : undefined;
       marked?.catch(() => {});
       const [fired] = await Promise.all([
         rules.take(phase.mallId, {
