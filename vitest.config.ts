@@ -8,6 +8,9 @@
 // file at a time on two cores): many files spend most of their time waiting on child processes,
 // npm installs and servers, and a spare worker keeps the cores busy meanwhile. The longest files
 // start first, across projects (tools/src/longest-first-sequencer.ts), so none runs alone at the end.
+// The clients' type tests (`*.test-d.ts`) are checked by each client's `typecheck` (tsc over its
+// tsconfig.test.json, which includes them), which `npm test` runs through turbo before vitest; vitest
+// does not run tsc over them a second time.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testRunMark } from './tools/src/leaked-processes-reporter.ts';
@@ -41,15 +44,9 @@ export default defineConfig({
       project('rate-limit', 'packages/rate-limit'),
       project('auth', 'packages/auth'),
       project('client-kit', 'packages/client-kit'),
-      project('collection-client', 'packages/collection-client', {
-        typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
-      }),
-      project('admin-client', 'packages/admin-client', {
-        typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
-      }),
-      project('analytics-client', 'packages/analytics-client', {
-        typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
-      }),
+      project('collection-client', 'packages/collection-client'),
+      project('admin-client', 'packages/admin-client'),
+      project('analytics-client', 'packages/analytics-client'),
       project('mall-state', 'packages/mall-state'),
       project('sandbox', 'packages/sandbox'),
       project('mock-server', 'packages/mock-server'),

@@ -1,10 +1,13 @@
 // The lint refuses a rule extension that does not say where its fact comes from, and a query
 // parameter that does not declare its meaning: the `mall` Redocly plugin's `rule-provenance` and
 // `query-meaning` rules (specs/lint/mall-plugin.js) run in `npm run lint`.
+// Each test's documents are written when the file is collected and linted together before the
+// tests run: one `redocly lint` over every document of a configuration (its JSON report names each
+// problem's file), instead of a command per document.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -12,6 +15,42 @@ const run = promisify(execFile);
 const specs = join(import.meta.dirname, '..');
 const redocly = join(specs, '..', 'node_modules', '.bin', 'redocly');
 let directory: string;
+
+/** What the lint said of one document: whether it passed, and its problems' messages. */
+interface Linted {
+  ok: boolean;
+  output: string;
+}
+/** The documents to lint, in order, with the configuration each is linted under. */
+const documents: { text: string; config: string }[] = [];
+const results: Linted[] = [];
+
+/** Lints every document of `config` (the files `files`, by index) in one run, into `results`. */
+async function lintAll(config: string, files: ReadonlyMap<number, string>): Promise<void> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      redocly,
+      ['lint', ...files.values(), '--config', join(directory, config), '--format', 'json'],
+      { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    ));
+  } catch (error) {
+    stdout = (error as { stdout?: string }).stdout ?? '';
+  }
+  // One JSON report per document, one after the other: each closes with a `}` at a line's start.
+  const reports = JSON.parse(`[${stdout.trim().replace(/^\}\{/gm, '},{')}]`) as {
+    problems: { severity: string; message: string; location: { source: { ref: string } }[] }[];
+  }[];
+  expect(reports).toHaveLength(files.size);
+  const problems = reports.flatMap((report) => report.problems);
+  for (const [index, file] of files) {
+    const own = problems.filter(({ location }) => resolve(location[0]?.source.ref ?? '') === file);
+    results[index] = {
+      ok: !own.some((problem) => problem.severity === 'error'),
+      output: own.map((problem) => problem.message).join('\n'),
+    };
+  }
+}
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'provenance-lint-'));
@@ -27,6 +66,13 @@ beforeAll(async () => {
     join(directory, 'reference.yaml'),
     `plugins:\n  - ${join(specs, 'lint', 'mall-plugin.js')}\nrules:\n  mall/record-reference: error\n  mall/rule-provenance: error\n`,
   );
+  const byConfig = new Map<string, Map<number, string>>();
+  for (const [index, { text, config }] of documents.entries()) {
+    const file = join(directory, `openapi-${index}.yaml`);
+    await writeFile(file, text);
+    byConfig.set(config, (byConfig.get(config) ?? new Map()).set(index, file));
+  }
+  await Promise.all([...byConfig].map(([config, files]) => lintAll(config, files)));
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
@@ -79,57 +125,60 @@ const lintRequest = (rule: string) =>
 ${indented(rule, 18)}`),
   );
 
-/** Lints one document text with only one rule of the `mall` plugin (`config`: its configuration). */
-async function lintDocument(text: string, config = 'redocly.yaml'): Promise<{ ok: boolean; output: string }> {
-  const file = join(directory, 'openapi.yaml');
-  await writeFile(file, text);
-  try {
-    const { stdout, stderr } = await run(redocly, ['lint', file, '--config', join(directory, config)]);
-    return { ok: true, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string };
-    return { ok: false, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  }
+/**
+ * Lints one document text with only one rule of the `mall` plugin (`config`: its configuration).
+ * Call it while the file is collected; the returned function gives the result inside a test.
+ */
+function lintDocument(text: string, config = 'redocly.yaml'): () => Linted {
+  const index = documents.push({ text, config }) - 1;
+  return () => {
+    const result = results[index];
+    if (!result) throw new Error(`document ${index} was not linted`);
+    return result;
+  };
 }
 
 describe('mall/rule-provenance', () => {
-  it('fails a rule extension without x-provenance', async () => {
-    const result = await lint('x-not-less-than: { field: price_min }');
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain('x-not-less-than states a rule without x-provenance');
+  const missing = lint('x-not-less-than: { field: price_min }');
+  it('fails a rule extension without x-provenance', () => {
+    expect(missing().ok).toBe(false);
+    expect(missing().output).toContain('x-not-less-than states a rule without x-provenance');
   });
 
-  it('fails an x-provenance outside seed, reference and inferred', async () => {
-    const result = await lint('x-not-less-than: { field: price_min, x-provenance: guessed }');
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain('x-provenance must be one of seed, reference, inferred');
+  const guessed = lint('x-not-less-than: { field: price_min, x-provenance: guessed }');
+  it('fails an x-provenance outside seed, reference and inferred', () => {
+    expect(guessed().ok).toBe(false);
+    expect(guessed().output).toContain('x-provenance must be one of seed, reference, inferred');
   });
 
-  it('passes a rule extension with its provenance, inside it or beside a list-valued one', async () => {
-    expect((await lint('x-not-less-than: { field: price_min, x-provenance: inferred }')).ok).toBe(true);
-    expect((await lint('x-provenance: seed\nx-mutually-exclusive: [[price_min, price_max]]')).ok).toBe(true);
+  const inside = lint('x-not-less-than: { field: price_min, x-provenance: inferred }');
+  const beside = lint('x-provenance: seed\nx-mutually-exclusive: [[price_min, price_max]]');
+  it('passes a rule extension with its provenance, inside it or beside a list-valued one', () => {
+    expect(inside().ok).toBe(true);
+    expect(beside().ok).toBe(true);
   });
 
-  it.each([
-    ['minProperties', 'minProperties: 1'],
-    ['dependentRequired', 'dependentRequired: { a: [b] }'],
-    ['if', 'if: { required: [a] }\nthen: { required: [b] }'],
-    ['not', 'not: { required: [a, b] }'],
-  ])(
+  it.each(
+    [
+      ['minProperties', 'minProperties: 1'],
+      ['dependentRequired', 'dependentRequired: { a: [b] }'],
+      ['if', 'if: { required: [a] }\nthen: { required: [b] }'],
+      ['not', 'not: { required: [a, b] }'],
+    ].map(
+      ([keyword, rule]) =>
+        [keyword, lintRequest(rule), lintRequest(`x-provenance: inferred\n${rule}`)] as const,
+    ),
+  )(
     'fails a request schema stating a rule by %s without x-provenance, passes it with one',
-    async (keyword, rule) => {
-      const bare = await lintRequest(rule);
-      expect(bare.ok).toBe(false);
-      expect(bare.output).toContain(`${keyword} states a request rule without x-provenance`);
-      expect((await lintRequest(`x-provenance: inferred\n${rule}`)).ok).toBe(true);
+    (keyword, bare, stated) => {
+      expect(bare().ok).toBe(false);
+      expect(bare().output).toContain(`${keyword} states a request rule without x-provenance`);
+      expect(stated().ok).toBe(true);
     },
   );
 
-  it('finds a request rule inside an allOf item and leaves response schemas alone', async () => {
-    const nested = await lintRequest('allOf:\n  - if: { required: [a] }\n    then: { required: [b] }');
-    expect(nested.ok).toBe(false);
-    expect(nested.output).toContain('if states a request rule');
-    const response = await lintDocument(`openapi: 3.1.0
+  const nested = lintRequest('allOf:\n  - if: { required: [a] }\n    then: { required: [b] }');
+  const response = lintDocument(`openapi: 3.1.0
 info: { title: t, version: '1' }
 paths:
   /items:
@@ -141,7 +190,10 @@ paths:
             application/json:
               schema: { type: object, minProperties: 1 }
 `);
-    expect(response.ok).toBe(true);
+  it('finds a request rule inside an allOf item and leaves response schemas alone', () => {
+    expect(nested().ok).toBe(false);
+    expect(nested().output).toContain('if states a request rule');
+    expect(response().ok).toBe(true);
   });
 });
 
@@ -159,44 +211,50 @@ ${indented(meaning, 10)}`).replace('/items:', '/items/{id}:'),
   );
 
 describe('mall/query-meaning', () => {
-  it('fails a query parameter that declares no meaning, and leaves path parameters alone', async () => {
-    const result = await lintMeaning('description: a query');
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain('q: a query parameter declares its meaning in x-query');
-    expect(result.output).not.toContain('id: ');
+  const undeclared = lintMeaning('description: a query');
+  it('fails a query parameter that declares no meaning, and leaves path parameters alone', () => {
+    expect(undeclared().ok).toBe(false);
+    expect(undeclared().output).toContain('q: a query parameter declares its meaning in x-query');
+    expect(undeclared().output).not.toContain('id: ');
   });
 
-  it.each([
-    ['an unknown role', 'x-query: { role: search }', 'x-query.role must be one of'],
-    ['a filter without a field', 'x-query: { role: filter, match: equals }', 'names the record field'],
+  it.each(
     [
-      'an unknown comparison',
-      'x-query: { role: filter, field: q, match: like }',
-      'x-query.match must be one of',
-    ],
-    [
-      'a key-value filter without its entry names',
-      'x-query: { role: filter, field: t, match: key-value }',
-      'needs key',
-    ],
-    ['a modifier without its filter', 'x-query: { role: modifier, effect: include-descendants }', 'needs of'],
-    [
-      'an attribute filter without attributes',
-      'x-query: { role: filter, match: attribute-value }',
-      'lists its attributes',
-    ],
-  ])('fails %s', async (_case, meaning, message) => {
-    const result = await lintMeaning(meaning);
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain(message);
+      ['an unknown role', 'x-query: { role: search }', 'x-query.role must be one of'],
+      ['a filter without a field', 'x-query: { role: filter, match: equals }', 'names the record field'],
+      [
+        'an unknown comparison',
+        'x-query: { role: filter, field: q, match: like }',
+        'x-query.match must be one of',
+      ],
+      [
+        'a key-value filter without its entry names',
+        'x-query: { role: filter, field: t, match: key-value }',
+        'needs key',
+      ],
+      [
+        'a modifier without its filter',
+        'x-query: { role: modifier, effect: include-descendants }',
+        'needs of',
+      ],
+      [
+        'an attribute filter without attributes',
+        'x-query: { role: filter, match: attribute-value }',
+        'lists its attributes',
+      ],
+    ].map(([name, meaning, message]) => [name, lintMeaning(meaning), message] as const),
+  )('fails %s', (_case, result, message) => {
+    expect(result().ok).toBe(false);
+    expect(result().output).toContain(message);
   });
 
-  it('passes a declared filter, paging role or attribute filter', async () => {
-    expect((await lintMeaning('x-query: { role: filter, field: name, match: contains-ci }')).ok).toBe(true);
-    expect((await lintMeaning('x-query: { role: page-size }')).ok).toBe(true);
-    expect((await lintMeaning('x-query: { role: filter, match: attribute-value, attributes: [a] }')).ok).toBe(
-      true,
-    );
+  const declared = [
+    'x-query: { role: filter, field: name, match: contains-ci }',
+    'x-query: { role: page-size }',
+    'x-query: { role: filter, match: attribute-value, attributes: [a] }',
+  ].map(lintMeaning);
+  it('passes a declared filter, paging role or attribute filter', () => {
+    for (const result of declared) expect(result().ok).toBe(true);
   });
 });
 
@@ -212,33 +270,36 @@ ${indented(rule, 22)}`),
   );
 
 describe('mall/record-reference', () => {
-  it.each([
+  it.each(
     [
-      'an unknown resource',
-      'x-refers-to: { resource: order, x-provenance: seed }',
-      'x-refers-to.resource must be one of',
-    ],
-    [
-      'an unknown exclusion',
-      'x-refers-to: { resource: product, except: [twin], x-provenance: inferred }',
-      'x-refers-to.except lists some of',
-    ],
-    [
-      'a reference without provenance',
-      'x-refers-to: { resource: product }',
-      'x-refers-to states a rule without x-provenance',
-    ],
-    ['a per-shop flag that is no object', 'x-per-shop: true', 'x-per-shop is an object'],
-  ])('fails %s', async (_case, rule, message) => {
-    const result = await lintReference(rule);
-    expect(result.ok).toBe(false);
-    expect(result.output).toContain(message);
+      [
+        'an unknown resource',
+        'x-refers-to: { resource: order, x-provenance: seed }',
+        'x-refers-to.resource must be one of',
+      ],
+      [
+        'an unknown exclusion',
+        'x-refers-to: { resource: product, except: [twin], x-provenance: inferred }',
+        'x-refers-to.except lists some of',
+      ],
+      [
+        'a reference without provenance',
+        'x-refers-to: { resource: product }',
+        'x-refers-to states a rule without x-provenance',
+      ],
+      ['a per-shop flag that is no object', 'x-per-shop: true', 'x-per-shop is an object'],
+    ].map(([name, rule, message]) => [name, lintReference(rule), message] as const),
+  )('fails %s', (_case, result, message) => {
+    expect(result().ok).toBe(false);
+    expect(result().output).toContain(message);
   });
 
-  it('passes a declared reference and a per-shop attribute', async () => {
-    expect(
-      (await lintReference('x-refers-to: { resource: product, except: [self], x-provenance: inferred }')).ok,
-    ).toBe(true);
-    expect((await lintReference('x-per-shop: { x-provenance: seed }')).ok).toBe(true);
+  const reference = lintReference(
+    'x-refers-to: { resource: product, except: [self], x-provenance: inferred }',
+  );
+  const perShop = lintReference('x-per-shop: { x-provenance: seed }');
+  it('passes a declared reference and a per-shop attribute', () => {
+    expect(reference().ok).toBe(true);
+    expect(perShop().ok).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 // Ajv registration of a bundled document: one instance of the repository's Ajv configuration
 // (ajv-instance.ts) with the whole document added under one id, so any schema taken from the
-// document — references to `#/components/...` included — compiles as written.
+// document — references to `#/components/...` included — compiles as written. A schema object is
+// compiled once: its validator is kept for that object (Ajv's own cache misses, since the references
+// are rewritten into a new object on each call).
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv-instance.js';
 import { isJsonObject, type Json, type JsonObject } from './json-document.js';
@@ -9,7 +11,7 @@ import { isJsonObject, type Json, type JsonObject } from './json-document.js';
 export interface SchemaCompiler {
   /** The Ajv instance holding the document (add keywords or formats to it before compiling). */
   readonly ajv: Ajv2020;
-  /** Compiles a schema whose local `#/…` references point into the document. */
+  /** Compiles a schema whose local `#/…` references point into the document (once per schema object). */
   compile(schema: Json): ValidateFunction;
 }
 
@@ -32,5 +34,15 @@ function anchorRefs(value: Json): Json {
 export function createSchemaCompiler(document: JsonObject): SchemaCompiler {
   const ajv = createAjv();
   ajv.addSchema({ ...document, $id: documentId });
-  return { ajv, compile: (schema) => ajv.compile(anchorRefs(schema) as object) };
+  const compiled = new WeakMap<JsonObject, ValidateFunction>();
+  const compile = (schema: Json): ValidateFunction => {
+    if (!isJsonObject(schema)) return ajv.compile(anchorRefs(schema) as object);
+    let validate = compiled.get(schema);
+    if (!validate) {
+      validate = ajv.compile(anchorRefs(schema) as object);
+      compiled.set(schema, validate);
+    }
+    return validate;
+  };
+  return { ajv, compile };
 }

@@ -32,16 +32,23 @@ let mall: Awaited<ReturnType<typeof openMall>>;
 /** Two existing records by the name of their identifier (`category_no` → two categories). */
 const identifiers = new Map<string, number[]>();
 
+const bodies = new Map<OperationEntry, Body | undefined>();
+/** An operation's body schema, dereferenced once (so its rules compile once). */
+const bodySchemaOf = (operation: OperationEntry): Body | undefined => {
+  if (!bodies.has(operation))
+    bodies.set(
+      operation,
+      operation.bodySchema ? (admin.dereference(operation.bodySchema) as Body) : undefined,
+    );
+  return bodies.get(operation);
+};
 /** The `request` object schema of an operation's body, dereferenced. */
 const requestSchemaOf = (operation: OperationEntry): Body | undefined => {
-  const body = operation.bodySchema ? (admin.dereference(operation.bodySchema) as Body) : undefined;
+  const body = bodySchemaOf(operation);
   return isJsonObject(body?.properties?.request) ? body.properties.request : undefined;
 };
 /** Whether an operation's body names a shop (`shop_no` beside its `request`). */
-const namesShop = (operation: OperationEntry) => {
-  const body = operation.bodySchema ? (admin.dereference(operation.bodySchema) as Body) : undefined;
-  return isJsonObject(body?.properties?.shop_no);
-};
+const namesShop = (operation: OperationEntry) => isJsonObject(bodySchemaOf(operation)?.properties?.shop_no);
 /** The writes with a `request` object of fields. */
 const writes = admin.operations.filter(
   (operation) => operation.method !== 'get' && isJsonObject(requestSchemaOf(operation)?.properties),

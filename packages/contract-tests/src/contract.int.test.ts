@@ -3,12 +3,14 @@
 // the bodies are checked against the spec's schemas); and the same run against a server that
 // breaks the contract fails, so the check is real. The runs are independent (each its own mock and
 // Dredd process) and run side by side: each waits on its Dredd process and mock most of the time.
+// An integration test (eight Dredd processes and six mocks): `npm test` and CI run it, the fast
+// suite leaves it out.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiName, loadSpec } from '@mall-api/spec-model';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { runContract } from './run-contract.js';
-import { prepareTarget, targetOptionsFromEnv } from './targets.js';
+import { prepareTarget } from './targets.js';
 
 /** One transaction per documented response of each operation of the bundled spec. */
 const transactionsOf = async (api: ApiName) =>
@@ -37,22 +39,6 @@ describe.concurrent.each<ApiName>(['collection', 'admin', 'analytics'])('%s cont
       }
     },
   );
-});
-
-describe('the sandbox target', () => {
-  it('is chosen by CONTRACT_SANDBOX=1 and answers from a sandbox mall (an unknown product is a 404)', async () => {
-    const target = await prepareTarget('admin', targetOptionsFromEnv({ CONTRACT_SANDBOX: '1' }));
-    try {
-      expect(target.sandbox).toBe(true);
-      const [authorization = ''] = target.authorizations;
-      const response = await fetch(`${target.baseUrl}/api/v2/admin/products/2147483647`, {
-        headers: { authorization },
-      });
-      expect(response.status).toBe(404);
-    } finally {
-      await target.close();
-    }
-  });
 });
 
 /** Runs the collection contract against a server that answers every request with 200 and `body`. */
