@@ -52,9 +52,9 @@ const noScriptRest =
  * and, when `rest` has sections, carries only the first ones: the others (`rest.html`, see
  * reference-split.mjs) follow once the page has loaded, and a reader without JavaScript is pointed
  * to the Markdown copy.
- * The page is usable without Redoc: the console (assets/console.js) and the stand-in
- * (assets/redoc-standin.js) load at once, small and asynchronous, and answer the menu, anchors and
- * Try it on the prerendered markup. Redoc itself (assets/redoc.js, large; the `#redoc` element names
+ * The page is usable without Redoc: the stand-in (assets/redoc-standin.js, small and
+ * asynchronous) loads at once and the console (assets/console.js) once the page is parsed
+ * (deferred); they answer the menu, anchors and Try it on the prerendered markup. Redoc itself (assets/redoc.js, large; the `#redoc` element names
  * it, its spec, and the options in `#redoc-options`) is fetched and run only when the reader first
  * uses one of its own controls (tabs, expanders, its search), so its seconds-long start-up never
  * holds up the first taps; it then hydrates the markup in slices (see src/browser/redoc-on-demand.ts
