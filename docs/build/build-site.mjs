@@ -145,9 +145,15 @@ for (const folder of ['specs', 'assets', 'guides', 'postman', 'oauth', ...apis.m
   await mkdir(join(dist, folder), { recursive: true });
 }
 const scripts = bundleBrowserScripts(docsRoot, dist);
-for (const asset of ['shell.css', 'site.css', 'reference.css', 'favicon.svg', 'redocly-logo.svg']) {
+for (const asset of ['shell.css', 'site.css', 'favicon.svg', 'redocly-logo.svg']) {
   await copyFile(join(docsRoot, 'src', asset), join(dist, 'assets', asset));
 }
+/** The references' styles, carried in each reference page (reference-page.mjs). */
+const referenceCss = (
+  await Promise.all(
+    ['shell.css', 'reference.css'].map((sheet) => readFile(join(docsRoot, 'src', sheet), 'utf8')),
+  )
+).join('');
 
 const searchDocuments = [];
 const postman = [];
@@ -170,7 +176,10 @@ for (const [index, api] of apis.entries()) {
   const rendered = prerender?.(redocSpec, prerenderOptions);
   // The page carries the first sections; the rest follows it (reference-split.mjs).
   const prerendered = rendered && { ...rendered, ...splitReference(rendered.html) };
-  await writeFile(join(dist, api.name, 'index.html'), renderReferencePage(api, nav, prerendered));
+  await writeFile(
+    join(dist, api.name, 'index.html'),
+    renderReferencePage(api, nav, referenceCss, prerendered),
+  );
   if (prerendered) {
     // One file per operation: a tapped sample tab fetches its operation's samples alone.
     await mkdir(join(dist, api.name, 'samples'), { recursive: true });

@@ -43,15 +43,17 @@ export function siteNav(apis) {
 
 /**
  * Charset, viewport, title, description, icon and stylesheets (from `assets/`), relative to a page
- * `depth` folders below the root. Hand-made pages use shell.css and site.css; the references
- * shell.css and reference.css, so the site's element styles never restyle Redoc.
+ * `depth` folders below the root. Hand-made pages link shell.css and site.css; the references
+ * carry shell.css and reference.css in the page instead (`styles`), so the site's element styles
+ * never restyle Redoc and a phone paints without waiting for a stylesheet.
  */
 export function siteHead(
-  /** @type {{ title: string, depth?: number, description?: string, stylesheets?: string[] }} */ {
+  /** @type {{ title: string, depth?: number, description?: string, stylesheets?: string[], styles?: string }} */ {
     title,
     depth = 0,
     description,
     stylesheets = ['shell.css', 'site.css'],
+    styles,
   },
 ) {
   return `<meta charset="utf-8">
@@ -59,7 +61,7 @@ ${themeLine}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>${description ? `\n<meta name="description" content="${escapeHtml(description)}">` : ''}
 <link rel="icon" href="${up(depth)}assets/favicon.svg" type="image/svg+xml">
-${stylesheets.map((sheet) => `<link rel="stylesheet" href="${up(depth)}assets/${sheet}">`).join('\n')}`;
+${stylesheets.map((sheet) => `<link rel="stylesheet" href="${up(depth)}assets/${sheet}">`).join('\n')}${styles === undefined ? '' : `<style>\n${styles}</style>`}`;
 }
 
 /** The search dialog the header's button (or `/`, Ctrl-K) opens; src/browser/search.ts runs it. */

@@ -52,28 +52,31 @@ const noScriptRest =
  * and, when `rest` has sections, carries only the first ones: the others (`rest.html`, see
  * reference-split.mjs) follow once the page has loaded, and a reader without JavaScript is pointed
  * to the Markdown copy.
- * The page is usable without Redoc: the console (assets/console.js) and the stand-in
- * (assets/redoc-standin.js) load at once, small and asynchronous, and answer the menu, anchors and
- * Try it on the prerendered markup. Redoc itself (assets/redoc.js, large; the `#redoc` element names
+ * The page is usable without Redoc: the stand-in (assets/redoc-standin.js, small and
+ * asynchronous) loads at once and the console (assets/console.js) once the page is parsed
+ * (deferred); they answer the menu, anchors and Try it on the prerendered markup. Redoc itself (assets/redoc.js, large; the `#redoc` element names
  * it, its spec, and the options in `#redoc-options`) is fetched and run only when the reader first
  * uses one of its own controls (tabs, expanders, its search), so its seconds-long start-up never
  * holds up the first taps; it then hydrates the markup in slices (see src/browser/redoc-on-demand.ts
  * and redoc-reference.mjs).
+ * The page's own styles (`css`: the text of shell.css and reference.css) are in its head, not
+ * linked: on a phone, the two stylesheets' requests were what the first paint waited for.
+ * The console's script is deferred: run once the page is parsed, it does not hold up the first
+ * operation's paint.
  * @param {{ name: string, title: string, summary: string, version: string, base: { template: string }, mockUrl: string }} api
  * @param {import('./page-shell.mjs').NavItem[]} nav
+ * @param {string} css
  * @param {{ html: string, styles: string, rest: string[] }} [prerendered]
  */
-export function renderReferencePage(api, nav, prerendered) {
+export function renderReferencePage(api, nav, css, prerendered) {
   return `<!doctype html>
 <html lang="en">
 <head>
-${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.summary, stylesheets: ['shell.css', 'reference.css'] })}
-<style>
-${themed.css}</style>
+${siteHead({ title: `${api.title} — reference`, depth: 1, description: api.summary, stylesheets: [], styles: `${css}${themed.css}` })}
 ${prerendered?.styles ?? ''}
 </head>
 <body class="reference" data-api="${escapeHtml(api.name)}">
-<script src="../assets/console.js" async></script>
+<script src="../assets/console.js" defer></script>
 <script src="../assets/redoc-standin.js" async></script>
 ${siteHeader({ depth: 1, nav, current: `${api.name}/index.html` })}
 <main id="content" aria-label="${escapeHtml(api.title)} reference">${facts(api)}<div id="redoc" data-script="../assets/redoc.js" data-spec="../specs/${api.name}.redoc.json"${prerendered ? ' data-samples="samples/"' : ''}${prerendered?.rest.length ? ' data-rest="rest.html"' : ''}>${prerendered?.html ?? ''}</div>${prerendered?.rest.length ? noScriptRest : ''}</main>

@@ -62,13 +62,15 @@ export async function tapRedocControl(page: Page, operationId?: string): Promise
 /**
  * Lays out every operation of a reference, as a reader scrolling through it would have them: the
  * page's HTML carries the first operations and puts the rest in once loaded (waited for here,
- * `data-reference-complete`), and leaves the ones off screen unrendered (`content-visibility:
- * auto`), and a check of the whole page — its width, axe-core's scan — is to see them all.
+ * `data-reference-complete`), and leaves the ones off screen, and an operation's blocks off screen,
+ * unrendered (`content-visibility: auto`), and a check of the whole page — its width, axe-core's
+ * scan — is to see them all.
  */
 export async function renderEveryOperation(page: Page): Promise<void> {
   await page.locator('#redoc[data-reference-complete]').waitFor({ state: 'attached', timeout: 120_000 });
   await page.addStyleTag({
-    content: '#redoc [data-section-id^="operation/"] { content-visibility: visible !important; }',
+    content:
+      '#redoc [data-section-id^="operation/"], #redoc [data-section-id^="operation/"] div { content-visibility: visible !important; }',
   });
 }
 
