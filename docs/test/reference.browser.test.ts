@@ -1,19 +1,19 @@
 // Each Redoc reference of the built site in a real headless Chromium, in the light and the dark
-// scheme, on a desktop and on a phone: it shows every operation and event of its spec, with the TypeScript, curl, Python and PHP samples
-// and a "Try it" button on the operations; Redoc's script is not even fetched until one of its
-// controls is used, and the tap that started it is answered once it is live; a code-sample tab
-// shows its sample before Redoc is live (the stand-in) and after, the same code; the page's HTML
-// carries the first operations and the rest follow it, each once, in order, without Redoc, and a
-// deep link to one of them lands below the header; at 360, 390 and 768 px it is no wider than the
-// screen, as it arrives and once Redoc is live; it logs no console
-// error, fails no request and requests nothing outside localhost; and axe-core finds no serious or
-// critical accessibility violation, on a desktop and on a phone, in each scheme.
+// scheme, on a desktop and on a phone: it shows every operation and event of its spec, with the
+// TypeScript, curl, Python and PHP samples and a "Try it" button on the operations; Redoc's script
+// is not even fetched until one of its controls is used, and the tap that started it is answered
+// once it is live; a code-sample tab shows its sample before Redoc is live (the stand-in) and
+// after, the same code; the page's HTML carries the first operations and the rest follow it, each
+// once, in order, without Redoc, and a deep link to one of them lands below the header; at 360,
+// 390 and 768 px it is no wider than the screen, as it arrives and once Redoc is live; it logs no
+// console error, fails no request and requests nothing outside localhost; and axe-core finds no
+// serious or critical accessibility violation, on a desktop and on a phone, in each scheme.
 // Each reference loads and starts (Redoc hydrates it, every operation laid out) once for all of
 // that: read and scanned on a desktop in the light scheme, then the dark one; resized to each
 // screen width; then scanned on a phone in the light scheme and the dark one (in the dark one the
 // colour rules, and every rule over the header: all the dark scheme changes, which the scan
-// checks, see `seriousAccessibilityViolations`). A screenshot of
-// the admin reference is kept in test-results/.
+// checks, see `seriousAccessibilityViolations`). The small-screens file checks the other pages.
+// A screenshot of the admin reference is kept in test-results/.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
