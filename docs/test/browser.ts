@@ -30,7 +30,7 @@ export interface PageProblems {
 }
 
 /** The problems recorded since `from` was taken (what the lists gained since then). */
-export const problemsSince = (problems: PageProblems, from: PageProblems): PageProblems => ({
+const problemsSince = (problems: PageProblems, from: PageProblems): PageProblems => ({
   consoleErrors: problems.consoleErrors.slice(from.consoleErrors.length),
   failedRequests: problems.failedRequests.slice(from.failedRequests.length),
   externalRequests: problems.externalRequests.slice(from.externalRequests.length),
@@ -84,7 +84,7 @@ export const problemsSoFar = (problems: PageProblems): PageProblems => ({
 });
 
 /** Shows a page in `scheme` as the system setting changes (the site follows it by CSS and its theme script). */
-export async function showScheme(page: Page, scheme: Scheme): Promise<void> {
+async function showScheme(page: Page, scheme: Scheme): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
   await page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' });
 }
