@@ -30,7 +30,7 @@ export interface PageProblems {
 }
 
 /** The problems recorded since `from` was taken (what the lists gained since then). */
-export const problemsSince = (problems: PageProblems, from: PageProblems): PageProblems => ({
+const problemsSince = (problems: PageProblems, from: PageProblems): PageProblems => ({
   consoleErrors: problems.consoleErrors.slice(from.consoleErrors.length),
   failedRequests: problems.failedRequests.slice(from.failedRequests.length),
   externalRequests: problems.externalRequests.slice(from.externalRequests.length),
@@ -78,35 +78,66 @@ export async function renderEveryOperation(page: Page): Promise<void> {
 export type Scheme = 'light' | 'dark';
 export const schemes: Scheme[] = ['light', 'dark'];
 
+/** A copy of what was recorded so far, for `problemsSince`. */
+export const problemsSoFar = (problems: PageProblems): PageProblems => ({
+  consoleErrors: [...problems.consoleErrors],
+  failedRequests: [...problems.failedRequests],
+  externalRequests: [...problems.externalRequests],
+});
+
+/** Shows a page in `scheme` as the system setting changes (the site follows it by CSS and its theme script). */
+async function showScheme(page: Page, scheme: Scheme): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' });
+}
+
 /**
- * Reads a page opened in the light scheme with `read`, then switches it to the dark scheme as the
- * system setting changes (the site follows it by CSS and its theme script) and reads it again:
- * each scheme's reading, with the problems recorded while the page showed that scheme.
+ * Reads a page in the light scheme with `read`, then switches it to the dark scheme as the system
+ * setting changes and reads it again: each scheme's reading, with the problems recorded while the
+ * page showed that scheme (the light one's counted from `since`, by default from the page's start).
  */
 export async function readInEachScheme<T>(
   page: Page,
   problems: PageProblems,
   read: (scheme: Scheme) => Promise<T>,
+  since: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] },
 ): Promise<Record<Scheme, T & { problems: PageProblems }>> {
   const readings = {} as Record<Scheme, T & { problems: PageProblems }>;
-  let from: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
+  let from = since;
   for (const scheme of schemes) {
-    if (scheme === 'dark') {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
-    }
+    await showScheme(page, scheme);
     readings[scheme] = { ...(await read(scheme)), problems: problemsSince(problems, from) };
-    from = {
-      consoleErrors: [...problems.consoleErrors],
-      failedRequests: [...problems.failedRequests],
-      externalRequests: [...problems.externalRequests],
-    };
+    from = problemsSoFar(problems);
   }
   return readings;
 }
 
 /** A phone's screen (CSS pixels), as the docs are checked on. */
 export const phone = { width: 390, height: 844 };
+
+/** The screen widths no page may be wider than (CSS pixels). */
+export const screenWidths = [360, 390, 768] as const;
+
+/** How much wider than the screen the page is, once the page has laid out a frame (≤ 0: it fits). */
+const overflow = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) =>
+        requestAnimationFrame(() => resolve(document.documentElement.scrollWidth - window.innerWidth)),
+      ),
+  );
+
+/**
+ * Resizes the page to each of `screenWidths` (800 px high, the phone's own height at its width)
+ * and records in `seen` how much wider than the screen it is at each (the most seen, when `seen`
+ * already has a width); leaves the page at the phone's screen.
+ */
+export async function measureOverflow(page: Page, seen: Map<number, number>): Promise<void> {
+  for (const width of [...screenWidths, phone.width]) {
+    await page.setViewportSize({ width, height: width === phone.width ? phone.height : 800 });
+    seen.set(width, Math.max(seen.get(width) ?? Number.NEGATIVE_INFINITY, await overflow(page)));
+  }
+}
 
 /**
  * Opens a page that records its problems, in the given colour scheme (light by default) and
@@ -160,36 +191,106 @@ export interface KnownViolation {
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /**
- * Runs axe-core (served from node_modules, injected into the page) over the whole document and
- * returns the serious and critical violations, minus the `known` ones.
+ * The axe-core rules whose outcome depends on the colours: contrast, and links told from the text
+ * around them by colour alone.
+ */
+const colourRules = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * What the dark scheme changes, besides colours, that a scan must see: the header, whose toggle
+ * shows the label of what it will do ("Light mode" in place of "Dark mode").
+ */
+const darkSchemeNonColour = 'header.site';
+
+/**
+ * The page's style rules under `[data-theme="dark"]` that set anything but a colour outside
+ * `darkSchemeNonColour` (read from the page's own style sheets, Redoc's included): what would make
+ * a dark scheme scan of the colour rules alone miss something. Each as `selector { property }`.
+ */
+const nonColourDarkRules = (page: Page) =>
+  page.evaluate((exempt) => {
+    const colourProperty =
+      /^(color|color-scheme|accent-color|caret-color|fill|stroke|box-shadow|text-shadow|text-decoration-color|outline-color|border(-(top|right|bottom|left|block|inline)(-(start|end))?)?-color|background(-.+)?)$/;
+    const found: string[] = [];
+    const visit = (rules: CSSRuleList) => {
+      for (const rule of rules) {
+        if ('cssRules' in rule && rule.cssRules) visit(rule.cssRules as CSSRuleList);
+        if (!(rule instanceof CSSStyleRule) || !rule.selectorText.includes('[data-theme="dark"]')) continue;
+        for (const property of rule.style) {
+          const value = rule.style.getPropertyValue(property).trim();
+          const colour = property.startsWith('--')
+            ? CSS.supports('color', value)
+            : colourProperty.test(property);
+          const exempted = rule.selectorText.split(',').every((selector) => selector.includes(exempt));
+          if (!colour && !exempted) found.push(`${rule.selectorText} { ${property} }`);
+        }
+      }
+    };
+    for (const sheet of document.styleSheets) visit(sheet.cssRules);
+    return found;
+  }, darkSchemeNonColour);
+
+/**
+ * Runs axe-core (served from node_modules, injected into the page) and returns the serious and
+ * critical violations, minus the `known` ones. Every rule runs over the whole document, or, with
+ * `coloursOnly` (a page scanned in the light scheme and switched to the dark one: the dark scheme
+ * changes colours and the header's toggle label only, which this checks in the page's style
+ * sheets and reports as a violation if not so), the colour rules over the whole document and every
+ * rule over the header: what no other rule's outcome can differ by.
  */
 export async function seriousAccessibilityViolations(
   page: Page,
   known: readonly KnownViolation[] = [],
+  { coloursOnly = false }: { coloursOnly?: boolean } = {},
 ): Promise<AccessibilityViolation[]> {
+  const notColour = coloursOnly ? await nonColourDarkRules(page) : [];
   await page.addScriptTag({ path: axeSource });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }
-    ).axe;
-    interface AxeResults {
-      violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-    }
-    const results = await axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact ?? 'unknown',
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      ...violation,
-      targets: violation.targets.filter(
-        (target) => !known.some((entry) => entry.rule === violation.rule && entry.target.test(target)),
-      ),
-    }))
-    .filter((violation) => violation.targets.length > 0);
+  const violations = await page.evaluate(
+    async ({ coloursOnly, colourRules, header }) => {
+      interface AxeResults {
+        violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+      }
+      const axe = (
+        window as unknown as { axe: { run: (context: unknown, options: object) => Promise<AxeResults> } }
+      ).axe;
+      const only = { resultTypes: ['violations'] };
+      const results = coloursOnly
+        ? [
+            await axe.run(document, { ...only, runOnly: { type: 'rule', values: colourRules } }),
+            ...(document.querySelector(header) ? [await axe.run({ include: [[header]] }, only)] : []),
+          ]
+        : [await axe.run(document, only)];
+      return results.flatMap((result) =>
+        result.violations.map((violation) => ({
+          rule: violation.id,
+          impact: violation.impact ?? 'unknown',
+          help: violation.help,
+          targets: violation.nodes.map((node) => node.target.join(' ')),
+        })),
+      );
+    },
+    { coloursOnly, colourRules, header: darkSchemeNonColour },
+  );
+  const styles: AccessibilityViolation[] = notColour.length
+    ? [
+        {
+          rule: 'dark-scheme-changes-colours-only',
+          impact: 'serious',
+          help: 'The dark scheme sets more than colours, so its scan must run every rule',
+          targets: notColour,
+        },
+      ]
+    : [];
+  return [
+    ...styles,
+    ...violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({
+        ...violation,
+        targets: violation.targets.filter(
+          (target) => !known.some((entry) => entry.rule === violation.rule && entry.target.test(target)),
+        ),
+      }))
+      .filter((violation) => violation.targets.length > 0),
+  ];
 }

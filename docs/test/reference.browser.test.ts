@@ -1,29 +1,37 @@
 // Each Redoc reference of the built site in a real headless Chromium, in the light and the dark
-// scheme: it shows every operation and event of its spec, with the TypeScript, curl, Python and PHP samples
-// and a "Try it" button on the operations; Redoc's script is not even fetched until one of its
-// controls is used, and the tap that started it is answered once it is live; a code-sample tab
-// shows its sample before Redoc is live (the stand-in) and after, the same code; the page's HTML
-// carries the first operations and the rest follow it, each once, in order, without Redoc, and a
-// deep link to one of them lands below the header; it logs no console
-// error, fails no request and requests nothing outside localhost; and axe-core finds no serious or
-// critical accessibility violation.
-// Each reference loads once and is read in the light scheme, then in the dark one. A screenshot of
-// the admin reference is kept in test-results/.
+// scheme, on a desktop and on a phone: it shows every operation and event of its spec, with the
+// TypeScript, curl, Python and PHP samples and a "Try it" button on the operations; Redoc's script
+// is not even fetched until one of its controls is used, and the tap that started it is answered
+// once it is live; a code-sample tab shows its sample before Redoc is live (the stand-in) and
+// after, the same code; the page's HTML carries the first operations and the rest follow it, each
+// once, in order, without Redoc, and a deep link to one of them lands below the header; at 360,
+// 390 and 768 px it is no wider than the screen, as it arrives and once Redoc is live; it logs no
+// console error, fails no request and requests nothing outside localhost; and axe-core finds no
+// serious or critical accessibility violation, on a desktop and on a phone, in each scheme.
+// Each reference loads and starts (Redoc hydrates it, every operation laid out) once for all of
+// that: read and scanned on a desktop in the light scheme, then the dark one; resized to each
+// screen width; then scanned on a phone in the light scheme and the dark one (in the dark one the
+// colour rules, and every rule over the header: all the dark scheme changes, which the scan
+// checks, see `seriousAccessibilityViolations`). The small-screens file checks the other pages.
+// A screenshot of the admin reference is kept in test-results/.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDocsServer } from '../build/serve.mjs';
 import {
   type AccessibilityViolation,
   launchChromium,
+  measureOverflow,
   openWatchedPage,
   type PageProblems,
   phone,
+  problemsSoFar,
   readInEachScheme,
   renderEveryOperation,
   type Scheme,
   schemes,
+  screenWidths,
   seriousAccessibilityViolations,
   tapRedocControl,
 } from './browser.js';
@@ -59,13 +67,39 @@ interface LoadedReference {
   /** Whether the tab whose tap started Redoc was selected once Redoc was live. */
   tabAnswered: boolean;
 }
-const loaded = new Map<string, LoadedReference>();
+
+/** What the live reference showed on a phone in one scheme. */
+interface OnPhone {
+  problems: PageProblems;
+  scan: Promise<AccessibilityViolation[]>;
+}
+
+/** What one reference showed, desktop and phone, in each scheme. */
+interface ReferenceReport {
+  desktop: Record<Scheme, LoadedReference>;
+  phone: Record<Scheme, OnPhone>;
+  /** How much wider than the screen the live reference is, per screen width (≤ 0: it fits). */
+  overflow: Map<number, number>;
+}
 
 /**
- * Loads a reference once, in the light scheme, reads it and scans it, then switches it to the dark
- * scheme as the system setting changes (the reference follows it by CSS alone) and scans again.
+ * Scans the page with axe-core, done before the page changes; a failure is its test's to report.
+ * The page is scanned in the light scheme first, so in the dark one the colour rules suffice (see
+ * `seriousAccessibilityViolations`).
  */
-async function loadReference(name: string): Promise<Record<Scheme, LoadedReference>> {
+const scanned = async (page: Page, scheme: Scheme): Promise<{ scan: Promise<AccessibilityViolation[]> }> => {
+  const scan = seriousAccessibilityViolations(page, redocKnownViolations, { coloursOnly: scheme === 'dark' });
+  await scan.catch(() => undefined);
+  return { scan };
+};
+
+/**
+ * Loads a reference once on a desktop, in the light scheme, starts Redoc, reads it and scans it,
+ * then switches it to the dark scheme as the system setting changes (the reference follows it by
+ * CSS alone) and scans again; then resizes it to each screen width, and scans it on a phone in
+ * the light scheme and the dark one.
+ */
+async function loadReference(name: string): Promise<ReferenceReport> {
   const spec = JSON.parse(
     await readFile(join(docsRoot, 'dist', 'specs', `${name}.openapi.json`), 'utf8'),
   ) as {
@@ -98,45 +132,54 @@ async function loadReference(name: string): Promise<Record<Scheme, LoadedReferen
   // The events (`webhooks`) are shown like operations, in their own section, without samples or Try it.
   const events = operationsOf(spec.webhooks ?? {});
   const shown = new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? '']));
-  const loaded = await readInEachScheme(page, problems, async (scheme) => {
+  const desktop = await readInEachScheme(page, problems, async (scheme) => {
     if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
-    const scan = seriousAccessibilityViolations(page, redocKnownViolations);
-    // Done before the scheme changes; a failure is its test's to report.
-    await scan.catch(() => undefined);
-    return { tryIt, operations, events, shown, scan, redocBeforeUse, tabAnswered };
+    return {
+      ...(await scanned(page, scheme)),
+      tryIt,
+      operations,
+      events,
+      shown,
+      redocBeforeUse,
+      tabAnswered,
+    };
   });
+  const afterDesktop = problemsSoFar(problems);
+  const overflow = new Map<number, number>();
+  await measureOverflow(page, overflow);
+  const onPhone = await readInEachScheme(page, problems, (scheme) => scanned(page, scheme), afterDesktop);
   await page.close();
-  return loaded;
+  return { desktop, phone: onPhone, overflow };
 }
 
 // The three references load and are scanned side by side (one renderer process each), which keeps
-// the suite's time close to that of the largest reference.
+// the suite's time close to that of the largest reference; each test reads its reference's report.
+const reports = new Map<string, Promise<ReferenceReport>>();
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
   site = await startDocsServer({ root: join(docsRoot, 'dist'), port: 0 });
   browser = await launchChromium();
-  const pages = await Promise.all(apis.map((api) => loadReference(api.name)));
-  for (const [index, api] of apis.entries())
-    for (const scheme of schemes) {
-      const entry = pages[index]?.[scheme];
-      if (entry) loaded.set(`${api.name}:${scheme}`, entry);
-    }
-}, 600_000);
+  for (const api of apis) reports.set(api.name, loadReference(api.name));
+});
 afterAll(async () => {
+  await Promise.all([...reports.values()].map((report) => report.catch(() => undefined)));
   await browser?.close();
   await site?.close();
 });
 
-const reference = (name: string, scheme: Scheme = 'light'): LoadedReference => {
-  const entry = loaded.get(`${name}:${scheme}`);
-  if (!entry) throw new Error(`the ${name} reference did not load`);
-  return entry;
+const reportOf = async (name: string): Promise<ReferenceReport> => {
+  const report = await reports.get(name);
+  if (!report) throw new Error(`the ${name} reference did not load`);
+  return report;
 };
+const reference = async (name: string, scheme: Scheme = 'light'): Promise<LoadedReference> =>
+  (await reportOf(name)).desktop[scheme];
 
-// A large reference takes axe-core many seconds on a slow machine: give its scan room.
-describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
-  it('shows every operation and event of the spec under its summary', () => {
-    const { operations, events, shown } = reference(api.name);
+// A test waits for its reference to be loaded, started and scanned, which takes a large reference
+// minutes on a slow machine: give it room.
+describe.each(apis)('the $name reference', { timeout: 900_000 }, (api) => {
+  it('shows every operation and event of the spec under its summary', async () => {
+    const { operations, events, shown } = await reference(api.name);
     for (const operation of operations)
       expect(shown.get(operation.operationId), operation.operationId).toBe(operation.summary);
     // Redoc marks an event's heading with a "Webhook" badge.
@@ -145,13 +188,13 @@ describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
     expect(shown.size).toBe(operations.length + events.length);
   });
 
-  it('starts Redoc only when one of its controls is used, and answers that use once live', () => {
-    expect(reference(api.name).redocBeforeUse).toBe(false);
-    expect(reference(api.name).tabAnswered).toBe(true);
+  it('starts Redoc only when one of its controls is used, and answers that use once live', async () => {
+    expect((await reference(api.name)).redocBeforeUse).toBe(false);
+    expect((await reference(api.name)).tabAnswered).toBe(true);
   });
 
-  it('offers a TypeScript, curl, Python and PHP sample on every operation', () => {
-    for (const operation of reference(api.name).operations) {
+  it('offers a TypeScript, curl, Python and PHP sample on every operation', async () => {
+    for (const operation of (await reference(api.name)).operations) {
       expect(
         operation['x-codeSamples']?.map((sample) => sample.label),
         operation.operationId,
@@ -159,18 +202,18 @@ describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
     }
   });
 
-  it('offers "Try it" on every operation but the OAuth endpoints', () => {
-    const expected = reference(api.name)
-      .operations.filter((operation) => !/\/oauth\/(authorize|token)$/.test(operation.path))
+  it('offers "Try it" on every operation but the OAuth endpoints', async () => {
+    const expected = (await reference(api.name)).operations
+      .filter((operation) => !/\/oauth\/(authorize|token)$/.test(operation.path))
       .map((operation) => operation.operationId);
     expect(expected.length).toBeGreaterThan(4);
-    expect(reference(api.name).tryIt.sort()).toEqual(expected.sort());
+    expect((await reference(api.name)).tryIt.sort()).toEqual(expected.sort());
   });
 
   it.each(schemes)(
     'logs no console error, fails no request and requests nothing outside localhost (%s)',
-    (scheme) => {
-      expect(reference(api.name, scheme).problems).toEqual({
+    async (scheme) => {
+      expect((await reference(api.name, scheme)).problems).toEqual({
         consoleErrors: [],
         failedRequests: [],
         externalRequests: [],
@@ -179,8 +222,21 @@ describe.each(apis)('the $name reference', { timeout: 120_000 }, (api) => {
   );
 
   it.each(schemes)('has no serious or critical accessibility violation (axe-core, %s)', async (scheme) => {
-    expect(await reference(api.name, scheme).scan).toEqual([]);
+    expect(await (await reference(api.name, scheme)).scan).toEqual([]);
   });
+
+  it.each(screenWidths)('once Redoc is live, is no wider than the screen at %i px', async (width) => {
+    expect((await reportOf(api.name)).overflow.get(width)).toBeLessThanOrEqual(0);
+  });
+
+  it.each(schemes)(
+    'on a phone (390 × 844), in the %s scheme, logs nothing and has no serious accessibility violation',
+    async (scheme) => {
+      const onPhone = (await reportOf(api.name)).phone[scheme];
+      expect(await onPhone.scan).toEqual([]);
+      expect(onPhone.problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
+    },
+  );
 });
 
 describe('the code samples in a reference', () => {
@@ -242,21 +298,26 @@ async function sectionsOf(name: string): Promise<{ inPage: string[]; inRest: str
   };
 }
 
-describe('a reference before Redoc is live, on a phone', () => {
+// Laying out a whole reference at each width takes a while on a loaded machine: give it room.
+describe('a reference before Redoc is live, on a phone', { timeout: 240_000 }, () => {
   it.each(apis)(
-    'carries its first operations in the HTML and puts in the rest once loaded, every operation once ($name)',
+    'carries its first operations in the HTML and puts in the rest once loaded, every operation once, no wider than the screen ($name)',
     async ({ name }) => {
       const { inPage, inRest } = await sectionsOf(name);
       expect(inPage.length).toBeGreaterThan(0);
       expect(inRest.length).toBeGreaterThan(inPage.length);
       const { page, problems } = await openWatchedPage(browser, 'light', phone);
       await page.goto(`${site.url}/${name}/index.html`, { waitUntil: 'load' });
-      await page.locator('#redoc[data-reference-complete]').waitFor({ state: 'attached', timeout: 120_000 });
+      await renderEveryOperation(page);
       const shown = await page.$$eval('[id^="operation/"] h2', (nodes) =>
         nodes.map((node) => node.closest('[id^="operation/"]')?.id.replace(/^operation\//, '') ?? ''),
       );
       expect(shown).toEqual([...inPage, ...inRest]);
       expect(new Set(shown).size).toBe(shown.length);
+      // As it arrives (Redoc not started), at each screen width.
+      const overflow = new Map<number, number>();
+      await measureOverflow(page, overflow);
+      for (const width of screenWidths) expect(overflow.get(width), `${width} px`).toBeLessThanOrEqual(0);
       await expect(page.evaluate(() => 'Redoc' in window)).resolves.toBe(false);
       expect(problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
       await page.close();

@@ -1,13 +1,15 @@
-// Every page of the built site on small screens, in a real headless Chromium: at 360, 390 and
-// 768 px no page (landing page, guides and their index, changelogs, each reference as it arrives
-// and once Redoc is live) is wider than the screen; on a phone a guide's title and first paragraph are above the
-// fold; every page logs no console error or warning, in both colour schemes; and axe-core finds no
-// serious or critical accessibility violation on a phone in the light and the dark scheme (the
-// desktop scans are site.browser.test.ts's and reference.browser.test.ts's).
+// Every page of the built site but the references on small screens, in a real headless Chromium:
+// at 360, 390 and 768 px no page (landing page, guides and their index, changelogs) is wider than
+// the screen; on a phone a guide's title and first paragraph are above the fold; every page logs
+// no console error or warning, in both colour schemes; and axe-core finds no serious or critical
+// accessibility violation on a phone in the light and the dark scheme (the desktop scans are
+// site.browser.test.ts's). The references are checked the same way, at the same widths and on a
+// phone in both schemes, by reference.browser.test.ts, which loads and starts each once for all of it.
 // Each page is loaded once, on a phone in the light scheme: read there, resized to each width and
 // back, scanned, then switched to the dark scheme as the system setting changes (the site follows
-// it by CSS) and scanned again; a few pages load side by side. The tests then read what was found.
-import { readdir, readFile } from 'node:fs/promises';
+// it by CSS) and scanned again (the colour rules, and every rule over the header: all the dark
+// scheme changes, which the scan checks); a few pages load side by side. The tests then read what was found.
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,37 +17,32 @@ import { startDocsServer } from '../build/serve.mjs';
 import {
   type AccessibilityViolation,
   launchChromium,
+  measureOverflow,
   openWatchedPage,
   type PageProblems,
   phone,
-  problemsSince,
-  renderEveryOperation,
+  readInEachScheme,
+  type Scheme,
+  screenWidths,
   seriousAccessibilityViolations,
-  tapRedocControl,
 } from './browser.js';
 import { laneQueue } from './lanes.js';
-import { redocKnownViolations } from './redoc-known-violations.js';
 
 const docsRoot = join(import.meta.dirname, '..');
 let browser: Browser;
 let site: { url: string; close: () => Promise<void> };
 
-const apis = JSON.parse(await readFile(join(docsRoot, 'src', 'apis.json'), 'utf8')) as { name: string }[];
 const markdownNames = async (folder: string) =>
   (await readdir(join(docsRoot, folder)).catch(() => []))
     .filter((file) => file.endsWith('.md'))
     .map((file) => file.replace(/\.md$/, ''));
 const guides = (await markdownNames('guides')).map((name) => `guides/${name}.html`);
-const references = apis.map((api) => `${api.name}/index.html`);
 const pages = [
   'index.html',
   'guides/index.html',
   ...guides,
   ...(await markdownNames('changelogs')).map((name) => `changelogs/${name}.html`),
-  ...references,
 ];
-const widths = [360, 390, 768] as const;
-type Scheme = 'light' | 'dark';
 
 /** What one page showed. */
 interface PageReport {
@@ -58,15 +55,6 @@ interface PageReport {
   fold?: { title: number; paragraph: number };
 }
 
-/** How much wider than the screen the page is, once the page has laid out a frame. */
-const overflow = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve) =>
-        requestAnimationFrame(() => resolve(document.documentElement.scrollWidth - window.innerWidth)),
-      ),
-  );
-
 /** Where the first element matching `selector` ends, from the top of the page. */
 const bottom = (page: Page, selector: string) =>
   page
@@ -76,46 +64,26 @@ const bottom = (page: Page, selector: string) =>
 
 async function inspect(path: string): Promise<PageReport> {
   const { page, problems } = await openWatchedPage(browser, 'light', phone);
-  const start: PageProblems = { consoleErrors: [], failedRequests: [], externalRequests: [] };
   await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
-  if (references.includes(path)) await renderEveryOperation(page);
   const fold = guides.includes(path)
     ? {
         title: await bottom(page, 'article.guide h1'),
         paragraph: await bottom(page, 'article.guide > p:not(.breadcrumb)'),
       }
     : undefined;
-  const widthsSeen = new Map<number, number>();
-  const measureWidths = async () => {
-    for (const width of [...widths, phone.width]) {
-      await page.setViewportSize({ width, height: width === phone.width ? phone.height : 800 });
-      widthsSeen.set(
-        width,
-        Math.max(widthsSeen.get(width) ?? Number.NEGATIVE_INFINITY, await overflow(page)),
-      );
-    }
-  };
-  await measureWidths();
-  // A reference is read as it arrives (prerendered, Redoc not started) and again once Redoc is
-  // live: it starts on a tap on one of its controls, and hydrating a whole reference takes seconds
-  // on a loaded machine; the test waits, it does not time. The scans below see the live page.
-  if (references.includes(path)) {
-    await tapRedocControl(page);
-    await measureWidths();
-  }
-  const light = await seriousAccessibilityViolations(page, redocKnownViolations);
-  const afterLight = problemsSince(problems, start);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
-  const dark = await seriousAccessibilityViolations(page, redocKnownViolations);
-  const report: PageReport = {
-    overflow: widthsSeen,
-    problems: { light: afterLight, dark: problemsSince(problems, afterLight) },
-    violations: { light, dark },
+  const overflow = new Map<number, number>();
+  await measureOverflow(page, overflow);
+  // Scanned in the light scheme first, so in the dark one the colour rules suffice.
+  const readings = await readInEachScheme(page, problems, async (scheme) => ({
+    violations: await seriousAccessibilityViolations(page, [], { coloursOnly: scheme === 'dark' }),
+  }));
+  await page.context().close();
+  return {
+    overflow,
+    problems: { light: readings.light.problems, dark: readings.dark.problems },
+    violations: { light: readings.light.violations, dark: readings.dark.violations },
     ...(fold ? { fold } : {}),
   };
-  await page.context().close();
-  return report;
 }
 
 // A few pages side by side (each its own tab), not all at once, which a busy machine answers with
@@ -145,7 +113,7 @@ const reportOf = async (path: string): Promise<PageReport> => {
 };
 
 describe('no page is wider than the screen', { timeout: 600_000 }, () => {
-  for (const width of widths) {
+  for (const width of screenWidths) {
     it.each(pages)(`at ${width} px: %s`, async (path) => {
       expect((await reportOf(path)).overflow.get(width)).toBeLessThanOrEqual(0);
     });
