@@ -213,17 +213,23 @@ describe('mall roster (redis, on Redis clock)', () => {
 });
 
 describe('mall roster (redis, reads marked later)', () => {
-  it('lets a read of a mall marked moments ago through unmarked, and marks it when that moment has passed', async () => {
+  /** A roster on Redis whose clock the test sets (`at.now`), and the set's last use of `shop`. */
+  const rosterAt = async (idleMs: number) => {
     const shared = await redis.connect();
     const at = { now: 1_000 };
-    // An idle expiry of 60 s: a read within 1 s (a sixtieth) of the last mark sends none.
     const roster = redisMallRoster(
       shared,
       async () => {},
-      { idleMs: 60_000 },
+      { idleMs },
       () => at.now,
     );
     const lastUse = async () => Number(await shared.client.zscore(`${shared.prefix}malls`, 'shop'));
+    return { shared, at, roster, lastUse };
+  };
+
+  it('lets a read of a mall marked moments ago through unmarked, and marks it when that moment has passed', async () => {
+    // An idle expiry of 60 s: a read within 1 s (a sixtieth) of the last mark sends none.
+    const { at, roster, lastUse } = await rosterAt(60_000);
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
       await roster.touch('shop');
@@ -247,14 +253,7 @@ describe('mall roster (redis, reads marked later)', () => {
   });
 
   it('adds back, when it marks them, the malls a read let through that were dropped meanwhile', async () => {
-    const shared = await redis.connect();
-    const at = { now: 1_000 };
-    const roster = redisMallRoster(
-      shared,
-      async () => {},
-      { idleMs: 60_000 },
-      () => at.now,
-    );
+    const { shared, at, roster } = await rosterAt(60_000);
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
       await roster.touch('shop');
@@ -270,16 +269,9 @@ describe('mall roster (redis, reads marked later)', () => {
   });
 
   it('marks every read when malls never expire', async () => {
-    const shared = await redis.connect();
-    const at = { now: 1_000 };
-    const roster = redisMallRoster(
-      shared,
-      async () => {},
-      { idleMs: 0 },
-      () => at.now,
-    );
+    const { roster, lastUse } = await rosterAt(0);
     await roster.touch('shop');
     expect(await roster.renew('shop', 'read')).toBe(true);
-    expect(Number(await shared.client.zscore(`${shared.prefix}malls`, 'shop'))).toBe(1_001);
+    expect(await lastUse()).toBe(1_001);
   });
 });
