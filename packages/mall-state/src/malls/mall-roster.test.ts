@@ -252,17 +252,24 @@ describe('mall roster (redis, reads marked later)', () => {
     }
   });
 
-  it('adds back, when it marks them, the malls a read let through that were dropped meanwhile', async () => {
-    const { shared, at, roster } = await rosterAt(60_000);
+  it('marks the use a read let through as of that read, though the clock has moved on, and leaves a mall dropped meanwhile dropped', async () => {
+    const { shared, at, roster, lastUse } = await rosterAt(60_000);
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
       await roster.touch('shop');
-      // Another replica's cap dropped it (its last use is gone from the set).
-      await shared.client.zrem(`${shared.prefix}malls`, 'shop');
+      await roster.touch('gone');
       at.now = 1_200;
       expect(await roster.renew('shop', 'read')).toBe(true);
+      expect(await roster.renew('gone', 'read')).toBe(true);
+      // Another replica's cap dropped one of them (its last use is gone from the set).
+      await shared.client.zrem(`${shared.prefix}malls`, 'gone');
+      // The clock passes the idle expiry before the marks are sent.
+      at.now = 70_000;
       await vi.advanceTimersByTimeAsync(1_000);
-      await vi.waitFor(async () => expect(await roster.mallIds()).toEqual(['shop']));
+      await vi.waitFor(async () => expect(await lastUse()).toBe(1_200));
+      expect(await shared.client.zscore(`${shared.prefix}malls`, 'gone')).toBeNull();
+      // Idle since that read, the mall is dropped.
+      expect(await roster.mallIds()).toEqual([]);
     } finally {
       vi.useRealTimers();
     }

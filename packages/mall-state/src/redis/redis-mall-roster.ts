@@ -16,9 +16,11 @@
 // a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (the same
 // script, told to add nothing): what a request sends with its rate-limit decision. A read (which
 // loses nothing to a drop) of a mall this replica marked less than a sixtieth of the idle expiry
-// ago sends no mark: its use is marked once that time has passed since (one touch per mall for all
-// the reads it let through), so the set's last use of the mall lags by at most that time and never
-// makes a mall look idle sooner than it is; a write always sends its mark before its work.
+// ago sends no mark: its use is marked, as of the last such read, once that time has passed since
+// (one touch per mall for all the reads it let through; a mall dropped meanwhile stays dropped, as
+// those reads answered before the drop), so the set's last use of the mall is written at most that
+// time late, never makes a mall look idle sooner than it is, nor used later than it was; a write
+// always sends its mark before its work.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import { clockKey } from './redis-clock-offsets.js';
@@ -36,11 +38,13 @@ end`;
 
 /**
  * KEYS: roster. ARGV: mall, now (or ''), idle milliseconds (0: none expire), 'listed' to mark a
- * mall only if it is on the roster (else ''). Marks the mall used now (above its last use); gives
- * how many malls are in use, then the malls idle that long with their last use (id, score, id,
- * score…); or only -1 when asked for a listed mall that is not (nothing changed).
+ * mall only if it is on the roster (else ''), how long ago the use was (milliseconds). Marks the
+ * mall used then (above its last use); gives how many malls are in use, then the malls idle that
+ * long by then with their last use (id, score, id, score…); or only -1 when asked for a listed mall
+ * that is not (nothing changed).
  */
 const touchScript = `${nowOf(2)}
+now = now - tonumber(ARGV[5])
 local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
 if not last and ARGV[4] == 'listed' then return {-1} end
 if last and last >= now then now = last + 1 end
@@ -95,6 +99,7 @@ declare module 'ioredis' {
       now: string,
       idleMs: number,
       only: 'listed' | '',
+      agoMs: number,
     ): Result<[number, ...string[]], Context>;
     /** {@link idleScript}: the idle malls and their last use. */
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
@@ -152,11 +157,12 @@ export function redisMallRoster(
   // Malls whose drop this replica has under way (a second touch does not start another).
   const dropping = new Set<string>();
   // When this replica last marked each mall (its own clock, or the simulated one), and the malls
-  // whose reads it let through unmarked since: their use is marked when `readMarkMs` has passed.
+  // whose reads it let through unmarked since, with the time of the last such read: their use is
+  // marked, as of that read, when `readMarkMs` has passed.
   const clock = now ?? (() => performance.now());
   const readMarkMs = idleMs * readMarkShare;
   const markedAt = new Map<string, number>();
-  const owed = new Set<string>();
+  const owed = new Map<string, number>();
   const forgetOldMarks = () => {
     const before = clock() - readMarkMs;
     for (const [mallId, at] of markedAt) if (at <= before) markedAt.delete(mallId);
@@ -194,12 +200,15 @@ export function redisMallRoster(
     if (idleMs === 0) return;
     await drop(withScores(await shared.run((client) => client.mallRosterIdle(key, idleMs, simulated()))));
   };
-  /** Marks a mall used (only if listed, when asked), then drops idle malls and any past the cap. */
-  const touch = async (mallId: string, only: 'listed' | '') => {
-    const sent = clock();
+  /**
+   * Marks a mall used `agoMs` ago (only if listed, when asked), then drops idle malls and any past
+   * the cap.
+   */
+  const touch = async (mallId: string, only: 'listed' | '', agoMs = 0) => {
+    const sent = clock() - agoMs;
     // One script (sent by its SHA-1): note the use, count the malls, find the idle ones.
     const [count, ...idle] = await shared.run((client) =>
-      client.mallRosterTouch(key, mallId, simulated(), idleMs, only),
+      client.mallRosterTouch(key, mallId, simulated(), idleMs, only, agoMs),
     );
     if (count < 0) {
       markedAt.delete(mallId);
@@ -218,13 +227,15 @@ export function redisMallRoster(
     return true;
   };
   /**
-   * Marks the malls whose reads went unmarked (adding one dropped meanwhile, as those reads would
-   * have), and forgets the marks too old to let a read through.
+   * Marks the use of the malls whose reads went unmarked, as of their last such read (a mall
+   * dropped since stays dropped: those reads answered before the drop), and forgets the marks too
+   * old to let a read through.
    */
   const markOwed = () => {
     const due = [...owed];
     owed.clear();
-    for (const mallId of due) touch(mallId, '').catch(() => {});
+    for (const [mallId, readAt] of due)
+      touch(mallId, 'listed', Math.max(0, clock() - readAt)).catch(() => {});
     forgetOldMarks();
   };
   return {
@@ -233,7 +244,7 @@ export function redisMallRoster(
       const at = markedAt.get(mallId);
       if (use === 'write' || at === undefined || clock() - at >= readMarkMs) return touch(mallId, 'listed');
       if (owed.size === 0) setTimeout(markOwed, Math.max(0, at + readMarkMs - clock())).unref();
-      owed.add(mallId);
+      owed.set(mallId, clock());
       return listedAlready;
     },
     async adopt(mallIds) {
