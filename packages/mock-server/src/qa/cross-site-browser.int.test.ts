@@ -18,16 +18,17 @@ const mall = 'victim';
 /** The attacking page: every request it can make, then a `done` flag for the test to wait on. */
 const attackPage = (target: string) => `<!doctype html>
 <title>another site</title>
-<iframe name="sink"></iframe>
 <script>
 const reset = ${JSON.stringify(`${target}/__mock/malls/${mall}/reset`)};
 const faults = ${JSON.stringify(`${target}/__mock/malls/${mall}/faults`)};
 const emptyMall = JSON.stringify({ to: 'empty' });
 const fault = JSON.stringify({ action: { kind: 'status', status: 503 } });
 const send = (url, init) => fetch(url, { method: 'POST', mode: 'no-cors', ...init }).catch(() => undefined);
-function formPost(url, enctype, name, value) {
+// Each form posts into a frame of its own, so that no post's navigation cancels another's.
+function formPost(url, enctype, name, value, sink) {
+  document.body.append(Object.assign(document.createElement('iframe'), { name: sink }));
   const form = document.createElement('form');
-  Object.assign(form, { method: 'POST', action: url, enctype, target: 'sink' });
+  Object.assign(form, { method: 'POST', action: url, enctype, target: sink });
   const input = Object.assign(document.createElement('input'), { type: 'hidden', name, value });
   form.append(input);
   document.body.append(form);
@@ -45,10 +46,8 @@ function formPost(url, enctype, name, value) {
     await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).catch(() => undefined);
   }
   // A text/plain form whose one field spells JSON: {"to":"empty","x":"="}
-  formPost(reset, 'text/plain', '{"to":"empty","x":"', '"}');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  formPost(faults, 'application/x-www-form-urlencoded', 'action', fault);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  formPost(reset, 'text/plain', '{"to":"empty","x":"', '"}', 'sink-reset');
+  formPost(faults, 'application/x-www-form-urlencoded', 'action', fault, 'sink-faults');
   document.title = 'done';
 })();
 </script>`;
@@ -93,13 +92,12 @@ describe('a page on another origin', () => {
     });
     await tab.goto(pageOrigin);
     await tab.waitForFunction(() => document.title === 'done', undefined, { timeout: 20_000 });
-    await tab.close();
-
     // Every simple request and both form posts reached the control API and were refused as
     // cross-origin; the JSON one was stopped at its preflight, which gets no CORS answer.
-    const posts = answered.filter((entry) => entry.method === 'POST');
-    expect(posts.length).toBeGreaterThanOrEqual(12);
-    expect(posts.every((entry) => entry.status === 403)).toBe(true);
+    const posts = () => answered.filter((entry) => entry.method === 'POST');
+    await expect.poll(() => posts().length, { timeout: 20_000 }).toBeGreaterThanOrEqual(12);
+    await tab.close();
+    expect(posts().every((entry) => entry.status === 403)).toBe(true);
     const preflights = answered.filter((entry) => entry.method === 'OPTIONS');
     expect(preflights.every((entry) => entry.status >= 400)).toBe(true);
 
