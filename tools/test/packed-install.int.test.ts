@@ -313,7 +313,10 @@ describe('the published packages', () => {
         ...['--junit', report],
       ],
       900_000,
-    );
+    ).catch((error: { message: string; stdout?: string; stderr?: string }) => {
+      // The run exits 1 when a transaction fails: keep what it printed, to say which one.
+      throw new Error(`${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`.slice(-8_000));
+    });
     const [, passed = '0', failed, skipped = '0'] =
       /admin: (\d+) passed, (\d+) failed, (\d+) skipped/.exec(stdout) ?? [];
     expect(failed).toBe('0');
