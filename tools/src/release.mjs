@@ -54,7 +54,8 @@ for (const api of apiNames) {
 }
 
 say('3. packages (changesets)');
-sh('npx', ['changeset', 'status', '--verbose']);
+// changesets' own command, run directly: npx would start npm first.
+sh(join(repositoryRoot, 'node_modules', '.bin', 'changeset'), ['status', '--verbose']);
 
 const rootManifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8'));
 /** @type {string[]} */
@@ -67,6 +68,7 @@ if (values.publish) {
   sh('npx', ['changeset', 'publish']);
 } else {
   say('4. what would be published (npm publish --dry-run)');
-  for (const directory of published) sh('npm', ['publish', '--dry-run', '--workspace', directory]);
+  // One npm for every package (each lists its own tarball), not one npm started per package.
+  sh('npm', ['publish', '--dry-run', ...published.flatMap((directory) => ['--workspace', directory])]);
   say('dry run: nothing was published (npm run release -- --publish publishes)');
 }
