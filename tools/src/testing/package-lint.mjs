@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { getExitCode } from '@arethetypeswrong/cli/internal/getExitCode';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { publint } from 'publint';
@@ -26,10 +27,10 @@ import { formatMessage } from 'publint/utils';
  * @typedef {{ tarball: string, name: string, publint: string[], attw: AttwRun[] }} PackageLint
  */
 
-const require = createRequire(import.meta.url);
 /** The CLI's profiles (what each leaves out), from the CLI itself: its package does not export them. */
+const cli = dirname(createRequire(import.meta.url).resolve('@arethetypeswrong/cli/package.json'));
 const { profiles } = /** @type {{ profiles: Record<string, { ignoreResolutions: any[] }> }} */ (
-  require(join(dirname(require.resolve('@arethetypeswrong/cli/package.json')), 'dist', 'profiles.js'))
+  await import(pathToFileURL(join(cli, 'dist', 'profiles.js')).href)
 );
 
 /**
