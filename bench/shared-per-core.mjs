@@ -5,7 +5,8 @@
 // `--replicas` `mall-api-mock --rate-limit=off` processes on a throwaway PostgreSQL and
 // redis-server (support/shared-replicas.mjs), the clients spread over the replicas; with
 // `--compare-cli PATH`, the same replicas of another build's `dist/cli.js` (a before/after). Rows
-// alternate within each of `--rounds` rounds, each after a warm-up of `--warmup` seconds (fresh
+// alternate within each of `--rounds` rounds (the two builds' replicas going first in turn, since
+// the first pays for the database's first writes), each after a warm-up of `--warmup` seconds (fresh
 // replicas that each serve a few hundred requests a second run colder code for longer than one
 // process serving thousands: their warm-up takes longer). For each row it prints
 // requests/s, the cores every server process used while counted (the mock processes, PostgreSQL's
@@ -136,10 +137,18 @@ const stores = await startSharedStores();
 const redis = new Redis(stores.redis);
 try {
   for (let round = 0; round < Number(values.rounds); round++) {
-    /** @type {Measured[]} */
-    const rows = [await inMemory(), await replicas(stores)];
-    if (values['compare-cli']) rows.push(await replicas(stores, values['compare-cli']));
-    rounds.push(rows);
+    const base = await inMemory();
+    // The two builds' replicas take turns going first: the first after the stores start pays for
+    // the database's first writes (the demo mall seeded) and a cold cache.
+    const compared = values['compare-cli'];
+    if (!compared) rounds.push([base, await replicas(stores)]);
+    else if (round % 2 === 0) {
+      const own = await replicas(stores);
+      rounds.push([base, own, await replicas(stores, compared)]);
+    } else {
+      const other = await replicas(stores, compared);
+      rounds.push([base, await replicas(stores), other]);
+    }
   }
 } finally {
   redis.disconnect();
