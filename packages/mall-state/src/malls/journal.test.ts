@@ -156,13 +156,18 @@ describe('journal (memory)', () => {
 });
 
 describe('journal (redis, entries recorded together)', () => {
-  it('sends entries recorded together as one call of its script, each mall’s in order', async () => {
+  /** A journal on Redis, its script loaded, and how many script calls Redis ran so far and before. */
+  const countedJournal = async () => {
     const shared = await redis.connect();
     const journal = redisJournal(shared);
     await journal.record('warmup', entry('/warmup'));
     const scriptCalls = async () =>
       Number(/cmdstat_evalsha:calls=(\d+)/.exec(await shared.client.info('commandstats'))?.[1] ?? 0);
-    const before = await scriptCalls();
+    return { journal, scriptCalls, before: await scriptCalls() };
+  };
+
+  it('sends entries recorded together as one call of its script, each mall’s in order', async () => {
+    const { journal, scriptCalls, before } = await countedJournal();
     await Promise.all(
       Array.from({ length: 10 }, (_, i) => journal.record(i % 2 ? 'odd' : 'even', entry(`/call/${i}`))),
     );
@@ -177,12 +182,7 @@ describe('journal (redis, entries recorded together)', () => {
   });
 
   it('sends the entries recorded while a call is under way together in the next call, after it', async () => {
-    const shared = await redis.connect();
-    const journal = redisJournal(shared);
-    await journal.record('warmup', entry('/warmup'));
-    const scriptCalls = async () =>
-      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await shared.client.info('commandstats'))?.[1] ?? 0);
-    const before = await scriptCalls();
+    const { journal, scriptCalls, before } = await countedJournal();
     // Redis holds the first call (writes paused) until the three later entries are recorded, each
     // in a turn of its own.
     const other = await redis.connect();
