@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { importTypeScript } from './support/import-typescript.mjs';
-import { startRedis } from './support/redis.mjs';
+import { startRedis, redisTotals as totals } from './support/redis.mjs';
 import { requestMix } from './support/request-mix.mjs';
 
 const { values } = parseArgs({
@@ -52,22 +52,6 @@ function countStatements(dist) {
     return query.apply(this, args);
   };
   return counter;
-}
-
-/** Redis's totals so far: commands run (but INFO), script calls, read events, bytes received. */
-async function totals(/** @type {Redis} */ redis) {
-  const text = `${await redis.info('stats')}${await redis.info('commandstats')}`;
-  const stat = (/** @type {string} */ name) => Number(new RegExp(`${name}:(\\d+)`).exec(text)?.[1] ?? 0);
-  const calls = [...text.matchAll(/cmdstat_(\w+):calls=(\d+)/g)];
-  /** @param {(command: string) => boolean} counted */
-  const sum = (counted) =>
-    calls.filter(([, command]) => counted(String(command))).reduce((total, [, , n]) => total + Number(n), 0);
-  return {
-    commands: sum((command) => command !== 'info'),
-    scripts: sum((command) => command === 'evalsha' || command === 'eval'),
-    reads: stat('total_reads_processed'),
-    bytes: stat('total_net_input_bytes'),
-  };
 }
 
 /** @typedef {{ label: string, send: () => Promise<void> }} Measured a request measured: its label, and how to send it (resolves once answered 2xx) */

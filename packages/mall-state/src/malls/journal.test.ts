@@ -1,7 +1,8 @@
 // The journal at the function, in memory and in Redis alike: per-mall order and filters, the
 // bounds (entries and bytes per mall, bytes overall), and redaction of credentials and
 // tokens wherever they sit in a query or body; in Redis, entries recorded together go in one call
-// of its script, in order, and a failed call fails every one of them.
+// of its script, in order (those recorded while a call is under way in the next one), and a failed
+// call fails every one of them.
 import { describe, expect, it } from 'vitest';
 import { redisJournal } from '../redis/redis-journal.js';
 import { useTestRedis } from '../testing/shared-redis.js';
@@ -155,13 +156,18 @@ describe('journal (memory)', () => {
 });
 
 describe('journal (redis, entries recorded together)', () => {
-  it('sends entries recorded together as one call of its script, each mall’s in order', async () => {
+  /** A journal on Redis, its script loaded, and how many script calls Redis ran so far and before. */
+  const countedJournal = async () => {
     const shared = await redis.connect();
     const journal = redisJournal(shared);
     await journal.record('warmup', entry('/warmup'));
     const scriptCalls = async () =>
       Number(/cmdstat_evalsha:calls=(\d+)/.exec(await shared.client.info('commandstats'))?.[1] ?? 0);
-    const before = await scriptCalls();
+    return { journal, scriptCalls, before: await scriptCalls() };
+  };
+
+  it('sends entries recorded together as one call of its script, each mall’s in order', async () => {
+    const { journal, scriptCalls, before } = await countedJournal();
     await Promise.all(
       Array.from({ length: 10 }, (_, i) => journal.record(i % 2 ? 'odd' : 'even', entry(`/call/${i}`))),
     );
@@ -173,6 +179,25 @@ describe('journal (redis, entries recorded together)', () => {
     const sequences = [...odd, ...even].map((one) => one.sequence).sort((a, b) => a - b);
     expect(new Set(sequences).size).toBe(10);
     expect(sequences[9]).toBe((sequences[0] ?? 0) + 9);
+  });
+
+  it('sends the entries recorded while a call is under way together in the next call, after it', async () => {
+    const { journal, scriptCalls, before } = await countedJournal();
+    // Redis holds the first call (writes paused) until the three later entries are recorded, each
+    // in a turn of its own.
+    const other = await redis.connect();
+    await other.client.call('CLIENT', 'PAUSE', '10000', 'WRITE');
+    const first = journal.record('shop', entry('/first'));
+    const later: Promise<void>[] = [];
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      later.push(journal.record('shop', entry(`/later/${i}`)));
+    }
+    await other.client.call('CLIENT', 'UNPAUSE');
+    await Promise.all([first, ...later]);
+    expect(await scriptCalls()).toBe(before + 2);
+    const paths = (await journal.entries('shop')).map((one) => one.path);
+    expect(paths).toEqual(['/first', '/later/0', '/later/1', '/later/2']);
   });
 
   it('fails every entry of a call that fails', async () => {

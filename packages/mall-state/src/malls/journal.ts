@@ -5,6 +5,7 @@
 // counting and clearing are what the control API and `verify` use. This module is the interface
 // and the in-memory journal of one process (which redacts when read, off the request path); the
 // journal shared by replicas is redis/redis-journal.ts, built from the same entry and bound rules.
+// The query of an entry is made once per query text met lately (clients repeat their queries).
 
 import type { AnswerLoss } from './fault-rules.js';
 
@@ -17,7 +18,7 @@ export interface JournalEntry {
   readonly method: string;
   readonly path: string;
   readonly operationId: string | null;
-  readonly query: Readonly<Record<string, string | string[]>>;
+  readonly query: Readonly<Record<string, string | readonly string[]>>;
   readonly body: unknown;
   readonly status: number;
   /** The stage that answered (`answer`, `validate-request`, `faults`, …). */
@@ -194,27 +195,77 @@ function isoTime(ms: number): string {
   return lastTime.iso;
 }
 
-/** The entry of a recorded request (its query parsed, or as text), with secrets redacted. */
-export const entryOf = (
-  sequence: number,
-  { receivedAtMs, query: given, body, ...rest }: JournalInput | KeptInput,
-): JournalEntry => {
-  const query = typeof given === 'string' ? new URLSearchParams(given) : given;
-  // A query's values are text (or lists of it): a secret-named parameter is redacted whole.
+/** An entry's query: each parameter's text (a list when repeated), a secret-named one redacted whole. */
+type QueryRecord = Readonly<Record<string, string | readonly string[]>>;
+
+/** The query of an entry, from the request's parsed query. */
+function queryRecord(query: URLSearchParams): QueryRecord {
   const record: Record<string, string | string[]> = {};
   if (query.size > 0)
     for (const key of new Set(query.keys())) {
       const values = query.getAll(key);
       record[key] = secretKeys.test(key) ? '[redacted]' : values.length === 1 ? (values[0] ?? '') : values;
     }
-  return {
-    ...rest,
+  return Object.freeze(record);
+}
+
+/** The most query texts whose entry query is kept (clients repeat their queries). */
+const keptQueries = 512;
+/** The entry query of each query text met lately. */
+const queryRecords = new Map<string, QueryRecord>();
+
+/** The entry query of a query text (parsed as `parsed` when given), made once per text met lately. */
+function queryRecordOf(text: string, parsed?: URLSearchParams): QueryRecord {
+  let record = queryRecords.get(text);
+  if (!record) {
+    if (queryRecords.size >= keptQueries) queryRecords.clear();
+    record = queryRecord(parsed ?? new URLSearchParams(text));
+    queryRecords.set(text, record);
+  }
+  return record;
+}
+
+/** The fields an entry takes from its input as they are (every one but those {@link entryOf} makes). */
+const copiedFields = [
+  'api',
+  'method',
+  'path',
+  'operationId',
+  'status',
+  'answeredBy',
+  'durationMs',
+  'violations',
+  'refusedBy',
+  'lostAnswer',
+] as const;
+type Made = 'sequence' | 'receivedAt' | 'query' | 'body';
+// Every field of an entry is either made or copied: adding one to JournalEntry fails here until listed.
+const everyFieldListed: [Exclude<keyof JournalEntry, Made | (typeof copiedFields)[number]>] extends [never]
+  ? true
+  : never = true;
+void everyFieldListed;
+
+/**
+ * The entry of a recorded request (its query parsed, or as text), with secrets redacted;
+ * `queryText`: the parsed query's text, when known, so the entry query of a text met lately is
+ * not made again. Fields absent from the input are absent from the entry.
+ */
+export function entryOf(sequence: number, input: JournalInput | KeptInput, queryText?: string): JournalEntry {
+  const { query, body } = input;
+  const entry: Record<string, unknown> = {
     sequence,
-    receivedAt: isoTime(receivedAtMs),
-    query: record,
+    receivedAt: isoTime(input.receivedAtMs),
+    query:
+      typeof query === 'string'
+        ? queryRecordOf(query)
+        : queryText === undefined
+          ? queryRecord(query)
+          : queryRecordOf(queryText, query),
     body: body === null ? null : redactSecrets(body),
   };
-};
+  for (const field of copiedFields) if (input[field] !== undefined) entry[field] = input[field];
+  return entry as unknown as JournalEntry;
+}
 
 /**
  * Creates per-mall journals bounded in entries and bytes per mall and in bytes overall: past a

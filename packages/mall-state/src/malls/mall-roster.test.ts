@@ -4,7 +4,8 @@
 // is kept, a mall whose drop failed stays
 // until a later run drops it, and its limits are checked; on Redis, idle expiry follows Redis's
 // clock, not the clock of the replica that looks, and a read of a mall the replica marked moments
-// ago sends no mark then but marks the mall once that moment has passed.
+// ago sends no mark then but marks the mall once that moment has passed (a read no later than the
+// last use leaves it as it is).
 import { describe, expect, it, vi } from 'vitest';
 import { redisMallRoster } from '../redis/redis-mall-roster.js';
 import { useTestRedis } from '../testing/shared-redis.js';
@@ -269,6 +270,27 @@ describe('mall roster (redis, reads marked later)', () => {
       await vi.waitFor(async () => expect(await lastUse()).toBe(1_200));
       expect(await shared.client.zscore(`${shared.prefix}malls`, 'gone')).toBeNull();
       // Idle since that read, the mall is dropped.
+      expect(await roster.mallIds()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves the last use as it is when a read marked late was no later than it', async () => {
+    const { shared, at, roster, lastUse } = await rosterAt(60_000);
+    const scriptCalls = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await shared.client.info('commandstats'))?.[1] ?? 0);
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      await roster.touch('shop');
+      expect(await roster.renew('shop', 'read')).toBe(true);
+      const before = await scriptCalls();
+      // The clock passes the idle expiry before the read's mark, as of that same millisecond, is sent.
+      at.now = 70_000;
+      await vi.advanceTimersByTimeAsync(1_000);
+      await vi.waitFor(async () => expect(await scriptCalls()).toBe(before + 1));
+      // A drop that found the mall idle since its last use still finds that use.
+      expect(await lastUse()).toBe(1_000);
       expect(await roster.mallIds()).toEqual([]);
     } finally {
       vi.useRealTimers();

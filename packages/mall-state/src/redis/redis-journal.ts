@@ -8,9 +8,11 @@
 // the journal of a mall lists every call whichever replica took it, in order, and the bounds hold
 // for the deployment. Entries are redacted before they are stored. The entries a replica records
 // while one event-loop turn's I/O is handled go to Redis together, as one call of the script (a
-// group commit, sent from `setImmediate`): each caller's promise settles when the whole call does,
-// so every entry is committed before its request is answered, and a failed call fails every one of
-// them; reading or clearing a journal sends the entries waiting first, so it sees them in order.
+// group commit, sent from `setImmediate`), and while a call is under way the entries recorded
+// meanwhile wait for its answer and go together in the next call (under load each call carries
+// what arrived during the previous one's round trip): each caller's promise settles when the whole
+// call does, so every entry is committed before its request is answered, and a failed call fails
+// every one of them; reading or clearing a journal sends the entries waiting first, so it sees them in order.
 // Both scripts are ioredis commands (`defineCommand`): sent by SHA-1 (EVALSHA), their text only
 // when Redis does not hold it yet.
 import type { Result } from 'ioredis';
@@ -138,6 +140,12 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
   shared.client.defineCommand('mallJournalClear', { numberOfKeys: 4, lua: clearScript });
   let waiting: Pending[] = [];
   let scheduled: NodeJS.Immediate | undefined;
+  /** Calls of the record script sent and not yet answered. */
+  let underWay = 0;
+  /** Sends the waiting entries after the I/O of this event-loop turn is handled (once per turn). */
+  const later = () => {
+    scheduled ??= setImmediate(send);
+  };
   /** Sends the entries waiting, in order, as calls of the record script (none when none wait). */
   const send = () => {
     if (scheduled) clearImmediate(scheduled);
@@ -150,6 +158,7 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
       for (const { list } of part) args.push(list);
       args.push(maxEntries, mallBytes, maxBytes);
       for (const { entry, bytes } of part) args.push(entry, bytes);
+      underWay += 1;
       shared
         .run((client) => client.mallJournalRecord(...args))
         .then(
@@ -159,18 +168,23 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
           (error: unknown) => {
             for (const { settle } of part) settle.reject(error);
           },
-        );
+        )
+        .finally(() => {
+          underWay -= 1;
+          // The entries recorded while the call was under way go in the next one.
+          if (underWay === 0 && waiting.length > 0) later();
+        });
     }
   };
   return {
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
       const [list = ''] = keys(mallId);
-      const entry = JSON.stringify(entryOf(0, kept.input));
+      const entry = JSON.stringify(entryOf(0, kept.input, kept.queryText));
       return new Promise<void>((resolve, reject) => {
         waiting.push({ list, entry, bytes: kept.bytes, settle: { resolve, reject } });
         if (waiting.length >= maxBatch) send();
-        else scheduled ??= setImmediate(send);
+        else if (underWay === 0) later();
       });
     },
     entries: (mallId, filter = {}) => {

@@ -18,9 +18,10 @@
 // loses nothing to a drop) of a mall this replica marked less than a sixtieth of the idle expiry
 // ago sends no mark: its use is marked, as of the last such read, once that time has passed since
 // (one touch per mall for all the reads it let through; a mall dropped meanwhile stays dropped, as
-// those reads answered before the drop), so the set's last use of the mall is written at most that
-// time late, never makes a mall look idle sooner than it is, nor used later than it was; a write
-// always sends its mark before its work.
+// those reads answered before the drop; a read no later than the set's last use changes nothing,
+// so it never fails a drop that found the mall idle since), so the set's last use of the mall is
+// written at most that time late, never makes a mall look idle sooner than it is, nor used later
+// than it was; a write always sends its mark before its work.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import { clockKey } from './redis-clock-offsets.js';
@@ -39,16 +40,20 @@ end`;
 /**
  * KEYS: roster. ARGV: mall, now (or ''), idle milliseconds (0: none expire), 'listed' to mark a
  * mall only if it is on the roster (else ''), how long ago the use was (milliseconds). Marks the
- * mall used then (above its last use); gives how many malls are in use, then the malls idle that
- * long by then with their last use (id, score, id, score…); or only -1 when asked for a listed mall
- * that is not (nothing changed).
+ * mall used then (above its last use; a use marked late that is no later than the last one changes
+ * nothing, so it never fails a drop that found the mall idle since); gives how many malls are in
+ * use, then the malls idle that long by then with their last use (id, score, id, score…); or only
+ * -1 when asked for a listed mall that is not (nothing changed).
  */
 const touchScript = `${nowOf(2)}
+local late = tonumber(ARGV[5]) > 0
 now = now - tonumber(ARGV[5])
 local last = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
 if not last and ARGV[4] == 'listed' then return {-1} end
-if last and last >= now then now = last + 1 end
-redis.call('ZADD', KEYS[1], now, ARGV[1])
+if last and last >= now then
+  if late then now = last else now = last + 1 end
+end
+if now ~= last then redis.call('ZADD', KEYS[1], now, ARGV[1]) end
 local idle = {}
 if tonumber(ARGV[3]) > 0 then
   idle = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]), 'WITHSCORES')

@@ -4,7 +4,9 @@
 // page at a time, and taken when complete — so a replica shows the old mall or the new one, never
 // a mix. A read whose mall is held at the version other replicas announced skips the database; so
 // does a call over several malls (a collection call) when this replica holds each at its announced
-// version — and, over every mall, holds no mall but those announced.
+// version — and, over every mall, holds no mall but those announced. A mall a call names that the
+// database lacked is not asked for again until some mall's announcement changes (a mall is
+// announced before it is made).
 import type pg from 'pg';
 import type { CatchUpHooks } from './mall-storage.js';
 import { apply, type Change, type Held, heldOrOpen, newHeld, type PostgresState } from './postgres-held.js';
@@ -168,10 +170,12 @@ export async function catchUp(
   mallIds: readonly string[] | undefined,
   hooks: CatchUpHooks,
 ): Promise<void> {
-  const { session, held, serially, versions } = state;
+  const { session, held, serially, versions, missing } = state;
   const announced = versions && (await versions.all());
-  // During an outage the database is asked anyway, so calls are refused until it is back.
-  if (announced && !session.down() && heldAsAnnounced(held, mallIds, announced)) return;
+  // During an outage the database is asked anyway, so calls are refused until it is back. A named
+  // mall the database lacked under these same announcements (none changed since) still lacks it.
+  const named = announced && mallIds?.filter((mallId) => !missing.get(announced)?.has(mallId));
+  if (announced && !session.down() && heldAsAnnounced(held, named, announced)) return;
   const columns = 'SELECT mall, version, created, rowset, floor FROM malls';
   const rows = await (mallIds
     ? session.query<MallRow & { mall: string }>(session.pool, `${columns} WHERE mall = ANY($1::text[])`, [
@@ -179,6 +183,10 @@ export async function catchUp(
       ])
     : session.query<MallRow & { mall: string }>(session.pool, columns));
   const inDatabase = new Set(rows.map((row) => row.mall));
+  if (announced && mallIds) {
+    const lacking = mallIds.filter((mallId) => !inDatabase.has(mallId) && !announced.has(mallId));
+    if (lacking.length > 0) missing.set(announced, new Set([...(missing.get(announced) ?? []), ...lacking]));
+  }
   for (const mallId of mallIds ?? [...held.keys()])
     if (held.has(mallId) && !inDatabase.has(mallId)) hooks.forget(mallId);
   for (const row of rows) if (!held.has(row.mall)) hooks.adopt(row.mall);

@@ -44,6 +44,11 @@ export interface PostgresState {
   /** Calls on one mall take turns in a replica. */
   readonly serially: OneAtATime;
   readonly versions: SharedMallVersions | undefined;
+  /**
+   * The malls a catch-up found missing from the database, by the announced versions it was made
+   * under (the same copy while no mall's announcement changed; a new one after any change).
+   */
+  readonly missing: WeakMap<ReadonlyMap<string, number>, Set<string>>;
   changed: ((mallId: string, table: StoreTable) => void) | undefined;
   gone: ((mallId: string) => void) | undefined;
 }
@@ -101,11 +106,12 @@ export function apply(mall: Held, changes: Iterable<Change>, fromEmpty = false):
   });
 }
 
-/** What {@link capture} throws to undo the writes it collected (one, made once: a read makes no error). */
+/** What {@link capture} throws to undo the writes it collected (one, made once). */
 const undo = new Error('collected');
 
 /**
- * Runs `work` on the store, collecting its writes, then undoes them in memory. When a record was
+ * Runs `work` on the store, collecting its writes, then undoes them in memory (a `work` that wrote
+ * nothing has nothing to undo). When a record was
  * deleted and written again (it moved), `whole` is every record as `work` left them, in order.
  */
 export function capture<R>(mall: Held, work: () => R): { result: R; changes: Change[]; whole?: Change[] } {
@@ -116,6 +122,8 @@ export function capture<R>(mall: Held, work: () => R): { result: R; changes: Cha
   try {
     mall.store.transaction(() => {
       result = work();
+      // Nothing written (a read): nothing to undo, so no throw.
+      if (captured.changes.size === 0) return;
       if (captured.moved) whole = [...recordsOf(mall.store)];
       throw undo;
     });

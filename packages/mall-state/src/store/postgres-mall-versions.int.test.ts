@@ -4,7 +4,8 @@
 // every write, reset and drop of another replica is seen by the next read, and a mall nobody
 // announced yet is announced by the first read that catches it up. A catch-up over every mall (or
 // the malls a call names) held as announced asks the database nothing, and sees another replica's
-// new mall, write and drop at once.
+// new mall, write and drop at once; a named mall the database lacked is not asked for again until
+// an announcement changes.
 
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -125,5 +126,29 @@ describe('announced mall versions', { timeout: 30_000 }, () => {
     expect((await versions.all()).has(first)).toBe(false);
     await b.catchUp(undefined, hooks);
     expect(seen.forgotten).toEqual([first]);
+  });
+
+  it('asks the database once for a named mall it lacks, again after any announcement, and sees a mall another replica makes at once', async () => {
+    const [shop, other, made] = [`named-${++mallNo}`, `named-${++mallNo}`, `named-${++mallNo}`];
+    const versions = redisMallVersions(await redis.connect());
+    const [a, b] = [await replica(versions), await replica(versions)];
+    const unannounced = await replica();
+    const { seen, hooks } = noted(b);
+    await b.catchUp([shop], hooks);
+    // Made behind the announcements: the next call naming it does not ask the database again.
+    await unannounced.write(shop, (store) => store.put('category', '1', { name: 'hats' }));
+    await b.catchUp([shop], hooks);
+    expect(seen.adopted).toEqual([]);
+    // Any announced change sends the next call naming it to the database, which finds it.
+    await a.write(other, (store) => store.put('category', '1', { name: 'shoes' }));
+    await b.catchUp([shop], hooks);
+    expect(seen.adopted).toEqual([shop]);
+    expect(await names(b, shop)).toEqual(['hats']);
+    // A mall lacking, then made by another replica: the very next call naming it sees it.
+    await b.catchUp([made], hooks);
+    await a.write(made, (store) => store.put('category', '1', { name: 'belts' }));
+    await b.catchUp([made], hooks);
+    expect(seen.adopted).toEqual([shop, made]);
+    expect(await names(b, made)).toEqual(['belts']);
   });
 });

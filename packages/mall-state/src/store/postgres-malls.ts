@@ -61,6 +61,7 @@ export async function openPostgresMalls(
   const state: PostgresState = {
     session,
     held: new Map(),
+    missing: new WeakMap(),
     serially: oneAtATime(),
     versions: options.versions,
     changed: undefined,
