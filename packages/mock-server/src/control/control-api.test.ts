@@ -169,7 +169,7 @@ describe('clock', () => {
     const mall = freshMall();
     const token = (await mock.token(mall)).access_token;
     // Held still, so that only the mall's own clock drains the bucket: on the wall clock's, a burst
-    // slowed by a loaded machine leaks a call a half-second and is never refused.
+    // slowed by a loaded machine leaks calls as it goes and may never be refused.
     heldAt = Date.now();
     try {
       const burst = await Promise.all(
