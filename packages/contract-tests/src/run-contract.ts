@@ -11,8 +11,12 @@ import type { ContractSettings } from './settings.js';
 import type { ContractTarget } from './targets.js';
 
 const require = createRequire(import.meta.url);
-/** The compiled hook file (from src/ in tests as from dist/ when installed: both sit beside dist/). */
-const hookFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'hooks', 'contract-hooks.cjs');
+/** The compiled hooks (from src/ in tests as from dist/ when installed: both sit beside dist/). */
+const compiledHooks = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'hooks');
+/** The hook file Dredd loads. */
+const hookFile = join(compiledHooks, 'contract-hooks.cjs');
+/** Loaded into the Dredd process before Dredd: spares it a deep copy of the parsed spec (dredd-preload.cts). */
+const dreddPreload = join(compiledHooks, 'dredd-preload.cjs');
 
 /** Dredd's command; Dredd is an optional peer dependency, so a missing one is said plainly. */
 function dreddBin(): string {
@@ -84,7 +88,7 @@ export async function runContract({
     'false',
     ...(report ? ['--reporter', 'xunit', '--output', report] : []),
   ];
-  const child = spawn(process.execPath, ['--no-deprecation', ...args], {
+  const child = spawn(process.execPath, ['--no-deprecation', '--require', dreddPreload, ...args], {
     env: { ...process.env, CONTRACT_SETTINGS: JSON.stringify(settings) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

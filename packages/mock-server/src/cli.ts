@@ -33,7 +33,7 @@ import { demoCollectionClients, demoOAuthClient } from './oauth/demo-credentials
 import { type LogFormat, messageLine } from './process/log-lines.js';
 import { isPostgresUrl, workersRefusal } from './process/worker-rules.js';
 import { superviseWorkers } from './process/worker-supervisor.js';
-import { type ServeManyOptions, startMockServers } from './server/mock-server.js';
+import type { ServeManyOptions, startMockServers } from './server/mock-server.js';
 import { startWhenStoresAnswer } from './server/store-standby.js';
 import { healthPaths } from './stages/health.js';
 import { defaultApiBodyLimit } from './stages/read-body.js';
@@ -482,9 +482,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  // The servers are loaded only now: help, version, usage mistakes and the subcommands start without them.
+  const servers = await import('./server/mock-server.js');
   const sandbox = serve.sandbox && { ...serve.sandbox, log: (message: string) => say(message) };
   const start = (ports = serve.ports) =>
-    startMockServers({
+    servers.startMockServers({
       ...serve,
       ...(ports ? { ports } : {}),
       ...(sandbox ? { sandbox } : {}),

@@ -1,6 +1,6 @@
 // The mocks run without the optional @mall-api/sandbox installed: outside a dynamic import (the
 // sandbox loader, the fixture recorder) every import of it is type-only, so it vanishes from the
-// built JavaScript. cli.test.ts runs the example mode without the package; this names the file.
+// built JavaScript. cli.int.test.ts runs the example mode without the package; this names the file.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -4,6 +4,8 @@
 // OAuth authority, each answering /__health and /__ready without credentials; JSON logs with no
 // secret; --fixtures DIR registering named fixtures; and SIGTERM finishing a request in flight
 // (slowed by a fault) before exiting 0.
+// An integration test (it starts the command at least once per case, several of them serving):
+// `npm test` and CI run it, the fast suite leaves it out.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

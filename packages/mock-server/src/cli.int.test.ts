@@ -1,6 +1,8 @@
 // The `mall-api-mock` command: it serves, prints its address and demo credentials, rejects bad
 // arguments, and stops cleanly on SIGINT and SIGTERM; without the optional @mall-api/sandbox
 // installed the example mode still serves and the stateful default says what is missing.
+// An integration test (it starts the command at least once per case, several of them serving):
+// `npm test` and CI run it, the fast suite leaves it out.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

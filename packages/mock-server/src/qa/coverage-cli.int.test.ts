@@ -1,6 +1,8 @@
 // `mall-api-mock coverage` as a CI step runs it: the built command against running mocks, its
 // exit code following the minimums, and the shared command-line convention (help, version,
 // unknown options named, exit 2 on a usage mistake).
+// An integration test (a mock and a run of the command per case): `npm test` and CI run it, the
+// fast suite leaves it out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/cli-process.js';
 import { type StartedMock, startMock } from './index.js';

@@ -1,6 +1,8 @@
 // `mall-api-mock proxy` reads its options from the one option table, as the main command does:
 // the help lists each with its default and environment variable, a variable stands in for an
 // argument, and a mistake exits 2 with a message.
+// An integration test (a run of the command per case): `npm test` and CI run it, the fast suite
+// leaves it out.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { cli, exitCode, runCli } from '../testing/cli-process.js';

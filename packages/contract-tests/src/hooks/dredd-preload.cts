@@ -1,0 +1,26 @@
+// Preloaded into the Dredd process (`node --require`) before Dredd itself. Dredd 14 hands its hook
+// files a deep copy of its configuration (`hooks.configuration = clone(configuration)` in
+// addHooks.js), and that configuration holds every parsed API description: the whole API Elements
+// tree and every transaction. The `clone` package tracks the objects it has seen in arrays, so the
+// copy takes time quadratic in the description's size: a third of the admin run's CPU
+// (apiaryio/dredd#1813). Our hooks never read `hooks.configuration`; the copy they get shares the
+// parsed descriptions, which Dredd does not change after parsing, and copies everything else as
+// before. Every other use of `clone` is unchanged.
+const { createRequire } = require('node:module') as typeof import('node:module');
+
+type Clone = ((value: unknown, ...options: unknown[]) => unknown) & Record<string, unknown>;
+
+const fromDredd = createRequire(require.resolve('dredd/package.json'));
+const clonePath = fromDredd.resolve('clone');
+const clone = fromDredd(clonePath) as Clone;
+
+/** `clone`, except that Dredd's configuration keeps its parsed API descriptions by reference. */
+const sharingDescriptions = Object.assign((value: unknown, ...options: unknown[]): unknown => {
+  if (typeof value !== 'object' || value === null || !('apiDescriptions' in value))
+    return clone(value, ...options);
+  const { apiDescriptions, ...rest } = value as { apiDescriptions: unknown };
+  return { ...(clone(rest, ...options) as object), apiDescriptions };
+}, clone);
+
+const cached = require.cache[clonePath];
+if (cached) cached.exports = sharingDescriptions;
