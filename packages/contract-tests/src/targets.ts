@@ -6,10 +6,10 @@
 // our own mock of the API (@mall-api/mock-server, loaded only then), started on a free port, with
 // the demo credentials and one access token per transaction from the mock's OAuth authority (each
 // for its own mall, so one transaction's rate-limit budget never leaks into the next; the 429
-// transactions exhaust theirs on purpose). In sandbox mode our mock is started with a stateful
-// sandbox mall (in memory, seeded), and the target says so, so the hooks create what each
-// transaction acts on; with a base URL, sandbox mode declares the server there a sandbox (say
-// `mall-api-mock --sandbox`).
+// transactions exhaust theirs on purpose, on malls' clocks held still so none drains meanwhile).
+// In sandbox mode our mock is started with a stateful sandbox mall (in memory, seeded), and the
+// target says so, so the hooks create what each transaction acts on; with a base URL, sandbox mode
+// declares the server there a sandbox (say `mall-api-mock --sandbox`).
 import { basicAuthorization } from '@mall-api/auth';
 import type { OAuthAuthority } from '@mall-api/mock-server';
 import type { ApiName } from '@mall-api/spec-model';
@@ -127,11 +127,15 @@ async function remoteTarget(
 async function localTarget(facts: ApiFacts, sandbox: boolean): Promise<ContractTarget> {
   const { startMockServers } = await import('@mall-api/mock-server');
   const api: ApiName = facts.api;
+  const startedAt = Date.now();
   const served = await startMockServers({
     apis: [api],
     ports: { [api]: 0 },
     // The hooks give each transaction its own client through X-Forwarded-For, believed from loopback.
     trustProxy: ['loopback'],
+    // The malls' clocks stand still for the run: a 429 transaction's budget, spent by the hooks,
+    // cannot drain on the wall clock before Dredd's own call, however slow the machine.
+    clock: () => startedAt,
     ...(sandbox ? { sandbox: { store: 'memory', seed: sandboxSeed } } : {}),
   });
   const [mock] = served.mocks;
