@@ -9,10 +9,12 @@
 // console error, fails no request and requests nothing outside localhost; and axe-core finds no
 // serious or critical accessibility violation, on a desktop and on a phone, in each scheme.
 // Each reference loads and starts (Redoc hydrates it, every operation laid out) once for all of
-// that: read and scanned on a desktop in the light scheme, then the dark one; resized to each
-// screen width; then scanned on a phone in the light scheme and the dark one (in the dark one the
-// colour rules, and every rule over the header: all the dark scheme changes, which the scan
-// checks, see `seriousAccessibilityViolations`). The small-screens file checks the other pages.
+// that: read and scanned on a desktop in the light scheme (every rule), then the dark one; resized
+// to each screen width; then scanned on a phone in the light scheme and the dark one. A scan after
+// the first stands for a full one by what it checks (see `seriousAccessibilityViolations`): in the
+// dark scheme the colour rules, and every rule over the header, all the dark scheme changes; on the
+// phone in the light scheme the rules that read the layout, the DOM and what is hidden being as
+// the full scan saw them. The site file checks the other pages.
 // A screenshot of the admin reference is kept in test-results/.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDocsServer } from '../build/serve.mjs';
 import {
   type AccessibilityViolation,
+  domDigest,
   launchChromium,
   measureOverflow,
   openWatchedPage,
@@ -29,6 +32,7 @@ import {
   problemsSoFar,
   readInEachScheme,
   renderEveryOperation,
+  type ScanScope,
   type Scheme,
   schemes,
   screenWidths,
@@ -83,12 +87,14 @@ interface ReferenceReport {
 }
 
 /**
- * Scans the page with axe-core, done before the page changes; a failure is its test's to report.
- * The page is scanned in the light scheme first, so in the dark one the colour rules suffice (see
- * `seriousAccessibilityViolations`).
+ * Scans the page with axe-core in `scope`, done before the page changes; a failure is its test's to
+ * report.
  */
-const scanned = async (page: Page, scheme: Scheme): Promise<{ scan: Promise<AccessibilityViolation[]> }> => {
-  const scan = seriousAccessibilityViolations(page, redocKnownViolations, { coloursOnly: scheme === 'dark' });
+const scanned = async (
+  page: Page,
+  scope: ScanScope,
+): Promise<{ scan: Promise<AccessibilityViolation[]> }> => {
+  const scan = seriousAccessibilityViolations(page, redocKnownViolations, scope);
   await scan.catch(() => undefined);
   return { scan };
 };
@@ -132,10 +138,12 @@ async function loadReference(name: string): Promise<ReferenceReport> {
   // The events (`webhooks`) are shown like operations, in their own section, without samples or Try it.
   const events = operationsOf(spec.webhooks ?? {});
   const shown = new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? '']));
+  // Scanned with every rule in the light scheme, and in the dark one with the colour rules.
+  const fullScanOf = await domDigest(page);
   const desktop = await readInEachScheme(page, problems, async (scheme) => {
     if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
     return {
-      ...(await scanned(page, scheme)),
+      ...(await scanned(page, scheme === 'light' ? {} : { only: 'colours' })),
       tryIt,
       operations,
       events,
@@ -147,7 +155,13 @@ async function loadReference(name: string): Promise<ReferenceReport> {
   const afterDesktop = problemsSoFar(problems);
   const overflow = new Map<number, number>();
   await measureOverflow(page, overflow);
-  const onPhone = await readInEachScheme(page, problems, (scheme) => scanned(page, scheme), afterDesktop);
+  // On the phone, the same page: the layout rules in the light scheme, the colour rules in the dark one.
+  const onPhone = await readInEachScheme(
+    page,
+    problems,
+    (scheme) => scanned(page, scheme === 'light' ? { only: 'layout', fullScanOf } : { only: 'colours' }),
+    afterDesktop,
+  );
   await page.close();
   return { desktop, phone: onPhone, overflow };
 }
