@@ -237,8 +237,9 @@ const nonColourDarkRules = (page: Page) =>
  * `display`, `visibility` and `content-visibility`. Found by running each rule of axe-core 4.14.1
  * alone on the references, a guide and a changelog with the browser's layout and style reads
  * wrapped: every other rule read only the DOM, those three properties, and the window's size for
- * its report's metadata. `axeVersion` is the version this was read from; the layout scan refuses
- * another one (re-run that survey on an upgrade).
+ * its report's metadata; in axe's source, those rules compare `display` with `none` only (its
+ * other uses, block and flex tests, serve the colour, link and target rules). `axeVersion` is the
+ * version this was read from; the layout scan refuses another one (re-run that survey on an upgrade).
  */
 const layoutRules = [
   'color-contrast',
@@ -255,9 +256,11 @@ const axeVersion = '4.14.1';
 
 /**
  * A digest of what the rules outside `layoutRules` read: every element outside the site's header
- * (and scripts aside: the scans add their own) with its attributes (an empty `style` as none) and
- * its computed `display`, `visibility` and `content-visibility`, and every text. Equal digests
- * before and after a resize mean those rules see the same page outside the header.
+ * (and scripts aside: the scans add their own) with its attributes but `style`,
+ * whether its computed `display` is `none` (all those rules read it for; a table laid out as
+ * blocks on a phone is read the same), its computed `visibility` and `content-visibility`, and
+ * every text. Equal digests before and after a resize mean those rules see the same page outside
+ * the header.
  */
 export const domDigest = (page: Page): Promise<string> =>
   page.evaluate(async (header) => {
@@ -277,12 +280,12 @@ export const domDigest = (page: Page): Promise<string> =>
         continue;
       }
       const style = getComputedStyle(node);
-      // An empty style attribute (left by a style set and taken off) sets nothing: as if absent.
+      // The style attribute counts by the computed values below (a script may set layout in it).
       const attributes = [...node.attributes]
-        .filter((attribute) => attribute.name !== 'style' || attribute.value.trim() !== '')
+        .filter((attribute) => attribute.name !== 'style')
         .map((attribute) => `${attribute.name}=${attribute.value}`);
       parts.push(
-        `<${node.nodeName} ${attributes.join(' ')} ${style.display} ${style.visibility} ${style.contentVisibility}>`,
+        `<${node.nodeName} ${attributes.join(' ')} ${style.display === 'none'} ${style.visibility} ${style.contentVisibility}>`,
       );
     }
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('\n')));
@@ -303,15 +306,15 @@ const broken = (rule: string, help: string, targets: string[]): AccessibilityVio
 /**
  * Runs axe-core (served from node_modules, injected into the page) and returns the serious and
  * critical violations, minus the `known` ones. By default every rule runs over the whole document.
- * Two partial scans stand for a full one, each checking the condition it stands on and reporting
- * it as a violation when it does not hold:
+ * Two partial scans stand for a full one, each checking the condition it stands on:
  * - `only: 'colours'`, a page scanned in the light scheme and switched to the dark one: the dark
  *   scheme changes colours and the header's toggle label only (checked in the page's style sheets),
  *   so the colour rules run over the whole document and every rule over the header.
  * - `only: 'layout'`, a page scanned in full and then resized (a desktop page shown on a phone): if
  *   the DOM and what is hidden are as they were outside the header (`domDigest` equals
  *   `fullScanOf`), only the rules that read the layout (`layoutRules`) can find something new
- *   there, so they run over the whole document and every rule over the header.
+ *   there, so they run over the whole document and every rule over the header; if not (Redoc
+ *   hides its sidebar and shows a menu button on a phone), every rule runs over the whole document.
  */
 export async function seriousAccessibilityViolations(
   page: Page,
@@ -319,7 +322,8 @@ export async function seriousAccessibilityViolations(
   scope: ScanScope = {},
 ): Promise<AccessibilityViolation[]> {
   const notColour = scope.only === 'colours' ? await nonColourDarkRules(page) : [];
-  const changed = scope.only === 'layout' && (await domDigest(page)) !== scope.fullScanOf;
+  const only =
+    scope.only === 'layout' && (await domDigest(page)) !== scope.fullScanOf ? undefined : scope.only;
   await page.addScriptTag({ path: axeSource });
   const { violations, version } = await page.evaluate(
     async ({ only, colourRules, layoutRules, header }) => {
@@ -351,7 +355,7 @@ export async function seriousAccessibilityViolations(
         ),
       };
     },
-    { only: scope.only, colourRules, layoutRules, header: siteHeader },
+    { only, colourRules, layoutRules, header: siteHeader },
   );
   return [
     ...broken(
@@ -360,14 +364,9 @@ export async function seriousAccessibilityViolations(
       notColour,
     ),
     ...broken(
-      'resize-keeps-the-dom',
-      'The DOM or what is hidden changed with the screen size, so the scan must run every rule',
-      changed ? ['html'] : [],
-    ),
-    ...broken(
       'layout-rules-read-from-this-axe',
       `The layout rules were read from axe-core ${axeVersion}: survey them again`,
-      scope.only === 'layout' && version !== axeVersion ? [`axe-core ${version}`] : [],
+      only === 'layout' && version !== axeVersion ? [`axe-core ${version}`] : [],
     ),
     ...violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
