@@ -14,9 +14,10 @@
 // and scanned again. A scan after the first stands for a full one by what it checks (see
 // `seriousAccessibilityViolations`): in the dark scheme the colour rules, and every rule over the
 // header, all the dark scheme changes; on the phone in the light scheme the rules that read the
-// layout, and every rule over the header, the DOM and what is hidden elsewhere being as the full
-// scan saw them. No script of the site reads the screen's size, so a page resized to a phone is
-// the page a phone loads. Screenshots of the landing page and of a guide are kept in test-results/.
+// layout, and every rule over the header, when the DOM and what is hidden elsewhere are as the full
+// scan saw them (else every rule). No script of these pages reads the screen's size, so a page
+// resized to a phone is the page a phone loads. Screenshots of the landing page and of a guide are
+// kept in test-results/.
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
