@@ -197,14 +197,15 @@ const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const colourRules = ['color-contrast', 'link-in-text-block'];
 
 /**
- * What the dark scheme changes, besides colours, that a scan must see: the header, whose toggle
- * shows the label of what it will do ("Light mode" in place of "Dark mode").
+ * The site's header, which changes with the scheme and the screen more than colours and layout
+ * do: its toggle shows the label of what it will do ("Light mode" in place of "Dark mode"), and
+ * its search button hides its key hint on a small screen. A partial scan runs every rule over it.
  */
-const darkSchemeNonColour = 'header.site';
+const siteHeader = 'header.site';
 
 /**
  * The page's style rules under `[data-theme="dark"]` that set anything but a colour outside
- * `darkSchemeNonColour` (read from the page's own style sheets, Redoc's included): what would make
+ * `siteHeader` (read from the page's own style sheets, Redoc's included): what would make
  * a dark scheme scan of the colour rules alone miss something. Each as `selector { property }`.
  */
 const nonColourDarkRules = (page: Page) =>
@@ -228,61 +229,145 @@ const nonColourDarkRules = (page: Page) =>
     };
     for (const sheet of document.styleSheets) visit(sheet.cssRules);
     return found;
-  }, darkSchemeNonColour);
+  }, siteHeader);
+
+/**
+ * The axe-core rules (of those a full scan runs) whose outcome can change with the screen's size
+ * when the DOM does not: each reads the layout (boxes, scroll sizes) or a computed style other than
+ * `display`, `visibility` and `content-visibility`. Found by running each rule of axe-core 4.14.1
+ * alone on the references, a guide and a changelog with the browser's layout and style reads
+ * wrapped: every other rule read only the DOM, those three properties, and the window's size for
+ * its report's metadata; in axe's source, those rules compare `display` with `none` only (its
+ * other uses, block and flex tests, serve the colour, link and target rules). `axeVersion` is the
+ * version this was read from; the layout scan refuses another one (re-run that survey on an upgrade).
+ */
+const layoutRules = [
+  'color-contrast',
+  'link-in-text-block',
+  'avoid-inline-spacing',
+  'label-content-name-mismatch',
+  'landmark-one-main',
+  'page-has-heading-one',
+  'scrollable-region-focusable',
+  'skip-link',
+  'th-has-data-cells',
+];
+const axeVersion = '4.14.1';
+
+/**
+ * A digest of what the rules outside `layoutRules` read: every element outside the site's header
+ * (and scripts aside: the scans add their own) with its attributes but `style`,
+ * whether its computed `display` is `none` (all those rules read it for; a table laid out as
+ * blocks on a phone is read the same), its computed `visibility` and `content-visibility`, and
+ * every text. Equal digests before and after a resize mean those rules see the same page outside
+ * the header.
+ */
+export const domDigest = (page: Page): Promise<string> =>
+  page.evaluate(async (header) => {
+    const parts: string[] = [];
+    const skipped = (node: Node) =>
+      node.nodeName === 'SCRIPT' || (node instanceof Element && node.matches(header));
+    const walker = document.createTreeWalker(
+      document.documentElement,
+      NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT,
+      {
+        acceptNode: (node) => (skipped(node) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+      },
+    );
+    for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
+      if (!(node instanceof Element)) {
+        parts.push(`"${node.nodeValue}"`);
+        continue;
+      }
+      const style = getComputedStyle(node);
+      // The style attribute counts by the computed values below (a script may set layout in it).
+      const attributes = [...node.attributes]
+        .filter((attribute) => attribute.name !== 'style')
+        .map((attribute) => `${attribute.name}=${attribute.value}`);
+      parts.push(
+        `<${node.nodeName} ${attributes.join(' ')} ${style.display === 'none'} ${style.visibility} ${style.contentVisibility}>`,
+      );
+    }
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('\n')));
+    return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  }, siteHeader);
+
+/** Which rules a scan runs (see `seriousAccessibilityViolations`). */
+export type ScanScope =
+  | { only?: undefined }
+  | { only: 'colours' }
+  /** `fullScanOf`: the `domDigest` of the page when every rule ran over it. */
+  | { only: 'layout'; fullScanOf: string };
+
+/** A violation of a condition a partial scan stands on, which makes it stand for a full one. */
+const broken = (rule: string, help: string, targets: string[]): AccessibilityViolation[] =>
+  targets.length ? [{ rule, impact: 'serious', help, targets }] : [];
 
 /**
  * Runs axe-core (served from node_modules, injected into the page) and returns the serious and
- * critical violations, minus the `known` ones. Every rule runs over the whole document, or, with
- * `coloursOnly` (a page scanned in the light scheme and switched to the dark one: the dark scheme
- * changes colours and the header's toggle label only, which this checks in the page's style
- * sheets and reports as a violation if not so), the colour rules over the whole document and every
- * rule over the header: what no other rule's outcome can differ by.
+ * critical violations, minus the `known` ones. By default every rule runs over the whole document.
+ * Two partial scans stand for a full one, each checking the condition it stands on:
+ * - `only: 'colours'`, a page scanned in the light scheme and switched to the dark one: the dark
+ *   scheme changes colours and the header's toggle label only (checked in the page's style sheets),
+ *   so the colour rules run over the whole document and every rule over the header.
+ * - `only: 'layout'`, a page scanned in full and then resized (a desktop page shown on a phone): if
+ *   the DOM and what is hidden are as they were outside the header (`domDigest` equals
+ *   `fullScanOf`), only the rules that read the layout (`layoutRules`) can find something new
+ *   there, so they run over the whole document and every rule over the header; if not (Redoc
+ *   hides its sidebar and shows a menu button on a phone), every rule runs over the whole document.
  */
 export async function seriousAccessibilityViolations(
   page: Page,
   known: readonly KnownViolation[] = [],
-  { coloursOnly = false }: { coloursOnly?: boolean } = {},
+  scope: ScanScope = {},
 ): Promise<AccessibilityViolation[]> {
-  const notColour = coloursOnly ? await nonColourDarkRules(page) : [];
+  const notColour = scope.only === 'colours' ? await nonColourDarkRules(page) : [];
+  const only =
+    scope.only === 'layout' && (await domDigest(page)) !== scope.fullScanOf ? undefined : scope.only;
   await page.addScriptTag({ path: axeSource });
-  const violations = await page.evaluate(
-    async ({ coloursOnly, colourRules, header }) => {
+  const { violations, version } = await page.evaluate(
+    async ({ only, colourRules, layoutRules, header }) => {
       interface AxeResults {
         violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
       }
       const axe = (
-        window as unknown as { axe: { run: (context: unknown, options: object) => Promise<AxeResults> } }
+        window as unknown as {
+          axe: { version: string; run: (context: unknown, options: object) => Promise<AxeResults> };
+        }
       ).axe;
-      const only = { resultTypes: ['violations'] };
-      const results = coloursOnly
+      const options = { resultTypes: ['violations'] };
+      const rules = (values: string[]) => ({ ...options, runOnly: { type: 'rule', values } });
+      const results = only
         ? [
-            await axe.run(document, { ...only, runOnly: { type: 'rule', values: colourRules } }),
-            ...(document.querySelector(header) ? [await axe.run({ include: [[header]] }, only)] : []),
+            await axe.run(document, rules(only === 'colours' ? colourRules : layoutRules)),
+            ...(document.querySelector(header) ? [await axe.run({ include: [[header]] }, options)] : []),
           ]
-        : [await axe.run(document, only)];
-      return results.flatMap((result) =>
-        result.violations.map((violation) => ({
-          rule: violation.id,
-          impact: violation.impact ?? 'unknown',
-          help: violation.help,
-          targets: violation.nodes.map((node) => node.target.join(' ')),
-        })),
-      );
+        : [await axe.run(document, options)];
+      return {
+        version: axe.version,
+        violations: results.flatMap((result) =>
+          result.violations.map((violation) => ({
+            rule: violation.id,
+            impact: violation.impact ?? 'unknown',
+            help: violation.help,
+            targets: violation.nodes.map((node) => node.target.join(' ')),
+          })),
+        ),
+      };
     },
-    { coloursOnly, colourRules, header: darkSchemeNonColour },
+    { only, colourRules, layoutRules, header: siteHeader },
   );
-  const styles: AccessibilityViolation[] = notColour.length
-    ? [
-        {
-          rule: 'dark-scheme-changes-colours-only',
-          impact: 'serious',
-          help: 'The dark scheme sets more than colours, so its scan must run every rule',
-          targets: notColour,
-        },
-      ]
-    : [];
   return [
-    ...styles,
+    ...broken(
+      'dark-scheme-changes-colours-only',
+      'The dark scheme sets more than colours, so its scan must run every rule',
+      notColour,
+    ),
+    ...broken(
+      'layout-rules-read-from-this-axe',
+      `The layout rules were read from axe-core ${axeVersion}: survey them again`,
+      only === 'layout' && version !== axeVersion ? [`axe-core ${version}`] : [],
+    ),
     ...violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map((violation) => ({

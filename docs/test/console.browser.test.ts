@@ -36,7 +36,7 @@ const noProblems: PageProblems = { consoleErrors: [], failedRequests: [], extern
 
 /** Opens the console of `operationId` on the reference of `api`, pointed at the test's mock. */
 async function openConsole(page: Page, api: string, operationId: string) {
-  await page.goto(`${site.url}/${api}/index.html#operation/${operationId}`, { waitUntil: 'networkidle' });
+  await page.goto(`${site.url}/${api}/index.html#operation/${operationId}`, { waitUntil: 'load' });
   await page.locator(`[id="operation/${operationId}"] button.try-it`).click();
   const dialog = page.locator('dialog.console');
   // The button answers before Redoc is live; the dialog opens once the console's data is in, which
@@ -159,7 +159,7 @@ describe('the Try it console', { timeout: 90_000 }, () => {
 describe('the search', { timeout: 60_000 }, () => {
   it('opens with / and finds operations by a field name, and with Ctrl-K', async () => {
     const { page, problems } = await openWatchedPage(browser);
-    await page.goto(`${site.url}/guides/getting-started.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/guides/getting-started.html`, { waitUntil: 'load' });
     await page.keyboard.press('/');
     const dialog = page.locator('dialog.search');
     await expect(dialog.isVisible()).resolves.toBe(true);
@@ -183,7 +183,7 @@ describe('the search', { timeout: 60_000 }, () => {
 
   it('counts every match, lists a topic’s guide, and follows the arrows and Enter', async () => {
     const { page, problems } = await openWatchedPage(browser);
-    await page.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/index.html`, { waitUntil: 'load' });
     await page.keyboard.press('/');
     const dialog = page.locator('dialog.search');
     await page.keyboard.type('limit');
@@ -224,7 +224,7 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     const page = await browser.newPage({ colorScheme: 'dark' });
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(`${site.url}/index.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/index.html`, { waitUntil: 'load' });
     await expect(theme(page)).resolves.toBe('dark');
     await expect(background(page, 'body')).resolves.toBe('rgb(17, 21, 29)');
     // The toggle is named after what it does: to light while dark is on, and back.
@@ -234,7 +234,7 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     await expect(page.getByRole('button', { name: 'Light mode' }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Dark mode' }).count()).resolves.toBe(1);
     await expect(background(page, 'body')).resolves.toBe('rgb(255, 255, 255)');
-    await page.goto(`${site.url}/guides/index.html`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.url}/guides/index.html`, { waitUntil: 'load' });
     await expect(theme(page)).resolves.toBe('light');
     expect(errors).toEqual([]);
     await page.close();
@@ -245,7 +245,7 @@ describe('the dark mode', { timeout: 60_000 }, () => {
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await page.goto(`${site.url}/collection/index.html#operation/listStoreProducts`, {
-      waitUntil: 'networkidle',
+      waitUntil: 'load',
     });
     // Redoc starts on the first use of one of its controls; the toggle is checked once it is live.
     await expect(tapRedocControl(page, 'listStoreProducts')).resolves.toBe(true);

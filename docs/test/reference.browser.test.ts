@@ -9,10 +9,11 @@
 // console error, fails no request and requests nothing outside localhost; and axe-core finds no
 // serious or critical accessibility violation, on a desktop and on a phone, in each scheme.
 // Each reference loads and starts (Redoc hydrates it, every operation laid out) once for all of
-// that: read and scanned on a desktop in the light scheme, then the dark one; resized to each
-// screen width; then scanned on a phone in the light scheme and the dark one (in the dark one the
-// colour rules, and every rule over the header: all the dark scheme changes, which the scan
-// checks, see `seriousAccessibilityViolations`). The small-screens file checks the other pages.
+// that: read and scanned on a desktop in the light scheme (every rule), then the dark one; resized
+// to each screen width; then scanned on a phone in the light scheme (every rule: Redoc shows other
+// parts on a phone) and the dark one. A dark scheme scan stands for a full one by what it checks
+// (see `seriousAccessibilityViolations`): the colour rules, and every rule over the header, all
+// the dark scheme changes. The site file checks the other pages.
 // A screenshot of the admin reference is kept in test-results/.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ import {
   problemsSoFar,
   readInEachScheme,
   renderEveryOperation,
+  type ScanScope,
   type Scheme,
   schemes,
   screenWidths,
@@ -83,12 +85,14 @@ interface ReferenceReport {
 }
 
 /**
- * Scans the page with axe-core, done before the page changes; a failure is its test's to report.
- * The page is scanned in the light scheme first, so in the dark one the colour rules suffice (see
- * `seriousAccessibilityViolations`).
+ * Scans the page with axe-core in `scope`, done before the page changes; a failure is its test's to
+ * report.
  */
-const scanned = async (page: Page, scheme: Scheme): Promise<{ scan: Promise<AccessibilityViolation[]> }> => {
-  const scan = seriousAccessibilityViolations(page, redocKnownViolations, { coloursOnly: scheme === 'dark' });
+const scanned = async (
+  page: Page,
+  scope: ScanScope,
+): Promise<{ scan: Promise<AccessibilityViolation[]> }> => {
+  const scan = seriousAccessibilityViolations(page, redocKnownViolations, scope);
   await scan.catch(() => undefined);
   return { scan };
 };
@@ -132,10 +136,11 @@ async function loadReference(name: string): Promise<ReferenceReport> {
   // The events (`webhooks`) are shown like operations, in their own section, without samples or Try it.
   const events = operationsOf(spec.webhooks ?? {});
   const shown = new Map(headings.map(([id, text]) => [(id ?? '').replace(/^operation\//, ''), text ?? '']));
+  // Scanned with every rule in the light scheme, and in the dark one with the colour rules.
   const desktop = await readInEachScheme(page, problems, async (scheme) => {
     if (name === 'admin') await page.screenshot({ path: join(artifacts, `admin-reference-${scheme}.png`) });
     return {
-      ...(await scanned(page, scheme)),
+      ...(await scanned(page, scheme === 'light' ? {} : { only: 'colours' })),
       tryIt,
       operations,
       events,
@@ -147,7 +152,14 @@ async function loadReference(name: string): Promise<ReferenceReport> {
   const afterDesktop = problemsSoFar(problems);
   const overflow = new Map<number, number>();
   await measureOverflow(page, overflow);
-  const onPhone = await readInEachScheme(page, problems, (scheme) => scanned(page, scheme), afterDesktop);
+  // On the phone every rule in the light scheme (Redoc hides its sidebar and shows a menu button
+  // there: not the page the desktop scan saw), the colour rules in the dark one.
+  const onPhone = await readInEachScheme(
+    page,
+    problems,
+    (scheme) => scanned(page, scheme === 'light' ? {} : { only: 'colours' }),
+    afterDesktop,
+  );
   await page.close();
   return { desktop, phone: onPhone, overflow };
 }

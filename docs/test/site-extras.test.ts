@@ -6,8 +6,14 @@
 import { loadSpecSync } from '@mall-api/spec-model';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
+import { generatedEnd, generatedStart } from '../../tools/src/api-releases/release-notes.mjs';
 import { apiVersionsLabel } from '../build/api-versions-label.mjs';
-import { parseChangelog, renderChangelogPage, withPendingReleases } from '../build/changelog-pages.mjs';
+import {
+  generatedMarkers,
+  parseChangelog,
+  renderChangelogPage,
+  withPendingReleases,
+} from '../build/changelog-pages.mjs';
 import { readPlaceholdersFromEnvironment, snippetOf } from '../build/http-snippets.mjs';
 import { renderLanding } from '../build/landing-page.mjs';
 import { llmsTxt } from '../build/markdown-copies.mjs';
@@ -98,6 +104,21 @@ describe('the changelogs', () => {
     expect(page).toContain('<title>Admin API changelog — mall-api</title>');
     expect(page).toContain('<code>since_product_no</code>');
     expect(page.match(/<h1/g)?.length).toBe(1);
+  });
+
+  it('fold a revision’s generated list of every change under its heading, with the number of changes', () => {
+    const page = renderChangelogPage(
+      parseChangelog(
+        'admin',
+        `# Admin API changelog\n\n## Description 2.0.0 — not yet released\n\nTwo.\n\n${generatedStart}\n\n### Every change since 1.0.0\n\n#### Added\n\n- one\n- two\n\n${generatedEnd}\n\n## Description 1.0.0 — 2026-11-23\n\nOne.\n`,
+      ),
+      [],
+    );
+    expect(page).toMatch(
+      /<p>Two\.<\/p>\s*<details class="every-change"><summary><h3 [^>]*>.*Every change since 1\.0\.0 <span class="count">\(2 changes\)<\/span><\/h3><\/summary>\s*<h4[^>]*>.*Added<\/h4>\s*<ul>\s*<li>one<\/li>\s*<li>two<\/li>\s*<\/ul>\s*<\/details>\s*<h2/,
+    );
+    // The markers are the release notes' own.
+    expect(generatedMarkers).toEqual({ start: generatedStart, end: generatedEnd });
   });
 
   it('are linked from the landing page, which has no changelog section without them', () => {

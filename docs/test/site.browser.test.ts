@@ -1,30 +1,45 @@
 // The built site's own pages in a real headless Chromium: the landing page lists every API with
 // its status, version, base address, auth style, rate limit and links; every page reachable from it
-// (the guides and their index) loads with no console error, no failed request and no request
-// outside localhost, and has no serious or critical accessibility violation (axe-core) in the light
-// and the dark scheme (each page loaded once and switched to the dark scheme as the system setting
-// changes, as a reader's would; scanned with every rule in the light scheme, and in the dark one
-// with the colour rules and every rule over the header, all the dark scheme changes, which the scan
-// checks); the Markdown copies, llms.txt and the Postman collections are there; a link
-// checker over the whole site finds no broken internal link or anchor. Screenshots of the landing
-// page and of a guide are kept in test-results/.
+// (the guides and their index, the changelogs) loads with no console error, no failed request and
+// no request outside localhost, and has no serious or critical accessibility violation (axe-core)
+// in the light and the dark scheme, on a desktop and on a phone; at 360, 390 and 768 px no such
+// page is wider than the screen, and on a phone a guide's title and first paragraph are above the
+// fold; the Markdown copies, llms.txt and the Postman collections are there; a link checker over
+// the whole site finds no broken internal link or anchor. The references are checked the same
+// way, desktop and phone, by reference.browser.test.ts, which loads and starts each once for all of it.
+// Each page is loaded once for all of that, as a reader's would change: on a desktop in the light
+// scheme, read and scanned with every rule; switched to the dark scheme as the system setting
+// changes (the site follows it by CSS and its theme script) and scanned again; then back in the
+// light scheme on a phone, resized to each width and back, scanned, and switched to the dark scheme
+// and scanned again. A scan after the first stands for a full one by what it checks (see
+// `seriousAccessibilityViolations`): in the dark scheme the colour rules, and every rule over the
+// header, all the dark scheme changes; on the phone in the light scheme the rules that read the
+// layout, and every rule over the header, when the DOM and what is hidden elsewhere are as the full
+// scan saw them (else every rule). No script of these pages reads the screen's size, so a page
+// resized to a phone is the page a phone loads. Screenshots of the landing page and of a guide are
+// kept in test-results/.
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { JsonObject } from '@mall-api/spec-model';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiVersionsLabel } from '../build/api-versions-label.mjs';
 import { rateLimitSummary } from '../build/rate-limit-summary.mjs';
 import { startDocsServer } from '../build/serve.mjs';
 import {
   type AccessibilityViolation,
+  domDigest,
   launchChromium,
+  measureOverflow,
   openWatchedPage,
   type PageProblems,
+  phone,
+  problemsSoFar,
   readInEachScheme,
   type Scheme,
   schemes,
+  screenWidths,
   seriousAccessibilityViolations,
 } from './browser.js';
 import { laneQueue } from './lanes.js';
@@ -67,12 +82,8 @@ const guideNames = (await readdir(join(docsRoot, 'guides')))
 const changelogPages = (await readdir(join(docsRoot, 'changelogs')).catch(() => []))
   .filter((file) => file.endsWith('.md'))
   .map((file) => `changelogs/${file.replace(/\.md$/, '')}.html`);
-const handMadePages = [
-  'index.html',
-  'guides/index.html',
-  ...guideNames.map((name) => `guides/${name}.html`),
-  ...changelogPages,
-];
+const guidePages = guideNames.map((name) => `guides/${name}.html`);
+const handMadePages = ['index.html', 'guides/index.html', ...guidePages, ...changelogPages];
 
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
@@ -80,6 +91,7 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
+  await Promise.all([...checks.values()].map((check) => check.catch(() => undefined)));
   await browser?.close();
   await site?.close();
 });
@@ -129,30 +141,77 @@ interface PageCheck {
   violations: AccessibilityViolation[];
 }
 
+/** What one hand-made page showed on a desktop and on a phone. */
+interface PageReport {
+  desktop: Record<Scheme, PageCheck>;
+  phone: Record<Scheme, { problems: PageProblems; violations: AccessibilityViolation[] }>;
+  /** How much wider than the screen the page is, per screen width (≤ 0: it fits). */
+  overflow: Map<number, number>;
+  /** A guide's title and first paragraph on a phone: how far down the page they end (px). */
+  fold?: { title: number; paragraph: number };
+}
+
+/** Where the first element matching `selector` ends, from the top of the page. */
+const bottom = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element) => element.getBoundingClientRect().bottom + window.scrollY);
+
 /**
- * Loads a page once, in the light scheme, reads and scans it, then switches it to the dark scheme
- * as the system setting changes (the site follows it by CSS and its theme script) and reads and
- * scans it again: what each scheme showed.
+ * Loads a page once on a desktop, in the light scheme, reads it and scans it with every rule, then
+ * switches it to the dark scheme and reads and scans it again (the colour rules); then shows it on
+ * a phone in the light scheme, measures the fold and how much wider than each screen width it is,
+ * and scans it (the layout rules), then in the dark scheme (the colour rules).
  */
-async function checkPage(path: string): Promise<Record<Scheme, PageCheck>> {
+async function checkPage(path: string): Promise<PageReport> {
   const { page, problems } = await openWatchedPage(browser, 'light');
   await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
-  const checked = await readInEachScheme(page, problems, async (scheme) => {
+  const fullScanOf = await domDigest(page);
+  const desktop = await readInEachScheme(page, problems, async (scheme) => {
     const headings = await page.locator('h1').count();
-    // Scanned in the light scheme first, so in the dark one the colour rules suffice.
-    const violations = await seriousAccessibilityViolations(page, [], { coloursOnly: scheme === 'dark' });
+    const violations = await seriousAccessibilityViolations(
+      page,
+      [],
+      scheme === 'light' ? {} : { only: 'colours' },
+    );
     if (path === 'guides/rate-limits.html') {
       await page.screenshot({ path: join(artifacts, `guide-rate-limits-${scheme}.png`), fullPage: true });
     }
     return { headings, violations };
   });
+  const overflow = new Map<number, number>();
+  let fold: PageReport['fold'];
+  const onPhone = await readInEachScheme(
+    page,
+    problems,
+    async (scheme) => {
+      if (scheme === 'dark')
+        return { violations: await seriousAccessibilityViolations(page, [], { only: 'colours' }) };
+      await page.setViewportSize(phone);
+      if (guidePages.includes(path))
+        fold = {
+          title: await bottom(page, 'article.guide h1'),
+          paragraph: await bottom(page, 'article.guide > p:not(.breadcrumb)'),
+        };
+      await measureOverflow(page, overflow);
+      return { violations: await seriousAccessibilityViolations(page, [], { only: 'layout', fullScanOf }) };
+    },
+    problemsSoFar(problems),
+  );
   await page.close();
-  return checked;
+  return { desktop, phone: onPhone, overflow, ...(fold ? { fold } : {}) };
 }
 
+const checks = new Map<string, Promise<PageReport>>();
+const reportOf = async (path: string): Promise<PageReport> => {
+  const report = await checks.get(path);
+  if (!report) throw new Error(`${path} was not checked`);
+  return report;
+};
+
 // Under load, a page's axe-core scan can take several seconds: give the pages room.
-describe('every guide page and the guides index', { timeout: 120_000 }, () => {
-  const checks = new Map<string, Promise<Record<Scheme, PageCheck>>>();
+describe('every guide page and the guides index', { timeout: 600_000 }, () => {
   const cases = handMadePages.flatMap((path) => schemes.map((scheme) => ({ path, scheme })));
   // Each page opens a tab and runs axe: a few side by side (not all at once, which a busy machine
   // answers with navigation time-outs), then each test looks at its own.
@@ -166,23 +225,49 @@ describe('every guide page and the guides index', { timeout: 120_000 }, () => {
       );
     });
   });
-  const checkOf = async (path: string, scheme: Scheme) => (await checks.get(path))?.[scheme];
 
   it.each(cases)(
     '$path loads with no console error, failed request or request outside localhost ($scheme)',
     async ({ path, scheme }) => {
-      const check = await checkOf(path, scheme);
-      expect(check?.problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
-      expect(check?.headings).toBe(1);
+      const check = (await reportOf(path)).desktop[scheme];
+      expect(check.problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
+      expect(check.headings).toBe(1);
     },
   );
 
   it.each(cases)(
     '$path has no serious or critical accessibility violation (axe-core, $scheme)',
     async ({ path, scheme }) => {
-      expect((await checkOf(path, scheme))?.violations).toEqual([]);
+      expect((await reportOf(path)).desktop[scheme].violations).toEqual([]);
     },
   );
+});
+
+describe('no page is wider than the screen', { timeout: 600_000 }, () => {
+  for (const width of screenWidths) {
+    it.each(handMadePages)(`at ${width} px: %s`, async (path) => {
+      expect((await reportOf(path)).overflow.get(width)).toBeLessThanOrEqual(0);
+    });
+  }
+});
+
+describe('on a phone (390 × 844)', { timeout: 600_000 }, () => {
+  for (const scheme of schemes) {
+    it.each(handMadePages)(
+      `in the ${scheme} scheme, %s logs nothing and has no serious accessibility violation`,
+      async (path) => {
+        const report = (await reportOf(path)).phone[scheme];
+        expect(report.violations).toEqual([]);
+        expect(report.problems).toEqual({ consoleErrors: [], failedRequests: [], externalRequests: [] });
+      },
+    );
+  }
+
+  it.each(guidePages)('%s shows its title and first paragraph above the fold', async (path) => {
+    const { fold } = await reportOf(path);
+    expect(fold?.title).toBeLessThanOrEqual(phone.height);
+    expect(fold?.paragraph).toBeLessThanOrEqual(phone.height);
+  });
 });
 
 describe('the link checker', () => {
