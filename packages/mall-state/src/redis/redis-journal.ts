@@ -12,7 +12,8 @@
 // meanwhile wait for its answer and go together in the next call (under load each call carries
 // what arrived during the previous one's round trip): each caller's promise settles when the whole
 // call does, so every entry is committed before its request is answered, and a failed call fails
-// every one of them; reading or clearing a journal sends the entries waiting first, so it sees them in order.
+// every one of them; reading or clearing a journal sends the entries waiting first, so it sees
+// them in order.
 // Both scripts are ioredis commands (`defineCommand`): sent by SHA-1 (EVALSHA), their text only
 // when Redis does not hold it yet.
 import type { Result } from 'ioredis';

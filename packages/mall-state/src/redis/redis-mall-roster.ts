@@ -8,12 +8,12 @@
 // `onDrop`), and the mall leaves the set only after its drop has finished, and only if it was
 // still not used by then. Asking it is one script that, when the mall is still unused, also
 // deletes every key of the mall (`<prefix>mall:<id>:…`: journal, buckets; and its clock and fault
-// rules, which live under `<prefix>cached:`),
-// so a first use that comes after it — even while the mall's data is still being dropped — keeps
-// what it writes there; a drop that then fails leaves the mall on the set, emptied, for the next. Of replicas that find the same idle mall, each drops it in turn under
-// its lock; one that comes after the first has finished finds it gone and drops nothing. A replica
-// that starts adopts the malls of the store without renewing the last use the set has of them, so
-// a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (the same
+// rules, which live under `<prefix>cached:`), so a first use that comes after it — even while the
+// mall's data is still being dropped — keeps what it writes there; a drop that then fails leaves
+// the mall on the set, emptied, for the next. Of replicas that find the same idle mall, each drops
+// it in turn under its lock; one that comes after the first has finished finds it gone and drops
+// nothing. A replica that starts adopts the malls of the store without renewing the last use the
+// set has of them, so a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (the same
 // script, told to add nothing): what a request sends with its rate-limit decision. A read (which
 // loses nothing to a drop) of a mall this replica marked less than a sixtieth of the idle expiry
 // ago sends no mark: its use is marked, as of the last such read, once that time has passed since

@@ -159,6 +159,9 @@ function heldAsAnnounced(
   return true;
 }
 
+/** The most names of malls the database lacked that a replica keeps (made-up names are endless). */
+export const keptMissing = 1024;
+
 /**
  * Catches up the malls `mallIds` names (undefined: every mall of the database): forgets those
  * held that the database lacks, adopts those not held, refreshes those behind. With announced
@@ -185,7 +188,13 @@ export async function catchUp(
   const inDatabase = new Set(rows.map((row) => row.mall));
   if (announced && mallIds) {
     const lacking = mallIds.filter((mallId) => !inDatabase.has(mallId) && !announced.has(mallId));
-    if (lacking.length > 0) missing.set(announced, new Set([...(missing.get(announced) ?? []), ...lacking]));
+    if (lacking.length > 0) {
+      // At most `keptMissing` names: past that, those met before are asked for again.
+      const known = missing.get(announced);
+      const names = known && known.size + lacking.length <= keptMissing ? known : new Set<string>();
+      for (const mallId of lacking) names.add(mallId);
+      missing.set(announced, names);
+    }
   }
   for (const mallId of mallIds ?? [...held.keys()])
     if (held.has(mallId) && !inDatabase.has(mallId)) hooks.forget(mallId);

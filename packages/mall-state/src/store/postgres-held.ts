@@ -111,8 +111,8 @@ const undo = new Error('collected');
 
 /**
  * Runs `work` on the store, collecting its writes, then undoes them in memory (a `work` that wrote
- * nothing has nothing to undo). When a record was
- * deleted and written again (it moved), `whole` is every record as `work` left them, in order.
+ * nothing has nothing to undo). When a record was deleted and written again (it moved), `whole` is
+ * every record as `work` left them, in order.
  */
 export function capture<R>(mall: Held, work: () => R): { result: R; changes: Change[]; whole?: Change[] } {
   const captured: Captured = { changes: new Map(), moved: false };

@@ -5,7 +5,7 @@
 // announced yet is announced by the first read that catches it up. A catch-up over every mall (or
 // the malls a call names) held as announced asks the database nothing, and sees another replica's
 // new mall, write and drop at once; a named mall the database lacked is not asked for again until
-// an announcement changes.
+// an announcement changes (of such names a replica keeps a bounded number).
 
 import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/postgres-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { redisMallVersions } from '../redis/redis-mall-versions.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import { type CatchUpHooks, runAsWrite } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
+import { keptMissing } from './postgres-catch-up.js';
 import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 
 const redis = useTestRedis();
@@ -150,5 +151,22 @@ describe('announced mall versions', { timeout: 30_000 }, () => {
     await b.catchUp([made], hooks);
     expect(seen.adopted).toEqual([shop, made]);
     expect(await names(b, made)).toEqual(['belts']);
+  });
+
+  it('keeps at most so many names of malls the database lacks, and asks again for those it let go', async () => {
+    const shop = `named-${++mallNo}`;
+    const versions = redisMallVersions(await redis.connect());
+    const b = await replica(versions);
+    const unannounced = await replica();
+    const { seen, hooks } = noted(b);
+    await b.catchUp([shop], hooks);
+    // Made-up names past the bound: the names met before them are let go.
+    await b.catchUp(
+      Array.from({ length: keptMissing }, (_, i) => `made-up-${mallNo}-${i}`),
+      hooks,
+    );
+    await unannounced.write(shop, (store) => store.put('category', '1', { name: 'hats' }));
+    await b.catchUp([shop], hooks);
+    expect(seen.adopted).toEqual([shop]);
   });
 });

@@ -13,10 +13,11 @@
 // reset on one replica reaches every other before its caller is told. Tokens not found are not
 // kept; of those found lately, the key and the record as last parsed are remembered with the text
 // they were parsed from (at most `rememberedTokens`, the oldest forgotten first), so a token sent
-// again is neither hashed nor parsed again while its copy is the same text. The epoch key outlives every record of its mall and no more: each record written creates
-// it (at 0) if absent and stretches its expiry to the record's (PEXPIRE … GT), and a reset raises
-// only an epoch that exists (with no key, no record of the mall exists to revoke), so malls that
-// come and go leave no keys behind. It shares mall-state's Redis connection (the one the per-mall
+// again is neither hashed nor parsed again while its copy is the same text. The epoch key outlives
+// every record of its mall and no more: each record written creates it (at 0) if absent and
+// stretches its expiry to the record's (PEXPIRE … GT), and a reset raises only an epoch that exists
+// (with no key, no record of the mall exists to revoke), so malls that come and go leave no keys
+// behind. It shares mall-state's Redis connection (the one the per-mall
 // stores use) and stays here, with the authority.
 import { createHash } from 'node:crypto';
 import type { MallClocks } from '@mall-api/mall-state';
