@@ -1,10 +1,7 @@
-// A typed client of the mocks' control API (`/__mock/`), for tests: reset a mall, load a fixture,
-// snapshot and restore, read and verify the request journal (requests expected, or no duplicate
-// creates) and the event deliveries, report API coverage, inject faults, move the mall's clock and empty its rate-limit
-// buckets. Its calls are openapi-fetch over the types openapi-typescript
-// generates from the control API's OpenAPI document (specs/control); this file adds the method
-// names tests call and turns a refusal into a ControlError carrying the envelope's message and
-// violations.
+// A typed client of the mocks' control API (`/__mock/`), for tests: malls, fixtures, snapshots,
+// the request journal and its checks, event deliveries, API coverage, faults, the mall's clock and
+// its rate-limit buckets. openapi-fetch over the control API's generated types; this file adds the
+// method names tests call and turns a refusal into a ControlError with the envelope's violations.
 
 import type { AnswerLoss, FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { components, operations, paths } from '@mall-api/specs/types/control';
