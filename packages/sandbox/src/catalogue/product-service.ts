@@ -116,8 +116,11 @@ function allProducts({ store }: ProductServiceContext, bundle?: boolean) {
   return bundle === undefined ? entries : entries.filter((e) => e.bundle === bundle);
 }
 
-/** Places the product in the categories of `add_category_no` (and their recommended and new lists). */
-function placeInCategories(
+/**
+ * Places the product in the categories of `add_category_no` (and their recommended and new lists),
+ * and in exactly the main groups of `main` when the request sends it.
+ */
+function place(
   { placements }: ProductServiceContext,
   shopNo: number,
   productNo: number,
@@ -129,15 +132,6 @@ function placeInCategories(
     if (item.recommend === 'T') placements.addToCategory(shopNo, item.category_no, 2, [productNo]);
     if (item.new === 'T') placements.addToCategory(shopNo, item.category_no, 3, [productNo]);
   }
-}
-
-/** Places the product in exactly the main groups of `main`, when the request sends it. */
-function placeInMains(
-  { placements }: ProductServiceContext,
-  shopNo: number,
-  productNo: number,
-  request: Record<string, unknown>,
-) {
   if (!Array.isArray(request.main)) return;
   const wanted = new Set(request.main as number[]);
   for (const main of placements.mains()) {
@@ -182,8 +176,7 @@ function createProduct(
     bundle ? bundleParts((no) => productIn(ctx, no, false), request) : {},
   );
   store.put('product', String(productNo), { bundle, record, ...(options.length > 0 ? { options } : {}) });
-  placeInCategories(ctx, shopNo, productNo, request);
-  placeInMains(ctx, shopNo, productNo, request);
+  place(ctx, shopNo, productNo, request);
   return productIn(ctx, productNo, bundle, shopNo);
 }
 
@@ -247,8 +240,7 @@ function updateProduct(
   });
   for (const no of categoriesToDelete(request) as number[])
     placements.removeFromCategory(shopNo, no, productNo, 1);
-  placeInCategories(ctx, shopNo, productNo, request);
-  placeInMains(ctx, shopNo, productNo, request);
+  place(ctx, shopNo, productNo, request);
   return productIn(ctx, productNo, bundle, shopNo);
 }
 
