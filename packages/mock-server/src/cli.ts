@@ -264,12 +264,7 @@ function storeName(store: ReturnType<typeof storeOf>): string {
 
 /** A comma-separated option as a list (undefined when not given). */
 const listOf = (text: string | undefined): string[] | undefined =>
-  text === undefined
-    ? undefined
-    : text
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
+  text?.split(',').flatMap((item) => (item.trim() === '' ? [] : [item.trim()]));
 
 /** The trusted proxies of `--trust-proxy` (undefined when not given); a UsageError names an entry that is no address. */
 function trustedProxiesOf(values: Values): string[] | undefined {
