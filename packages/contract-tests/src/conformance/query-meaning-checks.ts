@@ -294,12 +294,8 @@ function periodCheck(reader: Reader, operation: OperationEntry, meanings: readon
         );
         const days = datedDays(unfiltered.records, datedBy);
         const day = days.at(-1);
-        if (!day || days.length < 2)
-          return problems.length
-            ? { problems }
-            : {
-                skipped: days.length ? 'one day answered' : `no answered row carries ${datedBy.join(' or ')}`,
-              };
+        const few = days.length ? 'one day answered' : `no answered row carries ${datedBy.join(' or ')}`;
+        if (!day || days.length < 2) return problems.length ? { problems } : { skipped: few };
         const answer = await reader.sendWith(operation, unfiltered.parts, {
           [start.name]: day,
           [end.name]: day,
