@@ -1,8 +1,8 @@
 // `mall-api-contract` (also `npx @mall-api/contract-tests`): contract-tests a server against the
 // specs with Dredd. Without --base-url it starts our mock of each API on a free port and tests
-// that; with it, the server there (one API, --api), paced by its rate-limit headers in real time,
-// or, with --mock-clock, on the clock of the mall of our mock it addresses. Every flag has a CONTRACT_* variable. Options,
-// `--help`, `--version` and exit codes follow @mall-api/auth/command-line.
+// that; with it, the server there (one API), paced by its rate-limit headers in real time or, with
+// --mock-clock, on the clock of the mall of our mock it addresses. Every flag has a CONTRACT_*
+// variable. Options, `--help`, `--version` and exit codes follow @mall-api/auth/command-line.
 import { extname } from 'node:path';
 import {
   type CliOption,
@@ -13,11 +13,9 @@ import {
   standardOptions,
   UsageError,
 } from '@mall-api/auth/command-line';
-import { apiNames } from '@mall-api/spec-model';
-import { isApiName } from './api-facts.js';
 import { mockClockSleep } from './conformance/mock-clock.js';
 import { runContract } from './run-contract.js';
-import { mockClockFlag, targetFlags, targetOptionsFrom } from './target-flags.js';
+import { apisFrom, asUsage, mockClockFlag, targetFlags, targetOptionsFrom } from './target-flags.js';
 import { prepareTarget, type TargetOptions } from './targets.js';
 
 /** Every option of the command. */
@@ -42,20 +40,13 @@ async function main(): Promise<void> {
     return void process.stdout.write(`${packageVersion(new URL('../package.json', import.meta.url))}\n`);
   const fromFlags = targetOptionsFrom(values, process.env);
   const target: TargetOptions = { ...fromFlags, sandbox: values.sandbox ?? fromFlags.sandbox };
-  const apis = (values.api ?? process.env.CONTRACT_API ?? apiNames.join(',')).split(',').filter(Boolean);
+  const apis = apisFrom(values.api, target.baseUrl);
   const junit = values.junit ?? process.env.CONTRACT_JUNIT;
-  const unknown = apis.filter((api) => !isApiName(api));
-  if (unknown.length > 0) throw new UsageError(`unknown API ${unknown.join(', ')}`);
-  if (target.baseUrl && apis.length !== 1) throw new UsageError('with --base-url, name one API with --api');
   const mockClock = values['mock-clock'] ?? process.env.CONTRACT_MOCK_CLOCK === '1';
   if (mockClock) {
-    if (!target.baseUrl)
-      throw new UsageError('--mock-clock needs --base-url (our mock, started here, needs none)');
-    try {
-      mockClockSleep(target.baseUrl);
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
+    const { baseUrl } = target;
+    if (!baseUrl) throw new UsageError('--mock-clock needs --base-url (our mock, started here, needs none)');
+    await asUsage(() => mockClockSleep(baseUrl));
   }
 
   /** The report path of one API: PATH itself for one API, PATH-<api> before the extension for several. */
@@ -66,13 +57,8 @@ async function main(): Promise<void> {
   };
 
   let failed = false;
-  for (const api of apis.filter(isApiName)) {
-    let prepared: Awaited<ReturnType<typeof prepareTarget>>;
-    try {
-      prepared = await prepareTarget(api, target);
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
+  for (const api of apis) {
+    const prepared = await asUsage(() => prepareTarget(api, target));
     process.stdout.write(
       `contract tests of the ${api} API against ${prepared.baseUrl}${prepared.sandbox ? ' (sandbox)' : ''}\n`,
     );

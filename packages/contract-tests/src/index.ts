@@ -4,18 +4,9 @@ export { type ApiFacts, apiFacts, isApiName, scopesOutside } from './api-facts.j
 export type { CheckResult } from './conformance/check.js';
 export type { CredentialKind, Credentials } from './conformance/conformance-client.js';
 export { junitReport, markdownReport } from './conformance/conformance-report.js';
-export {
-  type LocalTarget,
-  type LocalTargetOptions,
-  localRunOptions,
-  startLocalTarget,
-} from './conformance/local-target.js';
+export * from './conformance/local-target.js';
 export { mockClockSleep } from './conformance/mock-clock.js';
-export {
-  type ConformanceOptions,
-  type ConformanceReport,
-  runConformance,
-} from './conformance/run-conformance.js';
+export * from './conformance/run-conformance.js';
 export { type ContractResult, type RunContractOptions, runContract } from './run-contract.js';
 export type { ContractSettings, OAuthApp } from './settings.js';
 export {

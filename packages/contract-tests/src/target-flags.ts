@@ -1,9 +1,11 @@
-// The target and credential flags both commands share (`mall-api-contract` and its `conformance`
-// subcommand), and their `--mock-clock`: their option table, and the target options they give, each flag falling
-// back to its CONTRACT_* environment variable.
-import type { CliOption } from '@mall-api/auth/command-line';
-import { apiNames } from '@mall-api/spec-model';
-import { type TargetOptions, targetOptionsFromEnv } from './targets.js';
+// What both commands (`mall-api-contract` and its `conformance` subcommand) share: the target and
+// credential flags and `--mock-clock`, the target options they give (each flag falling back to its
+// CONTRACT_* environment variable), the APIs they name, and a failure to reach a target reported as
+// a usage error.
+import { type CliOption, UsageError } from '@mall-api/auth/command-line';
+import { type ApiName, apiNames } from '@mall-api/spec-model';
+import { isApiName } from './api-facts.js';
+import { type TargetOptions, targetOptionFlags, targetOptionsFromEnv } from './targets.js';
 
 /** The target and credential options (help lines as `--help` shows them). */
 export const targetFlags = {
@@ -55,18 +57,26 @@ export type TargetFlagValues = { readonly [flag in keyof typeof targetFlags]?: s
 
 /** The target options of the flags given, else of the CONTRACT_* variables. */
 export function targetOptionsFrom(values: TargetFlagValues, env: NodeJS.ProcessEnv): TargetOptions {
-  const fromEnv = targetOptionsFromEnv(env);
-  return {
-    baseUrl: values['base-url'] ?? fromEnv.baseUrl,
-    clientId: values['client-id'] ?? fromEnv.clientId,
-    clientSecret: values['client-secret'] ?? fromEnv.clientSecret,
-    accessToken: values['access-token'] ?? fromEnv.accessToken,
-    forbiddenAccessToken: values['forbidden-access-token'] ?? fromEnv.forbiddenAccessToken,
-    forbiddenClientId: values['forbidden-client-id'] ?? fromEnv.forbiddenClientId,
-    forbiddenClientSecret: values['forbidden-client-secret'] ?? fromEnv.forbiddenClientSecret,
-    authBaseUrl: values['auth-base-url'] ?? fromEnv.authBaseUrl,
-    redirectUri: values['redirect-uri'] ?? fromEnv.redirectUri,
-    mallId: values['mall-id'] ?? fromEnv.mallId,
-    sandbox: fromEnv.sandbox,
-  };
+  const options: Record<string, string | boolean | undefined> = { ...targetOptionsFromEnv(env) };
+  for (const [option, flag] of Object.entries(targetOptionFlags))
+    options[option] = values[flag] ?? options[option];
+  return options;
+}
+
+/** The APIs --api (else CONTRACT_API) names, all by default; one only with a base URL. */
+export function apisFrom(api: string | undefined, baseUrl: string | undefined): ApiName[] {
+  const apis = (api ?? process.env.CONTRACT_API ?? apiNames.join(',')).split(',').filter(Boolean);
+  const unknown = apis.filter((name) => !isApiName(name));
+  if (unknown.length > 0) throw new UsageError(`unknown API ${unknown.join(', ')}`);
+  if (baseUrl && apis.length !== 1) throw new UsageError('with --base-url, name one API with --api');
+  return apis.filter(isApiName);
+}
+
+/** What `work` gives; its failure (a target that cannot be reached or prepared) as a usage error. */
+export async function asUsage<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -1,16 +1,12 @@
 // Where a contract run goes and with which credentials. With a base URL, the server there: the
-// collection API with the client ID and secret in Basic (and, when given, a client limited to some
-// scopes for the scope checks); the admin and analytics APIs with an
-// access token given, or one obtained for a registered app through the authorization-code flow
-// (token-flow.ts), plus one lacking the API's scopes for the 403 transactions. Without a base URL,
-// our own mock of the API (@mall-api/mock-server, loaded only then), started on a free port, with
-// the demo credentials and one access token per transaction from the mock's OAuth authority (each
-// for its own mall, so one transaction's rate-limit budget never leaks into the next; the 429
-// transactions exhaust theirs on purpose, on malls' clocks held still so none drains meanwhile).
-// In sandbox mode our mock is started with a stateful sandbox mall (in memory, seeded), and the
-// target says so, so the hooks create what each transaction acts on; with a base URL, sandbox mode
-// declares the server there a sandbox (say `mall-api-mock --sandbox`).
+// collection API with the client ID and secret in Basic (and a client limited to some scopes); the
+// admin and analytics APIs with a given access token or one from the authorization-code flow
+// (token-flow.ts), plus one lacking the API's scopes for the 403s. Without a base URL, our own mock
+// (loaded only then) on a free port, with one token per transaction, each for its own mall so no
+// rate-limit budget leaks into the next (malls' clocks held still for the 429s). Sandbox mode
+// starts our mock with a seeded sandbox mall, or declares the server at the base URL one.
 import { basicAuthorization } from '@mall-api/auth';
+import { envName } from '@mall-api/auth/command-line';
 import type { OAuthAuthority } from '@mall-api/mock-server';
 import type { ApiName } from '@mall-api/spec-model';
 import { type ApiFacts, apiFacts, scopesOutside } from './api-facts.js';
@@ -45,21 +41,26 @@ export interface TargetOptions {
   readonly sandbox?: boolean | undefined;
 }
 
+/** The command-line flag of each text option; its variable is CONTRACT_<FLAG> (`CONTRACT_BASE_URL`). */
+export const targetOptionFlags = {
+  baseUrl: 'base-url',
+  clientId: 'client-id',
+  clientSecret: 'client-secret',
+  accessToken: 'access-token',
+  forbiddenAccessToken: 'forbidden-access-token',
+  forbiddenClientId: 'forbidden-client-id',
+  forbiddenClientSecret: 'forbidden-client-secret',
+  authBaseUrl: 'auth-base-url',
+  redirectUri: 'redirect-uri',
+  mallId: 'mall-id',
+} as const satisfies Record<Exclude<keyof TargetOptions, 'sandbox'>, string>;
+
 /** The options the CONTRACT_* environment variables give (the CLI's flags override them). */
 export function targetOptionsFromEnv(env: NodeJS.ProcessEnv): TargetOptions {
-  return {
-    baseUrl: env.CONTRACT_BASE_URL,
-    clientId: env.CONTRACT_CLIENT_ID,
-    clientSecret: env.CONTRACT_CLIENT_SECRET,
-    accessToken: env.CONTRACT_ACCESS_TOKEN,
-    forbiddenAccessToken: env.CONTRACT_FORBIDDEN_ACCESS_TOKEN,
-    forbiddenClientId: env.CONTRACT_FORBIDDEN_CLIENT_ID,
-    forbiddenClientSecret: env.CONTRACT_FORBIDDEN_CLIENT_SECRET,
-    authBaseUrl: env.CONTRACT_AUTH_BASE_URL,
-    redirectUri: env.CONTRACT_REDIRECT_URI,
-    mallId: env.CONTRACT_MALL_ID,
-    sandbox: env.CONTRACT_SANDBOX === '1',
-  };
+  const options: Record<string, string | boolean | undefined> = { sandbox: env.CONTRACT_SANDBOX === '1' };
+  for (const [option, flag] of Object.entries(targetOptionFlags))
+    options[option] = env[envName('CONTRACT_', flag)];
+  return options;
 }
 
 const defaultRedirectUri = 'http://127.0.0.1:9/callback';

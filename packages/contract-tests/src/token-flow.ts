@@ -1,7 +1,6 @@
-// The OAuth 2.0 authorization-code flow the contract runner goes through for a registered app,
-// with @mall-api/auth: it asks the authorize endpoint for a code (an authorization server that
-// consents at once, like our mock, answers with the redirect; a real one wants a user in a
-// browser, and then the caller passes --access-token instead), and exchanges the code for tokens.
+// The OAuth 2.0 authorization-code flow the contract runner goes through for a registered app, with
+// @mall-api/auth: it asks the authorize endpoint for a code (a server that consents at once, like our
+// mock, redirects with it; a real one wants a user, so pass --access-token) and exchanges it for tokens.
 import { buildAuthorizeUrl, exchangeCode, verifyState } from '@mall-api/auth';
 
 /** A registered app and where its authorization server is. */

@@ -1,17 +1,12 @@
 #!/usr/bin/env node
 // `mall-api-mock`: serves the mock APIs from one process, stateful by default (sandbox malls, each
-// mall id its own, created on first use from seed 1), every API on its chosen port with one OAuth
-// authority. Every option also comes from an environment variable (`--data-dir` ←
-// `MALL_API_MOCK_DATA_DIR`); `--help` lists them all with their defaults. It prints each URL and
-// the demo credentials, logs each request as text or JSON (never credentials), answers
-// `/__health` and `/__ready` on every port, and on SIGTERM or SIGINT stops accepting, lets requests
-// in flight finish (up to --shutdown-timeout), closes the stores and exits 0. A usage mistake
-// exits 2 with a message; a failure to start exits 1, except that shared stores (PostgreSQL,
-// Redis) not answering yet are waited for, the ports listening in standby (store-standby.ts). With
-// `--workers N` (N > 1, only on shared stores: worker-rules.ts) this process forks N workers that
-// run the same command on the same ports and only supervises them (worker-supervisor.ts). `mall-api-mock proxy …` runs the validating
-// proxy in front of a real service instead (proxy/proxy-cli.ts); `mall-api-mock coverage …` reports the
-// API coverage of running mocks' malls (api-coverage/coverage-cli.ts).
+// mall id its own, created on first use from seed 1), every API on its port with one OAuth
+// authority. Every option also comes from a `MALL_API_MOCK_*` variable (`--help` lists them). It
+// prints each URL and the demo credentials, logs requests as text or JSON, and on SIGTERM or SIGINT
+// lets requests in flight finish and exits 0. A usage mistake exits 2, a failed start 1; shared
+// stores not answering yet are waited for (store-standby.ts). `--workers N` forks N workers on the
+// same ports (worker-supervisor.ts). Subcommands: `proxy` (proxy/proxy-cli.ts), `coverage`
+// (qa/coverage-cli.ts).
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -269,12 +264,7 @@ function storeName(store: ReturnType<typeof storeOf>): string {
 
 /** A comma-separated option as a list (undefined when not given). */
 const listOf = (text: string | undefined): string[] | undefined =>
-  text === undefined
-    ? undefined
-    : text
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
+  text?.split(',').flatMap((item) => (item.trim() === '' ? [] : [item.trim()]));
 
 /** The trusted proxies of `--trust-proxy` (undefined when not given); a UsageError names an entry that is no address. */
 function trustedProxiesOf(values: Values): string[] | undefined {

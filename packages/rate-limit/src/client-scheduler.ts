@@ -1,9 +1,7 @@
-// Client-side rate limiting as an openapi-fetch middleware for any limit: its options (the shape
-// and the common options are in middleware-types.ts) and `createRateLimitMiddleware`, which takes one of the mall APIs by name, a
-// custom API limit or a bare policy, checks the policy, and schedules with the four algorithms
-// together (each policy run by the algorithm of its kind) through `createModelScheduler`, where
-// the scheduling itself lives (`model-scheduler.ts`). A typed client, which knows its API, hands
-// its API's model to `createModelScheduler` directly. Not for servers; see `server-limiter.ts`.
+// Client-side rate limiting for any limit: `createRateLimitMiddleware` takes one of the mall APIs by
+// name, a custom API limit or a bare policy, checks the policy, and schedules with all four
+// algorithms through `createModelScheduler` (model-scheduler.ts). A typed client hands its API's
+// model to `createModelScheduler` directly. Not for servers; see `server-limiter.ts`.
 import { type ApiLimit, type ApiName, resolveApiLimit } from './api-limits.js';
 import { anyLimitAlgorithm } from './limit-state.js';
 import type {

@@ -62,11 +62,12 @@ export function manualClock(startMs = 0): ManualClock {
   let nowMs = startMs;
   let sleepers: Sleeper[] = [];
 
+  /** The earliest sleeper (the first to sleep among equals), if any. */
+  const next = (): Sleeper | undefined =>
+    sleepers.reduce<Sleeper | undefined>((a, b) => (a && a.wakeAt <= b.wakeAt ? a : b), undefined);
+
   const advanceTo = (targetMs: number): void => {
-    while (true) {
-      const due = sleepers.filter((sleeper) => sleeper.wakeAt <= targetMs);
-      if (due.length === 0) break;
-      const first = due.reduce((a, b) => (b.wakeAt < a.wakeAt ? b : a));
+    for (let first = next(); first !== undefined && first.wakeAt <= targetMs; first = next()) {
       nowMs = Math.max(nowMs, first.wakeAt);
       sleepers = sleepers.filter((sleeper) => sleeper !== first);
       first.wake();
@@ -114,15 +115,12 @@ export function manualClock(startMs = 0): ManualClock {
       while (!settled) {
         await idle();
         if (settled) break;
-        const next = sleepers.reduce<number | undefined>(
-          (min, sleeper) => (min === undefined || sleeper.wakeAt < min ? sleeper.wakeAt : min),
-          undefined,
-        );
+        const first = next();
         // Give pending I/O a few turns before concluding that only simulated time can make progress.
         quietTurns += 1;
-        if (next === undefined || quietTurns < 3) continue;
+        if (first === undefined || quietTurns < 3) continue;
         quietTurns = 0;
-        advanceTo(next);
+        advanceTo(first.wakeAt);
       }
       return watched;
     },

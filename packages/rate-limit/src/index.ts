@@ -22,77 +22,22 @@ export {
   checkRateLimitExtension,
   resolveApiLimit,
 } from './api-limits.js';
-export {
-  type ApiMiddlewareOptions,
-  createRateLimitMiddleware,
-  type PolicyMiddlewareOptions,
-  type RateLimitMiddlewareOptions,
-} from './client-scheduler.js';
+export * from './client-scheduler.js';
 export { type Clock, type ManualClock, manualClock, type Sleep, systemClock, systemSleep } from './clock.js';
 export { RateLimitError, type RateLimitErrorCode, type RateLimitErrorContext } from './errors.js';
 export { adminLimitModel } from './generated/admin-limit.js';
 export { analyticsLimitModel } from './generated/analytics-limit.js';
 export { collectionLimitModel } from './generated/collection-limit.js';
-export {
-  type ApiLimit,
-  type ApiLimitModel,
-  apiLimitFromExtension,
-  type CountedPer,
-  limitModel,
-  type RateLimitExtension,
-} from './limit-model.js';
+export * from './limit-model.js';
 export { decideLimit, type LimitState, observeLimit, peekLimit, timeUntilAdmitted } from './limit-state.js';
 export { MemoryStore } from './memory-store.js';
-export type {
-  FailureHandlingOptions,
-  LimitReport,
-  RateLimitMiddleware,
-  RateLimitMiddlewareCommonOptions,
-} from './middleware-types.js';
+export type * from './middleware-types.js';
 export { createModelScheduler } from './model-scheduler.js';
-export {
-  assertCost,
-  checkPolicy,
-  type Decision,
-  type FixedWindowPolicy,
-  type LeakyBucketPolicy,
-  type LimitAlgorithm,
-  type LimitPolicy,
-  type Outcome,
-  policyLimit,
-  refillPerSecond,
-  type SlidingLogPolicy,
-  type TokenBucketPolicy,
-} from './policy.js';
-export {
-  formatRateLimitHeaders,
-  type HeaderField,
-  type HeaderSource,
-  type HeaderTable,
-  readRemaining,
-} from './rate-limit-headers.js';
-export {
-  type Admission,
-  type CallTiming,
-  createRequestSender,
-  type ErrorHookParams,
-  type FetchLike,
-  failureKind,
-  type RequestHookParams,
-  type RequestSender,
-  type RequestSenderOptions,
-  type ResponseHookParams,
-  type RetryReason,
-  type SendEvent,
-  type SendEventBase,
-} from './request-sender.js';
+export * from './policy.js';
+export * from './rate-limit-headers.js';
+export * from './request-sender.js';
 export { type BackoffOptions, fullJitterDelayMs, parseRetryAfter, retryDelayMs } from './retry-backoff.js';
-export {
-  createServerLimiter,
-  type LimitResult,
-  type ServerLimiter,
-  type ServerLimiterOptions,
-} from './server-limiter.js';
+export * from './server-limiter.js';
 export type { RateLimitStore } from './store.js';
 export { retryAfterSeconds, type TooManyRequestsBody, tooManyRequestsBody } from './too-many-requests.js';
 export { UncountedStore } from './uncounted-store.js';

@@ -1,11 +1,8 @@
 // Runs the right algorithm for any policy: the union of the four algorithm states, and `decide`,
-// `peek`, `observe` and `timeUntilAdmitted` that pick the algorithm by `policy.kind`, together
-// `anyLimitAlgorithm`, the algorithm of the `MemoryStore` (any policy, as a server needs). A saved
-// state of another kind than the policy (the policy of a key changed) counts as absent. A client of
-// one API runs that API's algorithm alone (its `ApiLimitModel`) and never loads this module. Not
-// for storage or time keeping. One switch on the kind (`withAlgorithm`) hands each entry point the
-// algorithm with its own policy and state types, rather than a table lookup
-// (bench/rate-limit-decisions.mjs measures the decision rate).
+// `peek`, `observe` and `timeUntilAdmitted` that pick the algorithm by `policy.kind` through one
+// switch, together `anyLimitAlgorithm` (the `MemoryStore`'s). A saved state of another kind than the
+// policy counts as absent. A client of one API runs its model's algorithm alone and never loads
+// this module. Not for storage or time keeping.
 import { type FixedWindowState, fixedWindow } from './algorithms/fixed-window.js';
 import { type LeakyBucketState, leakyBucket } from './algorithms/leaky-bucket.js';
 import { type SlidingLogState, slidingLog } from './algorithms/sliding-log.js';

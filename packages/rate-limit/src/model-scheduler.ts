@@ -1,18 +1,11 @@
-// Client-side rate limiting under one API's limit model, as an openapi-fetch middleware: before a
-// request is sent it waits for a slot in a local model of the API's bucket (queueing, never
-// failing), keeps that model in step with the rate-limit headers of every response (other apps
-// share the server's bucket), remembers what those headers last reported, and resends a 429 with
-// bounded exponential backoff that honours `Retry-After`. While it has heard nothing from the
-// server for as long as the limit remembers (a window, the time to drain or refill), it sends one
-// call alone and waits for its headers before the rest. A sliding log's window is stretched by the
-// longest recent time from admission to answer, since the server logs a call when it arrives, not
-// when it left; a 429 logs the calls the server counted and the model did not to expire when its
-// `Retry-After` says. And, through the request sender it builds on, times attempts out and retries
-// failures under the same queue. With a Redis store the model is shared, so N workers together
-// stay under the limit; the default store runs the model's algorithm alone, so a client's bundle
-// carries that one. Structurally typed: it imports nothing from openapi-fetch. Not for naming an
-// API or checking a policy (`createRateLimitMiddleware` does, in `client-scheduler.ts`), nor for
-// servers (`server-limiter.ts`).
+// Client-side rate limiting under one API's limit model, as an openapi-fetch middleware: a request
+// waits for a slot in a local model of the API's bucket (queueing, never failing), which follows
+// the rate-limit headers of every response (other apps share the server's bucket). After silence
+// as long as the limit remembers, one call goes alone until its headers arrive; a sliding log's
+// window is stretched by the longest recent admission-to-answer lag; a 429's `Retry-After` dates the
+// calls the server counted and the model did not. Sending, timeouts and retries are the request
+// sender's. With a Redis store N workers share the model. Not for naming an API or checking a
+// policy (`client-scheduler.ts`), nor for servers (`server-limiter.ts`).
 import { createAdmissionQueue } from './admission-queue.js';
 import { AlgorithmMemoryStore } from './algorithm-memory-store.js';
 import { systemClock, systemSleep } from './clock.js';

@@ -1,20 +1,12 @@
 // Sends the calls of an openapi-fetch client so they survive production: a middleware plus the
-// `fetch` the client sends with. Every attempt first waits for admission under the API's rate limit
-// (when an admission is given), then runs under its own timeout and the caller's signal — one
-// controller of its own, held by the timer and the caller's listener and handed to `fetch` directly
-// (a signal combined with `AbortSignal.any` or followed through `new Request` can be garbage
-// collected while the fetch still needs it), and the attempt settles when it aborts even if `fetch`
-// never notices — and is read to the end (so a connection dropped mid-body is a failed attempt and the timeout
-// covers the body). A 429 is resent after `Retry-After` or backoff, holding back the whole bucket;
-// a 500, 503, 504, 408, dropped connection or timeout is resent with full-jitter backoff (never
-// before `Retry-After`) when the method is idempotent or the call opted in. Every resend queues
-// again at the front, so a retry never takes more than the limit allows. Reports each request,
-// response, retry and queue wait with timings, and the timings of each call. Structurally typed:
-// imports nothing from openapi-fetch. Not the limit model itself (`admission-queue.ts`).
+// `fetch` the client sends with. Each attempt waits for admission under the API's rate limit, runs
+// under its own timeout and the caller's signal and is read to the end (sender-calls.ts); 429s and
+// failures are resent under the same queue (retries.ts). Reports each request, response, retry and
+// queue wait, and the timings of each call. Structurally typed: imports nothing from openapi-fetch.
+// Not the limit model itself (`admission-queue.ts`).
 import { systemClock, systemSleep } from './clock.js';
-import { attempt } from './sender/attempt.js';
 import { failureKind, settle } from './sender/retries.js';
-import { admit, checkCount, type SenderState, startCall } from './sender/sender-calls.js';
+import { admit, attempt, checkCount, type SenderState, startCall } from './sender/sender-calls.js';
 import type {
   CallTiming,
   ErrorHookParams,

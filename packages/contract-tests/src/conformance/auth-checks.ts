@@ -1,10 +1,8 @@
-// The auth matrix of every operation, from the spec's security and `x-` facts: no
-// credentials and wrong credentials get 401; a credential without the operation's scope gets the
-// status the operation documents for it (403, or 401 where it documents no 403); a token of
-// another mall and an expired token get 401; plain HTTP gets `x-https-only.status` where the spec
-// says only HTTPS is accepted. Each answer must also conform (the answer checks of @mall-api/mock-server). A credential the
-// run was not given is a skipped check, saying so. A write goes with its documented example body
-// and must change nothing: what it addresses reads the same before and after (refused-writes.ts).
+// The auth matrix of every operation, from the spec's security and `x-` facts: no or wrong
+// credentials, a token of another mall and an expired token get 401; a credential without the scope
+// the status documented for it (403, else 401); plain HTTP `x-https-only.status`. Each answer must
+// conform; a credential the run was not given skips its check. A write sends its example body and
+// must change nothing (refused-writes.ts).
 import { httpsOnlyStatusOf, isJsonObject, type OperationEntry } from '@mall-api/spec-model';
 import type { Check } from './check.js';
 import type { CredentialKind } from './conformance-client.js';

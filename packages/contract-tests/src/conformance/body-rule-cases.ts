@@ -1,10 +1,7 @@
-// The invalid request bodies the conformance runner derives for a write operation from the rule
-// extensions on its request schema (`x-decimal-maximum`, `x-not-less-than`, `x-joined-max-length`,
-// `x-max-value-combinations`, `x-subset-of`; their meaning is @mall-api/spec-model's `bodyRulesOf`):
-// for each rule the operation's documented example body reaches, the example with that one value
-// replaced by the rule's own breaking value. A case is kept only when its body still conforms to
-// the request schema and breaks that rule and no other, so the answer can only be about it. Not
-// for sending anything (body-rule-checks.ts).
+// The invalid request bodies derived for a write operation from the rule extensions on its request
+// schema (spec-model's `bodyRulesOf`): for each rule the example body reaches, the example with
+// that one value replaced by the rule's breaking value, kept only when the body still conforms to
+// the schema and breaks that rule alone. Not for sending anything (body-rule-checks.ts).
 import {
   bodyRuleBreaches,
   bodyRulesOf,

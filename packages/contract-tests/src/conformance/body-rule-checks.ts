@@ -1,9 +1,7 @@
-// The checks of the invalid bodies derived from the spec's body rules (body-rule-cases.ts) and
-// from the plain schema keywords of the record sent (schema-body-cases.ts), one per case of every
-// write operation: the answer must be the operation's validation status with a
-// conforming envelope whose violation names the field, and the write must change nothing (what it
-// addresses reads the same before and after, refused-writes.ts). Sent to the records the
-// operation's examples name, as the read checks are.
+// The checks of the invalid bodies derived from the body rules (body-rule-cases.ts) and the plain
+// schema keywords (schema-body-cases.ts), one per case of every write operation: the answer is the
+// validation status with a violation naming the field, and the write changes nothing
+// (refused-writes.ts). Sent to the records the operation's examples name.
 
 import { bodyRuleCases } from './body-rule-cases.js';
 import type { Check } from './check.js';

@@ -13,9 +13,8 @@ import {
   standardOptions,
   UsageError,
 } from '@mall-api/auth/command-line';
-import { type ApiName, apiNames } from '@mall-api/spec-model';
-import { isApiName } from '../api-facts.js';
-import { mockClockFlag, targetFlags, targetOptionsFrom } from '../target-flags.js';
+import type { ApiName } from '@mall-api/spec-model';
+import { apisFrom, asUsage, mockClockFlag, targetFlags, targetOptionsFrom } from '../target-flags.js';
 import { prepareTarget } from '../targets.js';
 import type { Credentials } from './conformance-client.js';
 import { junitReport, markdownReport } from './conformance-report.js';
@@ -107,22 +106,13 @@ async function main(): Promise<void> {
   if (values.version)
     return void process.stdout.write(`${packageVersion(new URL('../../package.json', import.meta.url))}\n`);
   const targetOptions = targetOptionsFrom(values, process.env);
-  const apis = (values.api ?? process.env.CONTRACT_API ?? apiNames.join(',')).split(',').filter(Boolean);
-  const unknown = apis.filter((api) => !isApiName(api));
-  if (unknown.length > 0) throw new UsageError(`unknown API ${unknown.join(', ')}`);
-  if (targetOptions.baseUrl && apis.length !== 1)
-    throw new UsageError('with --base-url, name one API with --api');
+  const apis = apisFrom(values.api, targetOptions.baseUrl);
   const seed = wholeNumber(values.seed, '--seed', 1);
   const maxRequests = wholeNumber(values['max-requests'], '--max-requests', 5000);
 
   const reports: ConformanceReport[] = [];
-  for (const api of apis.filter(isApiName)) {
-    let target: Awaited<ReturnType<typeof targetOf>>;
-    try {
-      target = await targetOf(api, values);
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
+  for (const api of apis) {
+    const target = await asUsage(() => targetOf(api, values));
     process.stdout.write(`conformance of the ${api} API against ${target.baseUrl} (seed ${seed})\n`);
     try {
       const report = await runConformance({

@@ -12,6 +12,7 @@ import {
   type OperationEntry,
   parameterTexts,
 } from '@mall-api/spec-model';
+import { parseJson } from '../hooks/http-request.js';
 import { createPacing, type Sleep } from '../hooks/pacing.js';
 import type { RequestParts } from './request-cases.js';
 
@@ -151,13 +152,7 @@ export function createConformanceClient(settings: ClientSettings): ConformanceCl
     });
     const text = await response.text();
     pacing.observe(response.status, response.headers);
-    let body: Json | undefined;
-    try {
-      body = text ? (JSON.parse(text) as Json) : undefined;
-    } catch {
-      body = undefined;
-    }
-    return { status: response.status, headers: response.headers, body };
+    return { status: response.status, headers: response.headers, body: parseJson(text) };
   };
   return {
     get sent() {

@@ -1,9 +1,7 @@
-// The two reports of a conformance run: JUnit XML (one test suite per API, one test case per
-// check named `<api>.<kind>.<operation>`, its problems as the failure) for CI, and Markdown for
-// people: the totals, the totals of each kind of check (requests, paging, filters, count, fields,
-// embed, period, errors, auth, sequence, rate-limit), then every failed check with its problems,
-// then the skipped ones with why. Neither ever holds credentials:
-// the runner never puts them in a result.
+// The two reports of a conformance run: JUnit XML (one suite per API, one case per check named
+// `<api>.<kind>.<operation>`) for CI, and Markdown for people: the totals, the totals per kind of
+// check, the failed checks with their problems, the skipped ones with why. Neither holds
+// credentials: the runner never puts them in a result.
 import type { CheckResult } from './check.js';
 import type { ConformanceReport } from './run-conformance.js';
 

@@ -1,14 +1,12 @@
-// The error code each error status carries, as the spec pairs them: the error envelope's `code`
-// enum describes each member with the status it goes with (`x-enumDescriptions`, "404: …"), and
-// the response documented for the status shows codes in its examples. An error answer whose code
-// is none of those is a problem, whatever check sent the request (run-conformance.ts adds this to
-// every answer's checks). Also the not-found check: a read of a record the server never issued
-// must be the documented 404 (its code then checked like any other).
+// The error code each error status carries, as the spec pairs them (the `code` enum's
+// `x-enumDescriptions`, "404: …", and the documented response's examples): an error answer with
+// another code is a problem, whatever check sent it. Also the not-found check: a read of a record
+// the server never issued must be the documented 404.
 import type { Answer, AnswerChecks } from '@mall-api/mock-server/answer-checks';
 import { isJsonObject, type Json, type OperationEntry, type SpecModel } from '@mall-api/spec-model';
 import type { Check } from './check.js';
-import { baselineParts } from './request-cases.js';
-import type { CheckContext } from './request-checks.js';
+import { baselineParts, withIn } from './request-cases.js';
+import { type CheckContext, readOperations } from './request-checks.js';
 
 const objectAt = (model: SpecModel, value: Json | undefined) => model.resolveOptional(value) ?? {};
 
@@ -64,8 +62,7 @@ const unknownValue = (schema: Record<string, Json>): Json =>
 
 /** The not-found check of every read addressing one record by path that documents 404. */
 export function notFoundChecks(context: CheckContext): Check[] {
-  return context.model.operations
-    .filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none')
+  return readOperations(context.model)
     .filter((operation) => operation.responseCodes.includes('404'))
     .flatMap((operation) => {
       const id = operation.parameters.filter((p) => p.in === 'path' && p.name !== 'shop_no').at(-1);
@@ -79,7 +76,7 @@ export function notFoundChecks(context: CheckContext): Check[] {
             const base = baselineParts(context.model, operation);
             const answer = await context.client.send({
               operation,
-              parts: { ...base, path: { ...base.path, [id.name]: unknownValue(id.schema) } },
+              parts: withIn(base, 'path', { [id.name]: unknownValue(id.schema) }),
             });
             const problems = context.answers.problems(operation, answer);
             return {

@@ -1,8 +1,7 @@
 // What a list answer must show about the request that asked for it, derived from the operation's
-// parameters: no more items than `limit`; with an enum-valued filter whose name is a property of
-// the items, only items with that value; with `sort` (an enum of item properties) and `order`, the
-// items in that order. These are the behaviours an example transaction cannot see (a `limit`,
-// filter or sort the server ignores). Pages under `offset` need two answers: see conformance-probes.ts.
+// parameters: no more items than `limit`; with an enum-valued filter named like an item property,
+// only items with that value; with `sort` and `order`, the items in that order: what an example
+// transaction cannot see. Pages under `offset` need two answers (request-checks.ts).
 import type { Json, JsonObject, OperationEntry } from '@mall-api/spec-model';
 import { isJsonObject } from '@mall-api/spec-model';
 

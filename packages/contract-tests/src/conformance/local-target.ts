@@ -1,8 +1,7 @@
-// The conformance runner's own target when no --base-url is given: our mock of one API, started
-// here with a stateful sandbox mall, addressed as one mall (`/__mall/conformance`), with the demo
-// credentials — for the collection API the full client and the one limited to some scopes; for
-// the bearer APIs a token of every scope, one lacking the API's scopes, one of another mall, and
-// one issued a token lifetime ago (`x-token-lifetimes` of the spec) so it has expired. Waiting moves that mall's clock (mock-clock.ts).
+// The conformance runner's own target without --base-url: our sandbox mock of one API, addressed
+// as one mall (`/__mall/conformance`), with the demo credentials: for the collection API the full
+// and the limited client; for the bearer APIs a token of every scope, one lacking the API's scopes,
+// one of another mall, and an expired one. Waiting moves that mall's clock (mock-clock.ts).
 import { basicAuthorization } from '@mall-api/auth';
 import type { OAuthAuthority } from '@mall-api/mock-server';
 import { type ApiName, loadSpec, type SpecModel, tokenLifetimesOf } from '@mall-api/spec-model';

@@ -1,11 +1,8 @@
-// The checks of the query parameters' declared meanings (`x-query`, read by spec-model's
-// `queryMeaningsOf`), against any server and read-only: per read operation, each filter at a value
-// read from the records the server answers without it (filter-match.ts); each count operation's
-// `count` against the total its list operation lists for the same filters; `fields=` with one of
-// the answered attributes; `embed=` with each member no other parameter must accompany; a
-// statistics period narrowed to one of the days answered. The unfiltered answer of an operation is
-// fetched once and shared. Nothing here names a parameter: a parameter added to a spec is covered
-// by its declaration. What the answers must show is query-meaning-problems.ts's.
+// The checks of the query parameters' declared meanings (`x-query`), against any server and
+// read-only: per read operation, each filter at a value taken from the unfiltered answer (fetched
+// once and shared); each `count` against what its list lists for the same filters; `fields=`;
+// `embed=` with each member; a statistics period narrowed to one answered day. Nothing here names
+// a parameter. What the answers must show is query-meaning-problems.ts's.
 
 import type { Answer } from '@mall-api/mock-server/answer-checks';
 import {
@@ -32,10 +29,9 @@ import {
   projectionProblems,
   type Unfiltered,
 } from './query-meaning-problems.js';
-import { baselineParts, type RequestParts } from './request-cases.js';
-import type { CheckContext } from './request-checks.js';
+import { baselineParts, type RequestParts, withIn } from './request-cases.js';
+import { type CheckContext, is2xx, readOperations } from './request-checks.js';
 
-const is2xx = (status: number) => status >= 200 && status < 300;
 /** At most this many pages are read to total a list for a count check. */
 const maxPages = 5;
 
@@ -52,9 +48,12 @@ function typed(schema: JsonObject, value: Json): Json {
   return value;
 }
 
+/** An operation's unfiltered answer, the request that got it, and the page size it asked for. */
+type UnfilteredAnswer = { answer: Answer; parts: RequestParts; size?: number };
+
 /** What the query-meaning checks of one run share: the unfiltered answers, fetched once each. */
 function createReader(context: CheckContext) {
-  const unfiltered = new Map<string, Promise<{ answer: Answer; parts: RequestParts; size?: number }>>();
+  const unfiltered = new Map<string, Promise<UnfilteredAnswer>>();
   const meanings = (operation: OperationEntry) => queryMeaningsOf(operation);
   const pageSizeOf = (operation: OperationEntry) => {
     const meaning = roleOf(meanings(operation), 'page-size');
@@ -70,9 +69,10 @@ function createReader(context: CheckContext) {
       : context.model.operations.find((o) => o.method === 'get' && o.pathTemplate === parent);
   };
   const send = (operation: OperationEntry, parts: RequestParts) => context.client.send({ operation, parts });
-  const read = (
-    operation: OperationEntry,
-  ): Promise<{ answer: Answer; parts: RequestParts; size?: number }> => {
+  /** Sends `parts` with `query` added to its query. */
+  const sendWith = (operation: OperationEntry, parts: RequestParts, query: Readonly<Record<string, Json>>) =>
+    send(operation, withIn(parts, 'query', query));
+  const read = (operation: OperationEntry): Promise<UnfilteredAnswer> => {
     const known = unfiltered.get(operation.operationId);
     if (known) return known;
     const fetched = (async () => {
@@ -93,7 +93,7 @@ function createReader(context: CheckContext) {
     unfiltered.set(operation.operationId, fetched);
     return fetched;
   };
-  return { meanings, read, send, listOf, pageSizeOf };
+  return { meanings, read, sendWith, listOf, pageSizeOf };
 }
 
 type Reader = ReturnType<typeof createReader>;
@@ -140,11 +140,7 @@ function filterCheck(
       if ('skipped' in unfiltered) return unfiltered;
       const picked = filterValueFrom(meaning, unfiltered.records, acceptor(context, operation, meaning.name));
       if (!picked) return { skipped: `no answered record offers a value for ${meaning.name}` };
-      const parts = {
-        ...unfiltered.parts,
-        query: { ...unfiltered.parts.query, [meaning.name]: picked.value },
-      };
-      const answer = await reader.send(operation, parts);
+      const answer = await reader.sendWith(operation, unfiltered.parts, { [meaning.name]: picked.value });
       if (!is2xx(answer.status))
         return { problems: [`${meaning.name}=${JSON.stringify(picked.value)} answered ${answer.status}`] };
       const required = operation.parameters.some((p) => p.name === meaning.name && p.required);
@@ -169,7 +165,7 @@ async function listedTotal(
     const paging = page
       ? { [page.name]: page.size, ...(offset ? { [offset.name]: index * page.size } : {}) }
       : {};
-    const answer = await reader.send(list, { ...base, query: { ...base.query, ...query, ...paging } });
+    const answer = await reader.sendWith(list, base, { ...query, ...paging });
     if (!is2xx(answer.status)) return `${list.operationId} answered ${answer.status}`;
     const records = answeredRecords(answer.body).length;
     total += records;
@@ -196,8 +192,7 @@ function countChecks(context: CheckContext, reader: Reader, operation: Operation
       if ('skipped' in asked) return asked;
       const total = await listedTotal(context, reader, list, asked.query);
       if (typeof total === 'string') return { skipped: total };
-      const base = baselineParts(context.model, operation);
-      const answer = await reader.send(operation, { ...base, query: { ...base.query, ...asked.query } });
+      const answer = await reader.sendWith(operation, baselineParts(context.model, operation), asked.query);
       if (!is2xx(answer.status)) return { problems: [`answered ${answer.status}`] };
       return { problems: countProblems(name, answer.body, total) };
     },
@@ -240,10 +235,7 @@ function projectionCheck(
       const named = keys.slice(0, 1);
       const value = acceptor(context, operation, meaning.name)(named);
       if (named.length === 0 || value === undefined) return { skipped: 'no attribute to name' };
-      const answer = await reader.send(operation, {
-        ...unfiltered.parts,
-        query: { ...unfiltered.parts.query, [meaning.name]: value },
-      });
+      const answer = await reader.sendWith(operation, unfiltered.parts, { [meaning.name]: value });
       if (!is2xx(answer.status))
         return { problems: [`${meaning.name}=${named.join(',')} answered ${answer.status}`] };
       const records = answeredRecords(answer.body);
@@ -272,10 +264,7 @@ function embedChecks(
       async run(): Promise<CheckOutcome> {
         const unfiltered = await recordsOf(reader, operation);
         if ('skipped' in unfiltered) return unfiltered;
-        const answer = await reader.send(operation, {
-          ...unfiltered.parts,
-          query: { ...unfiltered.parts.query, [meaning.name]: [member] },
-        });
+        const answer = await reader.sendWith(operation, unfiltered.parts, { [meaning.name]: [member] });
         if (!is2xx(answer.status))
           return { problems: [`${meaning.name}=${member} answered ${answer.status}`] };
         return { problems: embedProblems(answeredRecords(answer.body), member) };
@@ -305,15 +294,11 @@ function periodCheck(reader: Reader, operation: OperationEntry, meanings: readon
         );
         const days = datedDays(unfiltered.records, datedBy);
         const day = days.at(-1);
-        if (!day || days.length < 2)
-          return problems.length
-            ? { problems }
-            : {
-                skipped: days.length ? 'one day answered' : `no answered row carries ${datedBy.join(' or ')}`,
-              };
-        const answer = await reader.send(operation, {
-          ...unfiltered.parts,
-          query: { ...asked, [start.name]: day, [end.name]: day },
+        const few = days.length ? 'one day answered' : `no answered row carries ${datedBy.join(' or ')}`;
+        if (!day || days.length < 2) return problems.length ? { problems } : { skipped: few };
+        const answer = await reader.sendWith(operation, unfiltered.parts, {
+          [start.name]: day,
+          [end.name]: day,
         });
         if (!is2xx(answer.status))
           return { problems: [...problems, `the period ${day}–${day} answered ${answer.status}`] };
@@ -331,23 +316,21 @@ function periodCheck(reader: Reader, operation: OperationEntry, meanings: readon
 /** The query-meaning checks of every read operation. */
 export function queryMeaningChecks(context: CheckContext): Check[] {
   const reader = createReader(context);
-  return context.model.operations
-    .filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none')
-    .flatMap((operation) => {
-      const meanings = reader.meanings(operation);
-      const counting = operation.pathTemplate.endsWith('/count') && reader.listOf(operation) !== undefined;
-      return [
-        ...(counting
-          ? countChecks(context, reader, operation)
-          : filtersAmong(meanings).map((meaning) => filterCheck(context, reader, operation, meaning))),
-        ...meanings.flatMap((meaning) =>
-          meaning.role === 'projection'
-            ? [projectionCheck(context, reader, operation, meaning)]
-            : meaning.role === 'embed'
-              ? embedChecks(context, reader, operation, meaning)
-              : [],
-        ),
-        ...periodCheck(reader, operation, meanings),
-      ];
-    });
+  return readOperations(context.model).flatMap((operation) => {
+    const meanings = reader.meanings(operation);
+    const counting = operation.pathTemplate.endsWith('/count') && reader.listOf(operation) !== undefined;
+    return [
+      ...(counting
+        ? countChecks(context, reader, operation)
+        : filtersAmong(meanings).map((meaning) => filterCheck(context, reader, operation, meaning))),
+      ...meanings.flatMap((meaning) =>
+        meaning.role === 'projection'
+          ? [projectionCheck(context, reader, operation, meaning)]
+          : meaning.role === 'embed'
+            ? embedChecks(context, reader, operation, meaning)
+            : [],
+      ),
+      ...periodCheck(reader, operation, meanings),
+    ];
+  });
 }

@@ -1,9 +1,7 @@
-// What an answer must show about a query parameter whose meaning the spec declares (`x-query`,
-// read by spec-model's `queryMeaningsOf`), judged on the answered records alone: a filter's records
-// all satisfy it and never outnumber the unfiltered answer; `count` equals the listed total;
-// `fields=` leaves only the named attributes and the kept id; `embed=` adds the named resource; the
-// rows of a statistics period lie inside it. Pure functions of answers; sending is
-// query-meaning-checks.ts's job.
+// What an answer must show about a query parameter whose meaning the spec declares (`x-query`),
+// judged on the answered records alone: a filter's records all satisfy it and never outnumber the
+// unfiltered answer; `count` equals the listed total; `fields=` and `embed=` keep or add what they
+// name; a statistics period's rows lie inside it. Sending is query-meaning-checks.ts's job.
 import { type FilterMeaning, isJsonObject, type Json, type JsonObject } from '@mall-api/spec-model';
 import { filterHolds, kstDay } from './filter-match.js';
 import { listItems } from './list-behaviour.js';

@@ -1,10 +1,8 @@
-// The rate limit as the spec's `x-rate-limit` states it, measured from outside (only when the run
-// may spend the budget: `--spend-rate-limit`): after waiting for a full recovery, a burst is
-// admitted up to the limit (plus what refilled while it was sent, at the spec's rate) and the next
-// call is refused with 429 and a Retry-After; after one unit's refill time (buckets) or the
-// Retry-After (windows) a call is admitted again, and for a bucket no more calls than one plus what
-// refilled meanwhile at the spec's rate — a larger bucket, a faster or slower drain, or no limit at
-// all each fail one of these.
+// The rate limit as the spec's `x-rate-limit` states it, measured from outside (only with
+// `--spend-rate-limit`): after a full recovery a burst is admitted up to the limit (plus what
+// refilled meanwhile) and the next call gets 429 with Retry-After; after one unit's refill time
+// (buckets) or the Retry-After (windows) a call is admitted again, and a bucket admits no more than
+// one plus what refilled. A larger bucket, another rate or no limit fails one of these.
 import { apiLimitFromSpec, policyLimit, refillPerSecond } from '@mall-api/rate-limit';
 import type { Check, CheckOutcome } from './check.js';
 import { baselineParts } from './request-cases.js';

@@ -1,10 +1,9 @@
-// What the runner does around a write it expects to be refused (the auth matrix and the invalid
-// bodies of write operations): it reads the resource the write addresses — the `GET` of the same
-// path, with the write's path parameters — before and after, and reports any change, since a
-// refused write must change nothing. Sending the write and judging its answer is the caller's job.
+// What the runner does around a write it expects to be refused (the auth matrix, the invalid
+// bodies): it reads what the write addresses (the `GET` of the same path) before and after, and
+// reports any change. Sending the write and judging its answer is the caller's job.
 import type { OperationEntry } from '@mall-api/spec-model';
 import type { Outgoing } from './conformance-client.js';
-import { baselineParts } from './request-cases.js';
+import { baselineParts, withIn } from './request-cases.js';
 import type { CheckContext } from './request-checks.js';
 
 /** The operation that reads what `operation` writes: the `GET` of its path, if the spec has one. */
@@ -19,10 +18,7 @@ export const readBackOf = (context: CheckContext, operation: OperationEntry) =>
  */
 export async function sendRefusedWrite(context: CheckContext, write: Outgoing) {
   const read = readBackOf(context, write.operation);
-  const readParts = read && {
-    ...baselineParts(context.model, read),
-    path: { ...baselineParts(context.model, read).path, ...write.parts.path },
-  };
+  const readParts = read && withIn(baselineParts(context.model, read), 'path', write.parts.path);
   const snapshot = async () => {
     if (!read || !readParts) return undefined;
     const answer = await context.client.send({ operation: read, parts: readParts });

@@ -1,7 +1,6 @@
 // The request bodies the conformance runner sends, read from the spec: an operation's documented
-// JSON request example (its `example`, else its first named example), and the record such a body
-// or an answer carries (`{"request": {...}}` on requests, `{"category": {...}}` on answers). Not
-// for making invalid bodies (body-rule-cases.ts).
+// JSON request example, and the record such a body or an answer carries (`{"request": {...}}`,
+// `{"category": {...}}`). Not for making invalid bodies (body-rule-cases.ts).
 import {
   isJsonObject,
   type Json,

@@ -1,11 +1,9 @@
 // The requests the conformance runner derives for one operation from its parameters and their
-// `x-` rules (specs/README.md, "Extensions"): the baseline (required parameters at their examples),
-// valid variants of one query or header parameter at a time (parameter-values.ts; optional
-// parameters on, rules between parameters kept, the version header also at a release date the
-// spec does not describe), and one invalid request per rule — each schema keyword, a missing
-// required parameter, `x-not-less-than`, `x-mutually-exclusive`, `x-requires-one-of` and
-// `x-max-values-per-key` — naming the parameter the answer's violation must name. Nothing here is
-// a list of operations or parameters: everything comes from the operation index.
+// `x-` rules: the baseline (required parameters at their examples), valid variants of one query or
+// header parameter at a time (parameter-values.ts; rules between parameters kept), and one invalid
+// request per rule (each schema keyword, a missing required parameter, `x-not-less-than`,
+// `x-mutually-exclusive`, `x-requires-one-of`, `x-max-values-per-key`) naming the parameter the
+// answer's violation must name. Nothing here lists operations or parameters.
 import type { Json, JsonObject, OperationEntry, OperationParameter, SpecModel } from '@mall-api/spec-model';
 import {
   declaredApiVersionsOf,
@@ -29,7 +27,7 @@ const partOf = (p: OperationParameter): 'path' | 'query' | 'headers' =>
   p.in === 'path' ? 'path' : p.in === 'header' ? 'headers' : 'query';
 
 /** `base` with `values` added to one of its parts. */
-const withIn = (
+export const withIn = (
   base: RequestParts,
   part: 'path' | 'query' | 'headers',
   values: Readonly<Record<string, Json>>,
@@ -134,7 +132,7 @@ export function requestCases(model: SpecModel, operation: OperationEntry, seed: 
   for (const [a, b] of exclusive)
     cases.push({
       name: `${a} with ${b} (x-mutually-exclusive)`,
-      parts: { ...base, query: { ...base.query, [a]: example(a), [b]: example(b) } },
+      parts: withIn(base, 'query', { [a]: example(a), [b]: example(b) }),
       expect: { kind: 'invalid', fields: [a, b] },
     });
   return cases;
@@ -186,7 +184,7 @@ function ruleCases(
     const [low, high] = orderedPair(example(p.name), example(partner));
     cases.push({
       name: `${p.name} below ${partner} (x-not-less-than)`,
-      parts: { ...base, query: { ...base.query, [partner]: high, [p.name]: low } },
+      parts: withIn(base, 'query', { [partner]: high, [p.name]: low }),
       expect: { kind: 'invalid', fields: [p.name] },
     });
   }
@@ -194,7 +192,7 @@ function ruleCases(
     if (others.some((name) => name in base.query)) continue;
     cases.push({
       name: `${p.name}=${value} without ${others.join(' or ')} (x-requires-one-of)`,
-      parts: { ...base, query: { ...base.query, [p.name]: value } },
+      parts: withIn(base, 'query', { [p.name]: value }),
       expect: { kind: 'invalid', fields: [p.name, ...others] },
     });
   }
@@ -205,7 +203,7 @@ function ruleCases(
     const values = Array.from({ length: perKey + 1 }, (_, i) => `${key}:v${i}`);
     cases.push({
       name: `${p.name} with ${perKey + 1} values of ${key} (x-max-values-per-key)`,
-      parts: { ...base, query: { ...base.query, [p.name]: values } },
+      parts: withIn(base, 'query', { [p.name]: values }),
       expect: { kind: 'invalid', fields: [p.name] },
     });
   }
@@ -238,7 +236,7 @@ function orderingCases(byName: ReadonlyMap<string, OperationParameter>, base: Re
   return keys.flatMap((sort) =>
     orders.map((order) => ({
       name: `sort=${sort}&order=${order}`,
-      parts: { ...base, query: { ...base.query, sort, order } },
+      parts: withIn(base, 'query', { sort, order }),
       expect: { kind: 'valid' as const },
     })),
   );

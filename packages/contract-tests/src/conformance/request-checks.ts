@@ -1,17 +1,15 @@
 // The checks of the requests derived from the spec (request-cases.ts), one per case of every read
-// operation: a valid request must get a 2xx that conforms (the answer checks of @mall-api/mock-server) and shows what it
-// asked for (list-behaviour.ts); an invalid one the status the operation documents for validation
-// (422, or 400 where it documents no 422) with a conforming envelope whose violations name the
-// field. Plus one paging check per operation with `limit` and `offset`: the page at offset n is
-// the second half of the page of 2n from 0. Write operations are exercised only on records the run
-// creates (sequence-checks.ts), never here.
+// operation: a valid request gets a conforming 2xx that shows what it asked for (list-behaviour.ts);
+// an invalid one the documented validation status (422, else 400) with violations naming the
+// field. Plus a paging check: the page at offset n is the second half of the page of 2n from 0.
+// Writes are exercised only on records the run creates (sequence-checks.ts).
 
 import { type Answer, type AnswerChecks, violatedFields } from '@mall-api/mock-server/answer-checks';
 import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
 import type { Check, CheckOutcome } from './check.js';
 import type { ConformanceClient } from './conformance-client.js';
 import { listItems, listProblems } from './list-behaviour.js';
-import { baselineParts, type RequestCase, requestCases } from './request-cases.js';
+import { baselineParts, type RequestCase, requestCases, withIn } from './request-cases.js';
 
 /** What the request checks need. */
 export interface CheckContext {
@@ -25,7 +23,11 @@ export interface CheckContext {
 export const validationStatus = (operation: OperationEntry) =>
   operation.responseCodes.includes('422') ? 422 : 400;
 
-const is2xx = (status: number) => status >= 200 && status < 300;
+export const is2xx = (status: number) => status >= 200 && status < 300;
+
+/** The operations that read and need credentials, which the read-only checks send. */
+export const readOperations = (model: SpecModel) =>
+  model.operations.filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none');
 
 async function runCase(
   context: CheckContext,
@@ -76,17 +78,15 @@ export function namesField(named: readonly string[], fields: readonly string[]):
 
 /** The request checks of every read operation. */
 export function requestChecks(context: CheckContext): Check[] {
-  return context.model.operations
-    .filter((operation) => operation.method === 'get' && operation.requiredScope !== 'none')
-    .flatMap((operation) => [
-      ...requestCases(context.model, operation, context.seed).map((testCase) => ({
-        group: 'requests',
-        subject: operation.operationId,
-        name: testCase.name,
-        run: () => runCase(context, operation, testCase),
-      })),
-      ...pagingChecks(context, operation),
-    ]);
+  return readOperations(context.model).flatMap((operation) => [
+    ...requestCases(context.model, operation, context.seed).map((testCase) => ({
+      group: 'requests',
+      subject: operation.operationId,
+      name: testCase.name,
+      run: () => runCase(context, operation, testCase),
+    })),
+    ...pagingChecks(context, operation),
+  ]);
 }
 
 const numberAt = (operation: OperationEntry, name: string, key: string) => {
@@ -108,7 +108,7 @@ function pagingChecks(context: CheckContext, operation: OperationEntry): Check[]
       async run() {
         const base = baselineParts(context.model, operation);
         const page = (query: Record<string, Json>) =>
-          context.client.send({ operation, parts: { ...base, query: { ...base.query, ...query } } });
+          context.client.send({ operation, parts: withIn(base, 'query', query) });
         const whole = await page({ offset: 0, limit: 2 * size });
         const second = await page({ offset: size, limit: size });
         if (!is2xx(whole.status) || !is2xx(second.status))

@@ -1,13 +1,10 @@
-// Runs the conformance checks of one API against a server: the derived requests and paging
-// (request-checks.ts), the declared meanings of the query parameters — filters, count, fields,
-// embed, statistics periods (query-meaning-checks.ts), the not-found reads (error-codes.ts, which
-// also checks every error answer's code), the invalid bodies of the spec's body rules
-// (body-rule-checks.ts), the auth matrix (auth-checks.ts), the stateful sequences
-// (sequence-checks.ts) and, last because it spends the budget, the rate limit
-// (rate-limit-checks.ts). Everything is derived from the API's bundle through
-// @mall-api/spec-model. A spent `maxRequests` budget skips what is left, saying so.
+// Runs the conformance checks of one API against a server, all derived from the API's bundle: the
+// derived requests and paging, the query parameters' declared meanings, the not-found reads (and
+// every error answer's code), the body rules, the auth matrix, the stateful sequences and, last
+// because it spends the budget, the rate limit. A spent `maxRequests` budget skips what is left.
 
 import { createAnswerChecks } from '@mall-api/mock-server/answer-checks';
+import { systemSleep } from '@mall-api/rate-limit';
 import { type ApiName, loadSpec } from '@mall-api/spec-model';
 import type { Sleep } from '../hooks/pacing.js';
 import { authChecks } from './auth-checks.js';
@@ -52,8 +49,6 @@ export interface ConformanceReport {
   readonly skipped: number;
 }
 
-const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Runs every conformance check of `options.api`. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const model = await loadSpec(options.api);
@@ -63,7 +58,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     credentials: options.credentials,
     maxRequests: options.maxRequests ?? 5000,
-    sleep: options.sleep ?? realSleep,
+    sleep: options.sleep ?? systemSleep,
   });
   const answers = withErrorCodes(model, createAnswerChecks(model, options.api));
   const context: CheckContext = { model, client, answers, seed };
@@ -103,31 +98,21 @@ async function runCheck(
   spent: BudgetSpent | undefined,
 ): Promise<{ result: CheckResult; spent?: BudgetSpent }> {
   const { group, subject, name } = check;
-  if (spent) return { result: { group, subject, name, status: 'skipped', details: [spent.message] } };
+  const result = (status: CheckResult['status'], details: readonly string[]): CheckResult => ({
+    group,
+    subject,
+    name,
+    status,
+    details,
+  });
+  if (spent) return { result: result('skipped', [spent.message]) };
   try {
     const outcome = await check.run();
-    if ('skipped' in outcome)
-      return { result: { group, subject, name, status: 'skipped', details: [outcome.skipped] } };
-    return {
-      result: {
-        group,
-        subject,
-        name,
-        status: outcome.problems.length ? 'failed' : 'passed',
-        details: outcome.problems,
-      },
-    };
+    if ('skipped' in outcome) return { result: result('skipped', [outcome.skipped]) };
+    return { result: result(outcome.problems.length ? 'failed' : 'passed', outcome.problems) };
   } catch (error) {
-    if (error instanceof BudgetSpent)
-      return { result: { group, subject, name, status: 'skipped', details: [error.message] }, spent: error };
-    return {
-      result: {
-        group,
-        subject,
-        name,
-        status: 'failed',
-        details: [`the check could not run: ${error instanceof Error ? error.message : String(error)}`],
-      },
-    };
+    if (error instanceof BudgetSpent) return { result: result('skipped', [error.message]), spent: error };
+    const message = error instanceof Error ? error.message : String(error);
+    return { result: result('failed', [`the check could not run: ${message}`]) };
   }
 }

@@ -1,10 +1,7 @@
-// The invalid request bodies the conformance runner derives for a write operation from the plain
-// schema keywords of the record its documented example sends (`{"request": {...}}`): for each
-// keyword (`minimum`, `maximum`, `enum`, `maxLength`, `pattern`, `maxItems`, the type, a missing
-// required attribute), the example with the first attribute having it broken that way — one case
-// per keyword, so a write operation costs a bounded number of refused writes. A case is kept only
-// when the schema refuses the body. The `x-` body rules are body-rule-cases.ts's; sending is
-// body-rule-checks.ts's.
+// The invalid request bodies derived for a write operation from the plain schema keywords of the
+// record its example sends: per keyword (`minimum`, `maximum`, `enum`, `maxLength`, `pattern`,
+// `maxItems`, the type, a missing required attribute) the example with the first attribute having
+// it broken, kept only when the schema refuses it. The `x-` body rules are body-rule-cases.ts's.
 import {
   isJsonObject,
   type Json,

@@ -1,11 +1,9 @@
-// Stateful sequences, read from the spec's `links` (@mall-api/spec-model): a create operation
-// whose 201 links to the `GET`, `PUT` and `DELETE` of what it created (and to a list filtered by
-// it). Each sequence creates a record from the create operation's request example, reads it back
-// through the link (the fields it sent), finds it in the linked list, updates it from the update
-// example, reads the update back, checks that a credential without the scope cannot delete it,
-// deletes it and reads 404. Every later request takes its parameters from the links' runtime
-// expressions evaluated on the create answer. It only ever updates or deletes the record it
-// created, and deletes it if a step fails.
+// Stateful sequences, read from the spec's `links`: a create operation whose 201 links to the
+// `GET`, `PUT` and `DELETE` of what it created (and to a list filtered by it). Each sequence
+// creates a record from the request example, reads it back, finds it in the list, updates and
+// rereads it, checks that a credential without the scope cannot delete it, deletes it and reads
+// 404, every later request taking its parameters from the links. It only updates or deletes the
+// record it created, and deletes it if a step fails.
 
 import { type Answer, violatedFields } from '@mall-api/mock-server/answer-checks';
 import {

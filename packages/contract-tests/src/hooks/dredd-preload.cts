@@ -1,11 +1,8 @@
 // Preloaded into the Dredd process (`node --require`) before Dredd itself. Dredd 14 hands its hook
-// files a deep copy of its configuration (`hooks.configuration = clone(configuration)` in
-// addHooks.js), and that configuration holds every parsed API description: the whole API Elements
-// tree and every transaction. The `clone` package tracks the objects it has seen in arrays, so the
-// copy takes time quadratic in the description's size: a third of the admin run's CPU
-// (apiaryio/dredd#1813). Our hooks never read `hooks.configuration`; the copy they get shares the
-// parsed descriptions, which Dredd does not change after parsing, and copies everything else as
-// before. Every other use of `clone` is unchanged.
+// files a deep copy of its configuration, which holds every parsed API description, and `clone`
+// copies in time quadratic in its size: a third of the admin run's CPU (apiaryio/dredd#1813). Our
+// hooks never read `hooks.configuration`: their copy shares the parsed descriptions (which Dredd
+// does not change after parsing) and copies the rest as before. Other uses of `clone` are unchanged.
 const { createRequire } = require('node:module') as typeof import('node:module');
 
 type Clone = ((value: unknown, ...options: unknown[]) => unknown) & Record<string, unknown>;

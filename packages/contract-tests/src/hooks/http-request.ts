@@ -1,7 +1,9 @@
 // The one HTTP call the hooks make on their own (outside Dredd's transactions): spending a rate
-// budget, fetching an OAuth code, creating sandbox fixtures. Redirects are not followed.
+// budget, fetching an OAuth code, creating sandbox fixtures. Redirects are not followed. Also reads
+// an answer's headers and JSON text, for the hooks, the conformance client and the mutant proxy.
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Json } from '@mall-api/spec-model';
 
 /** A whole answer. */
 export interface HttpAnswer {
@@ -9,6 +11,14 @@ export interface HttpAnswer {
   readonly headers: IncomingHttpHeaders;
   readonly text: string;
 }
+
+/** Headers as name -> value, repeated values joined with `, ` (as a `Headers` would read them). */
+export const flatHeaders = (headers: Readonly<Record<string, string | string[] | undefined>>) =>
+  Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]): [string, string][] =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+    ),
+  );
 
 /** Sends one request and reads the whole answer. */
 export function sendRequest(
@@ -39,4 +49,13 @@ export function sendRequest(
     call.on('error', fail);
     call.end(body);
   });
+}
+
+/** The parsed JSON text, or undefined when it is empty or not JSON. */
+export function parseJson(text: string): Json | undefined {
+  try {
+    return text ? (JSON.parse(text) as Json) : undefined;
+  } catch {
+    return undefined;
+  }
 }

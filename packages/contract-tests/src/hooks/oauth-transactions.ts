@@ -1,7 +1,6 @@
-// The OAuth endpoints' transactions. They take no access token but a registered app
-// (settings.oauth): a code is fetched from the authorize endpoint as a browser would after
-// consent, and each documented refusal gets the request that provokes it. Without a registered app
-// they would need a real app and a user's consent, so they are skipped.
+// The OAuth endpoints' transactions. They take a registered app (settings.oauth), not an access
+// token: a code is fetched from the authorize endpoint as a browser would after consent, and each
+// documented refusal gets the request that provokes it. Without a registered app they are skipped.
 import type { ContractSettings } from '../settings.js';
 import { type DreddTransaction, setUri, skip } from './dredd-transaction.js';
 import { sendRequest } from './http-request.js';

@@ -1,9 +1,14 @@
-// Pacing against a server other than our mock, where every transaction spends one shared budget
-// (one client, one mall): after each answer the hooks read the remaining budget from the API's
-// rate-limit headers (@mall-api/rate-limit) and, once it is nearly spent, wait long enough for it
-// to come back (a bucket: two units' refill time; a fixed window: the whole window), and after a
-// 429 at least its Retry-After. A server that sends no rate-limit headers is not paced.
-import { apiLimits, type HeaderSource, readRemaining, refillPerSecond } from '@mall-api/rate-limit';
+// Pacing against a server other than our mock, where every transaction spends one shared budget:
+// once the API's rate-limit headers say the budget is nearly spent, the next call waits for it to
+// come back (a bucket: two units' refill time; a fixed window: the whole window), and after a 429
+// at least its Retry-After. A server that sends no rate-limit headers is not paced.
+import {
+  apiLimits,
+  type HeaderSource,
+  readRemaining,
+  refillPerSecond,
+  systemSleep,
+} from '@mall-api/rate-limit';
 import type { ApiName } from '@mall-api/spec-model';
 
 /** The pause the next call should wait, learnt from the answers so far. */
@@ -17,10 +22,8 @@ export interface Pacing {
 /** Waits `ms` milliseconds (or, against a mock with a controllable clock, moves its clock that far). */
 export type Sleep = (ms: number) => Promise<void>;
 
-const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Pacing under `api`'s rate limit, waiting with `sleep`. */
-export function createPacing(api: ApiName, sleep: Sleep = realSleep): Pacing {
+export function createPacing(api: ApiName, sleep: Sleep = systemSleep): Pacing {
   const { policy } = apiLimits[api];
   const recoveryMs = policy.kind === 'fixed-window' ? policy.windowMs : (2 * 1000) / refillPerSecond(policy);
   let pauseMs = 0;

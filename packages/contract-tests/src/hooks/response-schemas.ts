@@ -1,10 +1,8 @@
-// The schema Dredd checks a response body against. Dredd's OpenAPI parser does not read the
-// schemas of a 3.1 document, so left alone Dredd only checks that the body has every key of the
-// documented example. The hooks give Dredd the response's real schema instead, dereferenced by
-// @mall-api/spec-model (so keywords beside a `$ref` stay in force), as a draft-07 document — the
-// newest draft Dredd's validator (Gavel) knows — carrying the spec's component schemas, where a recursive
-// schema's remaining `#/components/…` reference resolves. Keywords draft 07 does not have are
-// ignored by it, which only makes the check more lenient.
+// The schema Dredd checks a response body against. Dredd's OpenAPI parser does not read a 3.1
+// document's schemas (it would only check the example's keys), so the hooks give it the response's
+// schema, dereferenced by spec-model, as a draft-07 document (the newest Gavel knows) carrying the
+// component schemas a recursive reference needs. Keywords draft 07 lacks are ignored, which only
+// makes the check more lenient.
 import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';
 
 const draft07 = 'http://json-schema.org/draft-07/schema#';

@@ -1,22 +1,14 @@
-// Sandbox fixtures: against the stateful sandbox the spec's example ids (category 44, product 120,
-// …) name nothing, or something another transaction already changed, so before a transaction that
-// expects success the hooks create what it needs through the API itself and put the new ids in its
-// path and body. Driven by the spec's paths and examples, not by per-operation cases:
-// - a path parameter `{name}` that follows a collection with a POST (`/categories/{category_no}`)
-//   is a resource made by that POST from its documented example, so a get, update or delete acts
-//   on a resource created for it alone; a collection without a POST (`/mains/{display_group}`)
-//   lends a member from its GET;
-// - a body field named like such a parameter (`category_no`, `parent_category_no`,
-//   `fix_product_no`, …) refers to a resource of the first collection whose items that parameter
-//   names, created from the required fields of that collection's example;
-// - a transaction on a sub-collection with a POST (`/categories/{category_no}/products`, its items,
-//   its count) first adds a member with that POST, taking the ids and values the transaction names,
-//   so its update, delete or list finds something there.
-// Within one transaction an example id always stands for the same new resource, so the examples'
-// cross-references hold (the category a product update removes is one the product was created in).
-// A 404 gets an id the sandbox never issued instead.
-// One transaction's preparation is a record (`Preparation`) that the functions below take.
+// Sandbox fixtures: against the stateful sandbox the spec's example ids name nothing, or something
+// another transaction changed, so before a transaction expecting success the hooks create what it
+// needs through the API and put the new ids in its path and body, driven by the spec's paths and
+// examples: a path id after a collection with a POST is a resource made from that POST's example
+// (a collection without one lends a member from its GET); a body field named like such an id
+// (`parent_category_no`) refers to a resource made from the required fields of its collection's
+// example; a transaction on a sub-collection with a POST first adds a member there. Within one
+// transaction an example id always stands for the same new resource, so the examples'
+// cross-references hold. A 404 gets an id the sandbox never issued.
 import type { Json, JsonObject, OperationParameter } from '@mall-api/spec-model';
+import { parseJson } from './http-request.js';
 import type { SpecOperations } from './spec-operations.js';
 
 /** Sends one request to the server under test and resolves with its parsed 2xx answer. */
@@ -57,15 +49,6 @@ const shapedLike = (like: Value, value: Value): Value => {
   }
   if (Array.isArray(value)) return shapedLike(like, value[0]);
   return typeof like === 'number' ? Number(value) : value;
-};
-
-/** The parsed JSON text, or undefined when it is not JSON. */
-const parseJson = (text: string): Value => {
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
-    return undefined;
-  }
 };
 
 /** The id a create answered: `{category: {category_no: 23}}` → 23 (the first, when a list). */
@@ -218,14 +201,7 @@ const subCollectionOf = (spec: SpecOperations, template: string) =>
  * with the values the transaction names (its path ids, query and body fields) in place of the
  * example's own.
  */
-async function addMember(
-  p: Preparation,
-  template: string,
-  method: string,
-  path: string,
-  params: URLSearchParams,
-  body: Value,
-) {
+async function addMember(p: Preparation, { template, method, path, params }: FixtureRequest, body: Value) {
   const collectionTemplate = subCollectionOf(p.spec, template);
   if (!collectionTemplate || (method === 'POST' && template === collectionTemplate)) return;
   const depth = collectionTemplate.split('/').length;
@@ -251,21 +227,16 @@ async function addMember(
 }
 
 /** Builds the fixture maker for one spec; `call` reaches the server under test. */
-export function createSandboxFixtures({
-  spec,
-  call,
-}: {
-  spec: SpecOperations;
-  call: ApiCall;
-}): SandboxFixtures {
+export function createSandboxFixtures(spec: SpecOperations, call: ApiCall): SandboxFixtures {
   const homes = homesOf(spec);
   return {
-    async prepare({ template, method, path, params, body }) {
+    async prepare(request) {
+      const { template, path, body } = request;
       const p: Preparation = { spec, call, homes, ids: new Map() };
       const resolvedPath = await resolvePath(p, template, path);
-      const json = body ? parseJson(body) : undefined;
+      const json = parseJson(body ?? '');
       const parsed = json === undefined ? undefined : await withReferences(p, json);
-      await addMember(p, template, method, resolvedPath, params, parsed);
+      await addMember(p, { ...request, path: resolvedPath }, parsed);
       return { path: resolvedPath, body: parsed === undefined ? body : JSON.stringify(parsed) };
     },
 

@@ -1,6 +1,7 @@
 // What the hooks read from the bundled spec, through @mall-api/spec-model: the operation of a path
 // template and method, and the documented example and schema of its JSON request body.
 import type { JsonObject, OperationEntry, SpecModel } from '@mall-api/spec-model';
+import { bodyExample } from '../conformance/request-bodies.js';
 
 /** The spec-model lookups the hooks and fixtures share. */
 export interface SpecOperations {
@@ -26,14 +27,7 @@ export function specOperations(model: SpecModel): SpecOperations {
     templates: paths && typeof paths === 'object' && !Array.isArray(paths) ? Object.keys(paths) : [],
     operationAt: (template, method) => byTemplate.get(`${method.toLowerCase()} ${template}`),
     requestExample: (operation) => {
-      const media = operation.jsonBody;
-      if (!media) return undefined;
-      const examples = media.examples;
-      const first =
-        examples && typeof examples === 'object' && !Array.isArray(examples)
-          ? Object.values(examples)[0]
-          : undefined;
-      const example = media.example ?? model.resolveOptional(first)?.value;
+      const example = bodyExample(model, operation);
       return example === undefined ? undefined : structuredClone(example);
     },
     requestSchema: (operation) => model.resolveOptional(operation.bodySchema),

@@ -1,16 +1,11 @@
-// The contract hooks' logic, shared by every API and driven by the bundled spec (read through
-// @mall-api/spec-model) rather than by hand-written cases: they set credentials, and for each
-// documented status they make the request that provokes it (no credentials for 401, a token
-// without the scope for 403, an unknown path for 404, a broken constraint for 422, an exhausted
-// budget for 429, once per run against a server other than our mock). 5xx answers cannot be
-// provoked on a real server: against our mock they are requested with `Prefer: code=…`; against
-// any other server they are skipped, and say so. Every JSON body is checked against the
-// response's schema from the spec (response-schemas.ts). Against a sandbox the example ids name
-// nothing, so a transaction expecting success first gets, through the API, what it acts on
-// (sandbox-fixtures.ts), and a 404 names an id the sandbox never issued. Against another server,
-// calls are paced by its rate-limit headers (pacing.ts), on the clock of our mock's mall when the
-// run says the server is one (mock-clock.ts). One run's state is a record (`HookRun`)
-// that the functions below take; OAuth and broken constraints have modules of their own.
+// The contract hooks' logic, shared by every API and driven by the bundled spec: they set
+// credentials, and for each documented status make the request that provokes it (no credentials
+// for 401, a token without the scope for 403, an unknown path for 404, a broken constraint for
+// 422, an exhausted budget for 429, once per run against a server other than our mock). Statuses
+// a real server cannot be led to are asked of our mock with `Prefer: code=…` and skipped, saying
+// so, elsewhere. Bodies are checked against the response's schema; against a sandbox a transaction
+// first gets what it acts on (sandbox-fixtures.ts); against another server calls are paced by its
+// rate-limit headers (pacing.ts). OAuth and broken constraints have modules of their own.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createSpecModel, isJsonObject, mallParameterOf, type OperationEntry } from '@mall-api/spec-model';
@@ -18,7 +13,7 @@ import { mockClockSleep } from '../conformance/mock-clock.js';
 import type { ContractSettings } from '../settings.js';
 import { breakConstraint, dropExclusive } from './broken-constraints.js';
 import { type DreddTransaction, setUri, skip, splitUri } from './dredd-transaction.js';
-import { sendRequest } from './http-request.js';
+import { flatHeaders, sendRequest } from './http-request.js';
 import { isOAuthPath, prepareOAuth } from './oauth-transactions.js';
 import { createPacing, type Pacing } from './pacing.js';
 import { createResponseSchemas, type ResponseSchemas } from './response-schemas.js';
@@ -54,14 +49,6 @@ interface HookRun {
   fixtureAuthorization: string | undefined;
 }
 
-/** Response headers as a `Headers` (what @mall-api/rate-limit reads). */
-const headersOf = (headers: Record<string, string | string[] | undefined>) =>
-  new Headers(
-    Object.entries(headers).flatMap(([name, value]): [string, string][] =>
-      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
-    ),
-  );
-
 /** The next credential in turn, and the mall it reads when known. */
 function nextCredential(run: HookRun) {
   const turn = run.transactionCount++;
@@ -90,7 +77,7 @@ async function callApi(run: HookRun, method: string, path: string, body?: unknow
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  run.pacing?.observe(response.statusCode, headersOf(response.headers));
+  run.pacing?.observe(response.statusCode, new Headers(flatHeaders(response.headers)));
   if (response.statusCode >= 300)
     throw new Error(
       `fixture ${method} ${path} answered ${response.statusCode}: ${response.text.slice(0, 300)}`,
@@ -218,7 +205,7 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
     pacing: settings.targetIsMock
       ? undefined
       : createPacing(settings.api, settings.mockClock ? mockClockSleep(settings.baseUrl) : undefined),
-    fixtures: createSandboxFixtures({ spec, call: (method, path, body) => callApi(run, method, path, body) }),
+    fixtures: createSandboxFixtures(spec, (method, path, body) => callApi(run, method, path, body)),
     responseSchemas: createResponseSchemas(spec.model),
     transactionCount: 0,
     rateLimitCheckedOn: undefined,
@@ -238,7 +225,7 @@ export async function createTransactionHooks(settings: ContractSettings): Promis
      */
     afterEach(transaction) {
       if (transaction.real)
-        run.pacing?.observe(transaction.real.statusCode, headersOf(transaction.real.headers ?? {}));
+        run.pacing?.observe(transaction.real.statusCode, new Headers(transaction.real.headers));
     },
   };
 }

@@ -1,8 +1,9 @@
 // A small HTTP proxy in front of one of our mocks that breaks one behaviour: it may rewrite a
 // request before forwarding it, answer it itself, or rewrite the answer. The mutant test and the
 // catch-rate benchmark put it in front of a real sandbox mock; it is not shipped.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { flatHeaders } from '../hooks/http-request.js';
 
 /** A request on its way to the mock. */
 export interface ProxiedRequest {
@@ -30,12 +31,14 @@ export interface ProxyMutation {
   answer?(answer: ProxiedAnswer, request: ProxiedRequest): void;
 }
 
-const flat = (headers: IncomingHttpHeaders): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(headers).flatMap(([name, value]) =>
-      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
-    ),
-  );
+/** Hop-by-hop and re-encoded headers of the mock's answer, which the proxy does not pass on. */
+const droppedHeaders = new Set([
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-encoding',
+]);
 
 /** Starts the proxy in front of `upstream`; resolves with its URL. */
 export async function startMutantProxy(
@@ -55,12 +58,7 @@ export async function startMutantProxy(
     });
     const answerHeaders: Record<string, string> = {};
     response.headers.forEach((value, name) => {
-      if (
-        !['content-length', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding'].includes(
-          name,
-        )
-      )
-        answerHeaders[name] = value;
+      if (!droppedHeaders.has(name)) answerHeaders[name] = value;
     });
     return { status: response.status, headers: answerHeaders, body: await response.text() };
   };
@@ -70,7 +68,7 @@ export async function startMutantProxy(
     const request: ProxiedRequest = {
       method: incoming.method ?? 'GET',
       url: new URL(incoming.url ?? '/', 'http://mutant'),
-      headers: flat(incoming.headers),
+      headers: flatHeaders(incoming.headers),
       body: Buffer.concat(chunks).toString(),
     };
     try {

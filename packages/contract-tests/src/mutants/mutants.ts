@@ -1,10 +1,9 @@
 // Deliberately broken copies of our mock, one behaviour each, for measuring how much drift the
-// conformance runner (and Dredd) catch. A mutant either serves a changed copy of the spec (the
-// mock then enforces the changed rule: a dropped validation rule, another bucket, no scope check)
-// while the runner still reads the real one, or puts a proxy in front of the mock that breaks a
-// behaviour (mutant-proxy.ts). Behavioural mutants are the ones an example transaction cannot see;
-// shallow ones change the shape of an answer. Each mutant names the operations it touches, so a
-// run may be limited to the checks that can see it. Not shipped.
+// conformance runner (and Dredd) catch: a mutant serves a changed copy of the spec while the runner
+// reads the real one, or puts a proxy that breaks a behaviour in front of the mock (mutant-proxy.ts).
+// Behavioural mutants are the ones an example transaction cannot see; shallow ones change the
+// shape of an answer. Each names the operations it touches, so a run may be limited to the checks
+// that can see it. Not shipped.
 import {
   type ApiName,
   type BodyRuleKind,
@@ -222,84 +221,63 @@ const fixedPeriod = (operationId: string) =>
     });
   });
 
-/** `countProducts` of `api` answering one more than it counted. */
-const countOffByOne = (api: ApiName): Mutant => ({
-  name: `\`count\` off by one (${api} countProducts)`,
-  api,
+/** A mutant of the admin mock, behavioural unless `more` says otherwise. */
+const mutant = (name: string, caughtBy: string, breakage: Breakage, more: Partial<Mutant> = {}): Mutant => ({
+  name,
+  api: 'admin',
   kind: 'behavioural',
-  caughtBy: 'count',
-  caughtIn: { subject: 'countProducts', name: 'count equals' },
-  ...rewriteBody('countProducts', (body) => {
-    if (typeof body.count === 'number') body.count += 1;
-  }),
+  caughtBy,
+  ...breakage,
+  ...more,
 });
+
+/** `countProducts` of `api` answering one more than it counted. */
+const countOffByOne = (api: ApiName): Mutant =>
+  mutant(
+    `\`count\` off by one (${api} countProducts)`,
+    'count',
+    rewriteBody('countProducts', (body) => {
+      if (typeof body.count === 'number') body.count += 1;
+    }),
+    { api, caughtIn: { subject: 'countProducts', name: 'count equals' } },
+  );
 
 /** Every mutant the measurement makes. */
 export const mutants: readonly Mutant[] = [
-  {
-    name: '`limit` ignored (listProducts)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'requests',
-    // Only a valid limit is ignored: the mock still refuses one out of range.
-    ...ignoreValid('listProducts', 'limit'),
-  },
-  {
-    name: 'a filter ignored (listProducts `display`)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'requests',
-    // Only a valid value is ignored: the mock still refuses another.
-    ...ignoreValid('listProducts', 'display'),
-  },
-  {
-    name: 'a text filter ignored (listProducts `product_name`)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'filters',
-    caughtIn: { subject: 'listProducts', name: 'product_name ' },
-    ...ignoreValid('listProducts', 'product_name'),
-  },
-  {
-    name: 'a range filter ignored (collection listStoreProducts `price_min`)',
-    api: 'collection',
-    kind: 'behavioural',
-    caughtBy: 'filters',
-    caughtIn: { subject: 'listStoreProducts', name: 'price_min ' },
-    ...ignoreValid('listStoreProducts', 'price_min'),
-  },
+  // Only a valid value is ignored: the mock still refuses a limit out of range, or another value.
+  mutant('`limit` ignored (listProducts)', 'requests', ignoreValid('listProducts', 'limit')),
+  mutant('a filter ignored (listProducts `display`)', 'requests', ignoreValid('listProducts', 'display')),
+  mutant(
+    'a text filter ignored (listProducts `product_name`)',
+    'filters',
+    ignoreValid('listProducts', 'product_name'),
+    {
+      caughtIn: { subject: 'listProducts', name: 'product_name ' },
+    },
+  ),
+  mutant(
+    'a range filter ignored (collection listStoreProducts `price_min`)',
+    'filters',
+    ignoreValid('listStoreProducts', 'price_min'),
+    { api: 'collection', caughtIn: { subject: 'listStoreProducts', name: 'price_min ' } },
+  ),
   ...(['admin', 'collection'] as const).map(countOffByOne),
-  {
-    name: '`fields` ignored (getProduct)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'fields',
+  mutant('`fields` ignored (getProduct)', 'fields', ignoreValid('getProduct', 'fields'), {
     caughtIn: { subject: 'getProduct', name: 'fields=' },
-    ...ignoreValid('getProduct', 'fields'),
-  },
-  {
-    name: '`embed` ignored (listProducts)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'embed',
+  }),
+  mutant('`embed` ignored (listProducts)', 'embed', ignoreValid('listProducts', 'embed'), {
     caughtIn: { subject: 'listProducts', name: 'embed=' },
-    ...ignoreValid('listProducts', 'embed'),
-  },
-  {
-    name: 'a date range ignored (analytics listVisitorViews answers a fixed period)',
-    api: 'analytics',
-    kind: 'behavioural',
-    caughtBy: 'period',
-    caughtIn: { subject: 'listVisitorViews', name: 'start_date–end_date narrowed' },
-    ...fixedPeriod('listVisitorViews'),
-  },
-  {
-    name: '404 answered with another error code (getProduct)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'errors',
-    caughtIn: { subject: 'getProduct', name: 'an unknown product_no' },
-    ...onOperation('getProduct', () => ({
+  }),
+  mutant(
+    'a date range ignored (analytics listVisitorViews answers a fixed period)',
+    'period',
+    fixedPeriod('listVisitorViews'),
+    { api: 'analytics', caughtIn: { subject: 'listVisitorViews', name: 'start_date–end_date narrowed' } },
+  ),
+  mutant(
+    '404 answered with another error code (getProduct)',
+    'errors',
+    onOperation('getProduct', () => ({
       answer(answer) {
         if (answer.status !== 404) return;
         const body = bodyOf(answer.body);
@@ -307,51 +285,42 @@ export const mutants: readonly Mutant[] = [
         answer.body = JSON.stringify(body);
       },
     })),
-  },
-  {
-    name: 'sorting reversed (listProducts)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'requests',
-    ...rewriteQuery('listProducts', (query) => {
+    { caughtIn: { subject: 'getProduct', name: 'an unknown product_no' } },
+  ),
+  mutant(
+    'sorting reversed (listProducts)',
+    'requests',
+    rewriteQuery('listProducts', (query) => {
       const flipped = { asc: 'desc', desc: 'asc' }[query.get('order') ?? ''];
       if (flipped) query.set('order', flipped);
     }),
-  },
-  {
-    name: '`offset` off by one page (listProducts)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'paging',
-    ...rewriteQuery('listProducts', (query) => {
+  ),
+  mutant(
+    '`offset` off by one page (listProducts)',
+    'paging',
+    rewriteQuery('listProducts', (query) => {
       const offset = Number(query.get('offset') ?? 0);
       if (offset > 0) query.set('offset', String(offset + Number(query.get('limit') ?? 0)));
     }),
-  },
-  {
-    name: 'one validation rule dropped (listCategories `limit` maximum)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'requests',
-    ...changeParameter('listCategories', 'limit', (parameter) => {
+  ),
+  mutant(
+    'one validation rule dropped (listCategories `limit` maximum)',
+    'requests',
+    changeParameter('listCategories', 'limit', (parameter) => {
       if (isJsonObject(parameter.schema)) delete parameter.schema.maximum;
     }),
-  },
-  {
-    name: 'a write not persisted (updateCategory answers without storing)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'sequence',
-    ...onOperation('updateCategory', () => ({
+  ),
+  mutant(
+    'a write not persisted (updateCategory answers without storing)',
+    'sequence',
+    onOperation('updateCategory', () => ({
       request: (request, forward) => forward({ ...request, method: 'GET', body: '' }),
     })),
-  },
-  {
-    name: 'a delete not deleting (deleteCategory answers without deleting)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'sequence',
-    ...onOperation('deleteCategory', () => ({
+  ),
+  mutant(
+    'a delete not deleting (deleteCategory answers without deleting)',
+    'sequence',
+    onOperation('deleteCategory', () => ({
       async request(request, forward) {
         // The mock still checks the credential (as a read); the record stays.
         const read = await forward({ ...request, method: 'GET', body: '' });
@@ -360,48 +329,31 @@ export const mutants: readonly Mutant[] = [
         return { ...read, body: JSON.stringify({ category: { category_no } }) };
       },
     })),
-  },
-  {
-    name: 'bucket size changed (40 → 50)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'rate-limit',
-    ...changeRateLimit((limit) => {
+  ),
+  mutant(
+    'bucket size changed (40 → 50)',
+    'rate-limit',
+    changeRateLimit((limit) => {
       limit.capacity = 50;
     }),
-  },
-  {
-    name: 'drain rate changed (2/s → 4/s)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'rate-limit',
-    ...changeRateLimit((limit) => {
+  ),
+  mutant(
+    'drain rate changed (2/s → 4/s)',
+    'rate-limit',
+    changeRateLimit((limit) => {
       limit['drain-per-second'] = 4;
     }),
-  },
-  {
-    name: 'a date-range rule missing (listVisitorViews end_date before start_date)',
-    api: 'analytics',
-    kind: 'behavioural',
-    caughtBy: 'requests',
-    ...changeParameter('listVisitorViews', 'end_date', (parameter) => {
+  ),
+  mutant(
+    'a date-range rule missing (listVisitorViews end_date before start_date)',
+    'requests',
+    changeParameter('listVisitorViews', 'end_date', (parameter) => {
       delete parameter['x-not-less-than'];
     }),
-  },
-  {
-    name: 'a scope check dropped (getCategory)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'auth',
-    ...dropScope('getCategory'),
-  },
-  {
-    name: 'a scope check dropped on a write (updateCategory)',
-    api: 'admin',
-    kind: 'behavioural',
-    caughtBy: 'auth',
-    ...dropScope('updateCategory'),
-  },
+    { api: 'analytics' },
+  ),
+  mutant('a scope check dropped (getCategory)', 'auth', dropScope('getCategory')),
+  mutant('a scope check dropped on a write (updateCategory)', 'auth', dropScope('updateCategory')),
   ...(
     [
       ['createProduct', 'x-decimal-maximum'],
@@ -410,57 +362,51 @@ export const mutants: readonly Mutant[] = [
       ['createProduct', 'x-max-value-combinations'],
       ['updateMainProduct', 'x-subset-of'],
     ] as const
-  ).map(
-    ([operationId, kind]): Mutant => ({
-      name: `a body rule ignored (${operationId} ${kind})`,
-      api: 'admin',
-      kind: 'behavioural',
-      caughtBy: 'requests',
-      ...ignoreBodyRule(operationId, kind),
-    }),
+  ).map(([operationId, kind]) =>
+    mutant(`a body rule ignored (${operationId} ${kind})`, 'requests', ignoreBodyRule(operationId, kind)),
   ),
-  {
-    name: 'a field dropped (getCategory `category_name`)',
-    api: 'admin',
-    kind: 'shallow',
-    caughtBy: 'sequence',
-    ...rewriteBody('getCategory', (body) => {
+  mutant(
+    'a field dropped (getCategory `category_name`)',
+    'sequence',
+    rewriteBody('getCategory', (body) => {
       if (isJsonObject(body.category)) delete body.category.category_name;
     }),
-  },
-  {
-    name: 'a type changed (listProducts `product_no` as a string)',
-    api: 'admin',
-    kind: 'shallow',
-    caughtBy: 'requests',
-    ...rewriteBody('listProducts', (body) => {
+    { kind: 'shallow' },
+  ),
+  mutant(
+    'a type changed (listProducts `product_no` as a string)',
+    'requests',
+    rewriteBody('listProducts', (body) => {
       for (const item of firstList(body)) item.product_no = String(item.product_no) as Json;
     }),
-  },
-  {
-    name: '422 answered as 400 (collection)',
-    api: 'collection',
-    kind: 'shallow',
-    caughtBy: 'requests',
-    touches: 'every',
-    proxy: () => ({
-      answer(answer) {
-        if (answer.status === 422) answer.status = 400;
-      },
-    }),
-  },
-  {
-    name: 'a header missing (collection X-RateLimit-Remaining)',
-    api: 'collection',
-    kind: 'shallow',
-    caughtBy: 'requests',
-    touches: 'every',
-    proxy: () => ({
-      answer(answer) {
-        delete answer.headers['x-ratelimit-remaining'];
-      },
-    }),
-  },
+    { kind: 'shallow' },
+  ),
+  mutant(
+    '422 answered as 400 (collection)',
+    'requests',
+    {
+      touches: 'every',
+      proxy: () => ({
+        answer(answer) {
+          if (answer.status === 422) answer.status = 400;
+        },
+      }),
+    },
+    { api: 'collection', kind: 'shallow' },
+  ),
+  mutant(
+    'a header missing (collection X-RateLimit-Remaining)',
+    'requests',
+    {
+      touches: 'every',
+      proxy: () => ({
+        answer(answer) {
+          delete answer.headers['x-ratelimit-remaining'];
+        },
+      }),
+    },
+    { api: 'collection', kind: 'shallow' },
+  ),
 ];
 
 /**

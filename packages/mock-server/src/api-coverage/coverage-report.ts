@@ -1,11 +1,8 @@
-// What an app's calls exercised of the APIs, worked out from journal entries against the specs the
-// mocks serve: each operation (called at all), each documented response of an operation (a status
-// answered that its `responses` names exactly, by its class such as `4XX`, or as `default`) and each
-// request rule (validation/request-rules.ts: credentials, scope, schema, the rule extensions, the
-// rate limit) that refused at least one call. Statuses no documented response covers are listed
-// apart. Optional minimum percentages make the report pass or fail. Everything documented is read
-// from the specs, so a new operation, response or rule appears without code changes. Reading the
-// journal and checking the query are the caller's (control handlers); rendering is coverage-formats.ts'.
+// What an app's calls exercised of the APIs, from journal entries against the served specs: each
+// operation called, each documented response answered (by exact status, class such as `4XX`, or
+// `default`) and each request rule that refused a call; undocumented statuses apart. Optional
+// minimum percentages pass or fail the report. Reading the journal is the control handlers';
+// rendering is coverage-formats.ts'.
 import type { JournalEntry } from '@mall-api/mall-state';
 import { type ApiName, type ApiSpecs, apiNames, type OperationEntry } from '@mall-api/spec-model';
 import { requestRulesOf } from '../validation/request-rules.js';

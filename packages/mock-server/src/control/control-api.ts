@@ -1,12 +1,9 @@
-// The control API of the mocks, for tests: under `/__mock/` on every mock port, described by
-// specs/control (served at `/__mock/openapi.json`), run as the `control` branch of each mock API's
-// stage list by the same stage framework as the APIs:
+// The control API of the mocks, for tests: under `/__mock/` on every port, described by
+// specs/control, run as the `control` branch of each mock API's stage list:
 //   control guard → control route → read body → control checks → mall in use → control answer
-// The guard admits callers (control-guard.ts); the request is routed and validated against the
-// document as the APIs' are (unknown query parameters refused too); a change puts its mall in use
-// before it is made; the answer is the operation's typed task (control-handlers.ts). Bad input is a
-// 400, 413 or 422 with the envelope and changes nothing; a sandbox store that cannot be reached
-// answers 503 and changes nothing.
+// The request is routed and validated as the APIs' are; a change puts its mall in use first; the
+// answer is the operation's typed task (control-handlers.ts). Bad input is a 400, 413 or 422 and
+// changes nothing; an unreachable sandbox store answers 503 and changes nothing.
 import { StoreUnavailableError } from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpec } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';

@@ -1,13 +1,9 @@
 // The control API's rules beyond the shape of its input, each broken rule one violation naming its
-// key: a fault or journal filter may only name an operation the API has (in the specs the mocks
-// serve, given by the composition root), a delay's range may not run backwards (nor a profile's
-// uniform latency), a profile draws something (latency or errors), its error rates add up to 1 at
-// most and its log-normal p99 is not below its median, and a mall's clock stays between the Unix
-// epoch and the end of year 9999, where every clock read still makes a valid date-time; a fault on
-// deliveries (`match.api` `webhooks`) names no operation, method or path, takes only the kinds the
-// control spec's `DeliveryFaultKind` lists and delays at most `DeliveryDelayMs`' maximum, and only
-// it may name an event or duplicate. Also the longest delay a fault may hold a request, which the
-// control spec states (`DelayMs`' maximum).
+// key: a fault or journal filter names an operation the served specs have; a delay's range does not
+// run backwards; a profile draws something, its error rates add up to 1 at most and its p99 is not
+// below its median; a mall's clock stays within the dates a date-time can show; a delivery fault
+// takes only the control spec's kinds and delays, and only it may name an event or duplicate. Also
+// the longest delay a fault may hold a request (`DelayMs`' maximum).
 import { deliveryTarget } from '@mall-api/mall-state';
 import { type ApiSpecs, apiNames, nodeAt, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';

@@ -1,18 +1,10 @@
 // Delivers the sandbox malls' events to the receiver registered for each mall, as the platform
-// does: an HTTP POST of the event's JSON with `Content-Type: application/json` and the app's
-// webhook key in `X-API-Key` (the header apps check; inferred, see the admin spec's `webhookKey`).
-// A mall's events go one at a time in commit order; each attempt waits at most `timeoutMs`, and a
-// failed one (no 2xx, timeout, refused connection) is retried after a doubling backoff until
-// `maxAttempts`; a test send is tried once (the policy is the admin spec's `x-webhook-delivery`).
-// The sandbox claims a mall's due events in batches under a lease (one dispatcher across replicas
-// sharing a store) and logs every attempt; the lease outlasts the longest a batch can take (each
-// event delayed by the longest delivery fault, then sent twice), so no other dispatcher sends an
-// event while its claim holds. Nothing here blocks the API:
-// deliveries run beside it, and a receiver that hangs costs its own mall's events a timeout each.
-// Time comes from `timers` (the wall clock by default; tests pass their own). The events of a mall
-// without a receiver wait in its outbox (bounded: the sandbox logs the ones it discards). A fault rule
-// on the mall's deliveries (`faultOf`) delays a delivery, drops it (not sent; logged as failed,
-// not retried) or sends it twice (both logged).
+// does: a POST of the event's JSON with the app's webhook key in `X-API-Key`. A mall's events go one
+// at a time in commit order; a failed attempt (no 2xx, timeout, refused connection) is retried after
+// a doubling backoff up to the spec's `x-webhook-delivery` policy (a test send is tried once). Due
+// events are claimed in batches under a lease that outlasts a batch, so replicas sharing a store
+// never send one twice; every attempt is logged. Deliveries run beside the API, on `timers` (the wall
+// clock by default). A delivery fault (`faultOf`) delays, drops or doubles a delivery.
 import { randomUUID } from 'node:crypto';
 import type { FaultAction } from '@mall-api/mall-state';
 import type {

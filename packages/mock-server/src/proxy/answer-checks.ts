@@ -1,11 +1,8 @@
-// What every answer of an API must satisfy, read from the spec: a status the
-// operation documents, the documented content type, a body valid against the response's full
-// JSON Schema 2020-12 (Ajv through @mall-api/spec-model, no down-conversion), the error envelope
-// on errors, and the rate-limit headers the response declares, in their formats and consistent
-// with each other and with the spec's `x-rate-limit` (used + remaining = limit; the limit the spec
-// states). Returns the problems found; an empty list is a conforming answer. The validating proxy
-// checks what a real service answers with it, and the conformance runner of
-// @mall-api/contract-tests every answer it receives. Not for what a request asked for.
+// What every answer of an API must satisfy, read from the spec: a documented status and content
+// type, a body valid against the response's JSON Schema 2020-12, the error envelope on errors, and
+// the declared rate-limit headers, consistent with each other and with `x-rate-limit`. Returns the
+// problems found (none: a conforming answer); used by the validating proxy and the conformance
+// runner of @mall-api/contract-tests. Not for what a request asked for.
 import { apiLimitFromSpec, type HeaderField, policyLimit } from '@mall-api/rate-limit';
 import type { Json, OperationEntry, SchemaCompiler, SpecModel } from '@mall-api/spec-model';
 import { isJsonObject } from '@mall-api/spec-model';

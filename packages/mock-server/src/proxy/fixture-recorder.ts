@@ -1,14 +1,9 @@
-// Records what a real service answers as a sandbox fixture (packages/sandbox, "fixtures"), for
-// every record kind the fixture format has, read from its tables (`recordSections`,
-// `placementTargets`) and the spec: each category, product and bundle a read operation returns
-// becomes a record of its section in the create operation's `request` shape — its attributes
-// projected onto that request's schema (nested objects too) and only the valid ones kept, a number
-// naming another recorded record written as `{"$ref": …}` and one naming a record not recorded left
-// out, then fields the request's rules between fields refuse dropped (a record that still does not
-// fit is left out); and the products listed under a category or a main display group become a
-// placement there (the category by reference; display group 1 of a category). One file per mall,
-// `<dir>/<mall>.json`, rewritten as answers arrive; load it with the control API
-// (`POST /__mock/malls/{mall}/fixtures`). Needs `@mall-api/sandbox`.
+// Records what a real service answers as a sandbox fixture: each category, product and bundle a
+// read returns becomes a record of its section in the create request's shape (attributes projected
+// onto the request schema, only valid ones kept, a number naming a recorded record written as
+// `{"$ref": …}`, fields the request rules refuse dropped), and the products listed under a category
+// or main display group a placement there. One file per mall, `<dir>/<mall>.json`, rewritten as
+// answers arrive; load it with `POST /__mock/malls/{mall}/fixtures`. Needs `@mall-api/sandbox`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {

@@ -1,10 +1,7 @@
 // `mall-api-mock proxy`: the validating proxy from the command line.
-//   mall-api-mock proxy --api admin --target https://yourmall.cafe24api.com [--port N] [--host H]
-//                       [--record DIR] [--quiet] [--control-token T] [--control-remote]
-// Its options come from one table (`@mall-api/auth/command-line`, like the main command's): each is also read from
-// `MALL_API_MOCK_PROXY_<NAME>`, `--help` lists them with their defaults, and a mistake is a
-// UsageError (exit 2). Prints its URL, logs one line per request and one per violation (never
-// credentials), and stops cleanly on SIGINT/SIGTERM.
+//   mall-api-mock proxy --api admin --target https://yourmall.cafe24api.com [--port N] [--record DIR]
+// Options as the other commands' (each also `MALL_API_MOCK_PROXY_<NAME>`). Prints its URL, logs one
+// line per request and per violation (never credentials), and stops cleanly on SIGINT/SIGTERM.
 
 import {
   type CliOption,

@@ -1,11 +1,8 @@
 // The validating proxy (`mall-api-mock proxy`), after Prism's proxy mode: forwards every request to
-// a real service and checks both sides against the spec — the request with the mock's own stages
-// (known operation, body, parameters, cross-parameter and body rules), the answer with the answer
-// checks (status, content type, 2020-12 schema, envelope, rate-limit headers). It never changes the
-// traffic. What it finds goes to the mall's journal (`violations`, filter `?violated=true`, so
-// `verify` can assert on it) and to the log; credentials are never stored (the journal redacts
-// secret-named fields, the log holds no header or body). With a recorder, 200 answers are kept as
-// a sandbox fixture. The control API (`/__mock/`) is served as by the mock.
+// a real service, never changing it, and checks the request with the mock's own stages and the
+// answer with the answer checks. What it finds goes to the mall's journal (`violations`) and the
+// log, never credentials; with a recorder, 200 answers are kept as a sandbox fixture. The control
+// API (`/__mock/`) is served as by the mock.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Json, loadSpecs, type SpecModel } from '@mall-api/spec-model';

@@ -1,10 +1,7 @@
-// A typed client of the mocks' control API (`/__mock/`), for tests: reset a mall, load a fixture,
-// snapshot and restore, read and verify the request journal (requests expected, or no duplicate
-// creates) and the event deliveries, report API coverage, inject faults, move the mall's clock and empty its rate-limit
-// buckets. Its calls are openapi-fetch over the types openapi-typescript
-// generates from the control API's OpenAPI document (specs/control); this file adds the method
-// names tests call and turns a refusal into a ControlError carrying the envelope's message and
-// violations.
+// A typed client of the mocks' control API (`/__mock/`), for tests: malls, fixtures, snapshots,
+// the request journal and its checks, event deliveries, API coverage, faults, the mall's clock and
+// its rate-limit buckets. openapi-fetch over the control API's generated types; this file adds the
+// method names tests call and turns a refusal into a ControlError with the envelope's violations.
 
 import type { AnswerLoss, FaultAction, FaultRule, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { components, operations, paths } from '@mall-api/specs/types/control';
@@ -133,24 +130,23 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       (envelope?.error?.more_info?.violations as Violation[] | undefined) ?? [],
     );
   };
+  /** A call that answers nothing the client returns: resolves once it succeeded. */
+  const done = async <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>) => {
+    await data(call);
+  };
   const mall = (mallId: string) => ({ params: { path: { mall: mallId } } });
-  const filtered = (mallId: string, filter: JournalFilter = {}) => ({
-    params: { path: { mall: mallId }, query: filter as JournalQuery },
-  });
+  const queried = <Q>(mallId: string, query: Q) => ({ params: { path: { mall: mallId }, query } });
+  const filtered = (mallId: string, filter: JournalFilter = {}) => queried(mallId, filter as JournalQuery);
   const client: ControlClient = {
     malls: async () => (await data(api.GET('/__mock/malls'))).malls,
-    reset: async (mallId, to) =>
-      void (await data(
-        api.POST('/__mock/malls/{mall}/reset', { ...mall(mallId), body: to === undefined ? {} : { to } }),
-      )),
+    reset: (mallId, to) =>
+      done(api.POST('/__mock/malls/{mall}/reset', { ...mall(mallId), body: to === undefined ? {} : { to } })),
     loadFixture: async (mallId, fixture) =>
       (await data(api.POST('/__mock/malls/{mall}/fixtures', { ...mall(mallId), body: fixture as Fixture })))
         .counts ?? {},
     snapshot: (mallId) => data(api.GET('/__mock/malls/{mall}/snapshot', mall(mallId))),
-    restore: async (mallId, snapshot) =>
-      void (await data(
-        api.PUT('/__mock/malls/{mall}/snapshot', { ...mall(mallId), body: snapshot as Snapshot }),
-      )),
+    restore: (mallId, snapshot) =>
+      done(api.PUT('/__mock/malls/{mall}/snapshot', { ...mall(mallId), body: snapshot as Snapshot })),
     journal: async (mallId, filter) =>
       (await data(api.GET('/__mock/malls/{mall}/journal', filtered(mallId, filter))))
         .entries as JournalEntry[],
@@ -183,19 +179,9 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       throw new Error(verifyFailure(mallId, filter, times, matching.length, received));
     }) as ControlClient['verify'],
     duplicates: (mallId, filter = {}) =>
-      data(
-        api.GET('/__mock/malls/{mall}/journal/duplicates', {
-          params: { path: { mall: mallId }, query: filter },
-        }),
-      ),
+      data(api.GET('/__mock/malls/{mall}/journal/duplicates', queried(mallId, filter))),
     deliveries: async (mallId, filter = {}) =>
-      (
-        await data(
-          api.GET('/__mock/malls/{mall}/webhooks/deliveries', {
-            params: { path: { mall: mallId }, query: filter },
-          }),
-        )
-      ).deliveries,
+      (await data(api.GET('/__mock/malls/{mall}/webhooks/deliveries', queried(mallId, filter)))).deliveries,
     coverage: async (request) =>
       (await data(api.POST('/__mock/coverage', { body: { ...request, format: 'json' } }))) as CoverageReport,
     coverageDocument: (request, format) =>
@@ -210,10 +196,8 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       )) as FaultRule,
     faults: async (mallId) =>
       (await data(api.GET('/__mock/malls/{mall}/faults', mall(mallId)))).faults as FaultRule[],
-    removeFault: async (mallId, id) =>
-      void (await data(
-        api.DELETE('/__mock/malls/{mall}/faults/{id}', { params: { path: { mall: mallId, id } } }),
-      )),
+    removeFault: (mallId, id) =>
+      done(api.DELETE('/__mock/malls/{mall}/faults/{id}', { params: { path: { mall: mallId, id } } })),
     clearFaults: async (mallId) =>
       (await data(api.DELETE('/__mock/malls/{mall}/faults', mall(mallId)))).cleared,
     clock: (mallId) => data(api.GET('/__mock/malls/{mall}/clock', mall(mallId))),
@@ -226,27 +210,24 @@ export function createControlClient(baseUrl: string, options: { token?: string }
           body: { at: typeof at === 'string' ? at : at.toISOString() },
         }),
       ),
-    resetRateLimits: async (mallId) =>
-      void (await data(api.DELETE('/__mock/malls/{mall}/rate-limits', mall(mallId)))),
-    setWebhookReceiver: async (mallId, url, key) =>
-      void (await data(
+    resetRateLimits: (mallId) => done(api.DELETE('/__mock/malls/{mall}/rate-limits', mall(mallId))),
+    setWebhookReceiver: (mallId, url, key) =>
+      done(
         api.PUT('/__mock/malls/{mall}/webhooks/receiver', {
           ...mall(mallId),
           body: { url, ...(key === undefined ? {} : { key }) },
         }),
-      )),
-    sendTestEvent: async (mallId, eventNo) =>
-      void (await data(
-        api.POST('/__mock/malls/{mall}/webhooks/test', { ...mall(mallId), body: { event_no: eventNo } }),
-      )),
-    resendDelivery: async (mallId, logId) =>
-      void (await data(
+      ),
+    sendTestEvent: (mallId, eventNo) =>
+      done(api.POST('/__mock/malls/{mall}/webhooks/test', { ...mall(mallId), body: { event_no: eventNo } })),
+    resendDelivery: (mallId, logId) =>
+      done(
         api.POST('/__mock/malls/{mall}/webhooks/logs/{log_id}/resend', {
           params: { path: { mall: mallId, log_id: logId } },
           // A POST to the control API is JSON, even one without a body.
           headers: { 'content-type': 'application/json' },
         }),
-      )),
+      ),
   };
   return client;
 }

@@ -1,12 +1,8 @@
 // `mall-api-mock coverage`: the API coverage of running mocks' malls, for a CI step.
 //   mall-api-mock coverage --url http://127.0.0.1:4011 --mall qa1,qa2 [--api admin]
-//                          [--from T] [--to T] [--format markdown|json|junit]
-//                          [--min-operations 80%] [--min-responses 50%] [--min-rules 30%]
-//                          [--control-token T]
-// It asks the mocks' control API (`createCoverageReport`) through the control client and prints the
-// report; it exits 1 when a minimum was not reached (or the mocks refused), 0 otherwise. Its options
-// come from one table like the other commands' (`@mall-api/auth/command-line`): each is also read from
-// `MALL_API_MOCK_COVERAGE_<NAME>`, `--help` lists them, and a mistake is a UsageError (exit 2).
+//                          [--format markdown|json|junit] [--min-operations 80%] [--control-token T]
+// It prints the report the control API gives and exits 1 when a minimum was not reached (or the
+// mocks refused). Options as the other commands' (each also `MALL_API_MOCK_COVERAGE_<NAME>`).
 
 import {
   type CliOption,

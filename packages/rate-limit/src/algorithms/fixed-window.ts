@@ -2,7 +2,7 @@
 // `windowMs` since the epoch (so every process and store agrees on the boundaries). Pure and O(1);
 // the state is the current window's start and count. Not for smoothing bursts: a client may spend
 // the whole limit at the end of one window and again at the start of the next.
-import type { Decision, FixedWindowPolicy, LimitAlgorithm, Outcome } from '../policy.js';
+import type { Decision, FixedWindowPolicy, LimitAlgorithm } from '../policy.js';
 import { assertCost } from '../policy.js';
 
 /** The counter of the current window. */
@@ -44,44 +44,27 @@ function describe(
   };
 }
 
-function peek(
-  state: FixedWindowState | undefined,
-  nowMs: number,
-  policy: FixedWindowPolicy,
-  cost = 1,
-): Decision {
-  assertCost(cost, policy.limit);
-  const window = currentWindow(state, nowMs, policy);
-  const fits = window.count + cost <= policy.limit;
-  return describe(window, nowMs, policy, fits, fits ? 0 : window.windowStart + policy.windowMs - nowMs);
-}
-
-function decide(
-  state: FixedWindowState | undefined,
-  nowMs: number,
-  policy: FixedWindowPolicy,
-  cost = 1,
-): Outcome<FixedWindowState> {
-  const window = currentWindow(state, nowMs, policy);
-  const decision = peek(window, nowMs, policy, cost);
-  if (!decision.allowed) return { state: window, decision };
-  const next: FixedWindowState = { ...window, count: window.count + cost };
-  return { state: next, decision: describe(next, nowMs, policy, true, 0) };
-}
-
-function observe(
-  state: FixedWindowState | undefined,
-  nowMs: number,
-  policy: FixedWindowPolicy,
-  remaining: number,
-): FixedWindowState {
-  const window = currentWindow(state, nowMs, policy);
-  const reportedUse = Math.min(policy.limit, Math.max(0, policy.limit - remaining));
-  return reportedUse > window.count ? { ...window, count: reportedUse } : window;
-}
-
 /**
  * The fixed-window algorithm: `fixedWindow.decide(state, nowMs, policy, cost)` admits or refuses,
  * `peek` answers without consuming, `observe` syncs with a server's reported remaining budget.
  */
-export const fixedWindow: LimitAlgorithm<FixedWindowPolicy, FixedWindowState> = { decide, peek, observe };
+export const fixedWindow: LimitAlgorithm<FixedWindowPolicy, FixedWindowState> = {
+  peek(state, nowMs, policy, cost = 1) {
+    assertCost(cost, policy.limit);
+    const window = currentWindow(state, nowMs, policy);
+    const fits = window.count + cost <= policy.limit;
+    return describe(window, nowMs, policy, fits, fits ? 0 : window.windowStart + policy.windowMs - nowMs);
+  },
+  decide(state, nowMs, policy, cost = 1) {
+    const window = currentWindow(state, nowMs, policy);
+    const decision = fixedWindow.peek(window, nowMs, policy, cost);
+    if (!decision.allowed) return { state: window, decision };
+    const next: FixedWindowState = { ...window, count: window.count + cost };
+    return { state: next, decision: describe(next, nowMs, policy, true, 0) };
+  },
+  observe(state, nowMs, policy, remaining) {
+    const window = currentWindow(state, nowMs, policy);
+    const reportedUse = Math.min(policy.limit, Math.max(0, policy.limit - remaining));
+    return reportedUse > window.count ? { ...window, count: reportedUse } : window;
+  },
+};

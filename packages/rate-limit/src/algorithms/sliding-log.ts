@@ -4,7 +4,7 @@
 // never holds more than `limit` live entries. The collection API uses it for "the 41st call within a
 // minute gets 429": unlike epoch-aligned fixed windows, no 60 s span ever admits 80 calls. The
 // Redis script (redis-script.ts) mirrors it operation for operation.
-import type { Decision, LimitAlgorithm, Outcome, SlidingLogPolicy } from '../policy.js';
+import type { Decision, LimitAlgorithm, SlidingLogPolicy } from '../policy.js';
 import { assertCost } from '../policy.js';
 
 /** The log of admitted units that still count. */
@@ -46,53 +46,36 @@ function waitFor(log: readonly number[], nowMs: number, policy: SlidingLogPolicy
   return (log[excess - 1] as number) + policy.windowMs - nowMs;
 }
 
-function peek(
-  state: SlidingLogState | undefined,
-  nowMs: number,
-  policy: SlidingLogPolicy,
-  cost = 1,
-): Decision {
-  assertCost(cost, policy.limit);
-  const log = liveEntries(state, nowMs, policy);
-  const wait = waitFor(log, nowMs, policy, cost);
-  return describe(log, nowMs, policy, wait === 0, wait);
-}
-
 /** The log with `count` entries at `nowMs` added, kept ascending. */
 function withEntries(log: readonly number[], nowMs: number, count: number): number[] {
   return [...log, ...Array(count).fill(nowMs)].sort((a, b) => a - b);
-}
-
-function decide(
-  state: SlidingLogState | undefined,
-  nowMs: number,
-  policy: SlidingLogPolicy,
-  cost = 1,
-): Outcome<SlidingLogState> {
-  const decision = peek(state, nowMs, policy, cost);
-  const log = liveEntries(state, nowMs, policy);
-  const next = decision.allowed ? withEntries(log, nowMs, cost) : log;
-  return {
-    state: { kind: 'sliding-log', admittedAt: next },
-    decision: decision.allowed ? describe(next, nowMs, policy, true, 0) : decision,
-  };
-}
-
-function observe(
-  state: SlidingLogState | undefined,
-  nowMs: number,
-  policy: SlidingLogPolicy,
-  remaining: number,
-): SlidingLogState {
-  const log = liveEntries(state, nowMs, policy);
-  const reportedUse = Math.min(policy.limit, Math.max(0, policy.limit - remaining));
-  // Units the server counted and we did not are logged now: they expire last, the safe guess.
-  const missing = reportedUse - log.length;
-  return { kind: 'sliding-log', admittedAt: missing > 0 ? withEntries(log, nowMs, missing) : log };
 }
 
 /**
  * The sliding-log algorithm: `slidingLog.decide(state, nowMs, policy, cost)` admits or refuses,
  * `peek` answers without consuming, `observe` syncs with a server's reported remaining budget.
  */
-export const slidingLog: LimitAlgorithm<SlidingLogPolicy, SlidingLogState> = { decide, peek, observe };
+export const slidingLog: LimitAlgorithm<SlidingLogPolicy, SlidingLogState> = {
+  peek(state, nowMs, policy, cost = 1) {
+    assertCost(cost, policy.limit);
+    const log = liveEntries(state, nowMs, policy);
+    const wait = waitFor(log, nowMs, policy, cost);
+    return describe(log, nowMs, policy, wait === 0, wait);
+  },
+  decide(state, nowMs, policy, cost = 1) {
+    const decision = slidingLog.peek(state, nowMs, policy, cost);
+    const log = liveEntries(state, nowMs, policy);
+    const next = decision.allowed ? withEntries(log, nowMs, cost) : log;
+    return {
+      state: { kind: 'sliding-log', admittedAt: next },
+      decision: decision.allowed ? describe(next, nowMs, policy, true, 0) : decision,
+    };
+  },
+  observe(state, nowMs, policy, remaining) {
+    const log = liveEntries(state, nowMs, policy);
+    const reportedUse = Math.min(policy.limit, Math.max(0, policy.limit - remaining));
+    // Units the server counted and we did not are logged now: they expire last, the safe guess.
+    const missing = reportedUse - log.length;
+    return { kind: 'sliding-log', admittedAt: missing > 0 ? withEntries(log, nowMs, missing) : log };
+  },
+};

@@ -2,8 +2,7 @@
 // 504, 408, dropped connection or timeout with full-jitter backoff when the method is idempotent or
 // the call opted in; each resend queues again. Records the timings of the call's final outcome.
 import { fullJitterDelayMs, parseRetryAfter, retryDelayMs } from '../retry-backoff.js';
-import { attempt } from './attempt.js';
-import { about, admit, type Call, type SenderState } from './sender-calls.js';
+import { about, admit, attempt, type Call, type SenderState } from './sender-calls.js';
 import type { RetryReason } from './sender-types.js';
 
 /** Statuses a failed idempotent call is resent on. */

@@ -1,13 +1,9 @@
-// Categories of the sandbox mall, a new one starting from the create request's documented defaults,
-// with the integrity the real service keeps: four depths, a parent
-// that exists, the derived `full_category_*` and `root_category_no` kept right when a name
-// changes, display-set rules checked against the stored values on update, decoration images and
-// SEO per category and shop, and deletion that takes the sub-categories with it (catalogue.ts removes their
-// placements too). The shops of a multi-shop mall share the tree; each keeps for itself the
-// attributes the spec declares `x-per-shop` (its name, its display settings), stored beside the
-// default shop's record under `shopSettings`, and a shop that never set one shows the default
-// shop's. Listing, filters and paging live in views/list-query.ts. The functions below take one
-// mall's category state (`Categories`); decoration images and SEO are category-settings.ts's.
+// Categories of the sandbox mall, a new one starting from the create request's defaults, with the
+// real service's integrity: four depths, an existing parent, the derived `full_category_*` and
+// `root_category_no` kept right, display-set rules checked on update, deletion taking the
+// sub-categories along. Shops share the tree; each keeps its `x-per-shop` attributes under
+// `shopSettings`, falling back to the default shop's. The functions below take one mall's category
+// state (`Categories`); decoration images and SEO are category-settings.ts's.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import { createCategorySettings } from './category-settings.js';
 import { type ChildIndex, createChildIndex } from './child-index.js';

@@ -1,13 +1,9 @@
-// Where products are shown: the three sections of a category (1 regular, 2 recommended, 3 new)
-// with their order (`sequence_no`, fixed positions) and the main display groups of the home page
-// with their order and pinned products. Each shop places products for itself: a placement belongs
-// to the shop that made it, and reading, ordering or removing in one shop leaves another shop's
-// placements as they are. Placing needs an existing category (or group), and each product must be
-// one the add operation's request may name (its `x-refers-to`, reference-check.ts); a product in
-// section 2 or 3 is also in section 1, and leaving section 1 leaves all three; a product whose
-// `display` is F is not shown in sections 2 and 3. Each product's `category` and `main`
-// attributes (per shop) are kept in step with its placements in that shop. The sections are
-// category-placements.ts's, the main groups main-placements.ts's; this composes them.
+// Where products are shown: the three sections of a category (1 regular, 2 recommended, 3 new) and
+// the main display groups of the home page, each with its order, per shop. Placing needs an existing
+// category or group and products the add request may name (reference-check.ts); a product in
+// section 2 or 3 is also in 1, leaving 1 leaves all three, and one not on display is not shown in 2
+// and 3. Each product's `category` and `main` follow its placements. The sections are
+// category-placements.ts's, the groups main-placements.ts's; this composes them.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import {
   addToCategory,

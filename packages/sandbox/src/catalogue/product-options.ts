@@ -1,11 +1,7 @@
-// Options and variants of sandbox products. A product created with `options` (each a name and its
-// values) sells one variant per combination of values, as on the platform: the variant code is
-// the product code followed by a four-character sequence, and a product with a custom product
-// code gets custom variant codes `<custom code>-<n>`. (The front layer refuses a create whose
-// options combine to more than 100 variants before it reaches the sandbox.) A variant's inventory
-// (whether it is managed, the stock and the safety stock) is drawn from its variant code, as no
-// operation of the API writes it. The `options` and `variants` embeds, and the filters on variants,
-// are built from here.
+// Options and variants of sandbox products: a product created with `options` sells one variant per
+// combination of values, its code the product code plus a four-character sequence (`<custom
+// code>-<n>` for a custom product code). A variant's inventory is drawn from its code, as no
+// operation writes it. The `options` and `variants` embeds and the variant filters are built here.
 import { drawsFor } from '../support/seeded-random.js';
 
 /** One option of a create request: a name and its values. */

@@ -1,17 +1,11 @@
-// Products and bundle products of the sandbox mall. A create issues the number and the eight-
-// character code, starts the record from the documented defaults of the create request (every other
-// attribute null or absent, never an example value), stores every request field (in the record's
-// shape, stored-form.ts), keeps the options its variants come from and places the product in the
-// categories of `add_category_no` and the main groups of `main`; an update merges the request into
-// the stored record under the rules on stored values and the mall's settings (global edition, age
-// verification), and stores the icon period. `price_excluding_tax` is stored as sent, and computed
-// from the price and tax when not sent. Integrity: every field the spec declares as naming another
-// record (`x-refers-to`: categories, main groups, a bundle's components, related products) names one
-// that exists and may be named (reference-check.ts), a product that is a bundle's component cannot be deleted,
-// and a deleted product leaves every category and main group and every other product's related
-// products. List views sorted by each order are kept until the next write. The rules are
-// product-rules.ts's, the computed attributes product-pricing.ts's; the functions below take the
-// service's context.
+// Products and bundle products of the sandbox mall. A create issues the number and the code, starts
+// from the create request's documented defaults, stores every request field in the record's shape,
+// keeps the options its variants come from and places the product where `add_category_no` and
+// `main` say; an update merges the request under the rules on stored values and the mall's
+// settings. Integrity: every `x-refers-to` field names a record that may be named
+// (reference-check.ts), a bundle's component cannot be deleted, and a deleted product leaves every
+// category, main group and related-products list. The rules are product-rules.ts's, the computed
+// attributes product-pricing.ts's; the functions below take the service's context.
 import type { SandboxStore } from '@mall-api/mall-state';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
@@ -122,8 +116,11 @@ function allProducts({ store }: ProductServiceContext, bundle?: boolean) {
   return bundle === undefined ? entries : entries.filter((e) => e.bundle === bundle);
 }
 
-/** Places the product in the categories of `add_category_no` (and their recommended and new lists). */
-function placeInCategories(
+/**
+ * Places the product in the categories of `add_category_no` (and their recommended and new lists),
+ * and in exactly the main groups of `main` when the request sends it.
+ */
+function place(
   { placements }: ProductServiceContext,
   shopNo: number,
   productNo: number,
@@ -135,15 +132,6 @@ function placeInCategories(
     if (item.recommend === 'T') placements.addToCategory(shopNo, item.category_no, 2, [productNo]);
     if (item.new === 'T') placements.addToCategory(shopNo, item.category_no, 3, [productNo]);
   }
-}
-
-/** Places the product in exactly the main groups of `main`, when the request sends it. */
-function placeInMains(
-  { placements }: ProductServiceContext,
-  shopNo: number,
-  productNo: number,
-  request: Record<string, unknown>,
-) {
   if (!Array.isArray(request.main)) return;
   const wanted = new Set(request.main as number[]);
   for (const main of placements.mains()) {
@@ -188,8 +176,7 @@ function createProduct(
     bundle ? bundleParts((no) => productIn(ctx, no, false), request) : {},
   );
   store.put('product', String(productNo), { bundle, record, ...(options.length > 0 ? { options } : {}) });
-  placeInCategories(ctx, shopNo, productNo, request);
-  placeInMains(ctx, shopNo, productNo, request);
+  place(ctx, shopNo, productNo, request);
   return productIn(ctx, productNo, bundle, shopNo);
 }
 
@@ -253,8 +240,7 @@ function updateProduct(
   });
   for (const no of categoriesToDelete(request) as number[])
     placements.removeFromCategory(shopNo, no, productNo, 1);
-  placeInCategories(ctx, shopNo, productNo, request);
-  placeInMains(ctx, shopNo, productNo, request);
+  place(ctx, shopNo, productNo, request);
   return productIn(ctx, productNo, bundle, shopNo);
 }
 

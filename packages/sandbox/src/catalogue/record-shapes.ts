@@ -1,13 +1,9 @@
-// What a sandbox record looks like, taken from the spec: a new record starts from the documented
-// `default`s of its create request's fields, with every other attribute the record schema lets be
-// null set to null (never an example value); a request field is copied into a record only when it is
-// valid for that attribute of the record schema (request and record shapes differ for a few fields,
-// such as `add_category_no` against `category`). Keeps every answer valid against the response
-// schemas without restating them here; also gives the defaults the spec sets for query parameters
-// (a list's sort order), what each query parameter means (`x-query`), which fields name other
-// records (`x-refers-to`), which attributes each shop keeps for itself (`x-per-shop`), the example
-// records the collection view still templates from, and the read scopes its events (`webhooks`)
-// need. The spec is read through its model.
+// What a sandbox record looks like, taken from the spec model: a new record starts from the
+// `default`s of its create request's fields, every other nullable attribute null; a request field is
+// copied only when valid for that attribute of the record schema, so answers stay valid against the
+// response schemas. Also the spec's query defaults and meanings (`x-query`), reference fields
+// (`x-refers-to`), per-shop attributes (`x-per-shop`), the collection's example records and the read
+// scopes its events need.
 import {
   isJsonObject,
   type JsonObject,

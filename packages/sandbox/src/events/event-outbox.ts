@@ -1,14 +1,10 @@
 // The outbox of one mall: the events its committed writes recorded and not yet delivered, kept in
-// the mall's own store (`event` table) and written in the same store transaction as the write, so
-// a refused or rolled-back write records nothing and a committed one cannot lose its event,
-// whatever keeps the store (memory, SQLite, PostgreSQL). `emittingEvents` wraps the admin handlers
-// of the operations the spec's `x-emitted-by` names (event-sources.ts): while the mall's reception
-// is on, a successful write records one event whose `resource` holds the attributes the event
-// schema names, taken from the record after the write (before it, for a delete), with the mall id
-// and the shop. Events are numbered in commit order; the outbox holds at most the `outbox-capacity`
-// the spec declares (`x-webhook-delivery`): past it the oldest event is discarded and the discard
-// logged as a failed delivery with no answer (`log-discarded`), so no event an answered write
-// recorded goes unseen in the log. Delivering them is event-deliveries.ts's job.
+// the mall's own store and written in the write's transaction, so a refused write records nothing
+// and a committed one cannot lose its event. `emittingEvents` wraps the admin handlers the spec's
+// `x-emitted-by` names: while reception is on, a successful write records one event with the
+// attributes the event schema names, from the record after the write (before, for a delete). The
+// outbox holds at most the spec's `outbox-capacity`; the oldest discarded is logged as a failed
+// delivery. Delivering is event-deliveries.ts's job.
 import { randomUUID } from 'node:crypto';
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { WebhookDelivery } from '@mall-api/spec-model';

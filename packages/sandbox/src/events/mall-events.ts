@@ -1,11 +1,8 @@
 // The events of the malls a sandbox holds, as its gateway offers them to a dispatcher: who hears
-// that a mall's outbox changed (a write recorded an event here, or a catch-up of a shared store
-// found one), claiming a mall's next due events (a read first, so a mall without one is never
-// written; then a write, under the mall's lock on a shared store, so two replicas never claim the
-// same event), settling attempts, the delivery log, the resend and test sends the control API asks for, and the
-// receiver it registers for a mall (mall-receiver.ts; registering starts a mall that does not
-// exist, as `write` says). Every
-// change goes through the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
+// that a mall's outbox changed, claiming a mall's next due events (a read first, then a write under
+// the mall's lock, so two replicas never claim the same event), settling attempts, the delivery
+// log, resend and test sends, and each mall's receiver (mall-receiver.ts). Every change goes through
+// the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
 import { type MallStorage, runAsWrite, type SandboxStore } from '@mall-api/mall-state';
 import { type SpecModel, webhookDeliveryOf, webhooksOf } from '@mall-api/spec-model';
 import type { ClaimedEvent, SandboxEvents } from '../protocol.js';

@@ -1,19 +1,11 @@
 // Fixtures: a mall's starting data as JSON in the admin API's own request shapes,
 //   { categories: [...], products: [...], bundles: [...], placements: [...] }
-// where each category, product and bundle is the `request` object of createCategory,
-// createProduct and createBundleProduct, and each placement is the `request` of
-// createCategoryProduct plus the `category_no` it goes to, or the `request` of createMainProduct
-// plus the `main_display_group` it goes to. A record may carry `"$id": "<name>"`, and any number
-// field that names another record may instead hold `{ "$ref": "<name>" }` (a category's
-// `parent_category_no`, `add_category_no[].category_no`, `bundle_product_components[].product_no`,
-// `relational_product[].product_no`, a placement's `category_no` and `product_no[]`); a reference
-// names a record listed before it, and a number that names no record refuses the fixture.
-// Every record is checked against the create operation's request body schema (compiled from the
-// spec model) and the front layer's request rules first, then all are written through the same
-// services the API uses, so their integrity rules hold. Both passes run in time slices (the event
-// loop runs between them); the writes go to a catalogue the caller stages off to the side and
-// swaps in only when every record was written, so any refused record leaves nothing loaded. The
-// writes can also run in one go inside the caller's transaction (a new mall, a PostgreSQL mall).
+// each record the `request` of its create operation (a placement's plus its `category_no` or
+// `main_display_group`). A record may carry `"$id": "<name>"`, and a number field naming another
+// record may hold `{ "$ref": "<name>" }` instead, naming a record listed before it. Every record is
+// checked against the create request's schema and the front layer's request rules, then written
+// through the services the API uses, in time slices, to a catalogue the caller swaps in only when
+// every record was written (or in one go inside the caller's transaction).
 import type { SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { invalidFields } from '../catalogue/refusal.js';

@@ -1,18 +1,12 @@
-// The sandbox malls of a process: every mall id is its own isolated mall (own records, own id
-// sequences), created on first use as `newMall` says (the seeded sample mall, an empty mall or a
-// named fixture), over the storage its caller opened with `@mall-api/mall-state` (memory, one
-// SQLite database in a data directory, or PostgreSQL shared by replicas — one contract, so one
-// registry); this module opens no storage. A call first runs as a read on its mall's store; one
-// the storage must commit apart (PostgreSQL: a read that wrote) or that finds no mall runs again
-// as a write, a new mall started there. A collection call first catches up the malls it answers
-// over — those its mall parameter names, else every mall. A refusal a service throws inside its
-// transaction is answered as a value, and a storage that cannot be reached as an `unavailable`
-// refusal (the call changed nothing). A reset, fixture or restore never holds the process: its
-// input is checked and the mall's next store is built off to the side in time slices (the mall
-// answering from its old records meanwhile), then swapped in at once; a fixture is refused as a
-// `conflict` when the mall was written meanwhile. Changes to one mall run one at a time, in the
-// order asked. Every check by the spec reads the spec models given in `specs` (the mocks pass the
-// ones they serve); only a sandbox created without them, on its own, reads the shipped bundles.
+// The sandbox malls of a process: every mall id is its own isolated mall, created on first use as
+// `newMall` says (the seeded sample mall, an empty mall or a named fixture), over the storage its
+// caller opened with `@mall-api/mall-state` (memory, SQLite or PostgreSQL: one contract, one
+// registry). A call runs as a read on its mall's store, and again as a write when the storage must
+// commit it apart or the mall is new; a collection call first catches up the malls it answers over.
+// A refusal is answered as a value, an unreachable storage as `unavailable`. A reset, fixture or
+// restore builds the mall's next store off to the side in time slices and swaps it in at once (a
+// fixture is a `conflict` when the mall was written meanwhile); changes to one mall run in order.
+// Checks read the spec models in `specs`, else the shipped bundles.
 import {
   type MallStorage,
   type MallVersion,

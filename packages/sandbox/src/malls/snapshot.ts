@@ -1,10 +1,7 @@
 // A mall's data as plain JSON, and back: every record of every table with its key, in insertion
-// order, so a restored mall answers exactly as the snapshotted one did (its id sequences
-// included). A snapshot is checked before anything is written: every table named, every entry a
-// key and a record, every record valid for the admin spec's schema of what its table holds (a
-// product entry holds its record as a product or bundle and its bundle flag), then the records'
-// integrity (snapshot-integrity.ts: keys, duplicates, references). Checking and
-// restoring a large snapshot run in time slices, so the process keeps answering meanwhile.
+// order, so a restored mall answers as the snapshotted one did. A snapshot is checked before
+// anything is written (tables, entries, each record against the admin spec's schema, then
+// snapshot-integrity.ts), and checking and restoring run in time slices.
 import {
   clearStore,
   type SandboxStore,

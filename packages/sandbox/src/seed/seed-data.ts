@@ -1,10 +1,7 @@
-// The deterministic sample mall of `--seed N`: a category tree of realistic departments (up to
-// three depths), a few hundred products with names, prices, tags, codes, weights, options and
-// dates drawn from a PRNG seeded with N (the attributes a filter selects on each vary, so every
-// filter of the admin API selects some products and not others), their placements in regular,
-// recommended and new sections, products in the main groups (every shop of a multi-shop mall places
-// them alike) and a few bundles. The same N gives the same mall, byte for byte; it is written through
-// the ordinary services, so every integrity rule holds for seeded data too.
+// The deterministic sample mall of `--seed N`: a category tree up to three depths, a few hundred
+// products (names, prices, tags, codes, options, dates drawn from a PRNG seeded with N, so every
+// admin filter selects some and not others), their placements, main groups and a few bundles. The
+// same N gives the same mall; it is written through the ordinary services, so integrity holds.
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { drawsFor, seededRandom } from '../support/seeded-random.js';
 

@@ -1,11 +1,8 @@
-// The simulated visits behind an analytics query: the sandbox's displayed products as the
-// simulation sees them (rebuilt whenever a stored product changes), and the visits of each day of
-// the query's range, one day at a time so a report can aggregate a day and let it go. Days of
-// short ranges (up to a quarter) are kept in a bounded cache per mall, shop and day (least
-// recently used out first; emptied when the products change); longer ranges read through it,
-// since keeping a year of visits would cost more (memory, and time to move them to the old
-// generation of the heap) than simulating it again. Ranges longer than a year are cut to their
-// first 366 days.
+// The simulated visits behind an analytics query: the mall's displayed products as the simulation
+// sees them (rebuilt when a product changes), and the visits of each day of the query's range, one
+// day at a time. Days of ranges up to a quarter are kept in a bounded cache per mall, shop and day;
+// longer ranges read through it (a year of visits costs more to keep than to simulate again).
+// Ranges longer than a year are cut to their first 366 days.
 import type { SandboxStore } from '@mall-api/mall-state';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { ProductService } from '../catalogue/product-service.js';

@@ -1,12 +1,8 @@
-// The traffic of one sandbox mall on one day, as the analytics reports see it: a seeded set of
-// visits, each by a visitor (new or returning, on a PC or a mobile device, a member or a guest,
-// from one or two IP addresses) at an hour of the day, coming directly, from a referring page,
-// from an organic search or from an ad (medium, keyword, campaign and content tags; search ads
-// name their engine). A visit views pages and product detail pages (reached from a category page
-// or not), puts some of those products (those on sale) into the cart, and some visits end in an
-// order of a product they carted. Every analytics report aggregates these visits, so the figures
-// of different endpoints agree. The same mall, shop, day and products give the same visits, value
-// for value. The types of the visits and orders are here; the simulation is simulated-day.ts's.
+// The traffic of one sandbox mall on one day, as the analytics reports see it: seeded visits, each
+// by a visitor (new or returning, PC or mobile, member or guest) at an hour, coming directly, from a
+// referring page, a search or an ad, viewing pages and products, carting some and sometimes ordering.
+// Every report aggregates these visits, so endpoints agree; the same mall, shop, day and products
+// give the same visits. The types are here; the simulation is simulated-day.ts's.
 
 /** The device of a visitor. */
 export type Device = 'pc' | 'mobile';

@@ -1,13 +1,8 @@
-// Test support: a value valid for a (dereferenced) JSON schema, made from what the schema says —
-// its `const`, an `enum` value other than the `default`, an example, else a value of its type
-// within its bounds and format — so a write of that value is observable against the default.
-// `variant` 1 gives a second value where the schema allows one (another enum value or example, the
-// one example's amount plus one, a larger number, another text), for a write that changes what an
-// earlier one wrote.
-// Numbers that name records (`category_no`, `parent_category_no`, `fix_product_no`: a name that is,
-// or ends with, an identifier's) are taken from `identifiers`, so a reference points at a record
-// that exists; an array of references refers to every record known, one item each. The caller checks the value against the schema. Not
-// for production use: not built, not shipped.
+// Test support: a value valid for a (dereferenced) JSON schema, made from what it says (`const`, an
+// `enum` value other than the `default`, an example, else a value of its type within its bounds), so
+// a write of it is observable; `variant` 1 gives a second value where the schema allows one. Numbers
+// that name records are taken from `identifiers`, so a reference points at a record that exists.
+// The caller checks the value against the schema. Not built, not shipped.
 
 // biome-ignore lint/suspicious/noExplicitAny: schemas are read loosely
 type Schema = Record<string, any>;

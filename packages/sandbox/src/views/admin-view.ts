@@ -1,13 +1,9 @@
 // The admin API answered from one mall's catalogue: one handler per operation id (typed by the
-// generated operations), mapping the converted parameters and body onto the category, product and
-// placement services (a write inside one store transaction, so a refused write changes nothing) and
-// the result onto the documented body (`{category: …}`, `{count: n}`). The webhook setting is the
-// mall's stored reception status with the scopes the spec's events need (the sandbox has no consent
-// step, so a mall shares them all); the delivery log is the mall's (events/, which also records the
-// events of the writes the spec reports: mall.ts wraps these handlers).
-// Operations without a handler here are answered by the mock from the spec's examples. A read
-// (every handler not wrapped in a transaction) keeps its answers until the next write to the mall
-// (kept-answers.ts). The category, placement and product handlers are admin-categories.ts's,
+// generated operations) over the category, product and placement services, a write inside one
+// store transaction so a refused write changes nothing. The webhook setting is the mall's reception
+// status with the scopes the spec's events need; the delivery log is the mall's (events/).
+// Operations without a handler are answered from the spec's examples; a read keeps its answers
+// until the next write (kept-answers.ts). The handlers are admin-categories.ts's,
 // admin-placements.ts's and admin-products.ts's, over one state record (admin-view-state.ts).
 
 import { eventTableNames, tableNames } from '@mall-api/mall-state';

@@ -1,15 +1,9 @@
 // The analytics API in sandbox mode: every operation in the report table answers from the same
-// simulated visits of the queried mall, shop and days (analytics-simulation.ts), one table entry per
-// operation saying what it counts and how it groups (the sales and traffic tables are
-// analytics-sales-reports.ts and analytics-traffic-reports.ts; analytics-report.ts does the rest). Because every report
-// aggregates the same visits and the orders they ended in, the figures agree across endpoints:
-// orders and revenue by product, payment method, hour, member status, referring domain and order
-// are the same totals; ad, keyword and ad-keyword sales are the ad visits' share of them; visits by
-// ad medium, by referring domain and by day are the same visits; page views by day are the views
-// of the pages viewed; product views are the views of the product detail pages. The query's
-// `mall_id` must be the mall's own id: another mall's statistics are refused as forbidden (403), as
-// the platform answers a credential reading what it may not (our reading); `device_type` keeps the
-// visits of one device.
+// simulated visits of the queried mall, shop and days (analytics-simulation.ts), one entry per
+// operation saying what it counts and how it groups (analytics-sales-reports.ts,
+// analytics-traffic-reports.ts, analytics-report.ts), so the figures agree across endpoints. The
+// query's `mall_id` must be the mall's own (another mall's statistics are refused as 403);
+// `device_type` keeps the visits of one device.
 
 import type { operations } from '@mall-api/specs/types/analytics';
 import type { Catalogue } from '../catalogue/catalogue.js';

@@ -1,10 +1,7 @@
-// The collection attributes a mall's admin records do not hold — a store's grade, language, tags,
-// payment and shipping services, a product's discounts, reviews, brand, shipping countries and
-// standard tags — drawn deterministically from the store id, shop and product number, so the same
-// mall always answers the same and every collection filter selects some records and not others
-// (two shops of a store differ in every store attribute).
-// Values come from the collection spec's enums and examples (read through the record shapes); the
-// product attributes the admin API does hold (name, price, dates) are the views'.
+// The collection attributes a mall's admin records do not hold (a store's grade, language, tags,
+// services; a product's discounts, reviews, brand, shipping countries), drawn deterministically
+// from the store id, shop and product number out of the collection spec's enums and examples, so
+// a mall always answers the same and every collection filter selects some records and not others.
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { drawsFor } from '../support/seeded-random.js';

@@ -1,11 +1,9 @@
 // The collection API over the sandbox malls: each mall is one store of the curated collection
-// (`store_id` = the mall id, its records made in collection-store.ts) with one shop per shop of the
-// mall. `/api/products` and its count cover every mall (narrowed by `store_id`), mall by mall in
-// mall-id order unless sorted; `/api/storeproducts` the malls its `store_id` names; `/api/shops`
-// the shops of every mall (in mall-id and shop order unless sorted), their attributes drawn per store and shop (collection-profile.ts); a list
-// sorts by the spec's default key and order when the query names none. Every filter is applied as
-// its parameter's `x-query` declares it (declared-filters.ts), with paging and sorting. Queries over
-// every mall go through the cross-mall index (cross-mall-index.ts).
+// (`store_id` = the mall id, collection-store.ts) with one shop per shop of the mall. The product
+// list and count cover every mall (narrowed by `store_id`) through the cross-mall index,
+// `/api/storeproducts` the malls `store_id` names, `/api/shops` every mall's shops
+// (collection-profile.ts). Filters apply as their `x-query` declares (declared-filters.ts); lists
+// sort by the spec's default unless the query names an order.
 import type { operations } from '@mall-api/specs/types/collection';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { found } from '../sandbox-result.js';

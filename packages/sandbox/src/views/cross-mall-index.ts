@@ -1,12 +1,8 @@
-// The collection's product queries over every mall, kept as malls change so that their cost does
-// not grow with the number of malls: a count over every mall is the sum of each mall's count (kept
-// per mall until it changes), brought up to date by recounting only the malls changed since it was
-// last asked; a page in mall order skips whole malls by those counts and reads only the malls the
-// page falls in; a page in a sorted order is a slice of one list of every mall's products the
-// query selects, in that order, kept by taking out a changed mall's products and merging its new
-// ones in. What changed comes
-// from the malls' change log (mall-changes.ts). Not for queries naming their stores: those read
-// the named malls directly.
+// The collection's product queries over every mall, kept as malls change so their cost does not
+// grow with the number of malls: a count is the sum of per-mall counts, recounting only the malls
+// changed since (mall-changes.ts); a page in mall order skips whole malls by those counts; a sorted
+// page is a slice of one kept list of every mall's selected products, a changed mall's taken out
+// and merged in again. Not for queries naming their stores: those read the named malls directly.
 import { collectionComparator, mergeSorted, sortedBy } from './collection-order.js';
 import type { CollectionProduct, CollectionStore } from './collection-store.js';
 import { type ListWindow, pageOfMatches } from './list-query.js';

@@ -1,13 +1,9 @@
 // The record test of a list or count query, built from the query parameters' declared meanings
-// (`x-query`, read through `@mall-api/spec-model`): each given filter tests its record field with its
-// comparison (the items of a comma list as OR), filters combine with AND, a modifier widens the
-// filter it names and a subset parameter tests what the view says it selects by. No parameter is
-// named here: a parameter added to a spec is honoured as declared. Paging, sorting, projection,
-// embedding and the shop are the views' (they are not record tests). What does not depend on the
-// query (each filter's field reader, which modifiers widen it) is prepared once per operation's
-// declarations; a query compiles into one predicate whose one-attribute tests read the attribute
-// directly, run the tests likely to refuse most records first (equality and membership, then text,
-// flags, ranges and dates), and reuse the lower-cased form of a value seen before.
+// (`x-query`): each given filter tests its record field with its comparison (a comma list as OR),
+// filters combine with AND, a modifier widens the filter it names and a subset parameter tests what
+// the view selects by. No parameter is named here. What does not depend on the query is prepared
+// once per operation; a query compiles into one predicate that runs the tests likely to refuse most
+// records first and reuses lower-cased values.
 import { type FilterMeaning, fieldTester, type QueryMeaning } from '@mall-api/spec-model';
 import { parseBound } from '../support/kst-time.js';
 

@@ -1,14 +1,8 @@
-// Answers the sandbox keeps, for a mall's own reads (`keptAnswers`) and for the collection's reads
-// over every mall (`keptOverMalls`: kept until the malls' change log moves — a product or category
-// written in any mall, a mall created, replaced or dropped, mall-changes.ts — at most `capacity`).
-// Answers a mall keeps: a read handler's `found` outcome for one operation and one set of path and
-// query parameters, kept with its JSON text serialized once, given again as is until a write to a
-// table the answers read (the store's revisions say), then computed afresh. At most `capacity`
-// answers per mall; past it the oldest is dropped; with `recent`, only while the mall is among those
-// used last (see recent-values.ts). Only `found` outcomes are kept: a refusal is thrown or returned
-// each time. A frozen parameter object (the front layer hands the same one again for the same URL)
-// becomes its key's text once. Which handlers are reads and which tables they read is the views'
-// call, not this file's.
+// Answers the sandbox keeps: a mall's own reads (`keptAnswers`: a read handler's `found` outcome
+// per operation and parameters, its JSON text serialized once, given again until a write to a table
+// it reads, at most `capacity` per mall, with `recent` only while the mall was used lately) and the
+// collection's reads over every mall (`keptOverMalls`: until the malls' change log moves). A
+// refusal is never kept. Which handlers are reads and what they read is the views' call.
 import type { SandboxStore, StoreTable } from '@mall-api/mall-state';
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';

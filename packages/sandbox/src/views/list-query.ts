@@ -1,10 +1,7 @@
-// How the sandbox pages and shapes list answers, over parameters the front layer has already
-// converted by the spec (comma lists are arrays, numbers are numbers): `limit`/`offset` page (their
-// caps are enforced before, by the spec's validation), `fields` keeps only the named attributes (and
-// the id) and `embed` adds the lower resources, built from the stored record and from the attributes
-// the collection API shows for the product (its discounts, benefits and page views), so the two APIs
-// agree. Decoration images and memos are set outside this API: a product has none. Which records a
-// query selects is declared-filters.ts's.
+// How the sandbox pages and shapes list answers, over parameters the front layer converted by the
+// spec: `limit`/`offset` page, `fields` keeps the named attributes (and the id), and `embed` adds
+// the lower resources, built from the stored record and the attributes the collection API shows,
+// so the two APIs agree. Which records a query selects is declared-filters.ts's.
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import { type OptionInput, optionsEmbed, variantsOf } from '../catalogue/product-options.js';
 
