@@ -1,9 +1,9 @@
 // The journal at the function, in memory and in Redis alike: per-mall order and filters, the
 // bounds (entries and bytes per mall, bytes overall), and redaction of credentials and
 // tokens wherever they sit in a query or body; in Redis, entries recorded together go in one call
-// of its script, in order (those recorded while a call is under way in the next one), and a failed
-// call fails every one of them.
-import { describe, expect, it } from 'vitest';
+// of its script, in order (those recorded while a call is under way in the next one), written at
+// once rather than auto-pipelined, and a failed call fails every one of them.
+import { describe, expect, it, vi } from 'vitest';
 import { redisJournal } from '../redis/redis-journal.js';
 import { useTestRedis } from '../testing/shared-redis.js';
 import { createJournal, type Journal, type JournalLimits, redactSecrets } from './journal.js';
@@ -198,6 +198,19 @@ describe('journal (redis, entries recorded together)', () => {
     expect(await scriptCalls()).toBe(before + 2);
     const paths = (await journal.entries('shop')).map((one) => one.path);
     expect(paths).toEqual(['/first', '/later/0', '/later/1', '/later/2']);
+  });
+
+  it('writes its call as it is made, not auto-pipelined (other commands still are)', async () => {
+    const shared = await redis.connect();
+    const journal = redisJournal(shared);
+    await journal.record('shop', entry('/loaded'));
+    // ioredis makes a pipeline for each auto-pipelined batch and sends it a turn later.
+    const pipelines = vi.spyOn(shared.client, 'pipeline');
+    await Promise.all([journal.record('shop', entry('/a')), journal.record('other', entry('/b'))]);
+    expect(pipelines).not.toHaveBeenCalled();
+    await shared.client.get('any');
+    expect(pipelines).toHaveBeenCalledTimes(1);
+    expect((await journal.entries('shop')).map((one) => one.path)).toEqual(['/loaded', '/a']);
   });
 
   it('fails every entry of a call that fails', async () => {

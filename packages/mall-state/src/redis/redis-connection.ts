@@ -3,10 +3,12 @@
 // while it is down fails at once (and is answered 503) instead of waiting or answering from stale
 // memory; ioredis reconnects by itself. Commands issued in the same event-loop turn go out as one
 // write (ioredis auto-pipelining): under load, one socket write per command cost a replica more
-// CPU than anything else it did (bench/profile-sandbox.mjs --shared). The command timeout is
-// generous because it runs from when a command is queued and so also counts the time this
-// process's own event loop takes to read the answer: on a saturated machine that alone passed 2 s
-// while Redis was healthy. The cause of an outage is logged once when it starts and once when
+// CPU than anything else it did (bench/profile-sandbox.mjs --shared). A command that carries a
+// batch of its own (`directCommands`: the journal's group commit) is written at once instead:
+// auto-pipelined, each call would also cost a pipeline object and one more event-loop turn (ioredis
+// sends an auto-pipeline from `setImmediate`). The command timeout is generous because it runs
+// from when a command is queued and so also counts the time this process's own event loop takes to
+// read the answer: on a saturated machine that alone passed 2 s while Redis was healthy. The cause of an outage is logged once when it starts and once when
 // Redis is back, never the URL (it may carry a password); a command that fails while connected is
 // logged once, by the outermost `run`. Every key the stores write starts with the deployment's
 // prefix; the keys under `<prefix>cached:` are ones replicas keep copies of, invalidated by Redis
@@ -48,6 +50,12 @@ export interface RedisConnectionOptions {
 /** The key prefix used when none is given. */
 export const defaultRedisPrefix = 'mall-api-mock:';
 
+/**
+ * Commands written as soon as they are issued, not auto-pipelined: each call already carries a
+ * batch gathered over an event-loop turn (redis-journal.ts's record script).
+ */
+export const directCommands: readonly string[] = ['mallJournalRecord'];
+
 /** How long a command may wait for its answer, from when it is queued, in milliseconds. */
 export const redisCommandTimeoutMs = 10_000;
 
@@ -57,6 +65,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
+    autoPipeliningIgnoredCommands: [...directCommands],
     maxRetriesPerRequest: 1,
     commandTimeout: redisCommandTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),

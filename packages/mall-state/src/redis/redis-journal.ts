@@ -8,12 +8,12 @@
 // the journal of a mall lists every call whichever replica took it, in order, and the bounds hold
 // for the deployment. Entries are redacted before they are stored. The entries a replica records
 // while one event-loop turn's I/O is handled go to Redis together, as one call of the script (a
-// group commit, sent from `setImmediate`), and while a call is under way the entries recorded
-// meanwhile wait for its answer and go together in the next call (under load each call carries
-// what arrived during the previous one's round trip): each caller's promise settles when the whole
-// call does, so every entry is committed before its request is answered, and a failed call fails
-// every one of them; reading or clearing a journal sends the entries waiting first, so it sees
-// them in order.
+// group commit, sent from `setImmediate` and written at once, not auto-pipelined: `directCommands`
+// of redis-connection.ts), and while a call is under way the entries recorded meanwhile wait for
+// its answer and go together in the next call (under load each call carries what arrived during
+// the previous one's round trip): each caller's promise settles when the whole call does, so every
+// entry is committed before its request is answered, and a failed call fails every one of them;
+// reading or clearing a journal sends the entries waiting first, so it sees them in order.
 // Both scripts are ioredis commands (`defineCommand`): sent by SHA-1 (EVALSHA), their text only
 // when Redis does not hold it yet.
 import type { Result } from 'ioredis';
