@@ -23,6 +23,7 @@ for (const script of [
   'docs-build-time.mjs',
   'docs-reference-load.mjs',
   'build-time.mjs',
+  'typecheck-cpu.mjs',
   'conformance-catch-rate.mjs',
 ]) {
   process.stdout.write(`\n== ${script}\n`);

@@ -309,11 +309,11 @@ const broken = (rule: string, help: string, targets: string[]): AccessibilityVio
  * Two partial scans stand for a full one, each checking the condition it stands on:
  * - `only: 'colours'`, a page scanned in the light scheme and switched to the dark one: the dark
  *   scheme changes colours and the header's toggle label only (checked in the page's style sheets),
- *   so the colour rules run over the whole document and every rule over the header.
+ *   so the colour rules run over the whole document and every other rule over the header.
  * - `only: 'layout'`, a page scanned in full and then resized (a desktop page shown on a phone): if
  *   the DOM and what is hidden are as they were outside the header (`domDigest` equals
  *   `fullScanOf`), only the rules that read the layout (`layoutRules`) can find something new
- *   there, so they run over the whole document and every rule over the header; if not (Redoc
+ *   there, so they run over the whole document and every other rule over the header; if not (Redoc
  *   hides its sidebar and shows a menu button on a phone), every rule runs over the whole document.
  */
 export async function seriousAccessibilityViolations(
@@ -336,11 +336,16 @@ export async function seriousAccessibilityViolations(
         }
       ).axe;
       const options = { resultTypes: ['violations'] };
-      const rules = (values: string[]) => ({ ...options, runOnly: { type: 'rule', values } });
+      const partial = only === 'colours' ? colourRules : layoutRules;
+      // The header's run leaves out the rules the document's run has just run over it as well.
+      const others = {
+        ...options,
+        rules: Object.fromEntries(partial.map((rule) => [rule, { enabled: false }])),
+      };
       const results = only
         ? [
-            await axe.run(document, rules(only === 'colours' ? colourRules : layoutRules)),
-            ...(document.querySelector(header) ? [await axe.run({ include: [[header]] }, options)] : []),
+            await axe.run(document, { ...options, runOnly: { type: 'rule', values: partial } }),
+            ...(document.querySelector(header) ? [await axe.run({ include: [[header]] }, others)] : []),
           ]
         : [await axe.run(document, options)];
       return {
