@@ -8,9 +8,10 @@
 // auto-pipelined, each call would also cost a pipeline object and one more event-loop turn (ioredis
 // sends an auto-pipeline from `setImmediate`). The command timeout is generous because it runs
 // from when a command is queued and so also counts the time this process's own event loop takes to
-// read the answer: on a saturated machine that alone passed 2 s while Redis was healthy. The cause of an outage is logged once when it starts and once when
-// Redis is back, never the URL (it may carry a password); a command that fails while connected is
-// logged once, by the outermost `run`. Every key the stores write starts with the deployment's
+// read the answer: on a saturated machine that alone passed 2 s while Redis was healthy. The
+// cause of an outage is logged once when it starts and once when Redis is back, never the URL (it
+// may carry a password); a command that fails while connected is logged once, by the outermost
+// `run`. Every key the stores write starts with the deployment's
 // prefix; the keys under `<prefix>cached:` are ones replicas keep copies of, invalidated by Redis
 // (redis-read-cache.ts, whose connection opens with this one). Not a store: the stores (redis-*.ts
 // here, and the mock's OAuth store) use it.
