@@ -11,6 +11,11 @@
 // The clients' type tests (`*.test-d.ts`) are checked by each client's `typecheck` (tsc over its
 // tsconfig.test.json, which includes them), which `npm test` runs through turbo before vitest; vitest
 // does not run tsc over them a second time.
+// The unit files of the packages that start sandboxes, mocks and clients share their worker's
+// modules (`isolate: false`): each such file read the specs, compiled their schemas and loaded the
+// servers' modules again, most of its time. They keep no state between files (no module mocks, no
+// changed environment; each closes what it starts). Their integration files stay isolated, in the
+// project `<name>-int`.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testRunMark } from './tools/src/leaked-processes-reporter.ts';
@@ -25,6 +30,11 @@ const project = (name: string, root: string, extra: Record<string, unknown> = {}
   extends: true,
   test: { name, root, include: ['**/*.test.ts'], exclude: skipped, ...extra },
 });
+/** A package whose unit files share modules, and the project of its integration files, isolated. */
+const sharing = (name: string, root: string) => [
+  project(name, root, { isolate: false, exclude: [...skipped, '**/*.int.test.ts'] }),
+  project(`${name}-int`, root, { include: ['**/*.int.test.ts'] }),
+];
 
 export default defineConfig({
   test: {
@@ -44,13 +54,13 @@ export default defineConfig({
       project('rate-limit', 'packages/rate-limit'),
       project('auth', 'packages/auth'),
       project('client-kit', 'packages/client-kit'),
-      project('collection-client', 'packages/collection-client'),
-      project('admin-client', 'packages/admin-client'),
-      project('analytics-client', 'packages/analytics-client'),
+      ...sharing('collection-client', 'packages/collection-client'),
+      ...sharing('admin-client', 'packages/admin-client'),
+      ...sharing('analytics-client', 'packages/analytics-client'),
       project('mall-state', 'packages/mall-state'),
-      project('sandbox', 'packages/sandbox'),
-      project('mock-server', 'packages/mock-server'),
-      project('contract-tests', 'packages/contract-tests'),
+      ...sharing('sandbox', 'packages/sandbox'),
+      ...sharing('mock-server', 'packages/mock-server'),
+      ...sharing('contract-tests', 'packages/contract-tests'),
       project('docs', 'docs'),
       project('tools', 'tools'),
     ],

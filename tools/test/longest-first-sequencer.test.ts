@@ -1,4 +1,5 @@
-// The run's order: the longest-looking test files start first, whatever their project.
+// The run's order: the longest-looking test files start first, whatever their project; the files
+// of a project sharing its modules run together.
 import { describe, expect, it } from 'vitest';
 import { type FileFacts, kindRank, longestFirst } from '../src/longest-first-sequencer.js';
 
@@ -45,5 +46,25 @@ describe('longest-first order', () => {
         { file: 'c.test.ts', durationMs: 1_000, size: 5_000 },
       ]),
     ).toEqual(['b.int.test.ts', 'c.test.ts', 'a.test.ts']);
+  });
+
+  it('runs the files of a project sharing its modules together, where its longest file would start', () => {
+    expect(
+      order([
+        { file: 'tools/a.test.ts', durationMs: 50_000 },
+        { file: 'sandbox/short.test.ts', durationMs: 1_000, sharing: 'sandbox' },
+        { file: 'mock-server/long.test.ts', durationMs: 40_000, sharing: 'mock-server' },
+        { file: 'sandbox/long.test.ts', durationMs: 60_000, sharing: 'sandbox' },
+        { file: 'tools/b.test.ts', durationMs: 20_000 },
+        { file: 'mock-server/short.test.ts', durationMs: 2_000, sharing: 'mock-server' },
+      ]),
+    ).toEqual([
+      'sandbox/long.test.ts',
+      'sandbox/short.test.ts',
+      'tools/a.test.ts',
+      'mock-server/long.test.ts',
+      'mock-server/short.test.ts',
+      'tools/b.test.ts',
+    ]);
   });
 });

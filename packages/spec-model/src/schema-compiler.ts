@@ -1,8 +1,10 @@
 // Ajv registration of a bundled document: one instance of the repository's Ajv configuration
 // (ajv-instance.ts) with the whole document added under one id, so any schema taken from the
-// document — references to `#/components/...` included — compiles as written. A schema object is
-// compiled once: its validator is kept for that object (Ajv's own cache misses, since the references
-// are rewritten into a new object on each call).
+// document — references to `#/components/...` included — compiles as written. A schema is compiled
+// once: its validator is kept under the schema's JSON text, so an equal schema built anew (a
+// `{ $ref }` to a component, a parameter object of an operation, each sandbox or server started in
+// the process) gets the same validator (Ajv's own cache, keyed by the schema object, misses, since
+// the references are rewritten into a new object on each call).
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv-instance.js';
 import { isJsonObject, type Json, type JsonObject } from './json-document.js';
@@ -11,7 +13,7 @@ import { isJsonObject, type Json, type JsonObject } from './json-document.js';
 export interface SchemaCompiler {
   /** The Ajv instance holding the document (add keywords or formats to it before compiling). */
   readonly ajv: Ajv2020;
-  /** Compiles a schema whose local `#/…` references point into the document (once per schema object). */
+  /** Compiles a schema whose local `#/…` references point into the document (once per JSON text). */
   compile(schema: Json): ValidateFunction;
 }
 
@@ -34,13 +36,13 @@ function anchorRefs(value: Json): Json {
 export function createSchemaCompiler(document: JsonObject): SchemaCompiler {
   const ajv = createAjv();
   ajv.addSchema({ ...document, $id: documentId });
-  const compiled = new WeakMap<JsonObject, ValidateFunction>();
+  const compiled = new Map<string, ValidateFunction>();
   const compile = (schema: Json): ValidateFunction => {
-    if (!isJsonObject(schema)) return ajv.compile(anchorRefs(schema) as object);
-    let validate = compiled.get(schema);
+    const text = JSON.stringify(schema);
+    let validate = compiled.get(text);
     if (!validate) {
       validate = ajv.compile(anchorRefs(schema) as object);
-      compiled.set(schema, validate);
+      compiled.set(text, validate);
     }
     return validate;
   };

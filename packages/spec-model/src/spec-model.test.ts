@@ -110,6 +110,16 @@ describe('spec model', () => {
     expect(validate({ name: 'abc', child: { name: 'toolong' } })).toBe(false);
   });
 
+  it('compiles an equal schema once, even when it is built anew', () => {
+    const compile = (ref: string) => model.schemas().compile({ $ref: ref });
+    const node = compile('#/components/schemas/Node');
+    expect(compile('#/components/schemas/Node')).toBe(node);
+    const name = compile('#/components/schemas/Node/properties/name');
+    expect(name).not.toBe(node);
+    expect(name('abcd')).toBe(false);
+    expect(name('abc')).toBe(true);
+  });
+
   it('reads each bundle once per process, whether asked synchronously or not', async () => {
     const admin = await loadSpec('admin');
     expect(await loadSpec('admin')).toBe(admin);
