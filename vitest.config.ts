@@ -17,6 +17,7 @@
 // changed environment; each closes what it starts). Their integration files stay isolated, in the
 // project `<name>-int`.
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { testRunMark } from './tools/src/leaked-processes-reporter.ts';
 import LongestFirstSequencer from './tools/src/longest-first-sequencer.ts';
@@ -26,9 +27,16 @@ process.env[testRunMark] ??= String(process.pid);
 const skipped = ['**/node_modules/**', '**/dist/**'];
 if (process.env.MALL_API_TESTS === 'fast') skipped.push('**/*.int.test.ts', '**/*.browser.test.ts');
 
+// Project roots are absolute: a package's own `npm test` runs vitest from the package's folder.
 const project = (name: string, root: string, extra: Record<string, unknown> = {}) => ({
   extends: true,
-  test: { name, root, include: ['**/*.test.ts'], exclude: skipped, ...extra },
+  test: {
+    name,
+    root: fileURLToPath(new URL(root, import.meta.url)),
+    include: ['**/*.test.ts'],
+    exclude: skipped,
+    ...extra,
+  },
 });
 /** A package whose unit files share modules, and the project of its integration files, isolated. */
 const sharing = (name: string, root: string) => [
