@@ -6,8 +6,7 @@
 // the entry and byte bounds, then, while every journal together holds more than the overall bytes,
 // the oldest entry of any mall (the mall whose oldest entry is oldest goes first) — atomically, so
 // the journal of a mall lists every call whichever replica took it, in order, and the bounds hold
-// for the deployment. It works that out on a model of the journals it touches and writes the
-// outcome a journal at a time (a few commands per journal and call, not per entry). Entries are redacted before they are stored. The entries a replica records
+// for the deployment. Entries are redacted before they are stored. The entries a replica records
 // while one event-loop turn's I/O is handled go to Redis together, as one call of the script (a
 // group commit, sent from `setImmediate` and written at once, not auto-pipelined: `directCommands`
 // of redis-connection.ts), and while a call is under way the entries recorded meanwhile wait for
@@ -41,132 +40,50 @@ declare module 'ioredis' {
 /**
  * KEYS: sequence, total bytes, journals by oldest entry, then per entry its mall's list (whose bytes
  * key is the list's key and `:bytes`). ARGV: max entries, max mall bytes, max total bytes, then per
- * entry its JSON and its bytes. Gives 0. Works as if the entries came one by one — each numbered,
- * appended, its mall trimmed past the entry and byte bounds, then the oldest entry of any journal
- * dropped while the total is past its bound — but on a model of the journals it touches (their
- * lengths, bytes and oldest entries, read as far as needed), then writes the outcome per journal at
- * once: one RPUSH of a mall's entries and one INCRBY of its bytes, then for a journal that lost
- * entries one LTRIM, one DECRBY of its bytes and one ZADD of its new oldest entry (ZREM and DEL
- * once empty), and one INCRBY of the total. A journal within its bounds costs no command besides
- * the appending ones.
+ * entry its JSON and its bytes. Appends the entries in order; gives 0. A list that was empty (its
+ * RPUSH gives 1) is not in the journals by oldest entry yet, and a journal within its bounds costs
+ * no command besides the appending ones.
  */
 const recordScript = `
 local maxEntries, maxMallBytes, maxTotal = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local function dropOldest(list)
+  local oldest = redis.call('LPOP', list)
+  if not oldest then
+    redis.call('ZREM', KEYS[3], list)
+    return nil
+  end
+  local size = tonumber(string.match(oldest, '^%d+ (%d+) '))
+  redis.call('DECRBY', list .. ':bytes', size)
+  redis.call('DECRBY', KEYS[2], size)
+  local following = redis.call('LINDEX', list, 0)
+  if following then
+    redis.call('ZADD', KEYS[3], 'XX', tonumber(string.match(following, '^(%d+) ')), list)
+  else
+    redis.call('ZREM', KEYS[3], list)
+    redis.call('DEL', list .. ':bytes')
+  end
+  return size
+end
 local count = #KEYS - 3
-local first = redis.call('INCRBY', KEYS[1], count) - count
-local total = tonumber(redis.call('GET', KEYS[2]) or '0')
-local change = 0
--- A journal touched: its entries before this call (old, unknown until read for one not appended
--- to), those read (peeked), this call's entries (new, pushed so far), and those dropped from its front.
-local journals, touched = {}, {}
-local function touch(list)
-  local journal = { list = list, peeked = {}, new = {}, pushed = 0, dropped = 0, droppedBytes = 0, want = 2 }
-  journals[list] = journal
-  touched[#touched + 1] = journal
-  return journal
-end
--- The journal's j-th entry (seq and size) counting this call's after the old ones, read in growing runs.
-local function entry(journal, j)
-  if journal.old and j > journal.old then return journal.new[j - journal.old] end
-  local peeked = journal.peeked
-  if j > #peeked then
-    local from = #peeked
-    local to = math.max(j, 2 * from, from + journal.want)
-    if journal.old then to = math.min(to, journal.old) end
-    local items = redis.call('LRANGE', journal.list, from, to - 1)
-    for _, item in ipairs(items) do
-      local seq, size = string.match(item, '^(%d+) (%d+) ')
-      peeked[#peeked + 1] = { seq = tonumber(seq), size = tonumber(size) }
-    end
-    if #items < to - from then journal.old = #peeked end
-  end
-  return peeked[j]
-end
--- The journal's oldest entry now, or nil when it holds none.
-local function oldest(journal)
-  local j = journal.dropped + 1
-  if journal.old and j > journal.old + journal.pushed then return nil end
-  return entry(journal, j)
-end
-local function dropOldest(journal)
-  local dropped = oldest(journal)
-  if not dropped then return false end
-  journal.dropped = journal.dropped + 1
-  journal.droppedBytes = journal.droppedBytes + dropped.size
-  if journal.bytes then journal.bytes = journal.bytes - dropped.size end
-  total, change = total - dropped.size, change - dropped.size
-  return true
-end
--- The journals not touched yet by their oldest entry, as the sorted set holds them, read in growing runs.
-local ranked, rankedAll, cursor = {}, false, 1
-local function oldestUntouched()
-  while true do
-    if cursor > #ranked then
-      if rankedAll then return nil end
-      local from = #ranked
-      local size = math.max(4, from)
-      local items = redis.call('ZRANGE', KEYS[3], from, from + size - 1, 'WITHSCORES')
-      for k = 1, #items, 2 do ranked[#ranked + 1] = { list = items[k], seq = tonumber(items[k + 1]) } end
-      rankedAll = #items < 2 * size
-      if cursor > #ranked then return nil end
-    end
-    local candidate = ranked[cursor]
-    if not journals[candidate.list] then return candidate end
-    cursor = cursor + 1
-  end
-end
--- The journal whose oldest entry is oldest of all, or nil when none holds any.
-local function oldestJournal()
-  local best, bestSeq
-  for _, journal in ipairs(touched) do
-    local head = oldest(journal)
-    if head and (not bestSeq or head.seq < bestSeq) then best, bestSeq = journal, head.seq end
-  end
-  local untouched = oldestUntouched()
-  if untouched and (not bestSeq or untouched.seq < bestSeq) then best = touch(untouched.list) end
-  return best
-end
+local sequence = redis.call('INCRBY', KEYS[1], count) - count
 for i = 1, count do
-  local list = KEYS[3 + i]
-  local journal = journals[list] or touch(list)
-  local size = tonumber(ARGV[3 + 2 * i])
-  journal.new[#journal.new + 1] = { seq = first + i, size = size, item = (first + i) .. ' ' .. size .. ' ' .. ARGV[2 + 2 * i] }
-end
-for _, journal in ipairs(touched) do
-  local items, added = {}, 0
-  for k, new in ipairs(journal.new) do items[k], added = new.item, added + new.size end
-  journal.old = redis.call('RPUSH', journal.list, unpack(items)) - #items
-  journal.bytes = redis.call('INCRBY', journal.list .. ':bytes', added) - added
-  journal.want = #items + 1
-end
-for i = 1, count do
-  local journal = journals[KEYS[3 + i]]
-  journal.pushed = journal.pushed + 1
-  local size = journal.new[journal.pushed].size
-  journal.bytes, total, change = journal.bytes + size, total + size, change + size
-  while journal.old + journal.pushed - journal.dropped > maxEntries or journal.bytes > maxMallBytes do
-    if not dropOldest(journal) then break end
+  local list, entry, size = KEYS[3 + i], ARGV[2 + 2 * i], ARGV[3 + 2 * i]
+  sequence = sequence + 1
+  local length = redis.call('RPUSH', list, sequence .. ' ' .. size .. ' ' .. entry)
+  if length == 1 then redis.call('ZADD', KEYS[3], sequence, list) end
+  local bytes = redis.call('INCRBY', list .. ':bytes', size)
+  local total = redis.call('INCRBY', KEYS[2], size)
+  while length > maxEntries or bytes > maxMallBytes do
+    local dropped = dropOldest(list)
+    if not dropped then break end
+    length, bytes, total = length - 1, bytes - dropped, total - dropped
   end
   while total > maxTotal do
-    local victim = oldestJournal()
-    if not victim then break end
-    dropOldest(victim)
+    local oldest = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+    if not oldest then break end
+    total = total - (dropOldest(oldest) or 0)
   end
 end
-for _, journal in ipairs(touched) do
-  if journal.dropped > 0 or journal.old == 0 or #journal.new == 0 then
-    local head = oldest(journal)
-    if journal.dropped > 0 then redis.call('LTRIM', journal.list, journal.dropped, -1) end
-    if head then
-      if journal.droppedBytes > 0 then redis.call('DECRBY', journal.list .. ':bytes', journal.droppedBytes) end
-      redis.call('ZADD', KEYS[3], head.seq, journal.list)
-    else
-      redis.call('ZREM', KEYS[3], journal.list)
-      redis.call('DEL', journal.list .. ':bytes')
-    end
-  end
-end
-if change ~= 0 then redis.call('INCRBY', KEYS[2], change) end
 return 0
 `;
 
