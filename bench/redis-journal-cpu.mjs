@@ -4,14 +4,18 @@
 // with `--concurrent N` entries recorded at once and the next N once those are committed (as N
 // clients' requests waiting for their entries), on a throwaway redis-server. Measured in this
 // process (`process.cpuUsage`, user + system: the socket writes and reads included, Redis's own
-// work not), one build after the other in each of `--rounds` rounds; with `--compare-root DIR`
+// work not), and Redis's own CPU per entry (redis-server's /proc stat: support/descendants-cpu.mjs,
+// in 10 ms ticks) and commands per entry (those its scripts run included), one build after the
+// other in each of `--rounds` rounds; with `--compare-root DIR`
 // (another checkout's root, built, e.g. the commit before a change) the same for that build: a
-// before/after. What it leaves out: the HTTP side of a request and the other stores.
+// before/after. Every entry goes to one mall, whose journal is full (10,000 entries) halfway
+// through each round's first build. What it leaves out: the HTTP side of a request and the other stores.
 //   node bench/redis-journal-cpu.mjs [--entries 20000] [--concurrent 4] [--rounds 6] [--compare-root DIR]
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startRedis } from './support/redis.mjs';
+import { descendantsCpuByKind } from './support/descendants-cpu.mjs';
+import { redisTotals, startRedis } from './support/redis.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -69,8 +73,9 @@ const loaded = await Promise.all(
   builds.map(async ({ label, root }) => ({ label, ...(await buildOf(root)) })),
 );
 const redis = await startRedis();
-/** @type {Map<string, number[]>} */
-const micros = new Map();
+/** Per build, per round: this process's and Redis's CPU µs and Redis's commands per entry. */
+/** @type {Map<string, { micros: number, redisMicros: number, commands: number }[]>} */
+const measured = new Map();
 try {
   for (let round = 0; round < rounds; round++)
     for (const [index, { label, connectRedis, redisJournal }] of loaded.entries()) {
@@ -78,10 +83,19 @@ try {
       try {
         const journal = redisJournal(shared);
         await record(journal, 2_000); // the script loaded, the code warm
+        const totalsBefore = await redisTotals(shared.client);
+        const redisBefore = descendantsCpuByKind().redis;
         const before = process.cpuUsage();
         await record(journal, entries);
         const used = process.cpuUsage(before);
-        micros.set(label, [...(micros.get(label) ?? []), (used.user + used.system) / entries]);
+        const redisSeconds = descendantsCpuByKind().redis - redisBefore;
+        const commands = (await redisTotals(shared.client)).commands - totalsBefore.commands;
+        const round = {
+          micros: (used.user + used.system) / entries,
+          redisMicros: (redisSeconds * 1e6) / entries,
+          commands: commands / entries,
+        };
+        measured.set(label, [...(measured.get(label) ?? []), round]);
       } finally {
         await shared.close();
       }
@@ -90,10 +104,16 @@ try {
   await redis.stop();
 }
 process.stdout.write(`journal entries on Redis, ${concurrent} at a time, ${entries} per round\n`);
-for (const [label, each] of micros) {
-  const sorted = [...each].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  process.stdout.write(
-    `${label.padEnd(12)} CPU µs per entry: median ${median.toFixed(1)}  (rounds: ${each.map((m) => m.toFixed(1)).join(' ')})\n`,
-  );
-}
+/** @param {number[]} each */
+const median = (each) => [...each].sort((a, b) => a - b)[Math.floor(each.length / 2)] ?? 0;
+for (const [label, rounds] of measured)
+  for (const [what, key, digits] of /** @type {const} */ ([
+    ['CPU µs per entry', 'micros', 1],
+    ['Redis CPU µs per entry', 'redisMicros', 1],
+    ['Redis commands per entry', 'commands', 2],
+  ])) {
+    const each = rounds.map((round) => round[key]);
+    process.stdout.write(
+      `${label.padEnd(12)} ${what}: median ${median(each).toFixed(digits)}  (rounds: ${each.map((m) => m.toFixed(digits)).join(' ')})\n`,
+    );
+  }

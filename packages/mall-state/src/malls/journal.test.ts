@@ -1,8 +1,9 @@
 // The journal at the function, in memory and in Redis alike: per-mall order and filters, the
 // bounds (entries and bytes per mall, bytes overall), and redaction of credentials and
 // tokens wherever they sit in a query or body; in Redis, entries recorded together go in one call
-// of its script, in order (those recorded while a call is under way in the next one), written at
-// once rather than auto-pipelined, and a failed call fails every one of them.
+// of its script, in order (those recorded while a call is under way in the next one), bounded as if
+// they came one by one, written at once rather than auto-pipelined, and a failed call fails every one
+// of them.
 import { describe, expect, it, vi } from 'vitest';
 import { redisJournal } from '../redis/redis-journal.js';
 import { useTestRedis } from '../testing/shared-redis.js';
@@ -157,9 +158,9 @@ describe('journal (memory)', () => {
 
 describe('journal (redis, entries recorded together)', () => {
   /** A journal on Redis, its script loaded, and how many script calls Redis ran so far and before. */
-  const countedJournal = async () => {
+  const countedJournal = async (limits?: JournalLimits) => {
     const shared = await redis.connect();
-    const journal = redisJournal(shared);
+    const journal = redisJournal(shared, limits);
     await journal.record('warmup', entry('/warmup'));
     const scriptCalls = async () =>
       Number(/cmdstat_evalsha:calls=(\d+)/.exec(await shared.client.info('commandstats'))?.[1] ?? 0);
@@ -179,6 +180,53 @@ describe('journal (redis, entries recorded together)', () => {
     const sequences = [...odd, ...even].map((one) => one.sequence).sort((a, b) => a - b);
     expect(new Set(sequences).size).toBe(10);
     expect(sequences[9]).toBe((sequences[0] ?? 0) + 9);
+  });
+
+  it('bounds a call spanning several malls as if its entries came one by one', async () => {
+    const limits = { entries: 3, mallBytes: 3_000, bytes: 3_800 };
+    const { journal, scriptCalls } = await countedJournal(limits);
+    const memory = createJournal(limits);
+    await memory.record('warmup', entry('/warmup'));
+    type JournalInput = Parameters<Journal['record']>[1];
+    const sized = (path: string, bodyBytes: number) => ({
+      ...entry(path),
+      body: { text: 'x'.repeat(bodyBytes) },
+    });
+    /** Records the entries together on Redis (one call) and one by one in memory; compares the journals. */
+    const call = async (entries: [string, JournalInput][], paths: Record<string, string[]>) => {
+      const before = await scriptCalls();
+      await Promise.all(entries.map(([mallId, input]) => journal.record(mallId, input)));
+      expect(await scriptCalls()).toBe(before + 1);
+      for (const [mallId, input] of entries) await memory.record(mallId, input);
+      for (const mallId of ['warmup', 'old', 'a', 'b', 'c', 'd']) {
+        const expected = (await memory.entries(mallId)).map((one) => one.path);
+        expect(expected).toEqual(paths[mallId] ?? []);
+        expect((await journal.entries(mallId)).map((one) => one.path)).toEqual(expected);
+      }
+      expect(await journal.bytes()).toBe(await memory.bytes());
+    };
+    await call([['old', entry('/old')]], { warmup: ['/warmup'], old: ['/old'] });
+    await call([['a', sized('/a1', 2_400)]], { warmup: ['/warmup'], old: ['/old'], a: ['/a1'] });
+    // c1 takes the total past its bound (the oldest entry of any mall goes), then a2 takes a past its
+    // bytes (a1 goes, which would have left room for the first had it gone first), b1–b5 b past its entries.
+    const bs = [1, 2, 3, 4, 5].map((i): [string, JournalInput] => ['b', entry(`/b${i}`)]);
+    await call([['c', sized('/c1', 400)], ['a', sized('/a2', 200)], ...bs], {
+      old: ['/old'],
+      a: ['/a2'],
+      b: ['/b3', '/b4', '/b5'],
+      c: ['/c1'],
+    });
+    // d1 and b6 take the total past its bound: the oldest entries of every mall go, by the sorted
+    // set's order and the journals' bytes as the last call left them, and d1 of this very call too.
+    await call(
+      [
+        ['d', sized('/d1', 2_600)],
+        ['b', sized('/b6', 1_000)],
+        ['c', entry('/c2')],
+        ['c', entry('/c3')],
+      ],
+      { b: ['/b6'], c: ['/c2', '/c3'] },
+    );
   });
 
   it('sends the entries recorded while a call is under way together in the next call, after it', async () => {
