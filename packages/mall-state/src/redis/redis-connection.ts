@@ -55,7 +55,7 @@ export const defaultRedisPrefix = 'mall-api-mock:';
  * Commands written as soon as they are issued, not auto-pipelined: each call already carries a
  * batch gathered over an event-loop turn (redis-journal.ts's record script).
  */
-export const directCommands: readonly string[] = ['mallJournalRecord'];
+const directCommands: readonly string[] = ['mallJournalRecord'];
 
 /** How long a command may wait for its answer, from when it is queued, in milliseconds. */
 export const redisCommandTimeoutMs = 10_000;
