@@ -5,6 +5,7 @@
 // rendering is coverage-formats.ts'.
 import type { JournalEntry } from '@mall-api/mall-state';
 import { type ApiName, type ApiSpecs, apiNames, type OperationEntry } from '@mall-api/spec-model';
+import type { components } from '@mall-api/specs/types/control';
 import { requestRulesOf } from '../validation/request-rules.js';
 
 /** The three measures a report gives and a threshold may ask of. */
@@ -12,19 +13,13 @@ export const coverageMeasures = ['operations', 'responses', 'rules'] as const;
 /** One of {@link coverageMeasures}. */
 export type CoverageMeasure = (typeof coverageMeasures)[number];
 
-/** What a report covers and what it must reach. */
-export interface CoverageScope {
-  /** The malls whose entries are counted (named in the report). */
-  readonly malls?: readonly string[];
-  /** Only this API (default: every API served). */
-  readonly api?: ApiName | undefined;
-  /** Only these operations (default: every one). */
-  readonly operationIds?: readonly string[] | undefined;
-  /** Only rules with these names (default: every rule). */
-  readonly rules?: readonly string[] | undefined;
-  /** The lowest percentage of each measure that passes. */
-  readonly minimum?: Partial<Record<CoverageMeasure, number>> | undefined;
-}
+/**
+ * What a report covers and what it must reach: the malls named in it, only one API, operations or
+ * rules (default: all), and the lowest percentage of each measure that passes.
+ */
+export type CoverageScope = Partial<
+  Pick<components['schemas']['CoverageRequest'], 'malls' | 'api' | 'operationIds' | 'rules' | 'minimum'>
+>;
 
 /** An operation and how often it was called. */
 export interface OperationCoverage {
