@@ -8,6 +8,9 @@ import { type ApiName, type ApiSpecs, apiNames, type OperationEntry } from '@mal
 import type { components } from '@mall-api/specs/types/control';
 import { requestRulesOf } from '../validation/request-rules.js';
 
+/** A report as the control document describes it (its measures' items loosely typed). */
+type Report = components['schemas']['CoverageReport'];
+
 /** The three measures a report gives and a threshold may ask of. */
 export const coverageMeasures = ['operations', 'responses', 'rules'] as const;
 /** One of {@link coverageMeasures}. */
@@ -50,12 +53,7 @@ export interface RuleCoverage {
 }
 
 /** A status an operation answered with that none of its documented responses covers. */
-export interface UndocumentedStatus {
-  readonly api: string;
-  readonly operationId: string;
-  readonly status: number;
-  readonly answers: number;
-}
+export type UndocumentedStatus = Report['undocumented'][number];
 
 /** One measure: how many items are documented, how many were exercised, and the items. */
 export interface Measure<Item> {
@@ -67,25 +65,13 @@ export interface Measure<Item> {
 }
 
 /** A minimum a report was held to. */
-export interface Threshold {
-  readonly measure: CoverageMeasure;
-  readonly minimum: number;
-  readonly percent: number;
-  readonly passed: boolean;
-}
+export type Threshold = Report['thresholds'][number];
 
-/** What the calls exercised. */
-export interface CoverageReport {
-  readonly malls: readonly string[];
-  /** Journal entries the report counts. */
-  readonly requests: number;
+/** What the calls exercised: the control document's report, each measure's items typed. */
+export interface CoverageReport extends Omit<Report, 'operations' | 'responses' | 'rules'> {
   readonly operations: Measure<OperationCoverage>;
   readonly responses: Measure<ResponseCoverage>;
   readonly rules: Measure<RuleCoverage>;
-  readonly undocumented: readonly UndocumentedStatus[];
-  readonly thresholds: readonly Threshold[];
-  /** Whether every threshold passed (true without any). */
-  readonly passed: boolean;
 }
 
 /** The documented response an answer's status falls under: exact, its class (`4XX`), else `default`. */

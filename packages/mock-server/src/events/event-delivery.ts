@@ -1,11 +1,8 @@
-// The event delivery of one mock process in sandbox mode: its receivers and its dispatcher
-// (event-dispatcher.ts), woken whenever a mall's outbox changes, when a mall registers a receiver,
-// and at start for every mall whose outbox holds events (ones a stopped process, or another replica,
-// had not delivered yet). A mall's receiver is the one registered for it (kept in the mall's store by
-// the sandbox, so every replica sharing a store delivers to it), else the process's default
-// (`--webhook-url`, `startMock`'s events option); a URL outside the allowed targets
-// (receiver-targets.ts) is refused with what is wrong. The delivery policy is the specs'
-// (`declared`); tests may override parts of it.
+// The event delivery of one mock process in sandbox mode: its dispatcher (event-dispatcher.ts),
+// woken when a mall's outbox changes, when a mall registers a receiver, and at start for every mall
+// whose outbox holds events a stopped process or another replica left; and its receivers: a mall's
+// registered one (kept in the mall's store, so every replica sharing it delivers there), else the
+// process's default, each within the allowed targets (receiver-targets.ts).
 import type { SandboxEvents, SandboxMallsGateway, WebhookReceiver } from '@mall-api/sandbox/protocol';
 import {
   createEventDispatcher,
