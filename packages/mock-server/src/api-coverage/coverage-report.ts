@@ -53,7 +53,7 @@ export interface RuleCoverage {
 }
 
 /** A status an operation answered with that none of its documented responses covers. */
-export type UndocumentedStatus = Report['undocumented'][number];
+export type UndocumentedStatus = Readonly<Report['undocumented'][number]>;
 
 /** One measure: how many items are documented, how many were exercised, and the items. */
 export interface Measure<Item> {
@@ -65,10 +65,10 @@ export interface Measure<Item> {
 }
 
 /** A minimum a report was held to. */
-export type Threshold = Report['thresholds'][number];
+export type Threshold = Readonly<Report['thresholds'][number]>;
 
 /** What the calls exercised: the control document's report, each measure's items typed. */
-export interface CoverageReport extends Omit<Report, 'operations' | 'responses' | 'rules'> {
+export interface CoverageReport extends Readonly<Omit<Report, 'operations' | 'responses' | 'rules'>> {
   readonly operations: Measure<OperationCoverage>;
   readonly responses: Measure<ResponseCoverage>;
   readonly rules: Measure<RuleCoverage>;
