@@ -6,7 +6,7 @@
 import type { JournalEntry } from '@mall-api/mall-state';
 import { type ApiName, type ApiSpecs, apiNames, type OperationEntry } from '@mall-api/spec-model';
 import type { components } from '@mall-api/specs/types/control';
-import { requestRulesOf } from '../validation/request-rules.js';
+import { type RequestRule, requestRulesOf } from '../validation/request-rules.js';
 
 /** A report as the control document describes it (its measures' items loosely typed). */
 type Report = components['schemas']['CoverageReport'];
@@ -42,25 +42,17 @@ export interface ResponseCoverage {
   readonly answers: number;
 }
 
-/** A request rule and how many calls it refused. */
-export interface RuleCoverage {
+/** A request rule (its operation null for a rule of every call, the rate limit) and how many calls it refused. */
+export interface RuleCoverage extends RequestRule {
   readonly api: string;
-  /** Null for a rule of every call (the rate limit). */
-  readonly operationId: string | null;
-  readonly rule: string;
-  readonly description: string;
   readonly refusals: number;
 }
 
 /** A status an operation answered with that none of its documented responses covers. */
 export type UndocumentedStatus = Readonly<Report['undocumented'][number]>;
 
-/** One measure: how many items are documented, how many were exercised, and the items. */
-export interface Measure<Item> {
-  readonly documented: number;
-  readonly exercised: number;
-  /** Exercised of documented, in percent (100 when nothing is documented). */
-  readonly percent: number;
+/** One measure: how many items are documented, how many were exercised (in percent too), and the items. */
+export interface Measure<Item> extends Readonly<Omit<components['schemas']['CoverageMeasure'], 'items'>> {
   readonly items: readonly Item[];
 }
 
