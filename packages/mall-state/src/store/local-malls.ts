@@ -1,10 +1,7 @@
 // The storage of malls held in this process: each mall's memory store is the mall, optionally
-// written through to rows on disk (the SQLite database of sqlite-store.ts, given as LocalRows), so
-// a read's writes commit at once and no call runs twice. A mall exists once a write made it; a
-// staged mall becomes the mall's by swapping the memory store (and the row set it writes to) in
-// one step, refused when the mall changed since the version the caller started from. Every
-// change to a mall's store counts up its version, so a drop asked to check that the mall is still
-// unused also keeps a mall written while it asked. Not here: the SQL.
+// written through to SQLite (sqlite-store.ts, as LocalRows), so a read's writes commit at once and
+// no call runs twice. Every change counts up the mall's version, so a swap or a drop asked to check
+// that the mall is still unused refuses a mall changed meanwhile. Not here: the SQL.
 import { type MallStorage, type MallVersion, runAsWrite } from './mall-storage.js';
 import {
   createMemoryStore,

@@ -1,13 +1,9 @@
-// The sandbox malls on PostgreSQL, shared by every replica that opens the same database: the
-// MallStorage contract over the state one replica holds (postgres-held.ts). Each replica keeps a
-// memory store per mall (so the synchronous services answer from memory) plus the mall's version
-// it holds; a read catches its mall up first (postgres-catch-up.ts) and answers runAsWrite when
-// its work wrote; writes, swaps and drops are postgres-writes.ts. Calls on one mall run one at a
-// time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer; after it, the sandbox hears of
-// the malls this replica holds that another replica dropped, to forget them. With announced
-// versions (mall-versions.ts, in Redis), a read whose mall this replica holds at the announced
-// version or later answers from memory without a database round trip. Not here: which calls
-// write or how a mall starts (the sandbox, which answers from these stores, decides).
+// The sandbox malls on PostgreSQL, shared by every replica on the same database: the MallStorage
+// contract over the state one replica holds (postgres-held.ts). A read catches its mall up first
+// (postgres-catch-up.ts, which skips the database for a mall held at its announced version) and
+// answers runAsWrite when its work wrote; writes, swaps and drops are postgres-writes.ts; calls on
+// one mall take turns in a replica. Upkeep (postgres-upkeep.ts) runs on a timer, then the sandbox
+// hears of held malls another replica dropped. Which calls write is the sandbox's.
 import { oneAtATime } from '../support/one-at-a-time.js';
 import { type MallStorage, runAsWrite } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
