@@ -2,7 +2,7 @@
 // written through to SQLite (sqlite-store.ts, as LocalRows), so a read's writes commit at once and
 // no call runs twice. Every change counts up the mall's version, so a swap or a drop asked to check
 // that the mall is still unused refuses a mall changed meanwhile. Not here: the SQL.
-import { type MallStorage, type MallVersion, runAsWrite } from './mall-storage.js';
+import { type MallStorage, runAsWrite } from './mall-storage.js';
 import {
   createMemoryStore,
   type SandboxStore,
@@ -78,11 +78,6 @@ export function localMalls(rows?: LocalRows): MallStorage {
     const mall = held.get(mallId);
     return mall?.started ? mall.store : undefined;
   };
-  const versionOf = (mall: LocalMall): MallVersion => ({
-    store: mall.store,
-    version: mall.version,
-    created: mall.created,
-  });
   for (const mallId of rows?.malls() ?? []) {
     const mall = mallOf(mallId, rows?.journal(mallId), rows?.records(mallId));
     mall.started = true;
@@ -105,7 +100,7 @@ export function localMalls(rows?: LocalRows): MallStorage {
     },
     async current(mallId) {
       const mall = held.get(mallId);
-      return mall?.started ? versionOf(mall) : undefined;
+      return mall?.started ? { store: mall.store, version: mall.version, created: mall.created } : undefined;
     },
     stage(mallId) {
       const staged = rows?.stage(mallId);

@@ -176,11 +176,11 @@ export async function catchUp(
   const named = announced && mallIds?.filter((mallId) => !missing.get(announced)?.has(mallId));
   if (announced && !session.down() && heldAsAnnounced(held, named, announced)) return;
   const columns = 'SELECT mall, version, created, rowset, floor FROM malls';
-  const rows = await (mallIds
-    ? session.query<MallRow & { mall: string }>(session.pool, `${columns} WHERE mall = ANY($1::text[])`, [
-        [...mallIds],
-      ])
-    : session.query<MallRow & { mall: string }>(session.pool, columns));
+  const rows = await session.query<MallRow & { mall: string }>(
+    session.pool,
+    mallIds ? `${columns} WHERE mall = ANY($1::text[])` : columns,
+    mallIds ? [[...mallIds]] : [],
+  );
   const inDatabase = new Set(rows.map((row) => row.mall));
   if (announced && mallIds) {
     const lacking = mallIds.filter((mallId) => !inDatabase.has(mallId) && !announced.has(mallId));

@@ -66,6 +66,8 @@ export async function openPostgresMalls(
   const retentionMs = options.tombstoneRetentionMs ?? defaults.tombstoneRetentionMs;
   const upkeepEveryMs = options.upkeepEveryMs ?? defaults.upkeepEveryMs;
   const upkeepNow = () => upkeep(state, retentionMs);
+  const mallsOf = async (text: string, values?: unknown[]) =>
+    (await session.query<{ mall: string }>(session.pool, text, values)).map((row) => row.mall);
   const timer =
     upkeepEveryMs > 0 ? setInterval(() => void upkeepNow().catch(() => {}), upkeepEveryMs) : undefined;
   timer?.unref();
@@ -90,19 +92,13 @@ export async function openPostgresMalls(
       }),
     stage: (mallId) => stage(state, mallId),
     catchUp: (mallIds, hooks) => catchUp(state, mallIds, hooks),
-    mallIds: async () =>
-      (await session.query<{ mall: string }>(session.pool, 'SELECT mall FROM malls ORDER BY mall')).map(
-        (row) => row.mall,
-      ),
+    mallIds: () => mallsOf('SELECT mall FROM malls ORDER BY mall'),
     // One probe of the records' primary key (rowset, tbl, …) per mall.
-    mallsHolding: async (table) =>
-      (
-        await session.query<{ mall: string }>(
-          session.pool,
-          'SELECT m.mall FROM malls m WHERE EXISTS (SELECT 1 FROM mall_records r WHERE r.rowset = m.rowset AND r.tbl = $1 AND r.value IS NOT NULL) ORDER BY m.mall',
-          [table],
-        )
-      ).map((row) => row.mall),
+    mallsHolding: (table) =>
+      mallsOf(
+        'SELECT m.mall FROM malls m WHERE EXISTS (SELECT 1 FROM mall_records r WHERE r.rowset = m.rowset AND r.tbl = $1 AND r.value IS NOT NULL) ORDER BY m.mall',
+        [table],
+      ),
     drop: (mallId, stillUnused) => drop(state, mallId, stillUnused),
     purge: upkeepNow,
     observeGone(listener) {

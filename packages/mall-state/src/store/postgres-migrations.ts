@@ -9,22 +9,17 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
 /** The migrations shipped with the package (`packages/mall-state/migrations`). */
-export const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
+const dir = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
 /** The advisory lock key of the migration run (any constant; the same in every replica). */
 const migrationLock = 7_302_214_022;
 
-/** The migration files of `dir`, in the order they apply. */
-async function migrationFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name)).sort();
-}
-
 /**
- * Applies the migrations of `dir` the database has not seen yet, under the migration lock.
+ * Applies the migrations the database has not seen yet, in name order, under the migration lock.
  * @returns the names of the migrations this call applied (none when the schema was current).
  */
-export async function migrate(pool: pg.Pool, dir: string = migrationsDir): Promise<string[]> {
-  const files = await migrationFiles(dir);
+export async function migrate(pool: pg.Pool): Promise<string[]> {
+  const files = (await readdir(dir)).filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name)).sort();
   const client = await pool.connect();
   let failed: Error | undefined;
   try {
