@@ -126,9 +126,8 @@ export function createFaultRules(): FaultRules {
     async clear(mallId) {
       const rules = byMall.get(mallId) ?? [];
       for (const rule of rules) calls.delete(rule.id);
-      const cleared = rules.length;
       byMall.delete(mallId);
-      return cleared;
+      return rules.length;
     },
     async take(mallId, target) {
       const rules = byMall.get(mallId);

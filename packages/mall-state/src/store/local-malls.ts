@@ -53,12 +53,13 @@ export function localMalls(rows?: LocalRows): MallStorage {
   const mallOf = (
     mallId: string,
     journal: StoreJournal | undefined,
+    started: boolean,
     records: Iterable<[StoreTable, string, StoredRecord]> = [],
   ): LocalMall => {
     const mall: LocalMall = {
       version: 0,
       created: ++generation,
-      started: false,
+      started,
       store: createMemoryStore(journal, records, (table) => {
         mall.version++;
         changed?.(mallId, table);
@@ -69,7 +70,7 @@ export function localMalls(rows?: LocalRows): MallStorage {
   const opened = (mallId: string): LocalMall => {
     let mall = held.get(mallId);
     if (!mall) {
-      mall = mallOf(mallId, rows?.journal(mallId));
+      mall = mallOf(mallId, rows?.journal(mallId), false);
       held.set(mallId, mall);
     }
     return mall;
@@ -78,11 +79,8 @@ export function localMalls(rows?: LocalRows): MallStorage {
     const mall = held.get(mallId);
     return mall?.started ? mall.store : undefined;
   };
-  for (const mallId of rows?.malls() ?? []) {
-    const mall = mallOf(mallId, rows?.journal(mallId), rows?.records(mallId));
-    mall.started = true;
-    held.set(mallId, mall);
-  }
+  for (const mallId of rows?.malls() ?? [])
+    held.set(mallId, mallOf(mallId, rows?.journal(mallId), true, rows?.records(mallId)));
 
   return {
     open: (mallId) => opened(mallId).store,
@@ -104,8 +102,7 @@ export function localMalls(rows?: LocalRows): MallStorage {
     },
     stage(mallId) {
       const staged = rows?.stage(mallId);
-      const next = mallOf(mallId, staged?.journal);
-      next.started = true;
+      const next = mallOf(mallId, staged?.journal, true);
       return {
         store: next.store,
         async swap(expected, swapped) {
