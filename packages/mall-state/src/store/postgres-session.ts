@@ -1,8 +1,7 @@
-// The sandbox's connection pool to PostgreSQL and the one way its statements run: a statement
-// that fails (the database cannot be reached or refused it) is a StoreUnavailableError, the
-// outage is logged once when it starts and once when it ends, and the pool reconnects by itself.
-// `pg` is loaded only here, when a PostgreSQL URL is given. Not here: what the statements are
-// (postgres-malls.ts, postgres-upkeep.ts, postgres-migrations.ts).
+// The sandbox's connection pool to PostgreSQL and the one way its statements run: a statement that
+// fails (the database cannot be reached or refused it) is a StoreUnavailableError, the outage is
+// logged once when it starts and once when it ends, and the pool reconnects by itself. `pg` is
+// loaded only here, when a PostgreSQL URL is given. Not here: what the statements are.
 import type pg from 'pg';
 import { StoreUnavailableError } from '../malls/store-unavailable.js';
 import { loadPeer } from '../support/optional-peer.js';
