@@ -49,7 +49,7 @@ export async function openPostgresMalls(
 ): Promise<PostgresMalls> {
   const session = await openPostgresSession(url, options.log ?? ((message) => console.error(message)));
   try {
-    await migrate(session.pool);
+    await migrate(session);
   } catch (error) {
     await session.pool.end();
     throw error;
