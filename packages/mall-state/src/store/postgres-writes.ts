@@ -146,14 +146,16 @@ export async function drop(
   const { query } = session;
   const gone = await state.serially(mallId, () =>
     session.transaction(async (client) => {
-      // With a version above the mall's last: a replica holding the mall asks the database again.
-      const [row] = await query<{ rowset: string; version: string }>(
+      const [row] = await query<{ rowset: string }>(
         client,
-        "SELECT rowset, nextval('mall_versions') AS version FROM malls WHERE mall = $1 FOR UPDATE",
+        'SELECT rowset FROM malls WHERE mall = $1 FOR UPDATE',
         [mallId],
       );
       if ((stillUnused && !(await stillUnused())) || !row) return undefined;
-      const version = Number(row.version);
+      // Taken once the row is locked, so it is above the mall's last: a replica holding the mall
+      // asks the database again.
+      const [next] = await query<{ version: string }>(client, "SELECT nextval('mall_versions') AS version");
+      const version = Number(next?.version);
       await versions?.raise(mallId, version);
       await query(
         client,
