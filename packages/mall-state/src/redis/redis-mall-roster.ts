@@ -9,10 +9,7 @@
 // lock; a later one finds it gone. Adopting the store's malls at start keeps the set's last uses,
 // so a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (sent
 // with a request's rate-limit decision); a read of a mall this replica marked less than a sixtieth
-// of the idle expiry ago sends no mark: its use is marked, as of its last such read, once that time
-// has passed (a mall dropped meanwhile stays dropped, as those reads answered before the drop; a
-// late mark no later than the set's last use changes nothing, so it never fails a drop that found
-// the mall idle). A write always sends its mark before its work.
+// of the idle expiry ago sends no mark then, but later (`markOwed`). A write always marks before its work.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import { clockKey } from './redis-clock-offsets.js';
