@@ -1,12 +1,9 @@
-// The offsets of the malls' clocks in Redis, one key per mall (`<prefix>cached:clock:<id>`), so a
-// clock moved on one replica is the clock of every replica; moving forward is one INCRBYFLOAT, so
-// two replicas advancing at once both count. An offset is read on every request but changes only
-// when a test moves the clock, so replicas keep a copy Redis invalidates (redis-read-cache.ts): a
-// request whose mall's offset this replica holds asks Redis nothing. Loading an offset is one
-// script that also reads Redis's clock (TIME), so the store knows how far Redis's clock runs ahead
-// of this process's (`skewMs`) at no extra round trip; an offset is loaded again when that was
-// last measured over `skewEveryMs` ago, so the malls' clocks of every replica follow Redis's one
-// clock, not each replica's own. What reads them per request is malls/mall-clocks.ts.
+// The offsets of the malls' clocks in Redis, one key per mall (`<prefix>cached:clock:<id>`), shared
+// by replicas; moving forward is one INCRBYFLOAT, so two replicas advancing at once both count.
+// Offsets change rarely, so replicas keep a copy Redis invalidates (redis-read-cache.ts). Loading
+// one also reads Redis's TIME (one script), so the store knows how far Redis's clock runs ahead
+// (`skewMs`) at no extra round trip; an offset is loaded again after `skewEveryMs`, so the malls of
+// every replica follow Redis's one clock.
 import type { Result } from 'ioredis';
 import type { ClockOffsetStore } from '../malls/mall-clocks.js';
 import { cachedKey, type SharedRedis } from './redis-connection.js';

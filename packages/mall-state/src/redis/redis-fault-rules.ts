@@ -1,14 +1,10 @@
-// Fault rules in Redis, shared by every replica: per mall one hash (`<prefix>cached:faults:<id>`)
-// holding each rule by id (`rule:<id>`) and the calls left of each counted rule (`left:<id>`), ids
-// from one deployment-wide sequence. Every request reads its mall's rules, and they change only when
-// a test changes them or a counted rule fires, so replicas keep a copy Redis invalidates
-// (redis-read-cache.ts): a request at a mall without rules, or whose rules this replica holds,
-// asks Redis nothing. Using up a call is one HINCRBY: of the replicas taking the last call of a
-// "next N calls" rule only one gets it, so the rule fires N times in total; a replica that finds
-// the count gone below zero removes the rule and looks at the next one. A profile's calls are
-// numbered by one HINCRBY too, in a hash of their own (`<prefix>mall:<id>:fault-calls`, outside
-// the cached keys, so numbering a call does not make every replica load the rules again; a mall's
-// drop takes it with the mall's other keys).
+// Fault rules in Redis, shared by replicas: per mall one hash (`<prefix>cached:faults:<id>`) of each
+// rule (`rule:<id>`) and the calls left of each counted rule (`left:<id>`), ids from one sequence.
+// Every request reads its mall's rules, which change rarely, so replicas keep a copy Redis
+// invalidates (redis-read-cache.ts). Using up a call is one HINCRBY, so a "next N calls" rule fires
+// N times in total; a replica that finds the count below zero removes the rule and tries the next.
+// A profile's calls are numbered in a hash of their own (`<prefix>mall:<id>:fault-calls`), outside
+// the cached keys so that numbering a call does not invalidate every replica's copy.
 import {
   type FaultRule,
   type FaultRules,
