@@ -134,6 +134,13 @@ function causeOf(error: unknown): string {
 export const cachedKey = (shared: SharedRedis, kind: string, id: string): string =>
   `${cachedPrefix(shared.prefix)}${kind}:${id}`;
 
+/** Runs a change of `key` (a key replicas keep copies of), forgetting this process's copy as it is sent. */
+export const changeCached = <T>(shared: SharedRedis, key: string, write: (key: string) => Promise<T>) =>
+  shared.run(() => {
+    shared.cache.forget(key);
+    return write(key);
+  });
+
 /** The key prefix of one mall's state: `<prefix>mall:<mallId>:`. */
 export const mallKey = (shared: SharedRedis, mallId: string): string => `${shared.prefix}mall:${mallId}:`;
 

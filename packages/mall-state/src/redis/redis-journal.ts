@@ -128,7 +128,8 @@ interface Pending {
   readonly list: string;
   readonly entry: string;
   readonly bytes: number;
-  readonly settle: { resolve: () => void; reject: (error: unknown) => void };
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
 }
 
 /** Creates the journal over the shared connection, bounded per mall and overall as `limits` say. */
@@ -164,10 +165,10 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
         .run((client) => client.mallJournalRecord(...args))
         .then(
           () => {
-            for (const { settle } of part) settle.resolve();
+            for (const { resolve } of part) resolve();
           },
           (error: unknown) => {
-            for (const { settle } of part) settle.reject(error);
+            for (const { reject } of part) reject(error);
           },
         )
         .finally(() => {
@@ -181,9 +182,9 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
       const [list = ''] = keys(mallId);
-      const entry = JSON.stringify(entryOf(0, kept.input, kept.queryText));
+      const entry = JSON.stringify(entryOf(0, kept.input, kept.queryText, input.query));
       return new Promise<void>((resolve, reject) => {
-        waiting.push({ list, entry, bytes: kept.bytes, settle: { resolve, reject } });
+        waiting.push({ list, entry, bytes: kept.bytes, resolve, reject });
         if (waiting.length >= maxBatch) send();
         else if (underWay === 0) later();
       });
