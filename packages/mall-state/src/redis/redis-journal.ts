@@ -1,21 +1,17 @@
 // The request journals in Redis, shared by every replica: per mall a list of entries in arrival
 // order (`<prefix>mall:<id>:journal`) and the estimated bytes it holds (`…:journal:bytes`), plus
 // the bytes of every journal (`<prefix>journal:bytes`) and a sorted set of the journals by the
-// number of their oldest entry (`<prefix>journal:malls`). One Lua script appends entries, each with
-// the next number of a deployment-wide sequence, and after each drops its mall's oldest entries past
-// the entry and byte bounds, then, while every journal together holds more than the overall bytes,
-// the oldest entry of any mall (the mall whose oldest entry is oldest goes first) — atomically, so
-// the journal of a mall lists every call whichever replica took it, in order, and the bounds hold
-// for the deployment. Entries are redacted before they are stored. The entries a replica records
-// while one event-loop turn's I/O is handled go to Redis together, as one call of the script (a
-// group commit, sent from `setImmediate` and written at once, not auto-pipelined: `directCommands`
-// of redis-connection.ts), and while a call is under way the entries recorded meanwhile wait for
-// its answer and go together in the next call (under load each call carries what arrived during
-// the previous one's round trip): each caller's promise settles when the whole call does, so every
-// entry is committed before its request is answered, and a failed call fails every one of them;
-// reading or clearing a journal sends the entries waiting first, so it sees them in order.
-// Both scripts are ioredis commands (`defineCommand`): sent by SHA-1 (EVALSHA), their text only
-// when Redis does not hold it yet.
+// number of their oldest entry (`<prefix>journal:malls`). One Lua script appends entries numbered
+// from a deployment-wide sequence and drops the oldest past the mall's bounds, then the oldest of
+// any mall while all together pass the overall bytes — atomically, so a mall's journal lists every
+// call whichever replica took it, in order, and the bounds hold for the deployment. Entries are
+// redacted before they are stored. A group commit: the entries recorded while one event-loop turn's
+// I/O is handled go as one call of the script (sent from `setImmediate`, written at once: see
+// redis-connection.ts), and while a call is under way the entries recorded meanwhile wait for its
+// answer and go together in the next call. Each caller's promise settles when its call does, so
+// every entry is committed before its request is answered and a failed call fails all of them;
+// reading or clearing a journal sends the waiting entries first, so it sees them in order. Both
+// scripts are ioredis commands (`defineCommand`): sent by SHA-1, their text only when Redis lacks it.
 import type { Result } from 'ioredis';
 import {
   defaultJournalLimits,
