@@ -98,19 +98,8 @@ declare module 'ioredis' {
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
     /** {@link adoptScript}. */
     mallRosterAdopt(roster: string, now: string, ...mallIds: string[]): Result<number, Context>;
-    /** {@link claimScript}: 1 when the mall was still unused (its keys are gone now). */
-    mallRosterClaim(
-      roster: string,
-      list: string,
-      bytes: string,
-      total: string,
-      journals: string,
-      clock: string,
-      faults: string,
-      mallId: string,
-      lastUse: string,
-      glob: string,
-    ): Result<number, Context>;
+    /** {@link claimScript} (its seven keys, then its three arguments): 1 when the mall was still unused. */
+    mallRosterClaim(...keysThenArgs: string[]): Result<number, Context>;
     /** {@link removeUnusedScript}: 1 when the mall was removed. */
     mallRosterRemoveUnused(roster: string, mallId: string, lastUse: string): Result<number, Context>;
   }
