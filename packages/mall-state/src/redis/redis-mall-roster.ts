@@ -105,9 +105,6 @@ declare module 'ioredis' {
   }
 }
 
-/** The share of the idle expiry a read's mark may wait for (see the header). */
-const readMarkShare = 1 / 60;
-
 /** What a read whose mark waits answers: its mall is on the roster. */
 const listedAlready: Promise<boolean> = Promise.resolve(true);
 
@@ -142,7 +139,7 @@ export function redisMallRoster(
   // whose reads it let through unmarked since, with the time of the last such read: their use is
   // marked, as of that read, when `readMarkMs` has passed.
   const clock = now ?? (() => performance.now());
-  const readMarkMs = idleMs * readMarkShare;
+  const readMarkMs = idleMs / 60; // how long a read's mark may wait (see the header)
   const markedAt = new Map<string, number>();
   const owed = new Map<string, number>();
   const forgetOldMarks = () => {
