@@ -72,20 +72,16 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
     if (down) log('the shared state store (Redis) is available again');
     down = false;
   });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('Redis did not answer in time')),
-        options.connectTimeoutMs ?? 10_000,
-      );
-      client.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
+  const connected = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), options.connectTimeoutMs ?? 10_000);
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
     });
-  } catch (error) {
+  });
+  if (!connected) {
     client.disconnect();
-    throw new Error(`cannot reach Redis for the shared state: ${(error as Error).message}`);
+    throw new Error('cannot reach Redis for the shared state: Redis did not answer in time');
   }
   const prefix = options.prefix ?? 'mall-api-mock:';
   const cache = await openReadCache(options.url, prefix, log);
