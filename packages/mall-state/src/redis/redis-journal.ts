@@ -131,7 +131,6 @@ interface Pending {
 /** Creates the journal over the shared connection, bounded per mall and overall as `limits` say. */
 export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): Journal {
   const { entries: maxEntries, mallBytes, bytes: maxBytes } = { ...defaultJournalLimits, ...limits };
-  const keys = (mallId: string) => redisJournalKeys(shared, mallId);
   const sequence = `${shared.prefix}journal:sequence`;
   const [, , total, journals] = redisJournalKeys(shared, '');
   shared.client.defineCommand('mallJournalRecord', { lua: recordScript });
@@ -177,7 +176,7 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
   return {
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
-      const [list = ''] = keys(mallId);
+      const [list] = redisJournalKeys(shared, mallId);
       const entry = JSON.stringify(entryOf(0, kept.input, kept.queryText, input.query));
       return new Promise<void>((resolve, reject) => {
         waiting.push({ list, entry, bytes: kept.bytes, resolve, reject });
@@ -188,7 +187,7 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
     entries: (mallId, filter = {}) => {
       send();
       return shared.run(async (client) => {
-        const [list = ''] = keys(mallId);
+        const [list] = redisJournalKeys(shared, mallId);
         const items = await client.lrange(list, 0, -1);
         return items.map(storedEntry).filter((entry) => matchesFilter(entry, filter));
       });
@@ -196,7 +195,7 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
     clear: (mallId) => {
       send();
       return shared.run(async (client) => {
-        const [list = '', bytes = ''] = keys(mallId);
+        const [list, bytes] = redisJournalKeys(shared, mallId);
         return Number(await client.mallJournalClear(list, bytes, total, journals));
       });
     },
