@@ -1,6 +1,6 @@
 // The per-mall state besides clocks and data (journal, fault rules, roster, rate-limit buckets) as
 // one set of stores, in this process's memory (memory-mall-stores.ts) or Redis shared by replicas
-// (redis/redis-mall-stores.ts), treated alike. The interface only; what a drop clears is the mock's.
+// (redis/redis-state.ts), treated alike. The interface only; what a drop clears is the mock's.
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import type { FaultRules } from './fault-rules.js';
 import type { Journal } from './journal.js';

@@ -6,7 +6,7 @@
 // every replica follow Redis's one clock.
 import type { Result } from 'ioredis';
 import type { ClockOffsetStore } from '../malls/mall-clocks.js';
-import { cachedKey, type SharedRedis } from './redis-connection.js';
+import { cachedKey, changeCached, type SharedRedis } from './redis-connection.js';
 
 /** KEYS: the mall's clock. Gives its offset (or false), then Redis's TIME (seconds, microseconds). */
 const offsetAndTimeScript = `
@@ -28,7 +28,6 @@ export const clockKey = (shared: SharedRedis, mallId: string): string => cachedK
 
 /** Creates the offset store over the shared connection. */
 export function redisClockOffsets(shared: SharedRedis): ClockOffsetStore {
-  const { cache } = shared;
   shared.client.defineCommand('mallClockOffsetAndTime', { numberOfKeys: 1, lua: offsetAndTimeScript });
   let skewMs = 0;
   let measuredAt = Number.NEGATIVE_INFINITY;
@@ -41,18 +40,13 @@ export function redisClockOffsets(shared: SharedRedis): ClockOffsetStore {
       skewMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (sent + measuredAt) / 2;
       return Number(offset ?? 0);
     });
-  /** Runs a change of a mall's offset, forgetting this process's copy as it is sent. */
   const change = <T>(mallId: string, write: (key: string) => Promise<T>) =>
-    shared.run(() => {
-      const key = clockKey(shared, mallId);
-      cache.forget(key);
-      return write(key);
-    });
+    changeCached(shared, clockKey(shared, mallId), write);
   return {
     get(mallId) {
       const key = clockKey(shared, mallId);
-      if (Date.now() - measuredAt > skewEveryMs) cache.forget(key);
-      return cache.read(key, () => load(key));
+      if (Date.now() - measuredAt > skewEveryMs) shared.cache.forget(key);
+      return shared.cache.read(key, () => load(key));
     },
     add: (mallId, ms) => change(mallId, async (key) => Number(await shared.client.incrbyfloat(key, ms))),
     put: (mallId, offsetMs) => change(mallId, async (key) => void (await shared.client.set(key, offsetMs))),

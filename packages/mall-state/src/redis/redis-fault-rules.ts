@@ -12,7 +12,7 @@ import {
   faultApplies,
   numbersCalls,
 } from '../malls/fault-rules.js';
-import { cachedKey, mallKey, type SharedRedis } from './redis-connection.js';
+import { cachedKey, changeCached, mallKey, type SharedRedis } from './redis-connection.js';
 
 type StoredRule = Omit<FaultRule, 'remaining'> & { readonly counted: boolean };
 
@@ -34,19 +34,13 @@ function rulesOf(fields: Record<string, string>): FaultRule[] {
 
 /** Creates the rules over the shared connection. */
 export function redisFaultRules(shared: SharedRedis): FaultRules {
-  const { cache } = shared;
   const sequence = `${shared.prefix}faults:sequence`;
   const load = (mallId: string) => {
     const key = faultsKey(shared, mallId);
-    return cache.read(key, () => shared.run(async (client) => rulesOf(await client.hgetall(key))));
+    return shared.cache.read(key, () => shared.run(async (client) => rulesOf(await client.hgetall(key))));
   };
-  /** Runs a change of a mall's rules, forgetting this process's copy as it is sent. */
   const change = <T>(mallId: string, write: (key: string) => Promise<T>) =>
-    shared.run(() => {
-      const key = faultsKey(shared, mallId);
-      cache.forget(key);
-      return write(key);
-    });
+    changeCached(shared, faultsKey(shared, mallId), write);
   const callsKey = (mallId: string) => `${mallKey(shared, mallId)}fault-calls`;
   const remove = (mallId: string, id: number) =>
     change(mallId, async (key) => {

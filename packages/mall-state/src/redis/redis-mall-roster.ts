@@ -98,26 +98,12 @@ declare module 'ioredis' {
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
     /** {@link adoptScript}. */
     mallRosterAdopt(roster: string, now: string, ...mallIds: string[]): Result<number, Context>;
-    /** {@link claimScript}: 1 when the mall was still unused (its keys are gone now). */
-    mallRosterClaim(
-      roster: string,
-      list: string,
-      bytes: string,
-      total: string,
-      journals: string,
-      clock: string,
-      faults: string,
-      mallId: string,
-      lastUse: string,
-      glob: string,
-    ): Result<number, Context>;
+    /** {@link claimScript} (its seven keys, then its three arguments): 1 when the mall was still unused. */
+    mallRosterClaim(...keysThenArgs: string[]): Result<number, Context>;
     /** {@link removeUnusedScript}: 1 when the mall was removed. */
     mallRosterRemoveUnused(roster: string, mallId: string, lastUse: string): Result<number, Context>;
   }
 }
-
-/** The share of the idle expiry a read's mark may wait for (see the header). */
-const readMarkShare = 1 / 60;
 
 /** What a read whose mark waits answers: its mall is on the roster. */
 const listedAlready: Promise<boolean> = Promise.resolve(true);
@@ -153,7 +139,7 @@ export function redisMallRoster(
   // whose reads it let through unmarked since, with the time of the last such read: their use is
   // marked, as of that read, when `readMarkMs` has passed.
   const clock = now ?? (() => performance.now());
-  const readMarkMs = idleMs * readMarkShare;
+  const readMarkMs = idleMs / 60; // how long a read's mark may wait (see the header)
   const markedAt = new Map<string, number>();
   const owed = new Map<string, number>();
   const forgetOldMarks = () => {
