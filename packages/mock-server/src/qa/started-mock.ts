@@ -4,6 +4,7 @@
 // mall, the control client, the receiver of the malls' events when one was opened, and `close`.
 // Everything here speaks HTTP; nothing starts a server.
 
+import { basicAuthorization, buildAuthorizeUrl } from '@mall-api/auth';
 import type { ApiName } from '@mall-api/spec-model';
 import { mallPathPrefix } from '../http/mall-address.js';
 import type { TokenResponseBody } from '../oauth/authority-state.js';
@@ -63,22 +64,22 @@ export function startedMock(served: {
       },
     },
     async token(mallId, scopes = served.scopes) {
+      const { clientId, clientSecret } = demoOAuthClient;
       const base = mallUrl('admin', mallId);
-      const authorize = new URL(`${base}/api/v2/oauth/authorize`);
-      authorize.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: demoOAuthClient.clientId,
+      const authorize = buildAuthorizeUrl({
+        mallBaseUrl: base,
+        clientId,
+        redirectUri,
+        scopes,
         state: 'start-mock',
-        redirect_uri: redirectUri,
-        scope: scopes.join(','),
-      }).toString();
-      const redirect = await fetch(authorize, { redirect: 'manual' });
+      });
+      const redirect = await fetch(authorize.url, { redirect: 'manual' });
       const code = new URL(redirect.headers.get('location') ?? '', redirectUri).searchParams.get('code');
       if (!code) throw new Error(`the mock did not issue a code (${redirect.status})`);
       const response = await fetch(`${base}/api/v2/oauth/token`, {
         method: 'POST',
         headers: {
-          authorization: `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`,
+          authorization: basicAuthorization(clientId, clientSecret),
           'content-type': 'application/x-www-form-urlencoded',
         },
         body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
@@ -86,10 +87,7 @@ export function startedMock(served: {
       if (!response.ok) throw new Error(`the token exchange failed with ${response.status}`);
       return (await response.json()) as TokenResponseBody;
     },
-    control: createControlClient(
-      anyUrl,
-      served.controlToken === undefined ? {} : { token: served.controlToken },
-    ),
+    control: createControlClient(anyUrl, { token: served.controlToken }),
     events: served.events ?? noReceiver,
     close: served.close,
   };
