@@ -154,7 +154,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       );
       if (upstream.status === 200)
         options.recorder?.observe(mallReached(reached), operation, parsed, {
-          ...(reached.route ? { path: reached.route.pathParameters } : {}),
+          path: reached.route?.pathParameters,
           query: reached.query,
         });
     }

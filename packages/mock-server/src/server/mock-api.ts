@@ -123,7 +123,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   }
   const sources: CredentialSources = {
     basic: createBasicGuard(options.credentials ?? api.demoCredentials),
-    ...(options.authority ? { authority: options.authority } : {}),
+    authority: options.authority,
   };
   const malls = options.malls ?? (await createMockMalls());
   const sandbox = options.sandbox ?? malls.sandbox;
@@ -140,10 +140,10 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(
       faults(malls.faults, malls.touch, {
         maxDelayMs: delayBound(await loadSpec('control')),
-        ...(options.faultSleep ? { sleep: options.faultSleep } : {}),
+        sleep: options.faultSleep,
       }),
     )
-    .end(losingAnswers(answer({ runtime, ...(sandbox ? { sandbox } : {}) })));
+    .end(losingAnswers(answer({ runtime, sandbox })));
   const oauth =
     profile.servesOAuth && options.authority
       ? pipeline<Metered>()

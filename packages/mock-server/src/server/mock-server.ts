@@ -94,8 +94,8 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       ? undefined
       : await createMockMalls({
           clocks,
-          ...(sandbox ? { sandbox } : {}),
-          ...(authority ? { revokeGrants: (mallId: string) => authority.revokeMall(mallId) } : {}),
+          sandbox,
+          revokeGrants: authority && ((mallId: string) => authority.revokeMall(mallId)),
         });
     mock = await createMockApi(options.api, {
       ...rest,
@@ -103,7 +103,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       compiled,
       specs,
       malls: options.malls ?? (ownMalls as MockMalls),
-      ...(sandbox && options.malls ? { sandbox } : {}),
+      sandbox,
     });
   } catch (error) {
     ownMalls?.close();
@@ -237,7 +237,7 @@ async function openRedis(
     );
   }
   const connection = typeof redis === 'string' ? { url: redis } : redis;
-  const state = await module.openRedisState({ ...connection, ...(log ? { log } : {}) }, journal);
+  const state = await module.openRedisState({ ...connection, log }, journal);
   return Object.assign(state, {
     oauthStore: (clocks: MallClocks) => oauth.redisOAuthStore(state.connection, clocks),
   });
@@ -305,7 +305,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         apps: [demoOAuthApp(oauth)],
         settings: oauth,
         clock: (mallId) => clocks.now(mallId),
-        ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
+        store: redisState?.oauthStore(clocks),
       });
     const admin = apis.get('admin') as CompiledApi;
     ({ sandbox, own: ownSandbox } = await sandboxOf(options.sandbox, (choice) =>
@@ -337,12 +337,12 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
-      ...(sandbox ? { sandbox } : {}),
-      ...(events ? { events } : {}),
-      ...(options.mallLimits ? { limits: options.mallLimits } : {}),
-      ...(options.expiryClock ? { now: options.expiryClock } : {}),
-      ...(options.journalLimits ? { journal: options.journalLimits } : {}),
-      ...(redisState ? { stores: redisState.stores } : {}),
+      sandbox,
+      events,
+      limits: options.mallLimits,
+      now: options.expiryClock,
+      journal: options.journalLimits,
+      stores: redisState?.stores,
     });
   } catch (error) {
     await events?.close();
@@ -375,7 +375,6 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   } = options;
   try {
     for (const api of served) {
-      const port = options.ports?.[api];
       mocks.push(
         await startMockServer({
           ...shared,
@@ -386,7 +385,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
           malls,
           health,
           metrics,
-          ...(port !== undefined ? { port } : {}),
+          port: options.ports?.[api],
         }),
       );
     }

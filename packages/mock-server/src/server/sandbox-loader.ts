@@ -61,15 +61,12 @@ export async function loadSandbox(
   const { store = 'memory' } = options;
   return sandbox.createSandboxMalls({
     newMall: options.seed === undefined ? 'empty' : { seed: options.seed },
-    ...(options.fixtures ? { fixtures: options.fixtures } : {}),
-    ...(options.mall ? { mall: options.mall } : {}),
+    fixtures: options.fixtures,
+    mall: options.mall,
     clockFor: (mallId) => () => clocks.now(mallId),
     malls: [defaultMallId],
     requestRules: (operationId, body) => admin.bodyRules(operationId)(body),
     specs,
-    storage: await openStorage(store, {
-      ...(options.log ? { log: options.log } : {}),
-      ...(versions ? { versions } : {}),
-    }),
+    storage: await openStorage(store, { log: options.log, versions }),
   });
 }
