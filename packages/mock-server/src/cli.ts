@@ -1,12 +1,9 @@
 #!/usr/bin/env node
-// `mall-api-mock`: serves the mock APIs from one process, stateful by default (sandbox malls, each
-// mall id its own, created on first use from seed 1), every API on its port with one OAuth
-// authority. Every option also comes from a `MALL_API_MOCK_*` variable (`--help` lists them). It
-// prints each URL and the demo credentials, logs requests as text or JSON, and on SIGTERM or SIGINT
-// lets requests in flight finish and exits 0. A usage mistake exits 2, a failed start 1; shared
-// stores not answering yet are waited for (store-standby.ts). `--workers N` forks N workers on the
-// same ports (worker-supervisor.ts). Subcommands: `proxy` (proxy/proxy-cli.ts), `coverage`
-// (qa/coverage-cli.ts).
+// `mall-api-mock`: serves the mock APIs from one process (or `--workers N`: worker-supervisor.ts),
+// stateful by default, every API on its port with one OAuth authority; every option also comes from
+// a `MALL_API_MOCK_*` variable. On SIGTERM or SIGINT it lets requests in flight finish and exits 0; a
+// usage mistake exits 2, a failed start 1; shared stores not answering yet are waited for
+// (store-standby.ts). Subcommands: `proxy` (proxy/proxy-cli.ts), `coverage` (qa/coverage-cli.ts).
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

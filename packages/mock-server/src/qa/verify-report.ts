@@ -1,9 +1,6 @@
-// What a failed `verify` says: how many requests matched against how many were expected, then the
-// few received requests closest to the expectation (most filter fields alike, latest first), each
-// with the fields that differ, never the whole journal; or, for the duplicates form, how many
-// duplicate creates were found against how many expected, then the first few requests created
-// more than once, each with the journal entries of its creates; or, for the deliveries form, how
-// many deliveries matched against how many expected, then the mall's latest few deliveries.
+// What a failed `verify` says: how many matched against how many were expected, then the few
+// received requests closest to the expectation (or the requests created more than once, or the
+// mall's latest deliveries), never the whole journal.
 import type { JournalEntry, JournalFilter } from '@mall-api/mall-state';
 
 /** How many of the closest entries a failure lists. */

@@ -1,11 +1,8 @@
 // Opens the stateful sandbox (`@mall-api/sandbox`) for the mocks, loading the optional package only
-// here, in sandbox mode, so the plain mock runs without it installed, over the storage of its
-// malls' records that `@mall-api/mall-state` opens here (memory, SQLite or PostgreSQL, as the
-// options choose; the sandbox takes it over and closes it). The sandbox's malls follow
-// the mocks' per-mall clocks, refuse fixtures by the body rules of the compiled admin API (the
-// same the front layer applies), check fixtures, snapshots and records against the spec models
-// the mocks serve (never the shipped bundles behind their back), and the demo mall exists from the
-// start (the collection lists the malls that exist).
+// here, so the plain mock runs without it, over the storage mall-state opens (memory, SQLite or
+// PostgreSQL; the sandbox closes it). Its malls follow the mocks' per-mall clocks, refuse fixtures by
+// the compiled admin API's body rules and check data against the spec models the mocks serve (never
+// the shipped bundles behind their back); the demo mall exists from the start.
 import {
   type MallClocks,
   openStorage,

@@ -1,13 +1,8 @@
-// Rules a JSON Schema cannot express about one parameter alone, read from the spec so each API
-// states them once (specs/README.md, "Extensions"): `x-mutually-exclusive` pairs on the operation,
-// `x-not-less-than: {field}` on the upper bound of a range or period (numbers or dates; the same
-// extension the body rules read), `x-max-values-per-key: {maximum}` on a `key:value` comma list,
-// `x-requires-one-of` on a comma list (`{ value: [parameters] }`: with that value, one of those
-// parameters must be given), and the `attributes` of an `attribute-value` filter (`x-query`; the
-// attributes an item may name), as the spec model's `parameterRulesOf` reads them. The rules of an
-// operation are worked out once; checking a request then only looks at the parameters involved.
-// Each broken rule becomes a violation naming the parameter, and its name
-// (request-rules.ts) is told to the caller that asks.
+// Rules a JSON Schema cannot express about one parameter alone, as the spec model's
+// `parameterRulesOf` reads them (`x-mutually-exclusive`, `x-not-less-than`, `x-max-values-per-key`,
+// `x-requires-one-of`, an `attribute-value` filter's attributes). An operation's rules are worked out
+// once; checking a request then only looks at the parameters involved. Each broken rule is a
+// violation naming the parameter, with its rule name (request-rules.ts) for a caller that asks.
 import {
   hasNoParameterRules,
   type OperationEntry,
