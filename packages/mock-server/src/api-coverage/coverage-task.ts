@@ -52,13 +52,7 @@ export async function coverageTask(
   const entries = (await Promise.all(request.malls.map((mallId) => journal.entries(mallId)))).flatMap(
     (mallEntries) => mallEntries.filter((entry) => inRange(entry, from, to)),
   );
-  const report = coverageReport(specs, entries, {
-    malls: request.malls,
-    api: request.api,
-    operationIds: request.operationIds,
-    rules: request.rules,
-    minimum: request.minimum,
-  });
+  const report = coverageReport(specs, entries, request);
   const format: CoverageFormat = request.format ?? 'json';
   return {
     status: 200,

@@ -40,19 +40,14 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
   };
   return (query, broken) => {
     const violations: Violation[] = [];
-    /** Adds a violation of the rule named `rule`. */
-    const add = (rule: string, violation: Violation) => {
-      violations.push(violation);
+    /** Adds a violation of the rule named `rule` by the query parameter `name`. */
+    const add = (rule: string, name: string, message: string) => {
+      violations.push({ location: 'query', name, message });
       broken?.(rule);
     };
     for (const [a, b] of mutuallyExclusive) {
-      if (query[a] !== undefined && query[b] !== undefined) {
-        add(ruleName.mutuallyExclusive(a, b), {
-          location: 'query',
-          name: b,
-          message: `cannot be combined with ${a}`,
-        });
-      }
+      if (query[a] !== undefined && query[b] !== undefined)
+        add(ruleName.mutuallyExclusive(a, b), b, `cannot be combined with ${a}`);
     }
     for (const { upper, lower } of notLessThan) {
       const high = first(query[upper]);
@@ -60,20 +55,16 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
       if (high === undefined || low === undefined) continue;
       const [h, l] = [comparable(high), comparable(low)];
       if (Number.isFinite(h) && Number.isFinite(l) && h < l)
-        add(ruleName.notLessThan(upper), {
-          location: 'query',
-          name: upper,
-          message: `must not be less than ${lower}`,
-        });
+        add(ruleName.notLessThan(upper), upper, `must not be less than ${lower}`);
     }
     for (const { name, value, oneOf } of requiresOneOf) {
       const values = listItems(name, query[name]);
       if (values.includes(value) && !oneOf.some((other) => query[other] !== undefined))
-        add(ruleName.requiresOneOf(name, value), {
-          location: 'query',
-          name: oneOf[0] as string,
-          message: `is required with ${name}=${value}${oneOf.length > 1 ? ` (or ${oneOf.slice(1).join(', ')})` : ''}`,
-        });
+        add(
+          ruleName.requiresOneOf(name, value),
+          oneOf[0] as string,
+          `is required with ${name}=${value}${oneOf.length > 1 ? ` (or ${oneOf.slice(1).join(', ')})` : ''}`,
+        );
     }
     for (const { name, maximum: max } of maxValuesPerKey) {
       const counts = new Map<string, number>();
@@ -81,25 +72,23 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
         const key = item.split(':')[0] ?? '';
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
-      for (const [key, count] of counts) {
-        if (count > max) {
-          add(ruleName.maxValuesPerKey(name), {
-            location: 'query',
+      for (const [key, count] of counts)
+        if (count > max)
+          add(
+            ruleName.maxValuesPerKey(name),
             name,
-            message: `has ${count} values for tag key ${key}; at most ${max} are allowed`,
-          });
-        }
-      }
+            `has ${count} values for tag key ${key}; at most ${max} are allowed`,
+          );
     }
     for (const { name, attributes } of attributeFilters) {
       const items = listItems(name, query[name]);
       const unknown = items.map((item) => item.split(':')[0] ?? '').find((key) => !attributes.includes(key));
       if (unknown !== undefined)
-        add(ruleName.attributes(name), {
-          location: 'query',
+        add(
+          ruleName.attributes(name),
           name,
-          message: `names the attribute ${unknown}, which is not one of ${attributes.join(', ')}`,
-        });
+          `names the attribute ${unknown}, which is not one of ${attributes.join(', ')}`,
+        );
     }
     return violations;
   };
