@@ -31,7 +31,6 @@ export interface CompiledApi {
   readonly runtime: OperationRuntime;
   /** The API's rate limit and what it counts per (`x-rate-limit`). */
   readonly limit: ApiLimit;
-  /** Whether plain-HTTP requests are refused (`x-https-only`). */
   /** The status a plain-HTTP request is refused with (`x-https-only`); undefined when HTTP is accepted. */
   readonly httpsOnly: number | undefined;
   /** The described date versions chosen by a header, if the spec describes any (`x-api-versions`). */

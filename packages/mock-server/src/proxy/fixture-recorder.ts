@@ -43,17 +43,21 @@ interface Section {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A create operation and the `request` object of its body's schema, with that object's fields. */
+function createRequestOf(spec: SpecModel, createId: string) {
+  const create = spec.operation(createId);
+  const body = create?.bodySchema && spec.dereference(create.bodySchema);
+  const request = isJsonObject(body) && isJsonObject(body.properties) ? body.properties.request : undefined;
+  if (!create || !isJsonObject(request) || !isJsonObject(request.properties)) return undefined;
+  return { create, request, fields: request.properties };
+}
+
 /** The sections a spec's read operations feed, from the fixture format's create operations. */
 function sectionsOf(spec: SpecModel, recordSections: Readonly<Record<string, string>>): Section[] {
   return Object.entries(recordSections).flatMap(([name, createId]) => {
-    const create = spec.operation(createId);
-    const request = create?.bodySchema && spec.dereference(create.bodySchema);
-    const properties =
-      isJsonObject(request) && isJsonObject(request.properties) ? request.properties.request : undefined;
-    const requestSchema = isJsonObject(properties) ? properties : undefined;
-    const fields =
-      requestSchema && isJsonObject(requestSchema.properties) ? requestSchema.properties : undefined;
-    if (!create || !requestSchema || !fields) return [];
+    const found = createRequestOf(spec, createId);
+    if (!found) return [];
+    const { create, request: requestSchema, fields } = found;
     const item = new RegExp(`^${escapeRegExp(create.pathTemplate)}/\\{([^}/]+)\\}$`);
     const reads = spec.operations.filter(
       (o) => o.method === 'get' && (o.pathTemplate === create.pathTemplate || item.test(o.pathTemplate)),
@@ -95,13 +99,12 @@ function placementKindsOf(
   ids: readonly string[],
 ): PlacementKind[] {
   return Object.entries(placementTargets).flatMap(([field, createId]) => {
-    const create = spec.operation(createId);
-    const body = create?.bodySchema && spec.dereference(create.bodySchema);
-    const request = isJsonObject(body) && isJsonObject(body.properties) ? body.properties.request : undefined;
-    const properties = isJsonObject(request) && isJsonObject(request.properties) ? request.properties : {};
+    const found = createRequestOf(spec, createId);
+    if (!found) return [];
+    const { create, request, fields: properties } = found;
     const listed = Object.keys(properties).find((name) => ids.includes(name));
-    const where = create?.parameters.find((p) => p.in === 'path')?.name;
-    if (!create || !listed || !where || !isJsonObject(request)) return [];
+    const where = create.parameters.find((p) => p.in === 'path')?.name;
+    if (!listed || !where) return [];
     const validate = spec.schemas().compile(request);
     const reads = spec.operations.filter((o) => o.method === 'get' && o.pathTemplate === create.pathTemplate);
     const scoped = Object.keys(properties).filter(

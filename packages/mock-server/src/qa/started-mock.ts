@@ -36,6 +36,31 @@ export interface StartedMock {
 
 const redirectUri = 'http://127.0.0.1:8765/callback';
 
+/** Runs the demo app's authorize → code → token flow over HTTP against the admin mock at `base`. */
+export async function demoAppToken(base: string, scopes: readonly string[]): Promise<TokenResponseBody> {
+  const { clientId, clientSecret } = demoOAuthClient;
+  const authorize = buildAuthorizeUrl({
+    mallBaseUrl: base,
+    clientId,
+    redirectUri,
+    scopes,
+    state: 'start-mock',
+  });
+  const redirect = await fetch(authorize.url, { redirect: 'manual' });
+  const code = new URL(redirect.headers.get('location') ?? '', redirectUri).searchParams.get('code');
+  if (!code) throw new Error(`the mock did not issue a code (${redirect.status})`);
+  const response = await fetch(`${base}/api/v2/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: basicAuthorization(clientId, clientSecret),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+  });
+  if (!response.ok) throw new Error(`the token exchange failed with ${response.status}`);
+  return (await response.json()) as TokenResponseBody;
+}
+
 /** The handle of mocks serving `urls`, granting `scopes`, stopped by `close`. */
 export function startedMock(served: {
   urls: Partial<Record<ApiName, string>>;
@@ -63,30 +88,7 @@ export function startedMock(served: {
         redirectUri,
       },
     },
-    async token(mallId, scopes = served.scopes) {
-      const { clientId, clientSecret } = demoOAuthClient;
-      const base = mallUrl('admin', mallId);
-      const authorize = buildAuthorizeUrl({
-        mallBaseUrl: base,
-        clientId,
-        redirectUri,
-        scopes,
-        state: 'start-mock',
-      });
-      const redirect = await fetch(authorize.url, { redirect: 'manual' });
-      const code = new URL(redirect.headers.get('location') ?? '', redirectUri).searchParams.get('code');
-      if (!code) throw new Error(`the mock did not issue a code (${redirect.status})`);
-      const response = await fetch(`${base}/api/v2/oauth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: basicAuthorization(clientId, clientSecret),
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
-      });
-      if (!response.ok) throw new Error(`the token exchange failed with ${response.status}`);
-      return (await response.json()) as TokenResponseBody;
-    },
+    token: (mallId, scopes = served.scopes) => demoAppToken(mallUrl('admin', mallId), scopes),
     control: createControlClient(anyUrl, { token: served.controlToken }),
     events: served.events ?? noReceiver,
     close: served.close,
