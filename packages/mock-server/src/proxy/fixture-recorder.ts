@@ -1,9 +1,8 @@
-// Records what a real service answers as a sandbox fixture: each category, product and bundle a
-// read returns becomes a record of its section in the create request's shape (attributes projected
-// onto the request schema, only valid ones kept, a number naming a recorded record written as
-// `{"$ref": …}`, fields the request rules refuse dropped), and the products listed under a category
-// or main display group a placement there. One file per mall, `<dir>/<mall>.json`, rewritten as
-// answers arrive; load it with `POST /__mock/malls/{mall}/fixtures`. Needs `@mall-api/sandbox`.
+// Records what a real service answers as a sandbox fixture: each record a read returns becomes a
+// record of its section in the create request's shape (projected onto the request schema, valid
+// fields only, a number naming a recorded record written as `{"$ref": …}`), and the products listed
+// under a category or main display group a placement there. One file per mall, `<dir>/<mall>.json`,
+// rewritten as answers arrive; load it with `POST /__mock/malls/{mall}/fixtures`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {

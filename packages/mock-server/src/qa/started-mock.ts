@@ -1,8 +1,6 @@
 // The handle a test holds on running mocks, wherever they run (in the test's process for the ES
-// module's `startMock`, in a child process for the CommonJS one): their base URLs, a per-mall base
-// URL builder, the demo credentials, a token helper that runs the real OAuth flow over HTTP for any
-// mall, the control client, the receiver of the malls' events when one was opened, and `close`.
-// Everything here speaks HTTP; nothing starts a server.
+// module's `startMock`, in a child process for the CommonJS one). Everything here speaks HTTP;
+// nothing starts a server.
 
 import { basicAuthorization, buildAuthorizeUrl } from '@mall-api/auth';
 import type { ApiName } from '@mall-api/spec-model';
