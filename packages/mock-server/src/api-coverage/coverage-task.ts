@@ -1,8 +1,6 @@
-// The control API's coverage task (`createCoverageReport`): reads the journals of the malls asked
-// for, keeps the entries inside the time range (on each mall's clock), and answers the coverage
-// report (coverage-report.ts) in the format asked for (coverage-formats.ts). An operation id or a
-// rule name the served specs do not have is a 422 naming its key; the shape of the request (mall
-// ids, percentages between 0 and 100) is the control document's, checked before this runs.
+// The control API's coverage task (`createCoverageReport`): the report (coverage-report.ts) over the
+// journal entries of the malls asked for inside the time range, in the format asked for
+// (coverage-formats.ts). An operation id or rule name the served specs lack is a 422 naming its key.
 import type { Journal, JournalEntry } from '@mall-api/mall-state';
 import { type ApiName, type ApiSpecs, apiNames } from '@mall-api/spec-model';
 import type { components } from '@mall-api/specs/types/control';
@@ -52,13 +50,7 @@ export async function coverageTask(
   const entries = (await Promise.all(request.malls.map((mallId) => journal.entries(mallId)))).flatMap(
     (mallEntries) => mallEntries.filter((entry) => inRange(entry, from, to)),
   );
-  const report = coverageReport(specs, entries, {
-    malls: request.malls,
-    api: request.api,
-    operationIds: request.operationIds,
-    rules: request.rules,
-    minimum: request.minimum,
-  });
+  const report = coverageReport(specs, entries, request);
   const format: CoverageFormat = request.format ?? 'json';
   return {
     status: 200,

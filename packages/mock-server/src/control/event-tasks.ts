@@ -1,8 +1,6 @@
-// The control API's event operations (specs/control, tag Events), as tasks over the process's
-// event delivery: register a mall's receiver (422 naming `url` for a target not allowed), queue a
-// test send of an event the admin API describes (422 naming `event_no` otherwise), resend one
-// logged delivery and list the delivery log by its filters (once this process's deliveries under
-// way are done). Example mode has no events (409).
+// The control API's event operations (specs/control, tag Events) as tasks over the process's event
+// delivery: a mall's receiver, a test send, a resend and the delivery log. Example mode has no
+// events (409).
 
 import type { MockMalls } from '../malls/mock-malls.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';

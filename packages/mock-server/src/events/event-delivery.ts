@@ -1,8 +1,7 @@
 // The event delivery of one mock process in sandbox mode: its receivers (receivers.ts) and its
-// dispatcher (event-dispatcher.ts), woken whenever a mall's outbox changes, when a mall registers
-// a receiver, and at start for every mall whose outbox holds events (ones a stopped process, or
-// another replica, had not delivered yet). The delivery policy is the specs' (`declared`); tests may
-// override parts of it.
+// dispatcher (event-dispatcher.ts), woken when a mall's outbox changes, when a mall registers a
+// receiver, and at start for every mall whose outbox holds events a stopped process or another
+// replica had not delivered. The delivery policy is the specs'; tests may override parts of it.
 import type { SandboxMallsGateway } from '@mall-api/sandbox/protocol';
 import {
   createEventDispatcher,

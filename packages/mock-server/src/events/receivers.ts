@@ -1,8 +1,7 @@
-// The receiver each mall's events go to: the one registered for the mall (the control API; kept in
-// the mall's store by the sandbox, so every replica sharing a store delivers to it), else the
-// process's default (`--webhook-url`, `startMock`'s events option), each with the webhook key sent
-// as `X-API-Key`. A URL outside the allowed targets (receiver-targets.ts) is refused with what is
-// wrong.
+// The receiver each mall's events go to: the one registered for the mall (kept in the mall's store by
+// the sandbox, so every replica sharing the store delivers to it), else the process's default
+// (`--webhook-url`, `startMock`'s events option). A URL outside the allowed targets
+// (receiver-targets.ts) is refused with what is wrong.
 import type { SandboxEvents, WebhookReceiver } from '@mall-api/sandbox/protocol';
 import { receiverTargetProblem } from './receiver-targets.js';
 
