@@ -1,12 +1,9 @@
 #!/usr/bin/env node
-// `mall-api-mock`: serves the mock APIs from one process, stateful by default (sandbox malls, each
-// mall id its own, created on first use from seed 1), every API on its port with one OAuth
-// authority. Every option also comes from a `MALL_API_MOCK_*` variable (`--help` lists them). It
-// prints each URL and the demo credentials, logs requests as text or JSON, and on SIGTERM or SIGINT
-// lets requests in flight finish and exits 0. A usage mistake exits 2, a failed start 1; shared
-// stores not answering yet are waited for (store-standby.ts). `--workers N` forks N workers on the
-// same ports (worker-supervisor.ts). Subcommands: `proxy` (proxy/proxy-cli.ts), `coverage`
-// (qa/coverage-cli.ts).
+// `mall-api-mock`: serves the mock APIs from one process (or `--workers N`: worker-supervisor.ts),
+// stateful by default, every API on its port with one OAuth authority; every option also comes from
+// a `MALL_API_MOCK_*` variable. On SIGTERM or SIGINT it lets requests in flight finish and exits 0; a
+// usage mistake exits 2, a failed start 1; shared stores not answering yet are waited for
+// (store-standby.ts). Subcommands: `proxy` (proxy/proxy-cli.ts), `coverage` (qa/coverage-cli.ts).
 import cluster from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -223,10 +220,10 @@ ${optionHelp(options, envPrefix)}`;
 
 type Values = ReturnType<typeof readOptions<typeof options>>['values'];
 
-/** An integer option within bounds, or a UsageError naming the option. */
-function integer(values: Values, name: keyof typeof options, min: number, max: number): number | undefined {
-  const text = values[name];
-  if (text === undefined || typeof text === 'boolean') return undefined;
+/** An integer option within bounds (its default in the table when not given), or a UsageError naming it. */
+function integer(values: Values, name: keyof typeof options, min: number, max: number): number {
+  const given = values[name];
+  const text = typeof given === 'string' ? given : ((options[name] as CliOption).default ?? '');
   const value = Number(text);
   if (!(/^\d+$/.test(text.trim()) && value >= min && value <= max))
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${text}`);
@@ -240,8 +237,7 @@ function eventsOf(values: Values) {
   const anyTarget = values['webhook-any-host'] === true;
   const problem = receiverTargetProblem(url, anyTarget);
   if (problem) throw new UsageError(`--webhook-url ${problem}`);
-  const key = values['webhook-key'];
-  return { events: { receiver: { url, ...(key === undefined ? {} : { key }) }, anyTarget } };
+  return { events: { receiver: { url, key: values['webhook-key'] }, anyTarget } };
 }
 
 /** Where the sandbox keeps its malls: `--store` (memory or a PostgreSQL URL) or `--data-dir`. */
@@ -363,67 +359,42 @@ function settingsOf(values: Values, positionals: readonly string[]) {
   ] as const;
   if (values.examples && sandboxOnly.some((name) => values[name] !== undefined && values[name] !== false))
     throw new UsageError(`--${sandboxOnly.join(', --')} need the sandbox (drop --examples)`);
-  const shops = integer(values, 'shops', 1, 99) ?? 1;
-  const seed = integer(values, 'seed', 0, Number.MAX_SAFE_INTEGER) ?? 1;
+  const shops = integer(values, 'shops', 1, 99);
+  const seed = integer(values, 'seed', 0, Number.MAX_SAFE_INTEGER);
   const mall = {
     globalEdition: values['global-edition'] === true,
     ageVerification: values['age-verification'] === true,
     shops,
   };
   const store = storeOf(values);
-  const idleMinutes = integer(values, 'mall-idle-minutes', 0, 525_600);
-  const maxMalls = integer(values, 'max-malls', 1, 1_000_000);
-  const journalEntries = integer(values, 'journal-entries', 1, 1_000_000);
-  const journalMallMb = integer(values, 'journal-mall-mb', 1, 65_536);
-  const journalMb = integer(values, 'journal-mb', 1, 65_536);
-  const maxBodyBytes = integer(values, 'max-body-bytes', 1, 2 ** 31);
-  const maxControlBodyBytes = integer(values, 'max-control-body-bytes', 1, 2 ** 31);
-  const publicHosts = listOf(values['public-host']);
-  const allowedOrigins = listOf(values['allowed-origin']);
-  const trustProxy = trustedProxiesOf(values);
+  const fixtures = values.fixtures === undefined ? undefined : fixturesIn(values.fixtures);
   const serve: ServeManyOptions = {
     apis,
     host: values.host ?? '127.0.0.1',
     ports,
-    ...(publicHosts === undefined ? {} : { publicHosts }),
-    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
-    ...(trustProxy === undefined ? {} : { trustProxy }),
+    publicHosts: listOf(values['public-host']),
+    maxBodyBytes: integer(values, 'max-body-bytes', 1, 2 ** 31),
+    trustProxy: trustedProxiesOf(values),
     logFormat: format,
     rateLimit,
-    graceMs: (integer(values, 'shutdown-timeout', 0, 3_600) ?? 10) * 1000,
-    ...(values.examples
-      ? {}
-      : {
-          sandbox: {
-            store,
-            seed,
-            mall,
-            ...(values.fixtures === undefined ? {} : { fixtures: fixturesIn(values.fixtures) }),
-          },
-        }),
+    graceMs: integer(values, 'shutdown-timeout', 0, 3_600) * 1000,
+    sandbox: values.examples ? undefined : { store, seed, mall, fixtures },
     ...eventsOf(values),
-    ...(values.redis === undefined
-      ? {}
-      : {
-          redis: {
-            url: values.redis,
-            ...(values['redis-prefix'] === undefined ? {} : { prefix: values['redis-prefix'] }),
-          },
-        }),
+    redis: values.redis === undefined ? undefined : { url: values.redis, prefix: values['redis-prefix'] },
     mallLimits: {
-      ...(maxMalls === undefined ? {} : { maxMalls }),
-      ...(idleMinutes === undefined ? {} : { idleMs: idleMinutes * 60_000 }),
+      maxMalls: integer(values, 'max-malls', 1, 1_000_000),
+      idleMs: integer(values, 'mall-idle-minutes', 0, 525_600) * 60_000,
     },
     journalLimits: {
-      ...(journalEntries === undefined ? {} : { entries: journalEntries }),
-      ...(journalMallMb === undefined ? {} : { mallBytes: journalMallMb * mib }),
-      ...(journalMb === undefined ? {} : { bytes: journalMb * mib }),
+      entries: integer(values, 'journal-entries', 1, 1_000_000),
+      mallBytes: integer(values, 'journal-mall-mb', 1, 65_536) * mib,
+      bytes: integer(values, 'journal-mb', 1, 65_536) * mib,
     },
     control: {
-      ...(values['control-token'] === undefined ? {} : { token: values['control-token'] }),
+      token: values['control-token'],
       allowRemote: values['control-remote'] === true,
-      ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
-      ...(maxControlBodyBytes === undefined ? {} : { maxBodyBytes: maxControlBodyBytes }),
+      allowedOrigins: listOf(values['allowed-origin']),
+      maxBodyBytes: integer(values, 'max-control-body-bytes', 1, 2 ** 31),
     },
   };
   const mode = values.examples
@@ -447,7 +418,7 @@ async function main(): Promise<void> {
   const { serve, format, mode } = settingsOf(values, positionals);
   const say = (message: string, fields?: Record<string, unknown>) =>
     process.stdout.write(`${messageLine(format, message, fields)}\n`);
-  const workers = integer(values, 'workers', 1, 256) ?? 1;
+  const workers = integer(values, 'workers', 1, 256);
   // The store options may be missing from this build: the rule reads whatever was parsed.
   const refusal = workersRefusal(workers, values as Readonly<Record<string, unknown>>);
   if (refusal) throw new UsageError(refusal);
@@ -475,13 +446,7 @@ async function main(): Promise<void> {
   // The servers are loaded only now: help, version, usage mistakes and the subcommands start without them.
   const servers = await import('./server/mock-server.js');
   const sandbox = serve.sandbox && { ...serve.sandbox, log: (message: string) => say(message) };
-  const start = (ports = serve.ports) =>
-    servers.startMockServers({
-      ...serve,
-      ...(ports ? { ports } : {}),
-      ...(sandbox ? { sandbox } : {}),
-      ...(log ? { log } : {}),
-    });
+  const start = (ports = serve.ports) => servers.startMockServers({ ...serve, ports, sandbox, log });
   // Shared stores may come up after this replica (a deploy, a restart): wait for them in standby.
   const stores = [values.store, values.redis].filter(
     (url): url is string =>

@@ -1,13 +1,8 @@
-// Fault and latency injection per mall: rules that match requests (operation id, method, path) and
-// delay them (fixed or random), answer a given status (for the next N matching calls, then let
-// requests through again), drop the connection, never answer so the client times out, follow a
-// profile of latency and error rates drawn from the rule's seed, or let the request be answered
-// and then lose the answer. A rule on the `webhooks` target applies to the deliveries of the mall's
-// events instead (of one event number, or all): delay one, drop it (never sent, logged as failed)
-// or send it twice; no other rule applies to them. The first matching rule applies; a rule with a count is used up after
-// that many calls; a profile's calls are numbered, so the n-th call of a rule draws the same
-// whichever replica takes it. This module is the interface, the matching rule and the in-memory
-// rules of one process; what a profile draws is the mock's (its faults stage).
+// Fault and latency injection per mall: rules matching requests (API, operation id, method, path),
+// or the deliveries of the mall's events (the `webhooks` target), and what each does (FaultAction).
+// The first matching rule applies; a counted rule is used up after that many calls; a profile's
+// calls are numbered, so its n-th call draws the same on any replica. The interface, the matching
+// and the rules of one process; Redis's are redis/redis-fault-rules.ts, a profile's draws the mock's.
 
 /** How long a profile's calls wait, by distribution (milliseconds). */
 export type FaultLatency =
@@ -131,9 +126,8 @@ export function createFaultRules(): FaultRules {
     async clear(mallId) {
       const rules = byMall.get(mallId) ?? [];
       for (const rule of rules) calls.delete(rule.id);
-      const cleared = rules.length;
       byMall.delete(mallId);
-      return cleared;
+      return rules.length;
     },
     async take(mallId, target) {
       const rules = byMall.get(mallId);

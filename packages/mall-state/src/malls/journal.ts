@@ -5,7 +5,6 @@
 // counting and clearing are what the control API and `verify` use. This module is the interface
 // and the in-memory journal of one process (which redacts when read, off the request path); the
 // journal shared by replicas is redis/redis-journal.ts, built from the same entry and bound rules.
-// The query of an entry is made once per query text met lately (clients repeat their queries).
 
 import type { AnswerLoss } from './fault-rules.js';
 
@@ -164,9 +163,6 @@ class Queue<T> {
   push(item: T): void {
     this.items.push(item);
   }
-  first(): T | undefined {
-    return this.items[this.head];
-  }
   shift(): T | undefined {
     const item = this.items[this.head];
     this.head += 1;
@@ -198,17 +194,6 @@ function isoTime(ms: number): string {
 /** An entry's query: each parameter's text (a list when repeated), a secret-named one redacted whole. */
 type QueryRecord = Readonly<Record<string, string | readonly string[]>>;
 
-/** The query of an entry, from the request's parsed query. */
-function queryRecord(query: URLSearchParams): QueryRecord {
-  const record: Record<string, string | string[]> = {};
-  if (query.size > 0)
-    for (const key of new Set(query.keys())) {
-      const values = query.getAll(key);
-      record[key] = secretKeys.test(key) ? '[redacted]' : values.length === 1 ? (values[0] ?? '') : values;
-    }
-  return Object.freeze(record);
-}
-
 /** The most query texts whose entry query is kept (clients repeat their queries). */
 const keptQueries = 512;
 /** The entry query of each query text met lately. */
@@ -216,12 +201,17 @@ const queryRecords = new Map<string, QueryRecord>();
 
 /** The entry query of a query text (parsed as `parsed` when given), made once per text met lately. */
 function queryRecordOf(text: string, parsed?: URLSearchParams): QueryRecord {
-  let record = queryRecords.get(text);
-  if (!record) {
-    if (queryRecords.size >= keptQueries) queryRecords.clear();
-    record = queryRecord(parsed ?? new URLSearchParams(text));
-    queryRecords.set(text, record);
-  }
+  const known = queryRecords.get(text);
+  if (known) return known;
+  if (queryRecords.size >= keptQueries) queryRecords.clear();
+  const query = parsed ?? new URLSearchParams(text);
+  const record: Record<string, string | string[]> = {};
+  if (query.size > 0)
+    for (const key of new Set(query.keys())) {
+      const values = query.getAll(key);
+      record[key] = secretKeys.test(key) ? '[redacted]' : values.length === 1 ? (values[0] ?? '') : values;
+    }
+  queryRecords.set(text, Object.freeze(record));
   return record;
 }
 
@@ -246,21 +236,20 @@ const everyFieldListed: [Exclude<keyof JournalEntry, Made | (typeof copiedFields
 void everyFieldListed;
 
 /**
- * The entry of a recorded request (its query parsed, or as text), with secrets redacted;
- * `queryText`: the parsed query's text, when known, so the entry query of a text met lately is
- * not made again. Fields absent from the input are absent from the entry.
+ * The entry of a recorded request, with secrets redacted: its query is `queryText` (`parsed` when
+ * the request's parsed query is at hand). Fields absent from the input are absent from the entry.
  */
-export function entryOf(sequence: number, input: JournalInput | KeptInput, queryText?: string): JournalEntry {
-  const { query, body } = input;
+export function entryOf(
+  sequence: number,
+  input: Omit<JournalInput, 'query'>,
+  queryText: string,
+  parsed?: URLSearchParams,
+): JournalEntry {
+  const { body } = input;
   const entry: Record<string, unknown> = {
     sequence,
     receivedAt: isoTime(input.receivedAtMs),
-    query:
-      typeof query === 'string'
-        ? queryRecordOf(query)
-        : queryText === undefined
-          ? queryRecord(query)
-          : queryRecordOf(queryText, query),
+    query: queryRecordOf(queryText, parsed),
     body: body === null ? null : redactSecrets(body),
   };
   for (const field of copiedFields) if (input[field] !== undefined) entry[field] = input[field];
@@ -324,7 +313,7 @@ export function createJournal(limits: JournalLimits = {}): Journal {
     },
     entries: async (mallId, filter = {}) =>
       (byMall.get(mallId)?.queue.values() ?? [])
-        .map((recorded) => entryOf(recorded.sequence, recorded.input))
+        .map((recorded) => entryOf(recorded.sequence, recorded.input, recorded.input.query))
         .filter((entry) => matchesFilter(entry, filter)),
     async clear(mallId) {
       const mall = byMall.get(mallId);

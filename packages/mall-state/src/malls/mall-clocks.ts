@@ -1,16 +1,10 @@
-// The time at each mall: real time plus an offset a test can move forward (or set), so access
-// tokens, refresh tokens, OAuth codes, rate-limit buckets and analytics days of one mall move
-// without waiting and without touching any other mall's time.
-//
-// The offsets live in an offset store: this process's memory (the default), or Redis shared by
-// every replica (redis/redis-clock-offsets.ts), behind one async interface. Reading the time stays
-// synchronous (`now`, which the sandbox's `clockFor`, the buckets and the journal read many times
-// a request): it reads the offset this process last saw. `refresh` loads a mall's offset from the
-// store once per request, at the stage where the mall is known (on Redis from the copy Redis keeps
-// valid, asking Redis only when it changed), and every change this process makes updates what it
-// saw, so a clock moved on one replica is what the next request on any other sees. On Redis, real
-// time is Redis's clock (measured as offsets are loaded), so every replica's malls — their tokens,
-// codes, buckets, journals — keep one time whatever the replica's own clock says.
+// The time at each mall: real time plus an offset a test can move forward (or set), so tokens,
+// codes, rate-limit buckets and analytics days of one mall move without waiting and without
+// touching any other mall. Offsets live in an offset store: this process's memory, or Redis shared
+// by replicas (redis/redis-clock-offsets.ts, whose real time is Redis's clock). Reading the time
+// stays synchronous (`now`, read many times a request) from the offset this process last saw;
+// `refresh` loads it once per request where the mall is known, and every change made here updates
+// it, so a clock moved on one replica is what the next request on any other sees.
 
 /** Where the offsets of the malls' clocks live. */
 export interface ClockOffsetStore {

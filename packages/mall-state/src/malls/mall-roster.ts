@@ -1,20 +1,11 @@
 // Which malls are in use, most recently used last, so the mocks stay bounded on a shared sandbox:
-// past the cap the least recently used mall is dropped, and a mall idle longer than the idle
-// limit is dropped when the roster is touched or listed, or when `expire` runs (on a timer, see
-// `expireEvery`). Only a request that passed the credentials check, or a control call that changed
-// a mall, touches one: a refused request creates no mall. A request that writes marks its mall used
-// before its work starts (a read, which loses nothing to a drop, before it is answered), and a
-// drop never takes a mall a write is using: the roster decides from the last use it saw, and the
-// caller's drop (`onDrop`: the mall's data) asks `stillUnused` just before it drops
-// — under the mall's own lock when the data is shared — and drops nothing when the mall was used
-// since. A `stillUnused` that answers true has cleared the mall's journal, faults and buckets in
-// the same step (`clearMall` here; on Redis every key of the mall, its clock too), so a first use
-// right after it keeps what it writes while the data is still being dropped. A mall stays on the roster until its drop has
-// finished, so a drop that failed (a store outage) is tried again later. This module is the
-// interface and the roster of one process; the roster replicas share (a sorted set of last uses
-// in Redis) is redis/redis-mall-roster.ts. A request marks a mall already on the roster with
-// `renew` as soon as its mall is known (on Redis in the write of its rate-limit decision), and
-// adds one that is not with `touch` once it has passed every check.
+// past the cap the least recently used mall is dropped, and a mall idle past the idle limit when
+// the roster is touched or listed, or when `expire` runs (on a timer: `expireEvery`). No drop loses
+// a use: a request marks its mall (`renew` as soon as its mall is known, `touch` to add it once it
+// passed every check, so a refused request creates no mall; a write before its work starts), the
+// drop asks `stillUnused` just before the data goes (under the mall's lock where it is shared), and
+// a mall stays on the roster until its drop has finished, so a failed drop is tried again. This
+// module is the interface and the roster of one process; replicas share redis/redis-mall-roster.ts.
 
 /** Limits on the malls of one process. */
 export interface MallLimits {

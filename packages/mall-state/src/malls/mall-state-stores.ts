@@ -1,8 +1,6 @@
-// Where the state of each mall besides its clock and its data lives: the request journal, the
-// fault rules, the roster of malls in use and the rate-limit buckets of each API at each mall, as
-// one set of stores — this process's memory (memory-mall-stores.ts) or Redis shared by every
-// replica (redis/redis-mall-stores.ts) — so whoever composes them treats both alike. The interface
-// only; what a reset or a drop clears is the composer's (the mock's mock-malls.ts).
+// The per-mall state besides clocks and data (journal, fault rules, roster, rate-limit buckets) as
+// one set of stores, in this process's memory (memory-mall-stores.ts) or Redis shared by replicas
+// (redis/redis-state.ts), treated alike. The interface only; what a drop clears is the mock's.
 import type { ApiLimit, ServerLimiter } from '@mall-api/rate-limit';
 import type { FaultRules } from './fault-rules.js';
 import type { Journal } from './journal.js';

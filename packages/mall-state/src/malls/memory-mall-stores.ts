@@ -1,7 +1,7 @@
 // The per-mall state of one process in its own memory — journal, fault rules, roster and the
 // rate-limit buckets of each API at each mall — the default when no Redis is given. The buckets
 // of malls never used (refused requests at any mall name) are bounded by count apart from the
-// roster, least recently used going first. Shared state is redis/redis-mall-stores.ts.
+// roster, least recently used going first. Shared state is redis/redis-state.ts.
 import { type ApiLimit, createServerLimiter, type ServerLimiter } from '@mall-api/rate-limit';
 import { createFaultRules } from './fault-rules.js';
 import { createJournal, type JournalLimits } from './journal.js';

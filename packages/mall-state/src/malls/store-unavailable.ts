@@ -1,8 +1,6 @@
-// The one error a shared store raises when it cannot answer — Redis (the connection is down or a
-// command failed) or the PostgreSQL data storage (the database cannot be reached or refused a
-// statement): the call changed nothing. The mocks answer it with 503 and the API's error envelope
-// instead of a 500 or an answer from stale memory; the cause stays on the error for the log, never
-// in the answer.
+// The one error a shared store (Redis, or the PostgreSQL data storage) raises when it cannot answer:
+// the call changed nothing. The mocks answer it with 503 and the API's error envelope instead of a
+// 500 or an answer from stale memory; the cause stays on the error for the log, never in the answer.
 
 /** A shared store could not answer; nothing was changed. */
 export class StoreUnavailableError extends Error {

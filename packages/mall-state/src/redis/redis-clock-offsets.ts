@@ -1,15 +1,12 @@
-// The offsets of the malls' clocks in Redis, one key per mall (`<prefix>cached:clock:<id>`), so a
-// clock moved on one replica is the clock of every replica; moving forward is one INCRBYFLOAT, so
-// two replicas advancing at once both count. An offset is read on every request but changes only
-// when a test moves the clock, so replicas keep a copy Redis invalidates (redis-read-cache.ts): a
-// request whose mall's offset this replica holds asks Redis nothing. Loading an offset is one
-// script that also reads Redis's clock (TIME), so the store knows how far Redis's clock runs ahead
-// of this process's (`skewMs`) at no extra round trip; an offset is loaded again when that was
-// last measured over `skewEveryMs` ago, so the malls' clocks of every replica follow Redis's one
-// clock, not each replica's own. What reads them per request is malls/mall-clocks.ts.
+// The offsets of the malls' clocks in Redis, one key per mall (`<prefix>cached:clock:<id>`), shared
+// by replicas; moving forward is one INCRBYFLOAT, so two replicas advancing at once both count.
+// Offsets change rarely, so replicas keep a copy Redis invalidates (redis-read-cache.ts). Loading
+// one also reads Redis's TIME (one script), so the store knows how far Redis's clock runs ahead
+// (`skewMs`) at no extra round trip; an offset is loaded again after `skewEveryMs`, so the malls of
+// every replica follow Redis's one clock.
 import type { Result } from 'ioredis';
 import type { ClockOffsetStore } from '../malls/mall-clocks.js';
-import { cachedKey, type SharedRedis } from './redis-connection.js';
+import { cachedKey, changeCached, type SharedRedis } from './redis-connection.js';
 
 /** KEYS: the mall's clock. Gives its offset (or false), then Redis's TIME (seconds, microseconds). */
 const offsetAndTimeScript = `
@@ -31,7 +28,6 @@ export const clockKey = (shared: SharedRedis, mallId: string): string => cachedK
 
 /** Creates the offset store over the shared connection. */
 export function redisClockOffsets(shared: SharedRedis): ClockOffsetStore {
-  const { cache } = shared;
   shared.client.defineCommand('mallClockOffsetAndTime', { numberOfKeys: 1, lua: offsetAndTimeScript });
   let skewMs = 0;
   let measuredAt = Number.NEGATIVE_INFINITY;
@@ -44,18 +40,13 @@ export function redisClockOffsets(shared: SharedRedis): ClockOffsetStore {
       skewMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (sent + measuredAt) / 2;
       return Number(offset ?? 0);
     });
-  /** Runs a change of a mall's offset, forgetting this process's copy as it is sent. */
   const change = <T>(mallId: string, write: (key: string) => Promise<T>) =>
-    shared.run(() => {
-      const key = clockKey(shared, mallId);
-      cache.forget(key);
-      return write(key);
-    });
+    changeCached(shared, clockKey(shared, mallId), write);
   return {
     get(mallId) {
       const key = clockKey(shared, mallId);
-      if (Date.now() - measuredAt > skewEveryMs) cache.forget(key);
-      return cache.read(key, () => load(key));
+      if (Date.now() - measuredAt > skewEveryMs) shared.cache.forget(key);
+      return shared.cache.read(key, () => load(key));
     },
     add: (mallId, ms) => change(mallId, async (key) => Number(await shared.client.incrbyfloat(key, ms))),
     put: (mallId, offsetMs) => change(mallId, async (key) => void (await shared.client.set(key, offsetMs))),

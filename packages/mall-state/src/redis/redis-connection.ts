@@ -1,20 +1,18 @@
-// The one Redis connection a mock process shares between its stores (ioredis), set to fail fast:
-// no offline queue, one retry per command and a command timeout, so a request that needs Redis
-// while it is down fails at once (and is answered 503) instead of waiting or answering from stale
-// memory; ioredis reconnects by itself. Commands issued in the same event-loop turn go out as one
-// write (ioredis auto-pipelining): under load, one socket write per command cost a replica more
-// CPU than anything else it did (bench/profile-sandbox.mjs --shared). A command that carries a
-// batch of its own (`directCommands`: the journal's group commit) is written at once instead:
-// auto-pipelined, each call would also cost a pipeline object and one more event-loop turn (ioredis
-// sends an auto-pipeline from `setImmediate`). The command timeout is generous because it runs
-// from when a command is queued and so also counts the time this process's own event loop takes to
-// read the answer: on a saturated machine that alone passed 2 s while Redis was healthy. The
-// cause of an outage is logged once when it starts and once when Redis is back, never the URL (it
-// may carry a password); a command that fails while connected is logged once, by the outermost
-// `run`. Every key the stores write starts with the deployment's
-// prefix; the keys under `<prefix>cached:` are ones replicas keep copies of, invalidated by Redis
-// (redis-read-cache.ts, whose connection opens with this one). Not a store: the stores (redis-*.ts
-// here, and the mock's OAuth store) use it.
+// The one Redis connection a mock process shares between its stores (redis-*.ts here, and the
+// mock's OAuth store), set to fail fast: no offline queue, one retry per command and a command
+// timeout, so a request that needs Redis while it is down fails at once (answered 503) instead of
+// waiting or answering from stale memory; ioredis reconnects by itself. Commands issued in the same
+// event-loop turn go out as one write (auto-pipelining): under load, one socket write per command
+// cost a replica more CPU than anything else it did (bench/profile-sandbox.mjs --shared). The
+// journal's record script, which carries a batch of its own (its group commit), is written at once
+// instead: auto-pipelined, each call would also cost a pipeline object and one more event-loop turn
+// (ioredis sends an auto-pipeline from `setImmediate`). The command timeout is generous because it
+// runs from when a command is queued, so it also counts the time this process's own event loop
+// takes to read the answer: on a saturated machine that alone passed 2 s while Redis was healthy.
+// An outage is logged once when it starts and once when Redis is back, never with the URL (it may
+// carry a password); a command that fails while connected is logged once, by the outermost `run`.
+// Every key starts with the deployment's prefix; the keys under `<prefix>cached:` are ones replicas
+// keep copies of, invalidated by Redis (redis-read-cache.ts, whose connection opens with this one).
 import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../malls/store-unavailable.js';
 import { cachedPrefix, openReadCache, type ReadCache } from './redis-read-cache.js';
@@ -48,27 +46,16 @@ export interface RedisConnectionOptions {
   readonly connectTimeoutMs?: number;
 }
 
-/** The key prefix used when none is given. */
-export const defaultRedisPrefix = 'mall-api-mock:';
-
-/**
- * Commands written as soon as they are issued, not auto-pipelined: each call already carries a
- * batch gathered over an event-loop turn (redis-journal.ts's record script).
- */
-const directCommands: readonly string[] = ['mallJournalRecord'];
-
-/** How long a command may wait for its answer, from when it is queued, in milliseconds. */
-export const redisCommandTimeoutMs = 10_000;
-
 /** Connects and resolves once Redis answers; rejects when it does not within the timeout. */
 export async function connectRedis(options: RedisConnectionOptions): Promise<SharedRedis> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
-    autoPipeliningIgnoredCommands: [...directCommands],
+    // Written at once, not auto-pipelined (see the header): redis-journal.ts's record script.
+    autoPipeliningIgnoredCommands: ['mallJournalRecord'],
     maxRetriesPerRequest: 1,
-    commandTimeout: redisCommandTimeoutMs,
+    commandTimeout: 10_000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
   let down = false;
@@ -85,22 +72,18 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
     if (down) log('the shared state store (Redis) is available again');
     down = false;
   });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('Redis did not answer in time')),
-        options.connectTimeoutMs ?? 10_000,
-      );
-      client.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
+  const connected = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), options.connectTimeoutMs ?? 10_000);
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
     });
-  } catch (error) {
+  });
+  if (!connected) {
     client.disconnect();
-    throw new Error(`cannot reach Redis for the shared state: ${(error as Error).message}`);
+    throw new Error('cannot reach Redis for the shared state: Redis did not answer in time');
   }
-  const prefix = options.prefix ?? defaultRedisPrefix;
+  const prefix = options.prefix ?? 'mall-api-mock:';
   const cache = await openReadCache(options.url, prefix, log);
   return {
     client,
@@ -133,6 +116,13 @@ function causeOf(error: unknown): string {
 /** A key replicas keep copies of: `<prefix>cached:<kind>:<id>`. */
 export const cachedKey = (shared: SharedRedis, kind: string, id: string): string =>
   `${cachedPrefix(shared.prefix)}${kind}:${id}`;
+
+/** Runs a change of `key` (a key replicas keep copies of), forgetting this process's copy as it is sent. */
+export const changeCached = <T>(shared: SharedRedis, key: string, write: (key: string) => Promise<T>) =>
+  shared.run(() => {
+    shared.cache.forget(key);
+    return write(key);
+  });
 
 /** The key prefix of one mall's state: `<prefix>mall:<mallId>:`. */
 export const mallKey = (shared: SharedRedis, mallId: string): string => `${shared.prefix}mall:${mallId}:`;

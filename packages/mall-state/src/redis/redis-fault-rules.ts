@@ -1,14 +1,10 @@
-// Fault rules in Redis, shared by every replica: per mall one hash (`<prefix>cached:faults:<id>`)
-// holding each rule by id (`rule:<id>`) and the calls left of each counted rule (`left:<id>`), ids
-// from one deployment-wide sequence. Every request reads its mall's rules, and they change only when
-// a test changes them or a counted rule fires, so replicas keep a copy Redis invalidates
-// (redis-read-cache.ts): a request at a mall without rules, or whose rules this replica holds,
-// asks Redis nothing. Using up a call is one HINCRBY: of the replicas taking the last call of a
-// "next N calls" rule only one gets it, so the rule fires N times in total; a replica that finds
-// the count gone below zero removes the rule and looks at the next one. A profile's calls are
-// numbered by one HINCRBY too, in a hash of their own (`<prefix>mall:<id>:fault-calls`, outside
-// the cached keys, so numbering a call does not make every replica load the rules again; a mall's
-// drop takes it with the mall's other keys).
+// Fault rules in Redis, shared by replicas: per mall one hash (`<prefix>cached:faults:<id>`) of each
+// rule (`rule:<id>`) and the calls left of each counted rule (`left:<id>`), ids from one sequence.
+// Every request reads its mall's rules, which change rarely, so replicas keep a copy Redis
+// invalidates (redis-read-cache.ts). Using up a call is one HINCRBY, so a "next N calls" rule fires
+// N times in total; a replica that finds the count below zero removes the rule and tries the next.
+// A profile's calls are numbered in a hash of their own (`<prefix>mall:<id>:fault-calls`), outside
+// the cached keys so that numbering a call does not invalidate every replica's copy.
 import {
   type FaultRule,
   type FaultRules,
@@ -16,7 +12,7 @@ import {
   faultApplies,
   numbersCalls,
 } from '../malls/fault-rules.js';
-import { cachedKey, mallKey, type SharedRedis } from './redis-connection.js';
+import { cachedKey, changeCached, mallKey, type SharedRedis } from './redis-connection.js';
 
 type StoredRule = Omit<FaultRule, 'remaining'> & { readonly counted: boolean };
 
@@ -38,19 +34,13 @@ function rulesOf(fields: Record<string, string>): FaultRule[] {
 
 /** Creates the rules over the shared connection. */
 export function redisFaultRules(shared: SharedRedis): FaultRules {
-  const { cache } = shared;
   const sequence = `${shared.prefix}faults:sequence`;
   const load = (mallId: string) => {
     const key = faultsKey(shared, mallId);
-    return cache.read(key, () => shared.run(async (client) => rulesOf(await client.hgetall(key))));
+    return shared.cache.read(key, () => shared.run(async (client) => rulesOf(await client.hgetall(key))));
   };
-  /** Runs a change of a mall's rules, forgetting this process's copy as it is sent. */
   const change = <T>(mallId: string, write: (key: string) => Promise<T>) =>
-    shared.run(() => {
-      const key = faultsKey(shared, mallId);
-      cache.forget(key);
-      return write(key);
-    });
+    changeCached(shared, faultsKey(shared, mallId), write);
   const callsKey = (mallId: string) => `${mallKey(shared, mallId)}fault-calls`;
   const remove = (mallId: string, id: number) =>
     change(mallId, async (key) => {

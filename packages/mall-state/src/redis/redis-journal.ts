@@ -1,21 +1,17 @@
 // The request journals in Redis, shared by every replica: per mall a list of entries in arrival
 // order (`<prefix>mall:<id>:journal`) and the estimated bytes it holds (`…:journal:bytes`), plus
 // the bytes of every journal (`<prefix>journal:bytes`) and a sorted set of the journals by the
-// number of their oldest entry (`<prefix>journal:malls`). One Lua script appends entries, each with
-// the next number of a deployment-wide sequence, and after each drops its mall's oldest entries past
-// the entry and byte bounds, then, while every journal together holds more than the overall bytes,
-// the oldest entry of any mall (the mall whose oldest entry is oldest goes first) — atomically, so
-// the journal of a mall lists every call whichever replica took it, in order, and the bounds hold
-// for the deployment. Entries are redacted before they are stored. The entries a replica records
-// while one event-loop turn's I/O is handled go to Redis together, as one call of the script (a
-// group commit, sent from `setImmediate` and written at once, not auto-pipelined: `directCommands`
-// of redis-connection.ts), and while a call is under way the entries recorded meanwhile wait for
-// its answer and go together in the next call (under load each call carries what arrived during
-// the previous one's round trip): each caller's promise settles when the whole call does, so every
-// entry is committed before its request is answered, and a failed call fails every one of them;
-// reading or clearing a journal sends the entries waiting first, so it sees them in order.
-// Both scripts are ioredis commands (`defineCommand`): sent by SHA-1 (EVALSHA), their text only
-// when Redis does not hold it yet.
+// number of their oldest entry (`<prefix>journal:malls`). One Lua script appends entries numbered
+// from a deployment-wide sequence and drops the oldest past the mall's bounds, then the oldest of
+// any mall while all together pass the overall bytes — atomically, so a mall's journal lists every
+// call whichever replica took it, in order, and the bounds hold for the deployment. Entries are
+// redacted before they are stored. A group commit: the entries recorded while one event-loop turn's
+// I/O is handled go as one call of the script (sent from `setImmediate`, written at once: see
+// redis-connection.ts), and while a call is under way the entries recorded meanwhile wait for its
+// answer and go together in the next call. Each caller's promise settles when its call does, so
+// every entry is committed before its request is answered and a failed call fails all of them;
+// reading or clearing a journal sends the waiting entries first, so it sees them in order. Both
+// scripts are ioredis commands (`defineCommand`): sent by SHA-1, their text only when Redis lacks it.
 import type { Result } from 'ioredis';
 import {
   defaultJournalLimits,
@@ -128,13 +124,13 @@ interface Pending {
   readonly list: string;
   readonly entry: string;
   readonly bytes: number;
-  readonly settle: { resolve: () => void; reject: (error: unknown) => void };
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
 }
 
 /** Creates the journal over the shared connection, bounded per mall and overall as `limits` say. */
 export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): Journal {
   const { entries: maxEntries, mallBytes, bytes: maxBytes } = { ...defaultJournalLimits, ...limits };
-  const keys = (mallId: string) => redisJournalKeys(shared, mallId);
   const sequence = `${shared.prefix}journal:sequence`;
   const [, , total, journals] = redisJournalKeys(shared, '');
   shared.client.defineCommand('mallJournalRecord', { lua: recordScript });
@@ -164,10 +160,10 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
         .run((client) => client.mallJournalRecord(...args))
         .then(
           () => {
-            for (const { settle } of part) settle.resolve();
+            for (const { resolve } of part) resolve();
           },
           (error: unknown) => {
-            for (const { settle } of part) settle.reject(error);
+            for (const { reject } of part) reject(error);
           },
         )
         .finally(() => {
@@ -180,10 +176,10 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
   return {
     record(mallId, input) {
       const kept = keptInput(input, mallBytes);
-      const [list = ''] = keys(mallId);
-      const entry = JSON.stringify(entryOf(0, kept.input, kept.queryText));
+      const [list] = redisJournalKeys(shared, mallId);
+      const entry = JSON.stringify(entryOf(0, kept.input, kept.queryText, input.query));
       return new Promise<void>((resolve, reject) => {
-        waiting.push({ list, entry, bytes: kept.bytes, settle: { resolve, reject } });
+        waiting.push({ list, entry, bytes: kept.bytes, resolve, reject });
         if (waiting.length >= maxBatch) send();
         else if (underWay === 0) later();
       });
@@ -191,7 +187,7 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
     entries: (mallId, filter = {}) => {
       send();
       return shared.run(async (client) => {
-        const [list = ''] = keys(mallId);
+        const [list] = redisJournalKeys(shared, mallId);
         const items = await client.lrange(list, 0, -1);
         return items.map(storedEntry).filter((entry) => matchesFilter(entry, filter));
       });
@@ -199,7 +195,7 @@ export function redisJournal(shared: SharedRedis, limits: JournalLimits = {}): J
     clear: (mallId) => {
       send();
       return shared.run(async (client) => {
-        const [list = '', bytes = ''] = keys(mallId);
+        const [list, bytes] = redisJournalKeys(shared, mallId);
         return Number(await client.mallJournalClear(list, bytes, total, journals));
       });
     },

@@ -1,27 +1,15 @@
 // The malls in use across replicas: a sorted set of each mall's last use (`<prefix>malls`), so the
-// cap and the idle expiry hold for the deployment, not per replica. The last use and the idle
-// cut-off are read from Redis's own clock (TIME, inside the scripts), the one clock every replica
-// shares, so a replica whose clock is off neither expires malls early nor keeps them; tests may
-// give a simulated clock instead. Each use raises the mall's score above its last one (by a
-// millisecond when the clock has not moved), so "unused since the decision" is "its score is
-// still the one the decision saw": the drop asks that under the mall's lock (the caller's
-// `onDrop`), and the mall leaves the set only after its drop has finished, and only if it was
-// still not used by then. Asking it is one script that, when the mall is still unused, also
-// deletes every key of the mall (`<prefix>mall:<id>:…`: journal, buckets; and its clock and fault
-// rules, which live under `<prefix>cached:`), so a first use that comes after it — even while the
-// mall's data is still being dropped — keeps what it writes there; a drop that then fails leaves
-// the mall on the set, emptied, for the next. Of replicas that find the same idle mall, each drops
-// it in turn under its lock; one that comes after the first has finished finds it gone and drops
-// nothing. A replica that starts adopts the malls of the store without renewing the last use the
-// set has of them, so a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (the same
-// script, told to add nothing): what a request sends with its rate-limit decision. A read (which
-// loses nothing to a drop) of a mall this replica marked less than a sixtieth of the idle expiry
-// ago sends no mark: its use is marked, as of the last such read, once that time has passed since
-// (one touch per mall for all the reads it let through; a mall dropped meanwhile stays dropped, as
-// those reads answered before the drop; a read no later than the set's last use changes nothing,
-// so it never fails a drop that found the mall idle since), so the set's last use of the mall is
-// written at most that time late, never makes a mall look idle sooner than it is, nor used later
-// than it was; a write always sends its mark before its work.
+// cap and the idle expiry hold for the deployment. Uses and the idle cut-off are read from Redis's
+// clock (TIME, inside the scripts), the one clock replicas share (tests may give a simulated one).
+// Each use raises the mall's score above its last one, so "unused since the decision" is "its score
+// is still the one the decision saw": the drop's `stillUnused` is one script that asks it and, when
+// the mall is unused, deletes every key of the mall (journal, buckets, clock, fault rules), so a
+// use right after it keeps what it writes; the mall leaves the set only once its drop has finished
+// and only if still unused. Of replicas finding the same idle mall, each drops it in turn under its
+// lock; a later one finds it gone. Adopting the store's malls at start keeps the set's last uses,
+// so a restart keeps no idle mall alive. `renew` is the touch of a mall already on the set (sent
+// with a request's rate-limit decision); a read of a mall this replica marked less than a sixtieth
+// of the idle expiry ago sends no mark then, but later (`markOwed`). A write always marks before its work.
 import type { Result } from 'ioredis';
 import { checkedMallLimits, type DropMall, type MallLimits, type MallRoster } from '../malls/mall-roster.js';
 import { clockKey } from './redis-clock-offsets.js';
@@ -110,26 +98,12 @@ declare module 'ioredis' {
     mallRosterIdle(roster: string, idleMs: number, now: string): Result<string[], Context>;
     /** {@link adoptScript}. */
     mallRosterAdopt(roster: string, now: string, ...mallIds: string[]): Result<number, Context>;
-    /** {@link claimScript}: 1 when the mall was still unused (its keys are gone now). */
-    mallRosterClaim(
-      roster: string,
-      list: string,
-      bytes: string,
-      total: string,
-      journals: string,
-      clock: string,
-      faults: string,
-      mallId: string,
-      lastUse: string,
-      glob: string,
-    ): Result<number, Context>;
+    /** {@link claimScript} (its seven keys, then its three arguments): 1 when the mall was still unused. */
+    mallRosterClaim(...keysThenArgs: string[]): Result<number, Context>;
     /** {@link removeUnusedScript}: 1 when the mall was removed. */
     mallRosterRemoveUnused(roster: string, mallId: string, lastUse: string): Result<number, Context>;
   }
 }
-
-/** The share of the idle expiry a read's mark may wait for (see the header). */
-const readMarkShare = 1 / 60;
 
 /** What a read whose mark waits answers: its mall is on the roster. */
 const listedAlready: Promise<boolean> = Promise.resolve(true);
@@ -165,7 +139,7 @@ export function redisMallRoster(
   // whose reads it let through unmarked since, with the time of the last such read: their use is
   // marked, as of that read, when `readMarkMs` has passed.
   const clock = now ?? (() => performance.now());
-  const readMarkMs = idleMs * readMarkShare;
+  const readMarkMs = idleMs / 60; // how long a read's mark may wait (see the header)
   const markedAt = new Map<string, number>();
   const owed = new Map<string, number>();
   const forgetOldMarks = () => {

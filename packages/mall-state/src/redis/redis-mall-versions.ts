@@ -1,11 +1,8 @@
-// The announced newest version of each mall in Redis (store/mall-versions.ts): one key per mall,
-// `<prefix>cached:mall-version:<id>`, and every mall's in one hash, `<prefix>cached:mall-versions:all`
-// (what a call over every mall reads), both announced by one script that never lowers them; a
-// committed drop takes its mall out of the hash by another, only if no newer version was announced
-// since. A replica reads its malls' versions on every request and they change only when a mall
-// does, so replicas keep a copy Redis invalidates (redis-read-cache.ts): a read of a mall whose
-// version this replica holds asks Redis nothing, and an announcement reaches every replica before
-// the change it announces commits.
+// The announced newest version of each mall in Redis (store/mall-versions.ts): one key per mall
+// (`<prefix>cached:mall-version:<id>`) and every mall's in one hash (`…mall-versions:all`), both
+// raised by one script that never lowers them; a committed drop takes its mall out of the hash
+// unless a newer version was announced since. Replicas keep a copy Redis invalidates
+// (redis-read-cache.ts), so a read of a mall whose version is held asks Redis nothing.
 import type { Result } from 'ioredis';
 import type { SharedMallVersions } from '../store/mall-versions.js';
 import { cachedKey, type SharedRedis } from './redis-connection.js';

@@ -35,14 +35,13 @@ const maxCopies = 10_000;
 
 /**
  * Opens the invalidation connection to `url` and tracks the keys under `cachedPrefix(prefix)`;
- * resolves once tracking is on, or after `waitMs` without it (reads then load until it is).
+ * resolves once tracking is on, or after 5 s without it (reads then load until it is).
  * `log` says when tracking could not be turned on.
  */
 export async function openReadCache(
   url: string,
   prefix: string,
   log: (line: string) => void,
-  waitMs = 5_000,
 ): Promise<ReadCache> {
   const copies = new Map<string, Promise<unknown>>();
   const tracked = cachedPrefix(prefix);
@@ -82,7 +81,7 @@ export async function openReadCache(
     if (!Array.isArray(keys)) return copies.clear();
     for (const key of keys) copies.delete(String(key));
   });
-  const timer = setTimeout(started, waitMs);
+  const timer = setTimeout(started, 5_000);
   await first;
   clearTimeout(timer);
   return {

@@ -1,16 +1,31 @@
 // Everything the mocks share between requests in Redis (`--redis redis://…`) besides OAuth: connects
-// once and builds the clock offsets and the per-mall stores over that connection, handing the
-// connection on so the mock's OAuth store (its oauth/redis-oauth-store.ts) shares it. The one entry
-// point to the Redis modules, loaded only when Redis is asked for, so the plain mock runs without
-// ioredis installed. A Redis older than 7 is refused here, at start (redis-version.ts). Mall data
-// is not here: that is the data storage (store/), which takes the announced mall versions built here.
+// once and builds over that connection the clock offsets, the announced mall versions (for the data
+// storage, store/) and the per-mall stores — journal, fault rules, roster, and the rate-limit buckets
+// of each API at each mall in `@mall-api/rate-limit/redis`'s Lua-script store (one atomic decision
+// per call, so the held numbers of each API's algorithm hold for the sum of all replicas), deciding
+// on the mall's clock and keyed under the mall (`<prefix>mall:<id>:rate-limit:…`) so a reset or a
+// drop empties them. The connection is handed on so the mock's OAuth store (its
+// oauth/redis-oauth-store.ts) shares it. The one entry point to the Redis modules, loaded only when
+// Redis is asked for, so the plain mock runs without ioredis installed. A Redis older than 7 is
+// refused here, at start (redis-version.ts).
+import { createServerLimiter } from '@mall-api/rate-limit';
+import { RedisStore } from '@mall-api/rate-limit/redis';
 import type { JournalLimits } from '../malls/journal.js';
 import type { ClockOffsetStore } from '../malls/mall-clocks.js';
 import type { MallStateStores } from '../malls/mall-state-stores.js';
 import type { SharedMallVersions } from '../store/mall-versions.js';
 import { redisClockOffsets } from './redis-clock-offsets.js';
-import { connectRedis, type RedisConnectionOptions, type SharedRedis } from './redis-connection.js';
-import { redisMallStores } from './redis-mall-stores.js';
+import {
+  connectRedis,
+  deleteMatching,
+  globEscaped,
+  mallKey,
+  type RedisConnectionOptions,
+  type SharedRedis,
+} from './redis-connection.js';
+import { redisFaultRules } from './redis-fault-rules.js';
+import { redisJournal } from './redis-journal.js';
+import { redisMallRoster } from './redis-mall-roster.js';
 import { redisMallVersions } from './redis-mall-versions.js';
 import { checkRedisVersion } from './redis-version.js';
 
@@ -39,13 +54,28 @@ export async function openRedisState(
     await shared.close();
     throw error;
   }
-  const stores = redisMallStores(shared, journal);
+  const bucketPrefix = (mallId: string) => `${mallKey(shared, mallId)}rate-limit:`;
   return {
     clockOffsets: redisClockOffsets(shared),
-    stores,
+    stores: {
+      journal: redisJournal(shared, journal),
+      faults: redisFaultRules(shared),
+      roster: (onDrop, limits, now) => redisMallRoster(shared, onDrop, limits, now),
+      limiter(limit, mallId, clock) {
+        const store = new RedisStore({ redis: shared.client, keyPrefix: bucketPrefix(mallId) });
+        const limiter = createServerLimiter({ api: limit, store, clock });
+        // Through `run`, so a failed decision is logged and answered 503 like any other command.
+        return { api: limiter.api, take: (key, cost) => shared.run(() => limiter.take(key, cost)) };
+      },
+      resetLimits: (mallId) =>
+        shared.run(
+          async (client) => void (await deleteMatching(client, `${globEscaped(bucketPrefix(mallId))}*`)),
+        ),
+      close: () => shared.close(),
+    },
     mallVersions: redisMallVersions(shared),
     connection: shared,
     ready: shared.ready,
-    close: stores.close,
+    close: () => shared.close(),
   };
 }

@@ -1,9 +1,7 @@
-// The oldest Redis the shared state runs on, checked once when a replica connects: the scripts and
-// stores use commands Redis 7 added (`PEXPIRE … GT` for the OAuth store's expiry, `GETDEL` for
-// one-time codes), which an older server refuses only when the command first runs. Here the
-// server's version from `INFO server` is compared at start, so a replica on an old Redis stops
-// with a message naming the version found and the one required. Not here: connecting (the
-// connection module) or what the commands do.
+// The oldest Redis the shared state runs on, checked once when a replica connects: the stores use
+// commands Redis 7 added (`PEXPIRE … GT` for the OAuth store's expiry, `GETDEL` for one-time codes),
+// which an older server refuses only when one first runs; so a replica on an old Redis stops at
+// start, naming the version found and the one required.
 
 /** The oldest Redis major version the shared state needs. */
 export const requiredRedisMajor = 7;

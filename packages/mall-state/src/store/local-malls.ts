@@ -1,11 +1,8 @@
 // The storage of malls held in this process: each mall's memory store is the mall, optionally
-// written through to rows on disk (the SQLite database of sqlite-store.ts, given as LocalRows), so
-// a read's writes commit at once and no call runs twice. A mall exists once a write made it; a
-// staged mall becomes the mall's by swapping the memory store (and the row set it writes to) in
-// one step, refused when the mall changed since the version the caller started from. Every
-// change to a mall's store counts up its version, so a drop asked to check that the mall is still
-// unused also keeps a mall written while it asked. Not here: the SQL.
-import { type MallStorage, type MallVersion, runAsWrite } from './mall-storage.js';
+// written through to SQLite (sqlite-store.ts, as LocalRows), so a read's writes commit at once and
+// no call runs twice. Every change counts up the mall's version, so a swap or a drop asked to check
+// that the mall is still unused refuses a mall changed meanwhile. Not here: the SQL.
+import { type MallStorage, runAsWrite } from './mall-storage.js';
 import {
   createMemoryStore,
   type SandboxStore,
@@ -56,12 +53,13 @@ export function localMalls(rows?: LocalRows): MallStorage {
   const mallOf = (
     mallId: string,
     journal: StoreJournal | undefined,
+    started: boolean,
     records: Iterable<[StoreTable, string, StoredRecord]> = [],
   ): LocalMall => {
     const mall: LocalMall = {
       version: 0,
       created: ++generation,
-      started: false,
+      started,
       store: createMemoryStore(journal, records, (table) => {
         mall.version++;
         changed?.(mallId, table);
@@ -72,7 +70,7 @@ export function localMalls(rows?: LocalRows): MallStorage {
   const opened = (mallId: string): LocalMall => {
     let mall = held.get(mallId);
     if (!mall) {
-      mall = mallOf(mallId, rows?.journal(mallId));
+      mall = mallOf(mallId, rows?.journal(mallId), false);
       held.set(mallId, mall);
     }
     return mall;
@@ -81,16 +79,8 @@ export function localMalls(rows?: LocalRows): MallStorage {
     const mall = held.get(mallId);
     return mall?.started ? mall.store : undefined;
   };
-  const versionOf = (mall: LocalMall): MallVersion => ({
-    store: mall.store,
-    version: mall.version,
-    created: mall.created,
-  });
-  for (const mallId of rows?.malls() ?? []) {
-    const mall = mallOf(mallId, rows?.journal(mallId), rows?.records(mallId));
-    mall.started = true;
-    held.set(mallId, mall);
-  }
+  for (const mallId of rows?.malls() ?? [])
+    held.set(mallId, mallOf(mallId, rows?.journal(mallId), true, rows?.records(mallId)));
 
   return {
     open: (mallId) => opened(mallId).store,
@@ -108,12 +98,11 @@ export function localMalls(rows?: LocalRows): MallStorage {
     },
     async current(mallId) {
       const mall = held.get(mallId);
-      return mall?.started ? versionOf(mall) : undefined;
+      return mall?.started ? { store: mall.store, version: mall.version, created: mall.created } : undefined;
     },
     stage(mallId) {
       const staged = rows?.stage(mallId);
-      const next = mallOf(mallId, staged?.journal);
-      next.started = true;
+      const next = mallOf(mallId, staged?.journal, true);
       return {
         store: next.store,
         async swap(expected, swapped) {

@@ -1,11 +1,8 @@
-// The one contract of where the sandbox malls' records are kept, whatever keeps them: this
-// process's memory, one SQLite database in a data directory (both in local-malls.ts), or a
-// PostgreSQL database shared by replicas (postgres-malls.ts). Every mall is a memory store the
-// sandbox's synchronous services answer from; the storage decides when a call's writes are
-// committed (at once in this process; in a database transaction under the mall's row lock for
-// PostgreSQL, where a read that wrote runs again as a write), swaps a mall's next records in whole
-// (reset, fixture, restore) and drops malls under the mall's turn. Every operation answers a
-// promise, so the sandbox has one way to use any storage. The interface only.
+// The one contract of where the sandbox malls' records are kept: this process's memory, a SQLite
+// database in a data directory (both local-malls.ts), or PostgreSQL shared by replicas
+// (postgres-malls.ts). Every mall is a memory store the sandbox's synchronous services answer from;
+// the storage decides when a call's writes commit, swaps a mall's next records in whole and drops
+// malls in the mall's turn. Every operation answers a promise. The interface only.
 import type { StillUnused } from '../malls/mall-roster.js';
 import type { SandboxStore, StoreTable } from './store.js';
 

@@ -1,8 +1,6 @@
-// Opens the storage of the sandbox malls' records as a deployment chooses it: this process's
-// memory, one SQLite database in a data directory (kept across restarts, one process per
-// directory), or a PostgreSQL database shared by every replica on it (its schema migrated first).
-// The drivers load only when their storage is chosen. What answers from the storage is the
-// sandbox's (it takes the storage over and closes it).
+// Opens the storage of the sandbox malls' records as a deployment chooses: this process's memory,
+// a SQLite database in a data directory, or PostgreSQL shared by replicas (schema migrated first);
+// drivers load only when chosen. The sandbox takes the storage over and closes it.
 import { memoryStorage } from './local-malls.js';
 import type { MallStorage } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
@@ -27,8 +25,5 @@ export async function openStorage(
 ): Promise<MallStorage> {
   if (choice === 'memory') return memoryStorage();
   if ('dataDir' in choice) return openSqliteMalls(choice.dataDir);
-  return openPostgresMalls(choice.postgres, {
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.versions ? { versions: options.versions } : {}),
-  });
+  return openPostgresMalls(choice.postgres, options);
 }

@@ -1,12 +1,8 @@
 // Bringing a replica's copy of a PostgreSQL mall up to the database: the mall's version and the
-// rows changed since, read in one statement (one snapshot); when the mall was replaced (a new row
-// set) or tombstones it would need were purged, the mall is read whole into a new memory store, a
-// page at a time, and taken when complete — so a replica shows the old mall or the new one, never
-// a mix. A read whose mall is held at the version other replicas announced skips the database; so
-// does a call over several malls (a collection call) when this replica holds each at its announced
-// version — and, over every mall, holds no mall but those announced. A mall a call names that the
-// database lacked is not asked for again until some mall's announcement changes (a mall is
-// announced before it is made).
+// rows changed since, read in one snapshot; when the mall was replaced (a new row set) or tombstones
+// it needs were purged, it is read whole into a new store, a page at a time, and taken once
+// complete, so a replica shows the old mall or the new one, never a mix. With announced versions
+// (mall-versions.ts) a read, or a call over several malls, held as announced skips the database.
 import type pg from 'pg';
 import type { CatchUpHooks } from './mall-storage.js';
 import { apply, type Change, type Held, heldOrOpen, newHeld, type PostgresState } from './postgres-held.js';
@@ -180,11 +176,11 @@ export async function catchUp(
   const named = announced && mallIds?.filter((mallId) => !missing.get(announced)?.has(mallId));
   if (announced && !session.down() && heldAsAnnounced(held, named, announced)) return;
   const columns = 'SELECT mall, version, created, rowset, floor FROM malls';
-  const rows = await (mallIds
-    ? session.query<MallRow & { mall: string }>(session.pool, `${columns} WHERE mall = ANY($1::text[])`, [
-        [...mallIds],
-      ])
-    : session.query<MallRow & { mall: string }>(session.pool, columns));
+  const rows = await session.query<MallRow & { mall: string }>(
+    session.pool,
+    mallIds ? `${columns} WHERE mall = ANY($1::text[])` : columns,
+    mallIds ? [[...mallIds]] : [],
+  );
   const inDatabase = new Set(rows.map((row) => row.mall));
   if (announced && mallIds) {
     const lacking = mallIds.filter((mallId) => !inDatabase.has(mallId) && !announced.has(mallId));

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runAsWrite } from './mall-storage.js';
 import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 import { migrate } from './postgres-migrations.js';
+import { openPostgresSession, type PostgresSession } from './postgres-session.js';
 
 let server: TestPostgresServer;
 let url: string;
@@ -56,15 +57,16 @@ describe('the PostgreSQL store', { timeout: 30_000 }, () => {
     await admin.query('CREATE DATABASE migrations_test');
     await admin.end();
     const fresh = server.url.replace(/\/postgres$/, '/migrations_test');
-    const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: fresh }));
+    const sessions = await Promise.all([0, 1, 2].map(() => openPostgresSession(fresh, () => {})));
+    const [first] = sessions as [PostgresSession];
     try {
-      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat()).toEqual(['0001_mall_records.sql', '0002_generations.sql']);
-      expect(await migrate(pools[0] as pg.Pool)).toEqual([]);
-      const { rows } = await (pools[0] as pg.Pool).query('SELECT name FROM schema_migrations');
+      const applied = await Promise.all(sessions.map((session) => migrate(session)));
+      expect(applied.flat().sort()).toEqual(['0001_mall_records.sql', '0002_generations.sql']);
+      expect(await migrate(first)).toEqual([]);
+      const { rows } = await first.pool.query('SELECT name FROM schema_migrations ORDER BY applied_at, name');
       expect(rows).toEqual([{ name: '0001_mall_records.sql' }, { name: '0002_generations.sql' }]);
     } finally {
-      await Promise.all(pools.map((pool) => pool.end()));
+      await Promise.all(sessions.map((session) => session.pool.end()));
     }
   });
 

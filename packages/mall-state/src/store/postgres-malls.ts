@@ -1,13 +1,9 @@
-// The sandbox malls on PostgreSQL, shared by every replica that opens the same database: the
-// MallStorage contract over the state one replica holds (postgres-held.ts). Each replica keeps a
-// memory store per mall (so the synchronous services answer from memory) plus the mall's version
-// it holds; a read catches its mall up first (postgres-catch-up.ts) and answers runAsWrite when
-// its work wrote; writes, swaps and drops are postgres-writes.ts. Calls on one mall run one at a
-// time in a replica. Upkeep (postgres-upkeep.ts) runs on a timer; after it, the sandbox hears of
-// the malls this replica holds that another replica dropped, to forget them. With announced
-// versions (mall-versions.ts, in Redis), a read whose mall this replica holds at the announced
-// version or later answers from memory without a database round trip. Not here: which calls
-// write or how a mall starts (the sandbox, which answers from these stores, decides).
+// The sandbox malls on PostgreSQL, shared by every replica on the same database: the MallStorage
+// contract over the state one replica holds (postgres-held.ts). A read catches its mall up first
+// (postgres-catch-up.ts, which skips the database for a mall held at its announced version) and
+// answers runAsWrite when its work wrote; writes, swaps and drops are postgres-writes.ts; calls on
+// one mall take turns in a replica. Upkeep (postgres-upkeep.ts) runs on a timer, then the sandbox
+// hears of held malls another replica dropped. Which calls write is the sandbox's.
 import { oneAtATime } from '../support/one-at-a-time.js';
 import { type MallStorage, runAsWrite } from './mall-storage.js';
 import type { SharedMallVersions } from './mall-versions.js';
@@ -53,7 +49,7 @@ export async function openPostgresMalls(
 ): Promise<PostgresMalls> {
   const session = await openPostgresSession(url, options.log ?? ((message) => console.error(message)));
   try {
-    await migrate(session.pool);
+    await migrate(session);
   } catch (error) {
     await session.pool.end();
     throw error;
@@ -70,6 +66,8 @@ export async function openPostgresMalls(
   const retentionMs = options.tombstoneRetentionMs ?? defaults.tombstoneRetentionMs;
   const upkeepEveryMs = options.upkeepEveryMs ?? defaults.upkeepEveryMs;
   const upkeepNow = () => upkeep(state, retentionMs);
+  const mallsOf = async (text: string, values?: unknown[]) =>
+    (await session.query<{ mall: string }>(session.pool, text, values)).map((row) => row.mall);
   const timer =
     upkeepEveryMs > 0 ? setInterval(() => void upkeepNow().catch(() => {}), upkeepEveryMs) : undefined;
   timer?.unref();
@@ -94,19 +92,13 @@ export async function openPostgresMalls(
       }),
     stage: (mallId) => stage(state, mallId),
     catchUp: (mallIds, hooks) => catchUp(state, mallIds, hooks),
-    mallIds: async () =>
-      (await session.query<{ mall: string }>(session.pool, 'SELECT mall FROM malls ORDER BY mall')).map(
-        (row) => row.mall,
-      ),
+    mallIds: () => mallsOf('SELECT mall FROM malls ORDER BY mall'),
     // One probe of the records' primary key (rowset, tbl, …) per mall.
-    mallsHolding: async (table) =>
-      (
-        await session.query<{ mall: string }>(
-          session.pool,
-          'SELECT m.mall FROM malls m WHERE EXISTS (SELECT 1 FROM mall_records r WHERE r.rowset = m.rowset AND r.tbl = $1 AND r.value IS NOT NULL) ORDER BY m.mall',
-          [table],
-        )
-      ).map((row) => row.mall),
+    mallsHolding: (table) =>
+      mallsOf(
+        'SELECT m.mall FROM malls m WHERE EXISTS (SELECT 1 FROM mall_records r WHERE r.rowset = m.rowset AND r.tbl = $1 AND r.value IS NOT NULL) ORDER BY m.mall',
+        [table],
+      ),
     drop: (mallId, stillUnused) => drop(state, mallId, stillUnused),
     purge: upkeepNow,
     observeGone(listener) {

@@ -1,10 +1,10 @@
-// The sandbox's connection pool to PostgreSQL and the one way its statements run: a statement
-// that fails (the database cannot be reached or refused it) is a StoreUnavailableError, the
-// outage is logged once when it starts and once when it ends, and the pool reconnects by itself.
-// `pg` is loaded only here, when a PostgreSQL URL is given. Not here: what the statements are
-// (postgres-malls.ts, postgres-upkeep.ts, postgres-migrations.ts).
+// The sandbox's connection pool to PostgreSQL and the one way its statements run: a statement that
+// fails (the database cannot be reached or refused it) is a StoreUnavailableError, the outage is
+// logged once when it starts and once when it ends, and the pool reconnects by itself. `pg` is
+// loaded only here, when a PostgreSQL URL is given. Not here: what the statements are.
 import type pg from 'pg';
 import { StoreUnavailableError } from '../malls/store-unavailable.js';
+import { loadPeer } from '../support/optional-peer.js';
 
 /** A pool and how statements run on it (or on one of its clients). */
 export interface PostgresSession {
@@ -26,25 +26,16 @@ export interface PostgresSession {
 /** Most connections a replica opens at once: calls on one mall take turns, so this bounds the malls written at once. */
 const poolSize = 10;
 
-/** Loads `pg`, explaining how to get it when it is not installed. */
-async function loadDriver(): Promise<typeof pg> {
-  try {
-    return (await import('pg')).default;
-  } catch (error) {
-    throw new Error(
-      `a PostgreSQL sandbox store needs the optional peer dependency pg (npm install pg): ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-    );
-  }
-}
-
 /** A pool on the database at `url` (no connection is made yet); outages are reported to `log`. */
 export async function openPostgresSession(
   url: string,
   log: (message: string) => void,
 ): Promise<PostgresSession> {
-  const { Pool } = await loadDriver();
+  const { Pool } = await loadPeer(
+    async () => (await import('pg')).default,
+    'pg',
+    'a PostgreSQL sandbox store',
+  );
   const pool = new Pool({
     connectionString: url,
     max: poolSize,

@@ -12,7 +12,7 @@ import type { Purged } from './purged.js';
 const rowsPerDelete = 2_000;
 
 /** How old a loose row set is before any replica deletes it (its writer stopped mid-way). */
-export const looseRowsetAgeMs = 60 * 60 * 1000;
+const looseAgeMs = 60 * 60 * 1000;
 
 /** Deletes the rows of `rowset` a chunk per statement, then its entry in `loose_rowsets`. */
 export async function deleteRowset(session: PostgresSession, rowset: string): Promise<void> {
@@ -32,13 +32,9 @@ export async function deleteRowset(session: PostgresSession, rowset: string): Pr
 
 /**
  * Purges the tombstones older than `tombstoneRetentionMs` (by the database's clock) and deletes
- * the row sets loose for longer than `looseAgeMs`.
+ * the row sets loose for longer than {@link looseAgeMs}.
  */
-export async function purge(
-  session: PostgresSession,
-  tombstoneRetentionMs: number,
-  looseAgeMs: number = looseRowsetAgeMs,
-): Promise<Purged> {
+export async function purge(session: PostgresSession, tombstoneRetentionMs: number): Promise<Purged> {
   const { pool, query } = session;
   const malls = await query<{ mall: string }>(
     pool,

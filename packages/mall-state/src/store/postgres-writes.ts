@@ -38,7 +38,7 @@ export function write<R>(
   const { session, versions } = state;
   const { query } = session;
   return state.serially(mallId, async () => {
-    const { mall, result, applied } = await session.transaction(async (client) => {
+    const done = await session.transaction(async (client) => {
       const row = await lockMall(state, client, mallId);
       const fresh = row.version === row.created;
       const caughtUp = await refresh(state, client, mallId);
@@ -66,16 +66,12 @@ export function write<R>(
         await writeRows(state, client, row.rowset, version, whole ?? changes);
         await versions?.raise(mallId, version);
       }
-      return {
-        mall: caughtUp,
-        result,
-        applied: { changes: whole ?? changes, whole: !!whole, version, created },
-      };
+      return { mall: caughtUp, result, changes: whole ?? changes, whole: !!whole, version, created };
     });
-    apply(mall, applied.changes, applied.whole);
-    mall.version = applied.version;
-    mall.created = applied.created;
-    return result;
+    apply(done.mall, done.changes, done.whole);
+    done.mall.version = done.version;
+    done.mall.created = done.created;
+    return done.result;
   });
 }
 
@@ -156,7 +152,8 @@ export async function drop(
         [mallId],
       );
       if ((stillUnused && !(await stillUnused())) || !row) return undefined;
-      // A version above the mall's last: a replica holding the mall asks the database again.
+      // Taken once the row is locked, so it is above the mall's last: a replica holding the mall
+      // asks the database again.
       const [next] = await query<{ version: string }>(client, "SELECT nextval('mall_versions') AS version");
       const version = Number(next?.version);
       await versions?.raise(mallId, version);

@@ -1,21 +1,18 @@
-// The sandbox malls on disk: one SQLite database (`<dataDir>/sandbox.sqlite`, WAL mode) holding one
-// row per record of every mall, the rows local-malls.ts writes its memory stores through to. On
-// open the rows of each mall are loaded into a memory store, which keeps serving reads; each write
-// goes through to SQLite inside the same transaction, so a
-// refused write is rolled back in both places and a restart with the same data directory finds
-// every committed record of every mall. `better-sqlite3` is loaded only here, when a data
-// directory is asked for, so the memory store works without it installed. The directory is locked
-// to one process at a time (data-dir-lock.ts).
-// A mall's rows are one row set: at first under the mall's own id, and after a reset, fixture or
-// restore under a generation name (`<mall>@<uuid>`, never a mall id) that `mall_rowsets` points
-// the mall at. The next generation is written in chunks beside the current one, becomes the
-// mall's by updating that one pointer (one short transaction), and the old rows are then deleted
-// in chunks; row sets no mall points at (a process stopped mid-way) are deleted on open.
+// The sandbox malls on disk: one SQLite database (`<dataDir>/sandbox.sqlite`, WAL mode) with one row
+// per record of every mall, the rows local-malls.ts writes its memory stores through to inside the
+// same transaction, so a refused write is rolled back in both and a restart finds every committed
+// record. `better-sqlite3` loads only here; the directory is locked to one process (data-dir-lock.ts).
+// A mall's rows are one row set: its own id at first, after a reset, fixture or restore a generation
+// (`<mall>@<uuid>`, never a mall id) that `mall_rowsets` points the mall at. The next generation is
+// written beside the current one, swapped in by updating that pointer (one short transaction), and
+// the old rows are then deleted in chunks; row sets no mall points at (a process stopped mid-way)
+// are deleted on open.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { nextTurn } from '../support/next-turn.js';
+import { loadPeer } from '../support/optional-peer.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { type LocalRows, localMalls } from './local-malls.js';
 import type { MallStorage } from './mall-storage.js';
@@ -26,22 +23,13 @@ const rowsPerDelete = 2_000;
 
 type Row = { tbl: StoreTable; key: string; value: string };
 
-/** Loads `better-sqlite3`, explaining how to get it when it is not installed. */
-async function loadDriver(): Promise<typeof BetterSqlite3> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (error) {
-    throw new Error(
-      `a sandbox data directory needs the optional peer dependency better-sqlite3 (npm install better-sqlite3): ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-    );
-  }
-}
-
 /** Opens (creating if needed) the sandbox database in `dataDir` and locks the directory. */
 export async function openSqliteMalls(dataDir: string): Promise<MallStorage> {
-  const Database = await loadDriver();
+  const Database = await loadPeer(
+    async () => (await import('better-sqlite3')).default,
+    'better-sqlite3',
+    'a sandbox data directory',
+  );
   mkdirSync(dataDir, { recursive: true });
   const unlock = lockDataDir(dataDir);
   let db: BetterSqlite3.Database | undefined;

@@ -1,10 +1,8 @@
-// The record store of one sandbox mall: named tables of JSON records keyed by string, number
-// sequences, and transactions in which a thrown error undoes every write (so a refused call
-// changes nothing). Writes run synchronously inside one transaction, so concurrent calls never
-// interleave within one and no update is lost. This file holds the interface, the in-memory store
-// and emptying one (`clearStore`); a journal writes a store through to disk (sqlite-store.ts) or
-// collects a call's writes for a database (postgres-held.ts). Where the stores of every mall live
-// is a MallStorage (mall-storage.ts).
+// The record store of one sandbox mall: named tables of JSON records, number sequences, and
+// transactions in which a thrown error undoes every write (so a refused call changes nothing).
+// Writes are synchronous, so concurrent calls never interleave within a transaction. A journal
+// writes a store through to disk (sqlite-store.ts) or collects a call's writes for a database
+// (postgres-held.ts); where the stores of every mall live is a MallStorage (mall-storage.ts).
 
 /** The tables of a mall, in the order a snapshot lists them. */
 export const tableNames = [

@@ -1,7 +1,6 @@
-// One change at a time per key: work queued under a key starts only after the work queued before
-// it under the same key has settled (fulfilled or rejected), so two control changes to one mall
-// never interleave while each yields to the event loop; keys do not wait for each other. The
-// queue of a key is forgotten once it runs empty.
+// One change at a time per key: work queued under a key starts once the work queued before it under
+// that key has settled (fulfilled or rejected), so two control changes to one mall never interleave
+// while each yields to the event loop; keys do not wait for each other, and an empty queue is forgotten.
 
 /** Runs async work one at a time per key. */
 export type OneAtATime = <R>(key: string, work: () => Promise<R>) => Promise<R>;

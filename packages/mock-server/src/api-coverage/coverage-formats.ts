@@ -112,6 +112,10 @@ const xml = (text: string) =>
     (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char] ?? char,
   );
 
+/** A JUnit test case of `suite`, passed, or holding its `<skipped>` or `<failure>`. */
+const testcase = (suite: string, name: string, outcome = '') =>
+  `    <testcase classname="${suite}" name="${xml(name)}"${outcome ? `>${outcome}</testcase>` : '/>'}`;
+
 /** The report as JUnit XML. */
 export function coverageJunit(report: CoverageReport): string {
   const suite = (name: string, cases: string[], failures: number, skipped: number) =>
@@ -120,20 +124,19 @@ export function coverageJunit(report: CoverageReport): string {
     suite(
       `coverage.${title.toLowerCase()}`,
       rows.map(({ name, count }) =>
-        count > 0
-          ? `    <testcase classname="coverage.${title.toLowerCase()}" name="${xml(name)}"/>`
-          : `    <testcase classname="coverage.${title.toLowerCase()}" name="${xml(name)}"><skipped message="no ${noun}"/></testcase>`,
+        testcase(`coverage.${title.toLowerCase()}`, name, count > 0 ? '' : `<skipped message="no ${noun}"/>`),
       ),
       0,
       rows.filter(({ count }) => count === 0).length,
     ),
   );
-  const thresholds = report.thresholds.map((t) => {
-    const name = `${t.measure} coverage at least ${t.minimum}%`;
-    return t.passed
-      ? `    <testcase classname="coverage.thresholds" name="${xml(name)}"/>`
-      : `    <testcase classname="coverage.thresholds" name="${xml(name)}"><failure message="${xml(`${t.percent}% is under ${t.minimum}%`)}"/></testcase>`;
-  });
+  const thresholds = report.thresholds.map((t) =>
+    testcase(
+      'coverage.thresholds',
+      `${t.measure} coverage at least ${t.minimum}%`,
+      t.passed ? '' : `<failure message="${xml(`${t.percent}% is under ${t.minimum}%`)}"/>`,
+    ),
+  );
   const failed = report.thresholds.filter((t) => !t.passed).length;
   suites.unshift(suite('coverage.thresholds', thresholds, failed, 0));
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="API coverage">\n${suites.join('\n')}\n</testsuites>\n`;

@@ -1,9 +1,5 @@
 // The control API's rules beyond the shape of its input, each broken rule one violation naming its
-// key: a fault or journal filter names an operation the served specs have; a delay's range does not
-// run backwards; a profile draws something, its error rates add up to 1 at most and its p99 is not
-// below its median; a mall's clock stays within the dates a date-time can show; a delivery fault
-// takes only the control spec's kinds and delays, and only it may name an event or duplicate. Also
-// the longest delay a fault may hold a request (`DelayMs`' maximum).
+// key, and the bounds the control spec states for fault delays.
 import { deliveryTarget } from '@mall-api/mall-state';
 import { type ApiSpecs, apiNames, nodeAt, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';

@@ -1,10 +1,9 @@
-// Delivers the sandbox malls' events to the receiver registered for each mall, as the platform
-// does: a POST of the event's JSON with the app's webhook key in `X-API-Key`. A mall's events go one
-// at a time in commit order; a failed attempt (no 2xx, timeout, refused connection) is retried after
-// a doubling backoff up to the spec's `x-webhook-delivery` policy (a test send is tried once). Due
-// events are claimed in batches under a lease that outlasts a batch, so replicas sharing a store
-// never send one twice; every attempt is logged. Deliveries run beside the API, on `timers` (the wall
-// clock by default). A delivery fault (`faultOf`) delays, drops or doubles a delivery.
+// Delivers the sandbox malls' events to each mall's receiver, as the platform does: a POST of the
+// event's JSON with the webhook key in `X-API-Key`, a mall's events one at a time in commit order, a
+// failed attempt retried after a doubling backoff up to the spec's `x-webhook-delivery` policy (a
+// test send once). Due events are claimed in batches under a lease that outlasts a batch, so replicas
+// sharing a store never send one twice. Deliveries run beside the API, on `timers` (the wall clock
+// by default); a delivery fault (`faultOf`) delays, drops or doubles one.
 import { randomUUID } from 'node:crypto';
 import type { FaultAction } from '@mall-api/mall-state';
 import type {

@@ -1,10 +1,8 @@
-// What a profile fault does to one call: how long it waits and whether it is answered with an error
-// status, drawn from the rule's seed and the call's number (the n-th matching call of a rule, from
-// 0). The draws of one call come from a Mersenne Twister (pure-rand) seeded with the rule's seed
-// and the call's number, so the same seed gives the same sequence call by call, whichever replica
-// takes each call, and no draw depends on another rule or on timing. Latency is fixed, uniform, or
-// log-normal from its median and 99th percentile; no drawn delay passes `maxDelayMs` (the longest
-// delay the control spec allows). Not where the waiting happens (the faults stage).
+// What a profile fault does to one call: how long it waits and whether it gets an error status,
+// drawn from a Mersenne Twister (pure-rand) seeded with the rule's seed and the call's number (from
+// 0), so a seed gives the same sequence call by call whichever replica takes each call, and no draw
+// depends on another rule or on timing. Latency is fixed, uniform, or log-normal from its median and
+// 99th percentile, never over `maxDelayMs`. The waiting is the faults stage's.
 import type { FaultAction, FaultErrorRate, FaultLatency } from '@mall-api/mall-state';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { mersenne } from 'pure-rand/generator/mersenne';

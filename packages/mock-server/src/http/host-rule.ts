@@ -1,9 +1,8 @@
 // Which names and addresses count as this machine, for the requests that change a sandbox or hand
-// out credentials (the control API, the OAuth endpoints): a `Host` header naming a loopback
-// address, `localhost` or a `*.localhost` name, or one of the public host names the server is
-// configured with (or a mall's subdomain of one). A page reached through DNS rebinding sends its
-// attacker's name, so it is refused. Also tells whether an address the server binds to or a caller
-// comes from is loopback. Not an access rule for the platform APIs' own operations.
+// out credentials (the control API, the OAuth endpoints): a `Host` naming a loopback address,
+// `localhost`, a `*.localhost` name or a configured public host (or a mall's subdomain of one), so a
+// page reached through DNS rebinding, which sends its attacker's name, is refused. Also whether an
+// address is loopback. Not an access rule for the platform APIs' own operations.
 import { isIP } from 'node:net';
 
 /** Whether `address` (an IP, `localhost`, or a socket's remote address) is on the loopback interface. */

@@ -1,13 +1,9 @@
-// Answers what Node's HTTP parser refuses before a request exists, with the API's error envelope
-// instead of Node's empty status line: headers over the size limit (431; 414 when the request line
-// alone overflows, a very long URL), bad framing — an invalid or duplicate Content-Length, both
-// Content-Length and Transfer-Encoding, a bad chunk, a bad HTTP version, bytes that are no request
-// line — (400), a method token HTTP does not know (501), a request that took too long to arrive
-// (408), and CONNECT, which this server implements for no resource: it tunnels nothing (501). Each answer is written raw on the
-// socket, which then closes; a socket whose answer has started, or that is gone, is only closed.
-// An HTTP/1.1 request without Host, which Node would refuse with a bare 400, is refused here with
-// the envelope (the server is created with `requireHostHeader: false` for that). Requests the
-// parser accepts are otherwise the request handler's, never this module's.
+// Answers what Node's HTTP parser refuses before a request exists with the API's error envelope
+// instead of Node's empty status line (the statuses are `malformedAnswer`'s), and CONNECT, which
+// tunnels nothing (501). Each answer is written raw on the socket, which then closes; a socket whose
+// answer has started, or that is gone, is only closed. An HTTP/1.1 request without Host, which Node
+// would refuse with a bare 400, is refused here with the envelope (the server is created with
+// `requireHostHeader: false` for that).
 import {
   type IncomingMessage,
   maxHeaderSize,

@@ -1,10 +1,8 @@
-// Reads request bodies within a byte limit: a declared Content-Length over the limit is refused
-// before a byte is read, and a chunked body stops being read as soon as it passes the limit (the
-// unread rest is never buffered; the answer closes the connection). The media type is parsed
-// (`content-type`) and checked before the body is read: JSON for the admin API's writes (the
-// platform answers 400 when the Content-Type is not JSON or the body does not parse, so this tells
-// those cases apart), or a form for the OAuth token endpoint. A client that closes the connection
-// before its body ends is a RequestAbortedError, never mistaken for a failure of the server.
+// Reads request bodies within a byte limit: a declared Content-Length over it is refused before a
+// byte is read, a chunked body stops being read as soon as it passes it (the rest is never buffered).
+// The media type is checked before the body is read (JSON, or a form where the operation takes one),
+// so a wrong Content-Type and a body that does not parse are told apart, as the platform does. A
+// client that closes the connection mid-body is a RequestAbortedError, never a failure of the server.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { parse } from 'content-type';

@@ -1,16 +1,10 @@
-// Everything the mocks keep per mall, composed: the mall's clock, its request journal, its fault
-// rules, its rate-limit buckets (on the mall's clock) and the roster of malls in use, all owned by
-// `@mall-api/mall-state`, plus the sandbox malls (over the data storage mall-state opened) when the
-// mocks run stateful. Resetting a mall resets all of it and revokes the OAuth codes and tokens
-// issued for it (the OAuth authority's). The malls in use are bounded (mall-state's roster): a mall
-// dropped for idleness or past the cap loses all of it, its data too. Where the state lives is
-// mall-state's set of stores: this process's memory by default, or Redis shared by every replica;
-// this module only composes them with the sandbox and OAuth, so both behave alike. It stays in the
-// mock because what a reset means spans the sandbox's protocol and the OAuth authority. Idle malls
-// are dropped when malls are used or listed and on an unref'd timer; a drop never takes a mall
-// used since it was found idle (the roster's rule): the roster's check that it is still unused
-// also clears its journal, faults, buckets and clock in the same step (one script on Redis), made
-// under the data's lock just before the data goes, so a first use after it keeps what it writes.
+// Everything the mocks keep per mall, composed: the clock, request journal, fault rules and
+// rate-limit buckets and the roster of malls in use (`@mall-api/mall-state`'s stores, in memory or
+// in Redis), plus the sandbox malls when the mocks run stateful. It stays in the mock because a reset
+// spans the sandbox and the OAuth authority: it resets all of it and revokes the mall's OAuth grants.
+// A mall dropped for idleness or past the cap loses all of it; the roster's check that it is still
+// unused also clears its state in the same step, under the data's lock just before the data goes, so
+// a first use after it keeps what it writes.
 import {
   createMallClocks,
   expireEvery,
@@ -60,17 +54,15 @@ export interface MockMalls {
   close(): void;
 }
 
-/** How often idle malls are dropped on a timer by default. */
-const defaultExpireEveryMs = 60 * 1000;
+/** How often idle malls are dropped on a timer, besides when malls are used or listed. */
+const expireEveryMs = 60 * 1000;
 
 /** Options of {@link createMockMalls}. */
 export interface MockMallsOptions {
   readonly sandbox?: SandboxMallsGateway;
   /** The delivery of the sandbox malls' events (the control API registers receivers on it). */
   readonly events?: EventDelivery;
-  /** Base time of every mall's clock (tests pass a simulated one). */
-  readonly clock?: () => number;
-  /** The clocks, when they were created first (the sandbox's malls follow them too); else made from `clock`. */
+  /** The clocks, when they were created first (the sandbox's malls follow them too). */
   readonly clocks?: MallClocks;
   /** The cap on malls and their idle expiry. */
   readonly limits?: MallLimits;
@@ -80,25 +72,15 @@ export interface MockMallsOptions {
   readonly stores?: MallStateStores;
   /** Real time, for idle expiry (tests pass a simulated one; default Redis's clock on Redis, else this process's). */
   readonly now?: () => number;
-  /** How often idle malls are dropped besides when a mall is used or listed (default every minute). */
-  readonly expireEveryMs?: number;
   /** Revokes the OAuth codes and tokens issued for a mall (the OAuth authority's), on its reset. */
   readonly revokeGrants?: (mallId: string) => Promise<void>;
 }
 
 /** Creates the per-mall state; the malls the sandbox already holds are put in use. */
 export async function createMockMalls(options: MockMallsOptions = {}): Promise<MockMalls> {
-  const clocks = options.clocks ?? createMallClocks(options.clock);
+  const clocks = options.clocks ?? createMallClocks();
   const stores = options.stores ?? memoryMallStores(options.limits, options.journal);
   const { journal, faults } = stores;
-  const clear = async (mallId: string) => {
-    await Promise.all([
-      journal.clear(mallId),
-      faults.clear(mallId),
-      stores.resetLimits(mallId),
-      clocks.reset(mallId),
-    ]);
-  };
   const roster = stores.roster(
     async (mallId, stillUnused) => {
       // The sandbox asks under the mall's lock (not at all for a mall it lacks); a true answer has
@@ -119,7 +101,7 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
   );
   // Malls the store already holds: on the roster, keeping the last use a shared roster has of them.
   await roster.adopt((await options.sandbox?.mallIds()) ?? []);
-  const stopExpiry = expireEvery(roster, options.expireEveryMs ?? defaultExpireEveryMs);
+  const stopExpiry = expireEvery(roster, expireEveryMs);
   return {
     clocks,
     journal,
@@ -131,7 +113,13 @@ export async function createMockMalls(options: MockMallsOptions = {}): Promise<M
     async reset(mallId, to) {
       const change = options.sandbox ? await options.sandbox.reset(mallId, to) : { ok: true as const };
       if (!change.ok) return change;
-      await Promise.all([clear(mallId), options.revokeGrants?.(mallId)]);
+      await Promise.all([
+        journal.clear(mallId),
+        faults.clear(mallId),
+        stores.resetLimits(mallId),
+        clocks.reset(mallId),
+        options.revokeGrants?.(mallId),
+      ]);
       await roster.touch(mallId);
       return change;
     },

@@ -1,13 +1,9 @@
-// The metrics of one mock process for a team's Prometheus, kept with prom-client and served as
-// `/__metrics` in its text format on every mock port, to the callers the control API admits (the
-// control guard: loopback, or the control token): requests by API, operation and status, answer
-// latency by API and operation, malls in use, the journal's bytes, the records of the sandbox malls
-// this process holds (by table), answers a store outage refused,
-// whether the shared stores answer, and prom-client's process metrics. Labels are bounded: an
-// operation is an operation id of the spec (`none` for a path that addresses none), never a raw
-// path. Counting a request costs a counter and a histogram update; the gauges are read at scrape
-// time (a store outage leaves them at their last value). With `--workers N` each worker keeps its
-// own (a scrape sees the worker that took it).
+// The metrics of one mock process for Prometheus (prom-client), served as `/__metrics` on every
+// mock port to the callers the control guard admits. Labels are bounded: an operation is an
+// operation id of the spec (`none` for a path that addresses none), never a raw path. Counting a
+// request costs a counter and a histogram update; the gauges are read at scrape time (a store outage
+// leaves them at their last value). With `--workers N` each worker keeps its own (a scrape sees the
+// worker that took it).
 import type { IncomingMessage } from 'node:http';
 import { StoreUnavailableError } from '@mall-api/mall-state';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';

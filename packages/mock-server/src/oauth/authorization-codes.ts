@@ -58,51 +58,32 @@ export async function authorize(
     codeChallengeMethod,
   }: AuthorizeRequest,
 ): Promise<AuthorizeResult> {
+  // RFC 6749 4.1.2.1: an unknown client or redirect URI must not be redirected to; the operator sees a 400.
+  const refused = (description: string): AuthorizeResult => ({
+    ok: false,
+    redirectable: false,
+    failure: { status: 400, error: 'invalid_request', description },
+  });
   const app = findApp(authority, clientId);
-  if (!app) {
-    return {
-      ok: false,
-      redirectable: false,
-      // RFC 6749 4.1.2.1: an unknown client must not be redirected to; the operator sees a 400.
-      failure: { status: 400, error: 'invalid_request', description: 'The client_id is not registered.' },
-    };
-  }
-  if (!redirectUri || !app.redirectUris.some((registered) => redirectMatches(registered, redirectUri))) {
-    return {
-      ok: false,
-      redirectable: false,
-      failure: {
-        status: 400,
-        error: 'invalid_request',
-        description: 'The redirect_uri is not registered for this app.',
-      },
-    };
-  }
-  const redirectError = (failure: OAuthFailure) => {
+  if (!app) return refused('The client_id is not registered.');
+  if (!redirectUri || !app.redirectUris.some((registered) => redirectMatches(registered, redirectUri)))
+    return refused('The redirect_uri is not registered for this app.');
+  /** The redirect URI with `parameters` and the request's state. */
+  const redirect = (parameters: Record<string, string>) => {
     const target = new URL(redirectUri);
-    target.searchParams.set('error', failure.error);
-    target.searchParams.set('error_description', failure.description);
+    for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
     if (state !== null) target.searchParams.set('state', state);
     return { ok: true as const, location: target.toString() };
   };
-  if (responseType !== 'code') {
-    return redirectError({
-      status: 400,
-      error: 'unsupported_response_type',
-      description: 'response_type must be code.',
-    });
-  }
+  const redirectError = (error: OAuthFailure['error'], description: string) =>
+    redirect({ error, error_description: description });
+  if (responseType !== 'code')
+    return redirectError('unsupported_response_type', 'response_type must be code.');
   const requested = (scope ?? '').split(/[,\s]+/).filter(Boolean);
-  if (requested.length === 0 || requested.some((s) => !app.scopes.includes(s))) {
-    return redirectError({
-      status: 400,
-      error: 'invalid_scope',
-      description: 'A requested scope is unknown or not allowed for this app.',
-    });
-  }
+  if (requested.length === 0 || requested.some((s) => !app.scopes.includes(s)))
+    return redirectError('invalid_scope', 'A requested scope is unknown or not allowed for this app.');
   const pkce = readPkceChallenge(codeChallenge ?? null, codeChallengeMethod ?? null);
-  if (!pkce.ok)
-    return redirectError({ status: 400, error: 'invalid_request', description: pkce.description });
+  if (!pkce.ok) return redirectError('invalid_request', pkce.description);
   const code = newToken();
   const record: CodeRecord = {
     pkce: pkce.pkce,
@@ -113,9 +94,6 @@ export async function authorize(
     redirectUri,
     expiresAt: authority.clock(mallId) + authority.settings.lifetimes.codeMs,
   };
-  const target = new URL(redirectUri);
-  target.searchParams.set('code', code);
-  if (state !== null) target.searchParams.set('state', state);
   await authority.store.putCode(code, record);
-  return { ok: true as const, location: target.toString() };
+  return redirect({ code });
 }

@@ -1,12 +1,8 @@
-// The mock platform's OAuth 2.0 authorization server state: registered apps, single-use
-// authorization codes, access tokens and rotating refresh tokens, living as long as its settings
-// say (the specs' `x-token-lifetimes`: oauth-settings.ts), on an injectable clock.
-// Every admin and analytics mock of one process shares one authority, so tokens it issues are
-// what those mocks accept. It decides; what it issued lives in its store (oauth-store.ts: this
-// process's memory, or Redis shared by replicas), HTTP lives in oauth-routes.ts. One async
-// interface over either store. The registered apps are configuration, the same on every replica,
-// not state. This module assembles the authority from its state record (authority-state.ts) and
-// its steps (authorization-codes.ts, token-grants.ts).
+// The mock platform's OAuth 2.0 authorization server, assembled from its state record
+// (authority-state.ts) and its steps (authorization-codes.ts, token-grants.ts). Every admin and
+// analytics mock of a process shares one, so the tokens it issues are what they accept; what it
+// issued lives in its store (oauth-store.ts: memory, or Redis shared by replicas), HTTP lives in
+// oauth-routes.ts. The registered apps are configuration, the same on every replica, not state.
 import type {
   AuthorityState,
   ClientAuth,

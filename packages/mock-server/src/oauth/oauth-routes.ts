@@ -28,6 +28,9 @@ const failureReply = (failure: OAuthFailure): OAuthReply => ({
   body: { error: failure.error, error_description: failure.description },
 });
 
+const badRequest = (error: OAuthFailure['error'], description: string) =>
+  failureReply({ status: 400, error, description });
+
 /** Handles an OAuth request for `mallId`, or returns undefined when the path is not an OAuth path. */
 export async function handleOAuthRequest(
   authority: OAuthAuthority,
@@ -53,44 +56,25 @@ export async function handleOAuthRequest(
   }
   if (url.pathname === oauthPaths.token && method === 'POST') {
     const contentType = request.headers['content-type'] ?? '';
-    if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      return failureReply({
-        status: 400,
-        error: 'invalid_request',
-        description: 'Send the form as application/x-www-form-urlencoded.',
-      });
-    }
+    if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded'))
+      return badRequest('invalid_request', 'Send the form as application/x-www-form-urlencoded.');
     const text = await readBodyText(request, 64 * 1024);
-    if (text === undefined) {
-      return failureReply({
-        status: 400,
-        error: 'invalid_request',
-        description: 'The request body is too large.',
-      });
-    }
+    if (text === undefined) return badRequest('invalid_request', 'The request body is too large.');
     const form = new URLSearchParams(text);
     const client = parseBasicAuthorization(request.headers.authorization);
-    switch (form.get('grant_type')) {
-      case 'authorization_code': {
-        const result = await authority.exchangeCode(
-          client,
-          form.get('code'),
-          form.get('redirect_uri'),
-          form.get('code_verifier'),
-        );
-        return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
-      }
-      case 'refresh_token': {
-        const result = await authority.refresh(client, form.get('refresh_token'));
-        return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
-      }
-      default:
-        return failureReply({
-          status: 400,
-          error: 'unsupported_grant_type',
-          description: 'grant_type must be authorization_code or refresh_token.',
-        });
-    }
+    const grant = form.get('grant_type');
+    if (grant !== 'authorization_code' && grant !== 'refresh_token')
+      return badRequest('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+    const result =
+      grant === 'refresh_token'
+        ? await authority.refresh(client, form.get('refresh_token'))
+        : await authority.exchangeCode(
+            client,
+            form.get('code'),
+            form.get('redirect_uri'),
+            form.get('code_verifier'),
+          );
+    return 'error' in result ? failureReply(result) : { status: 200, headers: {}, body: result };
   }
   return undefined;
 }

@@ -1,10 +1,8 @@
-// Where the mock authorization server keeps what it issued: single-use authorization codes,
-// access tokens and rotating refresh tokens, each with the grant it stands for and when it expires
-// on its mall's clock. The interface the authority decides over, and the store of one process in
-// its own memory (expired records swept when tokens are issued). The store replicas share is
-// redis-oauth-store.ts; both take a code or a refresh token out atomically, so only one
-// redemption succeeds, and both revoke everything issued for a mall at once (a reset). One async
-// interface for both.
+// Where the mock authorization server keeps what it issued: single-use codes, access tokens and
+// rotating refresh tokens, each with its grant and its expiry on its mall's clock. The one async
+// interface the authority decides over, and the store in this process's memory (expired records
+// swept when tokens are issued); redis-oauth-store.ts is the one replicas share. Both take a code or
+// a refresh token out atomically, so one redemption succeeds, and revoke a mall's grants at once.
 import type { PkceChallenge } from './pkce.js';
 
 /** Who an access token speaks for. */

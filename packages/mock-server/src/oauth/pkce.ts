@@ -2,8 +2,7 @@
 // `code_challenge` and `code_challenge_method` of an authorization request, and checking the
 // `code_verifier` presented when the code is redeemed. Only the S256 method is accepted (`plain`
 // protects nothing a public client in a browser needs); the platform's reference does not mention
-// PKCE, so this is the mock's behaviour, not a statement about the platform. Storage of the
-// challenge with its code lives in oauth-authority.ts.
+// PKCE, so this is the mock's behaviour, not a statement about the platform.
 import { createHash } from 'node:crypto';
 import { constantTimeEqual } from '@mall-api/auth';
 

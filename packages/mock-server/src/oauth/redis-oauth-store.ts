@@ -1,24 +1,14 @@
-// What the mock authorization server issued, in Redis, shared by every replica: codes and refresh
-// tokens under `<prefix>oauth:<kind>:<SHA-256 of the value>`, access tokens under
-// `<prefix>cached:oauth-access:<SHA-256>` (the values themselves are never keys), each holding its
-// grant and its expiry on its mall's clock, with a Redis TTL of its lifetime as an outer bound. A
-// code is taken with GETDEL and a refresh token with DEL, so each is redeemed once across replicas.
-// Reading a record loads its mall's clock first, so the authority checks expiry against a clock
-// moved on any replica. Revoking a mall's grants (a reset) raises the mall's OAuth epoch
-// (`<prefix>cached:oauth-epoch:<mall>`, INCR): every record carries the epoch it was issued in,
-// and one from an older epoch reads as absent on every replica — one command, however many tokens
-// the mall has. An access token is checked on every request and neither it nor its mall's epoch
-// changes until a reset, so replicas keep copies of both that Redis invalidates
-// (mall-state's read cache): a request whose token this replica has seen asks Redis nothing, and a
-// reset on one replica reaches every other before its caller is told. Tokens not found are not
-// kept; of those found lately, the key and the record as last parsed are remembered with the text
-// they were parsed from (at most `rememberedTokens`, the oldest forgotten first), so a token sent
-// again is neither hashed nor parsed again while its copy is the same text. The epoch key outlives
-// every record of its mall and no more: each record written creates it (at 0) if absent and
-// stretches its expiry to the record's (PEXPIRE … GT), and a reset raises only an epoch that exists
-// (with no key, no record of the mall exists to revoke), so malls that come and go leave no keys
-// behind. It shares mall-state's Redis connection (the one the per-mall
-// stores use) and stays here, with the authority.
+// What the mock authorization server issued, in Redis, shared by every replica. Codes and refresh
+// tokens live under `<prefix>oauth:<kind>:<SHA-256>`, access tokens under
+// `<prefix>cached:oauth-access:<SHA-256>` (never the values themselves as keys), each with its grant,
+// its expiry on its mall's clock and a TTL as an outer bound; GETDEL and DEL redeem a code or a
+// refresh token once across replicas. Revoking a mall (a reset) raises its OAuth epoch
+// (`<prefix>cached:oauth-epoch:<mall>`, INCR): a record of an older epoch reads as absent on every
+// replica, one command however many tokens the mall has. Access tokens and epochs are read through
+// mall-state's read cache, which Redis invalidates, and tokens found lately are remembered with the
+// text they were parsed from, so a request with a known token asks Redis nothing. Each record written
+// creates its mall's epoch key if absent and stretches its expiry to the record's, and a reset raises
+// only an epoch that exists, so malls that come and go leave no keys behind.
 import { createHash } from 'node:crypto';
 import type { MallClocks } from '@mall-api/mall-state';
 import { cachedKey, type SharedRedis } from '@mall-api/mall-state/redis';

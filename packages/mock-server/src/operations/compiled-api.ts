@@ -1,11 +1,8 @@
-// One API compiled from a spec, once, at the composition root (`createMockApi`, `startMockServers`,
-// the CLI): everything the stages, the sandbox call and the OAuth authority need, derived from the
-// given spec model — the operations' validators, cross-parameter and body rules and prepared
-// responses (operation-runtime.ts, per operation on first use), the rate limit and what it counts
-// per, HTTPS-only, the described date versions, what the spec says about OAuth (lifetimes, scope
-// aliases, offered scopes) and the demo Basic credentials' scopes. `compileApi` reads no spec of
-// its own; `servedApi` reads a shipped bundle only for an API it is not given. A test that passes a
-// changed copy sees every rule follow.
+// One API compiled from a spec, once, at the composition root: everything the stages, the sandbox
+// and the OAuth authority need, derived from the given spec model (validators, rules and prepared
+// responses per operation on first use, the rate limit, HTTPS-only, date versions, OAuth settings,
+// demo credentials). `compileApi` reads no spec of its own; `servedApi` reads a shipped bundle only
+// for an API it is not given, so a test that passes a changed copy sees every rule follow.
 import { type ApiLimit, apiLimitFromSpec } from '@mall-api/rate-limit';
 import {
   type ApiSpecs,
@@ -34,7 +31,6 @@ export interface CompiledApi {
   readonly runtime: OperationRuntime;
   /** The API's rate limit and what it counts per (`x-rate-limit`). */
   readonly limit: ApiLimit;
-  /** Whether plain-HTTP requests are refused (`x-https-only`). */
   /** The status a plain-HTTP request is refused with (`x-https-only`); undefined when HTTP is accepted. */
   readonly httpsOnly: number | undefined;
   /** The described date versions chosen by a header, if the spec describes any (`x-api-versions`). */

@@ -1,9 +1,7 @@
-// How the mocks say the sandbox's domain outcomes (`@mall-api/sandbox/protocol`) in HTTP: a write
-// applied whole or a read answers with the operation's documented success status, a write partly
-// applied with its documented 207 (Multi-Status) and each item's own status under `results`, and
-// a refusal with the API's error envelope, its status by reason (403 not permitted, 404 not found,
-// 422 invalid, 409 conflict, 503 store unavailable). The success statuses are read from the operation's documented
-// responses, never listed here. Not here: when the sandbox is asked (the answer stage).
+// How the mocks say the sandbox's domain outcomes (`@mall-api/sandbox/protocol`) in HTTP: the
+// operation's documented success status (its 207, with each item's status under `results`, for a
+// write partly applied), or the API's error envelope with a status by refusal reason. Not here: when
+// the sandbox is asked (the answer stage).
 import type { ItemOutcome, Refusal, RefusalReason, SandboxOutcome } from '@mall-api/sandbox/protocol';
 import { errorEnvelope } from '../http/error-envelope.js';
 import { envelopeReply, type Reply } from '../pipeline/reply.js';

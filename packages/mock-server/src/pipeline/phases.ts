@@ -1,13 +1,8 @@
 // The phases a request goes through on its way to an answer, each a narrower type than the one
-// before: an `Arrival` (the request parsed once — method, path, the API's query without the mock's
-// own `__*` parameters, the response preference and the mode it decides, the mall the host or
-// base URL names, the operation the path addresses if any), then `Identified` (the caller and the
-// mall the request is for, decided once), `Metered` (whether the mall was marked in use and the
-// rate-limit headers every answer carries),
-// with an `Authorization` (a principal whose credentials were accepted), `Routed` (an operation, no
-// longer optional) and `Validated` (the body and the converted parameters). A stage says which facts
-// it needs and which it adds (stage.ts), so one that needs a route cannot run before routing.
-// Parsing has no side effects.
+// before: an `Arrival` (the request parsed once, without side effects), `Identified` (caller and
+// mall), `Metered` (mall in use, rate-limit headers), `Routed` (an operation) and `Validated` (body
+// and converted parameters). A stage says which facts it needs and which it adds (stage.ts), so one
+// that needs a route cannot run before routing.
 import type { IncomingMessage } from 'node:http';
 import type { Route, SpecModel } from '@mall-api/spec-model';
 import { defaultMallId, mallFromHost, mallFromPath } from '../http/mall-address.js';

@@ -1,11 +1,10 @@
 // What a stage is and how stages are put in order. A `Check` answers or passes the phase on as it
-// is; a `Step` answers or returns the facts it found, which the pipeline adds to the phase it passes
-// on (the request's one phase object, which no stage writes); a `Final` stage always answers. `pipeline<In>()` builds an ordered list whose types follow the phase from stage to stage,
-// so a stage that needs a fact (a route, a principal) cannot be placed before the stage that adds
-// it; `branch` hands requests a test picks to a pipeline of their own (the OAuth endpoints). Running
-// a pipeline returns the reply, the stage that gave it and the phase the request had reached; a
-// stage that throws is reported with that phase too (`StageFailure`). A stage answers at once or
-// with a promise (`Decided`): most decide synchronously, and the runner awaits only promises.
+// is, a `Step` answers or returns facts the pipeline adds to the request's one phase object (which
+// no stage writes), a `Final` stage always answers. `pipeline<In>()` builds an ordered list whose
+// types follow the phase, so a stage that needs a fact cannot be placed before the stage that adds
+// it; `branch` hands the requests a test picks to a list of their own. A stage that throws is
+// reported with the phase it reached (`StageFailure`); most stages decide synchronously, and the
+// runner awaits only promises.
 import type { Arrival, Reached } from './phases.js';
 import type { Reply } from './reply.js';
 

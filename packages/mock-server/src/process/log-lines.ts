@@ -1,8 +1,6 @@
-// The mocks' log lines: one per request (API, method, path, status, duration, or that its client
-// gave up before the answer) and one per
-// unexpected error (the same plus its cause), as text or as one JSON object per line for a log
-// collector. Only the path is logged, never the query (an OAuth code or state travels there),
-// headers (Authorization, cookies) or bodies (client secrets, tokens).
+// The mocks' log lines, as text or one JSON object per line: one per request (or that its client gave
+// up before the answer) and one per unexpected error with its cause. Only the path is logged, never
+// the query (an OAuth code or state travels there), headers (Authorization, cookies) or bodies.
 
 /** How the mocks write their logs. */
 export type LogFormat = 'text' | 'json';

@@ -1,10 +1,7 @@
-// When `mall-api-mock --workers N` may run more than one worker: only when the mall data and the
-// state shared between requests (tokens, codes, rate-limit buckets, journals, faults, clocks) live
-// in stores every worker reaches — PostgreSQL for the malls (`--store postgres://…`) and Redis for
-// the rest (`--redis redis://…`). The default memory store and SQLite belong to one process, so N
-// workers on them would be N different sandboxes behind one port. Also the one test of what names a
-// PostgreSQL store, which `--store` uses too. Reads the parsed options only; starting and
-// supervising the workers is worker-supervisor.ts's job.
+// When `mall-api-mock --workers N` may run more than one worker: only when the malls live in
+// PostgreSQL (`--store postgres://…`) and the state shared between requests in Redis (`--redis`);
+// memory and SQLite belong to one process, so N workers on them would be N different sandboxes
+// behind one port. Also the one test of what names a PostgreSQL store.
 
 /** The parsed options the rule reads (`--store` and `--redis`; absent when not given). */
 export interface StoreChoice {

@@ -1,11 +1,8 @@
-// The primary process of `mall-api-mock --workers N`: forks N workers that serve the same ports
-// (node:cluster shares the listening sockets) and only supervises them. A worker that exits while
-// the primary is not stopping is replaced (each start is logged with the worker's pid); when K workers have crashed within T seconds the
-// primary gives up (stops the rest and exits 1). On SIGTERM or SIGINT it forwards SIGTERM to every
-// worker, whose own graceful shutdown lets requests in flight finish, and exits 0 once all have
-// exited. It serves nothing itself and holds no state; the cluster, clock and exit are arguments,
-// so the rules are tested with a fake cluster. Whether N workers may run at all is
-// worker-rules.ts's question, not this module's.
+// The primary process of `mall-api-mock --workers N`: forks N workers serving the same ports
+// (node:cluster shares the listening sockets) and replaces one that exits, each start logged with its
+// pid, unless K crashed within T seconds (then it stops the rest and exits 1). On SIGTERM or SIGINT it
+// forwards SIGTERM to every worker and exits 0 once all have exited. It serves nothing and holds no
+// state; the cluster, clock and exit are arguments, so the rules are tested with a fake cluster.
 
 /** The part of a node:cluster worker the supervisor uses. */
 export interface SupervisedWorker {

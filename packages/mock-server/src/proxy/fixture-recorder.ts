@@ -1,9 +1,8 @@
-// Records what a real service answers as a sandbox fixture: each category, product and bundle a
-// read returns becomes a record of its section in the create request's shape (attributes projected
-// onto the request schema, only valid ones kept, a number naming a recorded record written as
-// `{"$ref": …}`, fields the request rules refuse dropped), and the products listed under a category
-// or main display group a placement there. One file per mall, `<dir>/<mall>.json`, rewritten as
-// answers arrive; load it with `POST /__mock/malls/{mall}/fixtures`. Needs `@mall-api/sandbox`.
+// Records what a real service answers as a sandbox fixture: each record a read returns becomes a
+// record of its section in the create request's shape (projected onto the request schema, valid
+// fields only, a number naming a recorded record written as `{"$ref": …}`), and the products listed
+// under a category or main display group a placement there. One file per mall, `<dir>/<mall>.json`,
+// rewritten as answers arrive; load it with `POST /__mock/malls/{mall}/fixtures`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -43,17 +42,21 @@ interface Section {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A create operation and the `request` object of its body's schema, with that object's fields. */
+function createRequestOf(spec: SpecModel, createId: string) {
+  const create = spec.operation(createId);
+  const body = create?.bodySchema && spec.dereference(create.bodySchema);
+  const request = isJsonObject(body) && isJsonObject(body.properties) ? body.properties.request : undefined;
+  if (!create || !isJsonObject(request) || !isJsonObject(request.properties)) return undefined;
+  return { create, request, fields: request.properties };
+}
+
 /** The sections a spec's read operations feed, from the fixture format's create operations. */
 function sectionsOf(spec: SpecModel, recordSections: Readonly<Record<string, string>>): Section[] {
   return Object.entries(recordSections).flatMap(([name, createId]) => {
-    const create = spec.operation(createId);
-    const request = create?.bodySchema && spec.dereference(create.bodySchema);
-    const properties =
-      isJsonObject(request) && isJsonObject(request.properties) ? request.properties.request : undefined;
-    const requestSchema = isJsonObject(properties) ? properties : undefined;
-    const fields =
-      requestSchema && isJsonObject(requestSchema.properties) ? requestSchema.properties : undefined;
-    if (!create || !requestSchema || !fields) return [];
+    const found = createRequestOf(spec, createId);
+    if (!found) return [];
+    const { create, request: requestSchema, fields } = found;
     const item = new RegExp(`^${escapeRegExp(create.pathTemplate)}/\\{([^}/]+)\\}$`);
     const reads = spec.operations.filter(
       (o) => o.method === 'get' && (o.pathTemplate === create.pathTemplate || item.test(o.pathTemplate)),
@@ -95,13 +98,12 @@ function placementKindsOf(
   ids: readonly string[],
 ): PlacementKind[] {
   return Object.entries(placementTargets).flatMap(([field, createId]) => {
-    const create = spec.operation(createId);
-    const body = create?.bodySchema && spec.dereference(create.bodySchema);
-    const request = isJsonObject(body) && isJsonObject(body.properties) ? body.properties.request : undefined;
-    const properties = isJsonObject(request) && isJsonObject(request.properties) ? request.properties : {};
+    const found = createRequestOf(spec, createId);
+    if (!found) return [];
+    const { create, request, fields: properties } = found;
     const listed = Object.keys(properties).find((name) => ids.includes(name));
-    const where = create?.parameters.find((p) => p.in === 'path')?.name;
-    if (!create || !listed || !where || !isJsonObject(request)) return [];
+    const where = create.parameters.find((p) => p.in === 'path')?.name;
+    if (!listed || !where) return [];
     const validate = spec.schemas().compile(request);
     const reads = spec.operations.filter((o) => o.method === 'get' && o.pathTemplate === create.pathTemplate);
     const scoped = Object.keys(properties).filter(

@@ -85,12 +85,9 @@ export async function runProxyCli(
     target: values.target,
     port,
     host: values.host ?? '127.0.0.1',
-    ...(recorder ? { recorder } : {}),
-    ...(values.quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
-    control: {
-      ...(values['control-token'] === undefined ? {} : { token: values['control-token'] }),
-      allowRemote: values['control-remote'] === true,
-    },
+    recorder,
+    log: values.quiet ? undefined : (line: string) => process.stdout.write(`${line}\n`),
+    control: { token: values['control-token'], allowRemote: values['control-remote'] === true },
   });
   const stop = async () => {
     await proxy.close();

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { type Json, loadSpecs, type SpecModel } from '@mall-api/spec-model';
 import { controlPrefix, createControlBranch } from '../control/control-api.js';
 import type { ControlAccess } from '../control/control-guard.js';
-import { errorEnvelope } from '../http/error-envelope.js';
+import { type ErrorEnvelope, errorEnvelope, type Violation } from '../http/error-envelope.js';
 import { readBodyText, tooLargeMessage } from '../http/request-body.js';
 import { type ApiName, apiProfiles } from '../identity/api-profiles.js';
 import { createMockMalls, type MockMalls } from '../malls/mock-malls.js';
@@ -65,15 +65,8 @@ const hopByHop = new Set([
 
 /** What a stage's answer says is wrong with the request. */
 function requestViolations(reply: Reply): string[] {
-  const error = (
-    reply.body as {
-      error?: {
-        message?: string;
-        more_info?: { violations?: { location: string; name: string; message: string }[] };
-      };
-    }
-  )?.error;
-  const violations = error?.more_info?.violations ?? [];
+  const error = (reply.body as Partial<ErrorEnvelope> | undefined)?.error;
+  const violations = (error?.more_info.violations ?? []) as Violation[];
   return violations.length > 0
     ? violations.map((v) => `request ${v.location} ${v.name}: ${v.message}`)
     : [`request: ${error?.message ?? `refused with ${reply.status}`}`];
@@ -154,7 +147,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
       );
       if (upstream.status === 200)
         options.recorder?.observe(mallReached(reached), operation, parsed, {
-          ...(reached.route ? { path: reached.route.pathParameters } : {}),
+          path: reached.route?.pathParameters,
           query: reached.query,
         });
     }

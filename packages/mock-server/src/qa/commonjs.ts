@@ -1,9 +1,8 @@
-// The CommonJS entry of `@mall-api/mock-server/testing`, built to `dist/cjs/qa/commonjs.js` by
-// tools/src/commonjs-build.mjs for loaders that cannot require() an ES module (jest in its default
-// CommonJS mode): the same exports as index.ts, but `startMock` runs the mocks in a child Node
-// process (mock-process.ts, the ES build in `dist/qa/`), since the mock server is an ES module
-// all the way down; the handle it returns speaks HTTP to that process as the in-process one does.
-// A `clock` function cannot cross into that process: import the ES module to pass one.
+// The CommonJS entry of `@mall-api/mock-server/testing` (built to dist/cjs/ by
+// tools/src/commonjs-build.mjs) for loaders that cannot require() an ES module, such as jest's
+// default mode: the same exports as index.ts, but `startMock` runs the mocks in a child Node process
+// (mock-process.ts), since the mock server is an ES module all the way down; the handle speaks HTTP
+// to it as the in-process one does. A `clock` function cannot cross into that process.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { MockProcessReady } from './mock-process.js';

@@ -139,8 +139,7 @@ export function createControlClient(baseUrl: string, options: { token?: string }
   const filtered = (mallId: string, filter: JournalFilter = {}) => queried(mallId, filter as JournalQuery);
   const client: ControlClient = {
     malls: async () => (await data(api.GET('/__mock/malls'))).malls,
-    reset: (mallId, to) =>
-      done(api.POST('/__mock/malls/{mall}/reset', { ...mall(mallId), body: to === undefined ? {} : { to } })),
+    reset: (mallId, to) => done(api.POST('/__mock/malls/{mall}/reset', { ...mall(mallId), body: { to } })),
     loadFixture: async (mallId, fixture) =>
       (await data(api.POST('/__mock/malls/{mall}/fixtures', { ...mall(mallId), body: fixture as Fixture })))
         .counts ?? {},
@@ -215,7 +214,7 @@ export function createControlClient(baseUrl: string, options: { token?: string }
       done(
         api.PUT('/__mock/malls/{mall}/webhooks/receiver', {
           ...mall(mallId),
-          body: { url, ...(key === undefined ? {} : { key }) },
+          body: { url, key },
         }),
       ),
     sendTestEvent: (mallId, eventNo) =>

@@ -97,17 +97,8 @@ export async function coverageCommand(
       return value === undefined ? [] : [[measure, value]];
     }),
   );
-  const request = {
-    malls,
-    minimum,
-    ...(api === undefined ? {} : { api: api as ApiName }),
-    ...(values.from === undefined ? {} : { from: values.from }),
-    ...(values.to === undefined ? {} : { to: values.to }),
-  };
-  const control = createControlClient(
-    values.url,
-    values['control-token'] === undefined ? {} : { token: values['control-token'] },
-  );
+  const request = { malls, minimum, api: api as ApiName | undefined, from: values.from, to: values.to };
+  const control = createControlClient(values.url, { token: values['control-token'] });
   // The JSON report says whether it passed; the other formats are printed as the mocks wrote them.
   const report = await control.coverage(request);
   write(

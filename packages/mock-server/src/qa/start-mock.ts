@@ -57,31 +57,23 @@ export async function serveMocks(options: StartMockOptions): Promise<{
   const served = await startMockServers({
     apis,
     ports: Object.fromEntries(apis.map((api) => [api, 0])),
-    ...(options.sandbox === false
-      ? {}
-      : {
-          sandbox: { seed: options.seed ?? 1, ...(options.fixtures ? { fixtures: options.fixtures } : {}) },
-        }),
-    ...(options.mallLimits ? { mallLimits: options.mallLimits } : {}),
-    ...(options.redis ? { redis: options.redis } : {}),
-    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    sandbox: options.sandbox === false ? undefined : { seed: options.seed ?? 1, fixtures: options.fixtures },
+    mallLimits: options.mallLimits,
+    redis: options.redis,
+    maxBodyBytes: options.maxBodyBytes,
     control: {
-      ...(options.controlToken === undefined ? {} : { token: options.controlToken }),
-      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
-      ...(options.maxControlBodyBytes === undefined ? {} : { maxBodyBytes: options.maxControlBodyBytes }),
+      token: options.controlToken,
+      allowedOrigins: options.allowedOrigins,
+      maxBodyBytes: options.maxControlBodyBytes,
     },
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(typeof options.events === 'object'
-      ? {
-          events: {
-            receiver: {
-              url: options.events.receiver,
-              ...(options.events.key ? { key: options.events.key } : {}),
-            },
-            ...(options.eventsToAnyHost ? { anyTarget: true } : {}),
-          },
-        }
-      : {}),
+    clock: options.clock,
+    events:
+      typeof options.events === 'object'
+        ? {
+            receiver: { url: options.events.receiver, key: options.events.key || undefined },
+            anyTarget: options.eventsToAnyHost,
+          }
+        : undefined,
   });
   return {
     urls: Object.fromEntries(served.mocks.map((mock) => [mock.api, mock.url])),

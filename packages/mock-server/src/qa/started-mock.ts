@@ -1,9 +1,8 @@
 // The handle a test holds on running mocks, wherever they run (in the test's process for the ES
-// module's `startMock`, in a child process for the CommonJS one): their base URLs, a per-mall base
-// URL builder, the demo credentials, a token helper that runs the real OAuth flow over HTTP for any
-// mall, the control client, the receiver of the malls' events when one was opened, and `close`.
-// Everything here speaks HTTP; nothing starts a server.
+// module's `startMock`, in a child process for the CommonJS one). Everything here speaks HTTP;
+// nothing starts a server.
 
+import { basicAuthorization, buildAuthorizeUrl } from '@mall-api/auth';
 import type { ApiName } from '@mall-api/spec-model';
 import { mallPathPrefix } from '../http/mall-address.js';
 import type { TokenResponseBody } from '../oauth/authority-state.js';
@@ -35,6 +34,31 @@ export interface StartedMock {
 
 const redirectUri = 'http://127.0.0.1:8765/callback';
 
+/** Runs the demo app's authorize → code → token flow over HTTP against the admin mock at `base`. */
+export async function demoAppToken(base: string, scopes: readonly string[]): Promise<TokenResponseBody> {
+  const { clientId, clientSecret } = demoOAuthClient;
+  const authorize = buildAuthorizeUrl({
+    mallBaseUrl: base,
+    clientId,
+    redirectUri,
+    scopes,
+    state: 'start-mock',
+  });
+  const redirect = await fetch(authorize.url, { redirect: 'manual' });
+  const code = new URL(redirect.headers.get('location') ?? '', redirectUri).searchParams.get('code');
+  if (!code) throw new Error(`the mock did not issue a code (${redirect.status})`);
+  const response = await fetch(`${base}/api/v2/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: basicAuthorization(clientId, clientSecret),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+  });
+  if (!response.ok) throw new Error(`the token exchange failed with ${response.status}`);
+  return (await response.json()) as TokenResponseBody;
+}
+
 /** The handle of mocks serving `urls`, granting `scopes`, stopped by `close`. */
 export function startedMock(served: {
   urls: Partial<Record<ApiName, string>>;
@@ -62,34 +86,8 @@ export function startedMock(served: {
         redirectUri,
       },
     },
-    async token(mallId, scopes = served.scopes) {
-      const base = mallUrl('admin', mallId);
-      const authorize = new URL(`${base}/api/v2/oauth/authorize`);
-      authorize.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: demoOAuthClient.clientId,
-        state: 'start-mock',
-        redirect_uri: redirectUri,
-        scope: scopes.join(','),
-      }).toString();
-      const redirect = await fetch(authorize, { redirect: 'manual' });
-      const code = new URL(redirect.headers.get('location') ?? '', redirectUri).searchParams.get('code');
-      if (!code) throw new Error(`the mock did not issue a code (${redirect.status})`);
-      const response = await fetch(`${base}/api/v2/oauth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${demoOAuthClient.clientId}:${demoOAuthClient.clientSecret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
-      });
-      if (!response.ok) throw new Error(`the token exchange failed with ${response.status}`);
-      return (await response.json()) as TokenResponseBody;
-    },
-    control: createControlClient(
-      anyUrl,
-      served.controlToken === undefined ? {} : { token: served.controlToken },
-    ),
+    token: (mallId, scopes = served.scopes) => demoAppToken(mallUrl('admin', mallId), scopes),
+    control: createControlClient(anyUrl, { token: served.controlToken }),
     events: served.events ?? noReceiver,
     close: served.close,
   };

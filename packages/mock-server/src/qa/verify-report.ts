@@ -1,10 +1,8 @@
-// What a failed `verify` says: how many requests matched against how many were expected, then the
-// few received requests closest to the expectation (most filter fields alike, latest first), each
-// with the fields that differ, never the whole journal; or, for the duplicates form, how many
-// duplicate creates were found against how many expected, then the first few requests created
-// more than once, each with the journal entries of its creates; or, for the deliveries form, how
-// many deliveries matched against how many expected, then the mall's latest few deliveries.
+// What a failed `verify` says: how many matched against how many were expected, then the few
+// received requests closest to the expectation (or the requests created more than once, or the
+// mall's latest deliveries), never the whole journal.
 import type { JournalEntry, JournalFilter } from '@mall-api/mall-state';
+import type { components } from '@mall-api/specs/types/control';
 
 /** How many of the closest entries a failure lists. */
 export const closestShown = 5;
@@ -18,6 +16,12 @@ function differences(entry: JournalEntry, filter: JournalFilter): string[] {
     const wanted = field === 'method' ? filter.method?.toUpperCase() : filter[field];
     return wanted === undefined || entry[field] === wanted ? [] : [`${field} ${entry[field]} ≠ ${wanted}`];
   });
+}
+
+/** The first few of `lines`, then how many more there are; `empty` when there are none. */
+function listed(lines: readonly string[], empty: string): string {
+  const more = lines.length - closestShown;
+  return `${lines.length > 0 ? lines.slice(0, closestShown).join('\n') : empty}${more > 0 ? `\n  … and ${more} more` : ''}`;
 }
 
 const describe = (entry: JournalEntry, diff: readonly string[]) =>
@@ -40,18 +44,11 @@ export function verifyFailure(
     .filter((entry) => filter.after === undefined || entry.sequence > filter.after)
     .map((entry) => ({ entry, diff: differences(entry, filter) }))
     .sort((a, b) => a.diff.length - b.diff.length || b.entry.sequence - a.entry.sequence);
-  const shown = ranked.slice(0, closestShown).map(({ entry, diff }) => describe(entry, diff));
-  const more = ranked.length - shown.length;
-  const list = shown.length > 0 ? shown.join('\n') : '  (nothing)';
-  return `Expected ${wanted} at mall ${mallId}, found ${matching}. The closest of the ${ranked.length} request(s) the mall received:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
-}
-
-/** A request created more than once, as the control API reports it. */
-interface CreatedAgain {
-  readonly operationId: string;
-  readonly path: string;
-  readonly body?: unknown;
-  readonly sequences: readonly number[];
+  const list = listed(
+    ranked.map(({ entry, diff }) => describe(entry, diff)),
+    '  (nothing)',
+  );
+  return `Expected ${wanted} at mall ${mallId}, found ${matching}. The closest of the ${ranked.length} request(s) the mall received:\n${list}`;
 }
 
 /**
@@ -62,27 +59,16 @@ export function duplicatesFailure(
   mallId: string,
   filter: object,
   expected: number,
-  found: { readonly duplicates: number; readonly groups: readonly CreatedAgain[] },
+  found: components['schemas']['Duplicates'],
 ): string {
-  const shown = found.groups
-    .slice(0, closestShown)
-    .map(
+  const list = listed(
+    found.groups.map(
       (group) =>
         `  ${group.operationId} ${group.path} created ${group.sequences.length} times (#${group.sequences.join(', #')}) with body ${JSON.stringify(group.body)}`,
-    );
-  const more = found.groups.length - shown.length;
-  const list = shown.length > 0 ? shown.join('\n') : '  (no request was created more than once)';
-  return `Expected ${expected} duplicate create(s) at mall ${mallId}${Object.keys(filter).length > 0 ? ` among ${JSON.stringify(filter)}` : ''}, found ${found.duplicates}:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
-}
-
-/** A delivery attempt, as the control API lists it. */
-interface LoggedDelivery {
-  readonly log_id: string;
-  readonly log_type?: string;
-  readonly event_no?: number;
-  readonly success?: string;
-  readonly response_http_code?: number | null;
-  readonly request_endpoint?: string;
+    ),
+    '  (no request was created more than once)',
+  );
+  return `Expected ${expected} duplicate create(s) at mall ${mallId}${Object.keys(filter).length > 0 ? ` among ${JSON.stringify(filter)}` : ''}, found ${found.duplicates}:\n${list}`;
 }
 
 /**
@@ -95,16 +81,16 @@ export function deliveriesFailure(
   filter: object,
   count: number,
   matching: number,
-  logged: readonly LoggedDelivery[],
+  logged: readonly components['schemas']['WebhookLog'][],
 ): string {
-  const shown = logged
-    .slice(-closestShown)
-    .reverse()
-    .map(
-      (entry) =>
-        `  log ${entry.log_id}: event ${entry.event_no} (${entry.log_type}) to ${entry.request_endpoint} → ${entry.response_http_code ?? 'no answer'}, success ${entry.success}`,
-    );
-  const more = logged.length - shown.length;
-  const list = shown.length > 0 ? shown.join('\n') : '  (nothing)';
-  return `Expected exactly ${count} delivery(ies) matching ${JSON.stringify(filter)} at mall ${mallId}, found ${matching}. The latest of the ${logged.length} delivery(ies) of the mall:\n${list}${more > 0 ? `\n  … and ${more} more` : ''}`;
+  const list = listed(
+    [...logged]
+      .reverse()
+      .map(
+        (entry) =>
+          `  log ${entry.log_id}: event ${entry.event_no} (${entry.log_type}) to ${entry.request_endpoint} → ${entry.response_http_code ?? 'no answer'}, success ${entry.success}`,
+      ),
+    '  (nothing)',
+  );
+  return `Expected exactly ${count} delivery(ies) matching ${JSON.stringify(filter)} at mall ${mallId}, found ${matching}. The latest of the ${logged.length} delivery(ies) of the mall:\n${list}`;
 }

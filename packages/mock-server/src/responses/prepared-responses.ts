@@ -1,10 +1,8 @@
-// Responses prepared ahead of requests: in static mode the documented answer of an operation
-// depends only on the status and example asked for, not on the request, so Prism's engine is asked
-// for each (operation, status, example) once — and for each example of the default response named
-// without a status — and the results are kept serialized. The build does this for every bundled
-// spec (dist/prepared/<api>.json, tagged with the spec's digest) so a mock answers without Prism;
-// without a matching file (a spec other than the bundled ones), an operation is prepared on first
-// use, which needs Prism installed.
+// Responses prepared ahead of requests: in static mode the documented answer of an operation depends
+// only on the status and example asked for, so Prism's engine is asked once for each (operation,
+// status, example), and each example of the default response, and the result kept serialized. The
+// build does this for every bundled spec (dist/prepared/<api>.json, tagged with the spec's digest) so
+// a mock answers without Prism; any other spec's operation is prepared on first use, with Prism.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Json, OperationEntry, SpecModel } from '@mall-api/spec-model';

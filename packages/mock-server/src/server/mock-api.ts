@@ -1,19 +1,9 @@
-// One mock API: its stages, in the order every request goes through them. This file is the one
-// place that shows the order, every way in included:
-//   [health (when given): /__health, /__ready] → [metrics: /__metrics, metrics/mock-metrics.ts] →
-//   [control: /__mock/…, control/control-api.ts] →
-//   CORS preflight → identify caller → mall in use → mall clock → rate limit → HTTPS only (APIs the spec marks) →
-//   [OAuth endpoints (admin): oauth-endpoints → known operation → the answering stages] →
-//   require credentials → known operation → scope → the answering stages:
-//   read body → API version (APIs with date versions) → validate request → faults → answer
-//   (whose answer a lost-answer fault may take after it is made: stages/lost-answer.ts)
-// Everything a stage needs from the spec comes from the API compiled once (compiled-api.ts). The
-// request is parsed once into an arrival (pipeline/phases.ts); each stage answers or passes on the
-// next, narrower phase (pipeline/stage.ts, stages/), so the types keep the order; the
-// health, control and OAuth endpoints are branches of the one list. Every answer of the API
-// carries its rate-limit headers and every error the API's envelope; request-handling.ts runs a
-// request through the list, journals, counts and logs it, and answers a stage that threw.
-
+// One mock API: its stages, in the order every request goes through them, built in one visible
+// list below (health, metrics, control and the OAuth endpoints are branches of it). Each stage
+// answers or passes on the next, narrower phase (pipeline/), so the types keep the order; what a
+// stage needs from the spec comes from the API compiled once (compiled-api.ts). Every answer carries
+// the rate-limit headers and every error the API's envelope; running a request through the list,
+// journalling, counting and logging it is request-handling.ts's job.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServerLimiter, type ServerLimiter, UncountedStore } from '@mall-api/rate-limit';
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
@@ -133,7 +123,7 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
   }
   const sources: CredentialSources = {
     basic: createBasicGuard(options.credentials ?? api.demoCredentials),
-    ...(options.authority ? { authority: options.authority } : {}),
+    authority: options.authority,
   };
   const malls = options.malls ?? (await createMockMalls());
   const sandbox = options.sandbox ?? malls.sandbox;
@@ -150,10 +140,10 @@ export async function createMockApi(name: ApiName, options: MockApiOptions = {})
     .step(
       faults(malls.faults, malls.touch, {
         maxDelayMs: delayBound(await loadSpec('control')),
-        ...(options.faultSleep ? { sleep: options.faultSleep } : {}),
+        sleep: options.faultSleep,
       }),
     )
-    .end(losingAnswers(answer({ runtime, ...(sandbox ? { sandbox } : {}) })));
+    .end(losingAnswers(answer({ runtime, sandbox })));
   const oauth =
     profile.servesOAuth && options.authority
       ? pipeline<Metered>()

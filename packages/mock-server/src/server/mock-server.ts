@@ -1,20 +1,10 @@
-// Starts mock APIs on their TCP ports and stops them cleanly. One process can serve every API,
-// each on its own port (collection 4010, admin 4011, analytics 4012 by default), sharing one
-// OAuth authority so tokens from the admin mock's OAuth work on the analytics mock, and in sandbox
-// mode one set of sandbox malls (`@mall-api/sandbox`, loaded only then: sandbox-loader.ts, or open
-// malls the caller passes and closes), a mall per mall id. A server bound off the loopback interface refuses to start without a control token.
-// Every port answers the health endpoints (health.ts, a branch of each API's stages); ready once
-// every API listens; and `/__metrics` from the process's one set of metrics (metrics/mock-metrics.ts). With `redis`,
-// everything shared between requests lives in Redis (`@mall-api/mall-state/redis`, loaded only
-// then: clocks, journals, faults, buckets, the roster; and on its connection the OAuth codes and
-// tokens, oauth/redis-oauth-store.ts), so replicas on one Redis act as one; `/__ready` says not
-// ready while Redis is down. The sandbox malls' records are kept where sandbox-loader.ts opens them.
-// This is the composition root: each API is compiled once from its spec (compiled-api.ts) and that
-// compiled API feeds its mock, the OAuth authority's settings and the sandbox's fixture rules; the
-// spec models of every API (`loadSpecs` of spec-model: the given ones, the shipped bundles of the
-// rest) feed the control API's filter checks and the sandbox.
-// Listening and a graceful shutdown only (what the HTTP parser refuses is answered with the envelope
-// by malformed-http.ts); the behaviour of each API lives in mock-api.ts.
+// Starts mock APIs on their TCP ports and stops them cleanly: the composition root. Each API is
+// compiled once from its spec (compiled-api.ts) and feeds its mock, the one OAuth authority the APIs
+// share (admin's tokens work on analytics) and the sandbox's fixture rules; in sandbox mode one set
+// of sandbox malls (sandbox-loader.ts) serves every API. With `redis`, everything shared between
+// requests lives in Redis (loaded only then), so replicas on one Redis act as one. A server bound
+// off the loopback interface refuses to start without a control token. Listening and shutdown
+// only: the behaviour of each API lives in mock-api.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -86,16 +76,14 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   const { sandbox: given, authority } = options;
   const clocks = options.malls?.clocks ?? createMallClocks();
   const { api: compiled, specs } = await servedApi(options.api, options);
-  const ownSandbox =
-    given && !isSandbox(given)
-      ? await loadSandbox(
-          given,
-          clocks,
-          compiled.profile.name === 'admin' ? compiled : await compileApi('admin', specs.admin),
-          specs,
-        )
-      : undefined;
-  const sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
+  const { sandbox, own: ownSandbox } = await sandboxOf(given, async (choice) =>
+    loadSandbox(
+      choice,
+      clocks,
+      compiled.profile.name === 'admin' ? compiled : await compileApi('admin', specs.admin),
+      specs,
+    ),
+  );
   const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
   const health = options.health ?? createHealth(sandbox?.ready);
@@ -106,8 +94,8 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       ? undefined
       : await createMockMalls({
           clocks,
-          ...(sandbox ? { sandbox } : {}),
-          ...(authority ? { revokeGrants: (mallId: string) => authority.revokeMall(mallId) } : {}),
+          sandbox,
+          revokeGrants: authority && ((mallId: string) => authority.revokeMall(mallId)),
         });
     mock = await createMockApi(options.api, {
       ...rest,
@@ -115,7 +103,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       compiled,
       specs,
       malls: options.malls ?? (ownMalls as MockMalls),
-      ...(sandbox && options.malls ? { sandbox } : {}),
+      sandbox,
     });
   } catch (error) {
     ownMalls?.close();
@@ -174,8 +162,15 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
   };
 }
 
-const isSandbox = (value: SandboxOptions | SandboxMallsGateway): value is SandboxMallsGateway =>
-  'handles' in value;
+/** The sandbox malls to serve: the open ones given (their opener closes them), or `own` ones opened here. */
+async function sandboxOf(
+  given: SandboxOptions | SandboxMallsGateway | undefined,
+  open: (options: SandboxOptions) => Promise<SandboxMallsGateway>,
+): Promise<{ sandbox?: SandboxMallsGateway; own?: SandboxMallsGateway }> {
+  if (!given || 'handles' in given) return given ? { sandbox: given } : {};
+  const own = await open(given);
+  return { sandbox: own, own };
+}
 
 /** Options for serving several APIs together. */
 export interface ServeManyOptions
@@ -242,7 +237,7 @@ async function openRedis(
     );
   }
   const connection = typeof redis === 'string' ? { url: redis } : redis;
-  const state = await module.openRedisState({ ...connection, ...(log ? { log } : {}) }, journal);
+  const state = await module.openRedisState({ ...connection, log }, journal);
   return Object.assign(state, {
     oauthStore: (clocks: MallClocks) => oauth.redisOAuthStore(state.connection, clocks),
   });
@@ -295,7 +290,6 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   let oauth: OAuthSettings;
   let authority: OAuthAuthority;
   let sandbox: SandboxMallsGateway | undefined;
-  // The sandbox opened here (closed here too), as opposed to open malls the caller passed.
   let ownSandbox: SandboxMallsGateway | undefined;
   let malls: MockMalls;
   let events: EventDelivery | undefined;
@@ -311,15 +305,12 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
         apps: [demoOAuthApp(oauth)],
         settings: oauth,
         clock: (mallId) => clocks.now(mallId),
-        ...(redisState ? { store: redisState.oauthStore(clocks) } : {}),
+        store: redisState?.oauthStore(clocks),
       });
     const admin = apis.get('admin') as CompiledApi;
-    const given = options.sandbox;
-    ownSandbox =
-      given && !isSandbox(given)
-        ? await loadSandbox(given, clocks, admin, specs, redisState?.mallVersions)
-        : undefined;
-    sandbox = ownSandbox ?? (given && isSandbox(given) ? given : undefined);
+    ({ sandbox, own: ownSandbox } = await sandboxOf(options.sandbox, (choice) =>
+      loadSandbox(choice, clocks, admin, specs, redisState?.mallVersions),
+    ));
     events = sandbox
       ? await startEventDelivery(
           sandbox,
@@ -346,12 +337,12 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     malls = await createMockMalls({
       clocks,
       revokeGrants: (mallId) => authority.revokeMall(mallId),
-      ...(sandbox ? { sandbox } : {}),
-      ...(events ? { events } : {}),
-      ...(options.mallLimits ? { limits: options.mallLimits } : {}),
-      ...(options.expiryClock ? { now: options.expiryClock } : {}),
-      ...(options.journalLimits ? { journal: options.journalLimits } : {}),
-      ...(redisState ? { stores: redisState.stores } : {}),
+      sandbox,
+      events,
+      limits: options.mallLimits,
+      now: options.expiryClock,
+      journal: options.journalLimits,
+      stores: redisState?.stores,
     });
   } catch (error) {
     await events?.close();
@@ -384,7 +375,6 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
   } = options;
   try {
     for (const api of served) {
-      const port = options.ports?.[api];
       mocks.push(
         await startMockServer({
           ...shared,
@@ -395,7 +385,7 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
           malls,
           health,
           metrics,
-          ...(port !== undefined ? { port } : {}),
+          port: options.ports?.[api],
         }),
       );
     }

@@ -1,11 +1,8 @@
 // Opens the stateful sandbox (`@mall-api/sandbox`) for the mocks, loading the optional package only
-// here, in sandbox mode, so the plain mock runs without it installed, over the storage of its
-// malls' records that `@mall-api/mall-state` opens here (memory, SQLite or PostgreSQL, as the
-// options choose; the sandbox takes it over and closes it). The sandbox's malls follow
-// the mocks' per-mall clocks, refuse fixtures by the body rules of the compiled admin API (the
-// same the front layer applies), check fixtures, snapshots and records against the spec models
-// the mocks serve (never the shipped bundles behind their back), and the demo mall exists from the
-// start (the collection lists the malls that exist).
+// here, so the plain mock runs without it, over the storage mall-state opens (memory, SQLite or
+// PostgreSQL; the sandbox closes it). Its malls follow the mocks' per-mall clocks, refuse fixtures by
+// the compiled admin API's body rules and check data against the spec models the mocks serve (never
+// the shipped bundles behind their back); the demo mall exists from the start.
 import {
   type MallClocks,
   openStorage,
@@ -61,15 +58,12 @@ export async function loadSandbox(
   const { store = 'memory' } = options;
   return sandbox.createSandboxMalls({
     newMall: options.seed === undefined ? 'empty' : { seed: options.seed },
-    ...(options.fixtures ? { fixtures: options.fixtures } : {}),
-    ...(options.mall ? { mall: options.mall } : {}),
+    fixtures: options.fixtures,
+    mall: options.mall,
     clockFor: (mallId) => () => clocks.now(mallId),
     malls: [defaultMallId],
     requestRules: (operationId, body) => admin.bodyRules(operationId)(body),
     specs,
-    storage: await openStorage(store, {
-      ...(options.log ? { log: options.log } : {}),
-      ...(versions ? { versions } : {}),
-    }),
+    storage: await openStorage(store, { log: options.log, versions }),
   });
 }

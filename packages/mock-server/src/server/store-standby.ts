@@ -1,11 +1,9 @@
 // Starting a replica whose shared stores (PostgreSQL, Redis) may not answer yet, instead of exiting:
-// until they do, every port of the replica listens in standby — `/__health` 200 (live), `/__ready`
-// 503 `starting`, any other request 503 with the error envelope — while the stores are probed (a
-// TCP connection to each URL's host and port) with exponential backoff. Once every store accepts,
-// the standby ports close and the real mocks start on the same ports (a port chosen as 0 keeps the
-// number the standby got). A start that still fails on a store outage goes back to standby and
-// tries again; any other failure (a bad fixture, a port in use) is thrown. Not here: what a
-// running replica does when a store goes away later (each store answers 503 and recovers).
+// until a TCP probe of each store succeeds (exponential backoff), every port listens in standby
+// (`/__health` live, `/__ready` and every other request 503). Then the standby ports close and the
+// real mocks start on the same ports (a port chosen as 0 keeps the number the standby got); a start
+// that still fails on a store outage goes back to standby, any other failure is thrown. Not here: a
+// store that goes away later (each store answers 503 and recovers).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';

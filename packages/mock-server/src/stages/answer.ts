@@ -1,10 +1,8 @@
-// Last stage: the answer. The sandbox answers the operations it keeps state for (unless the mode
-// says the caller asked for a documented response), at once or, kept in PostgreSQL, later, with a
-// domain outcome said in HTTP by sandbox-outcome.ts; every other request gets the documented
-// response the preference names, from the operation's prepared responses (made at build time, or
-// when the operation was compiled). A preference naming no documented response is a 404 envelope;
-// Prism is never asked here. In example mode an id the spec's examples do not know is a 404, never
-// another record.
+// Last stage: the answer. The sandbox answers the operations it keeps state for (unless a documented
+// response was asked for), its outcome said in HTTP by sandbox-outcome.ts; every other request gets
+// the documented response the preference names, prepared ahead (a 404 envelope when none is
+// documented; Prism is never asked here). In example mode an id the spec's examples do not know is
+// a 404, never another record.
 
 import type { SandboxGateway } from '@mall-api/sandbox/protocol';
 import { errorEnvelope, type Violation } from '../http/error-envelope.js';

@@ -1,9 +1,7 @@
 // Stage (APIs whose spec describes date versions, `x-api-versions`): decides which described version
-// answers the request — the latest without the version header, the named one when described, and
-// for another release date the fallback the spec states (the oldest described, as the platform
-// answers an expired version). It passes that version on (`Versioned`) and leaves the request as it
-// came: the header's schema takes any calendar date, so a value that is not one is left for
-// validation to refuse with 422.
+// answers (the latest without the header, the named one, else the spec's fallback, as the platform
+// answers an expired version) and passes it on (`Versioned`), leaving the request as it came: a value
+// that is not a date is left for validation to refuse with 422.
 import { answeringVersion } from '@mall-api/spec-model';
 import type { HeaderVersions } from '../operations/compiled-api.js';
 import { type Arrival, headerValue, type Versioned } from '../pipeline/phases.js';

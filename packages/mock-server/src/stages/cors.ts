@@ -1,9 +1,7 @@
-// CORS for the documentation site's console, which sends requests to the mocks from another
-// origin (the docs server): a preflight (OPTIONS with Access-Control-Request-Method) is answered
-// 204 with what the console may send — any origin, the API methods, the Authorization,
-// Content-Type and Prefer request headers — and every other answer carries the headers that let
-// the page read the API's rate-limit headers and Retry-After. The header names come from the
-// API's limit as its compiled spec states it (`x-rate-limit`). Not an access rule: the mocks are local.
+// CORS for the documentation site's console, which calls the mocks from another origin: a preflight
+// is answered 204 with what the console may send, and every other answer carries the headers that let
+// the page read the API's rate-limit headers (as its compiled spec names them) and Retry-After. Not
+// an access rule: the mocks are local.
 import type { IncomingMessage } from 'node:http';
 import type { ApiLimit } from '@mall-api/rate-limit';
 import type { Arrival } from '../pipeline/phases.js';

@@ -1,15 +1,10 @@
-// Stage: the faults a test asked for at the request's mall (control API): a delay before the answer,
-// a given status instead of it (with the API's envelope and, when asked, Retry-After), a dropped
-// connection, no answer at all, a profile's drawn latency and error status (faults/fault-profile.ts),
-// or a lost answer, which this stage only notes for the answer stage (lost-answer.ts) to act on
-// once the request is answered. A counted rule is used up call by call (across replicas when the
-// rules live in Redis). Delays wait on a timer (never the event loop), through the `sleep` given,
-// so tests can run them without waiting. Before the answer's work of a write it waits for the mark
-// of the request's mall in use (the mall-in-use stage's), and adds an authenticated caller's mall
-// that was not on the roster yet, so neither idle expiry nor the cap drops the mall under the
-// request (mall-state's roster). A read (GET, HEAD) loses nothing to a drop: it waits for both only
-// before it is answered (`marked`, awaited with its journal entry), so on Redis the mark leaves in
-// the same write as the journal entry.
+// Stage: the faults a test asked for at the request's mall (control API): a delay, an injected
+// status with the API's envelope, a dropped or hung connection, a profile's drawn latency and error
+// (faults/fault-profile.ts), or a lost answer, which this stage only notes for lost-answer.ts. Delays
+// wait through the `sleep` given, so tests need not wait. A write waits here for its mall's mark in
+// use, adding a mall not on the roster yet, before the answer's work, so no drop takes the mall under
+// it; a read loses nothing to a drop and waits only before its answer (`marked`, which on Redis leaves
+// in the same write as its journal entry).
 
 import { setTimeout as timer } from 'node:timers/promises';
 import type { AnswerLoss, FaultRules } from '@mall-api/mall-state';

@@ -1,9 +1,7 @@
-// The health endpoints of every mock port, for a load balancer or an orchestrator: `/__health`
-// (live: the process answers) and `/__ready` (ready to answer: every API of the process listens, it
-// is not stopping, and the stores it shares with other replicas answer — the readiness check it is
-// given). Both answer any caller without credentials, outside the control API's rules, to any
-// method, with a small JSON body (none to HEAD) and no state. In a mock API they are the `health`
-// branch of its stage list (mock-api.ts); a port listening in standby answers them directly.
+// The health endpoints of every mock port, for a load balancer: `/__health` (live) and `/__ready`
+// (every API listens, the process is not stopping, and the shared stores answer). Both answer any
+// caller and method without credentials, outside the control API's rules, with a small JSON body and
+// no state: the `health` branch of a mock API's stages, or answered directly by a port in standby.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Arrival } from '../pipeline/phases.js';
 import { type Reply, sendReply } from '../pipeline/reply.js';

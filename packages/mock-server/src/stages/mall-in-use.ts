@@ -1,11 +1,8 @@
-// Stage: marks the mall of an authenticated caller in use as soon as the mall is known, if it is on
-// the roster of malls in use already, before the rate limit decides: on Redis the mark leaves in
-// the same write as the rate limit's decision (both are sent in the same turn), and it is made
-// before the answer's work, so neither idle expiry nor the cap drops the mall under the request
-// (mall-state's roster). The mark is not awaited here: the faults stage awaits it (a read's only
-// before its answer), and adds a mall that was not on the roster once the request has passed every
-// check, so a refused request creates no mall. A read's mark may follow a little later, when its
-// replica marked the mall moments ago (mall-state's roster on Redis). It never answers.
+// Stage: marks an authenticated caller's mall in use as soon as the mall is known, if it is on the
+// roster already, before the rate limit decides (on Redis both leave in one write) and before the
+// answer's work, so neither idle expiry nor the cap drops the mall under the request. The mark is
+// not awaited here: the faults stage awaits it (a read's only before its answer) and adds a mall not
+// on the roster once the request has passed every check, so a refused request creates no mall.
 import { type Identified, type MallUse, onlyReads } from '../pipeline/phases.js';
 import type { Step } from '../pipeline/stage.js';
 

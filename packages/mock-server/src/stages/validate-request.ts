@@ -1,13 +1,10 @@
-// Stage: the request's parameters and body against the operation — path ids a client repeats in
-// the query or body are reconciled with the path first, then the parameters are converted and
-// validated by their schemas, the cross-parameter rules and the body rules (of the spec the API was
-// compiled from) are applied, and every violation is answered at once with 422. A request for a
-// documented error (the mode says so) skips the checks, so QA can always get one. It passes on the
-// converted parameters and the reconciled body for the answer. The checks of a request without a
-// body depend only on its operation, its URL and its header parameters, so their outcome is kept
-// per operation and URL (frozen, so no later stage can change what the next request is given), at
-// most 256 per operation and only for keys up to 2 kB, so what is kept stays small whatever is sent.
-// A refusal names the rules it broke (`refusedBy`, for the journal's coverage).
+// Stage: the request's parameters and body against the operation: path ids repeated in the query or
+// body are reconciled first, then the schemas, the cross-parameter rules and the body rules apply;
+// every violation is answered at once with 422, naming the rules broken (`refusedBy`, for coverage).
+// A request for a documented error skips the checks, so QA can always get one. The outcome for a
+// request without a body depends only on its operation, URL and header parameters, so it is kept per
+// operation and URL (frozen, so no later stage changes what the next request gets), at most 256 per
+// operation and only for keys up to 2 kB.
 import { maxRefusedBy } from '@mall-api/mall-state';
 import type { OperationEntry } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';

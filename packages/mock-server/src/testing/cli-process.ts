@@ -3,7 +3,7 @@
 // API through the OAuth flow. Not part of the package's API.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { basicAuthorization } from '@mall-api/auth';
+import { demoAppToken } from '../qa/started-mock.js';
 
 /** The built command. */
 export const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
@@ -63,20 +63,7 @@ export const urlOf = (output: string, api = '\\w+'): string =>
   new RegExp(`mock ${api} API listening on (http://[^\\s"]+)`).exec(output)?.[1] ?? '';
 
 /** An access token from the admin mock at `url`, through the OAuth flow, with the given scopes. */
-export async function demoToken(
+export const demoToken = async (
   url: string,
   scopes = 'mall.read_category,mall.write_category',
-): Promise<string> {
-  const redirect = 'http://127.0.0.1:8765/callback';
-  const authorize = await fetch(
-    `${url}/api/v2/oauth/authorize?response_type=code&client_id=demo-app&state=s&redirect_uri=${redirect}&scope=${scopes}`,
-    { redirect: 'manual' },
-  );
-  const code = new URL(authorize.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const token = await fetch(`${url}/api/v2/oauth/token`, {
-    method: 'POST',
-    headers: { authorization: basicAuthorization('demo-app', 'demo-app-secret') },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect }),
-  });
-  return ((await token.json()) as { access_token: string }).access_token;
-}
+): Promise<string> => (await demoAppToken(url, scopes.split(','))).access_token;

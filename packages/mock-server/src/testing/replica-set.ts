@@ -1,9 +1,7 @@
-// Test support: N `mall-api-mock` processes on one PostgreSQL and one Redis (the harnesses in
-// @mall-api/test-support), each serving the three APIs on free ports: the topology a load balancer puts
-// in front of, as processes. Gives each replica's URLs, the per-mall base URL of each API and the
-// demo credentials' headers; `stop` ends the replicas still running with SIGTERM. `useReplicaSet`
-// starts the stores and the replicas before a file's tests and stops them after. Not part of the
-// package's API.
+// Test support: N `mall-api-mock` processes on one PostgreSQL and one Redis (@mall-api/test-support's
+// harnesses), each serving the three APIs on free ports, as a load balancer sees them;
+// `useReplicaSet` starts the stores and replicas before a file's tests and stops them after. Not
+// part of the package's API.
 import type { ChildProcess } from 'node:child_process';
 import { basicAuthorization } from '@mall-api/auth';
 import type { ApiName } from '@mall-api/spec-model';

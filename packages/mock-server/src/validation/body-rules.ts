@@ -1,12 +1,8 @@
-// The mock's check of the rules about a JSON request body that JSON Schema cannot express but the
-// request alone settles: the rule extensions on the operation's request schema in the spec the API
-// was compiled from (compiled once per operation by operation-runtime.ts), read and
-// interpreted by @mall-api/spec-model (`bodyRulesOf`; what each rule means lives there, shared
-// with the conformance runner). An operation's rules are worked out once from its schema; each
-// broken rule is a violation naming the field (`request.<field>`, deeper members and array elements
-// as `request.<field>/<index>/<member>` like the spec's examples), answered with 422; a caller
-// that asks also hears the name of each broken rule (request-rules.ts). Rules that need
-// stored state (unknown ids, stored values, mall settings) belong to the sandbox, not here.
+// The rules about a JSON request body that JSON Schema cannot express but the request alone
+// settles: the rule extensions on the operation's request schema, as @mall-api/spec-model's
+// `bodyRulesOf` reads and interprets them (shared with the conformance runner), worked out once per
+// operation. Each broken rule is a 422 violation naming the field (`request.<field>/<index>/…`, like
+// the spec's examples). Rules that need stored state (ids, stored values, mall settings) are the sandbox's.
 import { bodyRuleBreaches, bodyRulesOf, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';
 import { type BrokenRule, extensionRuleName } from './request-rules.js';

@@ -1,13 +1,8 @@
-// Rules a JSON Schema cannot express about one parameter alone, read from the spec so each API
-// states them once (specs/README.md, "Extensions"): `x-mutually-exclusive` pairs on the operation,
-// `x-not-less-than: {field}` on the upper bound of a range or period (numbers or dates; the same
-// extension the body rules read), `x-max-values-per-key: {maximum}` on a `key:value` comma list,
-// `x-requires-one-of` on a comma list (`{ value: [parameters] }`: with that value, one of those
-// parameters must be given), and the `attributes` of an `attribute-value` filter (`x-query`; the
-// attributes an item may name), as the spec model's `parameterRulesOf` reads them. The rules of an
-// operation are worked out once; checking a request then only looks at the parameters involved.
-// Each broken rule becomes a violation naming the parameter, and its name
-// (request-rules.ts) is told to the caller that asks.
+// Rules a JSON Schema cannot express about one parameter alone, as the spec model's
+// `parameterRulesOf` reads them (`x-mutually-exclusive`, `x-not-less-than`, `x-max-values-per-key`,
+// `x-requires-one-of`, an `attribute-value` filter's attributes). An operation's rules are worked out
+// once; checking a request then only looks at the parameters involved. Each broken rule is a
+// violation naming the parameter, with its rule name (request-rules.ts) for a caller that asks.
 import {
   hasNoParameterRules,
   type OperationEntry,
@@ -45,19 +40,14 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
   };
   return (query, broken) => {
     const violations: Violation[] = [];
-    /** Adds a violation of the rule named `rule`. */
-    const add = (rule: string, violation: Violation) => {
-      violations.push(violation);
+    /** Adds a violation of the rule named `rule` by the query parameter `name`. */
+    const add = (rule: string, name: string, message: string) => {
+      violations.push({ location: 'query', name, message });
       broken?.(rule);
     };
     for (const [a, b] of mutuallyExclusive) {
-      if (query[a] !== undefined && query[b] !== undefined) {
-        add(ruleName.mutuallyExclusive(a, b), {
-          location: 'query',
-          name: b,
-          message: `cannot be combined with ${a}`,
-        });
-      }
+      if (query[a] !== undefined && query[b] !== undefined)
+        add(ruleName.mutuallyExclusive(a, b), b, `cannot be combined with ${a}`);
     }
     for (const { upper, lower } of notLessThan) {
       const high = first(query[upper]);
@@ -65,20 +55,16 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
       if (high === undefined || low === undefined) continue;
       const [h, l] = [comparable(high), comparable(low)];
       if (Number.isFinite(h) && Number.isFinite(l) && h < l)
-        add(ruleName.notLessThan(upper), {
-          location: 'query',
-          name: upper,
-          message: `must not be less than ${lower}`,
-        });
+        add(ruleName.notLessThan(upper), upper, `must not be less than ${lower}`);
     }
     for (const { name, value, oneOf } of requiresOneOf) {
       const values = listItems(name, query[name]);
       if (values.includes(value) && !oneOf.some((other) => query[other] !== undefined))
-        add(ruleName.requiresOneOf(name, value), {
-          location: 'query',
-          name: oneOf[0] as string,
-          message: `is required with ${name}=${value}${oneOf.length > 1 ? ` (or ${oneOf.slice(1).join(', ')})` : ''}`,
-        });
+        add(
+          ruleName.requiresOneOf(name, value),
+          oneOf[0] as string,
+          `is required with ${name}=${value}${oneOf.length > 1 ? ` (or ${oneOf.slice(1).join(', ')})` : ''}`,
+        );
     }
     for (const { name, maximum: max } of maxValuesPerKey) {
       const counts = new Map<string, number>();
@@ -86,25 +72,23 @@ export function compileCrossParameterRules(operation: OperationEntry): CrossPara
         const key = item.split(':')[0] ?? '';
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
-      for (const [key, count] of counts) {
-        if (count > max) {
-          add(ruleName.maxValuesPerKey(name), {
-            location: 'query',
+      for (const [key, count] of counts)
+        if (count > max)
+          add(
+            ruleName.maxValuesPerKey(name),
             name,
-            message: `has ${count} values for tag key ${key}; at most ${max} are allowed`,
-          });
-        }
-      }
+            `has ${count} values for tag key ${key}; at most ${max} are allowed`,
+          );
     }
     for (const { name, attributes } of attributeFilters) {
       const items = listItems(name, query[name]);
       const unknown = items.map((item) => item.split(':')[0] ?? '').find((key) => !attributes.includes(key));
       if (unknown !== undefined)
-        add(ruleName.attributes(name), {
-          location: 'query',
+        add(
+          ruleName.attributes(name),
           name,
-          message: `names the attribute ${unknown}, which is not one of ${attributes.join(', ')}`,
-        });
+          `names the attribute ${unknown}, which is not one of ${attributes.join(', ')}`,
+        );
     }
     return violations;
   };

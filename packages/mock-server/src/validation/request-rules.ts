@@ -1,13 +1,8 @@
 // The request rules of an API, read from its spec through @mall-api/spec-model, each with a stable
-// name: `credentials` (an operation with security), `scope` (an operation with `x-required-scope`),
-// `request-schema` (an operation's parameter and body schemas), one name per rule extension the
-// operation states (`x-mutually-exclusive:a,b`, `x-not-less-than:max_price`,
-// `x-requires-one-of:embed=options`, `x-max-values-per-key:tags`, `x-query-attributes:filter`, and
-// the body rules as `<extension>:<field>`, `x-decimal-maximum:request.price`), and the API's
-// `rate-limit`. The coverage report lists them as documented; the checks name those a refused
-// request broke with the same names (recorded in its journal entry). A new operation or rule in the
-// spec appears here without code changes. Checking requests against the rules is not this
-// module's job (body-rules.ts, cross-parameter-rules.ts and the stages do it).
+// name (`credentials`, `scope`, `request-schema`, one per rule extension such as
+// `x-mutually-exclusive:a,b` or `x-decimal-maximum:request.price`, and `rate-limit`). The coverage
+// report lists them; the checks name those a refused request broke the same way. A new rule in the
+// spec appears here without code changes; checking requests is not this module's job.
 import {
   type BodyRule,
   bodyFieldName,

@@ -1,10 +1,8 @@
 // Converts and validates a request's parameters and body against its operation, with validators
-// compiled once per operation from the spec model's one Ajv registration (JSON Schema 2020-12, as
-// OpenAPI 3.1 uses it). Path, query and header values are deserialized by their schemas and style
-// (comma lists, numbers, booleans) and the converted values are kept: the stages after validation
-// read them instead of parsing the raw query again. Every failure becomes a violation naming the
-// parameter or body field, as the API's 422 envelope reports it. Conversion and naming are the spec
-// model's (`parameterValue`, `parameterViolation`, `fieldViolation`).
+// compiled once per operation from the spec model's one Ajv registration. Parameter values are
+// deserialized by their schemas and style and kept converted, so later stages do not parse the raw
+// query again. Every failure is a violation naming the parameter or body field, as the 422 envelope
+// reports it; conversion and naming are the spec model's.
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   fieldViolation,
