@@ -9,6 +9,7 @@
 import type { SandboxStore } from '@mall-api/mall-state';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
+import { cached } from '../support/memo.js';
 import type { PlacementService } from './placement-service.js';
 import type { ProductDirectory, ProductRecord, StoredProduct } from './product-directory.js';
 import { type OptionInput, optionsOfRequest } from './product-options.js';
@@ -286,16 +287,13 @@ export function createProductService(ctx: ProductServiceContext): ProductService
     all: (bundle) => allProducts(ctx, bundle),
     ordered(bundle, sort, descending, shopNo = 1) {
       const key = `${String(bundle)}|${sort ?? ''}|${descending}|${shopNo}`;
-      let view = views().get(key);
-      if (!view) {
-        view = sortProducts(
+      return cached(views(), key, () =>
+        sortProducts(
           allProducts(ctx, bundle).map((e) => inShop(e, shopNo)),
           sort,
           descending,
-        );
-        views().set(key, view);
-      }
-      return view;
+        ),
+      );
     },
     create: (shopNo, request, bundle, createdAt) => createProduct(ctx, shopNo, request, bundle, createdAt),
     update: (productNo, shopNo, request, bundle) => updateProduct(ctx, productNo, shopNo, request, bundle),

@@ -11,6 +11,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import { invalidFields } from '../catalogue/refusal.js';
 import type { Refusal, Violation } from '../protocol.js';
 import { refusal, refusalOf } from '../sandbox-result.js';
+import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
@@ -125,17 +126,11 @@ async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violatio
 
 /** Loads fixtures into a mall's catalogue, checking them by the spec of `model` (the admin API's). */
 export function createFixtureLoader(model: SpecModel, requestRules: RequestRules = () => []) {
-  const validators = new Map<string, SchemaValidator>();
-  const validatorOf = (operationId: string) => {
-    let validate = validators.get(operationId);
-    if (!validate) {
-      const schema = model.operation(operationId)?.bodySchema;
-      if (!schema) throw new Error(`the admin spec has no request body for ${operationId}`);
-      validate = model.schemas().compile(schema);
-      validators.set(operationId, validate);
-    }
-    return validate;
-  };
+  const validatorOf = memo((operationId: string): SchemaValidator => {
+    const schema = model.operation(operationId)?.bodySchema;
+    if (!schema) throw new Error(`the admin spec has no request body for ${operationId}`);
+    return model.schemas().compile(schema);
+  });
 
   /** Schema and request-rule violations of one entry, each reference standing in as its own number. */
   const check = (entry: Entry): Violation[] => {

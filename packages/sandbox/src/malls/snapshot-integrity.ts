@@ -15,6 +15,7 @@ import {
 } from '../catalogue/reference-check.js';
 import { mainKey, placementKey, settingsKey } from '../catalogue/shop-keys.js';
 import type { Violation } from '../protocol.js';
+import { memo } from '../support/memo.js';
 
 /** A snapshot's tables: each a list of [key, record] pairs. */
 type Tables = { readonly [T in TableName]: readonly (readonly [string, StoredRecord])[] };
@@ -68,15 +69,7 @@ export function integrityViolations(
 ): Violation[] {
   const violations: Violation[] = [];
   /** The keys of each table a reference can name, each read once. */
-  const named = new Map<TableName, Set<string>>();
-  const keys = (table: TableName) => {
-    let found = named.get(table);
-    if (!found) {
-      found = new Set(tables[table].map(([key]) => key));
-      named.set(table, found);
-    }
-    return found;
-  };
+  const keys = memo((table: TableName) => new Set(tables[table].map(([key]) => key)));
   const products = new Map(tables.product.map(([key, entry]) => [key, entry as Loose]));
 
   for (const table of Object.keys(keyOf) as (keyof typeof keyOf)[]) {

@@ -9,13 +9,9 @@ import {
   type TableName,
   tableNames,
 } from '@mall-api/mall-state';
-import {
-  type JsonObject,
-  type RecordReference,
-  recordReferencesOf,
-  type SpecModel,
-} from '@mall-api/spec-model';
+import { type JsonObject, recordReferencesOf, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
+import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 import { integrityViolations, recordSchemas } from './snapshot-integrity.js';
@@ -88,15 +84,9 @@ export function createSnapshotCheck(model: SpecModel): (value: unknown) => Promi
       properties: { bundle: { type: 'boolean' }, record: { type: 'object' }, options: { type: 'array' } },
     }),
   );
-  const declared = new Map<string, readonly RecordReference[]>();
-  const references = (name: string) => {
-    let found = declared.get(name);
-    if (!found) {
-      found = recordReferencesOf(model.dereference({ $ref: `#/components/schemas/${name}` }));
-      declared.set(name, found);
-    }
-    return found;
-  };
+  const references = memo((name: string) =>
+    recordReferencesOf(model.dereference({ $ref: `#/components/schemas/${name}` })),
+  );
   const product = component('Product');
   const bundle = component('BundleProduct');
   return async (value) => {
