@@ -9,6 +9,7 @@ import {
   by,
   byDay,
   byDayOrHour,
+  byField,
   domainOf,
   hasOrders,
   one,
@@ -58,10 +59,7 @@ export const trafficReports = {
   listViewedPages: defineReport({
     key: 'view',
     records: pageHitsOf,
-    grouping: by<PageHit>(
-      (hit) => hit.url,
-      (hit) => ({ url: hit.url }),
-    ),
+    grouping: byField<PageHit>('url', (hit) => hit.url),
     measures: { views: (hit) => hit.views, visits: one, first: (hit) => (hit.first ? 1 : 0) },
     row: (t) => ({ count: t.views, visit_count: t.visits, first_visit_count: t.first }),
     sort: { key: 'count', order: 'desc' },
@@ -69,10 +67,7 @@ export const trafficReports = {
   listAdVisits: defineReport({
     key: 'ads',
     records: visitsOf,
-    grouping: by(
-      (v) => adOf(v) ?? noChannel,
-      (v) => ({ ad: adOf(v) ?? noChannel }),
-    ),
+    grouping: byField('ad', (v) => adOf(v) ?? noChannel),
     measures: { visits: one },
     row: (t) => ({ visit_count: t.visits }),
     sort: { key: 'visit_count', order: 'desc' },
@@ -80,7 +75,7 @@ export const trafficReports = {
   listAdSales: defineReport({
     key: 'adsales',
     records: visitsOf,
-    grouping: by(adOf, (v) => ({ ad: adOf(v) ?? '' })),
+    grouping: byField('ad', adOf),
     measures: visitSales,
     row: salesRow,
     keep: hasOrders,
@@ -115,7 +110,7 @@ export const trafficReports = {
   listReferringDomains: defineReport({
     key: 'domains',
     records: visitsOf,
-    grouping: by(domainOf, (v) => ({ domain: domainOf(v) })),
+    grouping: byField('domain', domainOf),
     measures: { visits: one },
     row: (t) => ({ visit_count: t.visits }),
     sort: { key: 'visit_count', order: 'desc' },
@@ -123,7 +118,7 @@ export const trafficReports = {
   listReferringDomainSales: defineReport({
     key: 'domainsales',
     records: visitsOf,
-    grouping: by(domainOf, (v) => ({ domain: domainOf(v) })),
+    grouping: byField('domain', domainOf),
     measures: visitSales,
     row: salesRow,
     keep: hasOrders,
@@ -132,10 +127,7 @@ export const trafficReports = {
   listReferringUrls: defineReport({
     key: 'urls',
     records: visitsOf,
-    grouping: by(
-      (v) => v.source.referrer?.url,
-      (v) => ({ url: v.source.referrer?.url ?? '' }),
-    ),
+    grouping: byField('url', (v) => v.source.referrer?.url),
     measures: { visits: one },
     row: (t) => ({ visit_count: t.visits }),
     sort: { key: 'visit_count', order: 'desc' },
@@ -143,7 +135,7 @@ export const trafficReports = {
   listKeywordVisits: defineReport({
     key: 'keywords',
     records: visitsOf,
-    grouping: by(searchKeywordOf, (v) => ({ keyword: searchKeywordOf(v) ?? '' })),
+    grouping: byField('keyword', searchKeywordOf),
     measures: { visits: one },
     row: (t) => ({ visit_count: t.visits }),
     sort: { key: 'visit_count', order: 'desc' },
@@ -151,7 +143,7 @@ export const trafficReports = {
   listKeywordSales: defineReport({
     key: 'keywordsales',
     records: visitsOf,
-    grouping: by(searchKeywordOf, (v) => ({ keyword: searchKeywordOf(v) ?? '' })),
+    grouping: byField('keyword', searchKeywordOf),
     measures: visitSales,
     row: salesRow,
     keep: hasOrders,
