@@ -5,6 +5,7 @@
 // and 3. Each product's `category` and `main` follow its placements. The sections are
 // category-placements.ts's, the groups main-placements.ts's; this composes them.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
+import { boundTo } from '../support/bound.js';
 import {
   addToCategory,
   forgetCategories,
@@ -34,10 +35,7 @@ export function createPlacementService(
   references: RequestReferenceCheck,
 ) {
   const p: Placements = { store, categories, products, references };
-  const bound =
-    <A extends unknown[], R>(operation: (p: Placements, ...args: A) => R) =>
-    (...args: A) =>
-      operation(p, ...args);
+  const bound = boundTo(p);
   return {
     listCategoryProducts: bound(listCategoryProducts),
     addToCategory: bound(addToCategory),

@@ -7,6 +7,7 @@
 // category, main group and related-products list. The rules are product-rules.ts's, the computed
 // attributes product-pricing.ts's; the functions below take the service's context.
 import type { SandboxStore } from '@mall-api/mall-state';
+import { boundTo } from '../support/bound.js';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
 import { cached } from '../support/memo.js';
@@ -39,37 +40,6 @@ export const productCode = (productNo: number) => `P${productNo.toString(36).toU
 
 /** The icons of a new product: none until it is placed or sells out. */
 const noListIcons = { soldout_icon: false, recommend_icon: false, new_icon: false };
-
-export interface ProductService {
-  readonly settings: MallSettings;
-  /** The product's record (as the default shop shows it), if it exists. */
-  find(productNo: number): ProductRecord | undefined;
-  /** The product as shop `shopNo` (default 1) shows it. */
-  get(productNo: number, bundle: boolean, shopNo?: number): ProductRecord;
-  all(bundle?: boolean): StoredProduct[];
-  /**
-   * Products (`bundle` false), bundle products (true) or both (undefined) in list order: by `sort`
-   * (default: by number), ties by number. Views are kept until the next product write, so
-   * repeated lists neither copy nor sort the table.
-   */
-  ordered(
-    bundle: boolean | undefined,
-    sort: string | undefined,
-    descending: boolean,
-    shopNo?: number,
-  ): readonly ProductRecord[];
-  isBundle(productNo: number): boolean;
-  /** The options of a product (empty when it has none or does not exist). */
-  optionsOf(productNo: number): readonly OptionInput[];
-  create(
-    shopNo: number,
-    request: Record<string, unknown>,
-    bundle: boolean,
-    createdAt?: number,
-  ): ProductRecord;
-  update(productNo: number, shopNo: number, request: Record<string, unknown>, bundle: boolean): ProductRecord;
-  delete(productNo: number, bundle: boolean): void;
-}
 
 /** What the product service works with. */
 export interface ProductServiceContext {
@@ -148,7 +118,7 @@ function createProduct(
   shopNo: number,
   request: Record<string, unknown>,
   bundle: boolean,
-  createdAt: number | undefined,
+  createdAt?: number,
 ): ProductRecord {
   const { store, shapes, clock } = ctx;
   checkProduct(ctx, bundle ? 'createBundleProduct' : 'createProduct', request, undefined);
@@ -276,16 +246,30 @@ function deleteProduct(ctx: ProductServiceContext, productNo: number, bundle: bo
 }
 
 /** The product service of one mall over its context. */
-export function createProductService(ctx: ProductServiceContext): ProductService {
+export function createProductService(ctx: ProductServiceContext) {
   const views = derivedFrom(ctx.store, ['product'], () => new Map<string, readonly ProductRecord[]>());
+  const bound = boundTo(ctx);
   return {
     settings: ctx.settings,
+    /** The product's record (as the default shop shows it), if it exists. */
     find: ctx.directory.find,
-    get: (productNo, bundle, shopNo) => productIn(ctx, productNo, bundle, shopNo),
-    isBundle: (productNo) => ctx.directory.stored(productNo)?.bundle === true,
-    optionsOf: (productNo) => ctx.directory.stored(productNo)?.options ?? [],
-    all: (bundle) => allProducts(ctx, bundle),
-    ordered(bundle, sort, descending, shopNo = 1) {
+    /** The product as shop `shopNo` (default 1) shows it. */
+    get: bound(productIn),
+    isBundle: (productNo: number) => ctx.directory.stored(productNo)?.bundle === true,
+    /** The options of a product (empty when it has none or does not exist). */
+    optionsOf: (productNo: number): readonly OptionInput[] => ctx.directory.stored(productNo)?.options ?? [],
+    all: bound(allProducts),
+    /**
+     * Products (`bundle` false), bundle products (true) or both (undefined) in list order: by `sort`
+     * (default: by number), ties by number. Views are kept until the next product write, so
+     * repeated lists neither copy nor sort the table.
+     */
+    ordered(
+      bundle: boolean | undefined,
+      sort: string | undefined,
+      descending: boolean,
+      shopNo = 1,
+    ): readonly ProductRecord[] {
       const key = `${String(bundle)}|${sort ?? ''}|${descending}|${shopNo}`;
       return cached(views(), key, () =>
         sortProducts(
@@ -295,8 +279,11 @@ export function createProductService(ctx: ProductServiceContext): ProductService
         ),
       );
     },
-    create: (shopNo, request, bundle, createdAt) => createProduct(ctx, shopNo, request, bundle, createdAt),
-    update: (productNo, shopNo, request, bundle) => updateProduct(ctx, productNo, shopNo, request, bundle),
-    delete: (productNo, bundle) => deleteProduct(ctx, productNo, bundle),
+    create: bound(createProduct),
+    update: bound(updateProduct),
+    delete: bound(deleteProduct),
   };
 }
+
+/** The products of one mall (see {@link createProductService}). */
+export type ProductService = ReturnType<typeof createProductService>;
