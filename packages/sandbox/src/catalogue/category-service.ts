@@ -1,9 +1,7 @@
-// Categories of the sandbox mall, a new one starting from the create request's defaults, with the
-// real service's integrity: four depths, an existing parent, the derived `full_category_*` and
-// `root_category_no` kept right, display-set rules checked on update, deletion taking the
+// Categories of the sandbox mall with the real service's integrity: four depths, an existing
+// parent, derived `full_category_*` and `root_category_no`, display-set rules, deletion taking the
 // sub-categories along. Shops share the tree; each keeps its `x-per-shop` attributes under
-// `shopSettings`, falling back to the default shop's. The functions below take one mall's category
-// state (`Categories`); decoration images and SEO are category-settings.ts's.
+// `shopSettings`. Decoration images and SEO are category-settings.ts's.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import { boundTo } from '../support/bound.js';
 import { createCategorySettings } from './category-settings.js';

@@ -1,9 +1,6 @@
-// Where products are shown: the three sections of a category (1 regular, 2 recommended, 3 new) and
-// the main display groups of the home page, each with its order, per shop. Placing needs an existing
-// category or group and products the add request may name (reference-check.ts); a product in
-// section 2 or 3 is also in 1, leaving 1 leaves all three, and one not on display is not shown in 2
-// and 3. Each product's `category` and `main` follow its placements. The sections are
-// category-placements.ts's, the groups main-placements.ts's; this composes them.
+// Where products are shown, per shop: the three sections of a category (1 regular, 2 recommended,
+// 3 new; category-placements.ts) and the home page's main display groups (main-placements.ts).
+// Each product's `category` and `main` attributes follow its placements.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import { boundTo } from '../support/bound.js';
 import {

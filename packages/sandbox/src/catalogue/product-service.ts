@@ -1,11 +1,8 @@
-// Products and bundle products of the sandbox mall. A create issues the number and the code, starts
-// from the create request's documented defaults, stores every request field in the record's shape,
-// keeps the options its variants come from and places the product where `add_category_no` and
-// `main` say; an update merges the request under the rules on stored values and the mall's
-// settings. Integrity: every `x-refers-to` field names a record that may be named
-// (reference-check.ts), a bundle's component cannot be deleted, and a deleted product leaves every
-// category, main group and related-products list. The rules are product-rules.ts's, the computed
-// attributes product-pricing.ts's; the functions below take the service's context.
+// Products and bundle products of the sandbox mall: a create issues the number and code, starts
+// from the request's documented defaults and places the product as `add_category_no` and `main`
+// say; an update merges the request under the rules (product-rules.ts) and reprices
+// (product-pricing.ts); a bundle's component cannot be deleted, and a deleted product leaves every
+// placement and related-products list.
 import type { SandboxStore } from '@mall-api/mall-state';
 import { boundTo } from '../support/bound.js';
 import { derivedFrom } from '../support/derived.js';

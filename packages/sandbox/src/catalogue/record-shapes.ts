@@ -1,9 +1,7 @@
-// What a sandbox record looks like, taken from the spec model: a new record starts from the
-// `default`s of its create request's fields, every other nullable attribute null; a request field is
-// copied only when valid for that attribute of the record schema, so answers stay valid against the
-// response schemas. Also the spec's query defaults and meanings (`x-query`), reference fields
-// (`x-refers-to`), per-shop attributes (`x-per-shop`), the collection's example records and the read
-// scopes its events need.
+// What a sandbox record looks like, taken from the spec model: a new record starts from its create
+// request's `default`s, every other nullable attribute null, and a request field is copied only
+// when valid for the record schema, so answers stay valid. Also the spec's query defaults and
+// meanings, `x-refers-to` and `x-per-shop` fields, example records and the events' read scopes.
 import {
   isJsonObject,
   type JsonObject,

@@ -1,10 +1,7 @@
-// The outbox of one mall: the events its committed writes recorded and not yet delivered, kept in
-// the mall's own store and written in the write's transaction, so a refused write records nothing
-// and a committed one cannot lose its event. `emittingEvents` wraps the admin handlers the spec's
-// `x-emitted-by` names: while reception is on, a successful write records one event with the
-// attributes the event schema names, from the record after the write (before, for a delete). The
-// outbox holds at most the spec's `outbox-capacity`; the oldest discarded is logged as a failed
-// delivery. Delivering is event-deliveries.ts's job.
+// The outbox of one mall, kept in its own store and written in the write's transaction, so a
+// refused write records nothing and a committed one cannot lose its event. `emittingEvents` wraps
+// the admin handlers the spec's `x-emitted-by` names; past the spec's `outbox-capacity` the oldest
+// event is discarded and logged as a failed delivery. Delivering is event-deliveries.ts's job.
 import { randomUUID } from 'node:crypto';
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { WebhookDelivery } from '@mall-api/spec-model';

@@ -1,8 +1,7 @@
-// The events of the malls a sandbox holds, as its gateway offers them to a dispatcher: who hears
-// that a mall's outbox changed, claiming a mall's next due events (a read first, then a write under
-// the mall's lock, so two replicas never claim the same event), settling attempts, the delivery
-// log, resend and test sends, and each mall's receiver (mall-receiver.ts). Every change goes through
-// the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
+// The events of the malls a sandbox holds, as its gateway offers them to a dispatcher: outbox
+// change notices, claims (a read first, then a write under the mall's lock, so two replicas never
+// claim the same event), settling, the delivery log, resends, test sends and each mall's receiver,
+// all through the storage's one contract (memory, SQLite and PostgreSQL alike).
 import { type MallStorage, runAsWrite, type SandboxStore } from '@mall-api/mall-state';
 import { type SpecModel, webhookDeliveryOf, webhooksOf } from '@mall-api/spec-model';
 import type { SandboxEvents } from '../protocol.js';

@@ -1,11 +1,9 @@
 // Fixtures: a mall's starting data as JSON in the admin API's own request shapes,
 //   { categories: [...], products: [...], bundles: [...], placements: [...] }
-// each record the `request` of its create operation (a placement's plus its `category_no` or
-// `main_display_group`). A record may carry `"$id": "<name>"`, and a number field naming another
-// record may hold `{ "$ref": "<name>" }` instead, naming a record listed before it. Every record is
-// checked against the create request's schema and the front layer's request rules, then written
-// through the services the API uses, in time slices, to a catalogue the caller swaps in only when
-// every record was written (or in one go inside the caller's transaction).
+// each record the `request` of its create operation (a placement's with its `category_no` or
+// `main_display_group`); `"$id": "<name>"` names a record and `{ "$ref": "<name>" }` in a number
+// field refers to one listed before it. Records are checked against the request schema and the
+// front layer's rules, then written through the API's services, in time slices.
 import type { SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { invalidFields } from '../catalogue/refusal.js';

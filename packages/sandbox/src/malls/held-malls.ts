@@ -1,8 +1,7 @@
-// The malls one sandbox process holds over its storage: the Mall (catalogue and views) of each mall
-// id over the store the storage gives, made anew when the storage gives a new store (the mall was
-// replaced or dropped and made again), forgotten when dropped, and the collection's reads over
-// every mall held, in mall-id order, their answers kept until a mall changes, and who hears of a
-// change to a mall's outbox of events. A state record and the functions over it. Not here: when malls are read, written or replaced (sandbox-malls.ts).
+// The malls one sandbox process holds over its storage (a state record and functions over it):
+// the Mall of each id over the store the storage gives, made anew when that store is new, forgotten
+// when dropped; the collection's reads over every mall; who hears of outbox changes. When malls are
+// read, written or replaced is sandbox-malls.ts's.
 import { type CatchUpHooks, type MallStorage, type SandboxStore, tableNames } from '@mall-api/mall-state';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import { recordShapes } from '../catalogue/record-shapes.js';

@@ -1,8 +1,7 @@
 // The simulated visits behind an analytics query: the mall's displayed products as the simulation
-// sees them (rebuilt when a product changes), and the visits of each day of the query's range, one
-// day at a time. Days of ranges up to a quarter are kept in a bounded cache per mall, shop and day;
-// longer ranges read through it (a year of visits costs more to keep than to simulate again).
-// Ranges longer than a year are cut to their first 366 days.
+// sees them (rebuilt when a product changes) and the visits of each day of the range. Days of ranges
+// up to a quarter are cached per mall, shop and day; longer ranges read through (a year of visits
+// costs more to keep than to simulate again), and ranges are cut to their first 366 days.
 import type { SandboxStore } from '@mall-api/mall-state';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { ProductService } from '../catalogue/product-service.js';

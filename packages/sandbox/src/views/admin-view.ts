@@ -1,10 +1,7 @@
-// The admin API answered from one mall's catalogue: one handler per operation id (typed by the
-// generated operations) over the category, product and placement services, a write inside one
-// store transaction so a refused write changes nothing. The webhook setting is the mall's reception
-// status with the scopes the spec's events need; the delivery log is the mall's (events/).
-// Operations without a handler are answered from the spec's examples; a read keeps its answers
-// until the next write (kept-answers.ts). The handlers are admin-categories.ts's,
-// admin-placements.ts's and admin-products.ts's, over one state record (admin-view-state.ts).
+// The admin API answered from one mall's catalogue: the handler groups (admin-*.ts) and the webhook
+// setting and delivery log, each write inside one store transaction so a refused write changes
+// nothing, each read keeping its answers until the next write (kept-answers.ts), every operation
+// checking its shop. Operations without a handler are answered from the spec's examples.
 
 import { eventTableNames, tableNames } from '@mall-api/mall-state';
 import type { operations } from '@mall-api/specs/types/admin';

@@ -1,9 +1,7 @@
 // One sandbox mall as a store of the curated collection (`store_id` = the mall id): its displayed
-// products dressed as collection records, once per shop of the mall, with collection category codes
-// derived from the mall's category tree; store and product attributes the admin records do not hold
-// are drawn per store, shop and product (collection-profile.ts), the rest come from the spec's
-// examples. Records, sorted views and counts are kept until the mall's next write. The collection
-// view (collection-view.ts) and the cross-mall index (cross-mall-index.ts) read the stores.
+// products as collection records, once per shop, with category codes derived from the mall's tree
+// and the attributes admin records lack drawn per store, shop and product (collection-profile.ts).
+// Records, sorted views and counts are kept until the mall's next write.
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';

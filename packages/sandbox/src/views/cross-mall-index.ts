@@ -1,8 +1,7 @@
-// The collection's product queries over every mall, kept as malls change so their cost does not
-// grow with the number of malls: a count is the sum of per-mall counts, recounting only the malls
-// changed since (mall-changes.ts); a page in mall order skips whole malls by those counts; a sorted
-// page is a slice of one kept list of every mall's selected products, a changed mall's taken out
-// and merged in again. Not for queries naming their stores: those read the named malls directly.
+// The collection's product queries over every mall, kept so their cost follows the changes, not the
+// number of malls: a count sums per-mall counts, recounting only changed malls; a page in mall order
+// skips whole malls by those counts; a sorted page slices one kept list, a changed mall's products
+// taken out and merged in again. Queries naming their stores read those malls directly.
 import { collectionComparator, mergeSorted, sortedBy } from './collection-order.js';
 import type { CollectionProduct, CollectionStore } from './collection-store.js';
 import { type ListWindow, pageOfMatches } from './list-query.js';

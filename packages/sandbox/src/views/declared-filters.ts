@@ -1,9 +1,7 @@
-// The record test of a list or count query, built from the query parameters' declared meanings
-// (`x-query`): each given filter tests its record field with its comparison (a comma list as OR),
-// filters combine with AND, a modifier widens the filter it names and a subset parameter tests what
-// the view selects by. No parameter is named here. What does not depend on the query is prepared
-// once per operation; a query compiles into one predicate that runs the tests likely to refuse most
-// records first and reuses lower-cased values.
+// The record test of a list or count query, from the query parameters' declared meanings
+// (`x-query`): each filter tests its field by its comparison (a comma list as OR), filters combine
+// with AND, a modifier widens its filter, a subset parameter tests what the view selects by. What
+// does not depend on the query is prepared once per operation. No parameter is named here.
 import { type FilterMeaning, fieldTester, type QueryMeaning } from '@mall-api/spec-model';
 import { parseBound } from '../support/kst-time.js';
 import { cached } from '../support/memo.js';
