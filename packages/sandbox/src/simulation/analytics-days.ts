@@ -14,8 +14,8 @@ import { simulateDay } from './simulated-day.js';
 const dayMs = 86_400_000;
 /** The longest range simulated (longer ranges are cut to their first year). */
 export const maxDays = 366;
-/** Days kept in the cache by default: two quarters. */
-const defaultCapacity = 186;
+/** Days kept in the cache: two quarters. */
+const capacity = 186;
 /** The longest range whose days are put into the cache. */
 const cachedRangeDays = 93;
 
@@ -73,12 +73,11 @@ function simulatedProduct(record: ProductRecord): SimulatedProduct {
 
 /**
  * The simulated days over the sandbox's products: displayed (`display: T`) non-bundle products
- * take part from their creation day on. `capacity` bounds the days kept in the cache.
+ * take part from their creation day on.
  */
 export function createSimulatedDays(
   store: SandboxStore,
   products: ProductService,
-  capacity = defaultCapacity,
   recent?: RecentValues,
 ): SimulatedDays {
   /** The catalog and the days simulated over it, both new after any product write. */

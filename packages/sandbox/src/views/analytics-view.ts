@@ -43,7 +43,7 @@ export function createAnalyticsView(
   recent?: RecentValues,
 ): HandlerMap<AnalyticsOperations> {
   const { store, products, categories } = catalogue;
-  const days = createSimulatedDays(store, products, undefined, recent);
+  const days = createSimulatedDays(store, products, recent);
   const reports: { readonly [Op in keyof AnalyticsOperations]: AnalyticsReport } = {
     ...salesReports((categoryNo) => categories.find(categoryNo)?.category_name),
     ...trafficReports,

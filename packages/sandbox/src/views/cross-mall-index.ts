@@ -4,7 +4,7 @@
 // taken out and merged in again. Queries naming their stores read those malls directly.
 import { collectionComparator, mergeSorted, sortedBy } from './collection-order.js';
 import type { CollectionProduct, CollectionStore } from './collection-store.js';
-import { type ListWindow, pageOfMatches } from './list-query.js';
+import { type ListWindow, page, pageOfMatches } from './list-query.js';
 import type { MallChanges } from './mall-changes.js';
 
 /** What the collection knows of the malls' changes, to keep figures over every mall current. */
@@ -118,11 +118,8 @@ export function createCrossMallIndex(
   return {
     count: (key, matches) => countOverMalls(key, matches).total,
     page(key, matches, query, defaultLimit) {
-      if (query.sort) {
-        const offset = query.offset ?? 0;
-        const selected = sortedOverMalls(key, matches, query.sort, query.order);
-        return selected.slice(offset, offset + (query.limit ?? defaultLimit));
-      }
+      if (query.sort)
+        return page(sortedOverMalls(key, matches, query.sort, query.order), query, defaultLimit);
       const { parts } = countOverMalls(key, matches);
       const limit = query.limit ?? defaultLimit;
       let skip = query.offset ?? 0;
