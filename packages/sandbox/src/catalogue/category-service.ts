@@ -8,7 +8,7 @@ import { createCategorySettings } from './category-settings.js';
 import { type ChildIndex, createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidField, notFound } from './refusal.js';
-import { settingsKey } from './shop-keys.js';
+import { settingsKey, takeOwn } from './shop-keys.js';
 
 /** A stored category (the response record). */
 export interface CategoryRecord extends StoredRecord {
@@ -179,9 +179,7 @@ function updateCategory(
   const parent = current.category_depth > 1 ? stored(c, current.parent_category_no) : undefined;
   const accepted = c.shapes.acceptedFields('Category', request);
   // Another shop keeps its own settings for itself; what every shop shares goes to the record.
-  const own =
-    shopNo === 1 ? {} : Object.fromEntries(Object.entries(accepted).filter(([f]) => c.perShop.has(f)));
-  for (const field of Object.keys(own)) delete accepted[field];
+  const shopSettings = takeOwn(accepted, c.perShop, shopNo, current.shopSettings);
   const name =
     shopNo === 1 && typeof request.category_name === 'string' ? request.category_name : current.category_name;
   const updated = {
@@ -190,12 +188,8 @@ function updateCategory(
     shop_no: 1,
     category_name: name,
     ...pathOf(categoryNo, name, parent),
+    ...(shopSettings ? { shopSettings } : {}),
   } as CategoryRecord;
-  if (Object.keys(own).length > 0)
-    updated.shopSettings = {
-      ...current.shopSettings,
-      [shopNo]: { ...current.shopSettings?.[shopNo], ...own },
-    };
   const shown = inShop(c, updated, shopNo);
   checkDisplaySets(shown);
   put(c, updated);

@@ -17,6 +17,7 @@ import { categoriesToDelete, checkProduct } from './product-rules.js';
 import type { RecordShapes } from './record-shapes.js';
 import type { RequestReferenceCheck } from './reference-check.js';
 import { invalidFields, notFound } from './refusal.js';
+import { takeOwn } from './shop-keys.js';
 import { storedForm } from './stored-form.js';
 
 /** Mall settings the product rules depend on (the seed's "global-edition mall" and age verification). */
@@ -169,15 +170,7 @@ function updateProduct(
   // What a shop other than the default one keeps for itself (`x-per-shop`: the price); a shop
   // that never set its own follows the default shop. Its categories and main groups are its own
   // placements (placement-service.ts); everything else is shared by all shops.
-  const own =
-    shopNo === 1
-      ? {}
-      : Object.fromEntries(
-          shapes
-            .perShopAttributes(schemaOf(bundle))
-            .flatMap((f) => (f in accepted ? [[f, accepted[f]]] : [])),
-        );
-  for (const field of Object.keys(own)) delete accepted[field];
+  const shopPrices = takeOwn(accepted, shapes.perShopAttributes(schemaOf(bundle)), shopNo, entry.shopPrices);
   const record = {
     ...current,
     ...accepted,
@@ -196,10 +189,6 @@ function updateProduct(
     iconPeriod(request, current),
     bundle ? bundleParts((no) => productIn(ctx, no, false), request, current) : {},
   );
-  const shopPrices =
-    Object.keys(own).length > 0
-      ? { ...entry.shopPrices, [shopNo]: { ...entry.shopPrices?.[shopNo], ...own } }
-      : entry.shopPrices;
   store.put('product', String(productNo), {
     ...entry,
     bundle,
