@@ -31,11 +31,7 @@ export function takeOwn(
   byShop: ByShop | undefined,
 ): ByShop | undefined {
   if (shopNo === 1) return byShop;
-  const own: Record<string, unknown> = {};
-  for (const field of perShop)
-    if (field in accepted) {
-      own[field] = accepted[field];
-      delete accepted[field];
-    }
+  const own = Object.fromEntries([...perShop].filter((f) => f in accepted).map((f) => [f, accepted[f]]));
+  for (const field of Object.keys(own)) delete accepted[field];
   return Object.keys(own).length === 0 ? byShop : { ...byShop, [shopNo]: { ...byShop?.[shopNo], ...own } };
 }
