@@ -7,7 +7,7 @@ import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { WebhookDelivery } from '@mall-api/spec-model';
 import type { ReceptionStatus } from '../catalogue/webhook-setting.js';
 import type { SandboxOutcome } from '../protocol.js';
-import type { AnyHandler, HandlerMap } from '../views/handler-types.js';
+import { type AnyHandler, type HandlerMap, wrapEach } from '../views/handler-types.js';
 import { logAttempt } from './delivery-log.js';
 import type { EventSource } from './event-sources.js';
 import { registeredReceiver } from './mall-receiver.js';
@@ -128,9 +128,9 @@ export function emittingEvents<Operations>(
   context: EmittingContext,
 ): HandlerMap<Operations> {
   const table = handlers as Readonly<Record<string, AnyHandler | undefined>>;
-  const wrapped = Object.entries(table).map(([operationId, handler]) => {
+  return wrapEach(handlers, (handler, operationId) => {
     const source = context.sources.get(operationId);
-    if (!source || !handler) return [operationId, handler];
+    if (!source) return handler;
     const read = source.readOperationId ? table[source.readOperationId] : undefined;
     const before = (input: Input): SandboxOutcome | undefined => {
       if (!read) return undefined;
@@ -151,7 +151,6 @@ export function emittingEvents<Operations>(
         }
         return outcome;
       });
-    return [operationId, emitting];
+    return emitting;
   });
-  return Object.fromEntries(wrapped) as HandlerMap<Operations>;
 }

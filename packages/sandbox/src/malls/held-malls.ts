@@ -8,7 +8,7 @@ import { recordShapes } from '../catalogue/record-shapes.js';
 import type { SandboxApi, SandboxCall } from '../protocol.js';
 import type { CollectionStore } from '../views/collection-store.js';
 import { createCollectionView } from '../views/collection-view.js';
-import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { type AnyHandler, handlerTable, wrapEach } from '../views/handler-types.js';
 import { keptOverMalls } from '../views/kept-answers.js';
 import { createMallChanges, type MallChanges } from '../views/mall-changes.js';
 import type { Mall } from './mall.js';
@@ -53,9 +53,7 @@ export function heldMalls(storage: MallStorage, starts: MallStarts, specs: ApiSp
     recordShapes(specs.collection),
     { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
   );
-  const collection = new Map(
-    [...handlerTable(reads)].map(([operationId, read]) => [operationId, keep(operationId, read)]),
-  );
+  const collection = handlerTable(wrapEach(reads, (read, operationId) => keep(operationId, read)));
   const held: HeldMalls = {
     storage,
     starts,

@@ -40,3 +40,13 @@ export function handlerTable<Operations>(handlers: HandlerMap<Operations>): Read
     ),
   );
 }
+
+/** The handlers with each one replaced by what `wrap` makes of it (given its operation id). */
+export function wrapEach<Operations>(
+  handlers: HandlerMap<Operations>,
+  wrap: (handler: AnyHandler, operationId: string) => AnyHandler,
+): HandlerMap<Operations> {
+  return Object.fromEntries(
+    [...handlerTable(handlers)].map(([operationId, handler]) => [operationId, wrap(handler, operationId)]),
+  ) as HandlerMap<Operations>;
+}
