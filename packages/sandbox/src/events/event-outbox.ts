@@ -4,7 +4,7 @@
 // event is discarded and logged as a failed delivery. Delivering is event-deliveries.ts's job.
 import { randomUUID } from 'node:crypto';
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
-import type { WebhookDelivery } from '@mall-api/spec-model';
+import { isJsonObject, type WebhookDelivery } from '@mall-api/spec-model';
 import type { ReceptionStatus } from '../catalogue/webhook-setting.js';
 import type { SandboxOutcome } from '../protocol.js';
 import { type AnyHandler, type HandlerMap, wrapEach } from '../views/handler-types.js';
@@ -98,9 +98,7 @@ type Input = Parameters<AnyHandler>[0];
 function recordOf(outcome: SandboxOutcome | undefined): Record<string, unknown> | undefined {
   if (!outcome?.ok || typeof outcome.body !== 'object' || outcome.body === null) return undefined;
   const [value] = Object.values(outcome.body);
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isJsonObject(value) ? value : undefined;
 }
 
 /** The event body of a write: the schema's attributes of the record, the mall and the shop. */

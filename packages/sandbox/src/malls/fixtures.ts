@@ -4,7 +4,7 @@
 // `main_display_group`); `"$id": "<name>"` names a record and `{ "$ref": "<name>" }` in a number
 // field refers to one listed before it. Records are checked against the request schema and the
 // front layer's rules, then written through the API's services, in time slices.
-import type { SpecModel } from '@mall-api/spec-model';
+import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { invalidFields } from '../catalogue/refusal.js';
 import type { Refusal, Violation } from '../protocol.js';
@@ -47,8 +47,6 @@ export const placementTargets = {
 } as const;
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
 
-const isFields = (value: unknown): value is Fields =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** A fixture record ready to check and write: the operation, its path number and request. */
@@ -65,7 +63,7 @@ interface Entry {
 /** Replaces every `{ "$ref": name }` by `resolve(name)` (a deep copy). */
 function resolveRefs(value: unknown, resolve: (name: string) => number): unknown {
   if (Array.isArray(value)) return value.map((item) => resolveRefs(item, resolve));
-  if (!isFields(value)) return value;
+  if (!isJsonObject(value)) return value;
   if (typeof value.$ref === 'string' && Object.keys(value).length === 1) return resolve(value.$ref);
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolveRefs(inner, resolve)]));
 }
@@ -74,7 +72,7 @@ function resolveRefs(value: unknown, resolve: (name: string) => number): unknown
 async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violations: Violation[] }> {
   const violations: Violation[] = [];
   const entries: Entry[] = [];
-  if (!isFields(fixture)) return { entries, violations: [at('fixture', 'must be an object')] };
+  if (!isJsonObject(fixture)) return { entries, violations: [at('fixture', 'must be an object')] };
   for (const key of Object.keys(fixture))
     if (!(sections as readonly string[]).includes(key))
       violations.push(at(key, `is not a fixture section (${sections.join(', ')})`));
@@ -86,7 +84,7 @@ async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violatio
     }
     await inSlices(records as unknown[], (record, index) => {
       const name = `${section}/${index}`;
-      if (!isFields(record)) {
+      if (!isJsonObject(record)) {
         violations.push(at(name, 'must be an object'));
         return;
       }
