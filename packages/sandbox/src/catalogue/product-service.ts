@@ -7,6 +7,7 @@ import type { SandboxStore } from '@mall-api/mall-state';
 import { boundTo } from '../support/bound.js';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
+import { cached } from '../support/memo.js';
 import type { PlacementService } from './placement-service.js';
 import type { ProductDirectory, ProductRecord, StoredProduct } from './product-directory.js';
 import { type OptionInput, optionsOfRequest } from './product-options.js';
@@ -256,16 +257,13 @@ export function createProductService(ctx: ProductServiceContext) {
       shopNo = 1,
     ): readonly ProductRecord[] {
       const key = `${String(bundle)}|${sort ?? ''}|${descending}|${shopNo}`;
-      let view = views().get(key);
-      if (!view) {
-        view = sortProducts(
+      return cached(views(), key, () =>
+        sortProducts(
           allProducts(ctx, bundle).map((e) => inShop(e, shopNo)),
           sort,
           descending,
-        );
-        views().set(key, view);
-      }
-      return view;
+        ),
+      );
     },
     create: bound(createProduct),
     update: bound(updateProduct),

@@ -7,7 +7,7 @@ import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { derivedFrom } from '../support/derived.js';
-import { memo } from '../support/memo.js';
+import { cached, memo } from '../support/memo.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
 import { collectionComparator, sortedBy } from './collection-order.js';
@@ -145,13 +145,9 @@ export function createCollectionStore(
     const sortedViews = new Map<string, CollectionProduct[]>();
     return (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] => {
       if (!sort) return records;
-      const key = `${sort}|${order}`;
-      let view = sortedViews.get(key);
-      if (!view) {
-        view = sortedBy(records, collectionComparator(sort, order));
-        sortedViews.set(key, view);
-      }
-      return view;
+      return cached(sortedViews, `${sort}|${order}`, () =>
+        sortedBy(records, collectionComparator(sort, order)),
+      );
     };
   };
   const views = derivedFrom(

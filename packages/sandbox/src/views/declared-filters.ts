@@ -4,6 +4,7 @@
 // does not depend on the query is prepared once per operation. No parameter is named here.
 import { type FilterMeaning, fieldTester, type QueryMeaning } from '@mall-api/spec-model';
 import { parseBound } from '../support/kst-time.js';
+import { cached } from '../support/memo.js';
 
 /** What the declarations need to know beyond the record. */
 export interface FilterContext<R> {
@@ -162,14 +163,9 @@ const rank = (filter: PreparedFilter<unknown>) => testOrder[filter.meaning.match
 /** The filters of an operation's declarations, prepared under one context. */
 const prepared = new WeakMap<readonly QueryMeaning[], WeakMap<object, PreparedFilter<unknown>[]>>();
 function prepare<R>(meanings: readonly QueryMeaning[], context: FilterContext<R>): PreparedFilter<R>[] {
-  let byContext = prepared.get(meanings);
-  if (!byContext) {
-    byContext = new WeakMap();
-    prepared.set(meanings, byContext);
-  }
-  let filters = byContext.get(context) as PreparedFilter<R>[] | undefined;
-  if (!filters) {
-    filters = meanings.flatMap((meaning) =>
+  const byContext = cached(prepared, meanings, () => new WeakMap());
+  return cached(byContext, context, () => {
+    const filters = meanings.flatMap((meaning): PreparedFilter<R>[] =>
       meaning.role === 'filter'
         ? [
             {
@@ -186,10 +182,8 @@ function prepare<R>(meanings: readonly QueryMeaning[], context: FilterContext<R>
           ]
         : [],
     );
-    filters.sort((a, b) => rank(a as PreparedFilter<unknown>) - rank(b as PreparedFilter<unknown>));
-    byContext.set(context, filters as PreparedFilter<unknown>[]);
-  }
-  return filters;
+    return filters.sort((a, b) => rank(a as PreparedFilter<unknown>) - rank(b as PreparedFilter<unknown>));
+  }) as PreparedFilter<R>[];
 }
 
 /** The record test of one filter for the values it was given. */
