@@ -1,9 +1,7 @@
 // The sandbox's boundary, types only (`@mall-api/sandbox/protocol`): the call the front layer hands
-// over, the domain outcomes the sandbox answers (found, created, updated, deleted, partly applied
-// with per-item results, or refused with a reason and the fields), the outcome of a change to a
-// mall's data, and the gateway the mocks use. Outcomes say what happened, not how HTTP says it:
-// the mock server maps them to status codes and the API's error envelope. Nothing here exists at
-// run time, so a package that imports these with `import type` still runs without the sandbox.
+// over, the domain outcomes the sandbox answers, the outcome of a change to a mall's data, and the
+// gateway the mocks use. Outcomes say what happened, not how HTTP says it (the mock server maps
+// them); nothing here exists at run time, so `import type` works without the sandbox installed.
 
 import type { StoredRecord } from '@mall-api/mall-state';
 import type { ApiName } from '@mall-api/spec-model';

@@ -1,8 +1,6 @@
-// The sandbox's outcomes as values (their types are the protocol's, protocol.ts): what a handler or
-// a change to a mall answers, and the one refusal shape every part of the package uses. A refusal
-// raised deep inside a store transaction travels as a RefusalError, so the transaction keeps
-// nothing, and is answered as its refusal value where the call entered the package; no exception
-// of the domain leaves it.
+// The sandbox's outcomes as values (their types are protocol.ts's) and the one refusal shape every
+// part of the package uses. A refusal raised inside a store transaction travels as a RefusalError,
+// so the transaction keeps nothing, and is answered as a value where the call entered the package.
 import type {
   Found,
   PartlyApplied,

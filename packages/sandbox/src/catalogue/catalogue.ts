@@ -1,9 +1,7 @@
-// The catalogue of one mall, wired in dependency order (categories → product directory →
-// placements → products), each service given what it needs at creation: no service refers back
-// to one created after it; the fields naming other records are checked against the store by the
-// spec's declarations (reference-check.ts). The one operation that spans services, removing a
-// category with its sub-categories and their placements, lives here. Beside it, the mall's
-// webhook setting.
+// The catalogue of one mall, its services wired in dependency order (categories → product
+// directory → placements → products) so none refers back to one created after it. The one
+// operation spanning services, removing a category with its sub-categories and their placements,
+// lives here; beside it, the mall's webhook setting.
 import type { SandboxStore } from '@mall-api/mall-state';
 import { type CategoryService, createCategoryService } from './category-service.js';
 import { createPlacementService, type PlacementService } from './placement-service.js';

@@ -1,15 +1,14 @@
-// Categories of the sandbox mall, a new one starting from the create request's defaults, with the
-// real service's integrity: four depths, an existing parent, the derived `full_category_*` and
-// `root_category_no` kept right, display-set rules checked on update, deletion taking the
+// Categories of the sandbox mall with the real service's integrity: four depths, an existing
+// parent, derived `full_category_*` and `root_category_no`, display-set rules, deletion taking the
 // sub-categories along. Shops share the tree; each keeps its `x-per-shop` attributes under
-// `shopSettings`, falling back to the default shop's. The functions below take one mall's category
-// state (`Categories`); decoration images and SEO are category-settings.ts's.
+// `shopSettings`. Decoration images and SEO are category-settings.ts's.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
+import { boundTo } from '../support/bound.js';
 import { createCategorySettings } from './category-settings.js';
 import { type ChildIndex, createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
 import { invalidField, notFound } from './refusal.js';
-import { settingsKey } from './shop-keys.js';
+import { settingsKey, takeOwn } from './shop-keys.js';
 
 /** A stored category (the response record). */
 export interface CategoryRecord extends StoredRecord {
@@ -33,27 +32,6 @@ const maxDepth = 4;
 const firstCategoryNo = 23;
 
 const setPrefixes = { A: [''], G: ['normal_', 'recommend_', 'new_'] } as const;
-
-export interface CategoryService {
-  /** The category as shop `shopNo` (default 1) shows it; 404 when it does not exist. */
-  get(categoryNo: number, shopNo?: number): CategoryRecord;
-  /** The category as shop `shopNo` (default 1) shows it, if it exists. */
-  find(categoryNo: number, shopNo?: number): CategoryRecord | undefined;
-  /** Every category as shop `shopNo` (default 1) shows it. */
-  all(shopNo?: number): CategoryRecord[];
-  create(shopNo: number, request: Record<string, unknown>): CategoryRecord;
-  update(categoryNo: number, shopNo: number, request: Record<string, unknown>): CategoryRecord;
-  /** Deletes the category and its sub-categories (not their placements); returns the numbers deleted. */
-  delete(categoryNo: number): number[];
-  /** The category and all categories below it. */
-  subtree(categoryNo: number): CategoryRecord[];
-  /** The decoration images of a category in shop `shopNo` (the defaults until that shop writes them). */
-  decoration(categoryNo: number, shopNo: number): StoredRecord;
-  updateDecoration(categoryNo: number, shopNo: number, request: Record<string, unknown>): StoredRecord;
-  /** The SEO settings of a category in shop `shopNo` (the defaults until that shop writes them). */
-  seo(categoryNo: number, shopNo: number): StoredRecord;
-  updateSeo(categoryNo: number, shopNo: number, request: Record<string, unknown>): StoredRecord;
-}
 
 const levels = ['1', '2', '3', '4'] as const;
 
@@ -85,11 +63,13 @@ function inShop(c: Categories, category: CategoryRecord, shopNo: number): Catego
   return { ...shared, ...shopSettings?.[shopNo], shop_no: shopNo, full_category_name: names };
 }
 
+/** The category as shop `shopNo` (default 1) shows it, if it exists. */
 function findCategory(c: Categories, categoryNo: number, shopNo = 1): CategoryRecord | undefined {
   const category = stored(c, categoryNo);
   return category && inShop(c, category, shopNo);
 }
 
+/** The category as shop `shopNo` (default 1) shows it; 404 when it does not exist. */
 function getCategory(c: Categories, categoryNo: number, shopNo = 1): CategoryRecord {
   const category = findCategory(c, categoryNo, shopNo);
   if (!category) throw notFound(`Category ${categoryNo} does not exist.`);
@@ -199,9 +179,7 @@ function updateCategory(
   const parent = current.category_depth > 1 ? stored(c, current.parent_category_no) : undefined;
   const accepted = c.shapes.acceptedFields('Category', request);
   // Another shop keeps its own settings for itself; what every shop shares goes to the record.
-  const own =
-    shopNo === 1 ? {} : Object.fromEntries(Object.entries(accepted).filter(([f]) => c.perShop.has(f)));
-  for (const field of Object.keys(own)) delete accepted[field];
+  const shopSettings = takeOwn(accepted, c.perShop, shopNo, current.shopSettings);
   const name =
     shopNo === 1 && typeof request.category_name === 'string' ? request.category_name : current.category_name;
   const updated = {
@@ -210,12 +188,8 @@ function updateCategory(
     shop_no: 1,
     category_name: name,
     ...pathOf(categoryNo, name, parent),
+    ...(shopSettings ? { shopSettings } : {}),
   } as CategoryRecord;
-  if (Object.keys(own).length > 0)
-    updated.shopSettings = {
-      ...current.shopSettings,
-      [shopNo]: { ...current.shopSettings?.[shopNo], ...own },
-    };
   const shown = inShop(c, updated, shopNo);
   checkDisplaySets(shown);
   put(c, updated);
@@ -237,7 +211,7 @@ function deleteCategory(c: Categories, categoryNo: number): number[] {
 }
 
 /** The category service of one mall over its store. */
-export function createCategoryService(store: SandboxStore, shapes: RecordShapes): CategoryService {
+export function createCategoryService(store: SandboxStore, shapes: RecordShapes) {
   const c: Categories = {
     store,
     shapes,
@@ -245,6 +219,7 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
     perShop: new Set(shapes.perShopAttributes('Category')),
   };
   const exists = (categoryNo: number) => void getCategory(c, categoryNo);
+  // Each shop's decoration images and SEO settings: the defaults until that shop writes them.
   const decoration = createCategorySettings(
     { store, shapes, exists },
     'decoration',
@@ -259,17 +234,22 @@ export function createCategoryService(store: SandboxStore, shapes: RecordShapes)
     'CardigansSeo',
     (key) => (key === 'search_engine_exposure' ? 'F' : null),
   );
+  const bound = boundTo(c);
   return {
-    get: (categoryNo, shopNo) => getCategory(c, categoryNo, shopNo),
-    find: (categoryNo, shopNo) => findCategory(c, categoryNo, shopNo),
+    get: bound(getCategory),
+    find: bound(findCategory),
+    /** Every category as shop `shopNo` (default 1) shows it. */
     all: (shopNo = 1) => store.all<CategoryRecord>('category').map((category) => inShop(c, category, shopNo)),
-    subtree: (categoryNo) => subtree(c, categoryNo),
-    create: (shopNo, request) => createCategory(c, shopNo, request),
-    update: (categoryNo, shopNo, request) => updateCategory(c, categoryNo, shopNo, request),
-    delete: (categoryNo) => deleteCategory(c, categoryNo),
+    subtree: bound(subtree),
+    create: bound(createCategory),
+    update: bound(updateCategory),
+    delete: bound(deleteCategory),
     decoration: decoration.read,
     updateDecoration: decoration.update,
     seo: seo.read,
     updateSeo: seo.update,
   };
 }
+
+/** The categories of one mall (see {@link createCategoryService}). */
+export type CategoryService = ReturnType<typeof createCategoryService>;

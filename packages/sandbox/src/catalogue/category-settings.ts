@@ -5,12 +5,6 @@ import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import type { RecordShapes } from './record-shapes.js';
 import { settingsKey } from './shop-keys.js';
 
-/** Reads and writes one kind of per-shop category settings. */
-export interface CategorySettings {
-  read(categoryNo: number, shopNo: number): StoredRecord;
-  update(categoryNo: number, shopNo: number, request: Record<string, unknown>): StoredRecord;
-}
-
 /**
  * The settings kept in `table` with the attributes of the example `exampleName` (each at
  * `defaultOf`'s default) and the accepted fields of `schemaName`; `exists` refuses a category that
@@ -26,7 +20,7 @@ export function createCategorySettings(
   schemaName: string,
   exampleName: string,
   defaultOf: (attribute: string) => unknown,
-): CategorySettings {
+) {
   const attributes = Object.keys(shapes.template(exampleName));
   const read = (categoryNo: number, shopNo: number): StoredRecord => {
     const kept = store.get<StoredRecord>(table, settingsKey(categoryNo, shopNo));
@@ -40,7 +34,7 @@ export function createCategorySettings(
   };
   return {
     read,
-    update(categoryNo, shopNo, request) {
+    update(categoryNo: number, shopNo: number, request: Record<string, unknown>): StoredRecord {
       const updated = {
         ...read(categoryNo, shopNo),
         ...shapes.acceptedFields(schemaName, request),

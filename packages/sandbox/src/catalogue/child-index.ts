@@ -1,8 +1,7 @@
-// The sub-categories of each category, kept as categories are written so that creating one costs
-// the same however many exist (a scan of the whole table per create made loading a fixture
-// quadratic). The index follows the category table's revision: a write made through `put` keeps it
-// current; any other change (a delete, an undone transaction, a restored snapshot) makes it
-// rebuild from the table on its next read, in one pass.
+// The sub-categories of each category, kept as categories are written so a create costs the same
+// however many exist (a scan per create made loading a fixture quadratic). A write through `put`
+// keeps it current; any other change to the category table (a delete, an undone transaction, a
+// restore) moves the table's revision, and the index rebuilds in one pass on its next read.
 import type { SandboxStore } from '@mall-api/mall-state';
 
 /** What the index reads of a category. */

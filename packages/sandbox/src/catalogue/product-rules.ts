@@ -1,8 +1,7 @@
-// The state-dependent rules of a product create or update, each naming the field it refuses: the
-// fields declared as naming other records name ones that exist (reference-check.ts), adult
-// certification needs age verification, a global-edition mall ships only abroad and has no web FTP
-// images, and an update keeps shipping, categories and used-product fields consistent with the
-// stored product. Every violation is reported at once.
+// The state-dependent rules of a product create or update, each naming the field it refuses:
+// references name existing records, adult certification needs age verification, a global-edition
+// mall ships only abroad and has no web FTP images, and an update keeps shipping, categories and
+// used-product fields consistent with the stored product. Every violation is reported at once.
 import { bodyFieldName } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
 import type { ProductRecord } from './product-directory.js';

@@ -1,14 +1,13 @@
-// Products and bundle products of the sandbox mall. A create issues the number and the code, starts
-// from the create request's documented defaults, stores every request field in the record's shape,
-// keeps the options its variants come from and places the product where `add_category_no` and
-// `main` say; an update merges the request under the rules on stored values and the mall's
-// settings. Integrity: every `x-refers-to` field names a record that may be named
-// (reference-check.ts), a bundle's component cannot be deleted, and a deleted product leaves every
-// category, main group and related-products list. The rules are product-rules.ts's, the computed
-// attributes product-pricing.ts's; the functions below take the service's context.
+// Products and bundle products of the sandbox mall: a create issues the number and code, starts
+// from the request's documented defaults and places the product as `add_category_no` and `main`
+// say; an update merges the request under the rules (product-rules.ts) and reprices
+// (product-pricing.ts); a bundle's component cannot be deleted, and a deleted product leaves every
+// placement and related-products list.
 import type { SandboxStore } from '@mall-api/mall-state';
+import { boundTo } from '../support/bound.js';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
+import { cached } from '../support/memo.js';
 import type { PlacementService } from './placement-service.js';
 import type { ProductDirectory, ProductRecord, StoredProduct } from './product-directory.js';
 import { type OptionInput, optionsOfRequest } from './product-options.js';
@@ -18,6 +17,7 @@ import { categoriesToDelete, checkProduct } from './product-rules.js';
 import type { RecordShapes } from './record-shapes.js';
 import type { RequestReferenceCheck } from './reference-check.js';
 import { invalidFields, notFound } from './refusal.js';
+import { takeOwn } from './shop-keys.js';
 import { storedForm } from './stored-form.js';
 
 /** Mall settings the product rules depend on (the seed's "global-edition mall" and age verification). */
@@ -38,37 +38,6 @@ export const productCode = (productNo: number) => `P${productNo.toString(36).toU
 
 /** The icons of a new product: none until it is placed or sells out. */
 const noListIcons = { soldout_icon: false, recommend_icon: false, new_icon: false };
-
-export interface ProductService {
-  readonly settings: MallSettings;
-  /** The product's record (as the default shop shows it), if it exists. */
-  find(productNo: number): ProductRecord | undefined;
-  /** The product as shop `shopNo` (default 1) shows it. */
-  get(productNo: number, bundle: boolean, shopNo?: number): ProductRecord;
-  all(bundle?: boolean): StoredProduct[];
-  /**
-   * Products (`bundle` false), bundle products (true) or both (undefined) in list order: by `sort`
-   * (default: by number), ties by number. Views are kept until the next product write, so
-   * repeated lists neither copy nor sort the table.
-   */
-  ordered(
-    bundle: boolean | undefined,
-    sort: string | undefined,
-    descending: boolean,
-    shopNo?: number,
-  ): readonly ProductRecord[];
-  isBundle(productNo: number): boolean;
-  /** The options of a product (empty when it has none or does not exist). */
-  optionsOf(productNo: number): readonly OptionInput[];
-  create(
-    shopNo: number,
-    request: Record<string, unknown>,
-    bundle: boolean,
-    createdAt?: number,
-  ): ProductRecord;
-  update(productNo: number, shopNo: number, request: Record<string, unknown>, bundle: boolean): ProductRecord;
-  delete(productNo: number, bundle: boolean): void;
-}
 
 /** What the product service works with. */
 export interface ProductServiceContext {
@@ -147,7 +116,7 @@ function createProduct(
   shopNo: number,
   request: Record<string, unknown>,
   bundle: boolean,
-  createdAt: number | undefined,
+  createdAt?: number,
 ): ProductRecord {
   const { store, shapes, clock } = ctx;
   checkProduct(ctx, bundle ? 'createBundleProduct' : 'createProduct', request, undefined);
@@ -201,15 +170,7 @@ function updateProduct(
   // What a shop other than the default one keeps for itself (`x-per-shop`: the price); a shop
   // that never set its own follows the default shop. Its categories and main groups are its own
   // placements (placement-service.ts); everything else is shared by all shops.
-  const own =
-    shopNo === 1
-      ? {}
-      : Object.fromEntries(
-          shapes
-            .perShopAttributes(schemaOf(bundle))
-            .flatMap((f) => (f in accepted ? [[f, accepted[f]]] : [])),
-        );
-  for (const field of Object.keys(own)) delete accepted[field];
+  const shopPrices = takeOwn(accepted, shapes.perShopAttributes(schemaOf(bundle)), shopNo, entry.shopPrices);
   const record = {
     ...current,
     ...accepted,
@@ -228,10 +189,6 @@ function updateProduct(
     iconPeriod(request, current),
     bundle ? bundleParts((no) => productIn(ctx, no, false), request, current) : {},
   );
-  const shopPrices =
-    Object.keys(own).length > 0
-      ? { ...entry.shopPrices, [shopNo]: { ...entry.shopPrices?.[shopNo], ...own } }
-      : entry.shopPrices;
   store.put('product', String(productNo), {
     ...entry,
     bundle,
@@ -275,30 +232,44 @@ function deleteProduct(ctx: ProductServiceContext, productNo: number, bundle: bo
 }
 
 /** The product service of one mall over its context. */
-export function createProductService(ctx: ProductServiceContext): ProductService {
+export function createProductService(ctx: ProductServiceContext) {
   const views = derivedFrom(ctx.store, ['product'], () => new Map<string, readonly ProductRecord[]>());
+  const bound = boundTo(ctx);
   return {
     settings: ctx.settings,
+    /** The product's record (as the default shop shows it), if it exists. */
     find: ctx.directory.find,
-    get: (productNo, bundle, shopNo) => productIn(ctx, productNo, bundle, shopNo),
-    isBundle: (productNo) => ctx.directory.stored(productNo)?.bundle === true,
-    optionsOf: (productNo) => ctx.directory.stored(productNo)?.options ?? [],
-    all: (bundle) => allProducts(ctx, bundle),
-    ordered(bundle, sort, descending, shopNo = 1) {
+    /** The product as shop `shopNo` (default 1) shows it. */
+    get: bound(productIn),
+    isBundle: (productNo: number) => ctx.directory.stored(productNo)?.bundle === true,
+    /** The options of a product (empty when it has none or does not exist). */
+    optionsOf: (productNo: number): readonly OptionInput[] => ctx.directory.stored(productNo)?.options ?? [],
+    all: bound(allProducts),
+    /**
+     * Products (`bundle` false), bundle products (true) or both (undefined) in list order: by `sort`
+     * (default: by number), ties by number. Views are kept until the next product write, so
+     * repeated lists neither copy nor sort the table.
+     */
+    ordered(
+      bundle: boolean | undefined,
+      sort: string | undefined,
+      descending: boolean,
+      shopNo = 1,
+    ): readonly ProductRecord[] {
       const key = `${String(bundle)}|${sort ?? ''}|${descending}|${shopNo}`;
-      let view = views().get(key);
-      if (!view) {
-        view = sortProducts(
+      return cached(views(), key, () =>
+        sortProducts(
           allProducts(ctx, bundle).map((e) => inShop(e, shopNo)),
           sort,
           descending,
-        );
-        views().set(key, view);
-      }
-      return view;
+        ),
+      );
     },
-    create: (shopNo, request, bundle, createdAt) => createProduct(ctx, shopNo, request, bundle, createdAt),
-    update: (productNo, shopNo, request, bundle) => updateProduct(ctx, productNo, shopNo, request, bundle),
-    delete: (productNo, bundle) => deleteProduct(ctx, productNo, bundle),
+    create: bound(createProduct),
+    update: bound(updateProduct),
+    delete: bound(deleteProduct),
   };
 }
+
+/** The products of one mall (see {@link createProductService}). */
+export type ProductService = ReturnType<typeof createProductService>;

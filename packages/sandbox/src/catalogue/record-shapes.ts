@@ -1,9 +1,7 @@
-// What a sandbox record looks like, taken from the spec model: a new record starts from the
-// `default`s of its create request's fields, every other nullable attribute null; a request field is
-// copied only when valid for that attribute of the record schema, so answers stay valid against the
-// response schemas. Also the spec's query defaults and meanings (`x-query`), reference fields
-// (`x-refers-to`), per-shop attributes (`x-per-shop`), the collection's example records and the read
-// scopes its events need.
+// What a sandbox record looks like, taken from the spec model: a new record starts from its create
+// request's `default`s, every other nullable attribute null, and a request field is copied only
+// when valid for the record schema, so answers stay valid. Also the spec's query defaults and
+// meanings, `x-refers-to` and `x-per-shop` fields, example records and the events' read scopes.
 import {
   isJsonObject,
   type JsonObject,
@@ -15,6 +13,7 @@ import {
   type SpecModel,
   webhooksOf,
 } from '@mall-api/spec-model';
+import { cached, memo } from '../support/memo.js';
 
 /** The validator of one attribute, or null when the schema has no such attribute. */
 type AttributeCheck = ((value: unknown) => boolean) | null;
@@ -60,31 +59,19 @@ export function recordShapes(model: SpecModel): RecordShapes {
   const schemas = isJsonObject(components.schemas) ? components.schemas : {};
   const examples = isJsonObject(components.examples) ? components.examples : {};
 
-  const checkFor = (schemaName: string, field: string): AttributeCheck => {
-    const key = `${schemaName}/${field}`;
-    let check = checks.get(key);
-    if (check === undefined) {
-      const schema = model.resolveOptional(schemas[schemaName]);
-      const properties = isJsonObject(schema?.properties) ? schema.properties : {};
-      if (field in properties) {
-        const validate = model.schemas().compile({
-          $ref: `#/components/schemas/${pointerSegment(schemaName)}/properties/${pointerSegment(field)}`,
-        });
-        check = (value) => validate(value) === true;
-      } else check = null;
-      checks.set(key, check);
-    }
-    return check;
+  /** The attributes of the schema component `schemaName`, by name. */
+  const propertiesOf = (schemaName: string): JsonObject => {
+    const schema = model.resolveOptional(schemas[schemaName]);
+    return isJsonObject(schema?.properties) ? schema.properties : {};
   };
-  const meanings = new Map<string, readonly QueryMeaning[]>();
-  /** `read(key)`, computed once per key. */
-  const once = <T>(read: (key: string) => T) => {
-    const found = new Map<string, T>();
-    return (key: string): T => {
-      if (!found.has(key)) found.set(key, read(key));
-      return found.get(key) as T;
-    };
-  };
+  const checkFor = (schemaName: string, field: string): AttributeCheck =>
+    cached(checks, `${schemaName}/${field}`, (): AttributeCheck => {
+      if (!(field in propertiesOf(schemaName))) return null;
+      const validate = model.schemas().compile({
+        $ref: `#/components/schemas/${pointerSegment(schemaName)}/properties/${pointerSegment(field)}`,
+      });
+      return (value: unknown) => validate(value) === true;
+    });
   const component = (schemaName: string) =>
     model.dereference({ $ref: `#/components/schemas/${pointerSegment(schemaName)}` });
   const fits = (schemaName: string, field: string, value: unknown) =>
@@ -107,10 +94,8 @@ export function recordShapes(model: SpecModel): RecordShapes {
       : undefined;
     return isJsonObject(request?.properties) ? request.properties : {};
   };
-  const newRecords = new Map<string, Record<string, unknown>>();
   const firstRecordOf = (schemaName: string, operationId: string): Record<string, unknown> => {
-    const schema = model.resolveOptional(schemas[schemaName]);
-    const attributes = isJsonObject(schema?.properties) ? Object.keys(schema.properties) : [];
+    const attributes = Object.keys(propertiesOf(schemaName));
     // A `default` beside a `$ref` is the field's own; else the referenced schema's.
     const defaults = Object.entries(requestFields(operationId)).flatMap(([field, raw]) => {
       const value = isJsonObject(raw) && 'default' in raw ? raw.default : model.resolveOptional(raw)?.default;
@@ -121,15 +106,11 @@ export function recordShapes(model: SpecModel): RecordShapes {
       ...Object.fromEntries(defaults),
     };
   };
-  const newRecordOf = (schemaName: string, operationId: string) => {
-    const key = `${schemaName}/${operationId}`;
-    const record = newRecords.get(key) ?? firstRecordOf(schemaName, operationId);
-    newRecords.set(key, record);
-    return structuredClone(record);
-  };
-
+  const firstRecords = memo((schemaName: string) =>
+    memo((operationId: string) => firstRecordOf(schemaName, operationId)),
+  );
   return {
-    newRecord: newRecordOf,
+    newRecord: (schemaName, operationId) => structuredClone(firstRecords(schemaName)(operationId)),
     template: (exampleName) => {
       const [first] = recordsOf(exampleName);
       if (!first) throw new Error(`the spec has no record example named ${exampleName}`);
@@ -143,28 +124,21 @@ export function recordShapes(model: SpecModel): RecordShapes {
     },
     fits,
     enumOf(schemaName, field) {
-      const schema = model.resolveOptional(schemas[schemaName]);
-      const properties = isJsonObject(schema?.properties) ? schema.properties : {};
-      const attribute = model.resolveOptional(properties[field]);
+      const attribute = model.resolveOptional(propertiesOf(schemaName)[field]);
       const items = model.resolveOptional(attribute?.items);
       const values = attribute?.enum ?? items?.enum;
       return Array.isArray(values) ? values.filter((value) => value !== null) : [];
     },
-    queryMeanings(operationId) {
-      let found = meanings.get(operationId);
-      if (!found) {
-        const operation = model.operation(operationId);
-        found = operation ? queryMeaningsOf(operation) : [];
-        meanings.set(operationId, found);
-      }
-      return found;
-    },
-    requestReferences: once((operationId) => {
+    queryMeanings: memo((operationId) => {
+      const operation = model.operation(operationId);
+      return operation ? queryMeaningsOf(operation) : [];
+    }),
+    requestReferences: memo((operationId) => {
       const body = model.operation(operationId)?.bodySchema;
       return body ? recordReferencesOf(model.dereference(body)) : [];
     }),
-    recordReferences: once((schemaName) => recordReferencesOf(component(schemaName))),
-    perShopAttributes: once((schemaName) => {
+    recordReferences: memo((schemaName) => recordReferencesOf(component(schemaName))),
+    perShopAttributes: memo((schemaName) => {
       const schema = component(schemaName);
       return isJsonObject(schema) ? perShopAttributesOf(schema) : [];
     }),

@@ -1,8 +1,7 @@
 // The references a value makes to other records, checked against what exists: each field the spec
-// declares in `x-refers-to` (read through @mall-api/spec-model) must name an existing record of its
-// resource, other than the record itself or a bundle where the declaration excepts them, unless it
-// holds the value naming the top level. Writes (products and placements), fixtures (through the
-// same services) and snapshot integrity share this one check; reporting is theirs.
+// declares in `x-refers-to` must name an existing record of its resource (not the record itself, nor
+// a bundle, where the declaration excepts them) unless it names the top level. Writes, fixtures and
+// snapshot integrity share this one check; reporting is theirs.
 import type { SandboxStore, TableName } from '@mall-api/mall-state';
 import { type RecordReference, type ReferencedResource, referencedValues } from '@mall-api/spec-model';
 import type { RecordShapes } from './record-shapes.js';

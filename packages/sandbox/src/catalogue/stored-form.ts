@@ -1,8 +1,7 @@
-// How the request fields a product record shows in another shape are stored: additional images
-// are sent as image paths (or URLs) and answered in three sizes, and the volume is sent in
-// centimetres as numbers and answered as sizes with their unit (`"30cm"`), as the platform's
-// published answers show. Every other request field is stored as sent. The spec declares these
-// fields `x-computed` with the attribute that shows them; this module is the sandbox's side of it.
+// How request fields a product record shows in another shape are stored (the spec's `x-computed`):
+// additional images are sent as paths or URLs and answered in three sizes, the volume is sent in
+// centimetres and answered as sizes with their unit (`"30cm"`), as the platform's published answers
+// show. Every other request field is stored as sent.
 
 /** The three sizes of an additional image, from the path (or URL) a request sends. */
 function imageSizes(image: string): Record<'big' | 'medium' | 'small', string> {

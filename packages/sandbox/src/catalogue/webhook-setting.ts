@@ -1,9 +1,7 @@
-// The mall's webhook setting: whether its events are delivered to the app (`reception_status`,
-// `T` or `F`; on until an update turns it off). Kept in the mall's store, so a snapshot, a reset
-// and a refused write treat it like the catalogue: as a named number of the store's `sequence`
-// table (1 on, 0 off), the one table of named values the store offers; it is not a sequence and
-// nothing draws numbers from it. Which scopes the mall shares is not stored: the sandbox has no
-// consent step (see the view).
+// The mall's webhook setting (`reception_status`, on until an update turns it off), kept in the
+// mall's store so snapshots, resets and refused writes treat it like the catalogue: a named number
+// of the store's `sequence` table (1 on, 0 off), the one table of named values the store offers;
+// nothing draws numbers from it. The sandbox has no consent step, so no shared scopes are stored.
 import type { SandboxStore } from '@mall-api/mall-state';
 
 /** `T` (events delivered) or `F`. */

@@ -1,9 +1,7 @@
-// The delivery side of one mall's outbox, as functions over its store (each inside the caller's
-// transaction): which event is due, claiming it for one dispatcher under a lease (so on a shared
-// store, where the claim is a write under the mall's lock, exactly one replica delivers it),
-// settling an attempt (logged in delivery-log.ts; the event retried at the time the dispatcher
-// asks, or done) and the events a resend or a test send put in the outbox. How an event is sent, and when it is retried, is the
-// dispatcher's (in the mock server); this module knows nothing of HTTP.
+// The delivery side of one mall's outbox, as functions over its store inside the caller's
+// transaction: the events due, claiming them for one dispatcher under a lease (on a shared store
+// the claim is a write under the mall's lock, so one replica delivers), settling an attempt, and
+// resends and test sends. Sending and retry timing are the dispatcher's (mock server); no HTTP here.
 import type { SandboxStore } from '@mall-api/mall-state';
 import type { ClaimedEvent, DeliveryAttempt, DeliveryLogEntry } from '../protocol.js';
 import { logAttempt } from './delivery-log.js';

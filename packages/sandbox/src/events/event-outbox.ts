@@ -1,16 +1,13 @@
-// The outbox of one mall: the events its committed writes recorded and not yet delivered, kept in
-// the mall's own store and written in the write's transaction, so a refused write records nothing
-// and a committed one cannot lose its event. `emittingEvents` wraps the admin handlers the spec's
-// `x-emitted-by` names: while reception is on, a successful write records one event with the
-// attributes the event schema names, from the record after the write (before, for a delete). The
-// outbox holds at most the spec's `outbox-capacity`; the oldest discarded is logged as a failed
-// delivery. Delivering is event-deliveries.ts's job.
+// The outbox of one mall, kept in its own store and written in the write's transaction, so a
+// refused write records nothing and a committed one cannot lose its event. `emittingEvents` wraps
+// the admin handlers the spec's `x-emitted-by` names; past the spec's `outbox-capacity` the oldest
+// event is discarded and logged as a failed delivery. Delivering is event-deliveries.ts's job.
 import { randomUUID } from 'node:crypto';
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
-import type { WebhookDelivery } from '@mall-api/spec-model';
+import { isJsonObject, type WebhookDelivery } from '@mall-api/spec-model';
 import type { ReceptionStatus } from '../catalogue/webhook-setting.js';
 import type { SandboxOutcome } from '../protocol.js';
-import type { AnyHandler, HandlerMap } from '../views/handler-types.js';
+import { type AnyHandler, type HandlerMap, wrapEach } from '../views/handler-types.js';
 import { logAttempt } from './delivery-log.js';
 import type { EventSource } from './event-sources.js';
 import { registeredReceiver } from './mall-receiver.js';
@@ -101,9 +98,7 @@ type Input = Parameters<AnyHandler>[0];
 function recordOf(outcome: SandboxOutcome | undefined): Record<string, unknown> | undefined {
   if (!outcome?.ok || typeof outcome.body !== 'object' || outcome.body === null) return undefined;
   const [value] = Object.values(outcome.body);
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isJsonObject(value) ? value : undefined;
 }
 
 /** The event body of a write: the schema's attributes of the record, the mall and the shop. */
@@ -131,9 +126,9 @@ export function emittingEvents<Operations>(
   context: EmittingContext,
 ): HandlerMap<Operations> {
   const table = handlers as Readonly<Record<string, AnyHandler | undefined>>;
-  const wrapped = Object.entries(table).map(([operationId, handler]) => {
+  return wrapEach(handlers, (handler, operationId) => {
     const source = context.sources.get(operationId);
-    if (!source || !handler) return [operationId, handler];
+    if (!source) return handler;
     const read = source.readOperationId ? table[source.readOperationId] : undefined;
     const before = (input: Input): SandboxOutcome | undefined => {
       if (!read) return undefined;
@@ -154,7 +149,6 @@ export function emittingEvents<Operations>(
         }
         return outcome;
       });
-    return [operationId, emitting];
+    return emitting;
   });
-  return Object.fromEntries(wrapped) as HandlerMap<Operations>;
 }

@@ -1,9 +1,7 @@
-// Which admin write records which event, read from the spec: each event under the admin document's
-// `webhooks` names in `x-emitted-by` the operations whose committed writes it reports, and its body
-// schema names the attributes of its `resource`. For each such operation this module gives the event
-// number, those attribute names and, for a delete, the read operation at the same path (the record
-// as it was before, which the delete's answer no longer holds). No event number, operation or
-// attribute is written here: a change to the spec changes what the sandbox records.
+// Which admin write records which event, read from the spec: each webhook names in `x-emitted-by`
+// the operations it reports, and its body schema the attributes of its `resource`; a delete reads
+// the record first through the read operation at its path. No event number, operation or attribute
+// is written here: a change to the spec changes what the sandbox records.
 import { isJsonObject, type JsonObject, type SpecModel, webhooksOf } from '@mall-api/spec-model';
 
 /** What one write operation's committed write records. */

@@ -1,11 +1,10 @@
-// The events of the malls a sandbox holds, as its gateway offers them to a dispatcher: who hears
-// that a mall's outbox changed, claiming a mall's next due events (a read first, then a write under
-// the mall's lock, so two replicas never claim the same event), settling attempts, the delivery
-// log, resend and test sends, and each mall's receiver (mall-receiver.ts). Every change goes through
-// the storage's one contract, so memory, SQLite and PostgreSQL behave alike.
+// The events of the malls a sandbox holds, as its gateway offers them to a dispatcher: outbox
+// change notices, claims (a read first, then a write under the mall's lock, so two replicas never
+// claim the same event), settling, the delivery log, resends, test sends and each mall's receiver,
+// all through the storage's one contract (memory, SQLite and PostgreSQL alike).
 import { type MallStorage, runAsWrite, type SandboxStore } from '@mall-api/mall-state';
 import { type SpecModel, webhookDeliveryOf, webhooksOf } from '@mall-api/spec-model';
-import type { ClaimedEvent, SandboxEvents } from '../protocol.js';
+import type { SandboxEvents } from '../protocol.js';
 import { deliveryLog } from './delivery-log.js';
 import {
   claimEvents,
@@ -45,55 +44,42 @@ export function mallEvents(
   const samples = eventSamples(admin);
   const policy = webhookDeliveryOf(admin.document);
   const outboxOf = (mallId: string) => ({ mallId, policy });
-  /** A write on a mall the storage already has (none is created for an event). */
-  const onExisting = async <R>(mallId: string, work: Parameters<MallStorage['write']>[1]) => {
-    const known = await storage.current(mallId);
-    return known ? ((await storage.write(mallId, work)) as R) : undefined;
+  /** A read of a mall, or `none` when the storage has no such mall (or must write to answer). */
+  const readOr = async <R>(mallId: string, work: (store: SandboxStore) => R, none: R): Promise<R> => {
+    const read = await storage.read(mallId, work);
+    return read === runAsWrite ? none : read;
   };
+  /** A write on a mall the storage already has, or `none` (no mall is created for an event). */
+  const writeOr = async <R>(mallId: string, work: (store: SandboxStore) => R, none: R): Promise<R> =>
+    (await storage.current(mallId)) ? await storage.write(mallId, work) : none;
   return {
     onChange: listen,
     async claim(mallId, owner, now, leaseMs, max) {
-      const due = await storage.read(mallId, (store) => hasDue(store, now));
-      if (due !== true) return [];
-      return (
-        (await onExisting<ClaimedEvent[]>(mallId, (store) => claimEvents(store, owner, now, leaseMs, max))) ??
-        []
-      );
+      if (!(await readOr(mallId, (store) => hasDue(store, now), false))) return [];
+      return writeOr(mallId, (store) => claimEvents(store, owner, now, leaseMs, max), []);
     },
     async settle(mallId, settled) {
-      await onExisting(mallId, (store) => {
-        for (const { claimed, attempt, retryAt } of settled)
-          settleEvent(store, outboxOf(mallId), claimed, attempt, retryAt);
-      });
-    },
-    async nextDue(mallId) {
-      const due = await storage.read(mallId, nextDue);
-      return due === runAsWrite ? undefined : due;
-    },
-    async resend(mallId, logId) {
-      return (
-        (await onExisting<boolean>(mallId, (store) => resendLogged(store, outboxOf(mallId), logId))) ?? false
+      await writeOr(
+        mallId,
+        (store) => {
+          for (const { claimed, attempt, retryAt } of settled)
+            settleEvent(store, outboxOf(mallId), claimed, attempt, retryAt);
+        },
+        undefined,
       );
     },
+    nextDue: (mallId) => readOr(mallId, nextDue, undefined),
+    resend: (mallId, logId) =>
+      writeOr(mallId, (store) => resendLogged(store, outboxOf(mallId), logId), false),
     async sendTest(mallId, eventNo) {
       const sample = samples.get(eventNo);
       if (sample === undefined) return false;
-      return (
-        (await onExisting<boolean>(mallId, (store) =>
-          recordTestEvent(store, outboxOf(mallId), eventNo, sample),
-        )) ?? false
-      );
+      return writeOr(mallId, (store) => recordTestEvent(store, outboxOf(mallId), eventNo, sample), false);
     },
     pending: () => storage.mallsHolding('event'),
     eventNumbers: () => [...samples.keys()],
-    async deliveries(mallId) {
-      const log = await storage.read(mallId, deliveryLog);
-      return log === runAsWrite ? [] : log;
-    },
-    async receiverOf(mallId) {
-      const receiver = await storage.read(mallId, registeredReceiver);
-      return receiver === runAsWrite ? undefined : receiver;
-    },
+    deliveries: (mallId) => readOr(mallId, deliveryLog, []),
+    receiverOf: (mallId) => readOr(mallId, registeredReceiver, undefined),
     register: (mallId, receiver) => write(mallId, (store) => registerReceiver(store, receiver)),
   };
 }

@@ -1,16 +1,15 @@
 // Fixtures: a mall's starting data as JSON in the admin API's own request shapes,
 //   { categories: [...], products: [...], bundles: [...], placements: [...] }
-// each record the `request` of its create operation (a placement's plus its `category_no` or
-// `main_display_group`). A record may carry `"$id": "<name>"`, and a number field naming another
-// record may hold `{ "$ref": "<name>" }` instead, naming a record listed before it. Every record is
-// checked against the create request's schema and the front layer's request rules, then written
-// through the services the API uses, in time slices, to a catalogue the caller swaps in only when
-// every record was written (or in one go inside the caller's transaction).
-import type { SpecModel } from '@mall-api/spec-model';
+// each record the `request` of its create operation (a placement's with its `category_no` or
+// `main_display_group`); `"$id": "<name>"` names a record and `{ "$ref": "<name>" }` in a number
+// field refers to one listed before it. Records are checked against the request schema and the
+// front layer's rules, then written through the API's services, in time slices.
+import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { invalidFields } from '../catalogue/refusal.js';
 import type { Refusal, Violation } from '../protocol.js';
 import { refusal, refusalOf } from '../sandbox-result.js';
+import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 
@@ -48,8 +47,6 @@ export const placementTargets = {
 } as const;
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
 
-const isFields = (value: unknown): value is Fields =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** A fixture record ready to check and write: the operation, its path number and request. */
@@ -66,7 +63,7 @@ interface Entry {
 /** Replaces every `{ "$ref": name }` by `resolve(name)` (a deep copy). */
 function resolveRefs(value: unknown, resolve: (name: string) => number): unknown {
   if (Array.isArray(value)) return value.map((item) => resolveRefs(item, resolve));
-  if (!isFields(value)) return value;
+  if (!isJsonObject(value)) return value;
   if (typeof value.$ref === 'string' && Object.keys(value).length === 1) return resolve(value.$ref);
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolveRefs(inner, resolve)]));
 }
@@ -75,7 +72,7 @@ function resolveRefs(value: unknown, resolve: (name: string) => number): unknown
 async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violations: Violation[] }> {
   const violations: Violation[] = [];
   const entries: Entry[] = [];
-  if (!isFields(fixture)) return { entries, violations: [at('fixture', 'must be an object')] };
+  if (!isJsonObject(fixture)) return { entries, violations: [at('fixture', 'must be an object')] };
   for (const key of Object.keys(fixture))
     if (!(sections as readonly string[]).includes(key))
       violations.push(at(key, `is not a fixture section (${sections.join(', ')})`));
@@ -87,7 +84,7 @@ async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violatio
     }
     await inSlices(records as unknown[], (record, index) => {
       const name = `${section}/${index}`;
-      if (!isFields(record)) {
+      if (!isJsonObject(record)) {
         violations.push(at(name, 'must be an object'));
         return;
       }
@@ -125,17 +122,11 @@ async function entriesOf(fixture: unknown): Promise<{ entries: Entry[]; violatio
 
 /** Loads fixtures into a mall's catalogue, checking them by the spec of `model` (the admin API's). */
 export function createFixtureLoader(model: SpecModel, requestRules: RequestRules = () => []) {
-  const validators = new Map<string, SchemaValidator>();
-  const validatorOf = (operationId: string) => {
-    let validate = validators.get(operationId);
-    if (!validate) {
-      const schema = model.operation(operationId)?.bodySchema;
-      if (!schema) throw new Error(`the admin spec has no request body for ${operationId}`);
-      validate = model.schemas().compile(schema);
-      validators.set(operationId, validate);
-    }
-    return validate;
-  };
+  const validatorOf = memo((operationId: string): SchemaValidator => {
+    const schema = model.operation(operationId)?.bodySchema;
+    if (!schema) throw new Error(`the admin spec has no request body for ${operationId}`);
+    return model.schemas().compile(schema);
+  });
 
   /** Schema and request-rule violations of one entry, each reference standing in as its own number. */
   const check = (entry: Entry): Violation[] => {

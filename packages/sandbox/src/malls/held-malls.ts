@@ -1,15 +1,14 @@
-// The malls one sandbox process holds over its storage: the Mall (catalogue and views) of each mall
-// id over the store the storage gives, made anew when the storage gives a new store (the mall was
-// replaced or dropped and made again), forgotten when dropped, and the collection's reads over
-// every mall held, in mall-id order, their answers kept until a mall changes, and who hears of a
-// change to a mall's outbox of events. A state record and the functions over it. Not here: when malls are read, written or replaced (sandbox-malls.ts).
+// The malls one sandbox process holds over its storage (a state record and functions over it):
+// the Mall of each id over the store the storage gives, made anew when that store is new, forgotten
+// when dropped; the collection's reads over every mall; who hears of outbox changes. When malls are
+// read, written or replaced is sandbox-malls.ts's.
 import { type CatchUpHooks, type MallStorage, type SandboxStore, tableNames } from '@mall-api/mall-state';
 import type { ApiSpecs } from '@mall-api/spec-model';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import type { SandboxApi, SandboxCall } from '../protocol.js';
 import type { CollectionStore } from '../views/collection-store.js';
 import { createCollectionView } from '../views/collection-view.js';
-import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { type AnyHandler, handlerTable, wrapEach } from '../views/handler-types.js';
 import { keptOverMalls } from '../views/kept-answers.js';
 import { createMallChanges, type MallChanges } from '../views/mall-changes.js';
 import type { Mall } from './mall.js';
@@ -54,9 +53,7 @@ export function heldMalls(storage: MallStorage, starts: MallStarts, specs: ApiSp
     recordShapes(specs.collection),
     { changes, storeOf: (mallId) => malls.get(mallId)?.collection },
   );
-  const collection = new Map(
-    [...handlerTable(reads)].map(([operationId, read]) => [operationId, keep(operationId, read)]),
-  );
+  const collection = handlerTable(wrapEach(reads, (read, operationId) => keep(operationId, read)));
   const held: HeldMalls = {
     storage,
     starts,

@@ -1,9 +1,7 @@
-// How a sandbox mall is built and filled: a new mall as `newMall` says (the seeded sample mall,
-// empty, or a named fixture), and the fills of a mall's next store for a reset, a fixture or a
-// restore — each checked first (a bad fixture or snapshot fills nothing), then written in time
-// slices so no fill holds the process. The records of each seed's sample mall are made once and
-// shared, frozen, by every mall of that seed. Not here: where the stores live or when a fill is
-// swapped in (sandbox-malls.ts, over the storage).
+// How a sandbox mall is built and filled: a new mall as `newMall` says, and the fills of a mall's
+// next store for a reset, fixture or restore — each checked first, then written in time slices so no
+// fill holds the process. Each seed's sample records are made once and shared, frozen. Where stores
+// live and when a fill is swapped in is sandbox-malls.ts's.
 import { createMemoryStore, type SandboxStore, tableNames } from '@mall-api/mall-state';
 import { type ApiSpecs, webhookDeliveryOf } from '@mall-api/spec-model';
 import type { MallSettings } from '../catalogue/product-service.js';

@@ -1,12 +1,9 @@
-// The sandbox malls of a process: every mall id is its own isolated mall, created on first use as
-// `newMall` says (the seeded sample mall, an empty mall or a named fixture), over the storage its
-// caller opened with `@mall-api/mall-state` (memory, SQLite or PostgreSQL: one contract, one
-// registry). A call runs as a read on its mall's store, and again as a write when the storage must
-// commit it apart or the mall is new; a collection call first catches up the malls it answers over.
-// A refusal is answered as a value, an unreachable storage as `unavailable`. A reset, fixture or
-// restore builds the mall's next store off to the side in time slices and swaps it in at once (a
-// fixture is a `conflict` when the mall was written meanwhile); changes to one mall run in order.
-// Checks read the spec models in `specs`, else the shipped bundles.
+// The sandbox malls of a process: each mall id an isolated mall, created on first use as `newMall`
+// says, over the storage its caller opened with `@mall-api/mall-state`. A call runs as a read on its
+// mall's store, and again as a write when the storage must commit it apart or the mall is new; a
+// refusal is answered as a value, an unreachable storage as `unavailable`. A reset, fixture or
+// restore fills the next store off to the side and swaps it in at once (a fixture is a `conflict`
+// when the mall was written meanwhile); changes to one mall run in order.
 import {
   type MallStorage,
   type MallVersion,

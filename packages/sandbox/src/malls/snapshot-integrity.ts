@@ -1,9 +1,7 @@
 // The integrity of a snapshot's records, checked after their schemas and before anything is
-// restored: every record is stored under the key the services would give it (so it is served at
-// its own URL), no key repeats within a table, every field the spec declares as naming another
-// record (`x-refers-to`, for every shop a product is shown in) names one of the snapshot that it may
-// name, and a placement's category (or main group), part of its key, exists. Each violation names
-// the record (`tables.<table>/<index>`) and the field.
+// restored: each record under the key the services would give it, no repeated key, every
+// `x-refers-to` field (for every shop a product is shown in) naming a record of the snapshot it may
+// name, and each placement's category or main group existing.
 import type { StoredRecord, TableName } from '@mall-api/mall-state';
 import type { RecordReference, ReferencedResource } from '@mall-api/spec-model';
 import {
@@ -15,6 +13,7 @@ import {
 } from '../catalogue/reference-check.js';
 import { mainKey, placementKey, settingsKey } from '../catalogue/shop-keys.js';
 import type { Violation } from '../protocol.js';
+import { memo } from '../support/memo.js';
 
 /** A snapshot's tables: each a list of [key, record] pairs. */
 type Tables = { readonly [T in TableName]: readonly (readonly [string, StoredRecord])[] };
@@ -68,15 +67,7 @@ export function integrityViolations(
 ): Violation[] {
   const violations: Violation[] = [];
   /** The keys of each table a reference can name, each read once. */
-  const named = new Map<TableName, Set<string>>();
-  const keys = (table: TableName) => {
-    let found = named.get(table);
-    if (!found) {
-      found = new Set(tables[table].map(([key]) => key));
-      named.set(table, found);
-    }
-    return found;
-  };
+  const keys = memo((table: TableName) => new Set(tables[table].map(([key]) => key)));
   const products = new Map(tables.product.map(([key, entry]) => [key, entry as Loose]));
 
   for (const table of Object.keys(keyOf) as (keyof typeof keyOf)[]) {

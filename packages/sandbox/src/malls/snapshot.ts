@@ -9,13 +9,9 @@ import {
   type TableName,
   tableNames,
 } from '@mall-api/mall-state';
-import {
-  type JsonObject,
-  type RecordReference,
-  recordReferencesOf,
-  type SpecModel,
-} from '@mall-api/spec-model';
+import { isJsonObject, type JsonObject, recordReferencesOf, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
+import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
 import { integrityViolations, recordSchemas } from './snapshot-integrity.js';
@@ -34,20 +30,17 @@ export function snapshotOf(store: SandboxStore): MallSnapshot {
   return structuredClone({ format: 'mall-api-sandbox-snapshot', version: 1, tables });
 }
 
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** What is wrong with the shape of a value offered as a snapshot (nothing: tables of [key, record] pairs). */
 function shapeViolations(value: unknown): Violation[] {
-  if (!isRecord(value)) return [at('snapshot', 'must be an object')];
+  if (!isJsonObject(value)) return [at('snapshot', 'must be an object')];
   const violations: Violation[] = [];
   if (value.format !== 'mall-api-sandbox-snapshot')
     violations.push(at('format', 'must be mall-api-sandbox-snapshot'));
   if (value.version !== 1) violations.push(at('version', 'must be 1'));
   const tables = value.tables;
-  if (!isRecord(tables)) return [...violations, at('tables', 'must be an object')];
+  if (!isJsonObject(tables)) return [...violations, at('tables', 'must be an object')];
   for (const name of Object.keys(tables))
     if (!(tableNames as readonly string[]).includes(name))
       violations.push(at(`tables.${name}`, `is not a table (${tableNames.join(', ')})`));
@@ -58,7 +51,12 @@ function shapeViolations(value: unknown): Violation[] {
       continue;
     }
     entries.forEach((entry: unknown, index) => {
-      if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || !isRecord(entry[1]))
+      if (
+        !Array.isArray(entry) ||
+        entry.length !== 2 ||
+        typeof entry[0] !== 'string' ||
+        !isJsonObject(entry[1])
+      )
         violations.push(at(`tables.${table}/${index}`, 'must be a [key, record] pair'));
     });
   }
@@ -88,15 +86,9 @@ export function createSnapshotCheck(model: SpecModel): (value: unknown) => Promi
       properties: { bundle: { type: 'boolean' }, record: { type: 'object' }, options: { type: 'array' } },
     }),
   );
-  const declared = new Map<string, readonly RecordReference[]>();
-  const references = (name: string) => {
-    let found = declared.get(name);
-    if (!found) {
-      found = recordReferencesOf(model.dereference({ $ref: `#/components/schemas/${name}` }));
-      declared.set(name, found);
-    }
-    return found;
-  };
+  const references = memo((name: string) =>
+    recordReferencesOf(model.dereference({ $ref: `#/components/schemas/${name}` })),
+  );
   const product = component('Product');
   const bundle = component('BundleProduct');
   return async (value) => {

@@ -1,8 +1,7 @@
 // The simulated visits behind an analytics query: the mall's displayed products as the simulation
-// sees them (rebuilt when a product changes), and the visits of each day of the query's range, one
-// day at a time. Days of ranges up to a quarter are kept in a bounded cache per mall, shop and day;
-// longer ranges read through it (a year of visits costs more to keep than to simulate again).
-// Ranges longer than a year are cut to their first 366 days.
+// sees them (rebuilt when a product changes) and the visits of each day of the range. Days of ranges
+// up to a quarter are cached per mall, shop and day; longer ranges read through (a year of visits
+// costs more to keep than to simulate again), and ranges are cut to their first 366 days.
 import type { SandboxStore } from '@mall-api/mall-state';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { ProductService } from '../catalogue/product-service.js';
@@ -15,8 +14,8 @@ import { simulateDay } from './simulated-day.js';
 const dayMs = 86_400_000;
 /** The longest range simulated (longer ranges are cut to their first year). */
 export const maxDays = 366;
-/** Days kept in the cache by default: two quarters. */
-const defaultCapacity = 186;
+/** Days kept in the cache: two quarters. */
+const capacity = 186;
 /** The longest range whose days are put into the cache. */
 const cachedRangeDays = 93;
 
@@ -74,12 +73,11 @@ function simulatedProduct(record: ProductRecord): SimulatedProduct {
 
 /**
  * The simulated days over the sandbox's products: displayed (`display: T`) non-bundle products
- * take part from their creation day on. `capacity` bounds the days kept in the cache.
+ * take part from their creation day on.
  */
 export function createSimulatedDays(
   store: SandboxStore,
   products: ProductService,
-  capacity = defaultCapacity,
   recent?: RecentValues,
 ): SimulatedDays {
   /** The catalog and the days simulated over it, both new after any product write. */

@@ -1,8 +1,7 @@
-// The traffic of one sandbox mall on one day, as the analytics reports see it: seeded visits, each
-// by a visitor (new or returning, PC or mobile, member or guest) at an hour, coming directly, from a
-// referring page, a search or an ad, viewing pages and products, carting some and sometimes ordering.
-// Every report aggregates these visits, so endpoints agree; the same mall, shop, day and products
-// give the same visits. The types are here; the simulation is simulated-day.ts's.
+// The traffic of one sandbox mall on one day as the analytics reports see it: seeded visits by new
+// or returning visitors, on PC or mobile, arriving directly, from a referrer, a search or an ad,
+// viewing, carting and sometimes ordering. Every report aggregates these, so endpoints agree. The
+// types are here; the simulation is simulated-day.ts's.
 
 /** The device of a visitor. */
 export type Device = 'pc' | 'mobile';

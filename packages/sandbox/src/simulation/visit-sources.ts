@@ -11,34 +11,19 @@ const engines: readonly (Site & { readonly engine: string })[] = [
 ];
 const engineSite = (name: string) => engines.find((e) => e.engine === name);
 
+/** A keyword search ad of `engine`: its visits come from the engine's results pages. */
+const searchAd = (
+  ad: string,
+  engine: string,
+  weight: number,
+  campaigns: string[],
+  contents: string[],
+): AdMedium => ({ ad, medium: 'cpc', weight, engine, site: engineSite(engine), campaigns, contents });
+
 const adMedia: readonly AdMedium[] = [
-  {
-    ad: 'Naver Search Ads',
-    medium: 'cpc',
-    weight: 40,
-    engine: 'Naver',
-    site: engineSite('Naver'),
-    campaigns: ['always_on', 'brand'],
-    contents: ['search_text_a', 'search_text_b'],
-  },
-  {
-    ad: 'Google Ads',
-    medium: 'cpc',
-    weight: 20,
-    engine: 'Google',
-    site: engineSite('Google'),
-    campaigns: ['always_on', 'shopping'],
-    contents: ['search_text_a', 'shopping_card'],
-  },
-  {
-    ad: 'Daum Clicks',
-    medium: 'cpc',
-    weight: 10,
-    engine: 'Daum',
-    site: engineSite('Daum'),
-    campaigns: ['always_on'],
-    contents: ['search_text_a'],
-  },
+  searchAd('Naver Search Ads', 'Naver', 40, ['always_on', 'brand'], ['search_text_a', 'search_text_b']),
+  searchAd('Google Ads', 'Google', 20, ['always_on', 'shopping'], ['search_text_a', 'shopping_card']),
+  searchAd('Daum Clicks', 'Daum', 10, ['always_on'], ['search_text_a']),
   {
     ad: 'Instagram',
     medium: 'social',
@@ -69,23 +54,19 @@ function adSource(state: DayState, medium: AdMedium, keyword: string, device: De
   const content = Math.floor(random() * medium.contents.length);
   const slots = state.adSlots(medium)(keyword);
   const slot = (campaign * medium.contents.length + content) * 2 + (device === 'pc' ? 0 : 1);
-  let found = slots[slot];
-  if (!found) {
-    found = {
-      referrer: referrerOf(medium.site?.[device]),
-      ad: {
-        ad: medium.ad,
-        keyword,
-        medium: medium.medium,
-        campaign: medium.campaigns[campaign] as string,
-        content: medium.contents[content] as string,
-        engine: medium.engine,
-        key: `${medium.ad}\n${keyword}`,
-      },
-    };
-    slots[slot] = found;
-  }
-  return found;
+  slots[slot] ??= {
+    referrer: referrerOf(medium.site?.[device]),
+    ad: {
+      ad: medium.ad,
+      keyword,
+      medium: medium.medium,
+      campaign: medium.campaigns[campaign] as string,
+      content: medium.contents[content] as string,
+      engine: medium.engine,
+      key: `${medium.ad}\n${keyword}`,
+    },
+  };
+  return slots[slot];
 }
 
 /** Where a visit came from, and the product it landed on (if any). */

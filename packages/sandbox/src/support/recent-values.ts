@@ -1,8 +1,6 @@
-// The values recently used across every mall, held so that the garbage collector keeps them: a
-// mall's derived views (its collection records, its analytics answers) are rebuilt from its
-// records on demand, so a mall that has not been read for a while need not keep them. A view
-// held only here and by a weak reference stays while it is among the latest `capacity` used, and
-// may be collected after that; an idle mall then costs its records alone.
+// The values recently used across every mall, held so the garbage collector keeps them: a mall's
+// derived views are rebuilt on demand, so a view held only here and by a weak reference stays while
+// among the latest `capacity` used and may be collected after; an idle mall costs its records alone.
 
 /** Holds the latest values used. */
 export interface RecentValues {

@@ -1,9 +1,7 @@
-// Long work over many items without freezing the process: the items are handled one by one in
-// slices of about `sliceMs` of work, and between two slices the event loop runs (a `setImmediate`
-// turn), so requests, timers and signals are served while a fixture, a snapshot or a reset is
-// built. Each slice may run inside a wrapper (a store transaction), so a slice's writes commit
-// together. Not a scheduler: slices of one call run in order, and nothing here decides which call
-// goes first.
+// Long work over many items without freezing the process: items are handled in slices of about
+// `sliceMs`, and between slices the event loop runs (a `setImmediate` turn), so requests and timers
+// are served while a fixture, snapshot or reset is built. A slice may run inside a wrapper (a store
+// transaction) so its writes commit together; slices of one call run in order.
 import { nextTurn } from '@mall-api/mall-state';
 
 /** The work between two turns of the event loop, in milliseconds (well under the 50 ms bound). */

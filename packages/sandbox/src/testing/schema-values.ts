@@ -1,7 +1,6 @@
-// Test support: a value valid for a (dereferenced) JSON schema, made from what it says (`const`, an
-// `enum` value other than the `default`, an example, else a value of its type within its bounds), so
-// a write of it is observable; `variant` 1 gives a second value where the schema allows one. Numbers
-// that name records are taken from `identifiers`, so a reference points at a record that exists.
+// Test support: a value valid for a (dereferenced) JSON schema (`const`, an `enum` value other than
+// the `default`, an example, else a value of its type within bounds), so a write of it is
+// observable; `variant` 1 gives a second value. Numbers naming records come from `identifiers`.
 // The caller checks the value against the schema. Not built, not shipped.
 
 // biome-ignore lint/suspicious/noExplicitAny: schemas are read loosely

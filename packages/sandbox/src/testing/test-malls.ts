@@ -1,8 +1,6 @@
-// Sandbox malls for the package's view and odd-input tests, opened in one place (`openTestMalls`; a
-// change to what createSandboxMalls is given changes here only) and closed together after a file's tests
-// (`closeTestMalls`), and calls on one mall as the front layer hands them over: parameters already
-// converted to their schema types, every answered body checked against the operation's documented
-// success responses of the shipped spec. Test support only: not built, not shipped.
+// Sandbox malls for the package's view and odd-input tests, opened in one place and closed together
+// after a file's tests, and calls on one mall as the front layer hands them over, every answered
+// body checked against the operation's documented success responses. Not built, not shipped.
 import { type ApiSpecs, loadSpecs } from '@mall-api/spec-model';
 import { createSandboxMalls, type SandboxMalls, type SandboxMallsOptions } from '../malls/sandbox-malls.js';
 import type { Refusal, SandboxApi, SandboxCall, SandboxOutcome } from '../protocol.js';

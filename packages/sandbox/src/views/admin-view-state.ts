@@ -1,8 +1,6 @@
-// What the admin handlers of one mall share (a state record the handler groups take): the mall's
-// catalogue, the record shapes with the query parameters' meanings, how the collection API shows a
-// product, and the handlers that write (each inside one store transaction). The handlers themselves
-// are admin-categories.ts's, admin-placements.ts's and admin-products.ts's; admin-view.ts puts them
-// together.
+// What the admin handlers of one mall share (the state record admin-categories.ts,
+// admin-placements.ts and admin-products.ts take): the catalogue, the record shapes, how the
+// collection API shows a product, and the writing handlers (each in one store transaction).
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';

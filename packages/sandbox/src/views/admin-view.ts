@@ -1,10 +1,7 @@
-// The admin API answered from one mall's catalogue: one handler per operation id (typed by the
-// generated operations) over the category, product and placement services, a write inside one
-// store transaction so a refused write changes nothing. The webhook setting is the mall's reception
-// status with the scopes the spec's events need; the delivery log is the mall's (events/).
-// Operations without a handler are answered from the spec's examples; a read keeps its answers
-// until the next write (kept-answers.ts). The handlers are admin-categories.ts's,
-// admin-placements.ts's and admin-products.ts's, over one state record (admin-view-state.ts).
+// The admin API answered from one mall's catalogue: the handler groups (admin-*.ts) and the webhook
+// setting and delivery log, each write inside one store transaction so a refused write changes
+// nothing, each read keeping its answers until the next write (kept-answers.ts), every operation
+// checking its shop. Operations without a handler are answered from the spec's examples.
 
 import { eventTableNames, tableNames } from '@mall-api/mall-state';
 import type { operations } from '@mall-api/specs/types/admin';
@@ -20,7 +17,7 @@ import { categoryHandlers } from './admin-categories.js';
 import { placementHandlers } from './admin-placements.js';
 import { productHandlers } from './admin-products.js';
 import { type AdminViewState, type ShopCarrier, shopOf, write } from './admin-view-state.js';
-import type { AnyHandler, Handler, HandlerMap } from './handler-types.js';
+import { type Handler, type HandlerMap, wrapEach } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
 import type { SoldAs } from './list-query.js';
 
@@ -52,50 +49,26 @@ export function createAdminView(
     listWebhookLogs: ({ query }) =>
       found({ logs: logPage(deliveryLog(store), shapes.queryMeanings('listWebhookLogs'), query) }),
   };
-  return withShopCheck(
-    keepingReads(
-      handlers,
-      state.writers,
-      keptAnswers(store, [...tableNames, ...eventTableNames], answerCapacity, recent),
-    ),
-    products.settings.shops,
-  );
+  const kept = keptAnswers(store, [...tableNames, ...eventTableNames], answerCapacity, recent);
+  const shops = products.settings.shops;
+  // Reads keep their answers; every operation names a shop of the mall (shops 1 to `shops` share
+  // the catalogue), checked before a kept answer is given.
+  return wrapEach(handlers, (handler, operationId) => {
+    const answer = state.writers.has(handler as Handler<never>) ? handler : kept(operationId, handler);
+    return (input) => {
+      const { shopNo, location } = shopOf(input as ShopCarrier);
+      if (shopNo > shops)
+        throw invalidFields([
+          {
+            location,
+            name: 'shop_no',
+            message: `shop ${shopNo} does not exist; the mall has shop${shops === 1 ? ' 1' : `s 1 to ${shops}`}`,
+          },
+        ]);
+      return answer(input);
+    };
+  });
 }
 
 /** How many read answers a mall keeps (the same call is answered from them until any write). */
 const answerCapacity = 64;
-
-/** The handlers with every one not in `writers` keeping its answers. */
-function keepingReads(
-  handlers: HandlerMap<AdminOperations>,
-  writers: WeakSet<Handler<never>>,
-  kept: (operationId: string, read: AnyHandler) => AnyHandler,
-): HandlerMap<AdminOperations> {
-  return Object.fromEntries(
-    Object.entries(handlers).map(([operationId, handler]) => [
-      operationId,
-      writers.has(handler as Handler<never>) ? handler : kept(operationId, handler as AnyHandler),
-    ]),
-  ) as HandlerMap<AdminOperations>;
-}
-
-/** Every operation names a shop of the mall: shops 1 to `shops` share the catalogue. */
-function withShopCheck(handlers: HandlerMap<AdminOperations>, shops: number): HandlerMap<AdminOperations> {
-  return Object.fromEntries(
-    Object.entries(handlers).map(([operationId, handler]) => [
-      operationId,
-      ((input: ShopCarrier & { path: unknown }) => {
-        const { shopNo, location } = shopOf(input);
-        if (shopNo > shops)
-          throw invalidFields([
-            {
-              location,
-              name: 'shop_no',
-              message: `shop ${shopNo} does not exist; the mall has shop${shops === 1 ? ' 1' : `s 1 to ${shops}`}`,
-            },
-          ]);
-        return (handler as AnyHandler)(input);
-      }) as AnyHandler,
-    ]),
-  ) as HandlerMap<AdminOperations>;
-}

@@ -66,6 +66,9 @@ export const hasOrders = (t: { orders: number }) => t.orders > 0;
 export const by =
   <R>(key: Grouping<R>['key'], fields: Grouping<R>['fields']) =>
   (): Grouping<R> => ({ key, fields });
+/** One row per value of `of` (records without one are left out), that value in the field `name`. */
+export const byField = <R>(name: string, of: (record: R) => string | number | undefined) =>
+  by<R>(of, (record) => ({ [name]: of(record) ?? '' }));
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** One row per day, or per day and hour with `format_type=hour`. */

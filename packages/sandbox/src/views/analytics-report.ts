@@ -1,8 +1,7 @@
-// How one analytics report is computed from simulated visits, given its table entry: the records
-// it counts (visits, orders, page hits, product touches), how they group into rows, what each row
-// adds up (sums, or distinct counts such as buyers), the row's fields, which rows are kept, the
-// default sort and order (with aliases for sort keys that name no field), then `sort`/`order`,
-// `limit`/`offset` from the query, and rates and averages written as two-decimal strings.
+// How one analytics report is computed from simulated visits by its table entry: the records it
+// counts, how they group into rows, what each row adds up (sums or distinct counts), which rows are
+// kept, the default sort (with aliases for sort keys that name no field), then `sort`/`order`,
+// `limit`/`offset` from the query, and rates and averages as two-decimal strings.
 
 import type { SimulatedVisit } from '../simulation/analytics-simulation.js';
 import { page } from './list-query.js';

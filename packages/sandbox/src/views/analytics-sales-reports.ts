@@ -6,6 +6,7 @@ import {
   buyerOfVisit,
   buyersRow,
   by,
+  byField,
   byProduct,
   one,
   orderSales,
@@ -110,10 +111,7 @@ export const salesReports = (categoryName: (categoryNo: number) => string | unde
   listPaymentMethodSales: defineReport({
     key: 'paymethods',
     records: ordersOf,
-    grouping: by<SimulatedOrder>(
-      (o) => o.paymentMethod,
-      (o) => ({ payment_method: o.paymentMethod }),
-    ),
+    grouping: byField<SimulatedOrder>('payment_method', (o) => o.paymentMethod),
     measures: orderSales,
     row: buyersRow,
     sort: { key: 'order_amount', order: 'desc' },
@@ -121,10 +119,7 @@ export const salesReports = (categoryName: (categoryNo: number) => string | unde
   listHourlySales: defineReport({
     key: 'times',
     records: ordersOf,
-    grouping: by<SimulatedOrder>(
-      (o) => o.hour,
-      (o) => ({ hour: o.hour }),
-    ),
+    grouping: byField<SimulatedOrder>('hour', (o) => o.hour),
     measures: orderSales,
     row: buyersRow,
     sort: { key: 'hour', order: 'asc' },

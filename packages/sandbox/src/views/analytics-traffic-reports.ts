@@ -1,6 +1,6 @@
 // The analytics reports of traffic: visitors and page views by day or hour, viewed pages, and the
 // visits and sales by ad, ad keyword, referring domain and URL, and search keyword.
-import { noChannel } from '../simulation/analytics-simulation.js';
+import { noChannel, type SimulatedVisit } from '../simulation/analytics-simulation.js';
 import {
   adFields,
   adKeyOf,
@@ -9,6 +9,7 @@ import {
   by,
   byDay,
   byDayOrHour,
+  byField,
   domainOf,
   hasOrders,
   one,
@@ -19,34 +20,56 @@ import {
   visitSales,
   visitsOf,
 } from './analytics-measures.js';
-import { average, defineReport, percent } from './analytics-report.js';
+import { type AnalyticsQuery, average, defineReport, type Grouping, percent } from './analytics-report.js';
+
+/** One figure of the visits of each day (or hour), in time order, in the row's field `field`. */
+const timeSeries = (
+  key: string,
+  grouping: (query: AnalyticsQuery) => Grouping<SimulatedVisit>,
+  field: string,
+  figure: (visit: SimulatedVisit) => number,
+) =>
+  defineReport({
+    key,
+    records: visitsOf,
+    grouping,
+    measures: { figure },
+    row: (t) => ({ [field]: t.figure }),
+    sort: { key: 'date', order: 'asc' },
+  });
+
+/** The visits of each group, most visited first. */
+const visitCounts = (key: string, grouping: (query: AnalyticsQuery) => Grouping<SimulatedVisit>) =>
+  defineReport({
+    key,
+    records: visitsOf,
+    grouping,
+    measures: { visits: one },
+    row: (t) => ({ visit_count: t.visits }),
+    sort: { key: 'visit_count', order: 'desc' },
+  });
+
+/** The orders and sales of each group of visits that ordered (by default the highest sales first). */
+const salesOfVisits = (
+  key: string,
+  grouping: (query: AnalyticsQuery) => Grouping<SimulatedVisit>,
+  sort: { key: string; order: 'asc' | 'desc' } = { key: 'order_amount', order: 'desc' },
+) =>
+  defineReport({
+    key,
+    records: visitsOf,
+    grouping,
+    measures: visitSales,
+    row: salesRow,
+    keep: hasOrders,
+    sort,
+  });
 
 /** The traffic reports. */
 export const trafficReports = {
-  listDailyActiveUsers: defineReport({
-    key: 'dailyactive',
-    records: visitsOf,
-    grouping: byDay,
-    measures: { users: (v) => (v.firstOfVisitor ? 1 : 0) },
-    row: (t) => ({ user_count: t.users }),
-    sort: { key: 'date', order: 'asc' },
-  }),
-  listPageViews: defineReport({
-    key: 'pageview',
-    records: visitsOf,
-    grouping: byDayOrHour,
-    measures: { views: (v) => v.pages.length },
-    row: (t) => ({ page_view: t.views }),
-    sort: { key: 'date', order: 'asc' },
-  }),
-  listUniqueVisitors: defineReport({
-    key: 'unique',
-    records: visitsOf,
-    grouping: byDay,
-    measures: { unique: (v) => (v.firstOfAddress ? 1 : 0) },
-    row: (t) => ({ unique_visit_count: t.unique }),
-    sort: { key: 'date', order: 'asc' },
-  }),
+  listDailyActiveUsers: timeSeries('dailyactive', byDay, 'user_count', (v) => (v.firstOfVisitor ? 1 : 0)),
+  listPageViews: timeSeries('pageview', byDayOrHour, 'page_view', (v) => v.pages.length),
+  listUniqueVisitors: timeSeries('unique', byDay, 'unique_visit_count', (v) => (v.firstOfAddress ? 1 : 0)),
   listVisitorViews: defineReport({
     key: 'view',
     records: visitsOf,
@@ -58,43 +81,17 @@ export const trafficReports = {
   listViewedPages: defineReport({
     key: 'view',
     records: pageHitsOf,
-    grouping: by<PageHit>(
-      (hit) => hit.url,
-      (hit) => ({ url: hit.url }),
-    ),
+    grouping: byField<PageHit>('url', (hit) => hit.url),
     measures: { views: (hit) => hit.views, visits: one, first: (hit) => (hit.first ? 1 : 0) },
     row: (t) => ({ count: t.views, visit_count: t.visits, first_visit_count: t.first }),
     sort: { key: 'count', order: 'desc' },
   }),
-  listAdVisits: defineReport({
-    key: 'ads',
-    records: visitsOf,
-    grouping: by(
-      (v) => adOf(v) ?? noChannel,
-      (v) => ({ ad: adOf(v) ?? noChannel }),
-    ),
-    measures: { visits: one },
-    row: (t) => ({ visit_count: t.visits }),
-    sort: { key: 'visit_count', order: 'desc' },
-  }),
-  listAdSales: defineReport({
-    key: 'adsales',
-    records: visitsOf,
-    grouping: by(adOf, (v) => ({ ad: adOf(v) ?? '' })),
-    measures: visitSales,
-    row: salesRow,
-    keep: hasOrders,
-    sort: { key: 'order_amount', order: 'desc' },
-  }),
-  listAdKeywordSales: defineReport({
-    key: 'adkeywordsales',
-    records: visitsOf,
-    grouping: by(adKeyOf, adFields),
-    measures: visitSales,
-    row: salesRow,
-    keep: hasOrders,
-    sort: { key: 'ad', order: 'asc' },
-  }),
+  listAdVisits: visitCounts(
+    'ads',
+    byField('ad', (v) => adOf(v) ?? noChannel),
+  ),
+  listAdSales: salesOfVisits('adsales', byField('ad', adOf)),
+  listAdKeywordSales: salesOfVisits('adkeywordsales', by(adKeyOf, adFields), { key: 'ad', order: 'asc' }),
   listAdEffectDetails: defineReport({
     key: 'addetails',
     records: visitsOf,
@@ -112,51 +109,14 @@ export const trafficReports = {
     sort: { key: 'ad', order: 'asc' },
     decimals: ['visit_rate', 'purchase_rate', 'order_amount_per_visitor', 'order_amount_per_buyer'],
   }),
-  listReferringDomains: defineReport({
-    key: 'domains',
-    records: visitsOf,
-    grouping: by(domainOf, (v) => ({ domain: domainOf(v) })),
-    measures: { visits: one },
-    row: (t) => ({ visit_count: t.visits }),
-    sort: { key: 'visit_count', order: 'desc' },
-  }),
-  listReferringDomainSales: defineReport({
-    key: 'domainsales',
-    records: visitsOf,
-    grouping: by(domainOf, (v) => ({ domain: domainOf(v) })),
-    measures: visitSales,
-    row: salesRow,
-    keep: hasOrders,
-    sort: { key: 'order_amount', order: 'desc' },
-  }),
-  listReferringUrls: defineReport({
-    key: 'urls',
-    records: visitsOf,
-    grouping: by(
-      (v) => v.source.referrer?.url,
-      (v) => ({ url: v.source.referrer?.url ?? '' }),
-    ),
-    measures: { visits: one },
-    row: (t) => ({ visit_count: t.visits }),
-    sort: { key: 'visit_count', order: 'desc' },
-  }),
-  listKeywordVisits: defineReport({
-    key: 'keywords',
-    records: visitsOf,
-    grouping: by(searchKeywordOf, (v) => ({ keyword: searchKeywordOf(v) ?? '' })),
-    measures: { visits: one },
-    row: (t) => ({ visit_count: t.visits }),
-    sort: { key: 'visit_count', order: 'desc' },
-  }),
-  listKeywordSales: defineReport({
-    key: 'keywordsales',
-    records: visitsOf,
-    grouping: by(searchKeywordOf, (v) => ({ keyword: searchKeywordOf(v) ?? '' })),
-    measures: visitSales,
-    row: salesRow,
-    keep: hasOrders,
-    sort: { key: 'order_amount', order: 'desc' },
-  }),
+  listReferringDomains: visitCounts('domains', byField('domain', domainOf)),
+  listReferringDomainSales: salesOfVisits('domainsales', byField('domain', domainOf)),
+  listReferringUrls: visitCounts(
+    'urls',
+    byField('url', (v) => v.source.referrer?.url),
+  ),
+  listKeywordVisits: visitCounts('keywords', byField('keyword', searchKeywordOf)),
+  listKeywordSales: salesOfVisits('keywordsales', byField('keyword', searchKeywordOf)),
   listKeywordDetails: defineReport({
     key: 'keyworddetails',
     records: visitsOf,

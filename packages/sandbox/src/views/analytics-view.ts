@@ -1,9 +1,6 @@
-// The analytics API in sandbox mode: every operation in the report table answers from the same
-// simulated visits of the queried mall, shop and days (analytics-simulation.ts), one entry per
-// operation saying what it counts and how it groups (analytics-sales-reports.ts,
-// analytics-traffic-reports.ts, analytics-report.ts), so the figures agree across endpoints. The
-// query's `mall_id` must be the mall's own (another mall's statistics are refused as 403);
-// `device_type` keeps the visits of one device.
+// The analytics API in sandbox mode: every report answers from the same simulated visits of the
+// queried mall, shop and days, so the figures agree across endpoints. The query's `mall_id` must
+// be the mall's own (403 otherwise); `device_type` keeps the visits of one device.
 
 import type { operations } from '@mall-api/specs/types/analytics';
 import type { Catalogue } from '../catalogue/catalogue.js';
@@ -46,7 +43,7 @@ export function createAnalyticsView(
   recent?: RecentValues,
 ): HandlerMap<AnalyticsOperations> {
   const { store, products, categories } = catalogue;
-  const days = createSimulatedDays(store, products, undefined, recent);
+  const days = createSimulatedDays(store, products, recent);
   const reports: { readonly [Op in keyof AnalyticsOperations]: AnalyticsReport } = {
     ...salesReports((categoryNo) => categories.find(categoryNo)?.category_name),
     ...trafficReports,

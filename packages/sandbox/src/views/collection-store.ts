@@ -1,15 +1,13 @@
 // One sandbox mall as a store of the curated collection (`store_id` = the mall id): its displayed
-// products dressed as collection records, once per shop of the mall, with collection category codes
-// derived from the mall's category tree; store and product attributes the admin records do not hold
-// are drawn per store, shop and product (collection-profile.ts), the rest come from the spec's
-// examples. Records, sorted views and counts are kept until the mall's next write. The collection
-// view (collection-view.ts) and the cross-mall index (cross-mall-index.ts) read the stores.
+// products as collection records, once per shop, with category codes derived from the mall's tree
+// and the attributes admin records lack drawn per store, shop and product (collection-profile.ts).
+// Records, sorted views and counts are kept until the mall's next write.
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CategoryRecord } from '../catalogue/category-service.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { derivedFrom } from '../support/derived.js';
-import { memo } from '../support/memo.js';
+import { cached, memo } from '../support/memo.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
 import { collectionComparator, sortedBy } from './collection-order.js';
@@ -147,13 +145,9 @@ export function createCollectionStore(
     const sortedViews = new Map<string, CollectionProduct[]>();
     return (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] => {
       if (!sort) return records;
-      const key = `${sort}|${order}`;
-      let view = sortedViews.get(key);
-      if (!view) {
-        view = sortedBy(records, collectionComparator(sort, order));
-        sortedViews.set(key, view);
-      }
-      return view;
+      return cached(sortedViews, `${sort}|${order}`, () =>
+        sortedBy(records, collectionComparator(sort, order)),
+      );
     };
   };
   const views = derivedFrom(

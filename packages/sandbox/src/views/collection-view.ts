@@ -1,9 +1,7 @@
-// The collection API over the sandbox malls: each mall is one store of the curated collection
-// (`store_id` = the mall id, collection-store.ts) with one shop per shop of the mall. The product
-// list and count cover every mall (narrowed by `store_id`) through the cross-mall index,
-// `/api/storeproducts` the malls `store_id` names, `/api/shops` every mall's shops
-// (collection-profile.ts). Filters apply as their `x-query` declares (declared-filters.ts); lists
-// sort by the spec's default unless the query names an order.
+// The collection API over the sandbox malls, each mall one store (collection-store.ts): the product
+// list and count over every mall through the cross-mall index (or the malls `store_id` names),
+// `/api/storeproducts`, `/api/shops` and the standard tags. Filters apply as their `x-query`
+// declares; lists sort by the spec's default unless the query names an order.
 import type { operations } from '@mall-api/specs/types/collection';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { found } from '../sandbox-result.js';

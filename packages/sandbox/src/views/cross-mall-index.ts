@@ -1,11 +1,10 @@
-// The collection's product queries over every mall, kept as malls change so their cost does not
-// grow with the number of malls: a count is the sum of per-mall counts, recounting only the malls
-// changed since (mall-changes.ts); a page in mall order skips whole malls by those counts; a sorted
-// page is a slice of one kept list of every mall's selected products, a changed mall's taken out
-// and merged in again. Not for queries naming their stores: those read the named malls directly.
+// The collection's product queries over every mall, kept so their cost follows the changes, not the
+// number of malls: a count sums per-mall counts, recounting only changed malls; a page in mall order
+// skips whole malls by those counts; a sorted page slices one kept list, a changed mall's products
+// taken out and merged in again. Queries naming their stores read those malls directly.
 import { collectionComparator, mergeSorted, sortedBy } from './collection-order.js';
 import type { CollectionProduct, CollectionStore } from './collection-store.js';
-import { type ListWindow, pageOfMatches } from './list-query.js';
+import { type ListWindow, page, pageOfMatches } from './list-query.js';
 import type { MallChanges } from './mall-changes.js';
 
 /** What the collection knows of the malls' changes, to keep figures over every mall current. */
@@ -119,11 +118,8 @@ export function createCrossMallIndex(
   return {
     count: (key, matches) => countOverMalls(key, matches).total,
     page(key, matches, query, defaultLimit) {
-      if (query.sort) {
-        const offset = query.offset ?? 0;
-        const selected = sortedOverMalls(key, matches, query.sort, query.order);
-        return selected.slice(offset, offset + (query.limit ?? defaultLimit));
-      }
+      if (query.sort)
+        return page(sortedOverMalls(key, matches, query.sort, query.order), query, defaultLimit);
       const { parts } = countOverMalls(key, matches);
       const limit = query.limit ?? defaultLimit;
       let skip = query.offset ?? 0;

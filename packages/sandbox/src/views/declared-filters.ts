@@ -1,11 +1,10 @@
-// The record test of a list or count query, built from the query parameters' declared meanings
-// (`x-query`): each given filter tests its record field with its comparison (a comma list as OR),
-// filters combine with AND, a modifier widens the filter it names and a subset parameter tests what
-// the view selects by. No parameter is named here. What does not depend on the query is prepared
-// once per operation; a query compiles into one predicate that runs the tests likely to refuse most
-// records first and reuses lower-cased values.
+// The record test of a list or count query, from the query parameters' declared meanings
+// (`x-query`): each filter tests its field by its comparison (a comma list as OR), filters combine
+// with AND, a modifier widens its filter, a subset parameter tests what the view selects by. What
+// does not depend on the query is prepared once per operation. No parameter is named here.
 import { type FilterMeaning, fieldTester, type QueryMeaning } from '@mall-api/spec-model';
 import { parseBound } from '../support/kst-time.js';
+import { cached } from '../support/memo.js';
 
 /** What the declarations need to know beyond the record. */
 export interface FilterContext<R> {
@@ -164,14 +163,9 @@ const rank = (filter: PreparedFilter<unknown>) => testOrder[filter.meaning.match
 /** The filters of an operation's declarations, prepared under one context. */
 const prepared = new WeakMap<readonly QueryMeaning[], WeakMap<object, PreparedFilter<unknown>[]>>();
 function prepare<R>(meanings: readonly QueryMeaning[], context: FilterContext<R>): PreparedFilter<R>[] {
-  let byContext = prepared.get(meanings);
-  if (!byContext) {
-    byContext = new WeakMap();
-    prepared.set(meanings, byContext);
-  }
-  let filters = byContext.get(context) as PreparedFilter<R>[] | undefined;
-  if (!filters) {
-    filters = meanings.flatMap((meaning) =>
+  const byContext = cached(prepared, meanings, () => new WeakMap());
+  return cached(byContext, context, () => {
+    const filters = meanings.flatMap((meaning): PreparedFilter<R>[] =>
       meaning.role === 'filter'
         ? [
             {
@@ -188,10 +182,8 @@ function prepare<R>(meanings: readonly QueryMeaning[], context: FilterContext<R>
           ]
         : [],
     );
-    filters.sort((a, b) => rank(a as PreparedFilter<unknown>) - rank(b as PreparedFilter<unknown>));
-    byContext.set(context, filters as PreparedFilter<unknown>[]);
-  }
-  return filters;
+    return filters.sort((a, b) => rank(a as PreparedFilter<unknown>) - rank(b as PreparedFilter<unknown>));
+  }) as PreparedFilter<R>[];
 }
 
 /** The record test of one filter for the values it was given. */

@@ -1,8 +1,6 @@
-// The shape of a sandbox handler, typed by the operation the generated types of the spec describe
-// (`operations` of `@mall-api/specs/types/<api>`, written by tools/src/bundle-specs.mjs): its path and query
-// parameters, already converted to their schema types by the front layer, and its JSON body. A
-// handler map keyed by operation id is checked against the generated `operations`, so a misspelt
-// operation id is a type error.
+// The shape of a sandbox handler, typed by the generated `operations` of
+// `@mall-api/specs/types/<api>`: its path and query parameters (already converted by the front
+// layer) and its JSON body. A handler map is keyed by operation id, so a misspelt one is a type error.
 import type { SandboxOutcome } from '../protocol.js';
 
 type Converted<T> = [T] extends [never] ? Readonly<Record<string, never>> : Readonly<NonNullable<T>>;
@@ -41,4 +39,14 @@ export function handlerTable<Operations>(handlers: HandlerMap<Operations>): Read
       typeof handler === 'function' ? [[id, handler as AnyHandler]] : [],
     ),
   );
+}
+
+/** The handlers with each one replaced by what `wrap` makes of it (given its operation id). */
+export function wrapEach<Operations>(
+  handlers: HandlerMap<Operations>,
+  wrap: (handler: AnyHandler, operationId: string) => AnyHandler,
+): HandlerMap<Operations> {
+  return Object.fromEntries(
+    [...handlerTable(handlers)].map(([operationId, handler]) => [operationId, wrap(handler, operationId)]),
+  ) as HandlerMap<Operations>;
 }

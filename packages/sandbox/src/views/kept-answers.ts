@@ -1,8 +1,7 @@
-// Answers the sandbox keeps: a mall's own reads (`keptAnswers`: a read handler's `found` outcome
-// per operation and parameters, its JSON text serialized once, given again until a write to a table
-// it reads, at most `capacity` per mall, with `recent` only while the mall was used lately) and the
-// collection's reads over every mall (`keptOverMalls`: until the malls' change log moves). A
-// refusal is never kept. Which handlers are reads and what they read is the views' call.
+// Answers the sandbox keeps: a mall's own reads (`keptAnswers`, a `found` outcome per operation and
+// parameters, its JSON text serialized once, until a write to a table it reads) and the collection's
+// reads over every mall (`keptOverMalls`, until the malls' change log moves). Refusals are never
+// kept; which handlers are reads is the views' call.
 import type { SandboxStore, StoreTable } from '@mall-api/mall-state';
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';

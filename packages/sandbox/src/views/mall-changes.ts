@@ -1,8 +1,6 @@
-// Which malls changed their collection data (products, categories), or were created or dropped,
-// in order, so a figure summed over every mall (the collection's products/count) is brought up to
-// date by recounting only the malls that changed since it was computed: its cost follows the
-// changes, not the number of malls. The log keeps the latest changes only; a figure older than
-// the log is recomputed whole.
+// Which malls changed their collection data or were created or dropped, in order, so a figure
+// summed over every mall is brought up to date by recounting only the malls changed since. The log
+// keeps the latest changes only; a figure older than the log is recomputed whole.
 
 /** A log of mall changes. */
 export interface MallChanges {
