@@ -5,26 +5,24 @@
 // rendering is coverage-formats.ts'.
 import type { JournalEntry } from '@mall-api/mall-state';
 import { type ApiName, type ApiSpecs, apiNames, type OperationEntry } from '@mall-api/spec-model';
-import { requestRulesOf } from '../validation/request-rules.js';
+import type { components } from '@mall-api/specs/types/control';
+import { type RequestRule, requestRulesOf } from '../validation/request-rules.js';
+
+/** A report as the control document describes it (its measures' items loosely typed). */
+type Report = components['schemas']['CoverageReport'];
 
 /** The three measures a report gives and a threshold may ask of. */
 export const coverageMeasures = ['operations', 'responses', 'rules'] as const;
 /** One of {@link coverageMeasures}. */
 export type CoverageMeasure = (typeof coverageMeasures)[number];
 
-/** What a report covers and what it must reach. */
-export interface CoverageScope {
-  /** The malls whose entries are counted (named in the report). */
-  readonly malls?: readonly string[];
-  /** Only this API (default: every API served). */
-  readonly api?: ApiName | undefined;
-  /** Only these operations (default: every one). */
-  readonly operationIds?: readonly string[] | undefined;
-  /** Only rules with these names (default: every rule). */
-  readonly rules?: readonly string[] | undefined;
-  /** The lowest percentage of each measure that passes. */
-  readonly minimum?: Partial<Record<CoverageMeasure, number>> | undefined;
-}
+/**
+ * What a report covers and what it must reach: the malls named in it, only one API, operations or
+ * rules (default: all), and the lowest percentage of each measure that passes.
+ */
+export type CoverageScope = Partial<
+  Pick<components['schemas']['CoverageRequest'], 'malls' | 'api' | 'operationIds' | 'rules' | 'minimum'>
+>;
 
 /** An operation and how often it was called. */
 export interface OperationCoverage {
@@ -44,53 +42,28 @@ export interface ResponseCoverage {
   readonly answers: number;
 }
 
-/** A request rule and how many calls it refused. */
-export interface RuleCoverage {
+/** A request rule (its operation null for a rule of every call, the rate limit) and how many calls it refused. */
+export interface RuleCoverage extends RequestRule {
   readonly api: string;
-  /** Null for a rule of every call (the rate limit). */
-  readonly operationId: string | null;
-  readonly rule: string;
-  readonly description: string;
   readonly refusals: number;
 }
 
 /** A status an operation answered with that none of its documented responses covers. */
-export interface UndocumentedStatus {
-  readonly api: string;
-  readonly operationId: string;
-  readonly status: number;
-  readonly answers: number;
-}
+export type UndocumentedStatus = Readonly<Report['undocumented'][number]>;
 
-/** One measure: how many items are documented, how many were exercised, and the items. */
-export interface Measure<Item> {
-  readonly documented: number;
-  readonly exercised: number;
-  /** Exercised of documented, in percent (100 when nothing is documented). */
-  readonly percent: number;
+/** One measure: how many items are documented, how many were exercised (in percent too), and the items. */
+export interface Measure<Item> extends Readonly<Omit<components['schemas']['CoverageMeasure'], 'items'>> {
   readonly items: readonly Item[];
 }
 
 /** A minimum a report was held to. */
-export interface Threshold {
-  readonly measure: CoverageMeasure;
-  readonly minimum: number;
-  readonly percent: number;
-  readonly passed: boolean;
-}
+export type Threshold = Readonly<Report['thresholds'][number]>;
 
-/** What the calls exercised. */
-export interface CoverageReport {
-  readonly malls: readonly string[];
-  /** Journal entries the report counts. */
-  readonly requests: number;
+/** What the calls exercised: the control document's report, each measure's items typed. */
+export interface CoverageReport extends Readonly<Omit<Report, 'operations' | 'responses' | 'rules'>> {
   readonly operations: Measure<OperationCoverage>;
   readonly responses: Measure<ResponseCoverage>;
   readonly rules: Measure<RuleCoverage>;
-  readonly undocumented: readonly UndocumentedStatus[];
-  readonly thresholds: readonly Threshold[];
-  /** Whether every threshold passed (true without any). */
-  readonly passed: boolean;
 }
 
 /** The documented response an answer's status falls under: exact, its class (`4XX`), else `default`. */

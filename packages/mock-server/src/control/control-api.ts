@@ -1,9 +1,7 @@
 // The control API of the mocks, for tests: under `/__mock/` on every port, described by
-// specs/control, run as the `control` branch of each mock API's stage list:
-//   control guard → control route → read body → control checks → mall in use → control answer
-// The request is routed and validated as the APIs' are; a change puts its mall in use first; the
-// answer is the operation's typed task (control-handlers.ts). Bad input is a 400, 413 or 422 and
-// changes nothing; an unreachable sandbox store answers 503 and changes nothing.
+// specs/control, run as the `control` branch of each mock API's stage list and routed and validated
+// as the APIs' are; the answer is the operation's typed task (control-handlers.ts). Bad input is a
+// 400, 413 or 422 and changes nothing; an unreachable sandbox store answers 503 and changes nothing.
 import { StoreUnavailableError } from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpec } from '@mall-api/spec-model';
 import type { Violation } from '../http/error-envelope.js';
@@ -31,13 +29,6 @@ interface ControlRouting extends Routing {
   readonly validate: RequestValidator;
   readonly task: Task;
 }
-
-/** A query parameter the operation does not declare. */
-const unknownParameter = (name: string): Violation => ({
-  location: 'query',
-  name,
-  message: 'is not a known parameter',
-});
 
 /**
  * Creates the control branch of a mock API's stage list.
@@ -91,7 +82,7 @@ export async function createControlBranch(
           ...checked.violations,
           ...Object.keys(query)
             .filter((name) => !known.has(name))
-            .map(unknownParameter),
+            .map((name): Violation => ({ location: 'query', name, message: 'is not a known parameter' })),
         ];
         return violations.length === 0
           ? { body, parameters: checked.parameters }

@@ -5,8 +5,8 @@
 // control token when one is set (compared in constant time), and `application/json` as the media
 // type of every POST and PUT (parameters ignored; anything else is a 415). The control API sends no
 // CORS headers, so a browser never lets another origin read its answers either.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { constantTimeEqual } from '@mall-api/auth';
 import { isAllowedHost, isLoopbackAddress } from '../http/host-rule.js';
 import { mediaTypeOf } from '../http/request-body.js';
 import { errorReply, type Reply } from '../pipeline/reply.js';
@@ -32,8 +32,6 @@ export const defaultControlOrigins: readonly string[] = ['http://127.0.0.1:8080'
 /** The default limit of a control request body: 16 MiB (fixtures and snapshots of large malls). */
 export const defaultControlBodyLimit = 16 * 1024 * 1024;
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 /** The origin a browser sends, normalized (`null` and malformed origins are undefined). */
 function originOf(value: string): string | undefined {
   try {
@@ -57,7 +55,6 @@ export function isAllowedOrigin(header: string | undefined, allowed: readonly st
  * @param publicHosts the server's public host names (see `isAllowedHost`)
  */
 export function controlGuard(access: ControlAccess, publicHosts: readonly string[] = []) {
-  const expected = access.token === undefined ? undefined : digest(access.token);
   const origins = access.allowedOrigins ?? defaultControlOrigins;
   return (request: IncomingMessage): Reply | undefined => {
     if (!access.allowRemote && !isLoopbackAddress(request.socket.remoteAddress)) {
@@ -72,9 +69,9 @@ export function controlGuard(access: ControlAccess, publicHosts: readonly string
     if (!isAllowedOrigin(request.headers.origin, origins)) {
       return errorReply(403, 'The control API refuses requests from pages of other origins.');
     }
-    if (expected) {
+    if (access.token !== undefined) {
       const presented = request.headers['x-mock-control-token'];
-      if (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expected)) {
+      if (typeof presented !== 'string' || !constantTimeEqual(access.token, presented)) {
         return errorReply(401, 'The control API needs the control token in X-Mock-Control-Token.');
       }
     }

@@ -2,16 +2,16 @@
 // operation ids of specs/control whose calls are typed by its generated types
 // (`@mall-api/specs/types/control`), so a missing or misspelt operation is a type error. The rules
 // beyond shape are control-rules.ts'; access, routing and validation are the control branch's.
+// Example mode has no mall data and sends no events (409).
 import { randomInt } from 'node:crypto';
 import type { FaultAction, FaultLatency, JournalEntry, JournalFilter } from '@mall-api/mall-state';
 import type { MallOutcome, MallStart } from '@mall-api/sandbox/protocol';
 import type { ApiSpecs, SpecModel } from '@mall-api/spec-model';
-import type { components } from '@mall-api/specs/types/control';
+import type { components, operations } from '@mall-api/specs/types/control';
 import { coverageTask } from '../api-coverage/coverage-task.js';
 import type { MallReset, MockMalls } from '../malls/mock-malls.js';
 import { refusalReply } from '../operations/sandbox-outcome.js';
 import { errorReply, type Reply, violationsReply } from '../pipeline/reply.js';
-import type { ControlCall, ControlHandlers } from './control-calls.js';
 import {
   clockViolation,
   delayViolation,
@@ -20,14 +20,30 @@ import {
   profileViolation,
 } from './control-rules.js';
 import { duplicateCreates } from './duplicate-creates.js';
-import { eventControlHandlers } from './event-tasks.js';
 
 type Schemas = components['schemas'];
 
+/** A validated call of control operation `Id`: its mall and its converted parameters and body. */
+interface ControlCall<Id extends keyof operations> {
+  readonly mallId: string;
+  readonly path: NonNullable<operations[Id]['parameters']['path']>;
+  readonly query: NonNullable<operations[Id]['parameters']['query']>;
+  readonly body: operations[Id] extends { requestBody: { content: { 'application/json': infer Body } } }
+    ? Body
+    : undefined;
+}
+
+/** One task per control operation. */
+export type ControlHandlers = {
+  readonly [Id in keyof operations]: (call: ControlCall<Id>) => Reply | Promise<Reply>;
+};
+
 const ok = (body: unknown, status = 200): Reply => ({ status, headers: {}, body });
 
-const exampleMode = () =>
-  errorReply(409, 'The mocks run in example mode (--examples): there is no mall data to change.');
+const exampleMode = (what = 'there is no mall data to change') =>
+  errorReply(409, `The mocks run in example mode (--examples): ${what}.`);
+const noEvents = () => exampleMode('no mall sends events');
+const queued = (): Reply => ok({ queued: true }, 202);
 
 /** The reply to a change to a mall's data: what the mall now holds, or the refusal's envelope. */
 const changeReply = (change: MallReset): Reply =>
@@ -148,6 +164,43 @@ export function controlHandlers(malls: MockMalls, specs: ApiSpecs, control: Spec
       await malls.resetLimits(mallId);
       return ok({ ok: true });
     },
-    ...eventControlHandlers(malls),
+    updateWebhookReceiver: async ({ mallId, body }) => {
+      if (!malls.events) return noEvents();
+      const receiver = { url: body.url, ...(body.key === undefined ? {} : { key: body.key }) };
+      const problem = await malls.events.register(mallId, receiver);
+      return problem ? violationsReply([{ location: 'body', name: 'url', message: problem }]) : ok(receiver);
+    },
+    createWebhookTest: async ({ mallId, body }) => {
+      const events = malls.sandbox?.events;
+      if (!events) return noEvents();
+      if (!events.eventNumbers().includes(body.event_no))
+        return violationsReply([
+          {
+            location: 'body',
+            name: 'event_no',
+            message: `must be an event the admin API describes (${events.eventNumbers().join(', ')})`,
+          },
+        ]);
+      return (await events.sendTest(mallId, body.event_no))
+        ? queued()
+        : errorReply(404, `No mall ${mallId} exists.`);
+    },
+    createWebhookResend: async ({ mallId, path }) => {
+      const events = malls.sandbox?.events;
+      if (!events) return noEvents();
+      return (await events.resend(mallId, path.log_id))
+        ? queued()
+        : errorReply(404, `Mall ${mallId} has no delivery log entry ${path.log_id}.`);
+    },
+    listWebhookDeliveries: async ({ mallId, query }) => {
+      if (!malls.events || !malls.sandbox) return noEvents();
+      // Once this process's deliveries under way are done.
+      await malls.events.dispatcher.idle();
+      const wanted = Object.entries(query);
+      const deliveries = (await malls.sandbox.events.deliveries(mallId)).filter((entry) =>
+        wanted.every(([field, value]) => value === undefined || entry[field] === value),
+      );
+      return ok({ deliveries });
+    },
   };
 }

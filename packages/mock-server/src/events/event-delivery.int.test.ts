@@ -13,6 +13,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SandboxEvents, WebhookReceiver } from '@mall-api/sandbox/protocol';
 import { loadSpec, webhooksOf } from '@mall-api/spec-model';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryDelayBound } from '../control/control-rules.js';
@@ -21,8 +22,8 @@ import { testWebhookKey } from '../qa/event-receiver.js';
 import { startMock } from '../qa/start-mock.js';
 import type { StartedMock } from '../qa/started-mock.js';
 import { startMockServers } from '../server/mock-server.js';
+import { createReceivers } from './event-delivery.js';
 import { claimBatchSize, createEventDispatcher, type DispatchTimers } from './event-dispatcher.js';
-import { createReceivers, type Receiver, type RegisteredReceivers } from './receivers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here
 type Body = Record<string, any>;
@@ -582,8 +583,8 @@ describe('at start, on SQLite', () => {
 
 describe('receivers', () => {
   /** Registrations kept in a map, as a sandbox keeps them in its malls' stores. */
-  const kept = (): RegisteredReceivers => {
-    const map = new Map<string, Receiver>();
+  const kept = (): Pick<SandboxEvents, 'receiverOf' | 'register'> => {
+    const map = new Map<string, WebhookReceiver>();
     return {
       receiverOf: async (mallId) => map.get(mallId),
       register: async (mallId, receiver) => {

@@ -11,9 +11,9 @@ import type {
   DeliveryAttempt,
   SandboxEvents,
   SettledAttempt,
+  WebhookReceiver,
 } from '@mall-api/sandbox/protocol';
 import type { WebhookDelivery } from '@mall-api/spec-model';
-import type { Receiver } from './receivers.js';
 
 /** The clock and the one timer kind the dispatcher uses. */
 export interface DispatchTimers {
@@ -35,7 +35,7 @@ export type Send = (
 export interface DispatcherOptions {
   readonly events: SandboxEvents;
   /** The receiver registered for a mall, if any. */
-  readonly receiverOf: (mallId: string) => Promise<Receiver | undefined>;
+  readonly receiverOf: (mallId: string) => Promise<WebhookReceiver | undefined>;
   readonly timers?: DispatchTimers;
   readonly policy: RetryPolicy;
   /** The longest a delivery fault may delay a delivery, in ms (the control spec's `DeliveryDelayMs`). */
@@ -94,7 +94,7 @@ export function createEventDispatcher(options: DispatcherOptions): EventDispatch
   const retries = new Map<string, () => void>();
   let closed = false;
 
-  const attempt = async (receiver: Receiver, claimed: ClaimedEvent): Promise<DeliveryAttempt> => {
+  const attempt = async (receiver: WebhookReceiver, claimed: ClaimedEvent): Promise<DeliveryAttempt> => {
     const controller = new AbortController();
     const cancel = timers.after(policy.timeoutMs, () => controller.abort());
     const requestedAt = timers.now();
@@ -124,7 +124,7 @@ export function createEventDispatcher(options: DispatcherOptions): EventDispatch
       : timers.now() + policy.backoffMs * 2 ** (claimed.attempt - 1);
 
   /** The attempts of one claimed event, as its mall's delivery faults make them. */
-  const deliver = async (mallId: string, receiver: Receiver, claimed: ClaimedEvent) => {
+  const deliver = async (mallId: string, receiver: WebhookReceiver, claimed: ClaimedEvent) => {
     const fault = await options.faultOf?.(mallId, claimed.eventNo);
     if (fault?.kind === 'delay') {
       const ms = Math.min(maxDelayMs, fault.minMs + Math.random() * (fault.maxMs - fault.minMs));

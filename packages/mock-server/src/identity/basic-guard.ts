@@ -1,5 +1,5 @@
 // Authenticates a request with HTTP Basic credentials against the configured clients, in constant
-// time, and tells which scopes the caller holds. The clients' credential digests are computed once;
+// time, and answers the caller with its scopes, or why it was refused. The clients' credential digests are computed once;
 // a header not met before costs one digest of what it presents plus a constant-time comparison
 // with every client. A header that was accepted is remembered as it was sent (at most
 // `rememberedHeaders`, the oldest forgotten first), so a client sending the same header again is
@@ -8,14 +8,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseBasicAuthorization } from '@mall-api/auth';
 import type { ClientCredential } from '../oauth/demo-credentials.js';
+import type { Authentication, BasicGuard } from './authentication.js';
 
-/** Outcome of a Basic authentication attempt. */
-export type BasicAuthOutcome =
-  | { ok: true; clientId: string; scopes: readonly string[] }
-  | { ok: false; reason: 'missing' | 'malformed' | 'invalid' };
-
-/** Checks an `Authorization` header; resolves which client, if any, it names. */
-export type BasicGuard = (header: string | undefined) => BasicAuthOutcome;
+/** The refusals, one frozen answer each. */
+const refused = (message: string): Authentication => Object.freeze({ ok: false, message });
+const missing = refused('Authentication is required: send Basic credentials (client ID and client secret).');
+const malformed = refused('The Authorization header is not valid Basic credentials.');
+const invalid = refused('The client ID or client secret is invalid.');
 
 /** The digest of a credential pair; the length prefix keeps `a:bc` and `ab:c` apart. */
 const digestOf = (clientId: string, clientSecret: string) =>
@@ -31,24 +30,23 @@ const rememberedHeaders = 64;
  */
 export function createBasicGuard(clients: readonly ClientCredential[]): BasicGuard {
   const known = clients.map((client) => ({ client, digest: digestOf(client.clientId, client.clientSecret) }));
-  const accepted = new Map<string, BasicAuthOutcome>();
+  const accepted = new Map<string, Authentication>();
   return (header) => {
-    if (header === undefined) return { ok: false, reason: 'missing' };
+    if (header === undefined) return missing;
     const remembered = accepted.get(header);
     if (remembered) return remembered;
-    if (header.trim() === '') return { ok: false, reason: 'missing' };
+    if (header.trim() === '') return missing;
     const presented = parseBasicAuthorization(header);
-    if (presented === undefined) return { ok: false, reason: 'malformed' };
+    if (presented === undefined) return malformed;
     const digest = digestOf(presented.clientId, presented.clientSecret);
     let matched: ClientCredential | undefined;
     for (const { client, digest: expected } of known) {
       if (timingSafeEqual(expected, digest) && matched === undefined) matched = client;
     }
-    if (!matched) return { ok: false, reason: 'invalid' };
-    const outcome: BasicAuthOutcome = Object.freeze({
+    if (!matched) return invalid;
+    const outcome: Authentication = Object.freeze({
       ok: true,
-      clientId: matched.clientId,
-      scopes: matched.scopes,
+      principal: Object.freeze({ clientId: matched.clientId, scopes: matched.scopes }),
     });
     if (accepted.size >= rememberedHeaders) accepted.delete(accepted.keys().next().value as string);
     accepted.set(header, outcome);

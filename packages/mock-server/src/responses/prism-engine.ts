@@ -48,14 +48,9 @@ export async function createPrismEngine(document: object): Promise<PrismEngine> 
   const prism = createInstance(baseConfig, { logger });
   return {
     async handle(request, preference) {
-      const config: IHttpConfig = {
-        ...baseConfig,
-        mock: {
-          dynamic: false,
-          ...(preference.code !== undefined ? { code: preference.code } : {}),
-          ...(preference.example !== undefined ? { exampleKey: preference.example } : {}),
-        },
-      };
+      // Prism treats an undefined code or example as none asked for.
+      const mock = { dynamic: false, code: preference.code, exampleKey: preference.example };
+      const config: IHttpConfig = { ...baseConfig, mock };
       const outcome = await prism.request(
         {
           method: request.method.toLowerCase() as 'get',
