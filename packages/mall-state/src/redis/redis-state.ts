@@ -13,7 +13,7 @@ import { RedisStore } from '@mall-api/rate-limit/redis';
 import type { JournalLimits } from '../malls/journal.js';
 import type { ClockOffsetStore } from '../malls/mall-clocks.js';
 import type { MallStateStores } from '../malls/mall-state-stores.js';
-import type { SharedMallVersions } from '../store/mall-versions.js';
+import type { SharedMallVersions } from '../store/mall-storage.js';
 import { redisClockOffsets } from './redis-clock-offsets.js';
 import {
   connectRedis,

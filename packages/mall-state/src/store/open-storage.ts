@@ -2,8 +2,7 @@
 // a SQLite database in a data directory, or PostgreSQL shared by replicas (schema migrated first);
 // drivers load only when chosen. The sandbox takes the storage over and closes it.
 import { memoryStorage } from './local-malls.js';
-import type { MallStorage } from './mall-storage.js';
-import type { SharedMallVersions } from './mall-versions.js';
+import type { MallStorage, SharedMallVersions } from './mall-storage.js';
 import { openPostgresMalls } from './postgres-malls.js';
 import { openSqliteMalls } from './sqlite-store.js';
 

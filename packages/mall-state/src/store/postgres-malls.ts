@@ -5,15 +5,13 @@
 // one mall take turns in a replica. Upkeep (postgres-upkeep.ts) runs on a timer, then the sandbox
 // hears of held malls another replica dropped. Which calls write is the sandbox's.
 import { oneAtATime } from '../support/one-at-a-time.js';
-import { type MallStorage, runAsWrite } from './mall-storage.js';
-import type { SharedMallVersions } from './mall-versions.js';
+import { type MallStorage, type Purged, runAsWrite, type SharedMallVersions } from './mall-storage.js';
 import { catchUp, noDelta, readable, refresh, stateOf } from './postgres-catch-up.js';
 import { capture, heldOrOpen, type PostgresState } from './postgres-held.js';
 import { migrate } from './postgres-migrations.js';
 import { openPostgresSession } from './postgres-session.js';
 import { purge } from './postgres-upkeep.js';
 import { drop, stage, write } from './postgres-writes.js';
-import type { Purged } from './purged.js';
 
 /** The malls of one PostgreSQL database, as one replica sees them. */
 export interface PostgresMalls extends MallStorage {
