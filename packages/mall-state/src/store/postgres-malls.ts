@@ -105,14 +105,11 @@ export async function openPostgresMalls(
     observe(listener) {
       state.changed = listener;
     },
-    async ready() {
-      try {
-        await session.query(session.pool, 'SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ready: () =>
+      session.query(session.pool, 'SELECT 1').then(
+        () => true,
+        () => false,
+      ),
     close() {
       clearInterval(timer);
       return session.pool.end();
