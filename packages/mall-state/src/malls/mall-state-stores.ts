@@ -56,10 +56,8 @@ export function memoryMallStores(limits: MallLimits = {}, journal: JournalLimits
       if (limiter) limiters.delete(key);
       else limiter = createServerLimiter({ api: limit, clock });
       limiters.set(key, limiter);
-      for (const [oldest] of limiters) {
-        if (limiters.size <= maxLimiters) break;
-        limiters.delete(oldest);
-      }
+      // One added at most per call: past the bound, the least recently used goes.
+      if (limiters.size > maxLimiters) limiters.delete(limiters.keys().next().value as string);
       return limiter;
     },
     resetLimits: async (mallId) => forgetLimits(mallId),
