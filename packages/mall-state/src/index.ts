@@ -40,21 +40,20 @@ export {
   type MallRoster,
   type StillUnused,
 } from './malls/mall-roster.js';
-export type { MallStateStores } from './malls/mall-state-stores.js';
-export { memoryMallStores } from './malls/memory-mall-stores.js';
+export { type MallStateStores, memoryMallStores } from './malls/mall-state-stores.js';
 export { StoreUnavailableError, storeUnavailableMessage } from './malls/store-unavailable.js';
 export { memoryStorage } from './store/local-malls.js';
 export {
   type CatchUpHooks,
   type MallStorage,
   type MallVersion,
+  type Purged,
   runAsWrite,
+  type SharedMallVersions,
   type StagedMall,
 } from './store/mall-storage.js';
-export type { SharedMallVersions } from './store/mall-versions.js';
 export { type OpenStorageOptions, openStorage, type StorageChoice } from './store/open-storage.js';
 export type { PostgresMalls } from './store/postgres-malls.js';
-export type { Purged } from './store/purged.js';
 export {
   clearStore,
   createMemoryStore,

@@ -1,10 +1,7 @@
-// The request journal of each mall: what a QA engineer's app sent (method, path, operation, query,
-// body with secrets redacted) and what it got (status, which stage answered, timing; for an answer
-// a fault lost, the status the mall answered and how the client lost it), in order, bounded in
-// entries and bytes per mall and in bytes overall (oldest dropped first). Filtering,
-// counting and clearing are what the control API and `verify` use. This module is the interface
-// and the in-memory journal of one process (which redacts when read, off the request path); the
-// journal shared by replicas is redis/redis-journal.ts, built from the same entry and bound rules.
+// The request journal of each mall: what a QA engineer's app sent (secrets redacted) and what it
+// got, in order, bounded in entries and bytes per mall and in bytes overall (oldest dropped first).
+// The interface and the in-memory journal of one process (which redacts when read, off the request
+// path); replicas share redis/redis-journal.ts, built from the same entry and bound rules.
 
 import type { AnswerLoss } from './fault-rules.js';
 

@@ -34,8 +34,6 @@ export interface MallClocks {
   offset(mallId: string): number;
   /** Loads a mall's offset from the store (nothing to do in memory). */
   refresh(mallId: string): Promise<void>;
-  /** Refreshes a mall's offset, then gives its time. */
-  current(mallId: string): Promise<number>;
   /** Moves a mall's clock forward by `ms` (never backward); gives its new time. */
   advance(mallId: string, ms: number): Promise<number>;
   /** Sets a mall's clock to `epochMs` (a test may go back, for instance to replay a day). */
@@ -84,15 +82,10 @@ export function createMallClocks(
   };
   const offset = (mallId: string) => seen.get(mallId) ?? 0;
   const now = (mallId: string) => base() + offset(mallId);
-  const refresh = (mallId: string) => store.get(mallId).then((stored) => note(mallId, stored));
   return {
     now,
     offset,
-    refresh,
-    async current(mallId) {
-      await refresh(mallId);
-      return now(mallId);
-    },
+    refresh: (mallId) => store.get(mallId).then((stored) => note(mallId, stored)),
     async advance(mallId, ms) {
       if (!(Number.isFinite(ms) && ms >= 0))
         throw new RangeError('a clock only moves forward by a finite amount');

@@ -69,16 +69,12 @@ export function checkedMallLimits(limits: MallLimits): Required<MallLimits> {
 /**
  * Runs `roster.expire` every `everyMs` (an unref'd timer: it never keeps the process alive); a
  * failed run leaves its malls on the roster for the next (an outage is logged by its store's
- * connection). Gives the function that stops it. `timers` defaults to the global ones.
+ * connection). Gives the function that stops it.
  */
-export function expireEvery(
-  roster: MallRoster,
-  everyMs: number,
-  timers: Pick<typeof globalThis, 'setInterval' | 'clearInterval'> = globalThis,
-): () => void {
-  const timer = timers.setInterval(() => void roster.expire().catch(() => {}), everyMs);
-  timer.unref?.();
-  return () => timers.clearInterval(timer);
+export function expireEvery(roster: MallRoster, everyMs: number): () => void {
+  const timer = setInterval(() => void roster.expire().catch(() => {}), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** One use of a mall: a new object per touch, so a drop can tell whether the mall was used since. */

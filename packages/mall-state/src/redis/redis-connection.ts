@@ -42,11 +42,9 @@ export interface RedisConnectionOptions {
   readonly prefix?: string;
   /** Where outages are reported (default: standard error). */
   readonly log?: (line: string) => void;
-  /** How long to wait for the first connection, in milliseconds (default 10,000). */
-  readonly connectTimeoutMs?: number;
 }
 
-/** Connects and resolves once Redis answers; rejects when it does not within the timeout. */
+/** Connects and resolves once Redis answers; rejects when it does not within 10 s. */
 export async function connectRedis(options: RedisConnectionOptions): Promise<SharedRedis> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const client = new Redis(options.url, {
@@ -73,7 +71,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Sha
     down = false;
   });
   const connected = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), options.connectTimeoutMs ?? 10_000);
+    const timer = setTimeout(() => resolve(false), 10_000);
     client.once('ready', () => {
       clearTimeout(timer);
       resolve(true);

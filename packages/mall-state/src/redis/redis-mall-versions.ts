@@ -1,10 +1,10 @@
-// The announced newest version of each mall in Redis (store/mall-versions.ts): one key per mall
+// The announced newest version of each mall in Redis (store/mall-storage.ts): one key per mall
 // (`<prefix>cached:mall-version:<id>`) and every mall's in one hash (`…mall-versions:all`), both
 // raised by one script that never lowers them; a committed drop takes its mall out of the hash
 // unless a newer version was announced since. Replicas keep a copy Redis invalidates
 // (redis-read-cache.ts), so a read of a mall whose version is held asks Redis nothing.
 import type { Result } from 'ioredis';
-import type { SharedMallVersions } from '../store/mall-versions.js';
+import type { SharedMallVersions } from '../store/mall-storage.js';
 import { cachedKey, type SharedRedis } from './redis-connection.js';
 
 /**

@@ -1,19 +1,15 @@
-// Everything the mocks share between requests in Redis (`--redis redis://…`) besides OAuth: connects
-// once and builds over that connection the clock offsets, the announced mall versions (for the data
-// storage, store/) and the per-mall stores — journal, fault rules, roster, and the rate-limit buckets
-// of each API at each mall in `@mall-api/rate-limit/redis`'s Lua-script store (one atomic decision
-// per call, so the held numbers of each API's algorithm hold for the sum of all replicas), deciding
-// on the mall's clock and keyed under the mall (`<prefix>mall:<id>:rate-limit:…`) so a reset or a
-// drop empties them. The connection is handed on so the mock's OAuth store (its
-// oauth/redis-oauth-store.ts) shares it. The one entry point to the Redis modules, loaded only when
-// Redis is asked for, so the plain mock runs without ioredis installed. A Redis older than 7 is
-// refused here, at start (redis-version.ts).
+// Everything the mocks share between requests in Redis besides OAuth (whose store is handed the
+// connection), built over one connection; a Redis older than 7 is refused here, at start. The
+// rate-limit buckets are `@mall-api/rate-limit/redis`'s (one atomic decision per call, so each API's
+// limits hold for the sum of all replicas), keyed under the mall so a reset or a drop empties them.
+// The one entry point to the Redis modules, loaded only when Redis is asked for, so the plain mock
+// runs without ioredis installed.
 import { createServerLimiter } from '@mall-api/rate-limit';
 import { RedisStore } from '@mall-api/rate-limit/redis';
 import type { JournalLimits } from '../malls/journal.js';
 import type { ClockOffsetStore } from '../malls/mall-clocks.js';
 import type { MallStateStores } from '../malls/mall-state-stores.js';
-import type { SharedMallVersions } from '../store/mall-versions.js';
+import type { SharedMallVersions } from '../store/mall-storage.js';
 import { redisClockOffsets } from './redis-clock-offsets.js';
 import {
   connectRedis,

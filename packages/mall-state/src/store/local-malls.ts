@@ -79,6 +79,9 @@ export function localMalls(rows?: LocalRows): MallStorage {
     const mall = held.get(mallId);
     return mall?.started ? mall.store : undefined;
   };
+  /** The malls made here whose store `keep` accepts, in id order. */
+  const startedIds = (keep = (_store: SandboxStore) => true) =>
+    [...held].flatMap(([mallId, mall]) => (mall.started && keep(mall.store) ? [mallId] : [])).sort();
   for (const mallId of rows?.malls() ?? [])
     held.set(mallId, mallOf(mallId, rows?.journal(mallId), true, rows?.records(mallId)));
 
@@ -123,12 +126,8 @@ export function localMalls(rows?: LocalRows): MallStorage {
     async catchUp(mallIds, hooks) {
       for (const mallId of mallIds ?? held.keys()) if (held.get(mallId)?.started) hooks.adopt(mallId);
     },
-    mallIds: async () => [...held.keys()].filter((mallId) => held.get(mallId)?.started).sort(),
-    mallsHolding: async (table) =>
-      [...held]
-        .filter(([, mall]) => mall.started && mall.store.size(table) > 0)
-        .map(([mallId]) => mallId)
-        .sort(),
+    mallIds: async () => startedIds(),
+    mallsHolding: async (table) => startedIds((store) => store.size(table) > 0),
     async drop(mallId, stillUnused) {
       const mall = held.get(mallId);
       if (!mall?.started) return false;

@@ -2,7 +2,8 @@
 // database in a data directory (both local-malls.ts), or PostgreSQL shared by replicas
 // (postgres-malls.ts). Every mall is a memory store the sandbox's synchronous services answer from;
 // the storage decides when a call's writes commit, swaps a mall's next records in whole and drops
-// malls in the mall's turn. Every operation answers a promise. The interface only.
+// malls in the mall's turn. Every operation answers a promise. The interfaces only, with what the
+// PostgreSQL storage adds (announced versions, purges), whose declarations never reach `pg`'s types.
 import type { StillUnused } from '../malls/mall-roster.js';
 import type { SandboxStore, StoreTable } from './store.js';
 
@@ -88,4 +89,36 @@ export interface MallStorage {
   /** Whether the storage answers now. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * The newest version of each mall, announced beside the database by every replica (Redis:
+ * redis/redis-mall-versions.ts), so a replica answers a read from its copy without asking the
+ * database when that copy is at least the announced version. Every change announces its version
+ * before it commits, so a change a caller was told of is always announced; one left by a change
+ * that failed to commit only makes replicas ask the database again.
+ */
+export interface SharedMallVersions {
+  /** The newest version announced for a mall; undefined when none was (ask the database). */
+  get(mallId: string): Promise<number | undefined>;
+  /** Announces a mall's version; a lower one than already announced changes nothing. */
+  raise(mallId: string, version: number): Promise<void>;
+  /**
+   * The newest version announced for every mall not dropped since (one read for all): a mall
+   * created is in it before its creation commits; a dropped one leaves it through {@link forget}.
+   */
+  all(): Promise<ReadonlyMap<string, number>>;
+  /**
+   * Takes a mall out of {@link all} after its drop (at `version`) has committed, unless a newer
+   * version was announced since (the mall was made again).
+   */
+  forget(mallId: string, version: number): Promise<void>;
+}
+
+/** What one purge of the PostgreSQL store removed (postgres-upkeep.ts purges). */
+export interface Purged {
+  /** Tombstones purged, over every mall. */
+  readonly tombstones: number;
+  /** Loose row sets deleted (left by stopped replicas). */
+  readonly rowsets: number;
 }

@@ -3,20 +3,14 @@
 // drivers load only when chosen. The sandbox takes the storage over and closes it.
 import { memoryStorage } from './local-malls.js';
 import type { MallStorage } from './mall-storage.js';
-import type { SharedMallVersions } from './mall-versions.js';
-import { openPostgresMalls } from './postgres-malls.js';
+import { openPostgresMalls, type PostgresMallsOptions } from './postgres-malls.js';
 import { openSqliteMalls } from './sqlite-store.js';
 
 /** Where the malls' records are kept. */
 export type StorageChoice = 'memory' | { readonly dataDir: string } | { readonly postgres: string };
 
-/** Options of {@link openStorage}. */
-export interface OpenStorageOptions {
-  /** Where an outage of a PostgreSQL database and its end are reported, once each (default: standard error). */
-  readonly log?: (message: string) => void;
-  /** Where replicas announce each mall's newest version (Redis), so reads skip the database when they can. */
-  readonly versions?: SharedMallVersions;
-}
+/** Options of {@link openStorage}: those of a PostgreSQL database's a deployment sets. */
+export type OpenStorageOptions = Pick<PostgresMallsOptions, 'log' | 'versions'>;
 
 /** Opens the storage chosen: memory (the default), a data directory's SQLite database, or PostgreSQL. */
 export async function openStorage(

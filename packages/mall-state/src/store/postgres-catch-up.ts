@@ -2,7 +2,7 @@
 // rows changed since, read in one snapshot; when the mall was replaced (a new row set) or tombstones
 // it needs were purged, it is read whole into a new store, a page at a time, and taken once
 // complete, so a replica shows the old mall or the new one, never a mix. With announced versions
-// (mall-versions.ts) a read, or a call over several malls, held as announced skips the database.
+// (SharedMallVersions) a read, or a call over several malls, held as announced skips the database.
 import type pg from 'pg';
 import type { CatchUpHooks } from './mall-storage.js';
 import { apply, type Change, type Held, heldOrOpen, newHeld, type PostgresState } from './postgres-held.js';

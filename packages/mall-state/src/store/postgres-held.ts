@@ -4,7 +4,7 @@
 // collected and undone, so memory only ever holds committed data. Not here: the SQL.
 
 import type { OneAtATime } from '../support/one-at-a-time.js';
-import type { SharedMallVersions } from './mall-versions.js';
+import type { SharedMallVersions } from './mall-storage.js';
 import type { PostgresSession } from './postgres-session.js';
 import {
   clearStore,

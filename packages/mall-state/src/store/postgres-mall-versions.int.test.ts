@@ -11,8 +11,8 @@ import { startPostgres, type TestPostgresServer } from '@mall-api/test-support/p
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redisMallVersions } from '../redis/redis-mall-versions.js';
 import { useTestRedis } from '../testing/shared-redis.js';
+import type { SharedMallVersions } from './mall-storage.js';
 import { type CatchUpHooks, runAsWrite } from './mall-storage.js';
-import type { SharedMallVersions } from './mall-versions.js';
 import { keptMissing } from './postgres-catch-up.js';
 import { openPostgresMalls, type PostgresMalls } from './postgres-malls.js';
 

@@ -1,19 +1,15 @@
 // The sandbox malls on PostgreSQL, shared by every replica on the same database: the MallStorage
 // contract over the state one replica holds (postgres-held.ts). A read catches its mall up first
-// (postgres-catch-up.ts, which skips the database for a mall held at its announced version) and
-// answers runAsWrite when its work wrote; writes, swaps and drops are postgres-writes.ts; calls on
-// one mall take turns in a replica. Upkeep (postgres-upkeep.ts) runs on a timer, then the sandbox
-// hears of held malls another replica dropped. Which calls write is the sandbox's.
+// and answers runAsWrite when its work wrote; calls on one mall take turns in a replica. After each
+// upkeep the sandbox hears of held malls another replica dropped. Which calls write is the sandbox's.
 import { oneAtATime } from '../support/one-at-a-time.js';
-import { type MallStorage, runAsWrite } from './mall-storage.js';
-import type { SharedMallVersions } from './mall-versions.js';
+import { type MallStorage, type Purged, runAsWrite, type SharedMallVersions } from './mall-storage.js';
 import { catchUp, noDelta, readable, refresh, stateOf } from './postgres-catch-up.js';
 import { capture, heldOrOpen, type PostgresState } from './postgres-held.js';
 import { migrate } from './postgres-migrations.js';
 import { openPostgresSession } from './postgres-session.js';
 import { purge } from './postgres-upkeep.js';
 import { drop, stage, write } from './postgres-writes.js';
-import type { Purged } from './purged.js';
 
 /** The malls of one PostgreSQL database, as one replica sees them. */
 export interface PostgresMalls extends MallStorage {
@@ -107,14 +103,11 @@ export async function openPostgresMalls(
     observe(listener) {
       state.changed = listener;
     },
-    async ready() {
-      try {
-        await session.query(session.pool, 'SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ready: () =>
+      session.query(session.pool, 'SELECT 1').then(
+        () => true,
+        () => false,
+      ),
     close() {
       clearInterval(timer);
       return session.pool.end();

@@ -1,9 +1,7 @@
-// The schema of the sandbox's PostgreSQL database, migrated at start: the numbered SQL files of
-// the package's `migrations/` directory (`0001_….sql`, …) run in name order, each once, in its own
-// transaction that takes an advisory lock, applies the file unless `schema_migrations` names it,
-// and records its name there. So replicas starting together apply each migration once, and each
-// returns only once every migration is in: none reads a half-made schema. This file only applies
-// migrations; what the tables mean is in the SQL files and postgres-malls.ts.
+// The schema of the sandbox's PostgreSQL database, migrated at start from the package's numbered
+// SQL files, each in its own transaction under an advisory lock: replicas starting together apply
+// each migration once, and each returns only once every migration is in, so none reads a half-made
+// schema. What the tables mean is in the SQL files.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,8 +5,9 @@
 // version then reads the mall whole: purging never makes a replica miss a deletion). Each mall is
 // purged in its own short transaction that locks its `malls` row first, the order writes take
 // locks in. Not here: when upkeep runs (postgres-malls.ts runs it on a timer).
+
+import type { Purged } from './mall-storage.js';
 import type { PostgresSession } from './postgres-session.js';
-import type { Purged } from './purged.js';
 
 /** Rows deleted per statement when a row set goes (the database's work, in short statements). */
 const rowsPerDelete = 2_000;
