@@ -361,23 +361,13 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     await ownSandbox?.close();
     await redisState?.close();
   };
-  // The sandbox is opened once above and reaches every mock through `malls`.
-  const {
-    sandbox: _opened,
-    mallLimits: _limits,
-    expiryClock: _expiryClock,
-    journalLimits: _journal,
-    graceMs: _grace,
-    redis: _redis,
-    specs: _specs,
-    events: _events,
-    ...shared
-  } = options;
   try {
     for (const api of served) {
       mocks.push(
         await startMockServer({
-          ...shared,
+          ...options,
+          // Opened once above, the sandbox reaches every mock through `malls`.
+          sandbox: undefined,
           api,
           compiled: apis.get(api) as CompiledApi,
           specs,
