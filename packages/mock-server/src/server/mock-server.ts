@@ -84,7 +84,6 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       specs,
     ),
   );
-  const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
   const health = options.health ?? createHealth(sandbox?.ready);
   // The malls made here (their expiry timer stops on `close`), as opposed to malls the caller passed.
@@ -98,7 +97,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
           revokeGrants: authority && ((mallId: string) => authority.revokeMall(mallId)),
         });
     mock = await createMockApi(options.api, {
-      ...rest,
+      ...options,
       health,
       compiled,
       specs,
