@@ -334,9 +334,6 @@ function fixturesIn(dir: string): Record<string, unknown> {
   return fixtures;
 }
 
-/** The version of this package. */
-const version = (): string => packageVersion(new URL('../package.json', import.meta.url));
-
 /** What to serve and how, from the options; throws a UsageError on a mistake. */
 function settingsOf(values: Values, positionals: readonly string[]) {
   const apis = apisOf(values, positionals);
@@ -404,17 +401,15 @@ function settingsOf(values: Values, positionals: readonly string[]) {
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === 'proxy') {
-    const { runProxyCli } = await import('./proxy/proxy-cli.js');
-    return runProxyCli(process.argv.slice(3));
-  }
-  if (process.argv[2] === 'coverage') {
-    const { runCoverageCli } = await import('./qa/coverage-cli.js');
-    return runCoverageCli(process.argv.slice(3));
-  }
+  if (subcommand === 'proxy')
+    return (await import('./proxy/proxy-cli.js')).runProxyCli(process.argv.slice(3));
+  if (subcommand === 'coverage')
+    return (await import('./qa/coverage-cli.js')).runCoverageCli(process.argv.slice(3));
   const { values, positionals } = readOptions(options, process.argv.slice(2), process.env, envPrefix);
-  if (values.help) return void process.stdout.write(`${usage}\n`);
-  if (values.version) return void process.stdout.write(`${version()}\n`);
+  if (values.help || values.version)
+    return void process.stdout.write(
+      `${values.help ? usage : packageVersion(new URL('../package.json', import.meta.url))}\n`,
+    );
   const { serve, format, mode } = settingsOf(values, positionals);
   const say = (message: string, fields?: Record<string, unknown>) =>
     process.stdout.write(`${messageLine(format, message, fields)}\n`);

@@ -53,19 +53,25 @@ export function deliveryFaultViolation(
   return over ? body(`action.${over}`, `a delivery is delayed at most ${longest} ms`) : undefined;
 }
 
-/** What a fault on deliveries may do: the control spec's `DeliveryFaultKind` enum. */
-export function deliveryFaultKinds(control: SpecModel): readonly string[] {
-  const kinds = nodeAt(control.document, '#/components/schemas/DeliveryFaultKind/enum');
-  if (!Array.isArray(kinds)) throw new Error('the control spec states no DeliveryFaultKind enum');
-  return kinds.map(String);
+/** The control spec's node at `#/components/schemas/<path>`; throws when it is missing or not what `is` accepts. */
+function stated<T>(control: SpecModel, path: string, is: (node: unknown) => node is T): T {
+  const node = nodeAt(control.document, `#/components/schemas/${path}`);
+  if (!is(node)) throw new Error(`the control spec states no ${path}`);
+  return node;
 }
 
+const isNumber = (node: unknown): node is number => typeof node === 'number';
+
+/** What a fault on deliveries may do: the control spec's `DeliveryFaultKind` enum. */
+export const deliveryFaultKinds = (control: SpecModel): readonly string[] =>
+  stated(control, 'DeliveryFaultKind/enum', Array.isArray).map(String);
+
 /** The longest delay a fault may hold a delivery, in milliseconds: the control spec's `DeliveryDelayMs` maximum. */
-export function deliveryDelayBound(control: SpecModel): number {
-  const maximum = nodeAt(control.document, '#/components/schemas/DeliveryDelayMs/maximum');
-  if (typeof maximum !== 'number') throw new Error('the control spec states no maximum of DeliveryDelayMs');
-  return maximum;
-}
+export const deliveryDelayBound = (control: SpecModel): number =>
+  stated(control, 'DeliveryDelayMs/maximum', isNumber);
+
+/** The longest delay a fault may hold a request, in milliseconds: the control spec's `DelayMs` maximum. */
+export const delayBound = (control: SpecModel): number => stated(control, 'DelayMs/maximum', isNumber);
 
 /** The violation of a delay whose longest time is shorter than its shortest. */
 export function delayViolation(action: {
@@ -98,13 +104,6 @@ export function profileViolation(action: {
   return p99Ms !== undefined && p99Ms < medianMs
     ? body('action.latency/p99Ms', `must be at least medianMs (${medianMs})`)
     : undefined;
-}
-
-/** The longest delay a fault may hold a request, in milliseconds: the control spec's `DelayMs` maximum. */
-export function delayBound(control: SpecModel): number {
-  const maximum = nodeAt(control.document, '#/components/schemas/DelayMs/maximum');
-  if (typeof maximum !== 'number') throw new Error('the control spec states no maximum of DelayMs');
-  return maximum;
 }
 
 /** The violation of a clock change that would take the mall's clock outside 1970–9999. */

@@ -43,16 +43,13 @@ export interface Supervisor {
   readonly alive: () => number;
 }
 
-/** The default crash budget: 5 crashes within 60 seconds. */
-export const defaultCrashBudget = { maxCrashes: 5, crashWindowMs: 60_000 } as const;
-
 /** Forks the workers and supervises them until shutdown or too many crashes. */
 export function superviseWorkers(options: SupervisorOptions): Supervisor {
   const {
     cluster,
     workers: count,
-    maxCrashes = defaultCrashBudget.maxCrashes,
-    crashWindowMs = defaultCrashBudget.crashWindowMs,
+    maxCrashes = 5,
+    crashWindowMs = 60_000,
     now = Date.now,
     exit = (code: number) => process.exit(code),
     say = () => {},

@@ -58,14 +58,11 @@ export async function runProxyCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  const { values, positionals } = readOptions(proxyOptions, args, env, proxyEnvPrefix);
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    return;
-  }
-  if (values.version)
-    return void process.stdout.write(`${packageVersion(new URL('../../package.json', import.meta.url))}\n`);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals.join(' ')}`);
+  const { values } = readOptions(proxyOptions, args, env, proxyEnvPrefix, { allowPositionals: false });
+  if (values.help || values.version)
+    return void process.stdout.write(
+      `${values.help ? usage : packageVersion(new URL('../../package.json', import.meta.url))}\n`,
+    );
   const api = values.api;
   if (!api || !(api in apiProfiles))
     throw new UsageError(`--api must name one API (${Object.keys(apiProfiles).join(', ')})`);

@@ -63,21 +63,19 @@ function percentage(option: string, text: string | undefined): number | undefine
 }
 
 /**
- * Runs the command with its arguments (those after `coverage`) and environment; resolves with the
- * exit code (1 when a minimum was not reached).
+ * Runs `mall-api-mock coverage` with its arguments (those after `coverage`) and environment,
+ * setting the exit code to 1 when a minimum was not reached.
  * @throws {UsageError} on a mistake in how it was called.
  */
-export async function coverageCommand(
+export async function runCoverageCli(
   args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  write: (text: string) => void,
-): Promise<number> {
-  const { values, positionals } = readOptions(coverageOptions, args, env, coverageEnvPrefix);
-  if (values.help || values.version) {
-    write(`${values.help ? usage : packageVersion(new URL('../../package.json', import.meta.url))}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals.join(' ')}`);
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const { values } = readOptions(coverageOptions, args, env, coverageEnvPrefix, { allowPositionals: false });
+  if (values.help || values.version)
+    return void process.stdout.write(
+      `${values.help ? usage : packageVersion(new URL('../../package.json', import.meta.url))}\n`,
+    );
   if (!values.url || !/^https?:\/\//.test(values.url))
     throw new UsageError('--url must be the mocks’ http(s) URL');
   const malls = (values.mall ?? '')
@@ -101,18 +99,10 @@ export async function coverageCommand(
   const control = createControlClient(values.url, { token: values['control-token'] });
   // The JSON report says whether it passed; the other formats are printed as the mocks wrote them.
   const report = await control.coverage(request);
-  write(
+  process.stdout.write(
     format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`
       : await control.coverageDocument(request, format as Exclude<CoverageFormat, 'json'>),
   );
-  return report.passed ? 0 : 1;
-}
-
-/** Runs the command as `mall-api-mock coverage`, setting the process's exit code. */
-export async function runCoverageCli(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
-  process.exitCode = await coverageCommand(args, env, (text) => process.stdout.write(text));
+  if (!report.passed) process.exitCode = 1;
 }

@@ -84,7 +84,6 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
       specs,
     ),
   );
-  const { sandbox: _options, ...rest } = options;
   let mock: Awaited<ReturnType<typeof createMockApi>>;
   const health = options.health ?? createHealth(sandbox?.ready);
   // The malls made here (their expiry timer stops on `close`), as opposed to malls the caller passed.
@@ -98,7 +97,7 @@ export async function startMockServer(options: ServeOptions): Promise<RunningMoc
           revokeGrants: authority && ((mallId: string) => authority.revokeMall(mallId)),
         });
     mock = await createMockApi(options.api, {
-      ...rest,
+      ...options,
       health,
       compiled,
       specs,
@@ -361,23 +360,13 @@ export async function startMockServers(options: ServeManyOptions = {}): Promise<
     await ownSandbox?.close();
     await redisState?.close();
   };
-  // The sandbox is opened once above and reaches every mock through `malls`.
-  const {
-    sandbox: _opened,
-    mallLimits: _limits,
-    expiryClock: _expiryClock,
-    journalLimits: _journal,
-    graceMs: _grace,
-    redis: _redis,
-    specs: _specs,
-    events: _events,
-    ...shared
-  } = options;
   try {
     for (const api of served) {
       mocks.push(
         await startMockServer({
-          ...shared,
+          ...options,
+          // Opened once above, the sandbox reaches every mock through `malls`.
+          sandbox: undefined,
           api,
           compiled: apis.get(api) as CompiledApi,
           specs,
