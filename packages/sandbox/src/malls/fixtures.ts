@@ -19,9 +19,6 @@ export type RequestRules = (
   body: unknown,
 ) => readonly { readonly name: string; readonly message: string }[];
 
-/** The outcome of loading a fixture: loaded, or why nothing was. */
-export type FixtureOutcome = { readonly ok: true } | Refusal;
-
 /** A fixture whose every record passed its checks, ready to write. */
 export interface CheckedFixture {
   readonly ok: true;
@@ -208,22 +205,20 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
     },
     /**
      * Writes a checked fixture's records into `catalogue` (a staged one: on a refusal, its caller
-     * discards it), one transaction per time slice.
+     * discards it), one transaction per time slice; the refusal of a record, if one is refused.
      */
-    async write(catalogue: Catalogue, fixture: CheckedFixture): Promise<FixtureOutcome> {
+    write(catalogue: Catalogue, fixture: CheckedFixture): Promise<Refusal | undefined> {
       const writer = entryWriter(catalogue);
-      try {
-        await inSlices(fixture.entries, writer.write, (run) => catalogue.store.transaction(run));
-      } catch (error) {
-        return writer.refused(error);
-      }
-      return { ok: true };
+      return inSlices(fixture.entries, writer.write, (run) => catalogue.store.transaction(run)).then(
+        () => undefined,
+        writer.refused,
+      );
     },
     /**
      * Writes a checked fixture's records into `catalogue` in one go, in one transaction (nested in
-     * the caller's, if any: a refusal then leaves undoing the writes to it).
+     * the caller's, if any: a refusal then leaves undoing the writes to it); as {@link write} answers.
      */
-    writeNow(catalogue: Catalogue, fixture: CheckedFixture): FixtureOutcome {
+    writeNow(catalogue: Catalogue, fixture: CheckedFixture): Refusal | undefined {
       const writer = entryWriter(catalogue);
       try {
         catalogue.store.transaction(() => {
@@ -232,7 +227,6 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
       } catch (error) {
         return writer.refused(error);
       }
-      return { ok: true };
     },
   };
 }
