@@ -168,13 +168,8 @@ export function createCollectionStore(
     storeId,
     count(key, matches) {
       const kept = counts();
-      let count = kept.get(key);
-      if (count === undefined) {
-        count = countMatches(views()(undefined, undefined), matches);
-        if (kept.size >= countsKept) kept.clear();
-        kept.set(key, count);
-      }
-      return count;
+      if (kept.size >= countsKept && !kept.has(key)) kept.clear();
+      return cached(kept, key, () => countMatches(views()(undefined, undefined), matches));
     },
     shops: products.settings.shops,
     products: (sort, order) => views()(sort, order),
