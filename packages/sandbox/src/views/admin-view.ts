@@ -4,7 +4,7 @@
 // checking its shop. Operations without a handler are answered from the spec's examples.
 
 import { eventTableNames, tableNames } from '@mall-api/mall-state';
-import type { operations } from '@mall-api/specs/types/admin';
+import type { operations as AdminOperations } from '@mall-api/specs/types/admin';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
@@ -20,9 +20,6 @@ import { type AdminViewState, type ShopCarrier, shopOf, write } from './admin-vi
 import { type Handler, type HandlerMap, wrapEach } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
 import type { SoldAs } from './list-query.js';
-
-/** The admin operations of the generated types. */
-export type AdminOperations = operations;
 
 /**
  * The admin handlers over one mall's catalogue; `shapes` gives the query parameters' meanings and
