@@ -6,9 +6,8 @@
 // front layer's rules, then written through the API's services, in time slices.
 import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { invalidFields } from '../catalogue/refusal.js';
 import type { Refusal, Violation } from '../protocol.js';
-import { refusal, refusalOf } from '../sandbox-result.js';
+import { invalidFields, refusal, refusalOf } from '../sandbox-result.js';
 import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';

@@ -4,8 +4,7 @@
 
 import type { operations as AnalyticsOperations } from '@mall-api/specs/types/analytics';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { forbidden } from '../catalogue/refusal.js';
-import { found } from '../sandbox-result.js';
+import { forbidden, found } from '../sandbox-result.js';
 import { createSimulatedDays, type VisitSelection } from '../simulation/analytics-days.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnalyticsQuery, AnalyticsReport } from './analytics-report.js';
