@@ -8,8 +8,7 @@ import type { operations as AdminOperations } from '@mall-api/specs/types/admin'
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
-import { deliveryLog } from '../events/delivery-log.js';
-import { logPage } from '../events/log-query.js';
+import { deliveryLog, logPage } from '../events/delivery-log.js';
 import { found, invalidFields, updated } from '../sandbox-result.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { categoryHandlers } from './admin-categories.js';
