@@ -12,7 +12,6 @@ import { emittingEvents } from '../events/event-outbox.js';
 import type { EventSource } from '../events/event-sources.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { createAdminView } from '../views/admin-view.js';
-import { shopOf } from '../views/admin-view-state.js';
 import { createAnalyticsView } from '../views/analytics-view.js';
 import { collectionProfiles } from '../views/collection-profile.js';
 import { createCollectionStore } from '../views/collection-store.js';
@@ -48,7 +47,6 @@ export function createMall(id: string, store: SandboxStore, clock: () => number,
         store,
         sources: context.eventSources,
         reception: catalogue.webhooks.receptionStatus,
-        shopOf: (input) => shopOf(input as Parameters<typeof shopOf>[0]).shopNo,
       }),
     ),
     analytics: handlerTable(createAnalyticsView(id, catalogue, context.recentViews)),
