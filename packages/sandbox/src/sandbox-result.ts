@@ -35,6 +35,11 @@ export const partlyApplied = (body: unknown, items: PartlyApplied['items']): Par
   items,
 });
 
+/** A violation of a body field. */
+export function bodyViolation(name: string, message: string): Violation {
+  return { location: 'body', name, message };
+}
+
 /** The message naming every violation. */
 const joined = (violations: readonly Violation[]) =>
   violations.map((v) => `${v.name} ${v.message}`).join('; ');
@@ -47,8 +52,7 @@ export const refusal = (
 ): Refusal => ({ ok: false, reason, message, violations });
 
 /** The refusal of a change that met another change to the mall (asking again may succeed). */
-const conflict = (message: string): Refusal =>
-  refusal('conflict', [{ location: 'body', name: 'mall', message }], message);
+const conflict = (message: string): Refusal => refusal('conflict', [bodyViolation('mall', message)], message);
 
 /** The refusal of a fixture load the mall was written during (an API write would be lost). */
 export const writtenDuringLoad = (): Refusal =>
@@ -71,7 +75,7 @@ export const notFound = (message: string) => new RefusalError(refusal('not-found
 
 /** One body field that breaks a rule. */
 export const invalidField = (name: string, message: string) =>
-  new RefusalError(refusal('invalid', [{ location: 'body', name, message }]));
+  new RefusalError(refusal('invalid', [bodyViolation(name, message)]));
 
 /** Several fields that break rules. */
 export const invalidFields = (violations: readonly Violation[]) =>

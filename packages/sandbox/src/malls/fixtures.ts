@@ -7,7 +7,7 @@
 import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { Refusal, Violation } from '../protocol.js';
-import { invalidFields, refusal, refusalOf } from '../sandbox-result.js';
+import { bodyViolation as at, invalidFields, refusal, refusalOf } from '../sandbox-result.js';
 import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
@@ -42,8 +42,6 @@ export const placementTargets = {
   main_display_group: 'createMainProduct',
 } as const;
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
-
-const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** A fixture record ready to check and write: the operation, its path number and request. */
 interface Entry {

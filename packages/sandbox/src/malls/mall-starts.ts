@@ -8,7 +8,7 @@ import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import { eventSourcesOf } from '../events/event-sources.js';
 import type { MallCounts, MallStart, Refusal } from '../protocol.js';
-import { refusal } from '../sandbox-result.js';
+import { bodyViolation, refusal } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
 import { memo } from '../support/memo.js';
 import { recentValues } from '../support/recent-values.js';
@@ -60,9 +60,7 @@ export async function createMallStarts(specs: ApiSpecs, options: SandboxMallsOpt
   const namedFixture = async (name: string): Promise<CheckedFixture | Refusal> =>
     Object.hasOwn(fixtures, name)
       ? loader.check(fixtures[name])
-      : refusal('invalid', [
-          { location: 'body', name: 'fixture', message: `there is no fixture named ${name}` },
-        ]);
+      : refusal('invalid', [bodyViolation('fixture', `there is no fixture named ${name}`)]);
   /** Fills the empty store of `mallId` as `to` says, in time slices. */
   const start = async (mallId: string, store: SandboxStore, to: MallStart): Promise<Mall | Refusal> => {
     if (to !== 'empty' && 'seed' in to) await restoreInSlices(store, seeded(to.seed), true);
