@@ -5,6 +5,8 @@
 
 import type { StoredRecord } from '@mall-api/mall-state';
 import type { ApiName } from '@mall-api/spec-model';
+import type { components as admin } from '@mall-api/specs/types/admin';
+import type { components as control } from '@mall-api/specs/types/control';
 
 /** The APIs the sandbox answers for: the platform's APIs, as the spec model lists them. */
 export type SandboxApi = ApiName;
@@ -122,27 +124,11 @@ export interface ClaimedEvent {
   readonly owner: string;
 }
 
-/** One entry of the delivery log, as `listWebhookLogs` answers it. */
-export interface DeliveryLogEntry extends StoredRecord {
-  readonly log_id: string;
-  readonly log_type: 'G' | 'R' | 'T';
-  readonly event_no: number;
-  readonly mall_id: string;
-  readonly trace_id: string;
-  readonly requested_time: string;
-  readonly request_endpoint: string;
-  readonly request_body: string;
-  readonly success: 'T' | 'F';
-  readonly response_http_code: number | null;
-  readonly response_body: string | null;
-}
+/** One entry of the delivery log, as `listWebhookLogs` answers it: the admin spec's `WebhookLog`, whole. */
+export type DeliveryLogEntry = Readonly<Required<admin['schemas']['WebhookLog']>> & StoredRecord;
 
-/** Where one mall's events are POSTed, and the key they carry. */
-export interface WebhookReceiver {
-  readonly url: string;
-  /** Sent as `X-API-Key` (none: the header is left out). */
-  readonly key?: string;
-}
+/** Where one mall's events are POSTed, and the `X-API-Key` they carry: the control spec's `WebhookReceiver`. */
+export type WebhookReceiver = Readonly<control['schemas']['WebhookReceiver']>;
 
 /** How one attempt went. */
 export interface DeliveryAttempt {

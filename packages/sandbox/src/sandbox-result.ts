@@ -1,6 +1,7 @@
 // The sandbox's outcomes as values (their types are protocol.ts's) and the one refusal shape every
-// part of the package uses. A refusal raised inside a store transaction travels as a RefusalError,
-// so the transaction keeps nothing, and is answered as a value where the call entered the package.
+// part of the package uses. A refusal raised inside a store transaction (the services throw the
+// ones below) travels as a RefusalError, so the transaction keeps nothing, and is answered as a
+// value where the call entered the package (malls/sandbox-malls.ts), so no exception leaves it.
 import type {
   Found,
   PartlyApplied,
@@ -34,6 +35,11 @@ export const partlyApplied = (body: unknown, items: PartlyApplied['items']): Par
   items,
 });
 
+/** A violation of a body field. */
+export function bodyViolation(name: string, message: string): Violation {
+  return { location: 'body', name, message };
+}
+
 /** The message naming every violation. */
 const joined = (violations: readonly Violation[]) =>
   violations.map((v) => `${v.name} ${v.message}`).join('; ');
@@ -46,8 +52,7 @@ export const refusal = (
 ): Refusal => ({ ok: false, reason, message, violations });
 
 /** The refusal of a change that met another change to the mall (asking again may succeed). */
-const conflict = (message: string): Refusal =>
-  refusal('conflict', [{ location: 'body', name: 'mall', message }], message);
+const conflict = (message: string): Refusal => refusal('conflict', [bodyViolation('mall', message)], message);
 
 /** The refusal of a fixture load the mall was written during (an API write would be lost). */
 export const writtenDuringLoad = (): Refusal =>
@@ -60,6 +65,21 @@ export class RefusalError extends Error {
     this.name = 'RefusalError';
   }
 }
+
+/** What the caller may not read (the violation names the parameter that asks for it). */
+export const forbidden = (violation: Violation, message: string) =>
+  new RefusalError(refusal('forbidden', [violation], message));
+
+/** A record that does not exist. */
+export const notFound = (message: string) => new RefusalError(refusal('not-found', [], message));
+
+/** One body field that breaks a rule. */
+export const invalidField = (name: string, message: string) =>
+  new RefusalError(refusal('invalid', [bodyViolation(name, message)]));
+
+/** Several fields that break rules. */
+export const invalidFields = (violations: readonly Violation[]) =>
+  new RefusalError(refusal('invalid', violations));
 
 /** The refusal an error carries, or undefined for any other error. */
 export const refusalOf = (error: unknown): Refusal | undefined =>

@@ -3,8 +3,8 @@
 // section 1 leaves all three; a product whose `display` is F is not listed in sections 2 and 3; each
 // product's `category` attribute (per shop) is kept in step with its placements in that shop.
 import type { StoredRecord } from '@mall-api/mall-state';
+import { notFound } from '../sandbox-result.js';
 import { type AddOutcome, addEach, type Placements } from './placement-context.js';
-import { notFound } from './refusal.js';
 import { placementKey } from './shop-keys.js';
 
 interface CategoryPlacement extends StoredRecord {

@@ -3,11 +3,11 @@
 // sub-categories along. Shops share the tree; each keeps its `x-per-shop` attributes under
 // `shopSettings`. Decoration images and SEO are category-settings.ts's.
 import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
+import { invalidField, notFound } from '../sandbox-result.js';
 import { boundTo } from '../support/bound.js';
 import { createCategorySettings } from './category-settings.js';
 import { type ChildIndex, createChildIndex } from './child-index.js';
 import type { RecordShapes } from './record-shapes.js';
-import { invalidField, notFound } from './refusal.js';
 import { settingsKey, takeOwn } from './shop-keys.js';
 
 /** A stored category (the response record). */

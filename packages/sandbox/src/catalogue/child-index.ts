@@ -10,16 +10,8 @@ interface Linked {
   readonly parent_category_no: number;
 }
 
-/** The category numbers under each parent, in the order they were added. */
-export interface ChildIndex {
-  /** The numbers of the categories whose parent is `parentNo`. */
-  childrenOf(parentNo: number): readonly number[];
-  /** Runs `write`, which stores `category` (new, or with its parent unchanged), keeping the index current. */
-  put(category: Linked, write: () => void): void;
-}
-
-/** Creates the index over the store's category table. */
-export function createChildIndex(store: SandboxStore): ChildIndex {
+/** Creates the index over the store's category table: the category numbers under each parent, in the order they were added. */
+export function createChildIndex(store: SandboxStore) {
   let byParent = new Map<number, number[]>();
   let known = new Set<number>();
   let revision = -1;
@@ -37,11 +29,13 @@ export function createChildIndex(store: SandboxStore): ChildIndex {
     else byParent.set(category.parent_category_no, [category.category_no]);
   };
   return {
-    childrenOf(parentNo) {
+    /** The numbers of the categories whose parent is `parentNo`. */
+    childrenOf(parentNo: number): readonly number[] {
       current();
       return byParent.get(parentNo) ?? [];
     },
-    put(category, write) {
+    /** Runs `write`, which stores `category` (new, or with its parent unchanged), keeping the index current. */
+    put(category: Linked, write: () => void): void {
       current();
       write();
       if (!known.has(category.category_no)) add(category);
@@ -49,3 +43,6 @@ export function createChildIndex(store: SandboxStore): ChildIndex {
     },
   };
 }
+
+/** The sub-categories of each category (see {@link createChildIndex}). */
+export type ChildIndex = ReturnType<typeof createChildIndex>;

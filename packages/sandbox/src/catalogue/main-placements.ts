@@ -2,8 +2,8 @@
 // pinned ones; each product's `main` attribute (per shop) is kept in step with its placements in
 // that shop. A new sandbox starts with the spec's example groups.
 import type { StoredRecord } from '@mall-api/mall-state';
+import { invalidField, notFound } from '../sandbox-result.js';
 import { type AddOutcome, addEach, type Placements } from './placement-context.js';
-import { invalidField, notFound } from './refusal.js';
 import { mainKey } from './shop-keys.js';
 
 interface MainPlacement extends StoredRecord {

@@ -32,23 +32,16 @@ export interface StoredProduct extends StoredRecord {
   shopPlacements?: Record<string, Record<string, unknown>>;
 }
 
-/** Reads and patches the stored product records. */
-export interface ProductDirectory {
-  /** The stored product, if it exists. */
-  stored(productNo: number): StoredProduct | undefined;
-  /** The product's record (as the default shop shows it), if it exists. */
-  find(productNo: number): ProductRecord | undefined;
-  /** Replaces some placement attributes (`category`, `main`) of a product as shop `shopNo` shows it. */
-  patch(productNo: number, attributes: Record<string, unknown>, shopNo: number): void;
-}
-
 /** The directory over the `product` table of `store`. */
-export function createProductDirectory(store: SandboxStore): ProductDirectory {
+export function createProductDirectory(store: SandboxStore) {
+  /** The stored product, if it exists. */
   const stored = (productNo: number) => store.get<StoredProduct>('product', String(productNo));
   return {
     stored,
-    find: (productNo) => stored(productNo)?.record,
-    patch(productNo, attributes, shopNo) {
+    /** The product's record (as the default shop shows it), if it exists. */
+    find: (productNo: number): ProductRecord | undefined => stored(productNo)?.record,
+    /** Replaces some placement attributes (`category`, `main`) of a product as shop `shopNo` shows it. */
+    patch(productNo: number, attributes: Record<string, unknown>, shopNo: number): void {
       const entry = stored(productNo);
       if (!entry) return;
       if (shopNo === 1)
@@ -63,3 +56,6 @@ export function createProductDirectory(store: SandboxStore): ProductDirectory {
     },
   };
 }
+
+/** Reads and patches the stored product records (see {@link createProductDirectory}). */
+export type ProductDirectory = ReturnType<typeof createProductDirectory>;

@@ -4,11 +4,9 @@
 // used-product fields consistent with the stored product. Every violation is reported at once.
 import { bodyFieldName } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
+import { invalidFields, bodyViolation as violation } from '../sandbox-result.js';
 import type { ProductRecord } from './product-directory.js';
 import type { RequestReferenceCheck } from './reference-check.js';
-import { invalidFields } from './refusal.js';
-
-const violation = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** The categories an update's `delete_category_no` names (one number or a list). */
 export function categoriesToDelete(request: Record<string, unknown>): unknown[] {

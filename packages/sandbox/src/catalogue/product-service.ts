@@ -4,6 +4,7 @@
 // (product-pricing.ts); a bundle's component cannot be deleted, and a deleted product leaves every
 // placement and related-products list.
 import type { SandboxStore } from '@mall-api/mall-state';
+import { invalidFields, notFound } from '../sandbox-result.js';
 import { boundTo } from '../support/bound.js';
 import { derivedFrom } from '../support/derived.js';
 import { kstDateTime } from '../support/kst-time.js';
@@ -16,7 +17,6 @@ import { bundleParts, iconPeriod, priceFields } from './product-pricing.js';
 import { categoriesToDelete, checkProduct } from './product-rules.js';
 import type { RecordShapes } from './record-shapes.js';
 import type { RequestReferenceCheck } from './reference-check.js';
-import { invalidFields, notFound } from './refusal.js';
 import { takeOwn } from './shop-keys.js';
 import { storedForm } from './stored-form.js';
 

@@ -18,42 +18,13 @@ import { cached, memo } from '../support/memo.js';
 /** The validator of one attribute, or null when the schema has no such attribute. */
 type AttributeCheck = ((value: unknown) => boolean) | null;
 
-/** Record templates and per-attribute checks of one API document. */
-export interface RecordShapes {
-  /** A deep copy of the record inside a named example (`{category: {...}}` or the first of `{products: [...]}`). */
-  template(exampleName: string): Record<string, unknown>;
-  /** Deep copies of every record of a named list example (`{standardtags: [...]}`), in order. */
-  records(exampleName: string): Record<string, unknown>[];
-  /**
-   * What a record of the schema component `schemaName` created by `operationId` holds before the
-   * request is applied: each request field's documented `default` (where the record has that
-   * attribute), every other attribute that may be null as null (a fresh copy each call).
-   */
-  newRecord(schemaName: string, operationId: string): Record<string, unknown>;
-  /** The fields of `source` valid for the attributes of the schema component `schemaName`. */
-  acceptedFields(schemaName: string, source: Record<string, unknown>): Record<string, unknown>;
-  /** Whether `value` is valid for the attribute `field` of the schema component `schemaName`. */
-  fits(schemaName: string, field: string, value: unknown): boolean;
-  /** The default the spec gives the query parameter `name` of an operation (undefined if none). */
-  queryDefault(operationId: string, name: string): unknown;
-  /** The values the attribute `field` of `schemaName` (or each of its items) may take, if it lists them. */
-  enumOf(schemaName: string, field: string): readonly unknown[];
-  /** The declared meanings of an operation's query parameters (none for an unknown operation). */
-  queryMeanings(operationId: string): readonly QueryMeaning[];
-  /** The fields of an operation's request body that name other records (none without a body). */
-  requestReferences(operationId: string): readonly RecordReference[];
-  /** The attributes of a record of the schema component `schemaName` that name other records. */
-  recordReferences(schemaName: string): readonly RecordReference[];
-  /** The attributes of the schema component `schemaName` each shop of a multi-shop mall keeps for itself. */
-  perShopAttributes(schemaName: string): readonly string[];
-  /** The scopes an app needs to receive the document's events, each once, in the order first needed. */
-  readonly eventScopes: readonly string[];
-}
-
 const pointerSegment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Builds the shapes of an API's spec model (the admin API's, the collection API's). */
-export function recordShapes(model: SpecModel): RecordShapes {
+/**
+ * Record templates and per-attribute checks of an API's spec model (the admin API's, the
+ * collection API's).
+ */
+export function recordShapes(model: SpecModel) {
   const checks = new Map<string, AttributeCheck>();
   const components = isJsonObject(model.document.components) ? model.document.components : {};
   const schemas = isJsonObject(components.schemas) ? components.schemas : {};
@@ -110,41 +81,63 @@ export function recordShapes(model: SpecModel): RecordShapes {
     memo((operationId: string) => firstRecordOf(schemaName, operationId)),
   );
   return {
-    newRecord: (schemaName, operationId) => structuredClone(firstRecords(schemaName)(operationId)),
-    template: (exampleName) => {
+    /**
+     * What a record of the schema component `schemaName` created by `operationId` holds before the
+     * request is applied: each request field's documented `default` (where the record has that
+     * attribute), every other attribute that may be null as null (a fresh copy each call).
+     */
+    newRecord: (schemaName: string, operationId: string): Record<string, unknown> =>
+      structuredClone(firstRecords(schemaName)(operationId)),
+    /** A deep copy of the record inside a named example (`{category: {...}}` or the first of `{products: [...]}`). */
+    template: (exampleName: string) => {
       const [first] = recordsOf(exampleName);
       if (!first) throw new Error(`the spec has no record example named ${exampleName}`);
       return first;
     },
+    /** Deep copies of every record of a named list example (`{standardtags: [...]}`), in order. */
     records: recordsOf,
-    acceptedFields(schemaName, source) {
+    /** The fields of `source` valid for the attributes of the schema component `schemaName`. */
+    acceptedFields(schemaName: string, source: Record<string, unknown>): Record<string, unknown> {
       return Object.fromEntries(
         Object.entries(source).filter(([field, value]) => fits(schemaName, field, value)),
       );
     },
+    /** Whether `value` is valid for the attribute `field` of the schema component `schemaName`. */
     fits,
-    enumOf(schemaName, field) {
+    /** The values the attribute `field` of `schemaName` (or each of its items) may take, if it lists them. */
+    enumOf(schemaName: string, field: string): readonly unknown[] {
       const attribute = model.resolveOptional(propertiesOf(schemaName)[field]);
       const items = model.resolveOptional(attribute?.items);
       const values = attribute?.enum ?? items?.enum;
       return Array.isArray(values) ? values.filter((value) => value !== null) : [];
     },
-    queryMeanings: memo((operationId) => {
+    /** The declared meanings of an operation's query parameters (none for an unknown operation). */
+    queryMeanings: memo((operationId: string): readonly QueryMeaning[] => {
       const operation = model.operation(operationId);
       return operation ? queryMeaningsOf(operation) : [];
     }),
-    requestReferences: memo((operationId) => {
+    /** The fields of an operation's request body that name other records (none without a body). */
+    requestReferences: memo((operationId: string): readonly RecordReference[] => {
       const body = model.operation(operationId)?.bodySchema;
       return body ? recordReferencesOf(model.dereference(body)) : [];
     }),
-    recordReferences: memo((schemaName) => recordReferencesOf(component(schemaName))),
-    perShopAttributes: memo((schemaName) => {
+    /** The attributes of a record of the schema component `schemaName` that name other records. */
+    recordReferences: memo((schemaName: string) => recordReferencesOf(component(schemaName))),
+    /** The attributes of the schema component `schemaName` each shop of a multi-shop mall keeps for itself. */
+    perShopAttributes: memo((schemaName: string): readonly string[] => {
       const schema = component(schemaName);
       return isJsonObject(schema) ? perShopAttributesOf(schema) : [];
     }),
-    eventScopes: [...new Set(webhooksOf(model.document).flatMap(({ requiredScope }) => requiredScope ?? []))],
-    queryDefault: (operationId, name) =>
+    /** The scopes an app needs to receive the document's events, each once, in the order first needed. */
+    eventScopes: [
+      ...new Set(webhooksOf(model.document).flatMap(({ requiredScope }) => requiredScope ?? [])),
+    ] as readonly string[],
+    /** The default the spec gives the query parameter `name` of an operation (undefined if none). */
+    queryDefault: (operationId: string, name: string): unknown =>
       model.operation(operationId)?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema
         .default,
   };
 }
+
+/** Record templates and per-attribute checks of one API document (see {@link recordShapes}). */
+export type RecordShapes = ReturnType<typeof recordShapes>;

@@ -7,21 +7,15 @@ import type { SandboxStore } from '@mall-api/mall-state';
 /** `T` (events delivered) or `F`. */
 export type ReceptionStatus = 'T' | 'F';
 
-/** Reads and changes one mall's webhook setting. */
-export interface WebhookSetting {
-  receptionStatus(): ReceptionStatus;
-  /** Stores `status`; call inside a store transaction. */
-  setReceptionStatus(status: ReceptionStatus): ReceptionStatus;
-}
-
 /** The key of the setting in the store's table of named numbers. */
 const receptionKey = 'webhook_reception';
 
-/** The webhook setting kept in `store`. */
-export function createWebhookSetting(store: SandboxStore): WebhookSetting {
+/** Reads and changes the webhook setting kept in `store`. */
+export function createWebhookSetting(store: SandboxStore) {
   return {
-    receptionStatus: () => (store.get('sequence', receptionKey)?.value === 0 ? 'F' : 'T'),
-    setReceptionStatus(status) {
+    receptionStatus: (): ReceptionStatus => (store.get('sequence', receptionKey)?.value === 0 ? 'F' : 'T'),
+    /** Stores `status`; call inside a store transaction. */
+    setReceptionStatus(status: ReceptionStatus): ReceptionStatus {
       store.put('sequence', receptionKey, { value: status === 'T' ? 1 : 0 });
       return status;
     },

@@ -1,9 +1,12 @@
 // A mall's delivery log (`delivery` table): one entry per attempt to deliver an event, and one per
 // event the outbox discarded past its capacity (a failed delivery with no answer), keeping the
-// latest `logCapacity` entries the spec declares (`x-webhook-delivery`), oldest first.
+// latest `logCapacity` entries the spec declares (`x-webhook-delivery`), oldest first; and the page
+// `listWebhookLogs` answers, by the meanings its parameters declare (`x-query`), none named here.
 import type { SandboxStore } from '@mall-api/mall-state';
+import type { QueryMeaning } from '@mall-api/spec-model';
 import type { ClaimedEvent, DeliveryAttempt, DeliveryLogEntry } from '../protocol.js';
 import { kstDateTime } from '../support/kst-time.js';
+import { declaredMatcher } from '../views/declared-filters.js';
 
 /** Adds an attempt to the log, dropping the oldest entries beyond `logCapacity`. */
 export function logAttempt(
@@ -36,4 +39,25 @@ export function logAttempt(
 /** The delivery log, oldest first. */
 export function deliveryLog(store: SandboxStore): DeliveryLogEntry[] {
   return store.all('delivery') as DeliveryLogEntry[];
+}
+
+/** The log entries `query` selects (its filters, then `page-after` and `page-size`), oldest first. */
+export function logPage(
+  entries: readonly DeliveryLogEntry[],
+  meanings: readonly QueryMeaning[],
+  query: Readonly<Record<string, unknown>>,
+): DeliveryLogEntry[] {
+  let selected = entries.filter(declaredMatcher<DeliveryLogEntry>(meanings, query));
+  for (const meaning of meanings) {
+    const value = query[meaning.name];
+    if (value === undefined) continue;
+    if (meaning.role === 'page-after') {
+      const field = meaning.field as keyof DeliveryLogEntry;
+      const at = selected.findIndex((entry) => String(entry[field]) === String(value));
+      selected = at < 0 ? [] : selected.slice(at + 1);
+    }
+  }
+  const size = meanings.find((meaning) => meaning.role === 'page-size');
+  const limit = size ? query[size.name] : undefined;
+  return typeof limit === 'number' ? selected.slice(0, limit) : selected;
 }

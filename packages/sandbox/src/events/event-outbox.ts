@@ -7,6 +7,7 @@ import type { SandboxStore, StoredRecord } from '@mall-api/mall-state';
 import { isJsonObject, type WebhookDelivery } from '@mall-api/spec-model';
 import type { ReceptionStatus } from '../catalogue/webhook-setting.js';
 import type { SandboxOutcome } from '../protocol.js';
+import { type ShopCarrier, shopOf } from '../views/admin-view-state.js';
 import { type AnyHandler, type HandlerMap, wrapEach } from '../views/handler-types.js';
 import { logAttempt } from './delivery-log.js';
 import type { EventSource } from './event-sources.js';
@@ -88,8 +89,6 @@ export interface EmittingContext extends OutboxOf {
   readonly sources: ReadonlyMap<string, EventSource>;
   /** The mall's reception status: events are recorded only while it is `T`. */
   readonly reception: () => ReceptionStatus;
-  /** The shop a call names (its `shop_no`, default 1). */
-  readonly shopOf: (input: { query: unknown; body: unknown }) => number;
 }
 
 type Input = Parameters<AnyHandler>[0];
@@ -130,21 +129,22 @@ export function emittingEvents<Operations>(
     const source = context.sources.get(operationId);
     if (!source) return handler;
     const read = source.readOperationId ? table[source.readOperationId] : undefined;
-    const before = (input: Input): SandboxOutcome | undefined => {
+    const before = (input: Input, shopNo: number): SandboxOutcome | undefined => {
       if (!read) return undefined;
       try {
-        return read({ path: input.path, query: { shop_no: context.shopOf(input) }, body: undefined });
+        return read({ path: input.path, query: { shop_no: shopNo }, body: undefined });
       } catch {
         return undefined; // no such record: the write itself refuses
       }
     };
     const emitting: AnyHandler = (input) =>
       context.store.transaction(() => {
-        const earlier = before(input);
+        const { shopNo } = shopOf(input as ShopCarrier);
+        const earlier = before(input, shopNo);
         const outcome = handler(input);
         if (outcome.ok && outcome.kind !== 'found' && context.reception() === 'T') {
           const record = { ...recordOf(earlier), ...recordOf(outcome) };
-          const body = eventBody(source, record, context.mallId, context.shopOf(input));
+          const body = eventBody(source, record, context.mallId, shopNo);
           recordEvent(context.store, context, { eventNo: source.eventNo, body, logType: 'G' });
         }
         return outcome;

@@ -6,9 +6,8 @@
 // front layer's rules, then written through the API's services, in time slices.
 import { isJsonObject, type SpecModel } from '@mall-api/spec-model';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { invalidFields } from '../catalogue/refusal.js';
 import type { Refusal, Violation } from '../protocol.js';
-import { refusal, refusalOf } from '../sandbox-result.js';
+import { bodyViolation as at, invalidFields, refusal, refusalOf } from '../sandbox-result.js';
 import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
@@ -18,9 +17,6 @@ export type RequestRules = (
   operationId: string,
   body: unknown,
 ) => readonly { readonly name: string; readonly message: string }[];
-
-/** The outcome of loading a fixture: loaded, or why nothing was. */
-export type FixtureOutcome = { readonly ok: true } | Refusal;
 
 /** A fixture whose every record passed its checks, ready to write. */
 export interface CheckedFixture {
@@ -46,8 +42,6 @@ export const placementTargets = {
   main_display_group: 'createMainProduct',
 } as const;
 const sections: readonly Section[] = ['categories', 'products', 'bundles', 'placements'];
-
-const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** A fixture record ready to check and write: the operation, its path number and request. */
 interface Entry {
@@ -208,22 +202,20 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
     },
     /**
      * Writes a checked fixture's records into `catalogue` (a staged one: on a refusal, its caller
-     * discards it), one transaction per time slice.
+     * discards it), one transaction per time slice; the refusal of a record, if one is refused.
      */
-    async write(catalogue: Catalogue, fixture: CheckedFixture): Promise<FixtureOutcome> {
+    write(catalogue: Catalogue, fixture: CheckedFixture): Promise<Refusal | undefined> {
       const writer = entryWriter(catalogue);
-      try {
-        await inSlices(fixture.entries, writer.write, (run) => catalogue.store.transaction(run));
-      } catch (error) {
-        return writer.refused(error);
-      }
-      return { ok: true };
+      return inSlices(fixture.entries, writer.write, (run) => catalogue.store.transaction(run)).then(
+        () => undefined,
+        writer.refused,
+      );
     },
     /**
      * Writes a checked fixture's records into `catalogue` in one go, in one transaction (nested in
-     * the caller's, if any: a refusal then leaves undoing the writes to it).
+     * the caller's, if any: a refusal then leaves undoing the writes to it); as {@link write} answers.
      */
-    writeNow(catalogue: Catalogue, fixture: CheckedFixture): FixtureOutcome {
+    writeNow(catalogue: Catalogue, fixture: CheckedFixture): Refusal | undefined {
       const writer = entryWriter(catalogue);
       try {
         catalogue.store.transaction(() => {
@@ -232,7 +224,6 @@ export function createFixtureLoader(model: SpecModel, requestRules: RequestRules
       } catch (error) {
         return writer.refused(error);
       }
-      return { ok: true };
     },
   };
 }

@@ -8,13 +8,14 @@ import type { MallSettings } from '../catalogue/product-service.js';
 import { recordShapes } from '../catalogue/record-shapes.js';
 import { eventSourcesOf } from '../events/event-sources.js';
 import type { MallCounts, MallStart, Refusal } from '../protocol.js';
-import { refusal } from '../sandbox-result.js';
+import { bodyViolation, refusal } from '../sandbox-result.js';
 import { seedSandbox } from '../seed/seed-data.js';
 import { memo } from '../support/memo.js';
 import { recentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
-import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
+import { type CheckedFixture, createFixtureLoader } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
+import type { SandboxMallsOptions } from './sandbox-malls.js';
 import {
   createSnapshotCheck,
   type MallSnapshot,
@@ -26,26 +27,19 @@ import {
 /** Fills a mall's staged (empty) store, in time slices: the mall over it, or why it cannot be. */
 export type MallFill = (store: SandboxStore) => Promise<Mall | Refusal>;
 
-/** What the starts of a sandbox's malls are made from. */
-export interface MallStartsOptions {
-  readonly specs: ApiSpecs;
-  readonly newMall: MallStart;
-  readonly fixtures: Readonly<Record<string, unknown>>;
-  readonly settings: MallSettings;
-  readonly clockFor: (mallId: string) => () => number;
-  readonly requestRules: RequestRules | undefined;
-}
-
 /** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
 const viewsKept = 64;
 
-/** The malls of one sandbox, built and filled; throws when `newMall` cannot start. */
-export async function createMallStarts(options: MallStartsOptions) {
-  const { specs, newMall, fixtures, clockFor } = options;
+/** Mall settings when the options name none: one domestic shop without age verification. */
+const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
+
+/** The malls of one sandbox (as `options` say), built and filled; throws when `newMall` cannot start. */
+export async function createMallStarts(specs: ApiSpecs, options: SandboxMallsOptions) {
+  const { newMall = { seed: 1 }, fixtures = {}, clockFor = () => Date.now } = options;
   const context: MallContext = {
     adminShapes: recordShapes(specs.admin),
     collectionShapes: recordShapes(specs.collection),
-    settings: options.settings,
+    settings: { ...defaultSettings, ...options.mall },
     recentViews: recentValues(viewsKept),
     eventSources: eventSourcesOf(specs.admin),
     deliveryPolicy: webhookDeliveryOf(specs.admin.document),
@@ -66,9 +60,7 @@ export async function createMallStarts(options: MallStartsOptions) {
   const namedFixture = async (name: string): Promise<CheckedFixture | Refusal> =>
     Object.hasOwn(fixtures, name)
       ? loader.check(fixtures[name])
-      : refusal('invalid', [
-          { location: 'body', name: 'fixture', message: `there is no fixture named ${name}` },
-        ]);
+      : refusal('invalid', [bodyViolation('fixture', `there is no fixture named ${name}`)]);
   /** Fills the empty store of `mallId` as `to` says, in time slices. */
   const start = async (mallId: string, store: SandboxStore, to: MallStart): Promise<Mall | Refusal> => {
     if (to !== 'empty' && 'seed' in to) await restoreInSlices(store, seeded(to.seed), true);
@@ -76,8 +68,7 @@ export async function createMallStarts(options: MallStartsOptions) {
     if (to === 'empty' || 'seed' in to) return mall;
     const checked = await namedFixture(to.fixture);
     if (!checked.ok) return checked;
-    const written = await loader.write(mall.catalogue, checked);
-    return written.ok ? mall : written;
+    return (await loader.write(mall.catalogue, checked)) ?? mall;
   };
   // A mall in a throwaway memory store: proves that `newMall` starts (a bad fixture fails here,
   // not on some later first call) and lists the operations every mall answers.
@@ -119,8 +110,7 @@ export async function createMallStarts(options: MallStartsOptions) {
             (run) => store.transaction(run),
           );
         const mall = make(mallId, store);
-        const written = await loader.write(mall.catalogue, checked);
-        return written.ok ? mall : written;
+        return (await loader.write(mall.catalogue, checked)) ?? mall;
       },
     /** The fill of a snapshot's records; or what is wrong with the snapshot. */
     async restore(mallId: string, snapshot: unknown): Promise<MallFill | Refusal> {

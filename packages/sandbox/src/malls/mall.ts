@@ -4,7 +4,7 @@
 // views kept alive lately, the events writes record) and what is its own (store, clock, id).
 import type { SandboxStore } from '@mall-api/mall-state';
 import type { WebhookDelivery } from '@mall-api/spec-model';
-import { type Catalogue, createCatalogue } from '../catalogue/catalogue.js';
+import { createCatalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { MallSettings } from '../catalogue/product-service.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
@@ -12,11 +12,10 @@ import { emittingEvents } from '../events/event-outbox.js';
 import type { EventSource } from '../events/event-sources.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { createAdminView } from '../views/admin-view.js';
-import { shopOf } from '../views/admin-view-state.js';
 import { createAnalyticsView } from '../views/analytics-view.js';
 import { collectionProfiles } from '../views/collection-profile.js';
-import { type CollectionStore, createCollectionStore } from '../views/collection-store.js';
-import { type AnyHandler, handlerTable } from '../views/handler-types.js';
+import { createCollectionStore } from '../views/collection-store.js';
+import { handlerTable } from '../views/handler-types.js';
 
 /** What every mall of a sandbox shares. */
 export interface MallContext {
@@ -33,17 +32,8 @@ export interface MallContext {
   readonly deliveryPolicy: WebhookDelivery;
 }
 
-/** One isolated mall. */
-export interface Mall {
-  readonly id: string;
-  readonly catalogue: Catalogue;
-  readonly admin: ReadonlyMap<string, AnyHandler>;
-  readonly analytics: ReadonlyMap<string, AnyHandler>;
-  readonly collection: CollectionStore;
-}
-
 /** Builds mall `id` over its store (which it creates its default main groups in, if missing). */
-export function createMall(id: string, store: SandboxStore, clock: () => number, context: MallContext): Mall {
+export function createMall(id: string, store: SandboxStore, clock: () => number, context: MallContext) {
   const catalogue = createCatalogue(store, context.adminShapes, clock, context.settings);
   const profiles = collectionProfiles(context.collectionShapes);
   const soldAs = (product: ProductRecord) => profiles.product(id, product, String(product.price ?? '0.00'));
@@ -57,10 +47,12 @@ export function createMall(id: string, store: SandboxStore, clock: () => number,
         store,
         sources: context.eventSources,
         reception: catalogue.webhooks.receptionStatus,
-        shopOf: (input) => shopOf(input as Parameters<typeof shopOf>[0]).shopNo,
       }),
     ),
     analytics: handlerTable(createAnalyticsView(id, catalogue, context.recentViews)),
     collection: createCollectionStore(id, catalogue, context.collectionShapes, context.recentViews),
   };
 }
+
+/** One isolated mall (see {@link createMall}). */
+export type Mall = ReturnType<typeof createMall>;

@@ -76,8 +76,6 @@ export interface SandboxMalls extends SandboxMallsGateway {
   snapshot(mallId: string): Promise<MallSnapshot | undefined>;
 }
 
-const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
-
 /** The refusal of a call the storage could not take. */
 const unavailable = refusal(
   'unavailable',
@@ -90,15 +88,7 @@ export async function createSandboxMalls(options: SandboxMallsOptions = {}): Pro
   const storage = options.storage ?? memoryStorage();
   try {
     const specs = options.specs ?? (await loadSpecs());
-    const newMall = options.newMall ?? { seed: 1 };
-    const starts = await createMallStarts({
-      specs,
-      newMall,
-      fixtures: options.fixtures ?? {},
-      settings: { ...defaultSettings, ...options.mall },
-      clockFor: options.clockFor ?? (() => Date.now),
-      requestRules: options.requestRules,
-    });
+    const starts = await createMallStarts(specs, options);
     const held = heldMalls(storage, starts, specs);
     const changing = oneAtATime();
     /** Runs a lifecycle change after the earlier ones on the mall: its fill, once checked, replaces the mall. */

@@ -13,6 +13,7 @@ import {
 } from '../catalogue/reference-check.js';
 import { mainKey, placementKey, settingsKey } from '../catalogue/shop-keys.js';
 import type { Violation } from '../protocol.js';
+import { bodyViolation } from '../sandbox-result.js';
 import { memo } from '../support/memo.js';
 
 /** A snapshot's tables: each a list of [key, record] pairs. */
@@ -51,11 +52,8 @@ const keyOf: { readonly [T in Exclude<TableName, 'sequence'>]: (record: Loose) =
   mainPlacement: (p) => mainKey(p.display_group, p.product_no, p.shop_no),
 };
 
-const at = (table: TableName, index: number, message: string): Violation => ({
-  location: 'body',
-  name: `tables.${table}/${index}`,
-  message,
-});
+const at = (table: TableName, index: number, message: string) =>
+  bodyViolation(`tables.${table}/${index}`, message);
 
 /**
  * What breaks the integrity of a snapshot's records (nothing: safe to restore); `references` gives

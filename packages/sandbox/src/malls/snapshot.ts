@@ -11,6 +11,7 @@ import {
 } from '@mall-api/mall-state';
 import { isJsonObject, type JsonObject, recordReferencesOf, type SpecModel } from '@mall-api/spec-model';
 import type { Violation } from '../protocol.js';
+import { bodyViolation as at } from '../sandbox-result.js';
 import { memo } from '../support/memo.js';
 import { inSlices } from '../support/time-slice.js';
 import { type SchemaValidator, schemaViolations } from './schema-violations.js';
@@ -29,8 +30,6 @@ export function snapshotOf(store: SandboxStore): MallSnapshot {
   for (const table of tableNames) tables[table] = store.entries(table);
   return structuredClone({ format: 'mall-api-sandbox-snapshot', version: 1, tables });
 }
-
-const at = (name: string, message: string): Violation => ({ location: 'body', name, message });
 
 /** What is wrong with the shape of a value offered as a snapshot (nothing: tables of [key, record] pairs). */
 function shapeViolations(value: unknown): Violation[] {

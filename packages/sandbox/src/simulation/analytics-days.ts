@@ -29,12 +29,6 @@ export interface VisitSelection {
   readonly device: Device | 'total';
 }
 
-/** The simulated visits of the sandbox's analytics. */
-export interface SimulatedDays {
-  /** The visits of the selection's device, one array per day of the selection, in time order. */
-  days(selection: VisitSelection): Iterable<SimulatedVisit[]>;
-}
-
 /** Every day from `start` to `end` inclusive (`YYYY-MM-DD`), at most {@link maxDays}. */
 export function daysBetween(start: string, end: string): string[] {
   const result: string[] = [];
@@ -75,11 +69,7 @@ function simulatedProduct(record: ProductRecord): SimulatedProduct {
  * The simulated days over the sandbox's products: displayed (`display: T`) non-bundle products
  * take part from their creation day on.
  */
-export function createSimulatedDays(
-  store: SandboxStore,
-  products: ProductService,
-  recent?: RecentValues,
-): SimulatedDays {
+export function createSimulatedDays(store: SandboxStore, products: ProductService, recent?: RecentValues) {
   /** The catalog and the days simulated over it, both new after any product write. */
   const current = derivedFrom(
     store,
@@ -115,7 +105,8 @@ export function createSimulatedDays(
   };
 
   return {
-    *days({ mallId, shopNo, startDate, endDate, device }) {
+    /** The visits of the selection's device, one array per day of the selection, in time order. */
+    *days({ mallId, shopNo, startDate, endDate, device }: VisitSelection): Iterable<SimulatedVisit[]> {
       const dates = daysBetween(startDate, endDate);
       const keep = dates.length <= cachedRangeDays;
       for (const date of dates) {

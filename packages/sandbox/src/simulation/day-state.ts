@@ -34,38 +34,12 @@ export interface AdMedium {
 /** A writable copy of `T`, while the simulation fills it in. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** One mall's shop on one day, while its visits are simulated. */
-export interface DayState {
-  readonly mallId: string;
-  readonly day: string;
-  readonly pool: readonly SimulatedProduct[];
-  readonly random: () => number;
-  readonly home: string;
-  readonly basket: string;
-  readonly orderPages: readonly string[];
-  readonly otherPages: readonly string[];
-  readonly productPage: (productNo: number) => string;
-  readonly categoryPage: (categoryNo: number) => string;
-  readonly referrals: readonly string[];
-  /** The source of visits referred by a page without ad information (one object per page). */
-  readonly referredBy: (page: string) => VisitSource;
-  /** The sources of ad visits, by medium and keyword (see visit-sources.ts's `adSource`). */
-  readonly adSlots: (medium: AdMedium) => (keyword: string) => VisitSource[];
-  readonly visits: Mutable<SimulatedVisit>[];
-  readonly orders: Mutable<SimulatedOrder>[];
-}
-
 /** The referrer of a page (`domain/path`); undefined for none. */
 export const referrerOf = (page: string | undefined) =>
   page === undefined ? undefined : { domain: page.slice(0, page.indexOf('/')), url: page };
 
 /** A new day of the mall's shop over the products available, seeded by mall, shop and day. */
-export function dayState(
-  mallId: string,
-  shopNo: number,
-  day: string,
-  pool: readonly SimulatedProduct[],
-): DayState {
+export function dayState(mallId: string, shopNo: number, day: string, pool: readonly SimulatedProduct[]) {
   const host = `${mallId}.example.com`;
   return {
     mallId,
@@ -86,12 +60,17 @@ export function dayState(
       `www.instagram.com/${mallId}.official`,
       'www.youtube.com/watch',
     ],
+    /** The source of visits referred by a page without ad information (one object per page). */
     referredBy: memo((page: string): VisitSource => ({ referrer: referrerOf(page), ad: undefined })),
+    /** The sources of ad visits, by medium and keyword (see visit-sources.ts's `adSource`). */
     adSlots: memo((_medium: AdMedium) => memo((_keyword: string): VisitSource[] => [])),
-    visits: [],
-    orders: [],
-  };
+    visits: [] as Mutable<SimulatedVisit>[],
+    orders: [] as Mutable<SimulatedOrder>[],
+  } as const;
 }
+
+/** One mall's shop on one day, while its visits are simulated. */
+export type DayState = ReturnType<typeof dayState>;
 
 /** One of `items`, drawn. */
 export const pick = <T>(state: DayState, items: readonly T[]): T =>

@@ -2,17 +2,12 @@
 // derived views are rebuilt on demand, so a view held only here and by a weak reference stays while
 // among the latest `capacity` used and may be collected after; an idle mall costs its records alone.
 
-/** Holds the latest values used. */
-export interface RecentValues {
-  /** Marks `value` used now (it is held until `capacity` other values were used after it). */
-  use(value: object): void;
-}
-
 /** Holds the latest `capacity` values used. */
-export function recentValues(capacity: number): RecentValues {
+export function recentValues(capacity: number) {
   const held = new Set<object>();
   return {
-    use(value) {
+    /** Marks `value` used now (it is held until `capacity` other values were used after it). */
+    use(value: object): void {
       held.delete(value);
       held.add(value);
       if (held.size > capacity)
@@ -23,3 +18,6 @@ export function recentValues(capacity: number): RecentValues {
     },
   };
 }
+
+/** Holds the latest values used (see {@link recentValues}). */
+export type RecentValues = ReturnType<typeof recentValues>;

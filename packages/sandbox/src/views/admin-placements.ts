@@ -3,9 +3,8 @@
 
 import type { operations as AdminOperations } from '@mall-api/specs/types/admin';
 import type { AddOutcome } from '../catalogue/placement-context.js';
-import { invalidFields } from '../catalogue/refusal.js';
 import type { SandboxOutcome } from '../protocol.js';
-import { created, deleted, found, partlyApplied, updated } from '../sandbox-result.js';
+import { created, deleted, found, invalidFields, partlyApplied, updated } from '../sandbox-result.js';
 import { type AdminViewState, shopOf, write } from './admin-view-state.js';
 import type { HandlerMap } from './handler-types.js';
 

@@ -7,7 +7,7 @@ import { variantsOf } from '../catalogue/product-options.js';
 import { created, deleted, found, updated } from '../sandbox-result.js';
 import { type AdminViewState, matcher, shopOf, write } from './admin-view-state.js';
 import type { FilterContext } from './declared-filters.js';
-import type { Handler, HandlerInput, HandlerMap } from './handler-types.js';
+import type { AnyHandler, Handler, HandlerMap } from './handler-types.js';
 import { countMatches, embedded, type ListWindow, pageOfMatches, pickFields } from './list-query.js';
 
 /** The handlers of the product and bundle product operations. */
@@ -50,54 +50,37 @@ export function productHandlers(state: AdminViewState): HandlerMap<AdminOperatio
       products.ordered(undefined, undefined, false),
       matcher(state, operationId, query, productContext),
     );
-  /** Get, create, update and delete of products or bundle products, answered under `key`. */
-  type ProductOp<Get, Create, Update, Delete> = {
-    get: Handler<Get>;
-    create: Handler<Create>;
-    update: Handler<Update>;
-    delete: Handler<Delete>;
-  };
-  const productOperations = <
-    Get extends AdminOperations['getProduct' | 'getBundleProduct'],
-    Create extends AdminOperations['createProduct' | 'createBundleProduct'],
-    Update extends AdminOperations['updateProduct' | 'updateBundleProduct'],
-    Delete extends AdminOperations['deleteProduct' | 'deleteBundleProduct'],
-  >(
-    key: 'product' | 'bundleproduct',
-    bundle: boolean,
-  ): ProductOp<Get, Create, Update, Delete> => ({
-    get: (input) => {
-      const { path, query } = input as HandlerInput<AdminOperations['getProduct']>;
-      return found({
-        [key]: productView(products.get(path.product_no, bundle, shopOf(input).shopNo), query),
+  /**
+   * Get, create, update and delete of products (`bundle` false) or bundle products, answered under
+   * `key`; typed as the product operations' handlers (a bundle product's input differs in its
+   * request only, which the service takes as it is).
+   */
+  const productOperations = (key: 'product' | 'bundleproduct', bundle: boolean) => {
+    const get: Handler<AdminOperations['getProduct']> = (input) =>
+      found({
+        [key]: productView(products.get(input.path.product_no, bundle, shopOf(input).shopNo), input.query),
       });
-    },
-    create: write(state, (input) => {
-      const { body } = input as HandlerInput<AdminOperations['createProduct']>;
-      return created({ [key]: products.create(shopOf(input).shopNo, body.request, bundle) });
-    }),
-    update: write(state, (input) => {
-      const { path, body } = input as HandlerInput<AdminOperations['updateProduct']>;
-      return updated({ [key]: products.update(path.product_no, shopOf(input).shopNo, body.request, bundle) });
-    }),
-    delete: write(state, (input) => {
-      const { path } = input as HandlerInput<AdminOperations['deleteProduct']>;
+    const create: Handler<AdminOperations['createProduct']> = (input) =>
+      created({ [key]: products.create(shopOf(input).shopNo, input.body.request, bundle) });
+    const update: Handler<AdminOperations['updateProduct']> = (input) =>
+      updated({
+        [key]: products.update(input.path.product_no, shopOf(input).shopNo, input.body.request, bundle),
+      });
+    const remove: Handler<AdminOperations['deleteProduct']> = ({ path }) => {
       products.delete(path.product_no, bundle);
       return deleted({ [key]: { product_no: path.product_no } });
-    }),
-  });
-  const plain = productOperations<
-    AdminOperations['getProduct'],
-    AdminOperations['createProduct'],
-    AdminOperations['updateProduct'],
-    AdminOperations['deleteProduct']
-  >('product', false);
-  const bundles = productOperations<
-    AdminOperations['getBundleProduct'],
-    AdminOperations['createBundleProduct'],
-    AdminOperations['updateBundleProduct'],
-    AdminOperations['deleteBundleProduct']
-  >('bundleproduct', true);
+    };
+    return {
+      get,
+      create: write(state, create),
+      update: write(state, update),
+      delete: write(state, remove),
+    } as {
+      readonly [Op in 'get' | 'create' | 'update' | 'delete']: AnyHandler;
+    };
+  };
+  const plain = productOperations('product', false);
+  const bundles = productOperations('bundleproduct', true);
 
   return {
     // Products

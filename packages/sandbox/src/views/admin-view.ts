@@ -4,14 +4,12 @@
 // checking its shop. Operations without a handler are answered from the spec's examples.
 
 import { eventTableNames, tableNames } from '@mall-api/mall-state';
-import type { operations } from '@mall-api/specs/types/admin';
+import type { operations as AdminOperations } from '@mall-api/specs/types/admin';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ProductRecord } from '../catalogue/product-directory.js';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
-import { invalidFields } from '../catalogue/refusal.js';
-import { deliveryLog } from '../events/delivery-log.js';
-import { logPage } from '../events/log-query.js';
-import { found, updated } from '../sandbox-result.js';
+import { deliveryLog, logPage } from '../events/delivery-log.js';
+import { found, invalidFields, updated } from '../sandbox-result.js';
 import type { RecentValues } from '../support/recent-values.js';
 import { categoryHandlers } from './admin-categories.js';
 import { placementHandlers } from './admin-placements.js';
@@ -20,9 +18,6 @@ import { type AdminViewState, type ShopCarrier, shopOf, write } from './admin-vi
 import { type Handler, type HandlerMap, wrapEach } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
 import type { SoldAs } from './list-query.js';
-
-/** The admin operations of the generated types. */
-export type AdminOperations = operations;
 
 /**
  * The admin handlers over one mall's catalogue; `shapes` gives the query parameters' meanings and

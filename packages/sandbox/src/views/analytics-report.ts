@@ -20,7 +20,6 @@ export interface AnalyticsQuery {
   readonly offset?: number;
   readonly orderId?: string;
 }
-type Query = AnalyticsQuery;
 
 /** One record of a report's response. */
 export type Row = Record<string, string | number>;
@@ -46,9 +45,9 @@ export interface ReportDefinition<R, M extends string> {
   /** The key the records arrive under. */
   readonly key: string;
   /** The records the report counts among the visits of one day. */
-  readonly records: (visits: readonly SimulatedVisit[], query: Query) => readonly R[];
+  readonly records: (visits: readonly SimulatedVisit[], query: AnalyticsQuery) => readonly R[];
   /** How records group into rows; absent: one row over every record, even with none. */
-  readonly grouping?: (query: Query) => Grouping<R>;
+  readonly grouping?: (query: AnalyticsQuery) => Grouping<R>;
   readonly measures: { readonly [name in M]: Measure<R> };
   /** The counted fields of a row from its totals. */
   readonly row: (totals: { readonly [name in M]: number }, context: ReportContext) => Row;
@@ -69,7 +68,7 @@ export interface ReportDefinition<R, M extends string> {
 export interface AnalyticsReport {
   readonly key: string;
   /** The rows over the visits of the query's days (one array per day), sorted and paged. */
-  rows(days: Iterable<readonly SimulatedVisit[]>, query: Query): Row[];
+  rows(days: Iterable<readonly SimulatedVisit[]>, query: AnalyticsQuery): Row[];
 }
 
 /** Default `limit` of every analytics list. */

@@ -2,10 +2,9 @@
 // queried mall, shop and days, so the figures agree across endpoints. The query's `mall_id` must
 // be the mall's own (403 otherwise); `device_type` keeps the visits of one device.
 
-import type { operations } from '@mall-api/specs/types/analytics';
+import type { operations as AnalyticsOperations } from '@mall-api/specs/types/analytics';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { forbidden } from '../catalogue/refusal.js';
-import { found } from '../sandbox-result.js';
+import { forbidden, found } from '../sandbox-result.js';
 import { createSimulatedDays, type VisitSelection } from '../simulation/analytics-days.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnalyticsQuery, AnalyticsReport } from './analytics-report.js';
@@ -14,12 +13,8 @@ import { trafficReports } from './analytics-traffic-reports.js';
 import type { AnyHandler, HandlerMap } from './handler-types.js';
 import { keptAnswers } from './kept-answers.js';
 
-type Query = AnalyticsQuery;
-/** The analytics operations of the generated types. */
-export type AnalyticsOperations = operations;
-
 /** The mall, shop, days and device a query selects (the simulation's seed is the query's `mall_id`). */
-function selection(query: Query): VisitSelection {
+function selection(query: AnalyticsQuery): VisitSelection {
   const device = query.device_type;
   return {
     mallId: query.mall_id ?? '',
@@ -54,7 +49,7 @@ export function createAnalyticsView(
     Object.entries(reports).map(([operationId, report]): [string, AnyHandler] => [
       operationId,
       kept(operationId, ({ query }) => {
-        const converted = query as Query;
+        const converted = query as AnalyticsQuery;
         if (converted.mall_id !== undefined && converted.mall_id !== mallId)
           throw forbidden(
             { location: 'query', name: 'mall_id', message: 'the credential may not read this mall' },

@@ -81,24 +81,6 @@ function recordMaker(storeId: string, template: Record<string, unknown>, shapes:
   };
 }
 
-/** One mall as a store of the collection. */
-export interface CollectionStore {
-  readonly storeId: string;
-  readonly shops: number;
-  /** The displayed products as collection records, in the order asked, until the next write. */
-  products(sort: string | undefined, order: string | undefined): readonly CollectionProduct[];
-  /**
-   * How many displayed products `matches` accepts, kept per `key` (the query it stands for) until
-   * the next write, so a count over many malls reads one number from each unchanged mall.
-   */
-  count(key: string, matches: (product: CollectionProduct) => boolean): number;
-  /**
-   * Builds the records in time slices ahead of the first query (a mall's store that nothing else
-   * writes meanwhile: a staged one), so that query does not build them all at once.
-   */
-  prepare(): Promise<void>;
-}
-
 /** Distinct count queries kept per mall between writes (more start the cache over). */
 const countsKept = 256;
 
@@ -111,7 +93,7 @@ export function createCollectionStore(
   catalogue: Catalogue,
   shapes: RecordShapes,
   recent?: RecentValues,
-): CollectionStore {
+) {
   const { store, products, categories } = catalogue;
   const dress = recordMaker(storeId, shapes.template('ProductsPage'), shapes);
   /**
@@ -166,19 +148,24 @@ export function createCollectionStore(
   const counts = derivedFrom(store, ['product', 'category'], () => new Map<string, number>());
   return {
     storeId,
-    count(key, matches) {
+    /**
+     * How many displayed products `matches` accepts, kept per `key` (the query it stands for) until
+     * the next write, so a count over many malls reads one number from each unchanged mall.
+     */
+    count(key: string, matches: (product: CollectionProduct) => boolean): number {
       const kept = counts();
-      let count = kept.get(key);
-      if (count === undefined) {
-        count = countMatches(views()(undefined, undefined), matches);
-        if (kept.size >= countsKept) kept.clear();
-        kept.set(key, count);
-      }
-      return count;
+      if (kept.size >= countsKept && !kept.has(key)) kept.clear();
+      return cached(kept, key, () => countMatches(views()(undefined, undefined), matches));
     },
     shops: products.settings.shops,
-    products: (sort, order) => views()(sort, order),
-    async prepare() {
+    /** The displayed products as collection records, in the order asked, until the next write. */
+    products: (sort: string | undefined, order: string | undefined): readonly CollectionProduct[] =>
+      views()(sort, order),
+    /**
+     * Builds the records in time slices ahead of the first query (a mall's store that nothing else
+     * writes meanwhile: a staged one), so that query does not build them all at once.
+     */
+    async prepare(): Promise<void> {
       const records: CollectionProduct[] = [];
       await dressAll(
         (indexes, each) => inSlices(indexes, each),
@@ -188,3 +175,6 @@ export function createCollectionStore(
     },
   };
 }
+
+/** One mall as a store of the collection (see {@link createCollectionStore}). */
+export type CollectionStore = ReturnType<typeof createCollectionStore>;

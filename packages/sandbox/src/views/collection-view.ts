@@ -2,7 +2,7 @@
 // list and count over every mall through the cross-mall index (or the malls `store_id` names),
 // `/api/storeproducts`, `/api/shops` and the standard tags. Filters apply as their `x-query`
 // declares; lists sort by the spec's default unless the query names an order.
-import type { operations } from '@mall-api/specs/types/collection';
+import type { operations as CollectionOperations } from '@mall-api/specs/types/collection';
 import type { RecordShapes } from '../catalogue/record-shapes.js';
 import { found } from '../sandbox-result.js';
 import { collectionComparator, shopComparator, sortedBy } from './collection-order.js';
@@ -12,9 +12,6 @@ import { type CollectionIndex, createCrossMallIndex } from './cross-mall-index.j
 import { declaredMatcher } from './declared-filters.js';
 import type { HandlerMap } from './handler-types.js';
 import { type ListWindow, page, pageOfMatches } from './list-query.js';
-
-/** The collection operations of the generated types. */
-export type CollectionOperations = operations;
 
 /** The query of the collection's product lists: what the view reads itself beside the filters. */
 interface ProductQuery extends ListWindow {

@@ -14,19 +14,6 @@ export interface CollectionIndex {
   storeOf(storeId: string): CollectionStore | undefined;
 }
 
-/** Queries over every mall. */
-export interface CrossMallIndex {
-  /** How many products of every mall `matches` accepts (`key` stands for the query). */
-  count(key: string, matches: (product: CollectionProduct) => boolean): number;
-  /** One page of the products `matches` accepts, in mall order or sorted as `query` asks. */
-  page(
-    key: string,
-    matches: (product: CollectionProduct) => boolean,
-    query: ListWindow & { readonly sort?: string; readonly order?: string },
-    defaultLimit: number,
-  ): CollectionProduct[];
-}
-
 /** A count over every mall: the total, each mall's part, and the change it is current to. */
 interface CountOverMalls {
   total: number;
@@ -49,7 +36,7 @@ const sortedQueriesKept = 16;
 export function createCrossMallIndex(
   stores: () => readonly CollectionStore[],
   { changes, storeOf }: CollectionIndex,
-): CrossMallIndex {
+) {
   const counts = new Map<string, CountOverMalls>();
   const orders = new Map<string, SortedOverMalls>();
 
@@ -116,8 +103,16 @@ export function createCrossMallIndex(
   };
 
   return {
-    count: (key, matches) => countOverMalls(key, matches).total,
-    page(key, matches, query, defaultLimit) {
+    /** How many products of every mall `matches` accepts (`key` stands for the query). */
+    count: (key: string, matches: (product: CollectionProduct) => boolean) =>
+      countOverMalls(key, matches).total,
+    /** One page of the products `matches` accepts, in mall order or sorted as `query` asks. */
+    page(
+      key: string,
+      matches: (product: CollectionProduct) => boolean,
+      query: ListWindow & { readonly sort?: string; readonly order?: string },
+      defaultLimit: number,
+    ): CollectionProduct[] {
       if (query.sort)
         return page(sortedOverMalls(key, matches, query.sort, query.order), query, defaultLimit);
       const { parts } = countOverMalls(key, matches);

@@ -5,6 +5,7 @@
 import type { SandboxStore, StoreTable } from '@mall-api/mall-state';
 import { keptFound } from '../sandbox-result.js';
 import { derivedFrom } from '../support/derived.js';
+import { cached } from '../support/memo.js';
 import type { RecentValues } from '../support/recent-values.js';
 import type { AnyHandler } from './handler-types.js';
 import type { MallChanges } from './mall-changes.js';
@@ -15,16 +16,10 @@ type Answers = Map<string, ReturnType<AnyHandler>>;
 /** The JSON text of frozen parameter objects (the front layer hands the same frozen query again per URL). */
 const frozenText = new WeakMap<object, string>();
 /** A call's parameters as JSON text, worked out once for a frozen object. */
-function textOf(parameters: unknown): string {
-  if (typeof parameters !== 'object' || parameters === null || !Object.isFrozen(parameters))
-    return JSON.stringify(parameters);
-  let text = frozenText.get(parameters);
-  if (text === undefined) {
-    text = JSON.stringify(parameters);
-    frozenText.set(parameters, text);
-  }
-  return text;
-}
+const textOf = (parameters: unknown): string =>
+  typeof parameters === 'object' && parameters !== null && Object.isFrozen(parameters)
+    ? cached(frozenText, parameters, () => JSON.stringify(parameters))
+    : JSON.stringify(parameters);
 
 /** Wraps read handlers so each keeps its answers in the map `current()` gives. */
 function keptIn(
