@@ -30,6 +30,9 @@ export type MallFill = (store: SandboxStore) => Promise<Mall | Refusal>;
 /** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
 const viewsKept = 64;
 
+/** Seeds whose sample records are kept for the next mall of that seed (each about 1 MiB). */
+const seedsKept = 8;
+
 /** Mall settings when the options name none: one domestic shop without age verification. */
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
 
@@ -50,12 +53,13 @@ export async function createMallStarts(specs: ApiSpecs, options: SandboxMallsOpt
   const make = (mallId: string, store: SandboxStore) => createMall(mallId, store, clockFor(mallId), context);
   // The records of the sample mall of each seed, frozen (no mall can change them in place): a
   // seeded mall does not depend on its clock (the seed dates its records), so every mall of a
-  // seed starts as these records, shared — much faster and smaller than seeding each one.
+  // seed starts as these records, shared — much faster and smaller than seeding each one. Seeds
+  // are the testers' to pick, so only the latest few seeds' records are kept.
   const seeded = memo((seed: number): MallSnapshot => {
     const sample = make('sample', createMemoryStore());
     seedSandbox(seed, sample.catalogue);
     return deepFreeze(snapshotOf(sample.catalogue.store));
-  });
+  }, seedsKept);
   /** The checked records of a named fixture, or why there are none. */
   const namedFixture = async (name: string): Promise<CheckedFixture | Refusal> =>
     Object.hasOwn(fixtures, name)
