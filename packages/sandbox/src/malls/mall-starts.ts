@@ -30,7 +30,7 @@ export type MallFill = (store: SandboxStore) => Promise<Mall | Refusal>;
 /** Derived views (a mall's collection records, analytics answers) kept alive across malls. */
 const viewsKept = 64;
 
-/** Seeds whose sample records are kept for the next mall of that seed (each about 1 MiB). */
+/** Seeds whose sample records are kept for the next mall of that seed (under 1 MiB each). */
 const seedsKept = 8;
 
 /** Mall settings when the options name none: one domestic shop without age verification. */
