@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import {
   type CliOption,
   optionHelp,
-  packageVersion,
+  printedHelpOrVersion,
   readOptions,
   runCommand,
   standardOptions,
@@ -48,9 +48,7 @@ ${optionHelp(options)}`;
 
 async function main(): Promise<void> {
   const { values, positionals } = readOptions(options, process.argv.slice(2));
-  if (values.help) return void process.stdout.write(`${usage}\n`);
-  if (values.version)
-    return void process.stdout.write(`${packageVersion(new URL('../package.json', import.meta.url))}\n`);
+  if (printedHelpOrVersion(values, usage, new URL('../package.json', import.meta.url))) return;
   const [command, ...rest] = positionals;
   if (command !== 'login')
     throw new UsageError(command ? `unknown command ${command}` : 'name a command: login');

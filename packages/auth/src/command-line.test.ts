@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { nearestOption, optionHelp, readOptions, standardOptions, UsageError } from './command-line.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  nearestOption,
+  optionHelp,
+  printedHelpOrVersion,
+  readOptions,
+  standardOptions,
+  UsageError,
+} from './command-line.js';
 
 const table = {
   port: { type: 'string', value: 'N', default: '0', help: 'the port' },
@@ -61,5 +69,31 @@ describe('optionHelp', () => {
     expect(help).toMatch(/--port N\s+the port \(default: 0\) \[X_PORT\]/);
     expect(help).toMatch(/-h, --help\s+print this help\n/);
     expect(optionHelp(table)).not.toContain('[X_');
+  });
+});
+
+describe('printedHelpOrVersion', () => {
+  const packageJson = new URL('../package.json', import.meta.url);
+  const printed = (values: { help?: boolean; version?: boolean }) => {
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((text) => {
+      lines.push(String(text));
+      return true;
+    });
+    try {
+      return { answered: printedHelpOrVersion(values, 'Usage: tool [options]', packageJson), lines };
+    } finally {
+      write.mockRestore();
+    }
+  };
+
+  it('prints the usage for --help and the package version for --version, and says it did', () => {
+    const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
+    expect(printed({ help: true })).toEqual({ answered: true, lines: ['Usage: tool [options]\n'] });
+    expect(printed({ version: true })).toEqual({ answered: true, lines: [`${version}\n`] });
+  });
+
+  it('prints nothing and says so when neither was given', () => {
+    expect(printed({})).toEqual({ answered: false, lines: [] });
   });
 });

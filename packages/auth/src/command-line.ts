@@ -149,8 +149,23 @@ export function optionHelp(table: Readonly<Record<string, CliOption>>, prefix?: 
 }
 
 /** The `version` of the package.json at `url` (a command's `new URL('../package.json', import.meta.url)`). */
-export const packageVersion = (url: URL): string =>
+const packageVersion = (url: URL): string =>
   (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+
+/**
+ * Prints the command's help (`--help`) or the version of its package.json at `packageJson`
+ * (`--version`) on stdout, when either was given.
+ * @returns whether it printed: the command then does nothing else.
+ */
+export function printedHelpOrVersion(
+  values: { readonly help?: boolean | undefined; readonly version?: boolean | undefined },
+  usage: string,
+  packageJson: URL,
+): boolean {
+  if (!values.help && !values.version) return false;
+  process.stdout.write(`${values.help ? usage : packageVersion(packageJson)}\n`);
+  return true;
+}
 
 /**
  * Runs a command's `main` under the convention: a UsageError prints `<command>: <message>` and where

@@ -7,7 +7,7 @@ import { extname } from 'node:path';
 import {
   type CliOption,
   optionHelp,
-  packageVersion,
+  printedHelpOrVersion,
   readOptions,
   runCommand,
   standardOptions,
@@ -35,9 +35,7 @@ ${optionHelp(options)}`;
 
 async function main(): Promise<void> {
   const { values } = readOptions(options, process.argv.slice(2), {}, undefined, { allowPositionals: false });
-  if (values.help) return void process.stdout.write(`${usage}\n`);
-  if (values.version)
-    return void process.stdout.write(`${packageVersion(new URL('../package.json', import.meta.url))}\n`);
+  if (printedHelpOrVersion(values, usage, new URL('../package.json', import.meta.url))) return;
   const fromFlags = targetOptionsFrom(values, process.env);
   const target: TargetOptions = { ...fromFlags, sandbox: values.sandbox ?? fromFlags.sandbox };
   const apis = apisFrom(values.api, target.baseUrl);

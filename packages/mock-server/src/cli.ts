@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import {
   type CliOption,
   optionHelp,
-  packageVersion,
+  printedHelpOrVersion,
   readOptions,
   runCommand,
   standardOptions,
@@ -406,10 +406,7 @@ async function main(): Promise<void> {
   if (subcommand === 'coverage')
     return (await import('./qa/coverage-cli.js')).runCoverageCli(process.argv.slice(3));
   const { values, positionals } = readOptions(options, process.argv.slice(2), process.env, envPrefix);
-  if (values.help || values.version)
-    return void process.stdout.write(
-      `${values.help ? usage : packageVersion(new URL('../package.json', import.meta.url))}\n`,
-    );
+  if (printedHelpOrVersion(values, usage, new URL('../package.json', import.meta.url))) return;
   const { serve, format, mode } = settingsOf(values, positionals);
   const say = (message: string, fields?: Record<string, unknown>) =>
     process.stdout.write(`${messageLine(format, message, fields)}\n`);

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import {
   type CliOption,
   optionHelp,
-  packageVersion,
+  printedHelpOrVersion,
   readOptions,
   runCommand,
   standardOptions,
@@ -102,9 +102,7 @@ async function targetOf(api: ApiName, values: Values) {
 
 async function main(): Promise<void> {
   const { values } = readOptions(options, process.argv.slice(3), {}, undefined, { allowPositionals: false });
-  if (values.help) return void process.stdout.write(`${usage}\n`);
-  if (values.version)
-    return void process.stdout.write(`${packageVersion(new URL('../../package.json', import.meta.url))}\n`);
+  if (printedHelpOrVersion(values, usage, new URL('../../package.json', import.meta.url))) return;
   const targetOptions = targetOptionsFrom(values, process.env);
   const apis = apisFrom(values.api, targetOptions.baseUrl);
   const seed = wholeNumber(values.seed, '--seed', 1);

@@ -6,7 +6,7 @@
 import {
   type CliOption,
   optionHelp,
-  packageVersion,
+  printedHelpOrVersion,
   readOptions,
   standardOptions,
   UsageError,
@@ -59,10 +59,7 @@ export async function runProxyCli(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const { values } = readOptions(proxyOptions, args, env, proxyEnvPrefix, { allowPositionals: false });
-  if (values.help || values.version)
-    return void process.stdout.write(
-      `${values.help ? usage : packageVersion(new URL('../../package.json', import.meta.url))}\n`,
-    );
+  if (printedHelpOrVersion(values, usage, new URL('../../package.json', import.meta.url))) return;
   const api = values.api;
   if (!api || !(api in apiProfiles))
     throw new UsageError(`--api must name one API (${Object.keys(apiProfiles).join(', ')})`);

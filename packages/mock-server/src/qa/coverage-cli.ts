@@ -7,7 +7,7 @@
 import {
   type CliOption,
   optionHelp,
-  packageVersion,
+  printedHelpOrVersion,
   readOptions,
   standardOptions,
   UsageError,
@@ -72,10 +72,7 @@ export async function runCoverageCli(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const { values } = readOptions(coverageOptions, args, env, coverageEnvPrefix, { allowPositionals: false });
-  if (values.help || values.version)
-    return void process.stdout.write(
-      `${values.help ? usage : packageVersion(new URL('../../package.json', import.meta.url))}\n`,
-    );
+  if (printedHelpOrVersion(values, usage, new URL('../../package.json', import.meta.url))) return;
   if (!values.url || !/^https?:\/\//.test(values.url))
     throw new UsageError('--url must be the mocks’ http(s) URL');
   const malls = (values.mall ?? '')
