@@ -3,6 +3,7 @@
 export { type TableName, tableNames } from '@mall-api/mall-state';
 export type { MallSettings } from './catalogue/product-service.js';
 export { placementTargets, type RequestRules, recordSections } from './malls/fixtures.js';
+export type { MallStartsOptions } from './malls/mall-starts.js';
 export {
   createSandboxMalls,
   type SandboxMalls,

@@ -13,9 +13,8 @@ import { seedSandbox } from '../seed/seed-data.js';
 import { memo } from '../support/memo.js';
 import { recentValues } from '../support/recent-values.js';
 import { inSlices } from '../support/time-slice.js';
-import { type CheckedFixture, createFixtureLoader } from './fixtures.js';
+import { type CheckedFixture, createFixtureLoader, type RequestRules } from './fixtures.js';
 import { createMall, type Mall, type MallContext } from './mall.js';
-import type { SandboxMallsOptions } from './sandbox-malls.js';
 import {
   createSnapshotCheck,
   type MallSnapshot,
@@ -36,8 +35,22 @@ const seedsKept = 8;
 /** Mall settings when the options name none: one domestic shop without age verification. */
 const defaultSettings: MallSettings = { globalEdition: false, ageVerification: false, shops: 1 };
 
+/** How a sandbox's malls start. */
+export interface MallStartsOptions {
+  /** What a mall starts with when first used (default: the seeded sample mall of seed 1). */
+  newMall?: MallStart;
+  /** Named fixtures a mall can start with or be reset to (see the README for the format). */
+  fixtures?: Readonly<Record<string, unknown>>;
+  /** Mall settings the product rules depend on (default: one domestic shop without age verification). */
+  mall?: Partial<MallSettings>;
+  /** The clock of each mall: created and updated dates (and so the days analytics show products on). */
+  clockFor?: (mallId: string) => () => number;
+  /** The front layer's rules about request bodies beyond their schema, applied to fixtures too. */
+  requestRules?: RequestRules;
+}
+
 /** The malls of one sandbox (as `options` say), built and filled; throws when `newMall` cannot start. */
-export async function createMallStarts(specs: ApiSpecs, options: SandboxMallsOptions) {
+export async function createMallStarts(specs: ApiSpecs, options: MallStartsOptions) {
   const { newMall = { seed: 1 }, fixtures = {}, clockFor = () => Date.now } = options;
   const context: MallContext = {
     adminShapes: recordShapes(specs.admin),

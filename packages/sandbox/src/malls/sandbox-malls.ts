@@ -14,19 +14,10 @@ import {
   StoreUnavailableError,
 } from '@mall-api/mall-state';
 import { type ApiSpecs, loadSpecs } from '@mall-api/spec-model';
-import type { MallSettings } from '../catalogue/product-service.js';
 import { mallEvents } from '../events/mall-events.js';
-import type {
-  MallOutcome,
-  MallStart,
-  Refusal,
-  SandboxCall,
-  SandboxMallsGateway,
-  SandboxOutcome,
-} from '../protocol.js';
+import type { MallOutcome, Refusal, SandboxCall, SandboxMallsGateway, SandboxOutcome } from '../protocol.js';
 import { callMall, refusal, refusalOf, writtenDuringLoad } from '../sandbox-result.js';
 import { storeIdsNamed } from '../views/collection-view.js';
-import type { RequestRules } from './fixtures.js';
 import {
   catchUpHooks,
   forget,
@@ -39,29 +30,20 @@ import {
   over,
 } from './held-malls.js';
 import type { Mall } from './mall.js';
-import { countsOf, createMallStarts, type MallFill } from './mall-starts.js';
+import { countsOf, createMallStarts, type MallFill, type MallStartsOptions } from './mall-starts.js';
 import { type MallSnapshot, snapshotOf } from './snapshot.js';
 
 /** How to run the sandbox malls. */
-export interface SandboxMallsOptions {
+/** How a sandbox is opened: how its malls start (see {@link MallStartsOptions}), and where they live. */
+export interface SandboxMallsOptions extends MallStartsOptions {
   /**
    * Where the malls' records are kept, opened by the caller with `@mall-api/mall-state`
    * (`openStorage`): memory (the default), one SQLite database in a data directory that survives
    * a restart, or PostgreSQL shared by replicas. The sandbox takes it over: its `close` closes it.
    */
   storage?: MallStorage;
-  /** What a mall starts with when first used (default: the seeded sample mall of seed 1). */
-  newMall?: MallStart;
-  /** Named fixtures a mall can start with or be reset to (see the README for the format). */
-  fixtures?: Readonly<Record<string, unknown>>;
-  /** Mall settings the product rules depend on (default: one domestic shop without age verification). */
-  mall?: Partial<MallSettings>;
-  /** The clock of each mall: created and updated dates (and so the days analytics show products on). */
-  clockFor?: (mallId: string) => () => number;
   /** Malls created at start (as new malls start) unless the storage holds them already. */
   malls?: readonly string[];
-  /** The front layer's rules about request bodies beyond their schema, applied to fixtures too. */
-  requestRules?: RequestRules;
   /**
    * The spec model of each API, which fixtures, snapshots and records are checked against and
    * which says the operations there are (the mocks pass the models they serve). Default, for a
