@@ -34,7 +34,11 @@ describe('docs/dist on a plain static server', { timeout: 90_000 }, () => {
     await page.goto(`${plain.url}/admin/index.html#operation/listProducts`, { waitUntil: 'networkidle' });
     await page.locator('[id="operation/listProducts"] button.try-it').click();
     const dialog = page.locator('dialog.console');
-    const options = await dialog.getByLabel('Send to').locator('option').allTextContents();
+    // The dialog opens once the console's data is in, which on a loaded machine may wait behind
+    // Redoc's start-up (as in console.browser.test.ts): the test waits for its first option.
+    const sendTo = dialog.getByLabel('Send to').locator('option');
+    await sendTo.first().waitFor({ state: 'attached', timeout: 80_000 });
+    const options = await sendTo.allTextContents();
     expect(options).toEqual([
       'Local mock (npm start)',
       'Hosted sandbox (a mock you run elsewhere)',
